@@ -1,0 +1,49 @@
+//! `majiang`: the command line over the majiang library.
+
+mod analyze;
+mod hand_input;
+mod score;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Mahjong for the Hangzhou, Yangzhou, Hong Kong and classic Chinese rule sets.
+#[derive(Parser)]
+#[command(name = "majiang", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Analyze a hand: does it win, every decomposition, waits and shanten.
+    Analyze(analyze::Args),
+    /// Score a winning hand under a rule set (JSON request on stdin with --json).
+    Score(score::Args),
+}
+
+/// An error for the user: the message goes to standard error and the exit code is 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl<E: std::fmt::Display> From<E> for UsageError {
+    fn from(e: E) -> Self {
+        UsageError(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Analyze(args) => analyze::run(&args),
+        Command::Score(args) => score::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(UsageError(msg)) => {
+            eprintln!("majiang: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

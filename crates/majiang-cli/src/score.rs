@@ -1,0 +1,248 @@
+//! `majiang score`: the score calculator.
+//!
+//! With `--json`, reads the JSON request of `RULES.md` §6 on standard input and writes one JSON
+//! answer on standard output. Without it, builds the same request from arguments and prints a
+//! table. Either way the same library call scores it.
+
+use crate::UsageError;
+use crate::hand_input::parse_hand;
+use majiang::rules;
+use majiang::scoring::request::ScoreRequest;
+use majiang::scoring::{Invalid, Scored, Unit};
+use serde_json::{Map, Value, json};
+use std::io::Read;
+
+/// Arguments of `majiang score`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Read a JSON request (RULES.md §6) on standard input and answer JSON.
+    #[arg(long)]
+    json: bool,
+    /// The rule set: hongkong, hangzhou, yangzhou or classic.
+    #[arg(long, required_unless_present = "json")]
+    rules: Option<String>,
+    /// The hand: concealed tiles, then declared melds, then the winning tile last, e.g.
+    /// "123m456p789s11z55z 5z" or "123m11z pung 555z chow 789s 1z". Give a meld's source as
+    /// pung@west.
+    hand: Option<String>,
+    /// The winning tile came from the wall.
+    #[arg(long, conflicts_with_all = ["discard_from", "robbing_kong_from"])]
+    self_drawn: bool,
+    /// The winning tile was this seat's discard.
+    #[arg(long, value_name = "SEAT")]
+    discard_from: Option<String>,
+    /// The winning tile was robbed from this seat's added kong.
+    #[arg(long, value_name = "SEAT", conflicts_with = "discard_from")]
+    robbing_kong_from: Option<String>,
+    /// The winner's seat.
+    #[arg(long, default_value = "east")]
+    seat: String,
+    /// The dealer's seat.
+    #[arg(long, default_value = "east")]
+    dealer: String,
+    /// The prevailing wind.
+    #[arg(long, default_value = "east")]
+    wind: String,
+    /// The winner's flowers and seasons, e.g. 1f5f.
+    #[arg(long, default_value = "")]
+    flowers: String,
+    /// Special circumstances, comma-separated: last_wall_tile, last_discard, kong_replacement,
+    /// heavenly, earthly.
+    #[arg(long, value_delimiter = ',')]
+    situation: Vec<String>,
+    /// Hangzhou: kongs in the unbroken chain before the winning replacement tile.
+    #[arg(long, default_value_t = 0)]
+    kong_chain: u8,
+    /// Hangzhou: Fortune Gambits in the unbroken run.
+    #[arg(long, default_value_t = 0)]
+    gambits: u8,
+    /// Hangzhou: the dealer's lao count.
+    #[arg(long, default_value_t = 1)]
+    lao: u8,
+    /// Hangzhou: the wild kind (default from the rules' options).
+    #[arg(long)]
+    wildcard: Option<String>,
+    /// A house rule, KEY=VALUE (VALUE read as JSON if it can be, else as text); repeatable.
+    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// Print the JSON answer even for the argument form.
+    #[arg(long)]
+    print_json: bool,
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<(), UsageError> {
+    if args.json {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| UsageError(format!("reading standard input: {e}")))?;
+        let answer = answer(&text)?;
+        println!("{}", serde_json::to_string(&answer)?);
+        return Ok(());
+    }
+    let request = request_from_args(args)?;
+    let text = serde_json::to_string(&request)?;
+    let parsed = ScoreRequest::from_json(&text)?;
+    let outcome = rules::score(&parsed)?;
+    if args.print_json {
+        println!("{}", serde_json::to_string_pretty(&to_answer(&outcome))?);
+    } else {
+        print_table(&parsed, &outcome);
+    }
+    Ok(())
+}
+
+/// Scores one JSON request; `Err` for malformed input (exit 2).
+pub fn answer(text: &str) -> Result<Value, UsageError> {
+    let request = ScoreRequest::from_json(text)?;
+    let outcome = rules::score(&request)?;
+    Ok(to_answer(&outcome))
+}
+
+fn to_answer(outcome: &Result<Scored, Invalid>) -> Value {
+    match outcome {
+        Ok(s) => json!({
+            "valid": true,
+            "patterns": s.patterns,
+            "total": s.total,
+            "payments": s.payments.iter().map(|(k, v)| (k.name().to_string(), json!(v)))
+                .collect::<Map<_, _>>(),
+        }),
+        Err(Invalid(reason)) => json!({"valid": false, "reason": reason}),
+    }
+}
+
+fn request_from_args(args: &Args) -> Result<Value, UsageError> {
+    let rules = args.rules.clone().unwrap_or_default();
+    let hand_text = args
+        .hand
+        .as_deref()
+        .ok_or_else(|| UsageError("give the hand, e.g. \"123m456p789s11z55z 5z\"".into()))?;
+    // The last plain word is the winning tile; meld sources may be written pung@west.
+    let mut words: Vec<&str> = hand_text.split_whitespace().collect();
+    let last = words
+        .pop()
+        .ok_or_else(|| UsageError("the hand is empty".into()))?;
+    if words.is_empty() {
+        return Err(UsageError(format!(
+            "{hand_text:?}: write the winning tile as a separate last word, e.g. \"123m456p789s11z55z 5z\""
+        )));
+    }
+    let mut melds = Vec::new();
+    let mut plain = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let (kind, from) = match words[i].split_once('@') {
+            Some((k, f)) => (k, Some(f)),
+            None => (words[i], None),
+        };
+        if majiang::MeldKind::from_keyword(kind).is_some() {
+            let tiles = words.get(i + 1).ok_or_else(|| {
+                UsageError(format!(
+                    "{kind} needs its tiles after it, e.g. \"{kind} 555z\""
+                ))
+            })?;
+            let mut m = json!({"kind": kind, "tiles": tiles});
+            if let Some(f) = from {
+                m["from"] = json!(f);
+            }
+            melds.push(m);
+            i += 2;
+        } else {
+            plain.push(words[i]);
+            i += 1;
+        }
+    }
+    // Check the concealed part reads as tiles before building the request.
+    parse_hand(&plain.join(" "))?;
+    let (win, discarder) = match (&args.discard_from, &args.robbing_kong_from) {
+        (Some(d), _) => ("discard", Some(d.clone())),
+        (None, Some(d)) => ("robbing_kong", Some(d.clone())),
+        (None, None) => ("self_draw", None),
+    };
+    let mut options = Map::new();
+    for o in &args.options {
+        let (k, v) = o
+            .split_once('=')
+            .ok_or_else(|| UsageError(format!("--option {o:?}: write KEY=VALUE")))?;
+        let value = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string()));
+        options.insert(k.to_string(), value);
+    }
+    let flowers: Vec<String> = majiang::parse_tiles(&args.flowers)?
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let mut req = json!({
+        "rules": rules,
+        "options": options,
+        "concealed": plain.concat(),
+        "melds": melds,
+        "winning_tile": last,
+        "win": win,
+        "seat": args.seat,
+        "dealer": args.dealer,
+        "prevailing_wind": args.wind,
+        "flowers": flowers,
+        "situation": args.situation,
+        "kong_chain": args.kong_chain,
+        "gambits": args.gambits,
+        "lao": args.lao,
+    });
+    if let Some(d) = discarder {
+        req["discarder"] = json!(d);
+    }
+    if let Some(w) = &args.wildcard {
+        req["wildcard"] = json!(w);
+    }
+    Ok(req)
+}
+
+fn unit_word(u: Unit, v: i64) -> String {
+    match u {
+        Unit::Fan => format!("{v} fan"),
+        Unit::Points => format!("{v} points"),
+        Unit::Double => {
+            if v == 1 {
+                "double".into()
+            } else {
+                format!("{v} doubles")
+            }
+        }
+        Unit::Multiplier => format!("×{v}"),
+    }
+}
+
+fn print_table(req: &ScoreRequest, outcome: &Result<Scored, Invalid>) {
+    let s = &req.situation;
+    let mut hand = s.full_concealed().to_string();
+    for m in &s.melds {
+        hand.push_str(&format!("  [{m}]"));
+    }
+    println!("Rules:   {}", req.rules);
+    println!("Hand:    {hand}   winning tile {}", s.winning_tile);
+    match outcome {
+        Err(Invalid(reason)) => println!("Not a valid win: {reason}"),
+        Ok(scored) => {
+            println!();
+            let width = scored
+                .patterns
+                .iter()
+                .map(|p| p.name.chars().count())
+                .max()
+                .unwrap_or(7)
+                .max(7);
+            println!("  {:<width$}  value", "pattern");
+            for p in &scored.patterns {
+                println!("  {:<width$}  {}", p.name, unit_word(p.unit, p.value));
+            }
+            println!("  {:<width$}  {}", "total", scored.total);
+            println!();
+            println!("  payments");
+            for (seat, v) in &scored.payments {
+                let mark = if *seat == s.seat { "  (winner)" } else { "" };
+                println!("  {:<10} {:+}{mark}", seat.name(), v);
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! Hand analysis: win detection (with 0–4 wildcards), waits, shanten and decompositions.
+//!
+//! Every function takes the concealed tiles as a [`TileCounts`] (declared melds are not part of
+//! it: a hand of `14 - 3m` tiles with `m` melds) and the [`HandRules`] of the rule set. Copies
+//! of the wildcard kind in the counts are the wildcards.
+//!
+//! ```
+//! use majiang::analysis::{self, HandRules};
+//! use majiang::TileCounts;
+//! let rules = HandRules::ALL_FORMS;
+//! let hand = TileCounts::parse("123m456p789s1122z").unwrap();
+//! assert_eq!(analysis::shanten(&hand, &rules), 0);
+//! assert_eq!(analysis::waits(&hand, &rules).to_string(), "12z");
+//! ```
+
+pub mod decompose;
+pub mod reference;
+pub mod rules;
+
+pub use decompose::{Decomposition, Form, Group, GroupKind};
+pub use rules::{HandRules, Wildcard};
+
+use crate::counts::TileCounts;
+use crate::notation::format_tiles;
+use crate::tile::{KINDS, Tile};
+use std::fmt;
+
+/// A set of playing kinds as a bit mask (bit `i` = kind index `i`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct TileSet(pub u64);
+
+impl TileSet {
+    /// No kinds.
+    pub const EMPTY: TileSet = TileSet(0);
+    /// All 34 playing kinds.
+    pub const ALL: TileSet = TileSet((1 << KINDS) - 1);
+
+    /// True if `t` is in the set.
+    pub fn contains(self, t: Tile) -> bool {
+        t.index() < 64 && self.0 & (1 << t.index()) != 0
+    }
+
+    /// Adds a kind.
+    pub fn insert(&mut self, t: Tile) {
+        self.0 |= 1 << t.index();
+    }
+
+    /// Number of kinds.
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// True if empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The kinds in index order.
+    pub fn iter(self) -> impl Iterator<Item = Tile> {
+        (0..KINDS)
+            .filter(move |i| self.0 & (1 << i) != 0)
+            .filter_map(Tile::from_index)
+    }
+}
+
+impl fmt::Display for TileSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&format_tiles(&self.iter().collect::<Vec<_>>()))
+    }
+}
+
+impl fmt::Debug for TileSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "TileSet({self})")
+    }
+}
+
+/// Shanten of each form; `None` where the form does not apply (seven pairs and thirteen
+/// orphans need a 13- or 14-tile concealed hand and the rule set's permission).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShantenByForm {
+    /// Sets and a pair.
+    pub standard: i8,
+    /// Seven pairs.
+    pub seven_pairs: Option<i8>,
+    /// Thirteen orphans.
+    pub thirteen_orphans: Option<i8>,
+}
+
+impl ShantenByForm {
+    /// The least of the forms.
+    pub fn min(&self) -> i8 {
+        let mut s = self.standard;
+        for x in [self.seven_pairs, self.thirteen_orphans]
+            .into_iter()
+            .flatten()
+        {
+            s = s.min(x);
+        }
+        s
+    }
+}
+
+/// True if the hand (size `3k + 2`) is a winning hand of a form the rules allow.
+pub fn is_win(hand: &TileCounts, rules: &HandRules) -> bool {
+    reference::is_win(&hand.0, rules)
+}
+
+/// Shanten: how many tiles from ready (0 = ready, −1 = complete). For hands of `3k + 1` or
+/// `3k + 2` tiles. Without wildcards it matches the usual definition (the replacement number
+/// minus one, four copies of a kind at most); with wildcards a wildcard fills any missing tile,
+/// a fifth copy included.
+pub fn shanten(hand: &TileCounts, rules: &HandRules) -> i8 {
+    shanten_by_form(hand, rules).min()
+}
+
+/// Shanten of each form separately.
+pub fn shanten_by_form(hand: &TileCounts, rules: &HandRules) -> ShantenByForm {
+    ShantenByForm {
+        standard: reference::shanten_standard(&hand.0, rules) as i8,
+        seven_pairs: rules
+            .seven_pairs
+            .then(|| reference::shanten_seven_pairs(&hand.0, rules))
+            .flatten()
+            .map(|s| s as i8),
+        thirteen_orphans: rules
+            .thirteen_orphans
+            .then(|| reference::shanten_thirteen_orphans(&hand.0, rules))
+            .flatten()
+            .map(|s| s as i8),
+    }
+}
+
+/// The kinds that would complete a hand of `3k + 1` tiles. A kind whose four copies are all in
+/// the hand is not a wait.
+pub fn waits(hand: &TileCounts, rules: &HandRules) -> TileSet {
+    TileSet(reference::waits(&hand.0, rules))
+}
+
+/// Every reading of a winning hand, sorted; empty if it does not win.
+pub fn decompositions(hand: &TileCounts, rules: &HandRules) -> Vec<Decomposition> {
+    decompose::decompositions(&hand.0, rules)
+}

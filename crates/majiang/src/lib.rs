@@ -1,0 +1,36 @@
+//! # majiang
+//!
+//! A fast, deterministic engine for the regional Chinese mahjong rule sets: Hangzhou,
+//! Yangzhou, Hong Kong and classic Chinese.
+//!
+//! - [`tile`], [`notation`], [`counts`], [`meld`], [`seat`]: the vocabulary: tiles and their
+//!   notation (`123m456p789s1234567z`, `1f`–`8f`, Unicode glyphs), count arrays, declared melds
+//!   and seats.
+//! - [`analysis`]: win detection with wildcards, waits, shanten and decompositions.
+//! - [`scoring`] and [`rules`]: the situation of a win, and one scoring module per rule set.
+//!
+//! The library does no I/O; the `majiang` command line and the server live in their own crates.
+//!
+//! ```
+//! use majiang::{TileCounts, analysis};
+//! let hand = TileCounts::parse("123m456p789s11122z").unwrap();
+//! assert!(analysis::is_win(&hand, &analysis::HandRules::ALL_FORMS));
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod analysis;
+pub mod counts;
+pub mod meld;
+pub mod notation;
+pub mod rules;
+pub mod scoring;
+pub mod seat;
+pub mod tile;
+
+pub use counts::TileCounts;
+pub use meld::{Meld, MeldKind};
+pub use notation::{NotationError, parse_tile, parse_tiles};
+pub use seat::Seat;
+pub use tile::{Suit, Tile, Wind};

@@ -1,0 +1,177 @@
+//! What every rule set's scoring shares: the situation of a win, and the scored result.
+//!
+//! A rule set reads a [`WinSituation`] (who won, how, with which tiles, in which circumstances)
+//! and answers a [`Scored`] (the patterns that count, the total, and net payments per seat) or
+//! an [`Invalid`] reason (not a winning hand, below the minimum, a win the rules forbid).
+//! [`request`] reads the JSON scoring request of `RULES.md` §6 into a [`WinSituation`].
+
+pub mod request;
+
+use crate::counts::TileCounts;
+use crate::meld::Meld;
+use crate::seat::Seat;
+use crate::tile::{Tile, Wind};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// How the winning tile came.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WinKind {
+    /// Drawn from the wall (or a replacement tile).
+    SelfDraw,
+    /// Another player's discard.
+    Discard,
+    /// The tile another player added to an exposed pung.
+    RobbingKong,
+}
+
+/// Special circumstances of a win (each a flag).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+pub struct Circumstances {
+    /// Won with the last tile of the live wall (self-drawn).
+    pub last_wall_tile: bool,
+    /// Won on the last discard of the hand.
+    pub last_discard: bool,
+    /// Won on a kong (or flower) replacement tile.
+    pub kong_replacement: bool,
+    /// Dealer won with the dealt hand.
+    pub heavenly: bool,
+    /// Non-dealer won on the dealer's first discard.
+    pub earthly: bool,
+}
+
+/// Another player's tiles at the end of the hand (for penalties and for classic scoring, where
+/// everyone scores).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct OtherHand {
+    /// Concealed tiles.
+    pub concealed: TileCounts,
+    /// Declared melds (with `from` where known).
+    pub melds: Vec<Meld>,
+    /// Bonus tiles laid out.
+    pub flowers: Vec<Tile>,
+}
+
+/// Everything scoring needs to know about a win.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WinSituation {
+    /// The winner's concealed tiles, without the winning tile.
+    pub concealed: TileCounts,
+    /// The winner's declared melds.
+    pub melds: Vec<Meld>,
+    /// The tile that completed the hand.
+    pub winning_tile: Tile,
+    /// How it came.
+    pub win: WinKind,
+    /// Whose discard (or whose added kong) it was, for discard and robbing-the-kong wins.
+    pub discarder: Option<Seat>,
+    /// The winner.
+    pub seat: Seat,
+    /// The dealer.
+    pub dealer: Seat,
+    /// The prevailing (round) wind.
+    pub prevailing_wind: Wind,
+    /// The winner's bonus tiles.
+    pub flowers: Vec<Tile>,
+    /// Special circumstances.
+    pub circumstances: Circumstances,
+    /// Hangzhou: kongs in the unbroken chain before the winning replacement tile.
+    pub kong_chain: u8,
+    /// Hangzhou: Fortune Gambits in the unbroken run before the win.
+    pub gambits: u8,
+    /// Hangzhou: the dealer's lao count.
+    pub lao: u8,
+    /// Hangzhou: the wild kind, when the request names it (else the rule set's option decides).
+    pub wildcard: Option<Tile>,
+    /// Hangzhou: chip balances before the hand, for the zero floor.
+    pub balances: Option<BTreeMap<Seat, i64>>,
+    /// The other players' hands and melds, where given.
+    pub others: BTreeMap<Seat, OtherHand>,
+    /// The seats at the table, in turn order (four unless the rule set seats 3, 5 or 6).
+    pub seats: Vec<Seat>,
+}
+
+impl WinSituation {
+    /// The winner's full hand: concealed tiles plus the winning tile.
+    pub fn full_concealed(&self) -> TileCounts {
+        let mut c = self.concealed;
+        c.add(self.winning_tile);
+        c
+    }
+
+    /// True if the winner declared no exposed meld (concealed kongs allowed) and did not win on
+    /// a discard.
+    pub fn fully_concealed(&self) -> bool {
+        self.melds.iter().all(|m| !m.is_exposed()) && self.win == WinKind::SelfDraw
+    }
+
+    /// The losers: every seat but the winner, in turn order.
+    pub fn losers(&self) -> impl Iterator<Item = Seat> + '_ {
+        self.seats.iter().copied().filter(move |&s| s != self.seat)
+    }
+}
+
+/// The unit a pattern's value is counted in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// Fan (Hong Kong, Yangzhou).
+    Fan,
+    /// Points added (classic).
+    Points,
+    /// Doublings (classic): the value is how many times the score doubles.
+    Double,
+    /// A multiplier (Hangzhou): the value multiplies the payout.
+    Multiplier,
+}
+
+/// One scoring pattern that applies to a hand.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PatternScore {
+    /// Stable snake_case id, e.g. `little_three_dragons`.
+    pub id: String,
+    /// The seed's name, e.g. "Little Three Dragons".
+    pub name: String,
+    /// Its value in `unit`.
+    pub value: i64,
+    /// What the value counts.
+    pub unit: Unit,
+}
+
+impl PatternScore {
+    /// A pattern score.
+    pub fn new(id: &str, name: &str, value: i64, unit: Unit) -> PatternScore {
+        PatternScore {
+            id: id.to_string(),
+            name: name.to_string(),
+            value,
+            unit,
+        }
+    }
+}
+
+/// A valid win, scored and settled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Scored {
+    /// The patterns that count.
+    pub patterns: Vec<PatternScore>,
+    /// The hand's total in the rule set's unit (fan, points after doubles, or the payout).
+    pub total: i64,
+    /// Net chips per seat (the winner positive). They sum to zero except where a rule (the
+    /// Hangzhou zero floor) leaves something uncollected.
+    pub payments: BTreeMap<Seat, i64>,
+}
+
+/// Why a hand scores nothing: not a winning hand, below the minimum, or a win the rules forbid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid(pub String);
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Invalid {}

@@ -1,0 +1,405 @@
+//! The JSON scoring request of `RULES.md` §6, read into a [`WinSituation`].
+//!
+//! ```
+//! use majiang::scoring::request::ScoreRequest;
+//! let req = ScoreRequest::from_json(r#"{"rules": "hongkong", "concealed": "123m456p789s11z55z",
+//!     "winning_tile": "5z", "win": "self_draw", "seat": "south"}"#).unwrap();
+//! assert_eq!(req.rules, "hongkong");
+//! assert_eq!(req.situation.full_concealed().len(), 14);
+//! ```
+//!
+//! Input that cannot be read (bad JSON, unknown names, bad tile notation, a fifth copy of a
+//! tile) is a [`Malformed`] error. Whether the hand wins is the rule set's question, not this
+//! module's.
+
+use super::{Circumstances, OtherHand, WinKind, WinSituation};
+use crate::counts::TileCounts;
+use crate::meld::{Meld, MeldKind};
+use crate::notation::{parse_tile, parse_tiles};
+use crate::seat::Seat;
+use crate::tile::{Tile, Wind};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Input that is not a readable scoring request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Malformed(pub String);
+
+impl fmt::Display for Malformed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Malformed {}
+
+/// The names of the rule sets a request may name.
+pub const RULE_SETS: [&str; 4] = ["hongkong", "hangzhou", "yangzhou", "classic"];
+
+/// A scoring request: which rule set, its house-rule options (still as JSON, for the rule set to
+/// read), and the situation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreRequest {
+    /// `hongkong`, `hangzhou`, `yangzhou` or `classic`.
+    pub rules: String,
+    /// House-rule options, as given.
+    pub options: serde_json::Map<String, serde_json::Value>,
+    /// The win to score.
+    pub situation: WinSituation,
+}
+
+#[derive(Deserialize)]
+struct RawMeld {
+    kind: String,
+    tiles: String,
+    from: Option<String>,
+}
+
+#[derive(Deserialize, Default)]
+struct RawOther {
+    #[serde(default)]
+    concealed: String,
+    #[serde(default)]
+    melds: Vec<RawMeld>,
+    #[serde(default)]
+    flowers: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct RawRequest {
+    rules: String,
+    #[serde(default)]
+    options: serde_json::Map<String, serde_json::Value>,
+    concealed: String,
+    #[serde(default)]
+    melds: Vec<RawMeld>,
+    winning_tile: String,
+    win: String,
+    discarder: Option<String>,
+    seat: Option<String>,
+    dealer: Option<String>,
+    prevailing_wind: Option<String>,
+    #[serde(default)]
+    flowers: Vec<String>,
+    #[serde(default)]
+    situation: Vec<String>,
+    #[serde(default)]
+    kong_chain: u8,
+    #[serde(default)]
+    gambits: u8,
+    lao: Option<u8>,
+    wildcard: Option<String>,
+    balances: Option<BTreeMap<String, i64>>,
+    #[serde(default)]
+    others: BTreeMap<String, RawOther>,
+}
+
+fn bad(msg: impl Into<String>) -> Malformed {
+    Malformed(msg.into())
+}
+
+fn seat_in(name: &str, field: &str, seats: &[Seat]) -> Result<Seat, Malformed> {
+    let seat = Seat::parse(name).ok_or_else(|| {
+        bad(format!(
+            "{field}: {name:?} is not a seat (east, south, west, north, north_east, south_west)"
+        ))
+    })?;
+    if !seats.contains(&seat) {
+        return Err(bad(format!(
+            "{field}: there is no {seat} seat at a table of {} players",
+            seats.len()
+        )));
+    }
+    Ok(seat)
+}
+
+fn meld(raw: &RawMeld, field: &str, seats: &[Seat]) -> Result<Meld, Malformed> {
+    let kind = MeldKind::from_keyword(&raw.kind).ok_or_else(|| {
+        bad(format!(
+            "{field}: unknown meld kind {:?} (chow, pung, kong or concealed_kong)",
+            raw.kind
+        ))
+    })?;
+    let mut m = Meld::parse(&format!("{} {}", kind.keyword(), raw.tiles))
+        .map_err(|e| bad(format!("{field}: {e}")))?;
+    if let Some(from) = &raw.from {
+        m.from = Some(seat_in(from, &format!("{field}.from"), seats)?);
+    }
+    Ok(m)
+}
+
+fn bonus_tiles(list: &[String], field: &str) -> Result<Vec<Tile>, Malformed> {
+    let mut out = Vec::new();
+    for s in list {
+        let t = parse_tile(s).map_err(|e| bad(format!("{field}: {e}")))?;
+        if !t.is_bonus() {
+            return Err(bad(format!(
+                "{field}: {t} is not a flower or season (1f–8f)"
+            )));
+        }
+        if out.contains(&t) {
+            return Err(bad(format!(
+                "{field}: {t} given twice (there is one of each)"
+            )));
+        }
+        out.push(t);
+    }
+    Ok(out)
+}
+
+fn concealed(s: &str, field: &str) -> Result<Vec<Tile>, Malformed> {
+    let tiles = parse_tiles(s).map_err(|e| bad(format!("{field}: {e}")))?;
+    if let Some(t) = tiles.iter().find(|t| t.is_bonus()) {
+        return Err(bad(format!(
+            "{field}: {t} is a bonus tile; list it under flowers"
+        )));
+    }
+    Ok(tiles)
+}
+
+fn wind(name: &str, field: &str) -> Result<Wind, Malformed> {
+    match Seat::parse(name).and_then(Seat::wind) {
+        Some(w) => Ok(w),
+        None => Err(bad(format!("{field}: {name:?} is not a wind"))),
+    }
+}
+
+impl ScoreRequest {
+    /// Reads a request from JSON text.
+    pub fn from_json(text: &str) -> Result<ScoreRequest, Malformed> {
+        let raw: RawRequest =
+            serde_json::from_str(text).map_err(|e| bad(format!("not a scoring request: {e}")))?;
+        Self::from_raw(raw)
+    }
+
+    fn from_raw(raw: RawRequest) -> Result<ScoreRequest, Malformed> {
+        if !RULE_SETS.contains(&raw.rules.as_str()) {
+            return Err(bad(format!(
+                "rules: {:?} is not a rule set (hongkong, hangzhou, yangzhou or classic)",
+                raw.rules
+            )));
+        }
+        let players = match raw.options.get("players") {
+            None => 4,
+            Some(v) => v
+                .as_u64()
+                .filter(|n| (3..=6).contains(n))
+                .ok_or_else(|| bad("options.players: must be 3, 4, 5 or 6"))?
+                as usize,
+        };
+        let seats = Seat::order(players).expect("3..=6").to_vec();
+        let seat = seat_in(raw.seat.as_deref().unwrap_or("east"), "seat", &seats)?;
+        let dealer = seat_in(raw.dealer.as_deref().unwrap_or("east"), "dealer", &seats)?;
+        let prevailing_wind = wind(
+            raw.prevailing_wind.as_deref().unwrap_or("east"),
+            "prevailing_wind",
+        )?;
+        let win = match raw.win.as_str() {
+            "self_draw" => WinKind::SelfDraw,
+            "discard" => WinKind::Discard,
+            "robbing_kong" => WinKind::RobbingKong,
+            other => {
+                return Err(bad(format!(
+                    "win: {other:?} is not self_draw, discard or robbing_kong"
+                )));
+            }
+        };
+        let discarder = match (&raw.discarder, win) {
+            (Some(d), WinKind::Discard | WinKind::RobbingKong) => {
+                let d = seat_in(d, "discarder", &seats)?;
+                if d == seat {
+                    return Err(bad("discarder: a player cannot win on their own discard"));
+                }
+                Some(d)
+            }
+            (None, WinKind::Discard | WinKind::RobbingKong) => {
+                return Err(bad(format!(
+                    "discarder: required for a {} win",
+                    raw.win.replace('_', " ")
+                )));
+            }
+            (_, WinKind::SelfDraw) => None,
+        };
+        let concealed_tiles = concealed(&raw.concealed, "concealed")?;
+        let winning_tile =
+            parse_tile(&raw.winning_tile).map_err(|e| bad(format!("winning_tile: {e}")))?;
+        if winning_tile.is_bonus() {
+            return Err(bad("winning_tile: a bonus tile cannot win a hand"));
+        }
+        let melds = raw
+            .melds
+            .iter()
+            .enumerate()
+            .map(|(i, m)| meld(m, &format!("melds[{i}]"), &seats))
+            .collect::<Result<Vec<_>, _>>()?;
+        let flowers = bonus_tiles(&raw.flowers, "flowers")?;
+        let mut circumstances = Circumstances::default();
+        for s in &raw.situation {
+            let flag = match s.as_str() {
+                "last_wall_tile" => &mut circumstances.last_wall_tile,
+                "last_discard" => &mut circumstances.last_discard,
+                "kong_replacement" => &mut circumstances.kong_replacement,
+                "heavenly" => &mut circumstances.heavenly,
+                "earthly" => &mut circumstances.earthly,
+                other => {
+                    return Err(bad(format!(
+                        "situation: {other:?} is not one of last_wall_tile, last_discard, \
+                         kong_replacement, heavenly, earthly"
+                    )));
+                }
+            };
+            *flag = true;
+        }
+        let wildcard = raw
+            .wildcard
+            .as_deref()
+            .map(|w| parse_tile(w).map_err(|e| bad(format!("wildcard: {e}"))))
+            .transpose()?;
+        if wildcard.is_some_and(Tile::is_bonus) {
+            return Err(bad("wildcard: a bonus tile cannot be wild"));
+        }
+        let balances = raw
+            .balances
+            .map(|b| {
+                b.into_iter()
+                    .map(|(k, v)| Ok((seat_in(&k, "balances", &seats)?, v)))
+                    .collect::<Result<BTreeMap<_, _>, Malformed>>()
+            })
+            .transpose()?;
+        let mut others = BTreeMap::new();
+        // Every physical tile counted once: the winner's, then everyone else's.
+        let mut all_tiles = concealed_tiles.clone();
+        all_tiles.push(winning_tile);
+        all_tiles.extend(melds.iter().flat_map(Meld::tiles));
+        let mut all_bonus = flowers.clone();
+        for (name, o) in &raw.others {
+            let field = format!("others.{name}");
+            let s = seat_in(name, &field, &seats)?;
+            if s == seat {
+                return Err(bad(format!("{field}: that is the winner's seat")));
+            }
+            let tiles = concealed(&o.concealed, &format!("{field}.concealed"))?;
+            let ms = o
+                .melds
+                .iter()
+                .enumerate()
+                .map(|(i, m)| meld(m, &format!("{field}.melds[{i}]"), &seats))
+                .collect::<Result<Vec<_>, _>>()?;
+            let fl = bonus_tiles(&o.flowers, &format!("{field}.flowers"))?;
+            all_tiles.extend_from_slice(&tiles);
+            all_tiles.extend(ms.iter().flat_map(Meld::tiles));
+            all_bonus.extend_from_slice(&fl);
+            others.insert(
+                s,
+                OtherHand {
+                    concealed: TileCounts::from_tiles(&tiles)
+                        .map_err(|e| bad(format!("{field}.concealed: {e}")))?,
+                    melds: ms,
+                    flowers: fl,
+                },
+            );
+        }
+        TileCounts::from_tiles(&all_tiles).map_err(|e| bad(format!("impossible tiles: {e}")))?;
+        let mut sorted_bonus = all_bonus.clone();
+        sorted_bonus.sort();
+        if sorted_bonus.windows(2).any(|w| w[0] == w[1]) {
+            return Err(bad("flowers: a bonus tile is given to two players"));
+        }
+        let situation = WinSituation {
+            concealed: TileCounts::from_tiles(&concealed_tiles)
+                .map_err(|e| bad(format!("concealed: {e}")))?,
+            melds,
+            winning_tile,
+            win,
+            discarder,
+            seat,
+            dealer,
+            prevailing_wind,
+            flowers,
+            circumstances,
+            kong_chain: raw.kong_chain,
+            gambits: raw.gambits,
+            lao: raw.lao.unwrap_or(1),
+            wildcard,
+            balances,
+            others,
+            seats,
+        };
+        Ok(ScoreRequest {
+            rules: raw.rules,
+            options: raw.options,
+            situation,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OK: &str = r#"{"rules": "hongkong", "options": {"min_fan": 3},
+        "concealed": "123m456p789s1z", "melds": [{"kind": "pung", "tiles": "555z", "from": "west"}],
+        "winning_tile": "1z", "win": "discard", "discarder": "south",
+        "seat": "east", "dealer": "east", "prevailing_wind": "east",
+        "flowers": ["1f", "5f"], "situation": ["last_discard"]}"#;
+
+    #[test]
+    fn reads_a_full_request() {
+        let r = ScoreRequest::from_json(OK).unwrap();
+        let s = &r.situation;
+        assert_eq!(s.melds.len(), 1);
+        assert_eq!(s.melds[0].from, Some(Seat::West));
+        assert_eq!(s.discarder, Some(Seat::South));
+        assert!(s.circumstances.last_discard);
+        assert_eq!(s.flowers.len(), 2);
+        assert_eq!(s.full_concealed().len(), 11);
+        assert_eq!(r.options["min_fan"], 3);
+        assert_eq!(s.seats.len(), 4);
+    }
+
+    #[test]
+    fn malformed_requests_say_why() {
+        let cases = [
+            (OK.replace("hongkong", "riichi"), "not a rule set"),
+            (
+                OK.replace("\"1z\", \"win\"", "\"1x\", \"win\""),
+                "winning_tile",
+            ),
+            (
+                OK.replace("123m456p789s1z", "1111m456p789s1z1m"),
+                "impossible",
+            ),
+            (OK.replace("last_discard", "lucky"), "situation"),
+            (
+                OK.replace("\"discarder\": \"south\",", ""),
+                "discarder: required",
+            ),
+            (
+                OK.replace("\"from\": \"west\"", "\"from\": \"up\""),
+                "not a seat",
+            ),
+            (
+                OK.replace("[\"1f\", \"5f\"]", "[\"1f\", \"5m\"]"),
+                "not a flower",
+            ),
+            ("{".to_string(), "not a scoring request"),
+        ];
+        for (text, needle) in cases {
+            let e = ScoreRequest::from_json(&text).unwrap_err();
+            assert!(e.0.contains(needle), "{e} should mention {needle}");
+        }
+    }
+
+    #[test]
+    fn classic_tables_of_five() {
+        let text = r#"{"rules": "classic", "options": {"players": 5}, "concealed": "123m456p789s1z",
+            "melds": [{"kind": "pung", "tiles": "555z"}], "winning_tile": "1z", "win": "self_draw",
+            "seat": "north_east"}"#;
+        let r = ScoreRequest::from_json(text).unwrap();
+        assert_eq!(r.situation.seat, Seat::NorthEast);
+        assert_eq!(r.situation.seats.len(), 5);
+        let bad = text.replace("north_east", "south_west");
+        assert!(ScoreRequest::from_json(&bad).is_err());
+    }
+}
