@@ -20,7 +20,7 @@ enum Command {
     /// Analyze a hand: does it win, every decomposition, waits and shanten.
     Analyze(analyze::Args),
     /// Score a winning hand under a rule set (JSON request on stdin with --json).
-    Score(score::Args),
+    Score(Box<score::Args>),
 }
 
 /// An error for the user: the message goes to standard error and the exit code is 2.
