@@ -2,6 +2,7 @@
 
 mod analyze;
 mod hand_input;
+mod rules_file;
 mod score;
 
 use clap::{Parser, Subcommand};

@@ -19,8 +19,11 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// The rule set: hongkong, hangzhou, yangzhou or classic.
-    #[arg(long, required_unless_present = "json")]
+    #[arg(long, required_unless_present_any = ["json", "rules_file"])]
     rules: Option<String>,
+    /// A TOML file of house rules (`rules = "..."` and option keys); --option wins over it.
+    #[arg(long, value_name = "FILE")]
+    rules_file: Option<String>,
     /// The hand: concealed tiles, then declared melds, then the winning tile last, e.g.
     /// "123m456p789s11z55z 5z" or "123m11z pung 555z chow 789s 1z". Give a meld's source as
     /// pung@west.
@@ -114,7 +117,20 @@ fn to_answer(outcome: &Result<Scored, Invalid>) -> Value {
 }
 
 fn request_from_args(args: &Args) -> Result<Value, UsageError> {
-    let rules = args.rules.clone().unwrap_or_default();
+    let file = args
+        .rules_file
+        .as_deref()
+        .map(crate::rules_file::load)
+        .transpose()?;
+    let rules = match (&args.rules, file.as_ref().and_then(|f| f.rules.clone())) {
+        (Some(r), _) => r.clone(),
+        (None, Some(r)) => r,
+        (None, None) => {
+            return Err(UsageError(
+                "name the rule set with --rules or rules = \"...\" in the rules file".into(),
+            ));
+        }
+    };
     let hand_text = args
         .hand
         .as_deref()
@@ -161,7 +177,7 @@ fn request_from_args(args: &Args) -> Result<Value, UsageError> {
         (None, Some(d)) => ("robbing_kong", Some(d.clone())),
         (None, None) => ("self_draw", None),
     };
-    let mut options = Map::new();
+    let mut options = file.map(|f| f.options).unwrap_or_default();
     for o in &args.options {
         let (k, v) = o
             .split_once('=')
