@@ -126,3 +126,6 @@ fn check(s: &WinSituation) -> Result<(), Invalid> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;
