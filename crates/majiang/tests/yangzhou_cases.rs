@@ -43,11 +43,8 @@ fn every_case_matches() {
         match (&outcome, expected["valid"].as_bool()) {
             (Err(_), Some(false)) => {}
             (Ok(s), Some(true)) => {
-                let got: BTreeMap<String, i64> = s
-                    .patterns
-                    .iter()
-                    .map(|p| (p.id.clone(), p.value))
-                    .collect();
+                let got: BTreeMap<String, i64> =
+                    s.patterns.iter().map(|p| (p.id.clone(), p.value)).collect();
                 let payments: BTreeMap<String, i64> = s
                     .payments
                     .iter()
