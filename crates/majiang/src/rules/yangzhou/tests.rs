@@ -424,3 +424,41 @@ fn pao_pai_charges_the_third_meld_feeder() {
     assert_eq!(mixed.payments[&Seat::North], -mixed.total);
     assert_eq!(mixed.payments[&Seat::South], -mixed.total);
 }
+
+#[test]
+fn no_pao_pai_when_the_third_meld_has_no_source() {
+    let melds = [
+        ("pung", "111p", "west"),
+        ("pung", "333p", "south"),
+        ("pung", "777p", ""),
+    ];
+    let s = scored("55p99p", &melds, "9p", "discard");
+    assert_eq!(s.total, 75);
+    assert_eq!(s.payments[&Seat::South], -150);
+    assert_eq!(s.payments[&Seat::North], 0);
+}
+
+#[test]
+fn robbing_a_kong_is_paid_by_the_kong_owner() {
+    let s = scored("13m456m789m111z22z", &[], "2m", "robbing_kong");
+    assert_eq!(s.total, 35);
+    assert_eq!(s.payments[&Seat::South], -70);
+    assert_eq!(s.payments[&Seat::East], 70);
+}
+
+#[test]
+fn the_table_has_the_seeds_27_rows_with_unique_ids() {
+    assert_eq!(PATTERNS.len(), 27);
+    for (i, p) in PATTERNS.iter().enumerate() {
+        assert!(PATTERNS[..i].iter().all(|q| q.id != p.id), "{}", p.id);
+        assert_eq!(p.unit, crate::scoring::Unit::Fan);
+    }
+    let values: Vec<i64> = PATTERNS.iter().map(|p| p.value).collect();
+    assert_eq!(
+        values,
+        [
+            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 10, 15, 15, 15, 30, 30, 60, 60, 75, 75,
+            240, 480
+        ]
+    );
+}
