@@ -1,0 +1,131 @@
+//! Yangzhou scoring and settlement (seed 001, RULES.md §3).
+//!
+//! A win is four sets and a pair (no seven pairs) worth at least `min_fan` (15) fan. Fan is
+//! the sum of the seed's 27 rows ([`PATTERNS`]) that the hand meets, with the exclusions of
+//! RULES.md §3, taking the reading (split into sets, and place of the winning tile) worth most.
+//! Self-draw: each of the three others pays the total; discard: the discarder pays twice the
+//! total; Pao Pai moves the whole payment onto the feeder of a flush or honors hand's third
+//! exposed meld. See `docs/rules/yangzhou.md`.
+//!
+//! ```
+//! use majiang::rules::yangzhou::{self, Options};
+//! use majiang::scoring::request::ScoreRequest;
+//! // 123m 456m 789m 567p, pair 55s won on a single wait, self-drawn by South:
+//! // Pure Straight 15 + No Melds 1 + Sequence Hand 1 + Continuous Sequences 1
+//! // + Elder-Younger Sequence 1 + Single Wait 1 = 20 fan; each other seat pays 20.
+//! let req = ScoreRequest::from_json(r#"{"rules": "yangzhou", "concealed": "123456789m567p5s",
+//!     "winning_tile": "5s", "win": "self_draw", "seat": "south"}"#).unwrap();
+//! let scored = yangzhou::score(&req.situation, &Options::default()).unwrap();
+//! assert!(scored.patterns.iter().any(|p| p.id == "yi_tiao_long"));
+//! assert_eq!(scored.total, 20);
+//! assert_eq!(scored.payments[&majiang::Seat::South], 60);
+//! ```
+
+mod options;
+pub mod patterns;
+pub mod reading;
+pub mod settle;
+
+pub use options::Options;
+pub use patterns::{PATTERNS, PatternDef};
+
+use crate::meld::MeldKind;
+use crate::scoring::request::Malformed;
+use crate::scoring::{Invalid, PatternScore, Scored, WinKind, WinSituation};
+use patterns::{fan_of, total};
+use reading::{Reading, readings};
+
+/// Scores a win under the Yangzhou rules: the best reading's rows, its fan total, and the
+/// payments of every seat. Not four sets and a pair, below `min_fan`, or an impossible
+/// situation (flowers, a wrong number of tiles, a meld claimed from oneself) is [`Invalid`].
+pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
+    check(situation)?;
+    let best = best_reading(situation).ok_or_else(|| {
+        Invalid("not a winning hand: the tiles are not four sets and a pair".into())
+    })?;
+    let (reading, met, fan) = best;
+    if fan < i64::from(options.min_fan) {
+        return Err(Invalid(format!(
+            "the hand is worth {fan} fan, below the minimum of {} fan",
+            options.min_fan
+        )));
+    }
+    let payments = settle::payments(situation, &reading, fan)?;
+    Ok(Scored {
+        patterns: met
+            .iter()
+            .map(|(p, n)| PatternScore::new(p.id, p.name, p.value * i64::from(*n), p.unit))
+            .collect(),
+        total: fan,
+        payments,
+    })
+}
+
+/// Reads the options, then scores. `Err` for unknown or bad options.
+pub fn score_request(
+    options: &serde_json::Map<String, serde_json::Value>,
+    situation: &WinSituation,
+) -> Result<Result<Scored, Invalid>, Malformed> {
+    let options = Options::from_json(options)?;
+    Ok(score(situation, &options))
+}
+
+type Best = (Reading, Vec<(&'static PatternDef, u32)>, i64);
+
+/// The reading worth most; on a tie, the first in the order of
+/// [`analysis::decompositions`](crate::analysis::decompositions).
+fn best_reading(situation: &WinSituation) -> Option<Best> {
+    let mut best: Option<Best> = None;
+    for r in readings(situation) {
+        let met = fan_of(&r);
+        let fan = total(&met);
+        if best.as_ref().is_none_or(|b| fan > b.2) {
+            best = Some((r, met, fan));
+        }
+    }
+    best
+}
+
+/// What makes a situation impossible under these rules, before any reading.
+fn check(s: &WinSituation) -> Result<(), Invalid> {
+    let bad = |why: &str| Err(Invalid(why.to_string()));
+    if s.seats.len() != 4 {
+        return bad("Yangzhou mahjong is played by four players");
+    }
+    if !s.flowers.is_empty() {
+        return bad("Yangzhou mahjong is played without flowers and seasons");
+    }
+    if s.melds.len() > 4 {
+        return bad("a hand has at most four melds");
+    }
+    let want = 14 - 3 * s.melds.len();
+    let have = s.full_concealed().len();
+    if have != want {
+        return Err(Invalid(format!(
+            "with {} meld(s) the concealed hand needs {want} tiles with the winning tile, not {have}",
+            s.melds.len()
+        )));
+    }
+    for m in &s.melds {
+        match (m.kind, m.from) {
+            (MeldKind::ConcealedKong, Some(_)) => {
+                return Err(Invalid(format!(
+                    "{m}: a concealed kong is not claimed from anyone"
+                )));
+            }
+            (_, Some(from)) if from == s.seat => {
+                return Err(Invalid(format!(
+                    "{m}: a meld cannot be claimed from your own discard"
+                )));
+            }
+            _ => {}
+        }
+    }
+    if matches!(s.win, WinKind::Discard | WinKind::RobbingKong) && s.discarder.is_none() {
+        return bad("a win on a discard or a robbed kong needs the discarder");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

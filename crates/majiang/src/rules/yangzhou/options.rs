@@ -1,0 +1,77 @@
+//! Yangzhou house rules (RULES.md §3 *options*).
+
+use crate::scoring::request::Malformed;
+use serde::{Deserialize, Serialize};
+
+/// House rules (RULES.md §3 *options*), read from the request's `"options"` object (and, later,
+/// a TOML rules file). Unknown names and bad values are [`Malformed`].
+///
+/// ```
+/// use majiang::rules::yangzhou::Options;
+/// let o = Options::from_json(&serde_json::Map::new()).unwrap();
+/// assert_eq!(o, Options { min_fan: 15, chow: false });
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Options {
+    /// The least fan a hand needs to win (default 15). A hand below it is not a win.
+    pub min_fan: u32,
+    /// Whether chows may be claimed (default `false`). A play rule for the engine: scoring is
+    /// the same either way, and a declared chow in a scoring request is scored like any set.
+    pub chow: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            min_fan: 15,
+            chow: false,
+        }
+    }
+}
+
+impl Options {
+    /// Reads the options object of a scoring request; absent names keep their defaults.
+    pub fn from_json(
+        map: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Options, Malformed> {
+        serde_json::from_value(serde_json::Value::Object(map.clone()))
+            .map_err(|e| Malformed(format!("options (yangzhou): {e}")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn map(v: serde_json::Value) -> serde_json::Map<String, serde_json::Value> {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn defaults_and_overrides() {
+        assert_eq!(Options::from_json(&map(json!({}))), Ok(Options::default()));
+        let o = Options::from_json(&map(json!({"min_fan": 1, "chow": true}))).unwrap();
+        assert_eq!(
+            o,
+            Options {
+                min_fan: 1,
+                chow: true
+            }
+        );
+    }
+
+    #[test]
+    fn unknown_or_bad_options_are_malformed() {
+        for bad in [
+            json!({"min_fun": 3}),
+            json!({"min_fan": -1}),
+            json!({"min_fan": "15"}),
+            json!({"chow": 1}),
+            json!({"players": 3}),
+        ] {
+            assert!(Options::from_json(&map(bad.clone())).is_err(), "{bad}");
+        }
+    }
+}
