@@ -71,6 +71,13 @@ pub fn check_shape(s: &WinSituation, wild: Tile) -> Result<(), Invalid> {
     Ok(())
 }
 
+/// Whether `winner` may win on `discarder`'s discard at this lao (`RULES.md` §2): from 3 lao on,
+/// the dealer on a non-dealer's discard or a non-dealer on the dealer's; never non-dealer on
+/// non-dealer. (Robbing an added kong is not a discard: it is allowed at any lao.)
+pub fn discard_win_allowed(winner: Seat, discarder: Seat, dealer: Seat, lao: u8) -> bool {
+    winner != discarder && lao >= 3 && (winner == dealer || discarder == dealer)
+}
+
 /// Who may win, and how: self-draw always; robbing an added kong at any lao; a discard only from
 /// 3 lao on, and only the dealer on a non-dealer's discard or a non-dealer on the dealer's. A
 /// wildcard cannot be claimed (so no discard win on one, and no added kong of one to rob). A kong

@@ -5,8 +5,8 @@
 //! that count (the base score included). Patterns that apply several times (Luxury Pairs, Fortune
 //! Gambit, Kong Blossom) are reported once, with the product as their value (×2 per instance).
 
+use crate::analysis::HandRules;
 use crate::analysis::reference;
-use crate::analysis::{self, Form, HandRules};
 use crate::counts::TileCounts;
 use crate::scoring::{Invalid, PatternScore, Unit, WinKind, WinSituation};
 use crate::tile::Tile;
@@ -170,18 +170,17 @@ pub fn bao_tou_state(before_draw: &TileCounts, rules: &HandRules) -> bool {
     w >= 1 && reference::sets_and_pair(&mut real, w - 1, false, forbidden)
 }
 
-/// Seven Pairs: the hand reads as seven pairs.
-fn seven_pairs(full: &TileCounts, rules: &HandRules) -> bool {
-    analysis::decompositions(full, rules)
-        .iter()
-        .any(|d| d.form == Form::SevenPairs)
-}
-
-/// Four sets and a pair: the hand (with the declared melds) reads as sets and a pair.
-fn four_sets_and_a_pair(full: &TileCounts, rules: &HandRules) -> bool {
-    analysis::decompositions(full, rules)
-        .iter()
-        .any(|d| d.form == Form::Standard)
+/// The winning forms a hand reads as: (four sets and a pair, seven pairs).
+///
+/// The Hangzhou multipliers depend only on the form, never on the groups, so this asks each
+/// form once (stopping at the first reading found) rather than listing every reading with
+/// [`analysis::decompositions`]: with four wildcards that list is long, and the engine calls
+/// scoring from its legal-action generation.
+fn winning_forms(full: &TileCounts, rules: &HandRules) -> (bool, bool) {
+    let (mut real, w, forbidden) = reference::split_wild(&full.0, rules);
+    let pairs = rules.seven_pairs && reference::seven_pairs(&real, w, rules.four_as_two_pairs);
+    let standard = full.len() % 3 == 2 && reference::sets_and_pair(&mut real, w, true, forbidden);
+    (standard, pairs)
 }
 
 /// Pure Seven Pairs: no wildcard at all in the hand.
@@ -255,8 +254,7 @@ pub fn product(patterns: &[PatternScore]) -> i64 {
 pub fn multipliers(s: &WinSituation, base: i64, wild: Tile) -> Result<Vec<PatternScore>, Invalid> {
     let rules = hand_rules(wild);
     let full = s.full_concealed();
-    let standard = four_sets_and_a_pair(&full, &rules);
-    let pairs = seven_pairs(&full, &rules);
+    let (standard, pairs) = winning_forms(&full, &rules);
     if !standard && !pairs {
         return Err(Invalid(
             "not a winning hand: it is neither four sets and a pair nor seven pairs".into(),
@@ -299,4 +297,55 @@ pub fn multipliers(s: &WinSituation, base: i64, wild: Tile) -> Result<Vec<Patter
         }
     }
     best.ok_or_else(|| Invalid("not a winning hand".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{self, Form};
+
+    #[test]
+    fn winning_forms_agree_with_decompositions() {
+        let rules = hand_rules(Tile::WHITE);
+        for hand in [
+            "123m456p789s11122z",
+            "123m456p789s1115z9m",
+            "1133m55p99s112257p",
+            "11112222333m55p3m",
+            "123m456p789s5555z",
+            "5555z",
+            "1z5z",
+            "123m456p789s11123z",
+            "1133m55p99s11223z7p",
+            "19m19p19s1234567z5z",
+        ] {
+            let c = TileCounts::parse(hand).unwrap();
+            let d = analysis::decompositions(&c, &rules);
+            let expect = (
+                d.iter().any(|x| x.form == Form::Standard),
+                d.iter().any(|x| x.form == Form::SevenPairs),
+            );
+            assert_eq!(winning_forms(&c, &rules), expect, "{hand}");
+        }
+    }
+
+    #[test]
+    fn bao_tou_state_examples() {
+        let rules = hand_rules(Tile::WHITE);
+        let yes = ["123m456p789s111z5z", "123m456p789s11z5z5z", "5z", "123m5z"];
+        let no = [
+            "123m456p789s1125z",
+            "1133m55p99s11225z",
+            "123m456p789s1112z",
+        ];
+        for h in yes {
+            assert!(bao_tou_state(&TileCounts::parse(h).unwrap(), &rules), "{h}");
+        }
+        for h in no {
+            assert!(
+                !bao_tou_state(&TileCounts::parse(h).unwrap(), &rules),
+                "{h}"
+            );
+        }
+    }
 }

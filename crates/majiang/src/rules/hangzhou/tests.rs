@@ -409,3 +409,32 @@ fn hand_size_and_lao_are_checked() {
     assert!(why.contains("concealed hand"), "{why}");
     assert!(run(with(plain(), json!({"lao": 0}))).is_err());
 }
+
+#[test]
+fn discard_win_table() {
+    use super::eligibility::discard_win_allowed;
+    use Seat::*;
+    assert!(discard_win_allowed(East, South, East, 3));
+    assert!(discard_win_allowed(North, East, East, 4));
+    assert!(!discard_win_allowed(North, East, East, 2));
+    assert!(!discard_win_allowed(East, South, East, 1));
+    assert!(!discard_win_allowed(South, North, East, 9));
+    assert!(!discard_win_allowed(East, East, East, 3));
+}
+
+#[test]
+#[ignore = "timing, run by hand"]
+fn timing() {
+    let r = ScoreRequest::from_json(
+        &json!({"rules": "hangzhou", "concealed": "123m456p789s55z5z5z", "winning_tile": "9m",
+            "win": "self_draw", "seat": "south", "gambits": 1})
+        .to_string(),
+    )
+    .unwrap();
+    let o = Options::default();
+    let t = std::time::Instant::now();
+    for _ in 0..10_000 {
+        assert!(score(&r.situation, &o).is_ok());
+    }
+    eprintln!("{:?} per score", t.elapsed() / 10_000);
+}
