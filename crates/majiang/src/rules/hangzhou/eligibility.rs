@@ -71,6 +71,34 @@ pub fn check_shape(s: &WinSituation, wild: Tile) -> Result<(), Invalid> {
     Ok(())
 }
 
+/// In `indicator` mode the indicator tile stays face up out of play: only three copies of the
+/// wild kind can be in the hands (the winner's and the others' given).
+pub fn check_indicator_copies(s: &WinSituation, wild: Tile) -> Result<(), Invalid> {
+    let mut n = usize::from(s.full_concealed().get(wild));
+    for h in s.others.values() {
+        n += usize::from(h.concealed.get(wild));
+        n += h
+            .melds
+            .iter()
+            .flat_map(|m| m.tiles())
+            .filter(|&t| t == wild)
+            .count();
+    }
+    n += s
+        .melds
+        .iter()
+        .flat_map(|m| m.tiles())
+        .filter(|&t| t == wild)
+        .count();
+    if n > 3 {
+        return invalid(format!(
+            "with an indicator wildcard one {wild} is the face-up indicator: only three can be \
+             in play, not {n}"
+        ));
+    }
+    Ok(())
+}
+
 /// Whether `winner` may win on `discarder`'s discard at this lao (`RULES.md` §2): from 3 lao on,
 /// the dealer on a non-dealer's discard or a non-dealer on the dealer's; never non-dealer on
 /// non-dealer. (Robbing an added kong is not a discard: it is allowed at any lao.)

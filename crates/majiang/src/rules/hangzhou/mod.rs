@@ -42,6 +42,9 @@ fn wild_kind(situation: &WinSituation, options: &Options) -> Result<Tile, Invali
 /// Scores and settles a win. `Err` when the hand does not win, or the rules forbid the win.
 pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
     let wild = wild_kind(situation, options)?;
+    if options.wildcard == WildcardMode::Indicator {
+        eligibility::check_indicator_copies(situation, wild)?;
+    }
     eligibility::check_shape(situation, wild)?;
     eligibility::check_win(situation, wild)?;
     let patterns = patterns::multipliers(situation, options.base, wild)?;

@@ -389,6 +389,12 @@ fn indicator_mode_needs_the_wild_kind() {
     );
     assert_eq!(ids(&s), pats(&[("base_score", 1), ("bao_tou", 2)]));
     invalid(json!({"concealed": "123m456p789s111z5z", "winning_tile": "9m", "wildcard": "3s"}));
+    // Near miss: four 3s in play when one 3s is the face-up indicator.
+    let why = invalid(
+        json!({"concealed": "123m456p789s1z333s", "winning_tile": "3s",
+        "wildcard": "3s", "options": {"wildcard": "indicator"}}),
+    );
+    assert!(why.contains("indicator"), "{why}");
 }
 
 #[test]
