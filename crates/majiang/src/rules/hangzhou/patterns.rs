@@ -174,7 +174,7 @@ pub fn bao_tou_state(before_draw: &TileCounts, rules: &HandRules) -> bool {
 ///
 /// The Hangzhou multipliers depend only on the form, never on the groups, so this asks each
 /// form once (stopping at the first reading found) rather than listing every reading with
-/// [`analysis::decompositions`]: with four wildcards that list is long, and the engine calls
+/// [`crate::analysis::decompositions`]: with four wildcards that list is long, and the engine calls
 /// scoring from its legal-action generation.
 fn winning_forms(full: &TileCounts, rules: &HandRules) -> (bool, bool) {
     let (mut real, w, forbidden) = reference::split_wild(&full.0, rules);
