@@ -1,0 +1,81 @@
+//! Hangzhou mahjong scoring and settlement (`RULES.md` §2, seed 000).
+//!
+//! A hand's total is a product of multipliers ([`PATTERNS`]): the base score, seven pairs and
+//! its bonuses, Bao Tou, Fortune Gambits, Kong Blossom (and their combined forms Gang Bao and Gang
+//! Piao), and the dealer's multiplier by lao. [`Scored::total`] is what one ordinary payer owes
+//! (before the cap and the zero floor); [`settle`] decides who pays it.
+//!
+//! ```
+//! use majiang::rules::hangzhou::{self, Options};
+//! use majiang::scoring::request::ScoreRequest;
+//! // East (dealer, 2 lao) self-draws with 123m456p789s11z + a wildcard: Bao Tou.
+//! let req = ScoreRequest::from_json(r#"{"rules": "hangzhou", "concealed": "123m456p789s111z5z",
+//!     "winning_tile": "9m", "win": "self_draw", "seat": "east", "dealer": "east", "lao": 2}"#)
+//!     .unwrap();
+//! let scored = hangzhou::score(&req.situation, &Options::default()).unwrap();
+//! assert_eq!(scored.total, 8); // 1 × Bao Tou 2 × dealer at 2 lao 4
+//! assert_eq!(scored.payments[&majiang::Seat::East], 24);
+//! ```
+
+pub mod eligibility;
+pub mod options;
+pub mod patterns;
+pub mod settle;
+
+pub use options::{MatchEnd, Options, WildcardMode};
+pub use patterns::{PATTERNS, PatternDef};
+
+use crate::scoring::request::Malformed;
+use crate::scoring::{Invalid, Scored, WinSituation};
+use crate::tile::Tile;
+
+fn wild_kind(situation: &WinSituation, options: &Options) -> Result<Tile, Invalid> {
+    options.wild_kind(situation.wildcard).ok_or_else(|| {
+        Invalid(
+            "wildcard = \"indicator\": the request must name the wild kind in its \"wildcard\" \
+             field"
+                .into(),
+        )
+    })
+}
+
+/// Scores and settles a win. `Err` when the hand does not win, or the rules forbid the win.
+pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
+    let wild = wild_kind(situation, options)?;
+    if options.wildcard == WildcardMode::Indicator {
+        eligibility::check_indicator_copies(situation, wild)?;
+    }
+    eligibility::check_shape(situation, wild)?;
+    eligibility::check_win(situation, wild)?;
+    let patterns = patterns::multipliers(situation, options.base, wild)?;
+    let total = patterns::product(&patterns);
+    let payments = settle::payments(situation, total, options.cap);
+    Ok(Scored {
+        patterns,
+        total,
+        payments,
+    })
+}
+
+/// Reads the options and scores. Malformed: unknown or bad options, `lao` 0, or the
+/// `indicator` wildcard mode without the request's `wildcard` field.
+pub fn score_request(
+    options: &serde_json::Map<String, serde_json::Value>,
+    situation: &WinSituation,
+) -> Result<Result<Scored, Invalid>, Malformed> {
+    let options = Options::from_json(options)?;
+    if options.wild_kind(situation.wildcard).is_none() {
+        return Err(Malformed(
+            "wildcard: with the option wildcard = \"indicator\" the request must name the wild \
+             kind, e.g. \"wildcard\": \"5m\""
+                .into(),
+        ));
+    }
+    if situation.lao == 0 {
+        return Err(Malformed("lao: counts from 1".into()));
+    }
+    Ok(score(situation, &options))
+}
+
+#[cfg(test)]
+mod tests;
