@@ -155,3 +155,6 @@ pub fn score_request(
     let options = Options::from_json(options)?;
     Ok(score(situation, &options))
 }
+
+#[cfg(test)]
+mod tests;
