@@ -492,7 +492,7 @@ fn pearl_dragon(h: &Hand, _: &Context) -> bool {
 }
 
 /// Heavenly Hand: the dealer wins on the dealt hand (after supplement tiles). The situation
-/// checks (dealer, self-drawn, nothing exposed) are in `situation::check`.
+/// checks (dealer, self-drawn, nothing exposed) are in `check_situation` (mod.rs).
 fn heavenly_hand(_: &Hand, c: &Context) -> bool {
     c.situation.circumstances.heavenly
 }

@@ -496,3 +496,22 @@ fn wrong_tile_counts_are_invalid() {
         "concealed": "123m456p789s234s9m", "winning_tile": "9m""#,
     );
 }
+
+#[test]
+fn scoring_is_quick_enough_for_legal_actions() {
+    // Not a benchmark: a guard against a pathological slowdown (debug build, generous bound).
+    let text = r#"{"rules": "hongkong", "concealed": "1223344556789m", "winning_tile": "5m",
+        "win": "self_draw", "seat": "west"}"#;
+    let req = ScoreRequest::from_json(text).unwrap();
+    let options = Options::default();
+    let start = std::time::Instant::now();
+    for _ in 0..1000 {
+        assert_eq!(score(&req.situation, &options).map(|s| s.total), Ok(9));
+    }
+    let per_call = start.elapsed() / 1000;
+    assert!(
+        per_call < std::time::Duration::from_millis(2),
+        "{per_call:?} per call"
+    );
+    eprintln!("hongkong score: {per_call:?} per call (debug build)");
+}
