@@ -506,7 +506,7 @@ type Counter = fn(&Hand, &Context) -> u32;
 type Test = fn(&Hand, &Context) -> bool;
 
 /// The ordinary rows: how many times each applies.
-const ORDINARY: &[(&str, Counter)] = &[
+pub(super) const ORDINARY: &[(&str, Counter)] = &[
     ("dragon_pung", dragon_pung),
     ("dragon_kong", dragon_kong),
     ("seat_wind_pung", seat_wind_pung),
@@ -532,7 +532,7 @@ const ORDINARY: &[(&str, Counter)] = &[
 ];
 
 /// The special hands.
-const LIMITS: &[(&str, Test)] = &[
+pub(super) const LIMITS: &[(&str, Test)] = &[
     ("hidden_treasure", hidden_treasure),
     ("three_great_scholars", three_great_scholars),
     ("little_four_winds", little_four_winds),

@@ -59,19 +59,29 @@ fn invalid(fields: &str) {
 }
 
 #[test]
-fn every_pattern_has_a_detector_and_unique_id() {
+fn every_pattern_has_one_detector_and_a_unique_id() {
     let mut seen = std::collections::BTreeSet::new();
     for p in PATTERNS {
         assert!(seen.insert(p.id), "{} twice", p.id);
-    }
-    assert_eq!(PATTERNS.len(), 22 + 14);
-    assert_eq!(
-        PATTERNS
+        let ordinary = patterns::ORDINARY
             .iter()
-            .filter(|p| p.value == PatternValue::Limit)
-            .count(),
-        14
+            .filter(|(id, _)| *id == p.id)
+            .count();
+        let special = patterns::LIMITS
+            .iter()
+            .filter(|(id, _)| *id == p.id)
+            .count();
+        if p.value == PatternValue::Limit {
+            assert_eq!((ordinary, special), (0, 1), "{}", p.id);
+        } else {
+            assert_eq!((ordinary, special), (1, 0), "{}", p.id);
+        }
+    }
+    assert_eq!(
+        patterns::ORDINARY.len() + patterns::LIMITS.len(),
+        PATTERNS.len()
     );
+    assert_eq!(PATTERNS.len(), 22 + 14);
 }
 
 #[test]
@@ -247,6 +257,7 @@ fn seven_pairs_value_is_an_option() {
     let pairs = r#""concealed": "1133m5577p99s112z", "winning_tile": "2z""#;
     has(pairs, "seven_pairs", 4);
     lacks(pairs, "chow_hand");
+    lacks(PLAIN, "seven_pairs");
     // The house value 16 is over the limit of 10: the row keeps its value, the total is capped.
     has_with(
         r#""min_fan": 0, "seven_pairs": 16"#,
@@ -457,11 +468,20 @@ fn heavenly_and_earthly() {
         r#"{PLAIN}, "win": "self_draw", "seat": "east", "dealer": "east", "situation": ["heavenly"]"#
     );
     limit(&heavenly, "heavenly_hand");
+    // The same self-drawn hand later in the game is ordinary.
+    not_limit(
+        &format!(r#"{PLAIN}, "win": "self_draw", "seat": "east", "dealer": "east""#),
+        "heavenly_hand",
+    );
     invalid(&heavenly.replace(r#""seat": "east""#, r#""seat": "south""#));
     let earthly = format!(
         r#"{PLAIN}, "win": "discard", "discarder": "east", "seat": "north", "situation": ["earthly"]"#
     );
     limit(&earthly, "earthly_hand");
+    not_limit(
+        &format!(r#"{PLAIN}, "win": "discard", "discarder": "east", "seat": "north""#),
+        "earthly_hand",
+    );
     invalid(&earthly.replace(r#""discarder": "east""#, r#""discarder": "west""#));
 }
 
