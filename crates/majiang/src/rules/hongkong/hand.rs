@@ -1,0 +1,165 @@
+//! A winning hand read as sets: the declared melds plus one decomposition of the concealed
+//! tiles. Scoring looks at every reading and keeps the one worth most.
+
+use super::options::Options;
+use crate::analysis::{self, Form, GroupKind, HandRules};
+use crate::counts::TileCounts;
+use crate::meld::MeldKind;
+use crate::scoring::{Invalid, WinSituation};
+use crate::tile::{KINDS, Suit, Tile};
+
+/// The shape of a set in a reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SetKind {
+    /// Three in sequence.
+    Chow,
+    /// Three of a kind.
+    Pung,
+    /// Four of a kind (exposed or concealed).
+    Kong,
+}
+
+/// One set of a reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Set {
+    pub kind: SetKind,
+    pub tile: Tile,
+    /// Never exposed: a set of the concealed tiles or a concealed kong.
+    pub concealed: bool,
+}
+
+impl Set {
+    /// A pung or a kong.
+    pub fn is_triplet(&self) -> bool {
+        self.kind != SetKind::Chow
+    }
+}
+
+/// One reading of the winner's whole hand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Hand {
+    pub form: Form,
+    /// The four sets (standard form only).
+    pub sets: Vec<Set>,
+    /// The pair (standard form only).
+    pub pair: Option<Tile>,
+    /// Every tile of the hand, declared melds included (a kong counts four).
+    pub tiles: TileCounts,
+    /// No declared meld at all (not even a concealed kong).
+    pub no_melds: bool,
+}
+
+impl Hand {
+    /// The sets that are pungs or kongs of `t`.
+    pub fn triplets_of(&self, t: Tile) -> usize {
+        self.sets
+            .iter()
+            .filter(|s| s.is_triplet() && s.tile == t)
+            .count()
+    }
+
+    /// True if every tile of the hand satisfies `f`.
+    pub fn all_tiles(&self, f: impl Fn(Tile) -> bool) -> bool {
+        self.tiles.iter().all(|(t, _)| f(t))
+    }
+
+    /// The number suits present.
+    pub fn number_suits(&self) -> Vec<Suit> {
+        let mut suits: Vec<Suit> = Vec::new();
+        for (t, _) in self.tiles.iter() {
+            if t.is_numbered() && !suits.contains(&t.suit()) {
+                suits.push(t.suit());
+            }
+        }
+        suits
+    }
+
+    /// True if some tile is an honor.
+    pub fn has_honors(&self) -> bool {
+        self.tiles.iter().any(|(t, _)| t.is_honor())
+    }
+}
+
+/// The winning-shape rules of Hong Kong: sets and a pair, seven distinct pairs (unless the
+/// `seven_pairs` option is 0), thirteen orphans; no wildcards.
+pub(crate) fn hand_rules(options: &Options) -> HandRules {
+    HandRules {
+        seven_pairs: options.seven_pairs > 0,
+        four_as_two_pairs: false,
+        thirteen_orphans: true,
+        wildcard: None,
+    }
+}
+
+/// Every reading of the winner's hand; `Invalid` if the tile count is wrong or it does not win.
+pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>, Invalid> {
+    let full = s.full_concealed();
+    let want = 14usize.saturating_sub(3 * s.melds.len());
+    if s.melds.len() > 4 || full.len() != want {
+        return Err(Invalid(format!(
+            "a hand with {} declared meld(s) needs {} concealed tiles with the winning tile, \
+             not {}",
+            s.melds.len(),
+            want,
+            full.len()
+        )));
+    }
+    let mut tiles = full;
+    let mut meld_sets = Vec::with_capacity(s.melds.len());
+    for m in &s.melds {
+        for t in m.tiles() {
+            tiles.add(t);
+        }
+        meld_sets.push(Set {
+            kind: match m.kind {
+                MeldKind::Chow => SetKind::Chow,
+                MeldKind::Pung => SetKind::Pung,
+                MeldKind::Kong | MeldKind::ConcealedKong => SetKind::Kong,
+            },
+            tile: m.tile,
+            concealed: !m.is_exposed(),
+        });
+    }
+    if let Some(i) = (0..KINDS).find(|&i| tiles.0[i] > 4) {
+        let t = Tile::from_index(i).map_or_else(String::new, |t| t.to_string());
+        return Err(Invalid(format!("more than four {t} in one hand")));
+    }
+    let decomps = analysis::decompositions(&full, &hand_rules(options));
+    if decomps.is_empty() {
+        return Err(Invalid(
+            "not a winning hand: it is not four sets and a pair, seven pairs or thirteen orphans"
+                .into(),
+        ));
+    }
+    Ok(decomps
+        .into_iter()
+        .map(|d| {
+            let mut sets = meld_sets.clone();
+            let mut pair = None;
+            if d.form == Form::Standard {
+                for g in &d.groups {
+                    match g.kind {
+                        GroupKind::Chow | GroupKind::Pung => sets.push(Set {
+                            kind: if g.kind == GroupKind::Chow {
+                                SetKind::Chow
+                            } else {
+                                SetKind::Pung
+                            },
+                            tile: g.tile,
+                            concealed: true,
+                        }),
+                        GroupKind::Pair => pair = Some(g.tile),
+                        GroupKind::Single => {}
+                    }
+                }
+            }
+            Hand {
+                form: d.form,
+                sets,
+                pair,
+                tiles,
+                no_melds: s.melds.is_empty(),
+            }
+        })
+        .collect())
+}

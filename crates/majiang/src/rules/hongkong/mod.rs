@@ -1,0 +1,160 @@
+//! Hong Kong scoring and settlement (seeds 002 and 004; RULES.md §4).
+//!
+//! Only seed 004's rows score (see [`PATTERNS`]); they add up, One suit only replacing One suit
+//! and honors. A special hand scores the limit: its patterns are reported with the limit as
+//! value, and the ordinary rows are not listed. Fan convert to points by the seed's table
+//! ([`points`]); the discarder pays double, on a self-draw everyone pays double.
+//!
+//! ```
+//! use majiang::rules::hongkong::{Options, score};
+//! use majiang::scoring::request::ScoreRequest;
+//! // Seed 002's example: all pungs 3 + two dragon pungs 1 each = 5 fan (+ no flowers 1).
+//! let req = ScoreRequest::from_json(r#"{"rules": "hongkong", "concealed": "111m999p555z66z22z",
+//!     "winning_tile": "6z", "win": "discard", "discarder": "south", "seat": "west"}"#).unwrap();
+//! let scored = score(&req.situation, &Options::default()).unwrap();
+//! assert_eq!(scored.total, 6);
+//! ```
+//!
+//! Decisions where the seeds and RULES.md are silent:
+//! - `total` is the fan the hand is paid for: the sum of its rows, capped at the limit; a
+//!   special hand's total is the limit.
+//! - Of several readings of a hand, the one with the most fan counts (a special hand beats
+//!   every ordinary reading).
+//! - Circumstances must fit the win: last wall tile and supplement tile need a self-draw, last
+//!   discard a discard, Heavenly the dealer's self-draw, Earthly a non-dealer's win on the
+//!   dealer's discard; neither with an exposed meld. Otherwise the win is `Invalid`.
+
+mod hand;
+mod options;
+mod patterns;
+mod settle;
+
+pub use options::Options;
+pub use patterns::{PATTERNS, PatternDef, PatternValue, pattern};
+pub use settle::points;
+
+use crate::scoring::request::Malformed;
+use crate::scoring::{Invalid, PatternScore, Scored, Unit, WinKind, WinSituation};
+use patterns::Context;
+use serde_json::{Map, Value};
+
+/// The best reading's patterns and the fan paid for.
+struct Best {
+    patterns: Vec<PatternScore>,
+    fan: u32,
+    /// A special hand (not merely an ordinary hand at the limit).
+    special: bool,
+}
+
+fn score_of(def: &PatternDef, fan: u32) -> PatternScore {
+    PatternScore::new(def.id, def.name, i64::from(fan), Unit::Fan)
+}
+
+/// Checks that the circumstances fit the kind of win.
+fn check_situation(s: &WinSituation) -> Result<(), Invalid> {
+    let c = &s.circumstances;
+    let self_draw = s.win == WinKind::SelfDraw;
+    let exposed = s.melds.iter().any(|m| m.is_exposed());
+    if c.last_wall_tile && !self_draw {
+        return Err(Invalid(
+            "the last tile of the wall is drawn: the win must be self-drawn".into(),
+        ));
+    }
+    if c.kong_replacement && !self_draw {
+        return Err(Invalid(
+            "a supplement tile is drawn: the win must be self-drawn".into(),
+        ));
+    }
+    if c.last_discard && s.win != WinKind::Discard {
+        return Err(Invalid(
+            "out on the last discard needs a win on a discard".into(),
+        ));
+    }
+    if c.heavenly && (s.seat != s.dealer || !self_draw || exposed) {
+        return Err(Invalid(
+            "a Heavenly hand is the dealer's self-drawn win on the dealt hand, nothing exposed"
+                .into(),
+        ));
+    }
+    if c.earthly && (s.seat == s.dealer || s.discarder != Some(s.dealer) || exposed) {
+        return Err(Invalid(
+            "an Earthly hand is a non-dealer's win on the dealer's first discard, nothing exposed"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Scores a win: the patterns of its best reading, its fan, and the chips each seat pays.
+/// `Invalid` for a hand that does not win, a situation that cannot happen, or fewer fan than
+/// `min_fan` (a hand at the limit always reaches it).
+pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
+    let seat_wind = situation
+        .seat
+        .wind()
+        .ok_or_else(|| Invalid(format!("{} is not a Hong Kong seat", situation.seat)))?;
+    if situation.seats.len() != 4 {
+        return Err(Invalid("Hong Kong mahjong is played by four".into()));
+    }
+    check_situation(situation)?;
+    let ctx = Context {
+        situation,
+        options,
+        seat_wind,
+    };
+    let mut best: Option<Best> = None;
+    for h in hand::readings(situation, options)? {
+        let limits = patterns::limits(&h, &ctx);
+        let candidate = if limits.is_empty() {
+            let rows = patterns::ordinary(&h, &ctx);
+            let sum: u32 = rows.iter().map(|(_, f)| f).sum();
+            Best {
+                patterns: rows.iter().map(|(d, f)| score_of(d, *f)).collect(),
+                fan: sum.min(options.limit),
+                special: false,
+            }
+        } else {
+            Best {
+                patterns: limits.iter().map(|d| score_of(d, options.limit)).collect(),
+                fan: options.limit,
+                special: true,
+            }
+        };
+        let better = match &best {
+            None => true,
+            Some(b) => {
+                (candidate.fan, candidate.special, candidate.patterns.len())
+                    > (b.fan, b.special, b.patterns.len())
+            }
+        };
+        if better {
+            best = Some(candidate);
+        }
+    }
+    let best = best.ok_or_else(|| Invalid("not a winning hand".into()))?;
+    let needed = options.min_fan.min(options.limit);
+    if best.fan < needed {
+        return Err(Invalid(format!(
+            "{} fan is below the minimum of {} fan",
+            best.fan, options.min_fan
+        )));
+    }
+    let pts = points(best.fan, options.limit);
+    Ok(Scored {
+        patterns: best.patterns,
+        total: i64::from(best.fan),
+        payments: settle::payments(situation, pts),
+    })
+}
+
+/// Reads the options, then scores the win (see [`score`]). `Err` for unknown or bad options.
+pub fn score_request(
+    options: &Map<String, Value>,
+    situation: &WinSituation,
+) -> Result<Result<Scored, Invalid>, Malformed> {
+    let options = Options::from_json(options)?;
+    Ok(score(situation, &options))
+}
+
+#[cfg(test)]
+mod tests;

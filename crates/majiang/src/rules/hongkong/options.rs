@@ -1,0 +1,136 @@
+//! The Hong Kong house rules (RULES.md §4 *options*).
+
+use crate::scoring::request::Malformed;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// House rules (RULES.md §4 *options*), read from the request's `"options"` object and, later,
+/// a TOML rules file. Every field has the RULES.md default.
+///
+/// ```
+/// use majiang::rules::hongkong::Options;
+/// let o = Options::from_json(&serde_json::from_str(r#"{"min_fan": 1}"#).unwrap()).unwrap();
+/// assert_eq!((o.min_fan, o.limit, o.flowers, o.seven_pairs), (1, 10, true, 4));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Options {
+    /// Fewest fan a win needs (default 3). A hand that reaches the limit always wins, whatever
+    /// this is set to.
+    pub min_fan: u32,
+    /// Fan at and above which the limit (64 points) pays (default 10). Accepted from 1 to 10: the
+    /// payment table has no row between 9 fan and the limit.
+    pub limit: u32,
+    /// Flowers and seasons are in play (default true). Without them no flower row scores, and
+    /// "No Flowers or Seasons" never does; bonus tiles listed in a request are then ignored.
+    pub flowers: bool,
+    /// Fan for Seven Pairs (default 4; seed 002's 16 is a house value). `0` means seven pairs is
+    /// not a winning hand at all.
+    pub seven_pairs: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            min_fan: 3,
+            limit: 10,
+            flowers: true,
+            seven_pairs: 4,
+        }
+    }
+}
+
+impl Options {
+    /// Reads the options of a scoring request. Unknown names and bad values are [`Malformed`].
+    /// `"players"` (read by the request itself) is accepted only as 4: Hong Kong is a
+    /// four-player game.
+    pub fn from_json(map: &Map<String, Value>) -> Result<Options, Malformed> {
+        let mut map = map.clone();
+        if let Some(p) = map.remove("players") {
+            if p.as_u64() != Some(4) {
+                return Err(Malformed(format!(
+                    "options.players: Hong Kong mahjong is played by 4, not {p}"
+                )));
+            }
+        }
+        let options: Options = serde_json::from_value(Value::Object(map))
+            .map_err(|e| Malformed(format!("options (hongkong): {e}")))?;
+        options.check()?;
+        Ok(options)
+    }
+
+    /// Checks value ranges (serde checks only the types).
+    pub fn check(&self) -> Result<(), Malformed> {
+        if !(1..=10).contains(&self.limit) {
+            return Err(Malformed(format!(
+                "options.limit: {} is out of range (1 to 10 fan; the payment table stops at 10)",
+                self.limit
+            )));
+        }
+        if self.min_fan > 64 {
+            return Err(Malformed(format!(
+                "options.min_fan: {} is out of range (0 to 64)",
+                self.min_fan
+            )));
+        }
+        if self.seven_pairs > 64 {
+            return Err(Malformed(format!(
+                "options.seven_pairs: {} is out of range (0 to 64 fan)",
+                self.seven_pairs
+            )));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<Options, Malformed> {
+        Options::from_json(&serde_json::from_str(text).unwrap())
+    }
+
+    #[test]
+    fn defaults_are_the_rules_md_values() {
+        assert_eq!(read("{}").unwrap(), Options::default());
+        assert_eq!(Options::default().min_fan, 3);
+        assert_eq!(Options::default().limit, 10);
+        assert!(Options::default().flowers);
+        assert_eq!(Options::default().seven_pairs, 4);
+    }
+
+    #[test]
+    fn reads_every_option() {
+        let o = read(
+            r#"{"min_fan": 0, "limit": 8, "flowers": false, "seven_pairs": 16, "players": 4}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            o,
+            Options {
+                min_fan: 0,
+                limit: 8,
+                flowers: false,
+                seven_pairs: 16
+            }
+        );
+    }
+
+    #[test]
+    fn bad_options_are_malformed() {
+        for (text, needle) in [
+            (r#"{"min_fann": 3}"#, "min_fann"),
+            (r#"{"min_fan": "three"}"#, "options"),
+            (r#"{"min_fan": -1}"#, "options"),
+            (r#"{"limit": 13}"#, "limit"),
+            (r#"{"limit": 0}"#, "limit"),
+            (r#"{"flowers": 1}"#, "options"),
+            (r#"{"players": 3}"#, "players"),
+            (r#"{"seven_pairs": 100}"#, "seven_pairs"),
+        ] {
+            let e = read(text).unwrap_err();
+            assert!(e.0.contains(needle), "{e} should mention {needle}");
+        }
+    }
+}

@@ -1,0 +1,585 @@
+//! Seed 004's fan table and its special (limit) hands, one function per row.
+//!
+//! Rows add up (RULES.md §4) except One suit only, which replaces One suit and honors (they
+//! exclude each other by definition here: honors present or not). Little Three Dragons keeps the
+//! fan of its two dragon pungs (4 + 1 + 1 = 6), as seed 002's worked example adds Pung hand and
+//! two dragon pungs (3 + 1 + 1 = 5). Pung and kong rows are counted once per set.
+
+use super::hand::{Hand, SetKind};
+use super::options::Options;
+use crate::analysis::Form;
+use crate::scoring::{WinKind, WinSituation};
+use crate::tile::{Suit, Tile, Wind};
+
+/// What a pattern is worth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PatternValue {
+    /// This many fan (per set, for the pung and kong rows).
+    Fan(u32),
+    /// Fan set by an option (Seven Pairs: `seven_pairs`, default 4).
+    FanOption(&'static str, u32),
+    /// A special hand: the limit (`limit` fan, 64 points).
+    Limit,
+}
+
+/// One row of the table as data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PatternDef {
+    /// Stable snake_case id.
+    pub id: &'static str,
+    /// The seed's name.
+    pub name: &'static str,
+    /// Its value.
+    pub value: PatternValue,
+    /// The definition as implemented, in a sentence.
+    pub definition: &'static str,
+}
+
+const fn row(
+    id: &'static str,
+    name: &'static str,
+    value: PatternValue,
+    definition: &'static str,
+) -> PatternDef {
+    PatternDef {
+        id,
+        name,
+        value,
+        definition,
+    }
+}
+
+use PatternValue::{Fan, FanOption, Limit};
+
+/// Every pattern of seed 004's table and special hands, in the seed's order.
+pub const PATTERNS: &[PatternDef] = &[
+    row(
+        "dragon_pung",
+        "Pung of Dragons",
+        Fan(1),
+        "each pung of a dragon",
+    ),
+    row(
+        "dragon_kong",
+        "Kong of Dragons",
+        Fan(1),
+        "each kong of a dragon",
+    ),
+    row(
+        "seat_wind_pung",
+        "Pung of player's Own Wind",
+        Fan(1),
+        "a pung of the winner's seat wind",
+    ),
+    row(
+        "seat_wind_kong",
+        "Kong of player's Own Wind",
+        Fan(1),
+        "a kong of the winner's seat wind",
+    ),
+    row(
+        "round_wind_pung",
+        "Pung of the Wind of the Round",
+        Fan(1),
+        "a pung of the prevailing wind",
+    ),
+    row(
+        "round_wind_kong",
+        "Kong of the Wind of the Round",
+        Fan(1),
+        "a kong of the prevailing wind",
+    ),
+    row(
+        "own_flower",
+        "Flower of own Wind",
+        Fan(1),
+        "the flower (1f-4f) of the winner's seat wind",
+    ),
+    row(
+        "own_season",
+        "Season of own Wind",
+        Fan(1),
+        "the season (5f-8f) of the winner's seat wind",
+    ),
+    row(
+        "all_flowers",
+        "All Flowers",
+        Fan(2),
+        "all four flowers 1f-4f",
+    ),
+    row(
+        "all_seasons",
+        "All Seasons",
+        Fan(2),
+        "all four seasons 5f-8f",
+    ),
+    row(
+        "no_flowers",
+        "No Flowers or Seasons",
+        Fan(1),
+        "no bonus tile, flowers in play",
+    ),
+    row(
+        "little_three_dragons",
+        "Little Three Dragons",
+        Fan(4),
+        "two dragon pungs/kongs and a pair of the third dragon",
+    ),
+    row("chow_hand", "Chow hand", Fan(1), "four chows and any pair"),
+    row(
+        "pung_hand",
+        "Pung hand",
+        Fan(3),
+        "four pungs/kongs and a pair",
+    ),
+    row(
+        "one_suit_and_honors",
+        "One suit and Honors",
+        Fan(3),
+        "one number suit and at least one honor",
+    ),
+    row(
+        "seven_pairs",
+        "Seven Pairs",
+        FanOption("seven_pairs", 4),
+        "seven distinct pairs, concealed",
+    ),
+    row(
+        "one_suit",
+        "One suit only",
+        Fan(6),
+        "every tile of one number suit",
+    ),
+    row(
+        "self_drawn",
+        "Self-drawn",
+        Fan(1),
+        "the winning tile drawn by the winner",
+    ),
+    row(
+        "last_wall_tile",
+        "Out on the last tile of the Wall",
+        Fan(1),
+        "self-drawn on the last tile of the live wall",
+    ),
+    row(
+        "last_discard",
+        "Out on the last discard",
+        Fan(1),
+        "won on the last discard of the hand",
+    ),
+    row(
+        "robbing_kong",
+        "Out by robbing a Kong",
+        Fan(1),
+        "won on a tile added to a kong",
+    ),
+    row(
+        "kong_replacement",
+        "Out on a supplement tile",
+        Fan(1),
+        "self-drawn on a kong (or flower) supplement tile",
+    ),
+    row(
+        "hidden_treasure",
+        "Hidden Treasure",
+        Limit,
+        "four concealed pungs/concealed kongs and a pair, self-drawn",
+    ),
+    row(
+        "three_great_scholars",
+        "Three Great Scholars",
+        Limit,
+        "pungs/kongs of all three dragons, any set and a pair",
+    ),
+    row(
+        "little_four_winds",
+        "Little Four Winds",
+        Limit,
+        "pungs/kongs of three winds, a pair of the fourth, any set",
+    ),
+    row(
+        "big_four_winds",
+        "Big Four Winds",
+        Limit,
+        "pungs/kongs of all four winds and a pair",
+    ),
+    row(
+        "all_honors",
+        "All Honors",
+        Limit,
+        "every tile a wind or dragon",
+    ),
+    row(
+        "all_terminals",
+        "All Terminals",
+        Limit,
+        "every tile a 1 or 9 of a number suit",
+    ),
+    row(
+        "nine_gates",
+        "Nine Gates",
+        Limit,
+        "1112345678999 of one suit plus one more of it, no melds",
+    ),
+    row(
+        "thirteen_orphans",
+        "Thirteen Orphans",
+        Limit,
+        "one of each terminal and honor plus one more of them, no melds",
+    ),
+    row("all_kongs", "All Kongs", Limit, "four kongs and a pair"),
+    row(
+        "jade_dragon",
+        "Jade Dragon",
+        Limit,
+        "pungs/kongs and pair of bamboo with a pung/kong of Green dragon",
+    ),
+    row(
+        "ruby_dragon",
+        "Ruby Dragon",
+        Limit,
+        "pungs/kongs and pair of characters with a pung/kong of Red dragon",
+    ),
+    row(
+        "pearl_dragon",
+        "Pearl Dragon",
+        Limit,
+        "pungs/kongs and pair of dots with a pung/kong of White dragon",
+    ),
+    row(
+        "heavenly_hand",
+        "Heavenly Hand",
+        Limit,
+        "the dealer wins on the dealt hand",
+    ),
+    row(
+        "earthly_hand",
+        "Earthly Hand",
+        Limit,
+        "a non-dealer wins on the dealer's first discard",
+    ),
+];
+
+/// What the pattern functions need besides the hand.
+pub(crate) struct Context<'a> {
+    pub situation: &'a WinSituation,
+    pub options: &'a Options,
+    pub seat_wind: Wind,
+}
+
+const DRAGONS: [Tile; 3] = [Tile::WHITE, Tile::GREEN, Tile::RED];
+
+fn count_sets(h: &Hand, kind: SetKind, f: impl Fn(Tile) -> bool) -> u32 {
+    h.sets
+        .iter()
+        .filter(|s| s.kind == kind && f(s.tile))
+        .count() as u32
+}
+
+/// Pung of Dragons: one per dragon pung.
+fn dragon_pung(h: &Hand, _: &Context) -> u32 {
+    count_sets(h, SetKind::Pung, Tile::is_dragon)
+}
+
+/// Kong of Dragons: one per dragon kong.
+fn dragon_kong(h: &Hand, _: &Context) -> u32 {
+    count_sets(h, SetKind::Kong, Tile::is_dragon)
+}
+
+/// Pung of player's Own Wind.
+fn seat_wind_pung(h: &Hand, c: &Context) -> u32 {
+    count_sets(h, SetKind::Pung, |t| t == c.seat_wind.tile())
+}
+
+/// Kong of player's Own Wind.
+fn seat_wind_kong(h: &Hand, c: &Context) -> u32 {
+    count_sets(h, SetKind::Kong, |t| t == c.seat_wind.tile())
+}
+
+/// Pung of the Wind of the Round.
+fn round_wind_pung(h: &Hand, c: &Context) -> u32 {
+    count_sets(h, SetKind::Pung, |t| {
+        t == c.situation.prevailing_wind.tile()
+    })
+}
+
+/// Kong of the Wind of the Round.
+fn round_wind_kong(h: &Hand, c: &Context) -> u32 {
+    count_sets(h, SetKind::Kong, |t| {
+        t == c.situation.prevailing_wind.tile()
+    })
+}
+
+fn bonus(c: &Context, f: impl Fn(Tile) -> bool) -> u32 {
+    if !c.options.flowers {
+        return 0;
+    }
+    c.situation.flowers.iter().filter(|&&t| f(t)).count() as u32
+}
+
+/// Flower of own Wind: flower `n` with `(n-1) mod 4` the seat wind's index.
+fn own_flower(_: &Hand, c: &Context) -> u32 {
+    bonus(c, |t| t.is_flower() && t.bonus_wind() == Some(c.seat_wind))
+}
+
+/// Season of own Wind.
+fn own_season(_: &Hand, c: &Context) -> u32 {
+    bonus(c, |t| t.is_season() && t.bonus_wind() == Some(c.seat_wind))
+}
+
+/// All Flowers: the four flowers.
+fn all_flowers(_: &Hand, c: &Context) -> u32 {
+    u32::from(bonus(c, Tile::is_flower) == 4)
+}
+
+/// All Seasons: the four seasons.
+fn all_seasons(_: &Hand, c: &Context) -> u32 {
+    u32::from(bonus(c, Tile::is_season) == 4)
+}
+
+/// No Flowers or Seasons: only when flowers are in play.
+fn no_flowers(_: &Hand, c: &Context) -> u32 {
+    u32::from(c.options.flowers && c.situation.flowers.is_empty())
+}
+
+/// Little Three Dragons: two dragon pungs/kongs and a pair of the third dragon.
+fn little_three_dragons(h: &Hand, _: &Context) -> u32 {
+    let triplets = DRAGONS.iter().filter(|&&d| h.triplets_of(d) > 0).count();
+    u32::from(triplets == 2 && h.pair.is_some_and(Tile::is_dragon))
+}
+
+/// Chow hand: four chows (declared or concealed) and any pair.
+fn chow_hand(h: &Hand, _: &Context) -> u32 {
+    u32::from(h.form == Form::Standard && h.sets.iter().all(|s| s.kind == SetKind::Chow))
+}
+
+/// Pung hand: four pungs or kongs and a pair.
+fn pung_hand(h: &Hand, _: &Context) -> u32 {
+    u32::from(h.form == Form::Standard && h.sets.iter().all(|s| s.is_triplet()))
+}
+
+/// One suit and Honors: exactly one number suit and at least one honor.
+fn one_suit_and_honors(h: &Hand, _: &Context) -> u32 {
+    u32::from(h.number_suits().len() == 1 && h.has_honors())
+}
+
+/// Seven Pairs: seven distinct pairs (the hand must be concealed: no declared meld).
+fn seven_pairs(h: &Hand, _: &Context) -> u32 {
+    u32::from(h.form == Form::SevenPairs)
+}
+
+/// One suit only: every tile of one number suit (replaces One suit and Honors).
+fn one_suit(h: &Hand, _: &Context) -> u32 {
+    u32::from(h.number_suits().len() == 1 && !h.has_honors())
+}
+
+/// Self-drawn: the winning tile came from the wall or a supplement tile.
+fn self_drawn(_: &Hand, c: &Context) -> u32 {
+    u32::from(c.situation.win == WinKind::SelfDraw)
+}
+
+/// Out on the last tile of the Wall.
+fn last_wall_tile(_: &Hand, c: &Context) -> u32 {
+    u32::from(c.situation.circumstances.last_wall_tile)
+}
+
+/// Out on the last discard.
+fn last_discard(_: &Hand, c: &Context) -> u32 {
+    u32::from(c.situation.circumstances.last_discard)
+}
+
+/// Out by robbing a Kong.
+fn robbing_kong(_: &Hand, c: &Context) -> u32 {
+    u32::from(c.situation.win == WinKind::RobbingKong)
+}
+
+/// Out on a supplement tile.
+fn kong_replacement(_: &Hand, c: &Context) -> u32 {
+    u32::from(c.situation.circumstances.kong_replacement)
+}
+
+/// Hidden Treasure: four pungs/kongs, none exposed (concealed pungs or concealed kongs), and a
+/// pair, self-drawn (a discard would expose the set it completes; the seed asks for self-drawn
+/// even when the discard completes the pair).
+fn hidden_treasure(h: &Hand, c: &Context) -> bool {
+    h.form == Form::Standard
+        && h.sets.iter().all(|s| s.is_triplet() && s.concealed)
+        && c.situation.win == WinKind::SelfDraw
+}
+
+/// Three Great Scholars: pungs/kongs of all three dragons, any fourth set, any pair; melds
+/// allowed.
+fn three_great_scholars(h: &Hand, _: &Context) -> bool {
+    DRAGONS.iter().all(|&d| h.triplets_of(d) > 0)
+}
+
+fn wind_triplets(h: &Hand) -> usize {
+    Wind::ALL
+        .iter()
+        .filter(|w| h.triplets_of(w.tile()) > 0)
+        .count()
+}
+
+/// Little Four Winds: pungs/kongs of three winds, a pair of the fourth, any other set.
+fn little_four_winds(h: &Hand, _: &Context) -> bool {
+    wind_triplets(h) == 3 && h.pair.is_some_and(Tile::is_wind)
+}
+
+/// Big Four Winds: pungs/kongs of all four winds and any pair.
+fn big_four_winds(h: &Hand, _: &Context) -> bool {
+    wind_triplets(h) == 4
+}
+
+/// All Honors: every tile a wind or a dragon (four pungs/kongs and a pair, or seven honor
+/// pairs).
+fn all_honors(h: &Hand, _: &Context) -> bool {
+    h.all_tiles(Tile::is_honor)
+}
+
+/// All Terminals: every tile a 1 or a 9 of a number suit (no honors).
+fn all_terminals(h: &Hand, _: &Context) -> bool {
+    h.all_tiles(Tile::is_terminal)
+}
+
+/// Nine Gates: no declared meld (no kong), every tile of one number suit, at least three 1s,
+/// one each of 2-8 and three 9s; the winning tile may be a discard.
+fn nine_gates(h: &Hand, _: &Context) -> bool {
+    let suits = h.number_suits();
+    if !h.no_melds || suits.len() != 1 || h.has_honors() {
+        return false;
+    }
+    let suit = suits[0];
+    (1..=9).all(|r| {
+        let need = if r == 1 || r == 9 { 3 } else { 1 };
+        Tile::new(suit, r).is_some_and(|t| h.tiles.get(t) >= need)
+    })
+}
+
+/// Thirteen Orphans: one of each terminal and honor and a pair of one of them, no declared
+/// meld; the winning tile may be a discard.
+fn thirteen_orphans(h: &Hand, _: &Context) -> bool {
+    h.form == Form::ThirteenOrphans
+}
+
+/// All Kongs: four kongs (exposed or concealed) and a pair.
+fn all_kongs(h: &Hand, _: &Context) -> bool {
+    h.sets.len() == 4 && h.sets.iter().all(|s| s.kind == SetKind::Kong)
+}
+
+/// The dragon hands: four pungs/kongs and a pair, every tile of `suit` or `dragon`, with a
+/// pung/kong of `dragon`.
+fn dragon_hand(h: &Hand, suit: Suit, dragon: Tile) -> bool {
+    h.form == Form::Standard
+        && h.sets.iter().all(|s| s.is_triplet())
+        && h.triplets_of(dragon) > 0
+        && h.all_tiles(|t| t == dragon || t.suit() == suit)
+}
+
+/// Jade Dragon: bamboo pungs/kongs and pair with a pung/kong of Green dragon.
+fn jade_dragon(h: &Hand, _: &Context) -> bool {
+    dragon_hand(h, Suit::Bamboo, Tile::GREEN)
+}
+
+/// Ruby Dragon: character pungs/kongs and pair with a pung/kong of Red dragon.
+fn ruby_dragon(h: &Hand, _: &Context) -> bool {
+    dragon_hand(h, Suit::Characters, Tile::RED)
+}
+
+/// Pearl Dragon: dot pungs/kongs and pair with a pung/kong of White dragon.
+fn pearl_dragon(h: &Hand, _: &Context) -> bool {
+    dragon_hand(h, Suit::Dots, Tile::WHITE)
+}
+
+/// Heavenly Hand: the dealer wins on the dealt hand (after supplement tiles). The situation
+/// checks (dealer, self-drawn, nothing exposed) are in `check_situation` (mod.rs).
+fn heavenly_hand(_: &Hand, c: &Context) -> bool {
+    c.situation.circumstances.heavenly
+}
+
+/// Earthly Hand: a non-dealer wins on the dealer's first discard (checked as for Heavenly).
+fn earthly_hand(_: &Hand, c: &Context) -> bool {
+    c.situation.circumstances.earthly
+}
+
+type Counter = fn(&Hand, &Context) -> u32;
+type Test = fn(&Hand, &Context) -> bool;
+
+/// The ordinary rows: how many times each applies.
+pub(super) const ORDINARY: &[(&str, Counter)] = &[
+    ("dragon_pung", dragon_pung),
+    ("dragon_kong", dragon_kong),
+    ("seat_wind_pung", seat_wind_pung),
+    ("seat_wind_kong", seat_wind_kong),
+    ("round_wind_pung", round_wind_pung),
+    ("round_wind_kong", round_wind_kong),
+    ("own_flower", own_flower),
+    ("own_season", own_season),
+    ("all_flowers", all_flowers),
+    ("all_seasons", all_seasons),
+    ("no_flowers", no_flowers),
+    ("little_three_dragons", little_three_dragons),
+    ("chow_hand", chow_hand),
+    ("pung_hand", pung_hand),
+    ("one_suit_and_honors", one_suit_and_honors),
+    ("seven_pairs", seven_pairs),
+    ("one_suit", one_suit),
+    ("self_drawn", self_drawn),
+    ("last_wall_tile", last_wall_tile),
+    ("last_discard", last_discard),
+    ("robbing_kong", robbing_kong),
+    ("kong_replacement", kong_replacement),
+];
+
+/// The special hands.
+pub(super) const LIMITS: &[(&str, Test)] = &[
+    ("hidden_treasure", hidden_treasure),
+    ("three_great_scholars", three_great_scholars),
+    ("little_four_winds", little_four_winds),
+    ("big_four_winds", big_four_winds),
+    ("all_honors", all_honors),
+    ("all_terminals", all_terminals),
+    ("nine_gates", nine_gates),
+    ("thirteen_orphans", thirteen_orphans),
+    ("all_kongs", all_kongs),
+    ("jade_dragon", jade_dragon),
+    ("ruby_dragon", ruby_dragon),
+    ("pearl_dragon", pearl_dragon),
+    ("heavenly_hand", heavenly_hand),
+    ("earthly_hand", earthly_hand),
+];
+
+/// The table row of an id.
+pub fn pattern(id: &str) -> Option<&'static PatternDef> {
+    PATTERNS.iter().find(|p| p.id == id)
+}
+
+/// The fan of one application of an ordinary row.
+fn fan_of(def: &PatternDef, options: &Options) -> u32 {
+    match def.value {
+        Fan(n) => n,
+        FanOption(_, _) => options.seven_pairs,
+        Limit => options.limit,
+    }
+}
+
+/// The ordinary rows that apply, as `(row, fan)`.
+pub(crate) fn ordinary(h: &Hand, c: &Context) -> Vec<(&'static PatternDef, u32)> {
+    ORDINARY
+        .iter()
+        .filter_map(|&(id, f)| {
+            let times = f(h, c);
+            let def = pattern(id)?;
+            (times > 0).then(|| (def, times * fan_of(def, c.options)))
+        })
+        .collect()
+}
+
+/// The special hands that apply.
+pub(crate) fn limits(h: &Hand, c: &Context) -> Vec<&'static PatternDef> {
+    LIMITS
+        .iter()
+        .filter(|&&(_, f)| f(h, c))
+        .filter_map(|&(id, _)| pattern(id))
+        .collect()
+}
