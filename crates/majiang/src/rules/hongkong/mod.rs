@@ -16,8 +16,8 @@
 //! ```
 //!
 //! Decisions where the seeds and RULES.md are silent:
-//! - `total` is the fan the hand is paid for: the sum of its rows, capped at the limit; a
-//!   special hand's total is the limit.
+//! - `total` is the sum of the listed rows (payments stop growing at the limit); a special
+//!   hand's total is the limit.
 //! - Of several readings of a hand, the one with the most fan counts (a special hand beats
 //!   every ordinary reading).
 //! - Circumstances must fit the win: last wall tile and supplement tile need a self-draw, last
@@ -110,7 +110,7 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
             let sum: u32 = rows.iter().map(|(_, f)| f).sum();
             Best {
                 patterns: rows.iter().map(|(d, f)| score_of(d, *f)).collect(),
-                fan: sum.min(options.limit),
+                fan: sum,
                 special: false,
             }
         } else {
@@ -123,8 +123,13 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
         let better = match &best {
             None => true,
             Some(b) => {
-                (candidate.fan, candidate.special, candidate.patterns.len())
-                    > (b.fan, b.special, b.patterns.len())
+                let paid = |x: &Best| x.fan.min(options.limit);
+                (
+                    paid(&candidate),
+                    candidate.special,
+                    candidate.fan,
+                    candidate.patterns.len(),
+                ) > (paid(b), b.special, b.fan, b.patterns.len())
             }
         };
         if better {
@@ -139,7 +144,7 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
             best.fan, options.min_fan
         )));
     }
-    let pts = points(best.fan, options.limit);
+    let pts = points(best.fan.min(options.limit), options.limit);
     Ok(Scored {
         patterns: best.patterns,
         total: i64::from(best.fan),

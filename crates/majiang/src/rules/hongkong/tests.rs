@@ -258,14 +258,21 @@ fn seven_pairs_value_is_an_option() {
     has(pairs, "seven_pairs", 4);
     lacks(pairs, "chow_hand");
     lacks(PLAIN, "seven_pairs");
-    // The house value 16 is over the limit of 10: the row keeps its value, the total is capped.
+    // The house value 16 is over the limit of 10: the row keeps its value and the total is the
+    // sum of the rows, but the payment stops at the limit (64 points).
     has_with(
         r#""min_fan": 0, "seven_pairs": 16"#,
         pairs,
         "seven_pairs",
         16,
     );
-    assert_eq!(run(r#""seven_pairs": 16"#, pairs).map(|s| s.total), Ok(10));
+    let scored = run(r#""seven_pairs": 16"#, pairs).expect("valid");
+    let sum: i64 = scored.patterns.iter().map(|p| p.value).sum();
+    assert!(sum > 16);
+    assert_eq!(scored.total, sum);
+    // West wins on South's discard at the limit: South pays 2 × 64, East and North 64 each.
+    assert_eq!(scored.payments[&Seat::West], 256, "{scored:?}");
+    assert_eq!(scored.payments[&Seat::South], -128);
     assert!(run(r#""seven_pairs": 0"#, pairs).is_err());
     // Four of a kind is not two pairs.
     invalid(r#""concealed": "1111m5577p99s112z", "winning_tile": "2z""#);
