@@ -72,7 +72,7 @@ fn every_classic_case_through_the_binary() {
             continue;
         }
         if want["valid"] == Value::Bool(false) {
-            if !got["reason"].as_str().is_some_and(|r| !r.is_empty()) {
+            if got["reason"].as_str().is_none_or(|r| r.is_empty()) {
                 failures.push(format!("{name}: invalid without a reason"));
             }
             continue;
