@@ -102,7 +102,9 @@ fn score_meld(tally: &mut Tally, meld: &Meld, seat: Seat) {
     }
 }
 
-/// Table size, seats and flowers agree with the options.
+/// Table size, seats and flowers agree with the options, and no loser holds more tiles than a
+/// hand has (13, or 10 at a six-player table; fewer is allowed, as the request may give only
+/// part of a hand).
 fn check_table(s: &WinSituation, options: &Options) -> Result<(), Invalid> {
     if s.seats.len() != usize::from(options.players) {
         return Err(Invalid(format!(
@@ -110,6 +112,16 @@ fn check_table(s: &WinSituation, options: &Options) -> Result<(), Invalid> {
             s.seats.len(),
             options.players
         )));
+    }
+    let most = if options.players == 6 { 10 } else { 13 };
+    for (seat, hand) in &s.others {
+        let held = hand.concealed.len() + 3 * hand.melds.len();
+        if held > most {
+            return Err(Invalid(format!(
+                "{seat} holds {held} tiles (kongs counted as three); a losing hand has at most \
+                 {most}"
+            )));
+        }
     }
     let others_have_flowers = s.others.values().any(|o| !o.flowers.is_empty());
     if !options.flowers && (!s.flowers.is_empty() || others_have_flowers) {

@@ -358,3 +358,12 @@ fn options_must_match_the_table() {
     assert!(score(&req.situation, &three).is_err());
     assert!(score(&req.situation, &Options::default()).is_ok());
 }
+
+#[test]
+fn a_loser_cannot_hold_too_many_tiles() {
+    let hand = south("123m456m789p123s5s", "5s");
+    let thirteen = format!(r#"{hand}, "others": {{"west": {{"concealed": "1112223334445z"}}}}"#);
+    assert!(run(&thirteen).is_ok());
+    let fourteen = format!(r#"{hand}, "others": {{"west": {{"concealed": "11122233344455z"}}}}"#);
+    assert!(run(&fourteen).is_err());
+}
