@@ -67,6 +67,17 @@ mod tests {
 
     #[test]
     fn equal_losers_exchange_nothing() {
+        let scores = BTreeMap::from([(Seat::West, 10), (Seat::South, 8), (Seat::North, 8)]);
+        let net = settle(&Seat::FOUR, Seat::West, Seat::East, &scores);
+        // South and North: 10 to West, 8 × 2 from East, nothing between them.
+        assert_eq!(net[&Seat::South], -10 + 16);
+        assert_eq!(net[&Seat::North], -10 + 16);
+        assert_eq!(net[&Seat::East], -20 - 32);
+        assert_eq!(net[&Seat::West], 40);
+    }
+
+    #[test]
+    fn three_player_table() {
         let scores = BTreeMap::from([(Seat::North, 8), (Seat::South, 8), (Seat::East, 22)]);
         let seats = Seat::order(3).unwrap_or(&[]);
         let net = settle(seats, Seat::North, Seat::East, &scores);
