@@ -124,6 +124,13 @@ fn check_table(s: &WinSituation, options: &Options) -> Result<(), Invalid> {
         }
     }
     let others_have_flowers = s.others.values().any(|o| !o.flowers.is_empty());
+    if options.players >= 5 && (!s.flowers.is_empty() || others_have_flowers) {
+        return Err(Invalid(format!(
+            "at a {}-player table the flower tiles are extra winds, not bonus tiles (extra-wind \
+             tiles cannot be written in a request yet)",
+            options.players
+        )));
+    }
     if !options.flowers && (!s.flowers.is_empty() || others_have_flowers) {
         return Err(Invalid(
             "flowers and seasons are not in play (set the option flowers = true for the \

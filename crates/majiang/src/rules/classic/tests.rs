@@ -367,3 +367,11 @@ fn a_loser_cannot_hold_too_many_tiles() {
     let fourteen = format!(r#"{hand}, "others": {{"west": {{"concealed": "11122233344455z"}}}}"#);
     assert!(run(&fourteen).is_err());
 }
+
+#[test]
+fn flowers_at_five_players_are_extra_winds() {
+    let body = r#""options": {"players": 5}, "concealed": "123m456m789p123s5s", "flowers": ["1f"],
+        "winning_tile": "5s", "win": "self_draw", "seat": "south""#;
+    let e = run(body).unwrap_err();
+    assert!(e.0.contains("extra winds"), "{e}");
+}
