@@ -1,0 +1,243 @@
+//! Classic Chinese mahjong (seed 003, `RULES.md` §5): points for sets, bonuses for the winner,
+//! doubles, and settlement in which every player scores.
+//!
+//! Every player's score is `points × 2^doubles`:
+//! - **points**: pung 2–8: 2, of 1s/9s: 4, of winds/dragons: 4; kong 2–8: 8, of 1s/9s: 16, of
+//!   winds/dragons: 16; a pair of dragons or of the own wind: 2; chows 0; each flower or season
+//!   1 (option `flowers`). The winner alone adds 20 for Mahjong, 10 for no chows and 2 for a
+//!   self-drawn winning tile.
+//! - **doubles**: each dragon pung or kong, each pung or kong of the own wind, all four flowers,
+//!   all four seasons (three each); the winner alone: all concealed (one), one suit with honors
+//!   (one), one suit only with no honors (three).
+//!
+//! The winner's score is the hand's `total`. Settlement is [`settle`]. A drawn hand scores
+//! nothing (there is no request for it).
+//!
+//! ```
+//! use majiang::rules::classic::{Options, score};
+//! use majiang::scoring::request::ScoreRequest;
+//! // The seed's example: pung of Red dragons, kong of the own wind, the rest of one suit:
+//! // 40 points, doubled for the wind, for the dragons and for one suit with honors: 320.
+//! let req = ScoreRequest::from_json(r#"{"rules": "classic", "concealed": "123m456m9m",
+//!     "melds": [{"kind": "kong", "tiles": "1111z", "from": "north"},
+//!               {"kind": "pung", "tiles": "777z", "from": "south"}],
+//!     "winning_tile": "9m", "win": "discard", "discarder": "west", "seat": "east"}"#).unwrap();
+//! let scored = score(&req.situation, &Options::default()).unwrap();
+//! assert_eq!(scored.total, 320);
+//! ```
+
+mod options;
+mod patterns;
+mod settle;
+
+pub use options::Options;
+pub use patterns::{PATTERNS, PatternDef};
+pub use settle::settle;
+
+use crate::analysis::{self, Decomposition, Form, GroupKind, HandRules};
+use crate::counts::TileCounts;
+use crate::meld::{Meld, MeldKind};
+use crate::scoring::request::Malformed;
+use crate::scoring::{Invalid, OtherHand, Scored, WinKind, WinSituation};
+use crate::seat::Seat;
+use crate::tile::Suit;
+use patterns::{Pattern, Tally, pair_scores, score_flowers, score_set};
+use std::collections::BTreeMap;
+
+/// Classic hands are sets and a pair only: no seven pairs, no thirteen orphans, no wildcards.
+pub const HAND_RULES: HandRules = HandRules::STANDARD_ONLY;
+
+/// Scores a win under the classic rules with the given house-rule options.
+pub fn score_request(
+    options: &serde_json::Map<String, serde_json::Value>,
+    situation: &WinSituation,
+) -> Result<Result<Scored, Invalid>, Malformed> {
+    let options = Options::from_json(options)?;
+    Ok(score(situation, &options))
+}
+
+/// Scores and settles a win: the winner's patterns and score (`total`), and net chips for every
+/// seat after every player's score has been settled.
+pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
+    check_table(situation, options)?;
+    let winner = winner_tally(situation, options)?;
+    let mut scores = BTreeMap::new();
+    scores.insert(situation.seat, winner.score());
+    for (&seat, hand) in &situation.others {
+        scores.insert(seat, loser_score(seat, hand));
+    }
+    Ok(Scored {
+        patterns: winner.patterns(),
+        total: winner.score(),
+        payments: settle(&situation.seats, situation.seat, situation.dealer, &scores),
+    })
+}
+
+/// What a loser's tiles score: their declared pungs and kongs; from the concealed tiles every
+/// three of a kind as a pung (four undeclared copies are a pung, not a kong) and at most one
+/// scoring pair; their flowers; and the doubles these sets earn. Chows and unfinished groups
+/// score nothing. Taking every pung and the one scoring pair is always the split worth most,
+/// since a pung is worth more than a pair of the same kind.
+pub fn loser_score(seat: Seat, hand: &OtherHand) -> i64 {
+    let mut tally = Tally::default();
+    for m in &hand.melds {
+        score_meld(&mut tally, m, seat);
+    }
+    let mut pair = false;
+    for (tile, n) in hand.concealed.iter() {
+        if n >= 3 {
+            score_set(&mut tally, tile, false, seat);
+        } else if n == 2 && !pair && pair_scores(tile, seat) {
+            tally.add(Pattern::PairDragonsOrOwnWind);
+            pair = true;
+        }
+    }
+    score_flowers(&mut tally, &hand.flowers);
+    tally.score()
+}
+
+fn score_meld(tally: &mut Tally, meld: &Meld, seat: Seat) {
+    if meld.is_pung_or_kong() {
+        score_set(tally, meld.tile, meld.kind.is_kong(), seat);
+    }
+}
+
+/// Table size, seats and flowers agree with the options, and no loser holds more tiles than a
+/// hand has (13, or 10 at a six-player table; fewer is allowed, as the request may give only
+/// part of a hand).
+fn check_table(s: &WinSituation, options: &Options) -> Result<(), Invalid> {
+    if s.seats.len() != usize::from(options.players) {
+        return Err(Invalid(format!(
+            "the situation seats {} players but the options say {}",
+            s.seats.len(),
+            options.players
+        )));
+    }
+    let most = if options.players == 6 { 10 } else { 13 };
+    for (seat, hand) in &s.others {
+        let held = hand.concealed.len() + 3 * hand.melds.len();
+        if held > most {
+            return Err(Invalid(format!(
+                "{seat} holds {held} tiles (kongs counted as three); a losing hand has at most \
+                 {most}"
+            )));
+        }
+    }
+    let others_have_flowers = s.others.values().any(|o| !o.flowers.is_empty());
+    if options.players >= 5 && (!s.flowers.is_empty() || others_have_flowers) {
+        return Err(Invalid(format!(
+            "at a {}-player table the flower tiles are extra winds, not bonus tiles (extra-wind \
+             tiles cannot be written in a request yet)",
+            options.players
+        )));
+    }
+    if !options.flowers && (!s.flowers.is_empty() || others_have_flowers) {
+        return Err(Invalid(
+            "flowers and seasons are not in play (set the option flowers = true for the \
+             advanced game)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The winner's tally: the reading of the hand worth most.
+fn winner_tally(s: &WinSituation, options: &Options) -> Result<Tally, Invalid> {
+    let six = options.players == 6;
+    if six && let Some(m) = s.melds.iter().find(|m| m.kind != MeldKind::Pung) {
+        return Err(Invalid(format!(
+            "the six-player game is three pungs and a pair: no {} ({m})",
+            m.kind.keyword().replace('_', " ")
+        )));
+    }
+    let full = s.full_concealed();
+    let hand_size: i64 = if six { 11 } else { 14 };
+    let expected = hand_size - 3 * s.melds.len() as i64;
+    if full.len() as i64 != expected {
+        return Err(Invalid(format!(
+            "with {} declared meld(s) the hand needs {} concealed tiles including the winning \
+             tile, not {}",
+            s.melds.len(),
+            expected.max(0),
+            full.len()
+        )));
+    }
+    let readings: Vec<Decomposition> = analysis::decompositions(&full, &HAND_RULES)
+        .into_iter()
+        .filter(|d| d.form == Form::Standard)
+        .filter(|d| !six || d.groups.iter().all(|g| g.kind != GroupKind::Chow))
+        .collect();
+    let best = readings
+        .iter()
+        .map(|d| winner_reading(s, &full, d))
+        .max_by_key(|t| t.score());
+    best.ok_or_else(|| {
+        Invalid(if six {
+            "not a winning hand: the six-player game needs three pungs and a pair".into()
+        } else {
+            "not a winning hand: the tiles do not form sets and a pair (seven pairs and \
+             thirteen orphans are not classic hands)"
+                .into()
+        })
+    })
+}
+
+/// The winner's patterns for one reading of the concealed tiles.
+fn winner_reading(s: &WinSituation, full: &TileCounts, d: &Decomposition) -> Tally {
+    let mut tally = Tally::default();
+    tally.add(Pattern::Mahjong);
+    for m in &s.melds {
+        score_meld(&mut tally, m, s.seat);
+    }
+    for g in &d.groups {
+        match g.kind {
+            GroupKind::Pung => score_set(&mut tally, g.tile, false, s.seat),
+            GroupKind::Pair if pair_scores(g.tile, s.seat) => {
+                tally.add(Pattern::PairDragonsOrOwnWind)
+            }
+            _ => {}
+        }
+    }
+    let chows = s.melds.iter().any(|m| m.kind == MeldKind::Chow)
+        || d.groups.iter().any(|g| g.kind == GroupKind::Chow);
+    if !chows {
+        tally.add(Pattern::NoChows);
+    }
+    if s.win == WinKind::SelfDraw {
+        tally.add(Pattern::SelfDrawn);
+    }
+    score_flowers(&mut tally, &s.flowers);
+    if s.fully_concealed() {
+        tally.add(Pattern::AllConcealed);
+    }
+    if let Some(p) = one_suit(s, full) {
+        tally.add(p);
+    }
+    tally
+}
+
+/// One suit: every tile of the hand from one number suit (three doubles), or one number suit
+/// plus honors (one double). A hand of honors only has no suit and earns neither.
+fn one_suit(s: &WinSituation, full: &TileCounts) -> Option<Pattern> {
+    let tiles = full
+        .tiles()
+        .into_iter()
+        .chain(s.melds.iter().flat_map(Meld::tiles));
+    let mut suits: Vec<Suit> = Vec::new();
+    let mut honors = false;
+    for t in tiles {
+        if t.is_honor() {
+            honors = true;
+        } else if !suits.contains(&t.suit()) {
+            suits.push(t.suit());
+        }
+    }
+    match (suits.len(), honors) {
+        (1, true) => Some(Pattern::OneSuitWithHonors),
+        (1, false) => Some(Pattern::OneSuitOnly),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,83 @@
+//! House rules of the classic game (`RULES.md` §5 *options*).
+
+use crate::scoring::request::Malformed;
+use serde::{Deserialize, Serialize};
+
+/// House rules, read from the request's `"options"` object (and, later, a TOML rules file).
+///
+/// Defaults are `RULES.md`'s: four players, no flowers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Options {
+    /// The seed's advanced rule: flowers and seasons in play, one point each, all four flowers or
+    /// all four seasons three doubles. Only for three- and four-player tables (five and six
+    /// players use the flower tiles as extra winds).
+    pub flowers: bool,
+    /// Players at the table: 3, 4, 5 or 6.
+    pub players: u8,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            flowers: false,
+            players: 4,
+        }
+    }
+}
+
+impl Options {
+    /// Reads the options from a JSON object. Unknown names, values of the wrong type, a table
+    /// size other than 3–6 and flowers at a five- or six-player table are [`Malformed`].
+    pub fn from_json(
+        map: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Options, Malformed> {
+        let options: Options = serde_json::from_value(serde_json::Value::Object(map.clone()))
+            .map_err(|e| Malformed(format!("options (classic): {e}")))?;
+        if !(3..=6).contains(&options.players) {
+            return Err(Malformed(format!(
+                "options.players: {} — the classic game seats 3, 4, 5 or 6",
+                options.players
+            )));
+        }
+        if options.flowers && options.players >= 5 {
+            return Err(Malformed(format!(
+                "options.flowers: a {}-player table uses the flower tiles as extra winds, \
+                 so they cannot also be bonus flowers",
+                options.players
+            )));
+        }
+        Ok(options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(v: serde_json::Value) -> Result<Options, Malformed> {
+        match v {
+            serde_json::Value::Object(m) => Options::from_json(&m),
+            _ => unreachable!("test input is an object"),
+        }
+    }
+
+    #[test]
+    fn defaults_and_values() {
+        assert_eq!(read(json!({})).unwrap(), Options::default());
+        let o = read(json!({"flowers": true, "players": 3})).unwrap();
+        assert!(o.flowers);
+        assert_eq!(o.players, 3);
+    }
+
+    #[test]
+    fn bad_options_are_malformed() {
+        assert!(read(json!({"flower": true})).is_err());
+        assert!(read(json!({"flowers": "yes"})).is_err());
+        assert!(read(json!({"players": 7})).is_err());
+        assert!(read(json!({"players": 2})).is_err());
+        assert!(read(json!({"players": 5, "flowers": true})).is_err());
+        assert!(read(json!({"min_fan": 3})).is_err());
+    }
+}
