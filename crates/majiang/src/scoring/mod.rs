@@ -107,6 +107,30 @@ impl WinSituation {
         self.melds.iter().all(|m| !m.is_exposed()) && self.win == WinKind::SelfDraw
     }
 
+    /// The seat whose discards `seat` may chow: the one before it in turn order.
+    pub fn left_of(&self, seat: Seat) -> Option<Seat> {
+        let i = self.seats.iter().position(|&s| s == seat)?;
+        Some(self.seats[(i + self.seats.len() - 1) % self.seats.len()])
+    }
+
+    /// Checks that every declared chow of the winner that names its source came from the
+    /// winner's left neighbour (RULES.md §1: only the left neighbour's discard can be chowed).
+    pub fn check_chow_sources(&self) -> Result<(), Invalid> {
+        let left = self.left_of(self.seat);
+        for m in &self.melds {
+            if let (crate::meld::MeldKind::Chow, Some(from)) = (m.kind, m.from) {
+                if Some(from) != left {
+                    return Err(Invalid(format!(
+                        "{m} was claimed from {from}, but a chow can only be claimed from the \
+                         player on your left ({})",
+                        left.map_or("nobody", Seat::name)
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The losers: every seat but the winner, in turn order.
     pub fn losers(&self) -> impl Iterator<Item = Seat> + '_ {
         self.seats.iter().copied().filter(move |&s| s != self.seat)

@@ -392,6 +392,22 @@ mod tests {
     }
 
     #[test]
+    fn chows_only_from_the_left() {
+        let with_chow = |seat: &str, from: &str| {
+            let text = format!(
+                r#"{{"rules": "hongkong", "concealed": "456m789p1z555z",
+                "melds": [{{"kind": "chow", "tiles": "123s", "from": "{from}"}}],
+                "winning_tile": "1z", "win": "self_draw", "seat": "{seat}"}}"#
+            );
+            ScoreRequest::from_json(&text).unwrap().situation
+        };
+        assert!(with_chow("east", "north").check_chow_sources().is_ok());
+        assert!(with_chow("south", "east").check_chow_sources().is_ok());
+        let e = with_chow("east", "west").check_chow_sources().unwrap_err();
+        assert!(e.0.contains("player on your left (north)"), "{e}");
+    }
+
+    #[test]
     fn classic_tables_of_five() {
         let text = r#"{"rules": "classic", "options": {"players": 5}, "concealed": "123m456p789s1z",
             "melds": [{"kind": "pung", "tiles": "555z"}], "winning_tile": "1z", "win": "self_draw",
