@@ -1,0 +1,71 @@
+//! The table engine: one hand of mahjong from the shuffle to the last payment, for every rule
+//! set, deterministic from a seed.
+//!
+//! - [`Ruleset`] ([`ruleset`]): a rule set with its options, the table facts derived from them
+//!   ([`TableConfig`]) and the hooks the engine asks (who may win off whom, scoring).
+//! - [`Wall`] ([`wall`]): four sides of stacks two high, broken by the dice, the dead wall.
+//! - [`Game`] ([`game`]): the state machine. [`Game::to_act`] says who must decide,
+//!   [`Game::legal_actions`] what they may do, and [`Game::apply`] does it, returning the
+//!   [`Event`]s it caused or an [`ActionError`] (the game is then unchanged).
+//! - [`Observation`] ([`observation`]): what one player may see.
+//!
+//! Players are chairs, [`Player`]`(0..n)`, fixed for a match; each hand the dealer is East and
+//! the other seat winds follow in turn order ([`Game::seat_of`]).
+//!
+//! ```
+//! use majiang::table::{Game, HandSetup, Ruleset};
+//! use std::sync::Arc;
+//!
+//! let rules = Arc::new(Ruleset::from_name("hangzhou", &serde_json::Map::new()).unwrap());
+//! let (mut game, _deal) = Game::new(rules, HandSetup::new(7)).unwrap();
+//! // Everyone always takes the first legal action (a win if there is one, else the first
+//! // discard or claim) until the hand ends.
+//! while !game.is_over() {
+//!     let p = game.to_act().next().unwrap();
+//!     let action = game.legal_actions(p)[0];
+//!     game.apply(p, action).unwrap();
+//! }
+//! assert!(game.outcome().is_some());
+//! ```
+
+pub mod action;
+mod complete;
+pub mod config;
+pub mod event;
+pub mod game;
+pub mod observation;
+pub mod ruleset;
+pub mod wall;
+
+pub use action::{Action, ActionError};
+pub use config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
+pub use event::{DicePurpose, Event, KongKind, PlayerScore};
+pub use game::{
+    Actors, DiscardRecord, Game, HandOutcome, HandSetup, SeatChoice, SetupError, TileSource,
+    choose_seats,
+};
+pub use observation::{Observation, PublicHand};
+pub use ruleset::{RuleSetKind, Ruleset};
+pub use wall::{Wall, WallError};
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A player: a chair at the table, `0..n`, fixed for a match (their seat wind changes with
+/// the dealer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Player(pub u8);
+
+impl Player {
+    /// The chair number as an index.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
