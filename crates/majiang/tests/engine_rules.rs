@@ -579,3 +579,120 @@ fn observations_never_show_another_players_concealed_tiles() {
         }
     }
 }
+
+#[test]
+fn bad_input_is_a_typed_error() {
+    let r = rules("classic", json!({"players": 3}));
+    let bad_dealer = HandSetup {
+        dealer: Player(3),
+        ..HandSetup::new(1)
+    };
+    let e = Game::new(r.clone(), bad_dealer).unwrap_err();
+    assert!(e.to_string().contains("not at a table of 3"), "{e}");
+    let zero_lao = HandSetup {
+        lao: 0,
+        ..HandSetup::new(1)
+    };
+    assert!(Game::new(r.clone(), zero_lao).is_err());
+    let balances = HandSetup {
+        balances: Some(vec![1, 2]),
+        ..HandSetup::new(1)
+    };
+    assert!(Game::new(r.clone(), balances).is_err());
+    let e = Ruleset::from_name("classic", json!({"players": 5}).as_object().unwrap()).unwrap_err();
+    assert!(e.0.contains("extra wind"), "{e}");
+
+    let (mut g, _) = Game::new(r, HandSetup::new(1)).unwrap();
+    let before = g.clone();
+    for p in [Player(3), Player(9), Player(200)] {
+        let e = g.apply(p, Action::Pass).unwrap_err();
+        assert!(e.to_string().contains("no player"), "{e}");
+        assert!(g.legal_actions(p).is_empty());
+        assert!(g.observation(p).legal_actions.is_empty());
+        assert!(g.win_situation(p).is_none());
+    }
+    let e = g.apply(P1, Action::Discard(t("1m"))).unwrap_err();
+    assert!(e.to_string().contains("nothing to decide"), "{e}");
+    let e = g.apply(P0, Action::Discard(t("1f"))).unwrap_err();
+    assert!(e.to_string().contains("not in the hand"), "{e}");
+    assert_eq!(g, before);
+}
+
+#[test]
+fn hangzhou_kong_chain_is_counted() {
+    let r = rules("hangzhou", json!({}));
+    let hands = [
+        "1111m 2222m 345p 678p",
+        "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 7z 9p",
+        "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 2p 9p",
+        "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 2p 3p",
+    ];
+    let mut g = start(&r, hands, "", "9s9s", 1);
+    act(&mut g, P0, Action::ConcealedKong(t("1m")));
+    assert!(!g.legal_actions(P0).contains(&Action::Win));
+    act(&mut g, P0, Action::ConcealedKong(t("2m")));
+    // Two kongs in a row, the second replacement completes 345p 678p 99s.
+    act(&mut g, P0, Action::Win);
+    match g.outcome() {
+        Some(HandOutcome::Win {
+            kong_chain,
+            scored,
+            dealer_won,
+            ..
+        }) => {
+            assert_eq!(*kong_chain, 2);
+            assert!(*dealer_won);
+            // Base 1 × Kong Blossom 2² × dealer at 1 lao 2 = 8, paid by each of the three.
+            assert_eq!(scored.total, 8);
+            assert_eq!(scored.payments, vec![24, -8, -8, -8]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn flowers_are_declared_and_replaced_in_the_deal_and_in_play() {
+    let r = rules("hongkong", json!({}));
+    let hands = [
+        "1f 1m9m 1s9s 1z2z3z4z5z6z7z 2m8m",
+        "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 7z 9p",
+        "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 2p 9p",
+        "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 2p 3p",
+    ];
+    let (mut g, events) = {
+        let hands: Vec<Vec<Tile>> = hands.iter().map(|h| tiles(h)).collect();
+        let wall = Wall::stacked(r.config(), &hands, &tiles("2f"), &tiles("5s 6s")).unwrap();
+        Game::with_wall(r.clone(), HandSetup::new(1), wall).unwrap()
+    };
+    let declared: Vec<&Event> = events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Event::FlowerDeclared { .. } | Event::ReplacementDrawn { .. }
+            )
+        })
+        .collect();
+    assert!(matches!(
+        declared[..],
+        [
+            Event::FlowerDeclared { player: P0, tile: f },
+            Event::ReplacementDrawn { player: P0, tile: Some(x) },
+        ] if *f == t("1f") && *x == t("5s")
+    ));
+    assert_eq!(g.flowers(P0), &[t("1f")]);
+    assert_eq!(g.concealed(P0).len(), 14);
+    let events = act(&mut g, P0, Action::Discard(t("5s")));
+    assert!(matches!(
+        events[..],
+        [
+            Event::Discarded { .. },
+            Event::Drew { player: P1, tile: Some(f) },
+            Event::FlowerDeclared { player: P1, .. },
+            Event::ReplacementDrawn { player: P1, tile: Some(x) },
+        ] if f == t("2f") && x == t("6s")
+    ));
+    assert_eq!(g.flowers(P1), &[t("2f")]);
+    assert_eq!(g.drawn(), Some(t("6s")));
+    g.check_invariants().unwrap();
+}

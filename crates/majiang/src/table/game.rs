@@ -605,29 +605,32 @@ impl Game {
     }
 
     /// `p`'s concealed tiles (the full truth; a player should see only their own, through
-    /// [`Game::observation`]).
+    /// [`Game::observation`]). Like the other per-player accessors, empty for a player not at
+    /// the table.
     pub fn concealed(&self, p: Player) -> &TileCounts {
-        &self.hands[p.index()].concealed
+        self.hands
+            .get(p.index())
+            .map_or(&TileCounts::EMPTY, |h| &h.concealed)
     }
 
     /// `p`'s declared melds (their `from` is the discarder's seat).
     pub fn melds(&self, p: Player) -> &[Meld] {
-        &self.hands[p.index()].melds
+        self.hands.get(p.index()).map_or(&[], |h| &h.melds)
     }
 
     /// `p`'s flowers and seasons laid out.
     pub fn flowers(&self, p: Player) -> &[Tile] {
-        &self.hands[p.index()].flowers
+        self.hands.get(p.index()).map_or(&[], |h| &h.flowers)
     }
 
     /// `p`'s discards in order.
     pub fn discards(&self, p: Player) -> &[DiscardRecord] {
-        &self.hands[p.index()].discards
+        self.hands.get(p.index()).map_or(&[], |h| &h.discards)
     }
 
     /// Fortune Gambits in `p`'s current run (Hangzhou).
     pub fn gambit_run(&self, p: Player) -> u8 {
-        self.hands[p.index()].gambit_run
+        self.hands.get(p.index()).map_or(0, |h| h.gambit_run)
     }
 
     /// A wildcard discard has opened a Fortune Gambit round: no claims until that player's
@@ -686,6 +689,9 @@ impl Game {
     /// True if discarding `tile` now would be a Fortune Gambit for `p` (a wildcard discarded
     /// in the Bao Tou state).
     pub fn is_gambit_discard(&self, p: Player, tile: Tile) -> bool {
+        if p.index() >= self.players() || tile.is_bonus() {
+            return false;
+        }
         if !self.ruleset.config().fortune_gambit || Some(tile) != self.wild {
             return false;
         }
@@ -714,6 +720,9 @@ impl Game {
     /// buffer has grown.
     pub fn legal_actions_into(&self, p: Player, out: &mut Vec<Action>) {
         out.clear();
+        if p.index() >= self.players() {
+            return;
+        }
         match &self.phase {
             Phase::Over => {}
             Phase::Turn {
@@ -1519,6 +1528,9 @@ impl Game {
     /// their turn, on the discard on offer, or robbing the added kong on offer. `None` if `p`
     /// has no tile to win with now.
     pub fn win_situation(&self, p: Player) -> Option<WinSituation> {
+        if p.index() >= self.players() {
+            return None;
+        }
         let ctx = match self.phase {
             Phase::Turn {
                 player,
