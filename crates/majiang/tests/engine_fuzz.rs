@@ -16,7 +16,7 @@ fn ruleset(name: &str, options: serde_json::Value) -> Arc<Ruleset> {
     Arc::new(Ruleset::from_name(name, &map).unwrap())
 }
 
-/// Every table variant the issue names.
+/// Every table variant the issue names, and classic with flowers.
 fn variants() -> Vec<(&'static str, Arc<Ruleset>)> {
     vec![
         ("hongkong", ruleset("hongkong", json!({}))),
@@ -33,6 +33,10 @@ fn variants() -> Vec<(&'static str, Arc<Ruleset>)> {
         ("yangzhou-chow", ruleset("yangzhou", json!({"chow": true}))),
         ("classic-4", ruleset("classic", json!({}))),
         ("classic-3", ruleset("classic", json!({"players": 3}))),
+        (
+            "classic-flowers",
+            ruleset("classic", json!({"flowers": true})),
+        ),
     ]
 }
 
