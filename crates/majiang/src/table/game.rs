@@ -281,6 +281,8 @@ pub struct Game {
     phase: Phase,
     /// A wildcard was discarded by this player: no claims until their next draw.
     gambit_round: Option<Player>,
+    /// The latest discard and its discarder.
+    last_discard: Option<(Player, Tile)>,
     outcome: Option<HandOutcome>,
 }
 
@@ -505,6 +507,7 @@ impl Game {
             hands,
             phase: Phase::Over,
             gambit_round: None,
+            last_discard: None,
             outcome: None,
             setup,
         };
@@ -597,6 +600,17 @@ impl Game {
     /// Tiles left to draw from the live wall.
     pub fn live_remaining(&self) -> usize {
         self.wall.live_remaining()
+    }
+
+    /// The winning shapes and the wildcard, as hand analysis needs them (e.g.
+    /// [`crate::analysis::shanten`]).
+    pub fn hand_rules(&self) -> &HandRules {
+        &self.hand_rules
+    }
+
+    /// The latest discard of the hand and who made it (claimed or not).
+    pub fn last_discard(&self) -> Option<(Player, Tile)> {
+        self.last_discard
     }
 
     /// The wall (the full truth; never show it to a player).
@@ -1165,6 +1179,7 @@ impl Game {
             wildcard,
             gambit,
         });
+        self.last_discard = Some((p, t));
         if wildcard {
             self.gambit_round = Some(p);
         }
