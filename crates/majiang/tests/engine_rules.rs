@@ -696,3 +696,124 @@ fn flowers_are_declared_and_replaced_in_the_deal_and_in_play() {
     assert_eq!(g.drawn(), Some(t("6s")));
     g.check_invariants().unwrap();
 }
+
+#[test]
+fn seat_choice_follows_each_rule_set() {
+    use majiang::table::{DicePurpose, choose_seats};
+    for seed in 0..50 {
+        // Hong Kong: the wind-tile ceremony; whoever draws East sits in chair 0 and deals.
+        let r = rules("hongkong", json!({}));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let c = choose_seats(&r, &mut rng);
+        assert_eq!(c.dealer, P0);
+        let mut chairs: Vec<u8> = c.chairs.iter().map(|p| p.0).collect();
+        chairs.sort();
+        assert_eq!(chairs, [0, 1, 2, 3]);
+        let drawn: Vec<(u8, majiang::Wind)> = c
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::WindTileDrawn { entrant, wind } => Some((*entrant, *wind)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(drawn.len(), 4);
+        for (entrant, wind) in drawn {
+            assert_eq!(c.chairs[usize::from(entrant)], Player(wind.index() as u8));
+        }
+        let mut again = ChaCha8Rng::seed_from_u64(seed);
+        assert_eq!(choose_seats(&r, &mut again), c);
+
+        // Yangzhou and classic: the highest roll deals (ties roll again).
+        let r = rules("classic", json!({"players": 3}));
+        let c = choose_seats(&r, &mut rng);
+        let rolls: Vec<(Player, u8)> = c
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::DiceRolled { by, dice, .. } => Some((*by, dice.iter().sum())),
+                _ => None,
+            })
+            .collect();
+        // The dealer had the best first roll (then won any tie).
+        let first_round = &rolls[..3];
+        let best = first_round.iter().map(|&(_, t)| t).max().unwrap();
+        assert!(first_round.contains(&(c.dealer, best)));
+
+        // Hangzhou: one roll counted round the table from chair 0.
+        let r = rules("hangzhou", json!({}));
+        let c = choose_seats(&r, &mut rng);
+        match &c.events[0] {
+            Event::DiceRolled {
+                dice,
+                purpose: DicePurpose::DealerChoice,
+                ..
+            } => {
+                let total: u8 = dice.iter().sum();
+                assert_eq!(c.dealer, Player((total - 1) % 4));
+                assert_eq!(c.dealer_double, dice[0] == dice[1] || total == 12);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_wall_breaks_where_the_dice_say_and_keeps_its_dead_wall() {
+    for (name, options, dice, dead) in [
+        ("hongkong", json!({}), 3, 14),
+        ("hangzhou", json!({}), 2, 20),
+        ("hangzhou", json!({"wildcard": "indicator"}), 2, 19),
+        ("yangzhou", json!({}), 2, 0),
+        ("classic", json!({"players": 3}), 2, 0),
+    ] {
+        let r = rules(name, options);
+        for seed in 0..30 {
+            let (mut g, events) = Game::new(r.clone(), HandSetup::new(seed)).unwrap();
+            let total: u8 = events
+                .iter()
+                .find_map(|e| match e {
+                    Event::DiceRolled {
+                        dice: d,
+                        purpose: majiang::table::DicePurpose::WallBreak,
+                        ..
+                    } => {
+                        assert_eq!(d.len(), dice);
+                        Some(d.iter().sum())
+                    }
+                    _ => None,
+                })
+                .unwrap();
+            assert!(events.iter().any(|e| matches!(e,
+                Event::WallBroken { side, stack, .. } if *side == (total - 1) % 4 && *stack == total)));
+            assert_eq!(g.wall().dead_remaining(), dead, "{name}");
+            if let Some(ind) = g.indicator() {
+                assert_eq!(g.wildcard(), Some(ind));
+                let in_hands: u8 = (0..4).map(|p| g.concealed(Player(p)).get(ind)).sum();
+                let in_wall = g
+                    .wall()
+                    .remaining_tiles()
+                    .iter()
+                    .filter(|&&x| x == ind)
+                    .count();
+                assert_eq!(usize::from(in_hands) + in_wall, 3);
+            }
+            // Play on: the Hong Kong dead wall stays at 14; the hand is drawn only when the
+            // live wall is empty.
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while !g.is_over() {
+                let actors: Vec<Player> = g.to_act().collect();
+                let p = *actors.choose(&mut rng).unwrap();
+                let a = *g.legal_actions(p).choose(&mut rng).unwrap();
+                g.apply(p, a).unwrap();
+                if name == "hongkong" {
+                    // Made up again while the live wall lasts.
+                    assert!(g.wall().dead_remaining() == 14 || g.live_remaining() == 0);
+                }
+            }
+            if g.outcome() == Some(&HandOutcome::ExhaustiveDraw) {
+                assert_eq!(g.live_remaining(), 0);
+            }
+        }
+    }
+}
