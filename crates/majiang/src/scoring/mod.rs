@@ -131,6 +131,20 @@ impl WinSituation {
         Ok(())
     }
 
+    /// Checks that no declared meld of the winner names the winner's own seat as its source: a
+    /// player cannot claim their own discard. Melds without a `from` (concealed kongs, or a
+    /// source not given) pass.
+    pub fn check_meld_sources(&self) -> Result<(), Invalid> {
+        match self.melds.iter().find(|m| m.from == Some(self.seat)) {
+            Some(m) => Err(Invalid(format!(
+                "{m} was claimed from {}, the winner's own seat: nobody can claim their own \
+                 discard",
+                self.seat
+            ))),
+            None => Ok(()),
+        }
+    }
+
     /// The losers: every seat but the winner, in turn order.
     pub fn losers(&self) -> impl Iterator<Item = Seat> + '_ {
         self.seats.iter().copied().filter(move |&s| s != self.seat)
@@ -199,3 +213,37 @@ impl fmt::Display for Invalid {
 }
 
 impl std::error::Error for Invalid {}
+
+#[cfg(test)]
+mod tests {
+    use super::request::ScoreRequest;
+
+    fn with_meld(seat: &str, kind: &str, tiles: &str, from: &str) -> super::WinSituation {
+        let text = format!(
+            r#"{{"rules": "hongkong", "concealed": "456m789p1z555z",
+            "melds": [{{"kind": "{kind}", "tiles": "{tiles}", "from": "{from}"}}],
+            "winning_tile": "1z", "win": "self_draw", "seat": "{seat}"}}"#
+        );
+        ScoreRequest::from_json(&text).unwrap().situation
+    }
+
+    #[test]
+    fn no_meld_from_the_winners_own_seat() {
+        assert!(
+            with_meld("south", "pung", "222s", "east")
+                .check_meld_sources()
+                .is_ok()
+        );
+        for kind in ["pung", "kong"] {
+            let tiles = if kind == "pung" { "222s" } else { "2222s" };
+            let e = with_meld("south", kind, tiles, "south")
+                .check_meld_sources()
+                .unwrap_err();
+            assert!(e.0.contains("own seat"), "{e}");
+        }
+        let e = with_meld("west", "chow", "123s", "west")
+            .check_meld_sources()
+            .unwrap_err();
+        assert!(e.0.contains("west"), "{e}");
+    }
+}
