@@ -57,8 +57,11 @@ pub fn score_request(
 }
 
 /// Scores and settles a win: the winner's patterns and score (`total`), and net chips for every
-/// seat after every player's score has been settled.
+/// seat after every player's score has been settled. A chow claimed from anyone but the
+/// winner's left neighbour, or a meld claimed from the winner's own seat, is [`Invalid`].
 pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
+    situation.check_meld_sources()?;
+    situation.check_chow_sources()?;
     check_table(situation, options)?;
     let winner = winner_tally(situation, options)?;
     let mut scores = BTreeMap::new();

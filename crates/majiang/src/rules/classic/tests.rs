@@ -375,3 +375,28 @@ fn flowers_at_five_players_are_extra_winds() {
     let e = run(body).unwrap_err();
     assert!(e.0.contains("extra winds"), "{e}");
 }
+
+#[test]
+fn chows_only_from_the_left_and_no_meld_from_oneself() {
+    // South's left neighbour is East.
+    let chow = |from: &str| {
+        south_melds(
+            "456m789p234s9s",
+            &format!(r#"{{"kind": "chow", "tiles": "123m", "from": "{from}"}}"#),
+            "9s",
+            "discard",
+        )
+    };
+    assert_eq!(total(&chow("east")), 20);
+    for from in ["west", "north", "south"] {
+        assert!(run(&chow(from)).is_err(), "chow from {from}");
+    }
+    let own = south_melds(
+        "456m789p234s9s",
+        r#"{"kind": "pung", "tiles": "222m", "from": "south"}"#,
+        "9s",
+        "discard",
+    );
+    let e = run(&own).unwrap_err();
+    assert!(e.0.contains("own seat"), "{e}");
+}
