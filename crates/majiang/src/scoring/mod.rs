@@ -50,7 +50,9 @@ pub struct OtherHand {
     pub concealed: TileCounts,
     /// Declared melds (with `from` where known).
     pub melds: Vec<Meld>,
-    /// Bonus tiles laid out.
+    /// Bonus tiles laid out. At a five- or six-player classic table, where the bonus tiles are
+    /// extra winds played like any tile, the extra-wind tiles among the concealed tiles (as for
+    /// [`WinSituation::flowers`]).
     pub flowers: Vec<Tile>,
 }
 
@@ -73,7 +75,11 @@ pub struct WinSituation {
     pub dealer: Seat,
     /// The prevailing (round) wind.
     pub prevailing_wind: Wind,
-    /// The winner's bonus tiles.
+    /// The winner's bonus tiles. At a five- or six-player classic table (seed 003) the bonus
+    /// tiles are not flowers but **extra winds**, played like any tile: there this holds the
+    /// extra-wind tiles among the winner's concealed tiles (the winning tile, which may be one,
+    /// not included), and an extra-wind set declared as a meld is a [`Meld`] whose `tile` is the
+    /// lowest of its bonus tiles. See `docs/rules/classic.md`.
     pub flowers: Vec<Tile>,
     /// Special circumstances.
     pub circumstances: Circumstances,
@@ -94,10 +100,14 @@ pub struct WinSituation {
 }
 
 impl WinSituation {
-    /// The winner's full hand: concealed tiles plus the winning tile.
+    /// The winner's full hand: concealed tiles plus the winning tile (a bonus winning tile, an
+    /// extra wind of the five- and six-player classic game, is not counted: the counts hold
+    /// the 34 playing kinds only).
     pub fn full_concealed(&self) -> TileCounts {
         let mut c = self.concealed;
-        c.add(self.winning_tile);
+        if !self.winning_tile.is_bonus() {
+            c.add(self.winning_tile);
+        }
         c
     }
 
