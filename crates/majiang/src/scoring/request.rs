@@ -543,4 +543,69 @@ mod tests {
         let bad = text.replace("north_east", "south_west");
         assert!(ScoreRequest::from_json(&bad).is_err());
     }
+
+    #[test]
+    fn extra_winds_at_five_and_six_player_classic_tables() {
+        let five = |concealed: &str, melds: &str, win: &str| {
+            ScoreRequest::from_json(&format!(
+                r#"{{"rules": "classic", "options": {{"players": 5}}, "concealed": "{concealed}",
+                "melds": [{melds}], "winning_tile": "{win}", "win": "self_draw",
+                "seat": "north_east"}}"#
+            ))
+        };
+        // Concealed extra winds go to `flowers`; the winning tile may be one; an extra-wind set
+        // is a meld of its lowest tile.
+        let r = five(
+            "123m456p99s4f",
+            r#"{"kind": "pung", "tiles": "123f", "from": "north"}"#,
+            "9s",
+        )
+        .unwrap();
+        assert_eq!(r.situation.flowers.len(), 1);
+        assert_eq!(r.situation.concealed.len(), 8);
+        assert!(r.situation.melds[0].tile.is_bonus());
+        assert!(five("123m456p99s3f", "", "4f").is_ok());
+        for (concealed, melds, win, needle) in [
+            ("123m456p99s5f", "", "9s", "not an extra-wind tile"),
+            ("123m456p99s", "", "6f", "not an extra-wind tile"),
+            (
+                "123m456p9s",
+                r#"{"kind": "pung", "tiles": "113f"}"#,
+                "9s",
+                "extra winds",
+            ),
+            (
+                "123m456p9s",
+                r#"{"kind": "chow", "tiles": "123f"}"#,
+                "9s",
+                "extra winds",
+            ),
+            (
+                "123m456p9s1f",
+                r#"{"kind": "pung", "tiles": "123f"}"#,
+                "9s",
+                "twice",
+            ),
+        ] {
+            let e = five(concealed, melds, win).unwrap_err();
+            assert!(e.0.contains(needle), "{concealed} {melds}: {e}");
+        }
+        // Elsewhere a bonus tile in the hand is still a flower to list apart.
+        let four = r#"{"rules": "classic", "concealed": "123m456p99s4f", "winning_tile": "9s",
+            "win": "self_draw"}"#;
+        assert!(
+            ScoreRequest::from_json(four)
+                .unwrap_err()
+                .0
+                .contains("flowers")
+        );
+        let six = r#"{"rules": "classic", "options": {"players": 6}, "concealed": "222m99s8f",
+            "flowers": ["1f"], "winning_tile": "9s", "win": "self_draw"}"#;
+        assert!(
+            ScoreRequest::from_json(six)
+                .unwrap_err()
+                .0
+                .contains("extra winds")
+        );
+    }
 }
