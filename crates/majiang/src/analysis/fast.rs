@@ -1,0 +1,543 @@
+//! The table-driven analysis: win detection, shanten, waits and useful tiles on count arrays,
+//! allocating nothing.
+//!
+//! A hand splits into four *groups*: the three number suits and the honours. Each group's counts
+//! form a key into the tables of [`super::tables`]; the groups are then combined by a small
+//! max-plus product over the number of sets each contributes and which one holds the pair.
+//! Hands outside the tables' range (more than 14 tiles, or more than four of a kind in the
+//! counts) go to [`super::reference`], which handles any counts.
+
+use super::reference::{self, Counts};
+use super::rules::HandRules;
+use super::tables::{self, POW5, unpack};
+use crate::tile::{KINDS, Tile};
+
+/// Bits of the thirteen orphan kinds.
+const ORPHAN_MASK: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < Tile::ORPHANS.len() {
+        m |= 1 << Tile::ORPHANS[i].index();
+        i += 1;
+    }
+    m
+};
+
+/// Keys and tile counts of the four groups (m, p, s suits, then honours).
+#[derive(Clone, Copy)]
+struct Keys {
+    key: [usize; 4],
+    len: [u8; 4],
+}
+
+#[inline(always)]
+fn suit_key(c: &[u8]) -> (usize, u8) {
+    let key = usize::from(c[0])
+        + usize::from(c[1]) * 5
+        + usize::from(c[2]) * 25
+        + usize::from(c[3]) * 125
+        + usize::from(c[4]) * 625
+        + usize::from(c[5]) * 3125
+        + usize::from(c[6]) * 15625
+        + usize::from(c[7]) * 78125
+        + usize::from(c[8]) * 390625;
+    let len = c[0] + c[1] + c[2] + c[3] + c[4] + c[5] + c[6] + c[7] + c[8];
+    (key, len)
+}
+
+#[inline(always)]
+fn honor_key(c: &[u8]) -> (usize, u8) {
+    let key = usize::from(c[0])
+        + usize::from(c[1]) * 5
+        + usize::from(c[2]) * 25
+        + usize::from(c[3]) * 125
+        + usize::from(c[4]) * 625
+        + usize::from(c[5]) * 3125
+        + usize::from(c[6]) * 15625;
+    let len = c[0] + c[1] + c[2] + c[3] + c[4] + c[5] + c[6];
+    (key, len)
+}
+
+/// The group keys, or `None` when a count exceeds four or the hand exceeds 14 tiles.
+#[inline(always)]
+fn keys(c: &Counts) -> Option<Keys> {
+    if c.iter().any(|&x| x > 4) {
+        return None;
+    }
+    let (k0, l0) = suit_key(&c[0..9]);
+    let (k1, l1) = suit_key(&c[9..18]);
+    let (k2, l2) = suit_key(&c[18..27]);
+    let (k3, l3) = honor_key(&c[27..34]);
+    let n = l0 + l1 + l2 + l3;
+    (n <= 14).then_some(Keys {
+        key: [k0, k1, k2, k3],
+        len: [l0, l1, l2, l3],
+    })
+}
+
+#[inline(always)]
+fn bit(bits: &[u64], key: usize) -> bool {
+    bits[key / 64] >> (key % 64) & 1 != 0
+}
+
+/// Sets and a pair, no wildcards.
+#[inline]
+fn standard_win(k: &Keys) -> bool {
+    let t = tables::plain();
+    let pairs = k.len.iter().filter(|&&l| l % 3 == 2).count();
+    pairs == 1
+        && bit(&t.suit_win, k.key[0])
+        && bit(&t.suit_win, k.key[1])
+        && bit(&t.suit_win, k.key[2])
+        && bit(&t.honor_win, k.key[3])
+}
+
+fn total(c: &Counts) -> usize {
+    c.iter().map(|&x| usize::from(x)).sum()
+}
+
+/// Win detection; see [`super::is_win`].
+pub fn is_win(hand: &Counts, rules: &HandRules) -> bool {
+    if rules.wildcard.is_some() {
+        return is_win_wild(hand, rules);
+    }
+    let Some(k) = keys(hand) else {
+        return reference::is_win(hand, rules);
+    };
+    let n: u8 = k.len.iter().sum();
+    if n % 3 != 2 {
+        return false;
+    }
+    if standard_win(&k) {
+        return true;
+    }
+    n == 14
+        && ((rules.seven_pairs && reference::seven_pairs(hand, 0, rules.four_as_two_pairs))
+            || (rules.thirteen_orphans && reference::thirteen_orphans(hand, 0, None)))
+}
+
+/// The kind wildcards may not stand for, as (suit, rank index), when it is a number kind.
+#[inline]
+fn forbidden_suit(forbidden: Option<usize>) -> Option<(usize, usize)> {
+    forbidden.filter(|&f| f < 27).map(|f| (f / 9, f % 9))
+}
+
+/// Fewest wildcards completing a group, without and with the pair.
+#[inline]
+fn group_wilds(
+    t: &tables::WildTables,
+    g: usize,
+    key: usize,
+    forb: Option<(usize, usize)>,
+) -> (u8, u8) {
+    let split = |x: u8| (x & 0xF, x >> 4);
+    if g == 3 {
+        return split(t.honor_wilds[key]);
+    }
+    match forb {
+        Some((s, r)) if s == g => {
+            let (l0, l1) = split(t.run_wilds[r][key % POW5[r]]);
+            let (r0, r1) = split(t.run_wilds[8 - r][key / POW5[r + 1]]);
+            ((l0 + r0).min(15), (l1 + r0).min(l0 + r1).min(15))
+        }
+        _ => split(t.run_wilds[9][key]),
+    }
+}
+
+fn is_win_wild(hand: &Counts, rules: &HandRules) -> bool {
+    let (real, w, forbidden) = reference::split_wild(hand, rules);
+    let Some(k) = keys(&real).filter(|_| w <= 4) else {
+        return reference::is_win(hand, rules);
+    };
+    let n = k.len.iter().sum::<u8>() + w;
+    if n % 3 != 2 || n > 14 {
+        return if n > 14 {
+            reference::is_win(hand, rules)
+        } else {
+            false
+        };
+    }
+    let t = tables::wild();
+    let forb = forbidden_suit(forbidden);
+    // Every group completes without the pair; one of them (or two wildcards) holds the pair.
+    let mut need = 0i16;
+    let mut extra = 2i16;
+    for g in 0..4 {
+        let (a, b) = group_wilds(t, g, k.key[g], forb);
+        need += i16::from(a);
+        extra = extra.min(i16::from(b) - i16::from(a));
+    }
+    if need + extra <= i16::from(w) {
+        return true;
+    }
+    n == 14
+        && ((rules.seven_pairs && reference::seven_pairs(&real, w, rules.four_as_two_pairs))
+            || (rules.thirteen_orphans && reference::thirteen_orphans(&real, w, forbidden)))
+}
+
+/// Max-plus product of two groups' `m(s, p)` arrays, for set counts up to `k`.
+#[inline(always)]
+fn merge(a: &[u8; 10], b: &[u8; 10], k: usize) -> [u8; 10] {
+    let mut c = [0u8; 10];
+    for s in 0..=k {
+        let mut best0 = 0u8;
+        let mut best1 = 0u8;
+        for x in 0..=s {
+            let y = s - x;
+            best0 = best0.max(a[2 * x] + b[2 * y]);
+            best1 = best1
+                .max(a[2 * x + 1] + b[2 * y])
+                .max(a[2 * x] + b[2 * y + 1]);
+        }
+        c[2 * s] = best0;
+        c[2 * s + 1] = best1;
+    }
+    c
+}
+
+/// The best `m(k, 1)` of two groups together.
+#[inline(always)]
+fn best_pair(a: &[u8; 10], b: &[u8; 10], k: usize) -> u8 {
+    let mut best = 0u8;
+    for x in 0..=k {
+        let y = k - x;
+        best = best
+            .max(a[2 * x + 1] + b[2 * y])
+            .max(a[2 * x] + b[2 * y + 1]);
+    }
+    best
+}
+
+/// The four groups' `m(s, p)` arrays without wildcards.
+#[inline(always)]
+fn plain_entries(k: &Keys) -> [[u8; 10]; 4] {
+    let t = tables::shanten();
+    [
+        unpack(t.suit[k.key[0]]),
+        unpack(t.suit[k.key[1]]),
+        unpack(t.suit[k.key[2]]),
+        unpack(t.honor[k.key[3]]),
+    ]
+}
+
+/// Seven pairs shanten from the real counts and wildcards (13 or 14 tiles).
+#[inline]
+fn seven_pairs_shanten(real: &Counts, w: u8, four_as_two: bool) -> i8 {
+    let (mut pairs, mut singles) = (0i32, 0i32);
+    for &c in real {
+        if four_as_two {
+            pairs += i32::from(c / 2);
+            singles += i32::from(c % 2);
+        } else {
+            pairs += i32::from(c >= 2);
+            singles += i32::from(c == 1);
+        }
+    }
+    let p = pairs.min(7);
+    let matched = 2 * p + singles.min(7 - p);
+    (14 - matched - i32::from(w) - 1) as i8
+}
+
+/// Thirteen orphans shanten from the real counts and wildcards (13 or 14 tiles).
+#[inline]
+fn orphans_shanten(real: &Counts, w: u8) -> i8 {
+    let mut kinds = 0i32;
+    let mut pair = 0i32;
+    for t in Tile::ORPHANS {
+        let c = real[t.index()];
+        kinds += i32::from(c > 0);
+        pair |= i32::from(c >= 2);
+    }
+    (14 - kinds - pair - i32::from(w) - 1) as i8
+}
+
+/// Shanten of each form: (standard, seven pairs, thirteen orphans).
+pub fn shanten_by_form(hand: &Counts, rules: &HandRules) -> (i8, Option<i8>, Option<i8>) {
+    let (real, w, forbidden) = reference::split_wild(hand, rules);
+    let Some(k) = keys(&real).filter(|k| w <= 4 && k.len.iter().sum::<u8>() + w <= 14) else {
+        return slow_by_form(hand, rules);
+    };
+    let n = usize::from(k.len.iter().sum::<u8>() + w);
+    let sets = n / 3;
+    let best = if rules.wildcard.is_none() {
+        let e = plain_entries(&k);
+        best_pair(&merge(&e[0], &e[1], sets), &merge(&e[2], &e[3], sets), sets)
+    } else {
+        let e = wild_entries(&k, forbidden);
+        best_pair(&merge(&e[0], &e[1], sets), &merge(&e[2], &e[3], sets), sets)
+    };
+    let standard = (3 * sets + 2) as i8 - best as i8 - w as i8 - 1;
+    let full = n == 13 || n == 14;
+    let seven =
+        (rules.seven_pairs && full).then(|| seven_pairs_shanten(&real, w, rules.four_as_two_pairs));
+    let orphans_allowed = !forbidden.is_some_and(|f| Tile::ORPHANS.iter().any(|t| t.index() == f));
+    let orphans =
+        (rules.thirteen_orphans && full && orphans_allowed).then(|| orphans_shanten(&real, w));
+    (standard, seven, orphans)
+}
+
+fn slow_by_form(hand: &Counts, rules: &HandRules) -> (i8, Option<i8>, Option<i8>) {
+    (
+        reference::shanten_standard(hand, rules) as i8,
+        rules
+            .seven_pairs
+            .then(|| reference::shanten_seven_pairs(hand, rules))
+            .flatten()
+            .map(|s| s as i8),
+        rules
+            .thirteen_orphans
+            .then(|| reference::shanten_thirteen_orphans(hand, rules))
+            .flatten()
+            .map(|s| s as i8),
+    )
+}
+
+/// The four groups' uncapped `m(s, p)` arrays, splitting a suit around a forbidden kind.
+#[inline]
+fn wild_entries(k: &Keys, forbidden: Option<usize>) -> [[u8; 10]; 4] {
+    let t = tables::wild();
+    let forb = forbidden_suit(forbidden);
+    let suit = |g: usize| match forb {
+        Some((s, r)) if s == g => {
+            let key = k.key[g];
+            let left = unpack(t.run[r][key % POW5[r]]);
+            let right = unpack(t.run[8 - r][key / POW5[r + 1]]);
+            merge(&left, &right, 4)
+        }
+        _ => unpack(t.run[9][k.key[g]]),
+    };
+    [suit(0), suit(1), suit(2), unpack(t.honor[k.key[3]])]
+}
+
+/// Shanten: the least over the allowed forms.
+pub fn shanten(hand: &Counts, rules: &HandRules) -> i8 {
+    let (s, a, b) = shanten_by_form(hand, rules);
+    s.min(a.unwrap_or(i8::MAX)).min(b.unwrap_or(i8::MAX))
+}
+
+/// Waits of a `3k + 1` hand, as a kind bit mask.
+pub fn waits(hand: &Counts, rules: &HandRules) -> u64 {
+    if rules.wildcard.is_some() {
+        return waits_by_trial(hand, rules);
+    }
+    let Some(k) = keys(hand) else {
+        return reference::waits(hand, rules);
+    };
+    let n: u8 = k.len.iter().sum();
+    if n % 3 != 1 {
+        return 0;
+    }
+    let t = tables::plain();
+    let complete = [
+        bit(&t.suit_win, k.key[0]),
+        bit(&t.suit_win, k.key[1]),
+        bit(&t.suit_win, k.key[2]),
+        bit(&t.honor_win, k.key[3]),
+    ];
+    let incomplete = complete.iter().filter(|&&c| !c).count();
+    let mut mask = 0u64;
+    if incomplete <= 1 {
+        let pairs = k.len.iter().filter(|&&l| l % 3 == 2).count();
+        for g in 0..4 {
+            let others_complete = incomplete == 0 || !complete[g];
+            if !others_complete {
+                continue;
+            }
+            let own_pair = usize::from(k.len[g] % 3 == 2);
+            let new_pair = usize::from((k.len[g] + 1) % 3 == 2);
+            if pairs - own_pair + new_pair != 1 {
+                continue;
+            }
+            let w = if g == 3 {
+                t.honor_waits[k.key[3]]
+            } else {
+                t.suit_waits[k.key[g]]
+            };
+            mask |= u64::from(w) << (9 * g);
+        }
+    }
+    if n == 13 {
+        if rules.seven_pairs {
+            mask |= seven_pairs_waits(hand, rules.four_as_two_pairs);
+        }
+        if rules.thirteen_orphans {
+            mask |= orphans_waits(hand);
+        }
+    }
+    mask
+}
+
+fn seven_pairs_waits(hand: &Counts, four_as_two: bool) -> u64 {
+    let mut odd = 0u64;
+    for (i, &c) in hand.iter().enumerate() {
+        if !four_as_two && c > 2 {
+            return 0;
+        }
+        if c % 2 == 1 {
+            odd |= 1 << i;
+        }
+    }
+    // 13 tiles: exactly one odd kind, below four copies.
+    if odd.count_ones() == 1 && hand[odd.trailing_zeros() as usize] < 4 {
+        odd
+    } else {
+        0
+    }
+}
+
+fn orphans_waits(hand: &Counts) -> u64 {
+    let mut have = 0u64;
+    let mut pairs = 0;
+    for (i, &c) in hand.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        if ORPHAN_MASK >> i & 1 == 0 || c > 2 {
+            return 0;
+        }
+        have |= 1 << i;
+        pairs += usize::from(c == 2);
+    }
+    match pairs {
+        0 => ORPHAN_MASK,
+        1 => ORPHAN_MASK & !have,
+        _ => 0,
+    }
+}
+
+/// Waits by trying every kind (the wildcard path).
+fn waits_by_trial(hand: &Counts, rules: &HandRules) -> u64 {
+    let mut mask = 0u64;
+    let mut h = *hand;
+    for t in 0..KINDS {
+        if h[t] >= 4 {
+            continue;
+        }
+        h[t] += 1;
+        if is_win(&h, rules) {
+            mask |= 1 << t;
+        }
+        h[t] -= 1;
+    }
+    mask
+}
+
+/// Kinds that lower the shanten when drawn, for a hand of `3k + 1` tiles.
+pub fn useful_tiles(hand: &Counts, rules: &HandRules) -> u64 {
+    let n = total(hand);
+    if rules.wildcard.is_some() || n % 3 != 1 || n > 13 {
+        return useful_by_trial(hand, rules);
+    }
+    let Some(k) = keys(hand) else {
+        return useful_by_trial(hand, rules);
+    };
+    let now = shanten(hand, rules);
+    let sets = n / 3;
+    let e = plain_entries(&k);
+    let m01 = merge(&e[0], &e[1], sets);
+    let m23 = merge(&e[2], &e[3], sets);
+    let others = [
+        merge(&e[1], &m23, sets),
+        merge(&e[0], &m23, sets),
+        merge(&m01, &e[3], sets),
+        merge(&m01, &e[2], sets),
+    ];
+    let t = tables::shanten();
+    let target = (3 * sets + 2) as i32 - 1 - i32::from(now); // matched needed to improve
+    let mut mask = 0u64;
+    for g in 0..4 {
+        let (base, kinds) = if g == 3 { (27, 7) } else { (9 * g, 9) };
+        for r in 0..kinds {
+            if hand[base + r] >= 4 {
+                continue;
+            }
+            let key = k.key[g] + POW5[r];
+            let entry = unpack(if g == 3 { t.honor[key] } else { t.suit[key] });
+            if i32::from(best_pair(&entry, &others[g], sets)) > target {
+                mask |= 1 << (base + r);
+            }
+        }
+    }
+    if n == 13 {
+        let s = i32::from(now);
+        if rules.seven_pairs {
+            mask |= seven_pairs_useful(hand, rules.four_as_two_pairs, s);
+        }
+        if rules.thirteen_orphans {
+            let (kinds, pair) = Tile::ORPHANS.iter().fold((0, false), |(k, p), t| {
+                let c = hand[t.index()];
+                (k + i32::from(c > 0), p || c >= 2)
+            });
+            for t in Tile::ORPHANS {
+                let c = hand[t.index()];
+                let (k2, p2) = match c {
+                    0 => (kinds + 1, pair),
+                    1 => (kinds, true),
+                    _ => (kinds, pair),
+                };
+                if 14 - k2 - i32::from(p2) - 1 < s && c < 4 {
+                    mask |= 1 << t.index();
+                }
+            }
+        }
+    }
+    mask
+}
+
+fn seven_pairs_useful(hand: &Counts, four_as_two: bool, now: i32) -> u64 {
+    let (mut pairs, mut singles) = (0i32, 0i32);
+    for &c in hand {
+        if four_as_two {
+            pairs += i32::from(c / 2);
+            singles += i32::from(c % 2);
+        } else {
+            pairs += i32::from(c >= 2);
+            singles += i32::from(c == 1);
+        }
+    }
+    let sh = |p: i32, s: i32| {
+        let p = p.min(7);
+        14 - (2 * p + s.min(7 - p)) - 1
+    };
+    let mut mask = 0u64;
+    for (i, &c) in hand.iter().enumerate() {
+        if c >= 4 {
+            continue;
+        }
+        let (p2, s2) = if four_as_two {
+            if c % 2 == 1 {
+                (pairs + 1, singles - 1)
+            } else {
+                (pairs, singles + 1)
+            }
+        } else {
+            match c {
+                0 => (pairs, singles + 1),
+                1 => (pairs + 1, singles - 1),
+                _ => (pairs, singles),
+            }
+        };
+        if sh(p2, s2) < now {
+            mask |= 1 << i;
+        }
+    }
+    mask
+}
+
+/// Useful tiles by trying every kind.
+fn useful_by_trial(hand: &Counts, rules: &HandRules) -> u64 {
+    let now = shanten(hand, rules);
+    let mut mask = 0u64;
+    let mut h = *hand;
+    for t in 0..KINDS {
+        if h[t] >= 4 {
+            continue;
+        }
+        h[t] += 1;
+        if shanten(&h, rules) < now {
+            mask |= 1 << t;
+        }
+        h[t] -= 1;
+    }
+    mask
+}
