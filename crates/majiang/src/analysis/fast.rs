@@ -9,7 +9,7 @@
 
 use super::reference::{self, Counts};
 use super::rules::HandRules;
-use super::tables::{self, POW5, unpack};
+use super::tables::{self, POW5, merge, unpack};
 use crate::tile::{KINDS, Tile};
 
 /// Bits of the thirteen orphan kinds.
@@ -112,8 +112,24 @@ pub fn is_win(hand: &Counts, rules: &HandRules) -> bool {
         return true;
     }
     n == 14
-        && ((rules.seven_pairs && reference::seven_pairs(hand, 0, rules.four_as_two_pairs))
-            || (rules.thirteen_orphans && reference::thirteen_orphans(hand, 0, None)))
+        && ((rules.seven_pairs && seven_pairs_win(hand, rules.four_as_two_pairs))
+            || (rules.thirteen_orphans && orphans_win(hand, &k)))
+}
+
+/// Seven pairs of a 14-tile hand without wildcards.
+#[inline]
+fn seven_pairs_win(c: &Counts, four_as_two: bool) -> bool {
+    // Distinct pairs: every count 0 or 2; otherwise every count even.
+    let bad = if four_as_two { 1 } else { !2 };
+    c.iter().fold(0u8, |a, &x| a | (x & bad)) == 0
+}
+
+/// Thirteen orphans of a 14-tile hand without wildcards.
+#[inline]
+fn orphans_win(c: &Counts, k: &Keys) -> bool {
+    // No middle ranks, then each orphan once or twice (14 tiles make exactly one pair).
+    (0..3).all(|g| (k.key[g] / 5) % POW5[7] == 0)
+        && Tile::ORPHANS.iter().all(|t| matches!(c[t.index()], 1 | 2))
 }
 
 /// The kind wildcards may not stand for, as (suit, rank index), when it is a number kind.
@@ -173,26 +189,6 @@ fn is_win_wild(hand: &Counts, rules: &HandRules) -> bool {
     n == 14
         && ((rules.seven_pairs && reference::seven_pairs(&real, w, rules.four_as_two_pairs))
             || (rules.thirteen_orphans && reference::thirteen_orphans(&real, w, forbidden)))
-}
-
-/// Max-plus product of two groups' `m(s, p)` arrays, for set counts up to `k`.
-#[inline(always)]
-fn merge(a: &[u8; 10], b: &[u8; 10], k: usize) -> [u8; 10] {
-    let mut c = [0u8; 10];
-    for s in 0..=k {
-        let mut best0 = 0u8;
-        let mut best1 = 0u8;
-        for x in 0..=s {
-            let y = s - x;
-            best0 = best0.max(a[2 * x] + b[2 * y]);
-            best1 = best1
-                .max(a[2 * x + 1] + b[2 * y])
-                .max(a[2 * x] + b[2 * y + 1]);
-        }
-        c[2 * s] = best0;
-        c[2 * s + 1] = best1;
-    }
-    c
 }
 
 /// The best `m(k, 1)` of two groups together.
@@ -260,8 +256,16 @@ pub fn shanten_by_form(hand: &Counts, rules: &HandRules) -> (i8, Option<i8>, Opt
     let n = usize::from(k.len.iter().sum::<u8>() + w);
     let sets = n / 3;
     let best = if rules.wildcard.is_none() {
-        let e = plain_entries(&k);
-        best_pair(&merge(&e[0], &e[1], sets), &merge(&e[2], &e[3], sets), sets)
+        let t = tables::shanten();
+        let a = usize::from(t.suit_id[k.key[0]]);
+        let b = usize::from(t.suit_id[k.key[1]]);
+        let c = usize::from(t.suit_id[k.key[2]]);
+        let h = usize::from(t.honor_id[k.key[3]]);
+        best_pair(
+            &t.suit_suit[a * t.suit_ids + b],
+            &t.suit_honor[c * t.honor_ids + h],
+            sets,
+        )
     } else {
         let e = wild_entries(&k, forbidden);
         best_pair(&merge(&e[0], &e[1], sets), &merge(&e[2], &e[3], sets), sets)

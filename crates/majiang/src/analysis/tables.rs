@@ -196,11 +196,74 @@ fn waits_of(len: usize, bits: &[u64]) -> Vec<u16> {
 }
 
 /// Tables for shanten without wildcards (capped shapes).
+///
+/// Only 126 different `m(s, p)` arrays occur over all suit keys and 55 over honour keys, so
+/// each key maps to a one-byte id, and the max-plus products of two suits and of a suit with the
+/// honours are tabulated per pair of ids.
 pub(crate) struct ShantenTables {
     /// Packed `m(s, p)` per suit key.
     pub suit: Vec<u64>,
     /// Packed `m(s, p)` per honour key.
     pub honor: Vec<u64>,
+    /// Id of each suit key's array.
+    pub suit_id: Vec<u8>,
+    /// Id of each honour key's array.
+    pub honor_id: Vec<u8>,
+    /// Number of suit ids.
+    pub suit_ids: usize,
+    /// Number of honour ids.
+    pub honor_ids: usize,
+    /// `suit_suit[a * suit_ids + b]`: the product of suit arrays `a` and `b`.
+    pub suit_suit: Vec<[u8; 10]>,
+    /// `suit_honor[a * honor_ids + h]`: the product of suit array `a` and honour array `h`.
+    pub suit_honor: Vec<[u8; 10]>,
+}
+
+/// Max-plus product of two groups' `m(s, p)` arrays (indexed `s * 2 + p`) for set counts up to
+/// `k`: the best use of both groups together with `s` sets between them and at most one pair.
+#[inline(always)]
+pub(crate) fn merge(a: &[u8; 10], b: &[u8; 10], k: usize) -> [u8; 10] {
+    let mut c = [0u8; 10];
+    for s in 0..=k {
+        let mut best0 = 0u8;
+        let mut best1 = 0u8;
+        for x in 0..=s {
+            let y = s - x;
+            best0 = best0.max(a[2 * x] + b[2 * y]);
+            best1 = best1
+                .max(a[2 * x + 1] + b[2 * y])
+                .max(a[2 * x] + b[2 * y + 1]);
+        }
+        c[2 * s] = best0;
+        c[2 * s + 1] = best1;
+    }
+    c
+}
+
+/// Distinct values of `table`, and each entry's id.
+fn ids(table: &[u64]) -> (Vec<u8>, Vec<u64>) {
+    let mut distinct: Vec<u64> = table.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert!(
+        distinct.len() <= 256,
+        "too many distinct entries for byte ids"
+    );
+    let id = table
+        .iter()
+        .map(|x| distinct.binary_search(x).expect("present") as u8)
+        .collect();
+    (id, distinct)
+}
+
+fn products(a: &[u64], b: &[u64]) -> Vec<[u8; 10]> {
+    let mut out = Vec::with_capacity(a.len() * b.len());
+    for &x in a {
+        for &y in b {
+            out.push(merge(&unpack(x), &unpack(y), 4));
+        }
+    }
+    out
 }
 
 /// Tables for wildcards (uncapped shapes), for every run length `0..=9` with chows, and the
@@ -261,9 +324,19 @@ pub(crate) fn shanten() -> &'static ShantenTables {
     T.get_or_init(|| {
         let sm = membership(9, true, true);
         let hm = membership(7, false, true);
+        let suit = best_fit(9, &sm);
+        let honor = best_fit(7, &hm);
+        let (suit_id, suit_vals) = ids(&suit);
+        let (honor_id, honor_vals) = ids(&honor);
         ShantenTables {
-            suit: best_fit(9, &sm),
-            honor: best_fit(7, &hm),
+            suit_ids: suit_vals.len(),
+            honor_ids: honor_vals.len(),
+            suit_suit: products(&suit_vals, &suit_vals),
+            suit_honor: products(&suit_vals, &honor_vals),
+            suit,
+            honor,
+            suit_id,
+            honor_id,
         }
     })
 }
