@@ -71,6 +71,8 @@ fn benches(c: &mut Criterion) {
     g.bench_function("random_14", |b| {
         b.iter(|| analysis::is_win(black_box(next()), &plain))
     });
+    let mut next = cycle(&h14);
+    g.bench_function("overhead_len", |b| b.iter(|| black_box(next()).len()));
     g.finish();
 
     let mut g = c.benchmark_group("shanten");

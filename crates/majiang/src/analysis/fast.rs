@@ -61,9 +61,7 @@ fn honor_key(c: &[u8]) -> (usize, u8) {
 /// The group keys, or `None` when a count exceeds four or the hand exceeds 14 tiles.
 #[inline(always)]
 fn keys(c: &Counts) -> Option<Keys> {
-    if c.iter().any(|&x| x > 4) {
-        return None;
-    }
+    checked_or(c)?;
     let (k0, l0) = suit_key(&c[0..9]);
     let (k1, l1) = suit_key(&c[9..18]);
     let (k2, l2) = suit_key(&c[18..27]);
@@ -80,20 +78,50 @@ fn bit(bits: &[u64], key: usize) -> bool {
     bits[key / 64] >> (key % 64) & 1 != 0
 }
 
-/// Sets and a pair, no wildcards.
-#[inline]
-fn standard_win(k: &Keys) -> bool {
-    let t = tables::plain();
-    let pairs = k.len.iter().filter(|&&l| l % 3 == 2).count();
-    pairs == 1
-        && bit(&t.suit_win, k.key[0])
-        && bit(&t.suit_win, k.key[1])
-        && bit(&t.suit_win, k.key[2])
-        && bit(&t.honor_win, k.key[3])
-}
-
 fn total(c: &Counts) -> usize {
     c.iter().map(|&x| usize::from(x)).sum()
+}
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Eight counts from `at` as the bytes of a word.
+#[inline(always)]
+fn word(c: &Counts, at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&c[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
+/// True if any byte of `x` exceeds four.
+#[inline(always)]
+fn over_four(x: u64) -> bool {
+    (((x & !HI).wrapping_add(0x7B * LO)) | x) & HI != 0
+}
+
+/// Sum of the bytes of `x` (each at most four).
+#[inline(always)]
+fn byte_sum(x: u64) -> u8 {
+    (x.wrapping_mul(LO) >> 56) as u8
+}
+
+/// The OR of all counts, byte-wise, or `None` if a count exceeds four.
+#[inline(always)]
+fn checked_or(c: &Counts) -> Option<u64> {
+    let (a, b, d, e) = (word(c, 0), word(c, 8), word(c, 16), word(c, 26));
+    let any = a | b | d | e;
+    (!(over_four(a) || over_four(b) || over_four(d) || over_four(e))).then_some(any)
+}
+
+/// Tile counts of the four groups (counts at most four).
+#[inline(always)]
+fn group_lens(c: &Counts) -> [u8; 4] {
+    [
+        byte_sum(word(c, 0)) + c[8],
+        byte_sum(word(c, 9)) + c[17],
+        byte_sum(word(c, 18)) + c[26],
+        byte_sum(word(c, 26) >> 8),
+    ]
 }
 
 /// Win detection; see [`super::is_win`].
@@ -101,35 +129,50 @@ pub fn is_win(hand: &Counts, rules: &HandRules) -> bool {
     if rules.wildcard.is_some() {
         return is_win_wild(hand, rules);
     }
-    let Some(k) = keys(hand) else {
+    let c = hand;
+    let Some(any) = checked_or(c) else {
         return reference::is_win(hand, rules);
     };
-    let n: u8 = k.len.iter().sum();
+    let len = group_lens(c);
+    let n = u32::from(len[0]) + u32::from(len[1]) + u32::from(len[2]) + u32::from(len[3]);
+    if n > 14 {
+        return reference::is_win(hand, rules);
+    }
     if n % 3 != 2 {
         return false;
     }
-    if standard_win(&k) {
-        return true;
+    // Sets and a pair: no group of 3k + 1 tiles, exactly one of 3k + 2.
+    let shape = len
+        .iter()
+        .fold(0u32, |a, &l| a + [0, 16, 1][usize::from(l % 3)]);
+    if shape == 1 {
+        let t = tables::plain();
+        if bit(&t.suit_win, suit_key(&c[0..9]).0)
+            && bit(&t.suit_win, suit_key(&c[9..18]).0)
+            && bit(&t.suit_win, suit_key(&c[18..27]).0)
+            && bit(&t.honor_win, honor_key(&c[27..34]).0)
+        {
+            return true;
+        }
     }
-    n == 14
-        && ((rules.seven_pairs && seven_pairs_win(hand, rules.four_as_two_pairs))
-            || (rules.thirteen_orphans && orphans_win(hand, &k)))
-}
-
-/// Seven pairs of a 14-tile hand without wildcards.
-#[inline]
-fn seven_pairs_win(c: &Counts, four_as_two: bool) -> bool {
-    // Distinct pairs: every count 0 or 2; otherwise every count even.
-    let bad = if four_as_two { 1 } else { !2 };
-    c.iter().fold(0u8, |a, &x| a | (x & bad)) == 0
+    if n != 14 {
+        return false;
+    }
+    // Seven pairs: every count even (or 0 or 2 when the pairs must be distinct).
+    let bad = if rules.four_as_two_pairs {
+        LO
+    } else {
+        !(2 * LO)
+    };
+    (rules.seven_pairs && any & bad == 0) || (rules.thirteen_orphans && orphans_win(hand))
 }
 
 /// Thirteen orphans of a 14-tile hand without wildcards.
 #[inline]
-fn orphans_win(c: &Counts, k: &Keys) -> bool {
-    // No middle ranks, then each orphan once or twice (14 tiles make exactly one pair).
-    (0..3).all(|g| (k.key[g] / 5) % POW5[7] == 0)
-        && Tile::ORPHANS.iter().all(|t| matches!(c[t.index()], 1 | 2))
+fn orphans_win(c: &Counts) -> bool {
+    // Each orphan once or twice: with 14 tiles, that leaves none for other kinds and makes
+    // exactly one pair.
+    Tile::ORPHANS.iter().all(|t| matches!(c[t.index()], 1 | 2))
 }
 
 /// The kind wildcards may not stand for, as (suit, rank index), when it is a number kind.
