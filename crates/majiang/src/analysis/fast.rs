@@ -108,9 +108,10 @@ fn byte_sum(x: u64) -> u8 {
 /// The OR of all counts, byte-wise, or `None` if a count exceeds four.
 #[inline(always)]
 fn checked_or(c: &Counts) -> Option<u64> {
-    let (a, b, d, e) = (word(c, 0), word(c, 8), word(c, 16), word(c, 26));
-    let any = a | b | d | e;
-    (!(over_four(a) || over_four(b) || over_four(d) || over_four(e))).then_some(any)
+    let (a, b, d, e) = (word(c, 0), word(c, 8), word(c, 16), word(c, 24));
+    let f = word(c, 26);
+    let any = a | b | d | e | f;
+    (!(over_four(a) || over_four(b) || over_four(d) || over_four(e) || over_four(f))).then_some(any)
 }
 
 /// Tile counts of the four groups (counts at most four).
