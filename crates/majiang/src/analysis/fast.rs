@@ -260,35 +260,64 @@ fn plain_entries(k: &Keys) -> [[u8; 10]; 4] {
     ]
 }
 
-/// Seven pairs shanten from the real counts and wildcards (13 or 14 tiles).
-#[inline]
-fn seven_pairs_shanten(real: &Counts, w: u8, four_as_two: bool) -> i8 {
-    let (mut pairs, mut singles) = (0i32, 0i32);
-    for &c in real {
-        if four_as_two {
-            pairs += i32::from(c / 2);
-            singles += i32::from(c % 2);
-        } else {
-            pairs += i32::from(c >= 2);
-            singles += i32::from(c == 1);
-        }
-    }
-    let p = pairs.min(7);
-    let matched = 2 * p + singles.min(7 - p);
-    (14 - matched - i32::from(w) - 1) as i8
+/// The counts as five words that do not overlap: kinds 0–7, 8–15, 16–23, 24–31 and 32–33.
+#[inline(always)]
+fn words(c: &Counts) -> [u64; 5] {
+    [
+        word(c, 0),
+        word(c, 8),
+        word(c, 16),
+        word(c, 24),
+        word(c, 26) >> 48,
+    ]
 }
 
-/// Thirteen orphans shanten from the real counts and wildcards (13 or 14 tiles).
-#[inline]
-fn orphans_shanten(real: &Counts, w: u8) -> i8 {
-    let mut kinds = 0i32;
-    let mut pair = 0i32;
-    for t in Tile::ORPHANS {
-        let c = real[t.index()];
-        kinds += i32::from(c > 0);
-        pair |= i32::from(c >= 2);
+/// The orphan kinds' bytes in each of [`words`].
+const ORPHAN_BYTES: [u64; 5] = {
+    let mut m = [0u64; 5];
+    let mut i = 0;
+    while i < Tile::ORPHANS.len() {
+        let k = Tile::ORPHANS[i].index();
+        m[k / 8] |= 0xFF << (8 * (k % 8));
+        i += 1;
     }
-    (14 - kinds - pair - i32::from(w) - 1) as i8
+    m
+};
+
+/// Bytes of `x` (each at most four) that are at least `n` (1 or 2), as high bits.
+#[inline(always)]
+fn at_least(x: u64, n: u64) -> u64 {
+    x.wrapping_add((0x80 - n) * LO) & HI
+}
+
+/// Seven pairs shanten from the real counts (at most four each) and wildcards.
+#[inline]
+fn seven_pairs_shanten(w: &[u64; 5], wild: u8, four_as_two: bool) -> i8 {
+    let (mut pairs, mut singles) = (0u32, 0u32);
+    for &x in w {
+        if four_as_two {
+            pairs += u32::from(byte_sum((x >> 1) & (0x7F * LO)));
+            singles += (x & LO).count_ones();
+        } else {
+            let two = at_least(x, 2).count_ones();
+            pairs += two;
+            singles += at_least(x, 1).count_ones() - two;
+        }
+    }
+    let p = pairs.min(7) as i32;
+    let matched = 2 * p + (singles as i32).min(7 - p);
+    (14 - matched - i32::from(wild) - 1) as i8
+}
+
+/// Thirteen orphans shanten from the real counts (at most four each) and wildcards.
+#[inline]
+fn orphans_shanten(w: &[u64; 5], wild: u8) -> i8 {
+    let (mut kinds, mut pair) = (0i32, 0u64);
+    for (&x, &m) in w.iter().zip(&ORPHAN_BYTES) {
+        kinds += at_least(x & m, 1).count_ones() as i32;
+        pair |= at_least(x & m, 2);
+    }
+    (14 - kinds - i32::from(pair != 0) - i32::from(wild) - 1) as i8
 }
 
 /// Shanten of each form: (standard, seven pairs, thirteen orphans).
@@ -316,11 +345,12 @@ pub fn shanten_by_form(hand: &Counts, rules: &HandRules) -> (i8, Option<i8>, Opt
     };
     let standard = (3 * sets + 2) as i8 - best as i8 - w as i8 - 1;
     let full = n == 13 || n == 14;
+    let ws = words(&real);
     let seven =
-        (rules.seven_pairs && full).then(|| seven_pairs_shanten(&real, w, rules.four_as_two_pairs));
+        (rules.seven_pairs && full).then(|| seven_pairs_shanten(&ws, w, rules.four_as_two_pairs));
     let orphans_allowed = !forbidden.is_some_and(|f| Tile::ORPHANS.iter().any(|t| t.index() == f));
     let orphans =
-        (rules.thirteen_orphans && full && orphans_allowed).then(|| orphans_shanten(&real, w));
+        (rules.thirteen_orphans && full && orphans_allowed).then(|| orphans_shanten(&ws, w));
     (standard, seven, orphans)
 }
 
