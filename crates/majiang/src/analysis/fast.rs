@@ -252,11 +252,12 @@ fn best_pair(a: &[u8; 10], b: &[u8; 10], k: usize) -> u8 {
 #[inline(always)]
 fn plain_entries(k: &Keys) -> [[u8; 10]; 4] {
     let t = tables::shanten();
+    let suit = |g: usize| unpack(t.suit_vals[usize::from(t.suit_id[k.key[g]])]);
     [
-        unpack(t.suit[k.key[0]]),
-        unpack(t.suit[k.key[1]]),
-        unpack(t.suit[k.key[2]]),
-        unpack(t.honor[k.key[3]]),
+        suit(0),
+        suit(1),
+        suit(2),
+        unpack(t.honor_vals[usize::from(t.honor_id[k.key[3]])]),
     ]
 }
 
@@ -375,16 +376,20 @@ fn slow_by_form(hand: &Counts, rules: &HandRules) -> (i8, Option<i8>, Option<i8>
 fn wild_entries(k: &Keys, forbidden: Option<usize>) -> [[u8; 10]; 4] {
     let t = tables::wild();
     let forb = forbidden_suit(forbidden);
+    let run = |len: usize, key: usize| unpack(t.run_vals[len][usize::from(t.run_id[len][key])]);
     let suit = |g: usize| match forb {
         Some((s, r)) if s == g => {
             let key = k.key[g];
-            let left = unpack(t.run[r][key % POW5[r]]);
-            let right = unpack(t.run[8 - r][key / POW5[r + 1]]);
-            merge(&left, &right, 4)
+            merge(&run(r, key % POW5[r]), &run(8 - r, key / POW5[r + 1]), 4)
         }
-        _ => unpack(t.run[9][k.key[g]]),
+        _ => run(9, k.key[g]),
     };
-    [suit(0), suit(1), suit(2), unpack(t.honor[k.key[3]])]
+    [
+        suit(0),
+        suit(1),
+        suit(2),
+        unpack(t.honor_vals[usize::from(t.honor_id[k.key[3]])]),
+    ]
 }
 
 /// Shanten: the least over the allowed forms.
@@ -416,8 +421,8 @@ pub fn waits(hand: &Counts, rules: &HandRules) -> u64 {
     let mut mask = 0u64;
     if incomplete <= 1 {
         let pairs = k.len.iter().filter(|&&l| l % 3 == 2).count();
-        for g in 0..4 {
-            let others_complete = incomplete == 0 || !complete[g];
+        for (g, &done) in complete.iter().enumerate() {
+            let others_complete = incomplete == 0 || !done;
             if !others_complete {
                 continue;
             }
@@ -523,15 +528,19 @@ pub fn useful_tiles(hand: &Counts, rules: &HandRules) -> u64 {
     let t = tables::shanten();
     let target = (3 * sets + 2) as i32 - 1 - i32::from(now); // matched needed to improve
     let mut mask = 0u64;
-    for g in 0..4 {
+    for (g, other) in others.iter().enumerate() {
         let (base, kinds) = if g == 3 { (27, 7) } else { (9 * g, 9) };
         for r in 0..kinds {
             if hand[base + r] >= 4 {
                 continue;
             }
             let key = k.key[g] + POW5[r];
-            let entry = unpack(if g == 3 { t.honor[key] } else { t.suit[key] });
-            if i32::from(best_pair(&entry, &others[g], sets)) > target {
+            let entry = unpack(if g == 3 {
+                t.honor_vals[usize::from(t.honor_id[key])]
+            } else {
+                t.suit_vals[usize::from(t.suit_id[key])]
+            });
+            if i32::from(best_pair(&entry, other, sets)) > target {
                 mask |= 1 << (base + r);
             }
         }

@@ -201,10 +201,10 @@ fn waits_of(len: usize, bits: &[u64]) -> Vec<u16> {
 /// each key maps to a one-byte id, and the max-plus products of two suits and of a suit with the
 /// honours are tabulated per pair of ids.
 pub(crate) struct ShantenTables {
-    /// Packed `m(s, p)` per suit key.
-    pub suit: Vec<u64>,
-    /// Packed `m(s, p)` per honour key.
-    pub honor: Vec<u64>,
+    /// Packed `m(s, p)` per suit id.
+    pub suit_vals: Vec<u64>,
+    /// Packed `m(s, p)` per honour id.
+    pub honor_vals: Vec<u64>,
     /// Id of each suit key's array.
     pub suit_id: Vec<u8>,
     /// Id of each honour key's array.
@@ -269,13 +269,17 @@ fn products(a: &[u64], b: &[u64]) -> Vec<[u8; 10]> {
 /// Tables for wildcards (uncapped shapes), for every run length `0..=9` with chows, and the
 /// honours.
 pub(crate) struct WildTables {
-    /// `run[len]`: packed `m(s, p)` per key of a run of `len` number kinds.
-    pub run: Vec<Vec<u64>>,
+    /// `run_id[len]`: id of the `m(s, p)` array of each key of a run of `len` number kinds.
+    pub run_id: Vec<Vec<u8>>,
+    /// `run_vals[len]`: packed `m(s, p)` per id.
+    pub run_vals: Vec<Vec<u64>>,
     /// `run_wilds[len]`: fewest wildcards completing the run without (low nibble) and with (high
     /// nibble) the pair, saturated at 15.
     pub run_wilds: Vec<Vec<u8>>,
-    /// Packed `m(s, p)` per honour key.
-    pub honor: Vec<u64>,
+    /// Id of each honour key's array.
+    pub honor_id: Vec<u8>,
+    /// Packed `m(s, p)` per honour id.
+    pub honor_vals: Vec<u64>,
     /// Fewest wildcards completing the honours.
     pub honor_wilds: Vec<u8>,
 }
@@ -333,8 +337,8 @@ pub(crate) fn shanten() -> &'static ShantenTables {
             honor_ids: honor_vals.len(),
             suit_suit: products(&suit_vals, &suit_vals),
             suit_honor: products(&suit_vals, &honor_vals),
-            suit,
-            honor,
+            suit_vals,
+            honor_vals,
             suit_id,
             honor_id,
         }
@@ -345,18 +349,24 @@ pub(crate) fn shanten() -> &'static ShantenTables {
 pub(crate) fn wild() -> &'static WildTables {
     static T: OnceLock<WildTables> = OnceLock::new();
     T.get_or_init(|| {
-        let mut run = Vec::with_capacity(10);
+        let mut run_id = Vec::with_capacity(10);
+        let mut run_vals = Vec::with_capacity(10);
         let mut run_wilds = Vec::with_capacity(10);
         for len in 0..=9 {
             let m = membership(len, true, false);
-            run.push(best_fit(len, &m));
+            let (id, vals) = ids(&best_fit(len, &m));
+            run_id.push(id);
+            run_vals.push(vals);
             run_wilds.push(fewest_wilds(len, &m));
         }
         let hm = membership(7, false, false);
+        let (honor_id, honor_vals) = ids(&best_fit(7, &hm));
         WildTables {
-            run,
+            run_id,
+            run_vals,
             run_wilds,
-            honor: best_fit(7, &hm),
+            honor_id,
+            honor_vals,
             honor_wilds: fewest_wilds(7, &hm),
         }
     })
