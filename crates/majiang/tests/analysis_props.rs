@@ -334,3 +334,45 @@ fn shanten_matches_xiangting() {
 fn shanten_matches_xiangting_on_a_million_hands() {
     xiangting_agrees(1_000_000, 8);
 }
+
+/// Hands the tables do not cover (more than 14 tiles, five or six of a kind in the counts) are
+/// answered like the reference, without panicking.
+#[test]
+fn oversized_and_malformed_hands_match_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    for i in 0..2_000 {
+        let size = rng.random_range(12..=20);
+        let mut c = [0u8; KINDS];
+        for _ in 0..size {
+            let k = rng.random_range(0..KINDS);
+            if c[k] < 6 {
+                c[k] += 1;
+            }
+        }
+        let rules = if i % 2 == 0 {
+            plain_rules(&mut rng)
+        } else {
+            plain_rules(&mut rng)
+                .with_wildcard(Tile::from_index(rng.random_range(0..KINDS)).unwrap())
+        };
+        let h = TileCounts(c);
+        assert_eq!(
+            analysis::is_win(&h, &rules),
+            reference::is_win(&c, &rules),
+            "{}",
+            show(&c)
+        );
+        assert_eq!(
+            analysis::waits(&h, &rules).0,
+            reference::waits(&c, &rules),
+            "{}",
+            show(&c)
+        );
+        assert_eq!(
+            i32::from(analysis::shanten(&h, &rules)),
+            reference::shanten(&c, &rules),
+            "{}",
+            show(&c)
+        );
+    }
+}

@@ -248,19 +248,6 @@ fn best_pair(a: &[u8; 10], b: &[u8; 10], k: usize) -> u8 {
     best
 }
 
-/// The four groups' `m(s, p)` arrays without wildcards.
-#[inline(always)]
-fn plain_entries(k: &Keys) -> [[u8; 10]; 4] {
-    let t = tables::shanten();
-    let suit = |g: usize| unpack(t.suit_vals[usize::from(t.suit_id[k.key[g]])]);
-    [
-        suit(0),
-        suit(1),
-        suit(2),
-        unpack(t.honor_vals[usize::from(t.honor_id[k.key[3]])]),
-    ]
-}
-
 /// The counts as five words that do not overlap: kinds 0–7, 8–15, 16–23, 24–31 and 32–33.
 #[inline(always)]
 fn words(c: &Counts) -> [u64; 5] {
@@ -516,31 +503,37 @@ pub fn useful_tiles(hand: &Counts, rules: &HandRules) -> u64 {
     };
     let now = shanten(hand, rules);
     let sets = n / 3;
-    let e = plain_entries(&k);
-    let m01 = merge(&e[0], &e[1], sets);
-    let m23 = merge(&e[2], &e[3], sets);
-    let others = [
-        merge(&e[1], &m23, sets),
-        merge(&e[0], &m23, sets),
-        merge(&m01, &e[3], sets),
-        merge(&m01, &e[2], sets),
-    ];
     let t = tables::shanten();
+    let id = |g: usize, key: usize| {
+        usize::from(if g == 3 {
+            t.honor_id[key]
+        } else {
+            t.suit_id[key]
+        })
+    };
+    let ids = [
+        id(0, k.key[0]),
+        id(1, k.key[1]),
+        id(2, k.key[2]),
+        id(3, k.key[3]),
+    ];
+    let (ns, nh) = (t.suit_ids, t.honor_ids);
     let target = (3 * sets + 2) as i32 - 1 - i32::from(now); // matched needed to improve
     let mut mask = 0u64;
-    for (g, other) in others.iter().enumerate() {
+    for g in 0..4 {
         let (base, kinds) = if g == 3 { (27, 7) } else { (9 * g, 9) };
         for r in 0..kinds {
             if hand[base + r] >= 4 {
                 continue;
             }
-            let key = k.key[g] + POW5[r];
-            let entry = unpack(if g == 3 {
-                t.honor_vals[usize::from(t.honor_id[key])]
-            } else {
-                t.suit_vals[usize::from(t.suit_id[key])]
-            });
-            if i32::from(best_pair(&entry, other, sets)) > target {
+            let mut x = ids;
+            x[g] = id(g, k.key[g] + POW5[r]);
+            let best = best_pair(
+                &t.suit_suit[x[0] * ns + x[1]],
+                &t.suit_honor[x[2] * nh + x[3]],
+                sets,
+            );
+            if i32::from(best) > target {
                 mask |= 1 << (base + r);
             }
         }

@@ -201,10 +201,6 @@ fn waits_of(len: usize, bits: &[u64]) -> Vec<u16> {
 /// each key maps to a one-byte id, and the max-plus products of two suits and of a suit with the
 /// honours are tabulated per pair of ids.
 pub(crate) struct ShantenTables {
-    /// Packed `m(s, p)` per suit id.
-    pub suit_vals: Vec<u64>,
-    /// Packed `m(s, p)` per honour id.
-    pub honor_vals: Vec<u64>,
     /// Id of each suit key's array.
     pub suit_id: Vec<u8>,
     /// Id of each honour key's array.
@@ -337,8 +333,6 @@ pub(crate) fn shanten() -> &'static ShantenTables {
             honor_ids: honor_vals.len(),
             suit_suit: products(&suit_vals, &suit_vals),
             suit_honor: products(&suit_vals, &honor_vals),
-            suit_vals,
-            honor_vals,
             suit_id,
             honor_id,
         }
