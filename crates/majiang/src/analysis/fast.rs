@@ -328,8 +328,7 @@ pub fn shanten_by_form(hand: &Counts, rules: &HandRules) -> (i8, Option<i8>, Opt
             sets,
         )
     } else {
-        let e = wild_entries(&k, forbidden);
-        best_pair(&merge(&e[0], &e[1], sets), &merge(&e[2], &e[3], sets), sets)
+        wild_standard_best(&k, forbidden, sets)
     };
     let standard = (3 * sets + 2) as i8 - best as i8 - w as i8 - 1;
     let full = n == 13 || n == 14;
@@ -358,25 +357,45 @@ fn slow_by_form(hand: &Counts, rules: &HandRules) -> (i8, Option<i8>, Option<i8>
     )
 }
 
-/// The four groups' uncapped `m(s, p)` arrays, splitting a suit around a forbidden kind.
+/// Most real tiles a standard shape of `sets` sets and a pair can use, with wildcards
+/// (uncapped shapes), splitting a suit around a kind wildcards may not stand for.
 #[inline]
-fn wild_entries(k: &Keys, forbidden: Option<usize>) -> [[u8; 10]; 4] {
+fn wild_standard_best(k: &Keys, forbidden: Option<usize>, sets: usize) -> u8 {
     let t = tables::wild();
-    let forb = forbidden_suit(forbidden);
-    let run = |len: usize, key: usize| unpack(t.run_vals[len][usize::from(t.run_id[len][key])]);
-    let suit = |g: usize| match forb {
-        Some((s, r)) if s == g => {
-            let key = k.key[g];
-            merge(&run(r, key % POW5[r]), &run(8 - r, key / POW5[r + 1]), 4)
-        }
-        _ => run(9, k.key[g]),
+    let (ns, nh) = (t.run_vals[9].len(), t.honor_vals.len());
+    let id = |g: usize| usize::from(t.run_id[9][k.key[g]]);
+    let h = usize::from(t.honor_id[k.key[3]]);
+    let Some((g, r)) = forbidden_suit(forbidden) else {
+        return best_pair(
+            &t.suit_suit[id(0) * ns + id(1)],
+            &t.suit_honor[id(2) * nh + h],
+            sets,
+        );
     };
-    [
-        suit(0),
-        suit(1),
-        suit(2),
-        unpack(t.honor_vals[usize::from(t.honor_id[k.key[3]])]),
-    ]
+    let run = |len: usize, key: usize| unpack(t.run_vals[len][usize::from(t.run_id[len][key])]);
+    let key = k.key[g];
+    let cut = merge(&run(r, key % POW5[r]), &run(8 - r, key / POW5[r + 1]), sets);
+    let full = |g: usize| unpack(t.run_vals[9][id(g)]);
+    match g {
+        0 => best_pair(
+            &merge(&cut, &full(1), sets),
+            &t.suit_honor[id(2) * nh + h],
+            sets,
+        ),
+        1 => best_pair(
+            &merge(&full(0), &cut, sets),
+            &t.suit_honor[id(2) * nh + h],
+            sets,
+        ),
+        _ => {
+            let honors = unpack(t.honor_vals[h]);
+            best_pair(
+                &t.suit_suit[id(0) * ns + id(1)],
+                &merge(&cut, &honors, sets),
+                sets,
+            )
+        }
+    }
 }
 
 /// Shanten: the least over the allowed forms.

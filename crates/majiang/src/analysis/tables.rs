@@ -278,6 +278,10 @@ pub(crate) struct WildTables {
     pub honor_vals: Vec<u64>,
     /// Fewest wildcards completing the honours.
     pub honor_wilds: Vec<u8>,
+    /// `suit_suit[a * run_vals[9].len() + b]`: the product of full-suit arrays `a` and `b`.
+    pub suit_suit: Vec<[u8; 10]>,
+    /// `suit_honor[a * honor_vals.len() + h]`: the product of suit array `a` and honour array `h`.
+    pub suit_honor: Vec<[u8; 10]>,
 }
 
 fn fewest_wilds(len: usize, mask: &[u16]) -> Vec<u8> {
@@ -356,6 +360,8 @@ pub(crate) fn wild() -> &'static WildTables {
         let hm = membership(7, false, false);
         let (honor_id, honor_vals) = ids(&best_fit(7, &hm));
         WildTables {
+            suit_suit: products(&run_vals[9], &run_vals[9]),
+            suit_honor: products(&run_vals[9], &honor_vals),
             run_id,
             run_vals,
             run_wilds,
