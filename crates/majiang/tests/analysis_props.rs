@@ -8,8 +8,38 @@
 
 use majiang::analysis::{self, HandRules, Wildcard, reference};
 use majiang::{Tile, TileCounts};
+use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+/// The system allocator, counting this thread's allocations (to check the hot paths allocate
+/// nothing).
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
 
 const KINDS: usize = 34;
 
@@ -407,5 +437,92 @@ fn oversized_and_malformed_hands_match_reference() {
             "{}",
             show(&c)
         );
+    }
+}
+
+#[test]
+fn hot_paths_allocate_nothing() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let cases: Vec<([u8; KINDS], [u8; KINDS], HandRules)> = (0..5_000)
+        .map(|i| {
+            let size = size_14(&mut rng);
+            let (rules, c14) = if i % 2 == 0 {
+                wild_rules_and_hand(&mut rng, size)
+            } else {
+                (plain_rules(&mut rng), hand(&mut rng, size))
+            };
+            let mut c13 = c14;
+            let k = (0..KINDS).find(|&k| c13[k] > 0).unwrap();
+            c13[k] -= 1;
+            (c14, c13, rules)
+        })
+        .collect();
+    // Build every table first.
+    for (a, b, r) in &cases[..4] {
+        analysis::is_win(&TileCounts(*a), r);
+        analysis::useful_tiles(&TileCounts(*b), r);
+    }
+    let before = allocations();
+    let mut sink = 0i64;
+    for (c14, c13, rules) in &cases {
+        let (h14, h13) = (TileCounts(*c14), TileCounts(*c13));
+        sink += i64::from(analysis::is_win(&h14, rules));
+        sink += i64::from(analysis::shanten(&h14, rules));
+        sink += i64::from(analysis::shanten_by_form(&h13, rules).standard);
+        sink += analysis::waits(&h13, rules).len() as i64;
+        sink += analysis::useful_tiles(&h13, rules).len() as i64;
+    }
+    assert_eq!(allocations() - before, 0, "allocations on the hot paths");
+    assert_ne!(sink, 0);
+}
+
+/// Up to 14 tiles from the given kinds, at most four of each, as counts (shrinks toward fewer
+/// and lower tiles).
+fn counts_strategy(max_kind: usize) -> impl Strategy<Value = [u8; KINDS]> {
+    proptest::collection::vec(0..max_kind, 0..=14).prop_map(|tiles| {
+        let mut c = [0u8; KINDS];
+        for t in tiles {
+            if c[t] < 4 {
+                c[t] += 1;
+            }
+        }
+        c
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// A shrinking companion to the seeded loops above: one suit and the honours, so that
+    /// failures reduce to small readable hands.
+    #[test]
+    fn small_hands_agree_with_reference(
+        c in counts_strategy(KINDS),
+        dense in counts_strategy(9),
+        wild in 0usize..KINDS,
+        own in any::<bool>(),
+        forms in any::<(bool, bool, bool)>(),
+    ) {
+        let base = HandRules {
+            seven_pairs: forms.0,
+            four_as_two_pairs: forms.1,
+            thirteen_orphans: forms.2,
+            wildcard: None,
+        };
+        let wild_rules = HandRules {
+            wildcard: Some(Wildcard { tile: Tile::from_index(wild).unwrap(), as_own_kind: own }),
+            ..base
+        };
+        for h in [c, dense] {
+            for rules in [base, wild_rules] {
+                let t = TileCounts(h);
+                prop_assert_eq!(analysis::is_win(&t, &rules), reference::is_win(&h, &rules));
+                prop_assert_eq!(analysis::waits(&t, &rules).0, reference::waits(&h, &rules));
+                prop_assert_eq!(
+                    i32::from(analysis::shanten(&t, &rules)),
+                    reference::shanten(&h, &rules)
+                );
+            }
+        }
     }
 }
