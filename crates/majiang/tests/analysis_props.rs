@@ -127,10 +127,51 @@ fn kind_pool(rng: &mut ChaCha8Rng) -> Vec<usize> {
     }
 }
 
+/// Seven pairs (a kind may repeat) or thirteen orphans plus one, cut to `size` tiles, then up
+/// to two tiles swapped: near the special forms.
+fn near_special(rng: &mut ChaCha8Rng, size: usize) -> [u8; KINDS] {
+    let mut c = [0u8; KINDS];
+    if rng.random_bool(0.5) {
+        let mut pairs = 0;
+        while pairs < 7 {
+            let k = rng.random_range(0..KINDS);
+            if c[k] <= 2 && (c[k] == 0 || rng.random_bool(0.2)) {
+                c[k] += 2;
+                pairs += 1;
+            }
+        }
+    } else {
+        for t in Tile::ORPHANS {
+            c[t.index()] = 1;
+        }
+        c[Tile::ORPHANS[rng.random_range(0..13)].index()] += 1;
+    }
+    let mut n = 14;
+    let swaps = rng.random_range(0..3);
+    for step in 0.. {
+        if n == size && step >= swaps {
+            break;
+        }
+        let k = rng.random_range(0..KINDS);
+        if n > size || (n == size && step % 2 == 0) {
+            if c[k] > 0 {
+                c[k] -= 1;
+                n -= 1;
+            }
+        } else if c[k] < 4 {
+            c[k] += 1;
+            n += 1;
+        }
+    }
+    c
+}
+
 /// A hand of `size` tiles (`size % 3` is 1 or 2), near a win half of the time.
 fn hand(rng: &mut ChaCha8Rng, size: usize) -> [u8; KINDS] {
     let kinds = kind_pool(rng);
-    if rng.random_bool(0.5) {
+    if size >= 13 && rng.random_bool(0.15) {
+        near_special(rng, size)
+    } else if rng.random_bool(0.5) {
         random_hand(rng, size, &kinds)
     } else if size % 3 == 2 {
         near_win(rng, size, &kinds)
@@ -234,7 +275,7 @@ fn waits_match_reference() {
     let mut ready = 0;
     for i in 0..CASES {
         let size = size_14(&mut rng) - 1;
-        let (rules, c) = if i % 4 == 0 {
+        let (rules, c) = if i % 2 == 0 {
             wild_rules_and_hand(&mut rng, size)
         } else {
             (plain_rules(&mut rng), hand(&mut rng, size))

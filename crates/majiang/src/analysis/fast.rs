@@ -171,9 +171,16 @@ pub fn is_win(hand: &Counts, rules: &HandRules) -> bool {
 /// Thirteen orphans of a 14-tile hand without wildcards.
 #[inline]
 fn orphans_win(c: &Counts) -> bool {
-    // Each orphan once or twice: with 14 tiles, that leaves none for other kinds and makes
-    // exactly one pair.
-    Tile::ORPHANS.iter().all(|t| matches!(c[t.index()], 1 | 2))
+    // Each orphan once or twice and 14 orphan tiles in all: no other kind, exactly one pair.
+    let mut sum = 0u8;
+    for t in Tile::ORPHANS {
+        let x = c[t.index()];
+        if !matches!(x, 1 | 2) {
+            return false;
+        }
+        sum += x;
+    }
+    sum == 14
 }
 
 /// The kind wildcards may not stand for, as (suit, rank index), when it is a number kind.
@@ -407,7 +414,7 @@ pub fn shanten(hand: &Counts, rules: &HandRules) -> i8 {
 /// Waits of a `3k + 1` hand, as a kind bit mask.
 pub fn waits(hand: &Counts, rules: &HandRules) -> u64 {
     if rules.wildcard.is_some() {
-        return waits_by_trial(hand, rules);
+        return waits_wild(hand, rules);
     }
     let Some(k) = keys(hand) else {
         return reference::waits(hand, rules);
@@ -494,7 +501,121 @@ fn orphans_waits(hand: &Counts) -> u64 {
     }
 }
 
-/// Waits by trying every kind (the wildcard path).
+/// Waits with wildcards: each candidate changes one group's table entry (or adds a wildcard);
+/// seven pairs and thirteen orphans are updated from running counts.
+fn waits_wild(hand: &Counts, rules: &HandRules) -> u64 {
+    let Some(wild) = rules.wildcard else {
+        return waits_by_trial(hand, rules);
+    };
+    let (real, w, forbidden) = reference::split_wild(hand, rules);
+    let Some(k) = keys(&real).filter(|k| w <= 4 && k.len.iter().sum::<u8>() + w <= 13) else {
+        return waits_by_trial(hand, rules);
+    };
+    let n = k.len.iter().sum::<u8>() + w;
+    if n % 3 != 1 {
+        return 0;
+    }
+    let wi = wild.tile.index();
+    let t = tables::wild();
+    let forb = forbidden_suit(forbidden);
+    let groups = [0, 1, 2, 3].map(|g| group_wilds(t, g, k.key[g], forb));
+    // Wildcards a standard win needs with these group values.
+    let need = |v: &[(u8, u8); 4]| {
+        let mut sum = 0i16;
+        let mut extra = 2i16;
+        for &(a, b) in v {
+            sum += i16::from(a);
+            extra = extra.min(i16::from(b) - i16::from(a));
+        }
+        sum + extra
+    };
+    let full = n == 13;
+    // Running counts for seven pairs and thirteen orphans.
+    let singles = real.iter().filter(|&&c| c % 2 == 1).count() as i16;
+    let over_two = real.iter().filter(|&&c| c > 2).count() as i16;
+    let (mut o_big, mut o_pairs, mut o_missing, mut o_others) = (0i16, 0i16, 0i16, 0i16);
+    for (i, &c) in real.iter().enumerate() {
+        if ORPHAN_MASK >> i & 1 != 0 {
+            o_big += i16::from(c > 2);
+            o_pairs += i16::from(c == 2);
+            o_missing += i16::from(c == 0);
+        } else {
+            o_others += i16::from(c);
+        }
+    }
+    let orphans_possible =
+        rules.thirteen_orphans && forbidden.is_none_or(|f| ORPHAN_MASK >> f & 1 == 0);
+    let special = |wilds: i16,
+                   singles: i16,
+                   over_two: i16,
+                   big: i16,
+                   pairs: i16,
+                   missing: i16,
+                   others: i16| {
+        let seven =
+            rules.seven_pairs && (rules.four_as_two_pairs || over_two == 0) && singles <= wilds;
+        let orphans = orphans_possible
+            && big == 0
+            && others == 0
+            && ((pairs == 0 && wilds == missing + 1) || (pairs == 1 && wilds == missing));
+        full && (seven || orphans)
+    };
+    let mut mask = 0u64;
+    // Drawing a wildcard.
+    if hand[wi] < 4 {
+        let wilds = i16::from(w) + 1;
+        if need(&groups) <= wilds
+            || special(
+                wilds, singles, over_two, o_big, o_pairs, o_missing, o_others,
+            )
+        {
+            mask |= 1 << wi;
+        }
+    }
+    let wilds = i16::from(w);
+    for g in 0..4 {
+        let (base, kinds) = if g == 3 { (27, 7) } else { (9 * g, 9) };
+        for (r, &step) in POW5.iter().enumerate().take(kinds) {
+            let i = base + r;
+            let c = real[i];
+            if i == wi || c >= 4 {
+                continue;
+            }
+            let mut v = groups;
+            v[g] = group_wilds(t, g, k.key[g] + step, forb);
+            if need(&v) <= wilds {
+                mask |= 1 << i;
+                continue;
+            }
+            let odd = i16::from(c % 2 == 1);
+            let orphan = ORPHAN_MASK >> i & 1 != 0;
+            let (big, pairs, missing, others) = if orphan {
+                (
+                    o_big + i16::from(c == 2),
+                    o_pairs + i16::from(c == 1) - i16::from(c == 2),
+                    o_missing - i16::from(c == 0),
+                    o_others,
+                )
+            } else {
+                (o_big, o_pairs, o_missing, o_others + 1)
+            };
+            if special(
+                wilds,
+                singles + 1 - 2 * odd,
+                over_two + i16::from(c == 2),
+                big,
+                pairs,
+                missing,
+                others,
+            ) {
+                mask |= 1 << i;
+            }
+        }
+    }
+    mask
+}
+
+/// Waits by trying every kind (hands outside the tables).
 fn waits_by_trial(hand: &Counts, rules: &HandRules) -> u64 {
     let mut mask = 0u64;
     let mut h = *hand;
