@@ -1,7 +1,8 @@
 //! Hand analysis benchmarks on pre-generated random hands (seeded), one hand per iteration.
 //!
-//! Groups: `is_win`, `shanten` (ours and the `xiangting` crate side by side), `waits`,
-//! `is_win_4_wild`, `shanten_wild`, `useful_tiles`. Run with
+//! Groups: `is_win` (with `overhead_len`, the cost of the harness and of cycling through the
+//! hands), `shanten` (ours and the `xiangting` crate side by side), `waits`, `is_win_4_wild`,
+//! `shanten_wild`, `waits_wild`, `useful_tiles`. Run with
 //! `cargo bench -p majiang --bench analysis`; the first-use table build time is printed first.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -71,6 +72,7 @@ fn benches(c: &mut Criterion) {
     g.bench_function("random_14", |b| {
         b.iter(|| analysis::is_win(black_box(next()), &plain))
     });
+    // The harness and hand-cycling cost alone, for scale.
     let mut next = cycle(&h14);
     g.bench_function("overhead_len", |b| b.iter(|| black_box(next()).len()));
     g.finish();
@@ -128,6 +130,18 @@ fn benches(c: &mut Criterion) {
     let mut next = cycle(&mixed);
     g.bench_function("white_dragon_0_to_4", |b| {
         b.iter(|| analysis::shanten(black_box(next()), &white))
+    });
+    g.finish();
+
+    let w13: Vec<TileCounts> = (0..=4u8)
+        .flat_map(|w| hands(20 + u64::from(w), 13, Tile::WHITE.index(), w))
+        .step_by(5)
+        .take(N)
+        .collect();
+    let mut g = c.benchmark_group("waits_wild");
+    let mut next = cycle(&w13);
+    g.bench_function("white_dragon_0_to_4", |b| {
+        b.iter(|| analysis::waits(black_box(next()), &white))
     });
     g.finish();
 
