@@ -34,7 +34,7 @@
 //!
 //! A wildcard that may not stand for its own number kind cuts that suit in two; the halves use
 //! tables for shorter runs. Hands outside the tables (more than 14 tiles, or more than four of a
-//! kind in the counts) are answered by [`reference`], the slow definition-by-definition
+//! kind in the counts) are answered by [`reference`](mod@reference), the slow definition-by-definition
 //! yardstick that the property tests (`tests/analysis_props.rs`) compare against on hundreds of
 //! thousands of random and near-winning hands, and that [`decompositions`] still uses.
 //!
