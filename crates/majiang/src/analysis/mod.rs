@@ -40,10 +40,13 @@
 //!
 //! # Figures
 //!
-//! Criterion medians (`cargo bench -p majiang --bench analysis`, 2 shared cores, noisy), per
-//! random hand: `is_win` 14 tiles ≈ 12–16 ns; `shanten` ≈ 45–56 ns against 73–81 ns for the
-//! `xiangting` crate in the same run; `waits` of 13 tiles ≈ 46 ns; `is_win` with 4 wildcards ≈
-//! 45–52 ns; `shanten` with 0–4 wildcards ≈ 115 ns; `useful_tiles` ≈ 0.7 µs.
+//! `cargo bench -p majiang --bench analysis`, per random hand, criterion medians on a 2-core
+//! machine shared with other jobs (load 2–8, so the spread is mostly the load): `is_win` of 14
+//! tiles 12–23 ns; `shanten` 45–91 ns against 73–169 ns for the `xiangting` crate in the same
+//! runs, and in rounds timed alternately with it (the steadiest figure) 43–45 ns against 62–66
+//! ns, a ratio of 0.69; `waits` of 13 tiles 46–117 ns; `is_win` with 4 wildcards 45–112 ns;
+//! `shanten` with 0–4 wildcards 80–115 ns; `waits` with wildcards 0.45 µs; `useful_tiles`
+//! 0.7–1.2 µs.
 
 pub mod decompose;
 mod fast;
