@@ -230,6 +230,17 @@ fn show(c: &[u8; KINDS]) -> String {
     TileCounts(*c).to_string()
 }
 
+/// A winning hand has a reading and each reading uses every tile; a losing hand has none.
+fn check_decompositions(c: &[u8; KINDS], rules: &HandRules, wins: bool) {
+    let d = analysis::decompositions(&TileCounts(*c), rules);
+    assert_eq!(!d.is_empty(), wins, "{} {rules:?}", show(c));
+    let n: usize = c.iter().map(|&x| usize::from(x)).sum();
+    for reading in &d {
+        let size: usize = reading.groups.iter().map(|g| g.tiles().len()).sum();
+        assert_eq!(size, n, "{} {reading:?}", show(c));
+    }
+}
+
 #[test]
 fn win_detection_matches_reference() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -246,6 +257,7 @@ fn win_detection_matches_reference() {
             "{} {rules:?}",
             show(&c)
         );
+        check_decompositions(&c, &rules, want);
     }
     assert!(wins > CASES / 20, "too few wins generated: {wins}");
 }
@@ -265,6 +277,7 @@ fn wildcard_win_detection_matches_reference() {
             "{} {rules:?}",
             show(&c)
         );
+        check_decompositions(&c, &rules, want);
     }
     assert!(wins > CASES / 10, "too few wins generated: {wins}");
 }
