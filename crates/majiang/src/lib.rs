@@ -8,6 +8,7 @@
 //!   and seats.
 //! - [`analysis`]: win detection with wildcards, waits, shanten and decompositions.
 //! - [`scoring`] and [`rules`]: the situation of a win, and one scoring module per rule set.
+//! - [`table`]: the table engine: wall, deal, calls, turns and events, for every rule set.
 //!
 //! The library does no I/O; the `majiang` command line and the server live in their own crates.
 //!
@@ -27,6 +28,7 @@ pub mod notation;
 pub mod rules;
 pub mod scoring;
 pub mod seat;
+pub mod table;
 pub mod tile;
 
 pub use counts::TileCounts;

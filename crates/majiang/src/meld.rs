@@ -67,7 +67,7 @@ impl MeldKind {
 }
 
 /// A declared meld.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Meld {
     /// What kind of meld.
     pub kind: MeldKind,

@@ -11,12 +11,12 @@ use crate::counts::TileCounts;
 use crate::meld::Meld;
 use crate::seat::Seat;
 use crate::tile::{Tile, Wind};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
 /// How the winning tile came.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WinKind {
     /// Drawn from the wall (or a replacement tile).
@@ -28,7 +28,7 @@ pub enum WinKind {
 }
 
 /// Special circumstances of a win (each a flag).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct Circumstances {
     /// Won with the last tile of the live wall (self-drawn).
     pub last_wall_tile: bool,
@@ -180,7 +180,7 @@ impl WinSituation {
 }
 
 /// The unit a pattern's value is counted in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Unit {
     /// Fan (Hong Kong, Yangzhou).
@@ -194,7 +194,7 @@ pub enum Unit {
 }
 
 /// One scoring pattern that applies to a hand.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PatternScore {
     /// Stable snake_case id, e.g. `little_three_dragons`.
     pub id: String,
@@ -219,7 +219,7 @@ impl PatternScore {
 }
 
 /// A valid win, scored and settled.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scored {
     /// The patterns that count.
     pub patterns: Vec<PatternScore>,

@@ -1,0 +1,98 @@
+//! The table engine: one hand of mahjong from the shuffle to the last payment, for every rule
+//! set, deterministic from a seed.
+//!
+//! - [`Ruleset`] ([`ruleset`]): a rule set with its options, the table facts derived from them
+//!   ([`TableConfig`]) and the hooks the engine asks (who may win off whom, scoring).
+//! - [`Wall`] ([`wall`]): four sides of stacks two high, broken by the dice, the dead wall.
+//! - [`Game`] ([`game`]): the state machine. [`Game::to_act`] says who must decide,
+//!   [`Game::legal_actions`] what they may do, and [`Game::apply`] does it, returning the
+//!   [`Event`]s it caused or an [`ActionError`] (the game is then unchanged).
+//! - [`Observation`] ([`observation`]): what one player may see.
+//!
+//! Players are chairs, [`Player`]`(0..n)`, fixed for a match; each hand the dealer is East and
+//! the other seat winds follow in turn order ([`Game::seat_of`]).
+//!
+//! ```
+//! use majiang::table::{Game, HandSetup, Ruleset};
+//! use std::sync::Arc;
+//!
+//! let rules = Arc::new(Ruleset::from_name("hangzhou", &serde_json::Map::new()).unwrap());
+//! let (mut game, _deal) = Game::new(rules, HandSetup::new(7)).unwrap();
+//! // Everyone always takes the first legal action (a win if there is one, else the first
+//! // discard or claim) until the hand ends.
+//! while !game.is_over() {
+//!     let p = game.to_act().next().unwrap();
+//!     let action = game.legal_actions(p)[0];
+//!     game.apply(p, action).unwrap();
+//! }
+//! assert!(game.outcome().is_some());
+//! ```
+//!
+//! ## Readings the seeds leave open
+//!
+//! - **Wall.** Every table has four sides (three players too), `tiles / 8` stacks a side. The
+//!   dealer's dice (two; three in Hong Kong, as seed 004 says) count the sides from the dealer's
+//!   own in turn order, then that many *stacks* from the side's right end. Replacement tiles come
+//!   from the far end; which of a stack's two tiles comes first is not modelled (copies of a kind
+//!   are alike).
+//! - **Dead wall.** Hong Kong keeps 14, made up again from the live wall's tail after each
+//!   replacement. Hangzhou keeps the last 20, used up by replacements; the indicator
+//!   (`wildcard = "indicator"`) is the tile `dice` places from the back, so the 20 become 19.
+//!   Yangzhou and classic keep none. The hand is drawn when a player must draw and only the dead
+//!   wall is left.
+//! - **Turn.** After a chow or pung the claimer only discards. A kong needs a tile to replace it.
+//!   An added kong may use a fourth tile drawn earlier and kept.
+//! - **Circumstances.** Heavenly: the dealer wins on the dealt hand. Earthly: a non-dealer wins on
+//!   the dealer's first discard, nothing claimed before. Kong replacement: won on a replacement
+//!   tile (after a kong or a flower). Last wall tile: the live wall's last tile, self-drawn. Last
+//!   discard: a discard made with the live wall empty.
+//! - **Fortune Gambit.** A wildcard discard is a gambit when the thirteen tiles left are in the
+//!   Bao Tou state. While a player's run lasts, on each of their draws they may only win, declare
+//!   a concealed kong or discard the drawn tile; discarding a drawn wildcard continues the run,
+//!   any other tile ends it. Any wildcard discard opens a round with no claims until its
+//!   discarder's next draw (a later wildcard discard moves the end of the round to its own
+//!   discarder).
+//!
+//! ## Modules
+
+pub mod action;
+mod complete;
+pub mod config;
+pub mod event;
+pub mod game;
+pub mod observation;
+pub mod ruleset;
+pub mod wall;
+
+pub use action::{Action, ActionError};
+pub use config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
+pub use event::{DicePurpose, Event, KongKind, PlayerScore};
+pub use game::{
+    Actors, DiscardRecord, Game, HandOutcome, HandSetup, SeatChoice, SetupError, TileSource,
+    choose_seats,
+};
+pub use observation::{Observation, PublicHand};
+pub use ruleset::{RuleSetKind, Ruleset};
+pub use wall::{Wall, WallError};
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A player: a chair at the table, `0..n`, fixed for a match (their seat wind changes with
+/// the dealer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Player(pub u8);
+
+impl Player {
+    /// The chair number as an index.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
