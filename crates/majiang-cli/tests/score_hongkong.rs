@@ -1,87 +1,16 @@
 //! `majiang score` on Hong Kong hands: every hand-worked case of the library's data file through
 //! the real binary, malformed input, and the human-readable table.
 
-use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-const DATA: &str = include_str!("../../majiang/tests/data/hongkong_cases.json");
-
-fn majiang(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_majiang"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run majiang");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write request");
-    child.wait_with_output().expect("majiang finishes")
-}
-
-fn pattern_set(patterns: &Value) -> Vec<(String, i64)> {
-    let mut out: Vec<(String, i64)> = patterns
-        .as_array()
-        .expect("patterns array")
-        .iter()
-        .map(|p| {
-            (
-                p["id"].as_str().expect("id").to_string(),
-                p["value"].as_i64().expect("value"),
-            )
-        })
-        .collect();
-    out.sort();
-    out
-}
+mod common;
+use common::majiang;
 
 #[test]
 fn every_case_through_the_binary() {
-    let cases: Vec<Value> = serde_json::from_str(DATA).expect("cases");
-    assert!(cases.len() >= 60);
-    let mut failures = Vec::new();
-    for case in &cases {
-        let name = case["name"].as_str().expect("name");
-        let out = majiang(&["score", "--json"], &case["request"].to_string());
-        assert!(
-            out.status.success(),
-            "{name}: exit {:?}: {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let got: Value = serde_json::from_slice(&out.stdout).expect("one JSON answer");
-        let want = &case["expected"];
-        if got["valid"] != want["valid"] {
-            failures.push(format!("{name}: {got}"));
-            continue;
-        }
-        if want["valid"] == Value::Bool(false) {
-            if !matches!(got["reason"].as_str(), Some(r) if !r.is_empty()) {
-                failures.push(format!("{name}: no reason in {got}"));
-            }
-            continue;
-        }
-        if pattern_set(&got["patterns"]) != pattern_set(&want["patterns"])
-            || got["total"] != want["total"]
-            || got["payments"] != want["payments"]
-        {
-            failures.push(format!("{name}: {got}"));
-        }
-        if let Some(ps) = got["patterns"].as_array() {
-            if ps
-                .iter()
-                .any(|p| p["unit"] != "fan" || p["name"].as_str().is_none())
-            {
-                failures.push(format!("{name}: every pattern is named and in fan: {got}"));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::check_file_through_binary(
+        include_str!("../../majiang/tests/data/hongkong_cases.json"),
+        60,
+        &["fan"],
+    );
 }
 
 #[test]
