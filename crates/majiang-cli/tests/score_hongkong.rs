@@ -95,7 +95,7 @@ fn malformed_requests_exit_2_with_a_message() {
     );
     for (options, needle) in [
         (r#", "options": {"minfan": 3}"#, "minfan"),
-        (r#", "options": {"limit": 13}"#, "limit"),
+        (r#", "options": {"limit": 65}"#, "limit"),
         (r#", "options": {"flowers": "yes"}"#, "options"),
         (r#", "options": {"players": 3}"#, "players"),
         (r#", "concealed": "123m456p789s555z9x""#, "concealed"),

@@ -50,7 +50,9 @@ pub struct OtherHand {
     pub concealed: TileCounts,
     /// Declared melds (with `from` where known).
     pub melds: Vec<Meld>,
-    /// Bonus tiles laid out.
+    /// Bonus tiles laid out. At a five- or six-player classic table, where the bonus tiles are
+    /// extra winds played like any tile, the extra-wind tiles among the concealed tiles (as for
+    /// [`WinSituation::flowers`]).
     pub flowers: Vec<Tile>,
 }
 
@@ -73,7 +75,11 @@ pub struct WinSituation {
     pub dealer: Seat,
     /// The prevailing (round) wind.
     pub prevailing_wind: Wind,
-    /// The winner's bonus tiles.
+    /// The winner's bonus tiles. At a five- or six-player classic table (seed 003) the bonus
+    /// tiles are not flowers but **extra winds**, played like any tile: there this holds the
+    /// extra-wind tiles among the winner's concealed tiles (the winning tile, which may be one,
+    /// not included), and an extra-wind set declared as a meld is a [`Meld`] whose `tile` is the
+    /// lowest of its bonus tiles. See `docs/rules/classic.md`.
     pub flowers: Vec<Tile>,
     /// Special circumstances.
     pub circumstances: Circumstances,
@@ -94,10 +100,14 @@ pub struct WinSituation {
 }
 
 impl WinSituation {
-    /// The winner's full hand: concealed tiles plus the winning tile.
+    /// The winner's full hand: concealed tiles plus the winning tile (a bonus winning tile, an
+    /// extra wind of the five- and six-player classic game, is not counted: the counts hold
+    /// the 34 playing kinds only).
     pub fn full_concealed(&self) -> TileCounts {
         let mut c = self.concealed;
-        c.add(self.winning_tile);
+        if !self.winning_tile.is_bonus() {
+            c.add(self.winning_tile);
+        }
         c
     }
 
@@ -129,6 +139,20 @@ impl WinSituation {
             }
         }
         Ok(())
+    }
+
+    /// Checks that no declared meld of the winner names the winner's own seat as its source: a
+    /// player cannot claim their own discard. Melds without a `from` (concealed kongs, or a
+    /// source not given) pass.
+    pub fn check_meld_sources(&self) -> Result<(), Invalid> {
+        match self.melds.iter().find(|m| m.from == Some(self.seat)) {
+            Some(m) => Err(Invalid(format!(
+                "{m} was claimed from {}, the winner's own seat: nobody can claim their own \
+                 discard",
+                self.seat
+            ))),
+            None => Ok(()),
+        }
     }
 
     /// The losers: every seat but the winner, in turn order.
@@ -199,3 +223,37 @@ impl fmt::Display for Invalid {
 }
 
 impl std::error::Error for Invalid {}
+
+#[cfg(test)]
+mod tests {
+    use super::request::ScoreRequest;
+
+    fn with_meld(seat: &str, kind: &str, tiles: &str, from: &str) -> super::WinSituation {
+        let text = format!(
+            r#"{{"rules": "hongkong", "concealed": "456m789p1z555z",
+            "melds": [{{"kind": "{kind}", "tiles": "{tiles}", "from": "{from}"}}],
+            "winning_tile": "1z", "win": "self_draw", "seat": "{seat}"}}"#
+        );
+        ScoreRequest::from_json(&text).unwrap().situation
+    }
+
+    #[test]
+    fn no_meld_from_the_winners_own_seat() {
+        assert!(
+            with_meld("south", "pung", "222s", "east")
+                .check_meld_sources()
+                .is_ok()
+        );
+        for kind in ["pung", "kong"] {
+            let tiles = if kind == "pung" { "222s" } else { "2222s" };
+            let e = with_meld("south", kind, tiles, "south")
+                .check_meld_sources()
+                .unwrap_err();
+            assert!(e.0.contains("own seat"), "{e}");
+        }
+        let e = with_meld("west", "chow", "123s", "west")
+            .check_meld_sources()
+            .unwrap_err();
+        assert!(e.0.contains("west"), "{e}");
+    }
+}

@@ -114,19 +114,60 @@ fn seat_in(name: &str, field: &str, seats: &[Seat]) -> Result<Seat, Malformed> {
     Ok(seat)
 }
 
-fn meld(raw: &RawMeld, field: &str, seats: &[Seat]) -> Result<Meld, Malformed> {
+/// The physical tiles of a meld as written (an extra-wind set names its distinct bonus tiles).
+fn meld_tiles(raw: &RawMeld, field: &str) -> Result<Vec<Tile>, Malformed> {
+    parse_tiles(&raw.tiles).map_err(|e| bad(format!("{field}: {e}")))
+}
+
+fn meld(raw: &RawMeld, field: &str, table: &Table) -> Result<Meld, Malformed> {
+    let seats = &table.seats;
     let kind = MeldKind::from_keyword(&raw.kind).ok_or_else(|| {
         bad(format!(
             "{field}: unknown meld kind {:?} (chow, pung, kong or concealed_kong)",
             raw.kind
         ))
     })?;
-    let mut m = Meld::parse(&format!("{} {}", kind.keyword(), raw.tiles))
-        .map_err(|e| bad(format!("{field}: {e}")))?;
+    let tiles = meld_tiles(raw, field)?;
+    let mut m = if table.extra_winds > 0 && tiles.iter().any(|t| t.is_bonus()) {
+        extra_wind_meld(kind, &tiles, field, table)?
+    } else {
+        Meld::parse(&format!("{} {}", kind.keyword(), raw.tiles))
+            .map_err(|e| bad(format!("{field}: {e}")))?
+    };
     if let Some(from) = &raw.from {
         m.from = Some(seat_in(from, &format!("{field}.from"), seats)?);
     }
     Ok(m)
+}
+
+/// A set of extra winds at a five- or six-player classic table: a pung of three (or a kong of
+/// four) different extra-wind tiles, stored as a meld of the lowest of them.
+fn extra_wind_meld(
+    kind: MeldKind,
+    tiles: &[Tile],
+    field: &str,
+    table: &Table,
+) -> Result<Meld, Malformed> {
+    let mut sorted = tiles.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    let ok = kind != MeldKind::Chow
+        && tiles.len() == kind.size()
+        && sorted.len() == tiles.len()
+        && tiles.iter().all(|&t| table.is_extra_wind(t));
+    if !ok {
+        return Err(bad(format!(
+            "{field}: a set of extra winds is a pung of three or a kong of four different \
+             extra-wind tiles ({}), e.g. \"tiles\": \"123f\"",
+            table.extra_wind_names()
+        )));
+    }
+    Ok(Meld {
+        kind,
+        tile: sorted[0],
+        from: None,
+        claimed: None,
+    })
 }
 
 fn bonus_tiles(list: &[String], field: &str) -> Result<Vec<Tile>, Malformed> {
@@ -148,14 +189,44 @@ fn bonus_tiles(list: &[String], field: &str) -> Result<Vec<Tile>, Malformed> {
     Ok(out)
 }
 
-fn concealed(s: &str, field: &str) -> Result<Vec<Tile>, Malformed> {
+/// Concealed tiles: the playing tiles, and (at a table with extra winds) the extra-wind tiles.
+fn concealed(s: &str, field: &str, table: &Table) -> Result<(Vec<Tile>, Vec<Tile>), Malformed> {
     let tiles = parse_tiles(s).map_err(|e| bad(format!("{field}: {e}")))?;
-    if let Some(t) = tiles.iter().find(|t| t.is_bonus()) {
-        return Err(bad(format!(
-            "{field}: {t} is a bonus tile; list it under flowers"
-        )));
+    let (bonus, playing): (Vec<Tile>, Vec<Tile>) = tiles.into_iter().partition(|t| t.is_bonus());
+    if let Some(t) = bonus.iter().find(|&&t| !table.is_extra_wind(t)) {
+        return Err(bad(if table.extra_winds > 0 {
+            format!(
+                "{field}: {t} is not an extra-wind tile at this table ({})",
+                table.extra_wind_names()
+            )
+        } else {
+            format!("{field}: {t} is a bonus tile; list it under flowers")
+        }));
     }
-    Ok(tiles)
+    Ok((playing, bonus))
+}
+
+/// The table a request describes: its seats, and whether the bonus tiles are extra winds
+/// (classic with five or six players, seed 003).
+struct Table {
+    seats: Vec<Seat>,
+    /// How many bonus tiles are extra winds: 0 (they are flowers, if in play), 4 (`1f`–`4f`, the
+    /// North-East wind tiles of five players) or 8 (`1f`–`8f` at six).
+    extra_winds: usize,
+}
+
+impl Table {
+    fn is_extra_wind(&self, t: Tile) -> bool {
+        t.is_bonus() && usize::from(t.rank()) <= self.extra_winds
+    }
+
+    fn extra_wind_names(&self) -> &'static str {
+        match self.extra_winds {
+            4 => "1f-4f",
+            8 => "1f-8f",
+            _ => "none",
+        }
+    }
 }
 
 fn wind(name: &str, field: &str) -> Result<Wind, Malformed> {
@@ -189,6 +260,14 @@ impl ScoreRequest {
                 as usize,
         };
         let seats = Seat::order(players).expect("3..=6").to_vec();
+        let table = Table {
+            extra_winds: match (raw.rules.as_str(), players) {
+                ("classic", 5) => 4,
+                ("classic", 6) => 8,
+                _ => 0,
+            },
+            seats: seats.clone(),
+        };
         let seat = seat_in(raw.seat.as_deref().unwrap_or("east"), "seat", &seats)?;
         let dealer = seat_in(raw.dealer.as_deref().unwrap_or("east"), "dealer", &seats)?;
         let prevailing_wind = wind(
@@ -221,19 +300,39 @@ impl ScoreRequest {
             }
             (_, WinKind::SelfDraw) => None,
         };
-        let concealed_tiles = concealed(&raw.concealed, "concealed")?;
+        let (concealed_tiles, extra_in_hand) = concealed(&raw.concealed, "concealed", &table)?;
         let winning_tile =
             parse_tile(&raw.winning_tile).map_err(|e| bad(format!("winning_tile: {e}")))?;
-        if winning_tile.is_bonus() {
-            return Err(bad("winning_tile: a bonus tile cannot win a hand"));
+        if winning_tile.is_bonus() && !table.is_extra_wind(winning_tile) {
+            return Err(bad(if table.extra_winds > 0 {
+                format!(
+                    "winning_tile: {winning_tile} is not an extra-wind tile at this table ({})",
+                    table.extra_wind_names()
+                )
+            } else {
+                "winning_tile: a bonus tile cannot win a hand".to_string()
+            }));
         }
         let melds = raw
             .melds
             .iter()
             .enumerate()
-            .map(|(i, m)| meld(m, &format!("melds[{i}]"), &seats))
+            .map(|(i, m)| meld(m, &format!("melds[{i}]"), &table))
             .collect::<Result<Vec<_>, _>>()?;
-        let flowers = bonus_tiles(&raw.flowers, "flowers")?;
+        if table.extra_winds > 0 && !raw.flowers.is_empty() {
+            return Err(bad(format!(
+                "flowers: at a {players}-player classic table the bonus tiles are extra winds \
+                 ({}), played like any tile: write them in concealed or melds",
+                table.extra_wind_names()
+            )));
+        }
+        // At a table with extra winds, `flowers` carries the extra-wind tiles of the concealed
+        // hand (see `WinSituation::flowers`).
+        let flowers = if table.extra_winds > 0 {
+            extra_in_hand
+        } else {
+            bonus_tiles(&raw.flowers, "flowers")?
+        };
         let mut circumstances = Circumstances::default();
         for s in &raw.situation {
             let flag = match s.as_str() {
@@ -268,28 +367,52 @@ impl ScoreRequest {
             })
             .transpose()?;
         let mut others = BTreeMap::new();
-        // Every physical tile counted once: the winner's, then everyone else's.
-        let mut all_tiles = concealed_tiles.clone();
-        all_tiles.push(winning_tile);
-        all_tiles.extend(melds.iter().flat_map(Meld::tiles));
-        let mut all_bonus = flowers.clone();
+        // Every physical tile counted once: the winner's, then everyone else's. Extra-wind sets
+        // are counted by the bonus tiles they name.
+        let physical = |raw: &[RawMeld], field: &str, out: &mut (Vec<Tile>, Vec<Tile>)| {
+            for (i, m) in raw.iter().enumerate() {
+                let tiles = meld_tiles(m, &format!("{field}[{i}]"))?;
+                let (bonus, playing): (Vec<Tile>, Vec<Tile>) =
+                    tiles.into_iter().partition(|t| t.is_bonus());
+                out.0.extend(playing);
+                out.1.extend(bonus);
+            }
+            Ok::<(), Malformed>(())
+        };
+        let mut all = (concealed_tiles.clone(), flowers.clone());
+        if winning_tile.is_bonus() {
+            all.1.push(winning_tile);
+        } else {
+            all.0.push(winning_tile);
+        }
+        physical(&raw.melds, "melds", &mut all)?;
         for (name, o) in &raw.others {
             let field = format!("others.{name}");
             let s = seat_in(name, &field, &seats)?;
             if s == seat {
                 return Err(bad(format!("{field}: that is the winner's seat")));
             }
-            let tiles = concealed(&o.concealed, &format!("{field}.concealed"))?;
+            let (tiles, extra) = concealed(&o.concealed, &format!("{field}.concealed"), &table)?;
             let ms = o
                 .melds
                 .iter()
                 .enumerate()
-                .map(|(i, m)| meld(m, &format!("{field}.melds[{i}]"), &seats))
+                .map(|(i, m)| meld(m, &format!("{field}.melds[{i}]"), &table))
                 .collect::<Result<Vec<_>, _>>()?;
-            let fl = bonus_tiles(&o.flowers, &format!("{field}.flowers"))?;
-            all_tiles.extend_from_slice(&tiles);
-            all_tiles.extend(ms.iter().flat_map(Meld::tiles));
-            all_bonus.extend_from_slice(&fl);
+            if table.extra_winds > 0 && !o.flowers.is_empty() {
+                return Err(bad(format!(
+                    "{field}.flowers: at a {players}-player classic table the bonus tiles are \
+                     extra winds: write them in concealed or melds"
+                )));
+            }
+            let fl = if table.extra_winds > 0 {
+                extra
+            } else {
+                bonus_tiles(&o.flowers, &format!("{field}.flowers"))?
+            };
+            all.0.extend_from_slice(&tiles);
+            all.1.extend_from_slice(&fl);
+            physical(&o.melds, &format!("{field}.melds"), &mut all)?;
             others.insert(
                 s,
                 OtherHand {
@@ -300,11 +423,13 @@ impl ScoreRequest {
                 },
             );
         }
-        TileCounts::from_tiles(&all_tiles).map_err(|e| bad(format!("impossible tiles: {e}")))?;
-        let mut sorted_bonus = all_bonus.clone();
+        TileCounts::from_tiles(&all.0).map_err(|e| bad(format!("impossible tiles: {e}")))?;
+        let mut sorted_bonus = all.1;
         sorted_bonus.sort();
         if sorted_bonus.windows(2).any(|w| w[0] == w[1]) {
-            return Err(bad("flowers: a bonus tile is given to two players"));
+            return Err(bad(
+                "flowers: a bonus tile is given twice (there is one of each)",
+            ));
         }
         let situation = WinSituation {
             concealed: TileCounts::from_tiles(&concealed_tiles)
@@ -417,5 +542,70 @@ mod tests {
         assert_eq!(r.situation.seats.len(), 5);
         let bad = text.replace("north_east", "south_west");
         assert!(ScoreRequest::from_json(&bad).is_err());
+    }
+
+    #[test]
+    fn extra_winds_at_five_and_six_player_classic_tables() {
+        let five = |concealed: &str, melds: &str, win: &str| {
+            ScoreRequest::from_json(&format!(
+                r#"{{"rules": "classic", "options": {{"players": 5}}, "concealed": "{concealed}",
+                "melds": [{melds}], "winning_tile": "{win}", "win": "self_draw",
+                "seat": "north_east"}}"#
+            ))
+        };
+        // Concealed extra winds go to `flowers`; the winning tile may be one; an extra-wind set
+        // is a meld of its lowest tile.
+        let r = five(
+            "123m456p99s4f",
+            r#"{"kind": "pung", "tiles": "123f", "from": "north"}"#,
+            "9s",
+        )
+        .unwrap();
+        assert_eq!(r.situation.flowers.len(), 1);
+        assert_eq!(r.situation.concealed.len(), 8);
+        assert!(r.situation.melds[0].tile.is_bonus());
+        assert!(five("123m456p99s3f", "", "4f").is_ok());
+        for (concealed, melds, win, needle) in [
+            ("123m456p99s5f", "", "9s", "not an extra-wind tile"),
+            ("123m456p99s", "", "6f", "not an extra-wind tile"),
+            (
+                "123m456p9s",
+                r#"{"kind": "pung", "tiles": "113f"}"#,
+                "9s",
+                "extra winds",
+            ),
+            (
+                "123m456p9s",
+                r#"{"kind": "chow", "tiles": "123f"}"#,
+                "9s",
+                "extra winds",
+            ),
+            (
+                "123m456p9s1f",
+                r#"{"kind": "pung", "tiles": "123f"}"#,
+                "9s",
+                "twice",
+            ),
+        ] {
+            let e = five(concealed, melds, win).unwrap_err();
+            assert!(e.0.contains(needle), "{concealed} {melds}: {e}");
+        }
+        // Elsewhere a bonus tile in the hand is still a flower to list apart.
+        let four = r#"{"rules": "classic", "concealed": "123m456p99s4f", "winning_tile": "9s",
+            "win": "self_draw"}"#;
+        assert!(
+            ScoreRequest::from_json(four)
+                .unwrap_err()
+                .0
+                .contains("flowers")
+        );
+        let six = r#"{"rules": "classic", "options": {"players": 6}, "concealed": "222m99s8f",
+            "flowers": ["1f"], "winning_tile": "9s", "win": "self_draw"}"#;
+        assert!(
+            ScoreRequest::from_json(six)
+                .unwrap_err()
+                .0
+                .contains("extra winds")
+        );
     }
 }

@@ -34,13 +34,13 @@ pub use options::Options;
 pub use patterns::{PATTERNS, PatternDef};
 pub use settle::settle;
 
-use crate::analysis::{self, Decomposition, Form, GroupKind, HandRules};
+use crate::analysis::{self, Form, Group, GroupKind, HandRules};
 use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
 use crate::scoring::request::Malformed;
 use crate::scoring::{Invalid, OtherHand, Scored, WinKind, WinSituation};
 use crate::seat::Seat;
-use crate::tile::Suit;
+use crate::tile::{Suit, Tile};
 use patterns::{Pattern, Tally, pair_scores, score_flowers, score_set};
 use std::collections::BTreeMap;
 
@@ -57,14 +57,20 @@ pub fn score_request(
 }
 
 /// Scores and settles a win: the winner's patterns and score (`total`), and net chips for every
-/// seat after every player's score has been settled.
+/// seat after every player's score has been settled. A chow claimed from anyone but the
+/// winner's left neighbour, or a meld claimed from the winner's own seat, is [`Invalid`].
+///
+/// At five and six players the bonus tiles are extra winds (see [`WinSituation::flowers`]):
+/// honour tiles of their own kind that form pungs (and, at five, kongs) and pairs but no chows.
 pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
+    situation.check_meld_sources()?;
+    situation.check_chow_sources()?;
     check_table(situation, options)?;
     let winner = winner_tally(situation, options)?;
     let mut scores = BTreeMap::new();
     scores.insert(situation.seat, winner.score());
     for (&seat, hand) in &situation.others {
-        scores.insert(seat, loser_score(seat, hand));
+        scores.insert(seat, loser_score(seat, hand, options));
     }
     Ok(Scored {
         patterns: winner.patterns(),
@@ -73,26 +79,48 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
     })
 }
 
+/// True if the table plays the bonus tiles as extra winds (five or six players).
+fn extra_winds(options: &Options) -> bool {
+    options.players >= 5
+}
+
 /// What a loser's tiles score: their declared pungs and kongs; from the concealed tiles every
 /// three of a kind as a pung (four undeclared copies are a pung, not a kong) and at most one
 /// scoring pair; their flowers; and the doubles these sets earn. Chows and unfinished groups
 /// score nothing. Taking every pung and the one scoring pair is always the split worth most,
-/// since a pung is worth more than a pair of the same kind.
-pub fn loser_score(seat: Seat, hand: &OtherHand) -> i64 {
+/// since a pung is worth more than a pair of the same kind. At five or six players the
+/// `flowers` are concealed extra winds: every three a pung, and two left over a pair (scoring
+/// only for North-East and South-West).
+pub fn loser_score(seat: Seat, hand: &OtherHand, options: &Options) -> i64 {
     let mut tally = Tally::default();
     for m in &hand.melds {
         score_meld(&mut tally, m, seat);
     }
     let mut pair = false;
-    for (tile, n) in hand.concealed.iter() {
-        if n >= 3 {
+    let mut groups: Vec<(Tile, usize)> = hand
+        .concealed
+        .iter()
+        .map(|(t, n)| (t, usize::from(n)))
+        .collect();
+    if extra_winds(options) {
+        if let Some(&t) = hand.flowers.first() {
+            groups.push((t, hand.flowers.len()));
+        }
+    }
+    for (tile, n) in groups {
+        // A playing kind has at most four copies: one pung, or a pair. The extra winds are up
+        // to eight tiles of one kind: every three a pung, two left over a pair.
+        for _ in 0..n / 3 {
             score_set(&mut tally, tile, false, seat);
-        } else if n == 2 && !pair && pair_scores(tile, seat) {
+        }
+        if n % 3 == 2 && !pair && pair_scores(tile, seat) {
             tally.add(Pattern::PairDragonsOrOwnWind);
             pair = true;
         }
     }
-    score_flowers(&mut tally, &hand.flowers);
+    if !extra_winds(options) {
+        score_flowers(&mut tally, &hand.flowers);
+    }
     tally.score()
 }
 
@@ -104,7 +132,7 @@ fn score_meld(tally: &mut Tally, meld: &Meld, seat: Seat) {
 
 /// Table size, seats and flowers agree with the options, and no loser holds more tiles than a
 /// hand has (13, or 10 at a six-player table; fewer is allowed, as the request may give only
-/// part of a hand).
+/// part of a hand). At five players the extra winds are `1f`–`4f`; at six, `1f`–`8f`.
 fn check_table(s: &WinSituation, options: &Options) -> Result<(), Invalid> {
     if s.seats.len() != usize::from(options.players) {
         return Err(Invalid(format!(
@@ -114,8 +142,11 @@ fn check_table(s: &WinSituation, options: &Options) -> Result<(), Invalid> {
         )));
     }
     let most = if options.players == 6 { 10 } else { 13 };
+    let extra = extra_winds(options);
     for (seat, hand) in &s.others {
-        let held = hand.concealed.len() + 3 * hand.melds.len();
+        let held = hand.concealed.len()
+            + 3 * hand.melds.len()
+            + if extra { hand.flowers.len() } else { 0 };
         if held > most {
             return Err(Invalid(format!(
                 "{seat} holds {held} tiles (kongs counted as three); a losing hand has at most \
@@ -124,21 +155,60 @@ fn check_table(s: &WinSituation, options: &Options) -> Result<(), Invalid> {
         }
     }
     let others_have_flowers = s.others.values().any(|o| !o.flowers.is_empty());
-    if options.players >= 5 && (!s.flowers.is_empty() || others_have_flowers) {
-        return Err(Invalid(format!(
-            "at a {}-player table the flower tiles are extra winds, not bonus tiles (extra-wind \
-             tiles cannot be written in a request yet)",
-            options.players
-        )));
-    }
-    if !options.flowers && (!s.flowers.is_empty() || others_have_flowers) {
+    if extra {
+        let bonus = s
+            .flowers
+            .iter()
+            .chain([&s.winning_tile])
+            .chain(s.melds.iter().map(|m| &m.tile))
+            .chain(s.others.values().flat_map(|o| &o.flowers))
+            .chain(
+                s.others
+                    .values()
+                    .flat_map(|o| o.melds.iter().map(|m| &m.tile)),
+            );
+        for t in bonus.filter(|t| t.is_bonus()) {
+            if options.players == 5 && !t.is_flower() {
+                return Err(Invalid(format!(
+                    "{t}: the five-player game adds only the four flowers 1f-4f (the North-East \
+                     wind tiles)"
+                )));
+            }
+        }
+        if let Some(m) = s
+            .melds
+            .iter()
+            .find(|m| m.tile.is_bonus() && m.kind == MeldKind::Chow)
+        {
+            return Err(Invalid(format!("{m}: extra winds form no chow")));
+        }
+    } else if !options.flowers && (!s.flowers.is_empty() || others_have_flowers) {
         return Err(Invalid(
             "flowers and seasons are not in play (set the option flowers = true for the \
              advanced game)"
                 .into(),
         ));
+    } else if s.winning_tile.is_bonus() || s.melds.iter().any(|m| m.tile.is_bonus()) {
+        return Err(Invalid(
+            "a bonus tile is laid out as a flower, never part of a set (extra winds exist only \
+             at five- and six-player tables)"
+                .into(),
+        ));
     }
     Ok(())
+}
+
+/// The ways `n` concealed extra winds split into pungs and at most one pair: (pungs, pair).
+/// Empty when they cannot (one, four or seven of them: undeclared fours are no kong).
+fn extra_wind_splits(n: usize) -> Vec<(usize, bool)> {
+    let mut splits = Vec::new();
+    if n % 3 == 0 {
+        splits.push((n / 3, false));
+    }
+    if n >= 2 && (n - 2) % 3 == 0 {
+        splits.push(((n - 2) / 3, true));
+    }
+    splits
 }
 
 /// The winner's tally: the reading of the hand worth most.
@@ -150,27 +220,36 @@ fn winner_tally(s: &WinSituation, options: &Options) -> Result<Tally, Invalid> {
             m.kind.keyword().replace('_', " ")
         )));
     }
+    // The playing tiles (34 kinds) and, apart, the extra winds held concealed.
     let full = s.full_concealed();
+    let extra = if extra_winds(options) {
+        s.flowers.len() + usize::from(s.winning_tile.is_bonus())
+    } else {
+        0
+    };
     let hand_size: i64 = if six { 11 } else { 14 };
     let expected = hand_size - 3 * s.melds.len() as i64;
-    if full.len() as i64 != expected {
+    let held = (full.len() + extra) as i64;
+    if held != expected {
         return Err(Invalid(format!(
             "with {} declared meld(s) the hand needs {} concealed tiles including the winning \
-             tile, not {}",
+             tile, not {held}",
             s.melds.len(),
             expected.max(0),
-            full.len()
         )));
     }
-    let readings: Vec<Decomposition> = analysis::decompositions(&full, &HAND_RULES)
-        .into_iter()
-        .filter(|d| d.form == Form::Standard)
-        .filter(|d| !six || d.groups.iter().all(|g| g.kind != GroupKind::Chow))
-        .collect();
-    let best = readings
-        .iter()
-        .map(|d| winner_reading(s, &full, d))
-        .max_by_key(|t| t.score());
+    // One of the extra winds (any stands for the kind); `None` where flowers are flowers.
+    let extra_tile =
+        extra_winds(options).then(|| s.flowers.first().copied().unwrap_or(s.winning_tile));
+    let mut best: Option<Tally> = None;
+    for (pungs, extra_pair) in extra_wind_splits(extra) {
+        for reading in readings(&full, extra_pair, six) {
+            let t = winner_reading(s, &full, &reading, (pungs, extra_pair), extra_tile);
+            if best.as_ref().is_none_or(|b| t.score() > b.score()) {
+                best = Some(t);
+            }
+        }
+    }
     best.ok_or_else(|| {
         Invalid(if six {
             "not a winning hand: the six-player game needs three pungs and a pair".into()
@@ -182,14 +261,63 @@ fn winner_tally(s: &WinSituation, options: &Options) -> Result<Tally, Invalid> {
     })
 }
 
-/// The winner's patterns for one reading of the concealed tiles.
-fn winner_reading(s: &WinSituation, full: &TileCounts, d: &Decomposition) -> Tally {
+/// The groups of one reading of the playing tiles: sets, and the pair unless the extra winds
+/// hold it (`pair_elsewhere`).
+fn readings(full: &TileCounts, pair_elsewhere: bool, six: bool) -> Vec<Vec<Group>> {
+    let mut hand = *full;
+    // With the pair among the extra winds the playing tiles are sets only: read them with a
+    // stand-in pair of an honour kind they lack (two copies of it can only be a pair), then
+    // drop it. Playing tiles holding all seven honour kinds cannot be sets only.
+    let stand_in = if pair_elsewhere {
+        match Tile::all()
+            .filter(|t| t.is_honor())
+            .find(|&t| hand.get(t) == 0)
+        {
+            Some(t) => {
+                hand.add(t);
+                hand.add(t);
+                Some(t)
+            }
+            None => return Vec::new(),
+        }
+    } else {
+        None
+    };
+    analysis::decompositions(&hand, &HAND_RULES)
+        .into_iter()
+        .filter(|d| d.form == Form::Standard)
+        .filter(|d| !six || d.groups.iter().all(|g| g.kind != GroupKind::Chow))
+        .filter_map(|d| {
+            let pair = d.pair()?;
+            if stand_in.is_some_and(|t| pair.tile != t) {
+                return None;
+            }
+            Some(
+                d.groups
+                    .iter()
+                    .copied()
+                    .filter(|g| !(stand_in.is_some() && g.kind == GroupKind::Pair))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// The winner's patterns for one reading of the concealed tiles, with `extra` = (pungs, pair)
+/// of concealed extra winds (`extra_tile` one of them).
+fn winner_reading(
+    s: &WinSituation,
+    full: &TileCounts,
+    groups: &[Group],
+    extra: (usize, bool),
+    extra_tile: Option<Tile>,
+) -> Tally {
     let mut tally = Tally::default();
     tally.add(Pattern::Mahjong);
     for m in &s.melds {
         score_meld(&mut tally, m, s.seat);
     }
-    for g in &d.groups {
+    for g in groups {
         match g.kind {
             GroupKind::Pung => score_set(&mut tally, g.tile, false, s.seat),
             GroupKind::Pair if pair_scores(g.tile, s.seat) => {
@@ -198,35 +326,46 @@ fn winner_reading(s: &WinSituation, full: &TileCounts, d: &Decomposition) -> Tal
             _ => {}
         }
     }
+    if let Some(t) = extra_tile.filter(|t| t.is_bonus()) {
+        for _ in 0..extra.0 {
+            score_set(&mut tally, t, false, s.seat);
+        }
+        if extra.1 && pair_scores(t, s.seat) {
+            tally.add(Pattern::PairDragonsOrOwnWind);
+        }
+    }
     let chows = s.melds.iter().any(|m| m.kind == MeldKind::Chow)
-        || d.groups.iter().any(|g| g.kind == GroupKind::Chow);
+        || groups.iter().any(|g| g.kind == GroupKind::Chow);
     if !chows {
         tally.add(Pattern::NoChows);
     }
     if s.win == WinKind::SelfDraw {
         tally.add(Pattern::SelfDrawn);
     }
-    score_flowers(&mut tally, &s.flowers);
+    if extra_tile.is_none() {
+        score_flowers(&mut tally, &s.flowers);
+    }
     if s.fully_concealed() {
         tally.add(Pattern::AllConcealed);
     }
-    if let Some(p) = one_suit(s, full) {
+    if let Some(p) = one_suit(s, full, extra_tile.is_some()) {
         tally.add(p);
     }
     tally
 }
 
 /// One suit: every tile of the hand from one number suit (three doubles), or one number suit
-/// plus honors (one double). A hand of honors only has no suit and earns neither.
-fn one_suit(s: &WinSituation, full: &TileCounts) -> Option<Pattern> {
+/// plus honors (one double). A hand of honors only has no suit and earns neither. Extra winds
+/// are honors.
+fn one_suit(s: &WinSituation, full: &TileCounts, extra_winds: bool) -> Option<Pattern> {
     let tiles = full
         .tiles()
         .into_iter()
         .chain(s.melds.iter().flat_map(Meld::tiles));
     let mut suits: Vec<Suit> = Vec::new();
-    let mut honors = false;
+    let mut honors = extra_winds && (!s.flowers.is_empty() || s.winning_tile.is_bonus());
     for t in tiles {
-        if t.is_honor() {
+        if t.is_honor() || t.is_bonus() {
             honors = true;
         } else if !suits.contains(&t.suit()) {
             suits.push(t.suit());

@@ -171,10 +171,19 @@ impl Tally {
     }
 }
 
+/// True if `tile` is `seat`'s own wind: its seat wind, or, for North-East and South-West (the
+/// extra seats of five and six players), an extra-wind tile (a bonus tile at those tables).
+fn own_wind(tile: Tile, seat: Seat) -> bool {
+    seat.wind_tile() == Some(tile)
+        || (tile.is_bonus() && matches!(seat, Seat::NorthEast | Seat::SouthWest))
+}
+
 /// A pung (or, with `kong`, a kong) of `tile` held by `seat`: its points, and the doubles it
-/// earns its owner (dragon set; own-wind set).
+/// earns its owner (dragon set; own-wind set). A bonus tile here is an extra wind (five and six
+/// players): a wind set.
 pub(crate) fn score_set(tally: &mut Tally, tile: Tile, kong: bool, seat: Seat) {
-    let row = match (kong, tile.is_honor(), tile.is_terminal()) {
+    let honor = tile.is_honor() || tile.is_bonus();
+    let row = match (kong, honor, tile.is_terminal()) {
         (false, true, _) => Pattern::PungHonors,
         (false, false, true) => Pattern::PungTerminals,
         (false, false, false) => Pattern::PungSimples,
@@ -186,15 +195,15 @@ pub(crate) fn score_set(tally: &mut Tally, tile: Tile, kong: bool, seat: Seat) {
     if tile.is_dragon() {
         tally.add(Pattern::DragonSet);
     }
-    if seat.wind_tile() == Some(tile) {
+    if own_wind(tile, seat) {
         tally.add(Pattern::OwnWindSet);
     }
 }
 
-/// True if a pair of `tile` scores for `seat`: a dragon pair, or the seat's own wind (seats
-/// without an ordinary wind — North-East, South-West — have no own-wind pair).
+/// True if a pair of `tile` scores for `seat`: a dragon pair, or the seat's own wind (for
+/// North-East and South-West, the extra winds: no ordinary wind is theirs).
 pub(crate) fn pair_scores(tile: Tile, seat: Seat) -> bool {
-    tile.is_dragon() || seat.wind_tile() == Some(tile)
+    tile.is_dragon() || own_wind(tile, seat)
 }
 
 /// Flowers and seasons laid out: one point each; all four flowers, and all four seasons, three

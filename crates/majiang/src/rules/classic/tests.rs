@@ -296,22 +296,22 @@ fn losers_score_sets_and_one_pair() {
         flowers: vec![],
     };
     // 777z: 4 and a double; 333z: 4 and West's own-wind double; one dragon pair: 2.
-    assert_eq!(loser_score(Seat::West, &hand), 40);
+    assert_eq!(loser_score(Seat::West, &hand, &Options::default()), 40);
     // South: 333z earns no double.
-    assert_eq!(loser_score(Seat::South, &hand), 20);
+    assert_eq!(loser_score(Seat::South, &hand, &Options::default()), 20);
     // Chows and a lone pair of another's wind score nothing.
     let poor = OtherHand {
         concealed: TileCounts::parse("123m456p11z").unwrap(),
         melds: vec![Meld::parse("chow 789s").unwrap()],
         flowers: vec![],
     };
-    assert_eq!(loser_score(Seat::North, &poor), 0);
+    assert_eq!(loser_score(Seat::North, &poor, &Options::default()), 0);
     // Four undeclared copies are a pung.
     let four = OtherHand {
         concealed: TileCounts::parse("9999p").unwrap(),
         ..OtherHand::default()
     };
-    assert_eq!(loser_score(Seat::North, &four), 4);
+    assert_eq!(loser_score(Seat::North, &four, &Options::default()), 4);
 }
 
 #[test]
@@ -370,8 +370,58 @@ fn a_loser_cannot_hold_too_many_tiles() {
 
 #[test]
 fn flowers_at_five_players_are_extra_winds() {
-    let body = r#""options": {"players": 5}, "concealed": "123m456m789p123s5s", "flowers": ["1f"],
-        "winning_tile": "5s", "win": "self_draw", "seat": "south""#;
-    let e = run(body).unwrap_err();
+    // `flowers` cannot be listed: the bonus tiles are extra winds, written in the hand.
+    let text = r#"{"rules": "classic", "options": {"players": 5},
+        "concealed": "123m456m789p123s5s", "flowers": ["1f"],
+        "winning_tile": "5s", "win": "self_draw", "seat": "south"}"#;
+    let e = ScoreRequest::from_json(text).unwrap_err();
     assert!(e.0.contains("extra winds"), "{e}");
+    // 123m 456m 789p + a pung of North-East winds 1f2f3f + 55s, self-drawn by North-East:
+    // Mahjong 20 + wind pung 4 + self-drawn 2 = 26; own wind (the extra winds are North-East's)
+    // and all concealed double it twice: 104.
+    let ne = r#""options": {"players": 5}, "concealed": "123m456m789p123f5s",
+        "winning_tile": "5s", "win": "self_draw", "seat": "north_east""#;
+    assert_eq!(total(ne), 104);
+    assert!(has(ne, "own_wind_set"));
+    // The same hand for South: no own-wind double: 26 × 2 = 52.
+    assert_eq!(total(&ne.replace("north_east", "south")), 52);
+    // A season is no extra wind at five players.
+    let text = r#"{"rules": "classic", "options": {"players": 5},
+        "concealed": "123m456m789p125f5s", "winning_tile": "5s", "win": "self_draw"}"#;
+    assert!(ScoreRequest::from_json(text).is_err());
+}
+
+#[test]
+fn extra_wind_splits() {
+    assert_eq!(super::extra_wind_splits(0), [(0, false)]);
+    assert_eq!(super::extra_wind_splits(2), [(0, true)]);
+    assert_eq!(super::extra_wind_splits(3), [(1, false)]);
+    assert!(super::extra_wind_splits(4).is_empty());
+    assert_eq!(super::extra_wind_splits(5), [(1, true)]);
+    assert_eq!(super::extra_wind_splits(8), [(2, true)]);
+}
+
+#[test]
+fn chows_only_from_the_left_and_no_meld_from_oneself() {
+    // South's left neighbour is East.
+    let chow = |from: &str| {
+        south_melds(
+            "456m789p234s9s",
+            &format!(r#"{{"kind": "chow", "tiles": "123m", "from": "{from}"}}"#),
+            "9s",
+            "discard",
+        )
+    };
+    assert_eq!(total(&chow("east")), 20);
+    for from in ["west", "north", "south"] {
+        assert!(run(&chow(from)).is_err(), "chow from {from}");
+    }
+    let own = south_melds(
+        "456m789p234s9s",
+        r#"{"kind": "pung", "tiles": "222m", "from": "south"}"#,
+        "9s",
+        "discard",
+    );
+    let e = run(&own).unwrap_err();
+    assert!(e.0.contains("own seat"), "{e}");
 }

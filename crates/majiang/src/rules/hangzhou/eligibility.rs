@@ -2,25 +2,18 @@
 //! multiplier is counted.
 
 use super::patterns::kong_chain;
-use crate::meld::MeldKind;
 use crate::scoring::{Invalid, WinKind, WinSituation};
 use crate::seat::Seat;
 use crate::tile::Tile;
-
-/// The winner's left neighbour: the seat before it in turn order, the only one it can chow.
-fn left_of(s: &WinSituation) -> Option<Seat> {
-    let i = s.seats.iter().position(|&x| x == s.seat)?;
-    let n = s.seats.len();
-    s.seats.get((i + n - 1) % n).copied()
-}
 
 fn invalid<T>(why: impl Into<String>) -> Result<T, Invalid> {
     Err(Invalid(why.into()))
 }
 
 /// The shape of the request: four seats, lao at least 1, the concealed count that the melds
-/// leave, no wildcard in a declared meld, no meld claimed from one's own discard, chows only
-/// from the left neighbour.
+/// leave, no wildcard in a declared meld, and the shared meld-source checks
+/// ([`WinSituation::check_meld_sources`]: no meld claimed from one's own seat;
+/// [`WinSituation::check_chow_sources`]: chows only from the left neighbour).
 ///
 /// A declared meld holding the wild kind is **Invalid** (not Malformed): the request reads fine,
 /// but the rules forbid it: a wildcard never counts toward a kong, and a discarded wildcard
@@ -52,23 +45,9 @@ pub fn check_shape(s: &WinSituation, wild: Tile) -> Result<(), Invalid> {
                  kong and cannot be claimed or melded"
             ));
         }
-        if m.from == Some(s.seat) {
-            return invalid(format!(
-                "the {m} cannot be claimed from the winner's own discard"
-            ));
-        }
-        if m.kind == MeldKind::Chow {
-            if let (Some(from), Some(left)) = (m.from, left_of(s)) {
-                if from != left {
-                    return invalid(format!(
-                        "the {m} was claimed from {from}, but only the left neighbour ({left}) \
-                         can be chowed"
-                    ));
-                }
-            }
-        }
     }
-    Ok(())
+    s.check_meld_sources()?;
+    s.check_chow_sources()
 }
 
 /// In `indicator` mode the indicator tile stays face up out of play: only three copies of the

@@ -407,6 +407,14 @@ fn chows_come_from_the_left() {
     assert_eq!(ok(hand("east")).total, 1);
     let why = invalid(hand("west"));
     assert!(why.contains("left"), "{why}");
+    let why = invalid(hand("north"));
+    assert!(why.contains("left"), "{why}");
+    // Nobody claims their own discard, for any meld.
+    let why = invalid(hand("south"));
+    assert!(why.contains("own seat"), "{why}");
+    let why = invalid(json!({"concealed": "456p789s1122z", "winning_tile": "2z",
+        "melds": [{"kind": "pung", "tiles": "333m", "from": "south"}]}));
+    assert!(why.contains("own seat"), "{why}");
 }
 
 #[test]

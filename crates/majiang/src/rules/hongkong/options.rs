@@ -18,8 +18,8 @@ pub struct Options {
     /// Fewest fan a win needs (default 3). A hand that reaches the limit always wins, whatever
     /// this is set to.
     pub min_fan: u32,
-    /// Fan at and above which the limit (64 points) pays (default 10). Accepted from 1 to 10: the
-    /// payment table has no row between 9 fan and the limit.
+    /// Fan at and above which the limit (64 points) pays (default 10). Accepted from 1 to 64
+    /// (house limits of 13 are common): fan 7 up to `limit − 1` pay 32 points, the limit 64.
     pub limit: u32,
     /// Flowers and seasons are in play (default true). Without them no flower row scores, and
     /// "No Flowers or Seasons" never does; bonus tiles listed in a request are then ignored.
@@ -61,9 +61,9 @@ impl Options {
 
     /// Checks value ranges (serde checks only the types).
     pub fn check(&self) -> Result<(), Malformed> {
-        if !(1..=10).contains(&self.limit) {
+        if !(1..=64).contains(&self.limit) {
             return Err(Malformed(format!(
-                "options.limit: {} is out of range (1 to 10 fan; the payment table stops at 10)",
+                "options.limit: {} is out of range (1 to 64 fan)",
                 self.limit
             )));
         }
@@ -123,7 +123,7 @@ mod tests {
             (r#"{"min_fann": 3}"#, "min_fann"),
             (r#"{"min_fan": "three"}"#, "options"),
             (r#"{"min_fan": -1}"#, "options"),
-            (r#"{"limit": 13}"#, "limit"),
+            (r#"{"limit": 65}"#, "limit"),
             (r#"{"limit": 0}"#, "limit"),
             (r#"{"flowers": 1}"#, "options"),
             (r#"{"players": 3}"#, "players"),

@@ -220,7 +220,7 @@ pub const PATTERNS: &[PatternDef] = &[
         "nine_gates",
         "Nine Gates",
         Limit,
-        "1112345678999 of one suit plus one more of it, no melds",
+        "1112345678999 of one suit before the winning tile (one more of it), no melds",
     ),
     row(
         "thirteen_orphans",
@@ -431,29 +431,38 @@ fn big_four_winds(h: &Hand, _: &Context) -> bool {
     wind_triplets(h) == 4
 }
 
-/// All Honors: every tile a wind or a dragon (four pungs/kongs and a pair, or seven honor
-/// pairs).
+/// All Honors: four pungs/kongs and a pair, every tile a wind or a dragon (seed 004: "Four
+/// Pungs or Kongs and a pair of Dragons and Winds"). Seven honor pairs are not All Honors (the
+/// lead's ruling): they score as Seven Pairs and whatever ordinary rows apply.
 fn all_honors(h: &Hand, _: &Context) -> bool {
-    h.all_tiles(Tile::is_honor)
+    h.form == Form::Standard && h.all_tiles(Tile::is_honor)
 }
 
-/// All Terminals: every tile a 1 or a 9 of a number suit (no honors).
+/// All Terminals: four pungs/kongs and a pair, every tile a 1 or a 9 of a number suit (no
+/// honors).
 fn all_terminals(h: &Hand, _: &Context) -> bool {
-    h.all_tiles(Tile::is_terminal)
+    h.form == Form::Standard && h.all_tiles(Tile::is_terminal)
 }
 
-/// Nine Gates: no declared meld (no kong), every tile of one number suit, at least three 1s,
-/// one each of 2-8 and three 9s; the winning tile may be a discard.
-fn nine_gates(h: &Hand, _: &Context) -> bool {
-    let suits = h.number_suits();
-    if !h.no_melds || suits.len() != 1 || h.has_honors() {
+/// Nine Gates: no declared meld (no kong), and the 13 concealed tiles before the winning tile
+/// are exactly `1112345678999` of one suit (the pure nine-sided wait, the lead's ruling); the
+/// winning tile, any tile of that suit, may be a discard. `1123456789999` + `1` is not Nine
+/// Gates, although the 14 tiles are the same.
+fn nine_gates(h: &Hand, c: &Context) -> bool {
+    if !h.no_melds {
         return false;
     }
-    let suit = suits[0];
-    (1..=9).all(|r| {
-        let need = if r == 1 || r == 9 { 3 } else { 1 };
-        Tile::new(suit, r).is_some_and(|t| h.tiles.get(t) >= need)
-    })
+    let before = &c.situation.concealed;
+    let won = c.situation.winning_tile;
+    if !won.is_numbered() {
+        return false;
+    }
+    let suit = won.suit();
+    before.len() == 13
+        && (1..=9).all(|r| {
+            let need = if r == 1 || r == 9 { 3 } else { 1 };
+            Tile::new(suit, r).is_some_and(|t| before.get(t) == need)
+        })
 }
 
 /// Thirteen Orphans: one of each terminal and honor and a pair of one of them, no declared

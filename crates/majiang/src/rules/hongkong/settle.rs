@@ -5,7 +5,7 @@ use crate::seat::Seat;
 use std::collections::BTreeMap;
 
 /// Points for a hand of `fan` under a limit of `limit` fan: 0→1, 1→2, 2→4, 3→8, 4–6→16,
-/// 7–9→32, at or above the limit→64.
+/// 7 up to `limit − 1`→32 (7–9 under the default limit of 10), at or above the limit→64.
 ///
 /// ```
 /// use majiang::rules::hongkong::points;
@@ -13,6 +13,8 @@ use std::collections::BTreeMap;
 /// assert_eq!(points(6, 10), 16);
 /// assert_eq!(points(12, 10), 64);
 /// assert_eq!(points(5, 5), 64);
+/// assert_eq!(points(12, 13), 32);
+/// assert_eq!(points(13, 13), 64);
 /// ```
 pub fn points(fan: u32, limit: u32) -> i64 {
     if fan >= limit {

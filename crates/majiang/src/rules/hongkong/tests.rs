@@ -415,6 +415,63 @@ fn nine_gates() {
         "concealed": "2345678999m", "winning_tile": "8m""#;
     not_limit(near, "nine_gates");
     assert_eq!(run("", near).map(|s| s.total), Ok(7));
+    // The same 14 tiles, but the 13 before the winning tile were not 1112345678999 (ruling):
+    // 11m 123m 456m 789m 999m, One suit only 6 + No Flowers 1.
+    let held = r#""concealed": "1123456789999m", "winning_tile": "1m""#;
+    not_limit(held, "nine_gates");
+    assert_eq!(run("", held).map(|s| s.total), Ok(7));
+}
+
+#[test]
+fn seven_honor_pairs_are_not_all_honors() {
+    // Ruling: All Honors is four pungs/kongs and a pair. Seven Pairs 4 + No Flowers 1 = 5.
+    let pairs = r#""concealed": "1122334455667z", "winning_tile": "7z""#;
+    not_limit(pairs, "all_honors");
+    let s = run("", pairs).expect("valid");
+    assert_eq!(s.total, 5);
+    // 16 points: South (discarder) pays 32, East and North 16 each.
+    assert_eq!(s.payments[&Seat::West], 64);
+    assert_eq!(s.payments[&Seat::South], -32);
+}
+
+#[test]
+fn a_limit_above_ten_pays_32_up_to_the_limit() {
+    // 111p (exposed) 333p 555p 777p 99p self-drawn: Pung hand 3 + One suit only 6 +
+    // Self-drawn 1 + No Flowers 1 = 11 fan (not Hidden Treasure: a pung is exposed). Under the
+    // default limit that is the limit (64 points); under a 13-fan house limit it pays 32, and
+    // each loser pays 2 × 32 on the self-draw.
+    let hand = r#""melds": [{"kind": "pung", "tiles": "111p", "from": "south"}],
+        "concealed": "333p555p777p9p", "winning_tile": "9p", "win": "self_draw""#;
+    assert_eq!(
+        run("", hand).map(|s| s.payments[&Seat::West]),
+        Ok(3 * 2 * 64)
+    );
+    let s = run(r#""limit": 13"#, hand).expect("valid");
+    assert_eq!(s.total, 11);
+    assert_eq!(s.payments[&Seat::West], 3 * 2 * 32);
+    let at = run(r#""limit": 11"#, hand).expect("valid");
+    assert_eq!(at.payments[&Seat::West], 3 * 2 * 64);
+    assert!(Options::from_json(&serde_json::from_str(r#"{"limit": 64}"#).unwrap()).is_ok());
+}
+
+#[test]
+fn meld_sources_are_checked() {
+    // West's left neighbour is South: a chow from North (or East) is no claim.
+    let chow = |from: &str| {
+        format!(
+            r#""melds": [{{"kind": "chow", "tiles": "123s", "from": "{from}"}}],
+            "concealed": "456m789p555z1z", "winning_tile": "1z""#
+        )
+    };
+    assert!(run(r#""min_fan": 0"#, &chow("south")).is_ok());
+    invalid(&chow("north"));
+    invalid(&chow("east"));
+    // Nobody claims their own discard.
+    invalid(&chow("west"));
+    invalid(
+        r#""melds": [{"kind": "pung", "tiles": "222s", "from": "west"}],
+        "concealed": "456m789p555z1z", "winning_tile": "1z""#,
+    );
 }
 
 #[test]

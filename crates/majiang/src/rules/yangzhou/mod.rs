@@ -37,9 +37,19 @@ use reading::{Reading, readings};
 
 /// Scores a win under the Yangzhou rules: the best reading's rows, its fan total, and the
 /// payments of every seat. Not four sets and a pair, below `min_fan`, or an impossible
-/// situation (flowers, a wrong number of tiles, a meld claimed from oneself) is [`Invalid`].
+/// situation (flowers, a wrong number of tiles, a meld claimed from oneself, a chow claimed from
+/// anyone but the left neighbour, or any claimed chow while the `chow` option is off) is
+/// [`Invalid`].
 pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
     check(situation)?;
+    if !options.chow {
+        if let Some(m) = situation.melds.iter().find(|m| m.kind == MeldKind::Chow) {
+            return Err(Invalid(format!(
+                "{m}: chows cannot be claimed in this game (set the option chow = true to allow \
+                 them)"
+            )));
+        }
+    }
     let best = best_reading(situation).ok_or_else(|| {
         Invalid("not a winning hand: the tiles are not four sets and a pair".into())
     })?;
@@ -106,21 +116,17 @@ fn check(s: &WinSituation) -> Result<(), Invalid> {
             s.melds.len()
         )));
     }
-    for m in &s.melds {
-        match (m.kind, m.from) {
-            (MeldKind::ConcealedKong, Some(_)) => {
-                return Err(Invalid(format!(
-                    "{m}: a concealed kong is not claimed from anyone"
-                )));
-            }
-            (_, Some(from)) if from == s.seat => {
-                return Err(Invalid(format!(
-                    "{m}: a meld cannot be claimed from your own discard"
-                )));
-            }
-            _ => {}
-        }
+    if let Some(m) = s
+        .melds
+        .iter()
+        .find(|m| m.kind == MeldKind::ConcealedKong && m.from.is_some())
+    {
+        return Err(Invalid(format!(
+            "{m}: a concealed kong is not claimed from anyone"
+        )));
     }
+    s.check_meld_sources()?;
+    s.check_chow_sources()?;
     if matches!(s.win, WinKind::Discard | WinKind::RobbingKong) && s.discarder.is_none() {
         return bad("a win on a discard or a robbed kong needs the discarder");
     }

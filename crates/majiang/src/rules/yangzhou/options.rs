@@ -16,8 +16,9 @@ use serde::{Deserialize, Serialize};
 pub struct Options {
     /// The least fan a hand needs to win (default 15). A hand below it is not a win.
     pub min_fan: u32,
-    /// Whether chows may be claimed (default `false`). A play rule for the engine: scoring is
-    /// the same either way, and a declared chow in a scoring request is scored like any set.
+    /// Whether chows may be claimed (default `false`). When off, a request with a declared
+    /// (claimed) chow is [`Invalid`](crate::scoring::Invalid); chows formed in the concealed
+    /// hand are always allowed.
     pub chow: bool,
 }
 

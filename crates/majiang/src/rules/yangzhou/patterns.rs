@@ -246,13 +246,14 @@ pub fn ping_hu(r: &Reading) -> u32 {
     flag(r.sets.iter().all(|s| s.kind == SetKind::Chow) && !r.pair.is_honor())
 }
 
-/// **Edge Wait (Yazi), 1**: the winning tile completes a chow as the one tile it could be:
-/// the `3` of `12`+`3`, the `7` of `7`+`89` (edge), or the middle tile of any chow (closed,
-/// `4` in `3_5`). Decided by where the winning tile sits in the reading scored, not by how many
-/// tiles the hand waited on.
+/// **Edge Wait (Yazi), 1**: the hand waited on one kind only, and the winning tile completes a
+/// chow as the one tile it could be: the `3` of `12`+`3`, the `7` of `7`+`89` (edge), or the
+/// middle tile of any chow (closed, `4` in `3_5`). A hand that could also have won on another
+/// kind does not count it (ruling: exactly one winning kind; a kind whose four copies the winner
+/// already holds is no wait).
 pub fn ya_zi(r: &Reading) -> u32 {
     match r.win {
-        WinPlace::Chow { start, offset } => {
+        WinPlace::Chow { start, offset } if r.sole_wait => {
             let edge = (offset == 2 && start.rank() == 1) || (offset == 0 && start.rank() == 7);
             flag(offset == 1 || edge)
         }
@@ -277,10 +278,11 @@ pub fn yao_tou(r: &Reading) -> u32 {
     flag(r.pair.is_terminal())
 }
 
-/// **No Terminals (Duan Yao), 1**: no 1, no 9 and no honor tile anywhere in the hand (the
-/// common "all simples").
+/// **No Terminals (Duan Yao), 1**: no 1 and no 9 of a number suit anywhere in the hand. The
+/// seed's definition is literal ("without any terminal tiles (1 or 9)"): honors are allowed, and
+/// an all-honors hand scores it.
 pub fn duan_yao(r: &Reading) -> u32 {
-    flag(r.tiles().all(|t| !t.is_terminal_or_honor()))
+    flag(r.tiles().all(|t| !t.is_terminal()))
 }
 
 /// **Matching Sequences (Qi Xiang), 1**: two chows of the same ranks in two different suits
@@ -310,10 +312,11 @@ pub fn zi_ge(r: &Reading) -> u32 {
         .count() as u32
 }
 
-/// **Single Wait (Du Diao), 1**: the winning tile completes the pair. Decided by where the
-/// winning tile sits in the reading scored.
+/// **Single Wait (Du Diao), 1**: the hand waited on one kind only, and the winning tile
+/// completes the pair (same ruling as [`ya_zi`]: `2345s` waiting on `2s` and `5s` is no single
+/// wait, whichever comes).
 pub fn du_diao(r: &Reading) -> u32 {
-    flag(r.win == WinPlace::Pair)
+    flag(r.sole_wait && r.win == WinPlace::Pair)
 }
 
 /// **Dragon Tiles (Zhong, Fa, Bai), 1 per set**: each pung or kong of dragons, exposed or

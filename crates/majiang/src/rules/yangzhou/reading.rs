@@ -82,6 +82,10 @@ pub struct Reading {
     pub pair: Tile,
     /// Where the winning tile sits.
     pub win: WinPlace,
+    /// True if the hand before the winning tile waited on exactly one kind (a kind whose four
+    /// copies the winner already holds in hand and melds is no wait). The wait rows (Edge Wait,
+    /// Single Wait) need it.
+    pub sole_wait: bool,
 }
 
 impl Reading {
@@ -130,6 +134,7 @@ pub fn readings(situation: &WinSituation) -> Vec<Reading> {
         })
         .collect();
     let won = situation.winning_tile;
+    let sole_wait = winning_kinds(situation) == 1;
     let mut out = Vec::new();
     for d in analysis::decompositions(&hand, &HandRules::STANDARD_ONLY) {
         let Some(pair) = d.pair() else { continue };
@@ -173,8 +178,25 @@ pub fn readings(situation: &WinSituation) -> Vec<Reading> {
                 sets,
                 pair: pair.tile,
                 win: place,
+                sole_wait,
             });
         }
     }
     out
+}
+
+/// How many kinds would have completed the winner's hand before the winning tile (four sets
+/// and a pair), leaving out a kind whose four copies are all in the winner's concealed tiles and
+/// declared melds: that kind cannot come.
+pub fn winning_kinds(situation: &WinSituation) -> usize {
+    let mut held = situation.concealed;
+    for m in &situation.melds {
+        for t in m.tiles() {
+            held.add(t);
+        }
+    }
+    analysis::waits(&situation.concealed, &HandRules::STANDARD_ONLY)
+        .iter()
+        .filter(|&t| held.get(t) < 4)
+        .count()
 }

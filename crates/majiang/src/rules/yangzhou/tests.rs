@@ -110,7 +110,8 @@ fn cases() -> Vec<Case> {
             "duan_yao",
             drawn("234m456p678s345s5p", "5p"),
             1,
-            drawn("234m456p678s345s5z", "5z"),
+            // A 9 spoils it (an honor does not: see `duan_yao_allows_honors`).
+            drawn("234m456p678s345s9p", "9p"),
         ),
         (
             "qi_xiang",
@@ -380,6 +381,79 @@ fn not_a_win_or_wrong_size_is_invalid() {
         "self_draw",
     );
     assert!(score(&own, &ANY).is_err());
+}
+
+#[test]
+fn duan_yao_allows_honors() {
+    // Ruling: only 1s and 9s spoil No Terminals.
+    let dragons = drawn("234m456p555z777z6s", "6s");
+    assert_eq!(fan_in(&dragons, "duan_yao"), 1);
+    let honors = drawn("111z222z333z555z7z", "7z");
+    assert_eq!(fan_in(&honors, "duan_yao"), 1);
+    // All Honors 240 + Duan Yao 1 + Dragon 1 + Concealed Triplets 4 + Single Wait 1 + No Melds 1.
+    assert_eq!(honors.total, 248);
+}
+
+#[test]
+fn wait_rows_need_exactly_one_winning_kind() {
+    // 2345s waits on 2s and 5s: the 5s completing the pair is no Single Wait.
+    let two_sided = drawn("123m456p789s2345s", "5s");
+    assert_eq!(fan_in(&two_sided, "du_diao"), 0);
+    assert_eq!(two_sided.total, 2, "{:?}", ids(&two_sided));
+    // 123456789m 55m 67m waits on 5m and 8m: the 8m read as the middle of 789m is no closed
+    // wait.
+    let open = drawn("123456789m55m67m", "8m");
+    assert_eq!(fan_in(&open, "ya_zi"), 0);
+    // 1112m waits on 2m (pair) and 3m (11m + 123m) ...
+    let shared = scored(
+        "1112m456p789s",
+        &[("pung", "444z", "west")],
+        "2m",
+        "self_draw",
+    );
+    assert_eq!(fan_in(&shared, "du_diao"), 0);
+    // ... unless the winner holds all four 3m: then 2m is the only winning kind.
+    let sole = scored(
+        "1112m456p789s",
+        &[("concealed_kong", "3333m", "")],
+        "2m",
+        "self_draw",
+    );
+    assert_eq!(fan_in(&sole, "du_diao"), 1);
+    // 1113m waits on 2m (closed) and 3m; with 333m melded the 3m is the fourth copy's kind.
+    let closed = scored(
+        "1113m456p789s",
+        &[("pung", "333m", "west")],
+        "2m",
+        "self_draw",
+    );
+    assert_eq!(fan_in(&closed, "ya_zi"), 1);
+}
+
+#[test]
+fn claimed_chows_need_the_option_and_the_left_neighbour() {
+    let chow = request(
+        "456p789s234s5p",
+        &[("chow", "123m", "north")],
+        "5p",
+        "self_draw",
+    );
+    let no_chow = Options {
+        min_fan: 0,
+        chow: false,
+    };
+    let e = score(&chow, &no_chow).unwrap_err();
+    assert!(e.0.contains("chow = true"), "{e}");
+    assert!(score(&chow, &ANY).is_ok());
+    // East's left neighbour is North: a chow from West is no claim.
+    let west = request(
+        "456p789s234s5p",
+        &[("chow", "123m", "west")],
+        "5p",
+        "self_draw",
+    );
+    let e = score(&west, &ANY).unwrap_err();
+    assert!(e.0.contains("left"), "{e}");
 }
 
 #[test]
