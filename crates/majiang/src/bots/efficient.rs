@@ -347,8 +347,8 @@ impl EfficientBot {
                 unseen[i] = unseen[i].saturating_sub(n);
             }
         };
-        for (t, n) in obs.concealed.iter() {
-            see(&mut unseen, t.index(), n);
+        for (u, &n) in unseen.iter_mut().zip(&obs.concealed.0) {
+            *u = u.saturating_sub(n);
         }
         for h in &obs.table {
             for m in &h.melds {
