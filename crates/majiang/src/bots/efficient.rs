@@ -7,8 +7,8 @@
 //!   shanten over every winning form), one suit with honours (off-suit number tiles are
 //!   counted as dead weight: the shanten of the hand with them swapped for isolated tiles),
 //!   and, in Hong Kong, all pungs. Hong Kong's and Yangzhou's minimum fan set the costs: a
-//!   Hong Kong hand with no fan source is charged for each fan it lacks (a value pair in hand
-//!   or a self-draw can still bring one), Yangzhou's 15 fan are in practice only reached by one
+//!   Hong Kong hand is charged one step for each fan it lacks (value pungs, flowers, the
+//!   aim's own fan count; a value pair in hand counts half), Yangzhou's 15 fan are in practice only reached by one
 //!   suit (with honours), so other hands cost a lot. Hangzhou and classic have no minimum.
 //! - **Discards.** Every discard is scored by distance. Those at the least distance are
 //!   ranked by how loosely the tile sits in the hand (pairs and neighbours; a tile off the
@@ -117,8 +117,9 @@ impl Goals {
         } else if self.big_patterns_only {
             if need <= 2 { need } else { 8 }
         } else {
-            // A self-draw or a value pair turned into a pung can each bring a fan.
-            (2 * need - 1 - value_pairs.min(need)).max(0)
+            // One step per fan lacking; a value pair (half a pung) already halfway there.
+            // (Measured: steeper costs win fewer hands.)
+            (need - value_pairs.min(need) / 2).max(0)
         }
     }
 }
