@@ -318,3 +318,58 @@ fn random_play_logs_replay_too() {
         replay(&log.to_jsonl()).unwrap();
     }
 }
+
+#[test]
+fn settlement_and_end_records_read_as_documented() {
+    let text = classic_log();
+    let keys = |v: &Value| -> Vec<String> {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    let line = text
+        .lines()
+        .find(|l| l.contains(r#""kind":"settlement""#))
+        .unwrap();
+    let v: Value = serde_json::from_str(line).unwrap();
+    assert_eq!(
+        keys(&v),
+        [
+            "deal",
+            "ended",
+            "hand_number",
+            "kind",
+            "ledger",
+            "next",
+            "outcome",
+            "payments",
+            "uncollected"
+        ]
+    );
+    assert_eq!(keys(&v["deal"]), ["dealer", "lao", "prevailing_wind"]);
+    assert_eq!(v["deal"]["prevailing_wind"], "east");
+    assert!(matches!(
+        v["outcome"]["type"].as_str(),
+        Some("win" | "exhaustive_draw")
+    ));
+    assert_eq!(v["hand_number"], 1);
+    let end: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        keys(&end),
+        [
+            "hands",
+            "kind",
+            "ledger",
+            "reason",
+            "standings",
+            "uncollected"
+        ]
+    );
+    assert_eq!(end["kind"], "end");
+    assert_eq!(end["reason"], "deal_rounds");
+    assert_eq!(end["hands"], 4);
+    assert_eq!(
+        keys(&end["standings"][0]),
+        ["entrant", "player", "points", "rank"]
+    );
+}
