@@ -502,7 +502,7 @@ fn many_matches_per_rule_set() {
             assert_eq!(report.hands, m.settlements());
         }
         println!(
-            "{name} {options}: 100 matches, {hands} hands, {:?}",
+            "{name} {options}: 300 matches, {hands} hands, {:?}",
             t.elapsed()
         );
     }
