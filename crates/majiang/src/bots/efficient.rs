@@ -975,3 +975,103 @@ impl Bot for EfficientBot {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The optimized bot must decide exactly as the bot of commit 9eff28a did: every decision of
+    //! four efficient bots (and four aggressive ones) over seeded hands on every table, hashed,
+    //! against fingerprints recorded with that commit.
+
+    use super::*;
+    use crate::bots::play_hand;
+    use crate::table::{Game, HandSetup, Player};
+    use serde_json::{Map, Value, json};
+
+    /// Records a hash of every decision of the wrapped bot.
+    struct Recorder(Box<dyn Bot>, Arc<std::sync::Mutex<u64>>);
+
+    impl Bot for Recorder {
+        fn name(&self) -> &'static str {
+            self.0.name()
+        }
+        fn act(&mut self, obs: &Observation, legal: &[Action]) -> Action {
+            let a = self.0.act(obs, legal);
+            let mut h = self.1.lock().unwrap();
+            for b in format!("{}:{a};", obs.player.index()).bytes() {
+                *h = (*h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+            a
+        }
+    }
+
+    fn fingerprint(name: &str, options: Value, aggressive: bool, hands: u64) -> u64 {
+        let map: Map<String, Value> = options.as_object().cloned().unwrap_or_default();
+        let rules = Arc::new(Ruleset::from_name(name, &map).unwrap());
+        let n = rules.players();
+        let hash = Arc::new(std::sync::Mutex::new(0xcbf2_9ce4_8422_2325u64));
+        for i in 0..hands {
+            let setup = HandSetup {
+                dealer: Player((i % n as u64) as u8),
+                lao: 1 + (i % 3) as u8,
+                hand_number: i as u32,
+                ..HandSetup::new(i * 7919 + 1)
+            };
+            let (mut game, _) = Game::new(rules.clone(), setup).unwrap();
+            let mut bots: Vec<Box<dyn Bot>> = (0..n)
+                .map(|k| {
+                    let b = EfficientBot::new(rules.clone(), i * 8 + k as u64);
+                    let b: Box<dyn Bot> = if aggressive {
+                        Box::new(b.without_defence())
+                    } else {
+                        Box::new(b)
+                    };
+                    Box::new(Recorder(b, hash.clone())) as Box<dyn Bot>
+                })
+                .collect();
+            play_hand(&mut game, &mut bots).unwrap();
+        }
+        let h = *hash.lock().unwrap();
+        h
+    }
+
+    #[test]
+    fn decisions_match_recorded_fingerprints() {
+        let tables: [(&str, Value, bool, u64); 9] = [
+            ("hongkong", json!({}), false, 4741878499288374143),
+            (
+                "hongkong",
+                json!({"flowers": false}),
+                false,
+                7647080111259054425,
+            ),
+            ("hongkong", json!({}), true, 2821635349744392258),
+            ("hangzhou", json!({}), false, 11390238999749931122),
+            (
+                "hangzhou",
+                json!({"wildcard": "indicator"}),
+                false,
+                12322667670978306406,
+            ),
+            ("yangzhou", json!({}), false, 12279917095631978489),
+            (
+                "yangzhou",
+                json!({"chow": true}),
+                true,
+                12203800325988352333,
+            ),
+            ("classic", json!({}), false, 15085871156103128690),
+            (
+                "classic",
+                json!({"players": 3}),
+                false,
+                12691729378500638265,
+            ),
+        ];
+        let mut got = Vec::new();
+        for (name, options, aggressive, _) in &tables {
+            got.push(fingerprint(name, options.clone(), *aggressive, 1000));
+        }
+        let want: Vec<u64> = tables.iter().map(|t| t.3).collect();
+        assert_eq!(got, want, "decision fingerprints (got, recorded)");
+    }
+}
