@@ -1,0 +1,219 @@
+//! Shanten after each discard of a hand of `3k + 2` tiles, in one pass and allocating nothing.
+//!
+//! A player choosing a discard wants [`shanten_by_form`](super::shanten_by_form) of the hand
+//! less each kind it holds. Removing one tile changes one group's table key only, so the four
+//! group ids are looked up once and each discard costs one more id lookup and one small
+//! max-plus product; seven pairs and thirteen orphans are updated from running counts. The
+//! answers are exactly those of `shanten_by_form` on each smaller hand (the unit tests compare
+//! them on random hands).
+
+use super::ShantenByForm;
+use super::rules::HandRules;
+use super::tables::{self, POW5};
+use crate::counts::TileCounts;
+use crate::tile::{KINDS, Tile};
+
+/// The best `m(k, 1)` of two groups together (as in the table-driven shanten).
+#[inline(always)]
+fn best_pair(a: &[u8; 10], b: &[u8; 10], k: usize) -> u8 {
+    let mut best = 0u8;
+    for x in 0..=k {
+        let y = k - x;
+        best = best
+            .max(a[2 * x + 1] + b[2 * y])
+            .max(a[2 * x] + b[2 * y + 1]);
+    }
+    best
+}
+
+/// True for the thirteen orphan kinds.
+#[inline(always)]
+fn is_orphan(i: usize) -> bool {
+    Tile::ORPHANS.iter().any(|t| t.index() == i)
+}
+
+/// [`shanten_by_form`](super::shanten_by_form) of `hand` less one copy of each kind it holds:
+/// entry `i` is `Some` exactly when the hand holds kind `i`.
+///
+/// `None` when the quick path does not apply: rules with wildcards, a hand whose size is not
+/// `3k + 2`, more than 14 tiles or more than four of a kind. Callers then use
+/// `shanten_by_form` on each smaller hand.
+pub fn shanten_after_discards(
+    hand: &TileCounts,
+    rules: &HandRules,
+) -> Option<[Option<ShantenByForm>; KINDS]> {
+    let c = &hand.0;
+    if rules.wildcard.is_some() || c.iter().any(|&x| x > 4) {
+        return None;
+    }
+    let n: usize = c.iter().map(|&x| usize::from(x)).sum();
+    if n > 14 || n % 3 != 2 {
+        return None;
+    }
+    let t = tables::shanten();
+    let mut keys = [0usize; 4];
+    for (i, &x) in c.iter().enumerate() {
+        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
+        keys[g] += usize::from(x) * POW5[r];
+    }
+    let id = |g: usize, key: usize| {
+        usize::from(if g == 3 {
+            t.honor_id[key]
+        } else {
+            t.suit_id[key]
+        })
+    };
+    let ids = [
+        id(0, keys[0]),
+        id(1, keys[1]),
+        id(2, keys[2]),
+        id(3, keys[3]),
+    ];
+    let (ns, nh) = (t.suit_ids, t.honor_ids);
+    let m = n - 1;
+    let sets = m / 3;
+    let full = m == 13 || m == 14;
+    let seven = rules.seven_pairs && full;
+    let orphans = rules.thirteen_orphans && full;
+    // Running counts of the whole hand for the special forms.
+    let (mut pairs, mut singles) = (0i32, 0i32);
+    let (mut o_kinds, mut o_pairs) = (0i32, 0i32);
+    for (i, &x) in c.iter().enumerate() {
+        if rules.four_as_two_pairs {
+            pairs += i32::from(x / 2);
+            singles += i32::from(x % 2);
+        } else {
+            pairs += i32::from(x >= 2);
+            singles += i32::from(x == 1);
+        }
+        if is_orphan(i) {
+            o_kinds += i32::from(x >= 1);
+            o_pairs += i32::from(x >= 2);
+        }
+    }
+    let mut out = [None; KINDS];
+    for (i, &x) in c.iter().enumerate() {
+        if x == 0 {
+            continue;
+        }
+        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
+        let mut v = ids;
+        v[g] = id(g, keys[g] - POW5[r]);
+        let best = best_pair(
+            &t.suit_suit[v[0] * ns + v[1]],
+            &t.suit_honor[v[2] * nh + v[3]],
+            sets,
+        );
+        let standard = (3 * sets + 2) as i8 - best as i8 - 1;
+        let seven_pairs = seven.then(|| {
+            let (p, s) = if rules.four_as_two_pairs {
+                if x % 2 == 0 {
+                    (pairs - 1, singles + 1)
+                } else {
+                    (pairs, singles - 1)
+                }
+            } else {
+                match x {
+                    1 => (pairs, singles - 1),
+                    2 => (pairs - 1, singles + 1),
+                    _ => (pairs, singles),
+                }
+            };
+            let p = p.min(7);
+            (14 - (2 * p + s.min(7 - p)) - 1) as i8
+        });
+        let thirteen_orphans = orphans.then(|| {
+            let (k, p) = if is_orphan(i) {
+                (o_kinds - i32::from(x == 1), o_pairs - i32::from(x == 2))
+            } else {
+                (o_kinds, o_pairs)
+            };
+            (14 - k - i32::from(p > 0) - 1) as i8
+        });
+        out[i] = Some(ShantenByForm {
+            standard,
+            seven_pairs,
+            thirteen_orphans,
+        });
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::shanten_by_form;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A random hand of `n` tiles from a full set (at most four of a kind).
+    fn random_hand(rng: &mut ChaCha8Rng, n: usize) -> TileCounts {
+        let mut h = TileCounts::EMPTY;
+        let mut placed = 0;
+        while placed < n {
+            // Bias towards one suit and the honours now and then, as flush hands are.
+            let i = if rng.random_range(0..3) == 0 {
+                let s = rng.random_range(0..4usize);
+                if s == 3 {
+                    rng.random_range(27..KINDS)
+                } else {
+                    9 * s + rng.random_range(0..9)
+                }
+            } else {
+                rng.random_range(0..KINDS)
+            };
+            if h.0[i] < 4 {
+                h.0[i] += 1;
+                placed += 1;
+            }
+        }
+        h
+    }
+
+    #[test]
+    fn matches_shanten_by_form_of_each_smaller_hand() {
+        let all = HandRules::ALL_FORMS;
+        let rule_sets = [
+            all,
+            HandRules::STANDARD_ONLY,
+            HandRules {
+                four_as_two_pairs: true,
+                ..all
+            },
+            HandRules {
+                thirteen_orphans: false,
+                ..all
+            },
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let mut checked = 0;
+        for round in 0..4000 {
+            let n = [14, 14, 11, 8, 5, 2][round % 6];
+            let h = random_hand(&mut rng, n);
+            for rules in &rule_sets {
+                let after = shanten_after_discards(&h, rules).expect("a plain 3k + 2 hand");
+                for i in 0..KINDS {
+                    if h.0[i] == 0 {
+                        assert_eq!(after[i], None);
+                        continue;
+                    }
+                    let mut g = h;
+                    g.0[i] -= 1;
+                    assert_eq!(after[i], Some(shanten_by_form(&g, rules)), "{h:?} less {i}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100_000);
+    }
+
+    #[test]
+    fn declines_hands_outside_the_quick_path() {
+        let h = TileCounts::parse("123m456p789s11z222z").unwrap();
+        assert!(shanten_after_discards(&h, &HandRules::ALL_FORMS).is_some());
+        let wild = HandRules::ALL_FORMS.with_wildcard(Tile::WHITE);
+        assert!(shanten_after_discards(&h, &wild).is_none());
+        let thirteen = TileCounts::parse("123m456p789s1122z").unwrap();
+        assert!(shanten_after_discards(&thirteen, &HandRules::ALL_FORMS).is_none());
+    }
+}
