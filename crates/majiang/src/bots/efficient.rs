@@ -346,6 +346,86 @@ fn useful_mask(h: &TileCounts, ctx: &Ctx) -> u64 {
     mask
 }
 
+/// Shanten after each discard of one hand of `3k + 2` tiles, computed once and shared by the
+/// discard candidates of a decision.
+struct AfterDiscards {
+    /// Every form under the bot's rules, per discarded kind (`None`: outside the quick path).
+    plain: Option<[Option<analysis::ShantenByForm>; KINDS]>,
+    /// Per number suit, once needed: the same for the hand's one-suit view.
+    flush: [Option<FlushAfter>; 3],
+}
+
+/// The one-suit view of a hand of `3k + 2` tiles for one suit, and the shanten after each
+/// discard from it.
+struct FlushAfter {
+    /// Standard shanten (the bot's rules without seven pairs and thirteen orphans) of the
+    /// view less each kind (`None`: no view, or outside the quick path).
+    after: Option<[Option<analysis::ShantenByForm>; KINDS]>,
+    /// The view's last isolated stand-in tile: discarding any off-suit tile removes it.
+    last_slot: Option<usize>,
+    /// The one-suit shanten after an off-suit discard, when computed directly.
+    off_cache: Option<Option<i8>>,
+}
+
+impl FlushAfter {
+    fn new(hand: &TileCounts, s: usize, rules: &HandRules) -> FlushAfter {
+        let off: usize = (0..27)
+            .filter(|&i| i / 9 != s)
+            .map(|i| usize::from(hand.0[i]))
+            .sum();
+        let last_slot = (1..=6).contains(&off).then(|| {
+            let k = off - 1;
+            let o = (0..3).filter(|&o| o != s).nth(k / 3).unwrap_or(0);
+            o * 9 + (k % 3) * 3
+        });
+        FlushAfter {
+            after: flush_view(hand, s)
+                .and_then(|v| analysis::discards::shanten_after_discards(&v, rules)),
+            last_slot,
+            off_cache: None,
+        }
+    }
+}
+
+impl AfterDiscards {
+    fn new(ctx: &Ctx, hand: &TileCounts) -> AfterDiscards {
+        AfterDiscards {
+            plain: analysis::discards::shanten_after_discards(hand, &ctx.rules),
+            flush: [None, None, None],
+        }
+    }
+
+    /// The shanten of the suit-`s` view of `h`, which is `hand` less `t`.
+    fn flush_shanten(
+        &mut self,
+        ctx: &Ctx,
+        hand: &TileCounts,
+        h: &TileCounts,
+        t: Tile,
+        s: usize,
+    ) -> Option<i8> {
+        let f = self.flush[s].get_or_insert_with(|| FlushAfter::new(hand, s, &ctx.std_rules));
+        let ti = t.index();
+        let off_suit = ti < 27 && ti / 9 != s;
+        if let Some(after) = &f.after {
+            let k = if off_suit { f.last_slot } else { Some(ti) };
+            if let Some(sf) = k.and_then(|k| after[k]) {
+                return Some(sf.standard);
+            }
+        }
+        if off_suit {
+            if let Some(v) = f.off_cache {
+                return v;
+            }
+        }
+        let v = flush_view(h, s).map(|v| analysis::shanten(&v, &ctx.std_rules));
+        if off_suit {
+            f.off_cache = Some(v);
+        }
+        v
+    }
+}
+
 impl EfficientBot {
     fn context(&self, obs: &Observation, with_danger: bool) -> Ctx {
         let mut unseen = [4u8; KINDS];
@@ -558,24 +638,48 @@ impl EfficientBot {
 
     /// The distance of a hand of `3k + 1` tiles (`melds` its melds) and the aim that gives it.
     fn distance(&self, ctx: &Ctx, h: &TileCounts, melds: &MeldInfo) -> (i32, Aim) {
-        self.distance_cached(ctx, h, melds, None, &mut [None; 3])
+        let forms = analysis::shanten_by_form(h, &ctx.rules);
+        self.distance_with(ctx, h, melds, forms, |s| {
+            flush_view(h, s).map(|v| analysis::shanten(&v, &ctx.std_rules))
+        })
     }
 
-    /// [`Self::distance`] of a hand from which `removed` was just taken, sharing the one-suit
-    /// shanten between candidates: every off-suit discard leaves the same one-suit view, so
-    /// `cache[s]` keeps its shanten once computed.
-    fn distance_cached(
+    /// [`Self::distance`] of `hand` (`3k + 2` tiles) less one `t`, taking the shanten from
+    /// `pre` (built once for `hand`).
+    fn distance_after(
+        &self,
+        ctx: &Ctx,
+        hand: &TileCounts,
+        t: Tile,
+        melds: &MeldInfo,
+        pre: &mut AfterDiscards,
+    ) -> (i32, Aim) {
+        let mut h = *hand;
+        h.remove(t);
+        let forms = match &pre.plain {
+            Some(after) => {
+                after[t.index()].unwrap_or_else(|| analysis::shanten_by_form(&h, &ctx.rules))
+            }
+            None => analysis::shanten_by_form(&h, &ctx.rules),
+        };
+        self.distance_with(ctx, &h, melds, forms, |s| {
+            pre.flush_shanten(ctx, hand, &h, t, s)
+        })
+    }
+
+    /// The distance of `h` (`3k + 1` tiles) given its shanten by form, and `flush(s)`: the
+    /// shanten of its one-suit view for suit `s` (`None` when there is no such view).
+    fn distance_with(
         &self,
         ctx: &Ctx,
         h: &TileCounts,
         melds: &MeldInfo,
-        removed: Option<Tile>,
-        cache: &mut [Option<i8>; 3],
+        forms: analysis::ShantenByForm,
+        mut flush: impl FnMut(usize) -> Option<i8>,
     ) -> (i32, Aim) {
         let g = &self.goals;
         let (pairs, pungs) = self.hand_value(ctx, h);
         let sure = melds.fan + ctx.flower_fan + pungs;
-        let forms = analysis::shanten_by_form(h, &ctx.rules);
         let mut best = (
             i32::from(forms.standard) + g.cost(g.min_fan - sure, pairs),
             Aim::Any,
@@ -603,18 +707,7 @@ impl EfficientBot {
                 if melds.suits & !(1 << s) != 0 || off - 2 + cost >= best.0 {
                     continue;
                 }
-                let off_suit = removed.is_some_and(|t| t.index() < 27 && t.index() / 9 != s);
-                let sh = match cache[s] {
-                    Some(sh) if off_suit => sh,
-                    _ => {
-                        let Some(v) = flush_view(h, s) else { continue };
-                        let sh = analysis::shanten(&v, &ctx.std_rules);
-                        if off_suit {
-                            cache[s] = Some(sh);
-                        }
-                        sh
-                    }
-                };
+                let Some(sh) = flush(s) else { continue };
                 let d = i32::from(sh) + cost;
                 if d < best.0 {
                     best = (d, Aim::Flush(s as u8));
@@ -688,13 +781,12 @@ impl EfficientBot {
         let order = &mut order[..n];
         order.sort_unstable();
         let mut best = None;
-        let mut cache = [None; 3];
+        let mut pre = AfterDiscards::new(ctx, hand);
         for &(_, i) in order.iter() {
-            let mut h = *hand;
-            h.0[i] -= 1;
-            let d = self
-                .distance_cached(ctx, &h, melds, Tile::from_index(i), &mut cache)
-                .0;
+            let Some(t) = Tile::from_index(i) else {
+                continue;
+            };
+            let d = self.distance_after(ctx, hand, t, melds, &mut pre).0;
             if best.is_none_or(|b| d < b) {
                 best = Some(d);
             }
@@ -726,11 +818,9 @@ impl EfficientBot {
         let mut dist = [0i32; MAX];
         let mut aims = [Aim::Any; MAX];
         let mut best = i32::MAX;
-        let mut cache = [None; 3];
+        let mut pre = AfterDiscards::new(ctx, hand);
         for (k, &t) in cands.iter().enumerate() {
-            let mut h = *hand;
-            h.remove(t);
-            let (d, a) = self.distance_cached(ctx, &h, melds, Some(t), &mut cache);
+            let (d, a) = self.distance_after(ctx, hand, t, melds, &mut pre);
             dist[k] = d;
             aims[k] = a;
             best = best.min(d);
