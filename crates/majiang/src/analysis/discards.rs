@@ -26,10 +26,21 @@ fn best_pair(a: &[u8; 10], b: &[u8; 10], k: usize) -> u8 {
     best
 }
 
+/// Bits of the thirteen orphan kinds.
+const ORPHAN_MASK: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < Tile::ORPHANS.len() {
+        m |= 1 << Tile::ORPHANS[i].index();
+        i += 1;
+    }
+    m
+};
+
 /// True for the thirteen orphan kinds.
 #[inline(always)]
 fn is_orphan(i: usize) -> bool {
-    Tile::ORPHANS.iter().any(|t| t.index() == i)
+    ORPHAN_MASK >> i & 1 != 0
 }
 
 /// [`shanten_by_form`](super::shanten_by_form) of `hand` less one copy of each kind it holds:
@@ -43,19 +54,25 @@ pub fn shanten_after_discards(
     rules: &HandRules,
 ) -> Option<[Option<ShantenByForm>; KINDS]> {
     let c = &hand.0;
-    if rules.wildcard.is_some() || c.iter().any(|&x| x > 4) {
+    if rules.wildcard.is_some() {
         return None;
     }
-    let n: usize = c.iter().map(|&x| usize::from(x)).sum();
+    let mut keys = [0usize; 4];
+    let mut n = 0usize;
+    let mut held = 0u64;
+    for (i, &x) in c.iter().enumerate() {
+        if x > 4 {
+            return None;
+        }
+        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
+        keys[g] += usize::from(x) * POW5[r];
+        n += usize::from(x);
+        held |= u64::from(x != 0) << i;
+    }
     if n > 14 || n % 3 != 2 {
         return None;
     }
     let t = tables::shanten();
-    let mut keys = [0usize; 4];
-    for (i, &x) in c.iter().enumerate() {
-        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
-        keys[g] += usize::from(x) * POW5[r];
-    }
     let id = |g: usize, key: usize| {
         usize::from(if g == 3 {
             t.honor_id[key]
@@ -78,7 +95,7 @@ pub fn shanten_after_discards(
     // Running counts of the whole hand for the special forms.
     let (mut pairs, mut singles) = (0i32, 0i32);
     let (mut o_kinds, mut o_pairs) = (0i32, 0i32);
-    for (i, &x) in c.iter().enumerate() {
+    for (i, &x) in c.iter().enumerate().filter(|_| seven || orphans) {
         if rules.four_as_two_pairs {
             pairs += i32::from(x / 2);
             singles += i32::from(x % 2);
@@ -92,10 +109,11 @@ pub fn shanten_after_discards(
         }
     }
     let mut out = [None; KINDS];
-    for (i, &x) in c.iter().enumerate() {
-        if x == 0 {
-            continue;
-        }
+    let mut bits = held;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let x = c[i];
         let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
         let mut v = ids;
         v[g] = id(g, keys[g] - POW5[r]);
