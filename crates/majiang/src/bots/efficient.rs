@@ -219,8 +219,6 @@ impl MeldInfo {
 
 /// Shanten of the all-pungs form for a hand of `3k + 1` or `3k + 2` tiles.
 fn pungs_shanten(h: &TileCounts) -> i32 {
-    let n = h.len();
-    let sets = (n / 3) as i32;
     let (mut p, mut q) = (0i32, 0i32);
     for &c in &h.0 {
         if c >= 3 {
@@ -229,6 +227,13 @@ fn pungs_shanten(h: &TileCounts) -> i32 {
             q += 1;
         }
     }
+    pungs_shanten_of(h.len(), p, q)
+}
+
+/// [`pungs_shanten`] of a hand of `n` tiles with `p` kinds held three or four times and `q`
+/// held twice.
+fn pungs_shanten_of(n: usize, p: i32, q: i32) -> i32 {
+    let sets = (n / 3) as i32;
     let p = p.min(sets);
     let free = sets - p;
     if q > 0 {
@@ -236,6 +241,16 @@ fn pungs_shanten(h: &TileCounts) -> i32 {
     } else {
         2 * free
     }
+}
+
+/// What the distance needs of a hand besides its shanten: value pairs and pungs (Hong Kong),
+/// number tiles per suit and the all-pungs shanten.
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    value_pairs: i32,
+    value_pungs: i32,
+    per_suit: [i32; 3],
+    pungs: i32,
 }
 
 /// The hand with the number tiles outside suit `s` swapped for isolated tiles (ranks 1, 4, 7
@@ -353,6 +368,13 @@ struct AfterDiscards {
     plain: Option<[Option<analysis::ShantenByForm>; KINDS]>,
     /// Per number suit, once needed: the same for the hand's one-suit view.
     flush: [Option<FlushAfter>; 3],
+    /// The hand's value pairs and pungs, number tiles per suit, kinds held three or four
+    /// times and twice, and size: each discard's [`Shape`] follows from them.
+    value: (i32, i32),
+    per_suit: [i32; 3],
+    threes: i32,
+    twos: i32,
+    len: usize,
 }
 
 /// The one-suit view of a hand of `3k + 2` tiles for one suit, and the shanten after each
@@ -388,10 +410,53 @@ impl FlushAfter {
 }
 
 impl AfterDiscards {
-    fn new(ctx: &Ctx, hand: &TileCounts) -> AfterDiscards {
+    fn new(bot: &EfficientBot, ctx: &Ctx, hand: &TileCounts) -> AfterDiscards {
+        let mut per_suit = [0i32; 3];
+        for (i, &c) in hand.0[..27].iter().enumerate() {
+            per_suit[i / 9] += i32::from(c);
+        }
+        let (mut threes, mut twos) = (0, 0);
+        for &c in &hand.0 {
+            threes += i32::from(c >= 3);
+            twos += i32::from(c == 2);
+        }
         AfterDiscards {
             plain: analysis::discards::shanten_after_discards(hand, &ctx.rules),
             flush: [None, None, None],
+            value: bot.hand_value(ctx, hand),
+            per_suit,
+            threes,
+            twos,
+            len: hand.len(),
+        }
+    }
+
+    /// The [`Shape`] of the hand less one `t`, of which it holds `c`.
+    fn shape_after(&self, ctx: &Ctx, hk_fan: bool, t: Tile, c: u8) -> Shape {
+        let i = t.index();
+        let (mut pairs, mut pungs) = self.value;
+        let f = i32::from(ctx.pung_fan[i]);
+        if hk_fan && i >= 27 && f > 0 {
+            match c {
+                2 => pairs -= f,
+                3 => {
+                    pungs -= f;
+                    pairs += f;
+                }
+                _ => {}
+            }
+        }
+        let mut per_suit = self.per_suit;
+        if i < 27 {
+            per_suit[i / 9] -= 1;
+        }
+        let p = self.threes - i32::from(c == 3);
+        let q = self.twos + i32::from(c == 3) - i32::from(c == 2);
+        Shape {
+            value_pairs: pairs,
+            value_pungs: pungs,
+            per_suit,
+            pungs: pungs_shanten_of(self.len - 1, p, q),
         }
     }
 
@@ -639,7 +704,18 @@ impl EfficientBot {
     /// The distance of a hand of `3k + 1` tiles (`melds` its melds) and the aim that gives it.
     fn distance(&self, ctx: &Ctx, h: &TileCounts, melds: &MeldInfo) -> (i32, Aim) {
         let forms = analysis::shanten_by_form(h, &ctx.rules);
-        self.distance_with(ctx, h, melds, forms, |s| {
+        let (value_pairs, value_pungs) = self.hand_value(ctx, h);
+        let mut per_suit = [0i32; 3];
+        for (i, &c) in h.0[..27].iter().enumerate() {
+            per_suit[i / 9] += i32::from(c);
+        }
+        let shape = Shape {
+            value_pairs,
+            value_pungs,
+            per_suit,
+            pungs: pungs_shanten(h),
+        };
+        self.distance_with(ctx, shape, melds, forms, |s| {
             flush_view(h, s).map(|v| analysis::shanten(&v, &ctx.std_rules))
         })
     }
@@ -662,23 +738,25 @@ impl EfficientBot {
             }
             None => analysis::shanten_by_form(&h, &ctx.rules),
         };
-        self.distance_with(ctx, &h, melds, forms, |s| {
+        let shape = pre.shape_after(ctx, self.goals.hk_fan, t, hand.0[t.index()]);
+        self.distance_with(ctx, shape, melds, forms, |s| {
             pre.flush_shanten(ctx, hand, &h, t, s)
         })
     }
 
-    /// The distance of `h` (`3k + 1` tiles) given its shanten by form, and `flush(s)`: the
-    /// shanten of its one-suit view for suit `s` (`None` when there is no such view).
+    /// The distance of a hand of `3k + 1` tiles given its shape, its shanten by form, and
+    /// `flush(s)`: the shanten of its one-suit view for suit `s` (`None` when there is no
+    /// such view).
     fn distance_with(
         &self,
         ctx: &Ctx,
-        h: &TileCounts,
+        shape: Shape,
         melds: &MeldInfo,
         forms: analysis::ShantenByForm,
         mut flush: impl FnMut(usize) -> Option<i8>,
     ) -> (i32, Aim) {
         let g = &self.goals;
-        let (pairs, pungs) = self.hand_value(ctx, h);
+        let (pairs, pungs) = (shape.value_pairs, shape.value_pungs);
         let sure = melds.fan + ctx.flower_fan + pungs;
         let mut best = (
             i32::from(forms.standard) + g.cost(g.min_fan - sure, pairs),
@@ -695,10 +773,7 @@ impl EfficientBot {
             return best;
         }
         if g.flush_fan > 0 {
-            let mut per_suit = [0i32; 3];
-            for (i, &c) in h.0[..27].iter().enumerate() {
-                per_suit[i / 9] += i32::from(c);
-            }
+            let per_suit = shape.per_suit;
             let numbered: i32 = per_suit.iter().sum();
             let cost = g.cost(g.min_fan - g.flush_fan - sure, pairs);
             for (s, &in_suit) in per_suit.iter().enumerate() {
@@ -715,7 +790,7 @@ impl EfficientBot {
             }
         }
         if g.pungs_fan > 0 && !melds.chow {
-            let d = pungs_shanten(h) + g.cost(g.min_fan - g.pungs_fan - sure, pairs);
+            let d = shape.pungs + g.cost(g.min_fan - g.pungs_fan - sure, pairs);
             if d < best.0 {
                 best = (d, Aim::Pungs);
             }
@@ -781,7 +856,7 @@ impl EfficientBot {
         let order = &mut order[..n];
         order.sort_unstable();
         let mut best = None;
-        let mut pre = AfterDiscards::new(ctx, hand);
+        let mut pre = AfterDiscards::new(self, ctx, hand);
         for &(_, i) in order.iter() {
             let Some(t) = Tile::from_index(i) else {
                 continue;
@@ -818,7 +893,7 @@ impl EfficientBot {
         let mut dist = [0i32; MAX];
         let mut aims = [Aim::Any; MAX];
         let mut best = i32::MAX;
-        let mut pre = AfterDiscards::new(ctx, hand);
+        let mut pre = AfterDiscards::new(self, ctx, hand);
         for (k, &t) in cands.iter().enumerate() {
             let (d, a) = self.distance_after(ctx, hand, t, melds, &mut pre);
             dist[k] = d;
