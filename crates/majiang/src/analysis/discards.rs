@@ -6,10 +6,13 @@
 //! max-plus product; seven pairs and thirteen orphans are updated from running counts. The
 //! answers are exactly those of `shanten_by_form` on each smaller hand (the unit tests compare
 //! them on random hands).
+//!
+//! [`useful_tiles_quick`] is [`useful_tiles`](super::useful_tiles) for hands without wildcards,
+//! with the set count fixed at compile time so that the per-kind product unrolls.
 
-use super::ShantenByForm;
 use super::rules::HandRules;
 use super::tables::{self, POW5};
+use super::{ShantenByForm, TileSet};
 use crate::counts::TileCounts;
 use crate::tile::{KINDS, Tile};
 
@@ -157,6 +160,177 @@ pub fn shanten_after_discards(
     Some(out)
 }
 
+/// The best `m(K, 1)` of two groups together, `K` fixed.
+#[inline(always)]
+fn best_pair_k<const K: usize>(a: &[u8; 10], b: &[u8; 10]) -> u8 {
+    let mut best = 0u8;
+    let mut x = 0;
+    while x <= K {
+        let y = K - x;
+        best = best
+            .max(a[2 * x + 1] + b[2 * y])
+            .max(a[2 * x] + b[2 * y + 1]);
+        x += 1;
+    }
+    best
+}
+
+/// The kinds whose addition gives `best_pair` above `target`, for `K` sets.
+#[inline(always)]
+fn improving_kinds<const K: usize>(
+    c: &[u8; KINDS],
+    keys: &[usize; 4],
+    ids: &[usize; 4],
+    target: i32,
+) -> u64 {
+    let t = tables::shanten();
+    let (ns, nh) = (t.suit_ids, t.honor_ids);
+    let mut mask = 0u64;
+    for g in 0..3 {
+        let base = 9 * g;
+        for r in 0..9 {
+            if c[base + r] >= 4 {
+                continue;
+            }
+            let mut x = *ids;
+            x[g] = usize::from(t.suit_id[keys[g] + POW5[r]]);
+            let best = best_pair_k::<K>(
+                &t.suit_suit[x[0] * ns + x[1]],
+                &t.suit_honor[x[2] * nh + x[3]],
+            );
+            if i32::from(best) > target {
+                mask |= 1 << (base + r);
+            }
+        }
+    }
+    let a = &t.suit_suit[ids[0] * ns + ids[1]];
+    for r in 0..7 {
+        if c[27 + r] >= 4 {
+            continue;
+        }
+        let h = usize::from(t.honor_id[keys[3] + POW5[r]]);
+        let best = best_pair_k::<K>(a, &t.suit_honor[ids[2] * nh + h]);
+        if i32::from(best) > target {
+            mask |= 1 << (27 + r);
+        }
+    }
+    mask
+}
+
+/// [`useful_tiles`](super::useful_tiles) of a hand of `3k + 1` tiles: the kinds that lower
+/// its shanten when drawn.
+///
+/// `None` when the quick path does not apply: rules with wildcards, a hand whose size is not
+/// `3k + 1`, more than 13 tiles or more than four of a kind. Callers then use `useful_tiles`.
+pub fn useful_tiles_quick(hand: &TileCounts, rules: &HandRules) -> Option<TileSet> {
+    let c = &hand.0;
+    if rules.wildcard.is_some() {
+        return None;
+    }
+    let mut keys = [0usize; 4];
+    let mut n = 0usize;
+    for (i, &x) in c.iter().enumerate() {
+        if x > 4 {
+            return None;
+        }
+        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
+        keys[g] += usize::from(x) * POW5[r];
+        n += usize::from(x);
+    }
+    if n > 13 || n % 3 != 1 {
+        return None;
+    }
+    let t = tables::shanten();
+    let ids = [
+        usize::from(t.suit_id[keys[0]]),
+        usize::from(t.suit_id[keys[1]]),
+        usize::from(t.suit_id[keys[2]]),
+        usize::from(t.honor_id[keys[3]]),
+    ];
+    let (ns, nh) = (t.suit_ids, t.honor_ids);
+    let sets = n / 3;
+    let full = n == 13;
+    let best = best_pair(
+        &t.suit_suit[ids[0] * ns + ids[1]],
+        &t.suit_honor[ids[2] * nh + ids[3]],
+        sets,
+    );
+    let mut now = (3 * sets + 2) as i32 - i32::from(best) - 1;
+    // Seven pairs and thirteen orphans counts.
+    let (mut pairs, mut singles) = (0i32, 0i32);
+    let (mut o_kinds, mut o_pair) = (0i32, false);
+    if full && (rules.seven_pairs || rules.thirteen_orphans) {
+        for (i, &x) in c.iter().enumerate() {
+            if rules.four_as_two_pairs {
+                pairs += i32::from(x / 2);
+                singles += i32::from(x % 2);
+            } else {
+                pairs += i32::from(x >= 2);
+                singles += i32::from(x == 1);
+            }
+            if is_orphan(i) {
+                o_kinds += i32::from(x >= 1);
+                o_pair |= x >= 2;
+            }
+        }
+    }
+    let seven_sh = |p: i32, s: i32| {
+        let p = p.min(7);
+        14 - (2 * p + s.min(7 - p)) - 1
+    };
+    if full && rules.seven_pairs {
+        now = now.min(seven_sh(pairs, singles));
+    }
+    if full && rules.thirteen_orphans {
+        now = now.min(14 - o_kinds - i32::from(o_pair) - 1);
+    }
+    let target = (3 * sets + 2) as i32 - 1 - now;
+    let mut mask = match sets {
+        0 => improving_kinds::<0>(c, &keys, &ids, target),
+        1 => improving_kinds::<1>(c, &keys, &ids, target),
+        2 => improving_kinds::<2>(c, &keys, &ids, target),
+        3 => improving_kinds::<3>(c, &keys, &ids, target),
+        _ => improving_kinds::<4>(c, &keys, &ids, target),
+    };
+    if full && rules.seven_pairs {
+        for (i, &x) in c.iter().enumerate() {
+            if x >= 4 {
+                continue;
+            }
+            let (p2, s2) = if rules.four_as_two_pairs {
+                if x % 2 == 1 {
+                    (pairs + 1, singles - 1)
+                } else {
+                    (pairs, singles + 1)
+                }
+            } else {
+                match x {
+                    0 => (pairs, singles + 1),
+                    1 => (pairs + 1, singles - 1),
+                    _ => (pairs, singles),
+                }
+            };
+            if seven_sh(p2, s2) < now {
+                mask |= 1 << i;
+            }
+        }
+    }
+    if full && rules.thirteen_orphans {
+        for o in Tile::ORPHANS {
+            let x = c[o.index()];
+            let (k2, p2) = match x {
+                0 => (o_kinds + 1, o_pair),
+                1 => (o_kinds, true),
+                _ => (o_kinds, o_pair),
+            };
+            if 14 - k2 - i32::from(p2) - 1 < now && x < 4 {
+                mask |= 1 << o.index();
+            }
+        }
+    }
+    Some(TileSet(mask))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,6 +397,35 @@ mod tests {
             }
         }
         assert!(checked > 100_000);
+    }
+
+    #[test]
+    fn useful_tiles_quick_matches_useful_tiles() {
+        let all = HandRules::ALL_FORMS;
+        let rule_sets = [
+            all,
+            HandRules::STANDARD_ONLY,
+            HandRules {
+                four_as_two_pairs: true,
+                ..all
+            },
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut nonempty = 0;
+        for round in 0..20_000 {
+            let n = [13, 13, 10, 7, 4, 1][round % 6];
+            let h = random_hand(&mut rng, n);
+            for rules in &rule_sets {
+                let quick = useful_tiles_quick(&h, rules).expect("a plain 3k + 1 hand");
+                assert_eq!(quick, crate::analysis::useful_tiles(&h, rules), "{h:?}");
+                nonempty += usize::from(!quick.is_empty());
+            }
+        }
+        assert!(nonempty > 10_000);
+        let wild = HandRules::ALL_FORMS.with_wildcard(Tile::WHITE);
+        let h = TileCounts::parse("123m456p789s1122z").unwrap();
+        assert!(useful_tiles_quick(&h, &wild).is_none());
+        assert!(useful_tiles_quick(&TileCounts::parse("123m").unwrap(), &all).is_none());
     }
 
     #[test]

@@ -314,7 +314,9 @@ fn connectivity(hand: &TileCounts, t: Tile, wild: Option<Tile>) -> i32 {
 /// in the hand or next to them, and one isolated kind standing for all the others).
 fn useful_mask(h: &TileCounts, ctx: &Ctx) -> u64 {
     if ctx.rules.wildcard.is_none() {
-        return analysis::useful_tiles(h, &ctx.rules).0;
+        return analysis::discards::useful_tiles_quick(h, &ctx.rules)
+            .unwrap_or_else(|| analysis::useful_tiles(h, &ctx.rules))
+            .0;
     }
     let now = analysis::shanten(h, &ctx.rules);
     let mut near = 0u64;
