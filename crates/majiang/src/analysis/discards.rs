@@ -89,7 +89,6 @@ pub fn shanten_after_discards(
         id(2, keys[2]),
         id(3, keys[3]),
     ];
-    let (ns, nh) = (t.suit_ids, t.honor_ids);
     let m = n - 1;
     let sets = m / 3;
     let full = m == 13 || m == 14;
@@ -111,21 +110,20 @@ pub fn shanten_after_discards(
             o_pairs += i32::from(x >= 2);
         }
     }
+    let best = match sets {
+        0 => best_after::<0>(held, &keys, &ids),
+        1 => best_after::<1>(held, &keys, &ids),
+        2 => best_after::<2>(held, &keys, &ids),
+        3 => best_after::<3>(held, &keys, &ids),
+        _ => best_after::<4>(held, &keys, &ids),
+    };
     let mut out = [None; KINDS];
     let mut bits = held;
     while bits != 0 {
         let i = bits.trailing_zeros() as usize;
         bits &= bits - 1;
         let x = c[i];
-        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
-        let mut v = ids;
-        v[g] = id(g, keys[g] - POW5[r]);
-        let best = best_pair(
-            &t.suit_suit[v[0] * ns + v[1]],
-            &t.suit_honor[v[2] * nh + v[3]],
-            sets,
-        );
-        let standard = (3 * sets + 2) as i8 - best as i8 - 1;
+        let standard = (3 * sets + 2) as i8 - best[i] as i8 - 1;
         let seven_pairs = seven.then(|| {
             let (p, s) = if rules.four_as_two_pairs {
                 if x % 2 == 0 {
@@ -215,6 +213,31 @@ fn improving_kinds<const K: usize>(
         }
     }
     mask
+}
+
+/// `best_pair` of the hand less one of each held kind (bits of `held`), `K` sets.
+#[inline(always)]
+fn best_after<const K: usize>(held: u64, keys: &[usize; 4], ids: &[usize; 4]) -> [u8; KINDS] {
+    let t = tables::shanten();
+    let (ns, nh) = (t.suit_ids, t.honor_ids);
+    let mut out = [0u8; KINDS];
+    let mut bits = held;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let mut v = *ids;
+        if i < 27 {
+            let g = i / 9;
+            v[g] = usize::from(t.suit_id[keys[g] - POW5[i % 9]]);
+        } else {
+            v[3] = usize::from(t.honor_id[keys[3] - POW5[i - 27]]);
+        }
+        out[i] = best_pair_k::<K>(
+            &t.suit_suit[v[0] * ns + v[1]],
+            &t.suit_honor[v[2] * nh + v[3]],
+        );
+    }
+    out
 }
 
 /// [`useful_tiles`](super::useful_tiles) of a hand of `3k + 1` tiles: the kinds that lower
