@@ -140,7 +140,7 @@ struct Ctx {
     rules: HandRules,
     /// The same without seven pairs and thirteen orphans.
     std_rules: HandRules,
-    /// Unseen copies per kind (from the bot's own view).
+    /// Unseen copies per kind (from the bot's own view; counted on the bot's turn only).
     unseen: [u8; KINDS],
     /// Fan of each kind's pung for the bot (Hong Kong: dragons, seat and round wind).
     pung_fan: [u8; KINDS],
@@ -501,21 +501,24 @@ impl EfficientBot {
                 unseen[i] = unseen[i].saturating_sub(n);
             }
         };
-        for (u, &n) in unseen.iter_mut().zip(&obs.concealed.0) {
-            *u = u.saturating_sub(n);
-        }
-        for h in &obs.table {
-            for m in &h.melds {
-                meld_tiles(m, |i, n| see(&mut unseen, i, n));
+        // Calls are judged by distance alone: only turns count unseen tiles.
+        if with_danger {
+            for (u, &n) in unseen.iter_mut().zip(&obs.concealed.0) {
+                *u = u.saturating_sub(n);
             }
-            for d in &h.discards {
-                if !d.claimed {
-                    see(&mut unseen, d.tile.index(), 1);
+            for h in &obs.table {
+                for m in &h.melds {
+                    meld_tiles(m, |i, n| see(&mut unseen, i, n));
+                }
+                for d in &h.discards {
+                    if !d.claimed {
+                        see(&mut unseen, d.tile.index(), 1);
+                    }
                 }
             }
-        }
-        if let Some(t) = obs.indicator {
-            see(&mut unseen, t.index(), 1);
+            if let Some(t) = obs.indicator {
+                see(&mut unseen, t.index(), 1);
+            }
         }
         let mut pung_fan = [0u8; KINDS];
         let mut flower_fan = 0;
