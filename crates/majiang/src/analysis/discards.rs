@@ -407,14 +407,14 @@ mod tests {
             let h = random_hand(&mut rng, n);
             for rules in &rule_sets {
                 let after = shanten_after_discards(&h, rules).expect("a plain 3k + 2 hand");
-                for i in 0..KINDS {
+                for (i, got) in after.iter().enumerate() {
                     if h.0[i] == 0 {
-                        assert_eq!(after[i], None);
+                        assert_eq!(*got, None);
                         continue;
                     }
                     let mut g = h;
                     g.0[i] -= 1;
-                    assert_eq!(after[i], Some(shanten_by_form(&g, rules)), "{h:?} less {i}");
+                    assert_eq!(*got, Some(shanten_by_form(&g, rules)), "{h:?} less {i}");
                     checked += 1;
                 }
             }

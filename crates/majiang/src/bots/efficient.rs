@@ -1200,8 +1200,7 @@ mod tests {
                 .collect();
             play_hand(&mut game, &mut bots).unwrap();
         }
-        let h = *hash.lock().unwrap();
-        h
+        *hash.lock().unwrap()
     }
 
     #[test]
