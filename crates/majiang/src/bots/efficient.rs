@@ -29,6 +29,12 @@
 //!   breaks near ties; the bot folds (discards the safest tile) only when one opponent looks
 //!   clearly ready and it is three or more tiles away. Heavier defence was measured against
 //!   the same bot without it (the `aggressive` bot) and lost more wins than it saved chips.
+//!
+//! Speed: a decision computes the shanten of every discard (and of each one-suit view) in one
+//! pass over the hand ([`analysis::discards`]), derives each discard's pair, pung and suit
+//! counts from the whole hand's, and counts useful tiles only for the two loosest candidates.
+//! The unit tests check that the decisions are exactly those of the slower code it replaced
+//! (fingerprints of every decision in 9 000 seeded hands).
 
 use super::Bot;
 use crate::analysis::{self, HandRules};
@@ -414,13 +420,16 @@ impl FlushAfter {
 impl AfterDiscards {
     fn new(bot: &EfficientBot, ctx: &Ctx, hand: &TileCounts) -> AfterDiscards {
         let mut per_suit = [0i32; 3];
-        for (i, &c) in hand.0[..27].iter().enumerate() {
-            per_suit[i / 9] += i32::from(c);
-        }
         let (mut threes, mut twos) = (0, 0);
-        for &c in &hand.0 {
-            threes += i32::from(c >= 3);
-            twos += i32::from(c == 2);
+        // Without a minimum fan the distance reads neither (see `distance_with`).
+        if bot.goals.min_fan > 0 {
+            for (i, &c) in hand.0[..27].iter().enumerate() {
+                per_suit[i / 9] += i32::from(c);
+            }
+            for &c in &hand.0 {
+                threes += i32::from(c >= 3);
+                twos += i32::from(c == 2);
+            }
         }
         AfterDiscards {
             plain: analysis::discards::shanten_after_discards(hand, &ctx.rules),
