@@ -752,7 +752,17 @@ impl EfficientBot {
             }
             None => analysis::shanten_by_form(&h, &ctx.rules),
         };
-        let shape = pre.shape_after(ctx, self.goals.hk_fan, t, hand.0[t.index()]);
+        // Without a minimum fan the distance is the shanten alone: the shape is not read.
+        let shape = if self.goals.min_fan > 0 {
+            pre.shape_after(ctx, self.goals.hk_fan, t, hand.0[t.index()])
+        } else {
+            Shape {
+                value_pairs: 0,
+                value_pungs: 0,
+                per_suit: [0; 3],
+                pungs: 0,
+            }
+        };
         self.distance_with(ctx, shape, melds, forms, |s| {
             pre.flush_shanten(ctx, hand, &h, t, s)
         })
