@@ -1,0 +1,463 @@
+//! Shanten after each discard of a hand of `3k + 2` tiles, in one pass and allocating nothing.
+//!
+//! A player choosing a discard wants [`shanten_by_form`](super::shanten_by_form) of the hand
+//! less each kind it holds. Removing one tile changes one group's table key only, so the four
+//! group ids are looked up once and each discard costs one more id lookup and one small
+//! max-plus product; seven pairs and thirteen orphans are updated from running counts. The
+//! answers are exactly those of `shanten_by_form` on each smaller hand (the unit tests compare
+//! them on random hands).
+//!
+//! [`useful_tiles_quick`] is [`useful_tiles`](super::useful_tiles) for hands without wildcards,
+//! with the set count fixed at compile time so that the per-kind product unrolls.
+
+use super::rules::HandRules;
+use super::tables::{self, POW5};
+use super::{ShantenByForm, TileSet};
+use crate::counts::TileCounts;
+use crate::tile::{KINDS, Tile};
+
+/// The best `m(k, 1)` of two groups together (as in the table-driven shanten).
+#[inline(always)]
+fn best_pair(a: &[u8; 10], b: &[u8; 10], k: usize) -> u8 {
+    let mut best = 0u8;
+    for x in 0..=k {
+        let y = k - x;
+        best = best
+            .max(a[2 * x + 1] + b[2 * y])
+            .max(a[2 * x] + b[2 * y + 1]);
+    }
+    best
+}
+
+/// Bits of the thirteen orphan kinds.
+const ORPHAN_MASK: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < Tile::ORPHANS.len() {
+        m |= 1 << Tile::ORPHANS[i].index();
+        i += 1;
+    }
+    m
+};
+
+/// True for the thirteen orphan kinds.
+#[inline(always)]
+fn is_orphan(i: usize) -> bool {
+    ORPHAN_MASK >> i & 1 != 0
+}
+
+/// [`shanten_by_form`](super::shanten_by_form) of `hand` less one copy of each kind it holds:
+/// entry `i` is `Some` exactly when the hand holds kind `i`.
+///
+/// `None` when the quick path does not apply: rules with wildcards, a hand whose size is not
+/// `3k + 2`, more than 14 tiles or more than four of a kind. Callers then use
+/// `shanten_by_form` on each smaller hand.
+pub fn shanten_after_discards(
+    hand: &TileCounts,
+    rules: &HandRules,
+) -> Option<[Option<ShantenByForm>; KINDS]> {
+    let c = &hand.0;
+    if rules.wildcard.is_some() {
+        return None;
+    }
+    let mut keys = [0usize; 4];
+    let mut n = 0usize;
+    let mut held = 0u64;
+    for (i, &x) in c.iter().enumerate() {
+        if x > 4 {
+            return None;
+        }
+        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
+        keys[g] += usize::from(x) * POW5[r];
+        n += usize::from(x);
+        held |= u64::from(x != 0) << i;
+    }
+    if n > 14 || n % 3 != 2 {
+        return None;
+    }
+    let t = tables::shanten();
+    let id = |g: usize, key: usize| {
+        usize::from(if g == 3 {
+            t.honor_id[key]
+        } else {
+            t.suit_id[key]
+        })
+    };
+    let ids = [
+        id(0, keys[0]),
+        id(1, keys[1]),
+        id(2, keys[2]),
+        id(3, keys[3]),
+    ];
+    let m = n - 1;
+    let sets = m / 3;
+    let full = m == 13 || m == 14;
+    let seven = rules.seven_pairs && full;
+    let orphans = rules.thirteen_orphans && full;
+    // Running counts of the whole hand for the special forms.
+    let (mut pairs, mut singles) = (0i32, 0i32);
+    let (mut o_kinds, mut o_pairs) = (0i32, 0i32);
+    for (i, &x) in c.iter().enumerate().filter(|_| seven || orphans) {
+        if rules.four_as_two_pairs {
+            pairs += i32::from(x / 2);
+            singles += i32::from(x % 2);
+        } else {
+            pairs += i32::from(x >= 2);
+            singles += i32::from(x == 1);
+        }
+        if is_orphan(i) {
+            o_kinds += i32::from(x >= 1);
+            o_pairs += i32::from(x >= 2);
+        }
+    }
+    let best = match sets {
+        0 => best_after::<0>(held, &keys, &ids),
+        1 => best_after::<1>(held, &keys, &ids),
+        2 => best_after::<2>(held, &keys, &ids),
+        3 => best_after::<3>(held, &keys, &ids),
+        _ => best_after::<4>(held, &keys, &ids),
+    };
+    let mut out = [None; KINDS];
+    let mut bits = held;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let x = c[i];
+        let standard = (3 * sets + 2) as i8 - best[i] as i8 - 1;
+        let seven_pairs = seven.then(|| {
+            let (p, s) = if rules.four_as_two_pairs {
+                if x % 2 == 0 {
+                    (pairs - 1, singles + 1)
+                } else {
+                    (pairs, singles - 1)
+                }
+            } else {
+                match x {
+                    1 => (pairs, singles - 1),
+                    2 => (pairs - 1, singles + 1),
+                    _ => (pairs, singles),
+                }
+            };
+            let p = p.min(7);
+            (14 - (2 * p + s.min(7 - p)) - 1) as i8
+        });
+        let thirteen_orphans = orphans.then(|| {
+            let (k, p) = if is_orphan(i) {
+                (o_kinds - i32::from(x == 1), o_pairs - i32::from(x == 2))
+            } else {
+                (o_kinds, o_pairs)
+            };
+            (14 - k - i32::from(p > 0) - 1) as i8
+        });
+        out[i] = Some(ShantenByForm {
+            standard,
+            seven_pairs,
+            thirteen_orphans,
+        });
+    }
+    Some(out)
+}
+
+/// The best `m(K, 1)` of two groups together, `K` fixed.
+#[inline(always)]
+fn best_pair_k<const K: usize>(a: &[u8; 10], b: &[u8; 10]) -> u8 {
+    let mut best = 0u8;
+    let mut x = 0;
+    while x <= K {
+        let y = K - x;
+        best = best
+            .max(a[2 * x + 1] + b[2 * y])
+            .max(a[2 * x] + b[2 * y + 1]);
+        x += 1;
+    }
+    best
+}
+
+/// The kinds whose addition gives `best_pair` above `target`, for `K` sets.
+#[inline(always)]
+fn improving_kinds<const K: usize>(
+    c: &[u8; KINDS],
+    keys: &[usize; 4],
+    ids: &[usize; 4],
+    target: i32,
+) -> u64 {
+    let t = tables::shanten();
+    let (ns, nh) = (t.suit_ids, t.honor_ids);
+    let mut mask = 0u64;
+    for g in 0..3 {
+        let base = 9 * g;
+        for r in 0..9 {
+            if c[base + r] >= 4 {
+                continue;
+            }
+            let mut x = *ids;
+            x[g] = usize::from(t.suit_id[keys[g] + POW5[r]]);
+            let best = best_pair_k::<K>(
+                &t.suit_suit[x[0] * ns + x[1]],
+                &t.suit_honor[x[2] * nh + x[3]],
+            );
+            if i32::from(best) > target {
+                mask |= 1 << (base + r);
+            }
+        }
+    }
+    let a = &t.suit_suit[ids[0] * ns + ids[1]];
+    for r in 0..7 {
+        if c[27 + r] >= 4 {
+            continue;
+        }
+        let h = usize::from(t.honor_id[keys[3] + POW5[r]]);
+        let best = best_pair_k::<K>(a, &t.suit_honor[ids[2] * nh + h]);
+        if i32::from(best) > target {
+            mask |= 1 << (27 + r);
+        }
+    }
+    mask
+}
+
+/// `best_pair` of the hand less one of each held kind (bits of `held`), `K` sets.
+#[inline(always)]
+fn best_after<const K: usize>(held: u64, keys: &[usize; 4], ids: &[usize; 4]) -> [u8; KINDS] {
+    let t = tables::shanten();
+    let (ns, nh) = (t.suit_ids, t.honor_ids);
+    let mut out = [0u8; KINDS];
+    let mut bits = held;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let mut v = *ids;
+        if i < 27 {
+            let g = i / 9;
+            v[g] = usize::from(t.suit_id[keys[g] - POW5[i % 9]]);
+        } else {
+            v[3] = usize::from(t.honor_id[keys[3] - POW5[i - 27]]);
+        }
+        out[i] = best_pair_k::<K>(
+            &t.suit_suit[v[0] * ns + v[1]],
+            &t.suit_honor[v[2] * nh + v[3]],
+        );
+    }
+    out
+}
+
+/// [`useful_tiles`](super::useful_tiles) of a hand of `3k + 1` tiles: the kinds that lower
+/// its shanten when drawn.
+///
+/// `None` when the quick path does not apply: rules with wildcards, a hand whose size is not
+/// `3k + 1`, more than 13 tiles or more than four of a kind. Callers then use `useful_tiles`.
+pub fn useful_tiles_quick(hand: &TileCounts, rules: &HandRules) -> Option<TileSet> {
+    let c = &hand.0;
+    if rules.wildcard.is_some() {
+        return None;
+    }
+    let mut keys = [0usize; 4];
+    let mut n = 0usize;
+    for (i, &x) in c.iter().enumerate() {
+        if x > 4 {
+            return None;
+        }
+        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
+        keys[g] += usize::from(x) * POW5[r];
+        n += usize::from(x);
+    }
+    if n > 13 || n % 3 != 1 {
+        return None;
+    }
+    let t = tables::shanten();
+    let ids = [
+        usize::from(t.suit_id[keys[0]]),
+        usize::from(t.suit_id[keys[1]]),
+        usize::from(t.suit_id[keys[2]]),
+        usize::from(t.honor_id[keys[3]]),
+    ];
+    let (ns, nh) = (t.suit_ids, t.honor_ids);
+    let sets = n / 3;
+    let full = n == 13;
+    let best = best_pair(
+        &t.suit_suit[ids[0] * ns + ids[1]],
+        &t.suit_honor[ids[2] * nh + ids[3]],
+        sets,
+    );
+    let mut now = (3 * sets + 2) as i32 - i32::from(best) - 1;
+    // Seven pairs and thirteen orphans counts.
+    let (mut pairs, mut singles) = (0i32, 0i32);
+    let (mut o_kinds, mut o_pair) = (0i32, false);
+    if full && (rules.seven_pairs || rules.thirteen_orphans) {
+        for (i, &x) in c.iter().enumerate() {
+            if rules.four_as_two_pairs {
+                pairs += i32::from(x / 2);
+                singles += i32::from(x % 2);
+            } else {
+                pairs += i32::from(x >= 2);
+                singles += i32::from(x == 1);
+            }
+            if is_orphan(i) {
+                o_kinds += i32::from(x >= 1);
+                o_pair |= x >= 2;
+            }
+        }
+    }
+    let seven_sh = |p: i32, s: i32| {
+        let p = p.min(7);
+        14 - (2 * p + s.min(7 - p)) - 1
+    };
+    if full && rules.seven_pairs {
+        now = now.min(seven_sh(pairs, singles));
+    }
+    if full && rules.thirteen_orphans {
+        now = now.min(14 - o_kinds - i32::from(o_pair) - 1);
+    }
+    let target = (3 * sets + 2) as i32 - 1 - now;
+    let mut mask = match sets {
+        0 => improving_kinds::<0>(c, &keys, &ids, target),
+        1 => improving_kinds::<1>(c, &keys, &ids, target),
+        2 => improving_kinds::<2>(c, &keys, &ids, target),
+        3 => improving_kinds::<3>(c, &keys, &ids, target),
+        _ => improving_kinds::<4>(c, &keys, &ids, target),
+    };
+    if full && rules.seven_pairs {
+        for (i, &x) in c.iter().enumerate() {
+            if x >= 4 {
+                continue;
+            }
+            let (p2, s2) = if rules.four_as_two_pairs {
+                if x % 2 == 1 {
+                    (pairs + 1, singles - 1)
+                } else {
+                    (pairs, singles + 1)
+                }
+            } else {
+                match x {
+                    0 => (pairs, singles + 1),
+                    1 => (pairs + 1, singles - 1),
+                    _ => (pairs, singles),
+                }
+            };
+            if seven_sh(p2, s2) < now {
+                mask |= 1 << i;
+            }
+        }
+    }
+    if full && rules.thirteen_orphans {
+        for o in Tile::ORPHANS {
+            let x = c[o.index()];
+            let (k2, p2) = match x {
+                0 => (o_kinds + 1, o_pair),
+                1 => (o_kinds, true),
+                _ => (o_kinds, o_pair),
+            };
+            if 14 - k2 - i32::from(p2) - 1 < now && x < 4 {
+                mask |= 1 << o.index();
+            }
+        }
+    }
+    Some(TileSet(mask))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::shanten_by_form;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A random hand of `n` tiles from a full set (at most four of a kind).
+    fn random_hand(rng: &mut ChaCha8Rng, n: usize) -> TileCounts {
+        let mut h = TileCounts::EMPTY;
+        let mut placed = 0;
+        while placed < n {
+            // Bias towards one suit and the honours now and then, as flush hands are.
+            let i = if rng.random_range(0..3) == 0 {
+                let s = rng.random_range(0..4usize);
+                if s == 3 {
+                    rng.random_range(27..KINDS)
+                } else {
+                    9 * s + rng.random_range(0..9)
+                }
+            } else {
+                rng.random_range(0..KINDS)
+            };
+            if h.0[i] < 4 {
+                h.0[i] += 1;
+                placed += 1;
+            }
+        }
+        h
+    }
+
+    #[test]
+    fn matches_shanten_by_form_of_each_smaller_hand() {
+        let all = HandRules::ALL_FORMS;
+        let rule_sets = [
+            all,
+            HandRules::STANDARD_ONLY,
+            HandRules {
+                four_as_two_pairs: true,
+                ..all
+            },
+            HandRules {
+                thirteen_orphans: false,
+                ..all
+            },
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        let mut checked = 0;
+        for round in 0..4000 {
+            let n = [14, 14, 11, 8, 5, 2][round % 6];
+            let h = random_hand(&mut rng, n);
+            for rules in &rule_sets {
+                let after = shanten_after_discards(&h, rules).expect("a plain 3k + 2 hand");
+                for (i, got) in after.iter().enumerate() {
+                    if h.0[i] == 0 {
+                        assert_eq!(*got, None);
+                        continue;
+                    }
+                    let mut g = h;
+                    g.0[i] -= 1;
+                    assert_eq!(*got, Some(shanten_by_form(&g, rules)), "{h:?} less {i}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 100_000);
+    }
+
+    #[test]
+    fn useful_tiles_quick_matches_useful_tiles() {
+        let all = HandRules::ALL_FORMS;
+        let rule_sets = [
+            all,
+            HandRules::STANDARD_ONLY,
+            HandRules {
+                four_as_two_pairs: true,
+                ..all
+            },
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut nonempty = 0;
+        for round in 0..20_000 {
+            let n = [13, 13, 10, 7, 4, 1][round % 6];
+            let h = random_hand(&mut rng, n);
+            for rules in &rule_sets {
+                let quick = useful_tiles_quick(&h, rules).expect("a plain 3k + 1 hand");
+                assert_eq!(quick, crate::analysis::useful_tiles(&h, rules), "{h:?}");
+                nonempty += usize::from(!quick.is_empty());
+            }
+        }
+        assert!(nonempty > 10_000);
+        let wild = HandRules::ALL_FORMS.with_wildcard(Tile::WHITE);
+        let h = TileCounts::parse("123m456p789s1122z").unwrap();
+        assert!(useful_tiles_quick(&h, &wild).is_none());
+        assert!(useful_tiles_quick(&TileCounts::parse("123m").unwrap(), &all).is_none());
+    }
+
+    #[test]
+    fn declines_hands_outside_the_quick_path() {
+        let h = TileCounts::parse("123m456p789s11z222z").unwrap();
+        assert!(shanten_after_discards(&h, &HandRules::ALL_FORMS).is_some());
+        let wild = HandRules::ALL_FORMS.with_wildcard(Tile::WHITE);
+        assert!(shanten_after_discards(&h, &wild).is_none());
+        let thirteen = TileCounts::parse("123m456p789s1122z").unwrap();
+        assert!(shanten_after_discards(&thirteen, &HandRules::ALL_FORMS).is_none());
+    }
+}
