@@ -2,6 +2,7 @@
 
 mod analyze;
 mod hand_input;
+mod play;
 mod rules_file;
 mod score;
 
@@ -22,6 +23,8 @@ enum Command {
     Analyze(analyze::Args),
     /// Score a winning hand under a rule set (JSON request on stdin with --json).
     Score(Box<score::Args>),
+    /// Play a match in the terminal: you against three bots.
+    Play(Box<play::Args>),
 }
 
 /// An error for the user: the message goes to standard error and the exit code is 2.
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Score(args) => score::run(&args),
+        Command::Play(args) => play::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,510 @@
+//! Drawing the app: the table (opponents round the edge, you at the bottom), the message and
+//! help lines, and the pop-ups (choices, end of hand, standings, quit).
+
+use super::app::{App, HandSummary, Mode};
+use super::tiles::meld_text;
+use majiang::scoring::{Unit, WinKind};
+use majiang::seat::Seat;
+use majiang::table::{Action, Observation, Player, PublicHand};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+/// Discards per row, as on a real table.
+const ROW: usize = 6;
+
+/// Draws the whole screen.
+pub fn draw(f: &mut Frame, app: &App) {
+    let obs = app.observation();
+    let area = f.area();
+    let rows = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([
+            Constraint::Length(1),
+            Constraint::Length(7),
+            Constraint::Min(7),
+            Constraint::Length(9),
+            Constraint::Length(4),
+            Constraint::Length(1),
+            Constraint::Length(1),
+        ])
+        .split(area);
+    f.render_widget(Paragraph::new(status_line(app, &obs)), rows[0]);
+
+    let n = obs.table.len();
+    let rel = |k: usize| Player(((app.human().index() + k) % n) as u8);
+    let (left, across, right) = match n {
+        3 => (Some(rel(2)), None, Some(rel(1))),
+        _ => (Some(rel(n - 1)), Some(rel(2)), Some(rel(1))),
+    };
+    if let Some(p) = across {
+        opponent(f, app, &obs, p, centred(rows[1], 60));
+    }
+    let mid = Layout::default()
+        .direction(Direction::Horizontal)
+        .constraints([
+            Constraint::Percentage(33),
+            Constraint::Percentage(34),
+            Constraint::Percentage(33),
+        ])
+        .split(rows[2]);
+    if let Some(p) = left {
+        opponent(f, app, &obs, p, mid[0]);
+    }
+    centre(f, app, &obs, mid[1]);
+    if let Some(p) = right {
+        opponent(f, app, &obs, p, mid[2]);
+    }
+    own(f, app, &obs, rows[3]);
+
+    let messages: Vec<Line> = app.messages().map(|m| Line::from(m.to_string())).collect();
+    f.render_widget(
+        Paragraph::new(messages).block(Block::default().borders(Borders::TOP).title(" events ")),
+        rows[4],
+    );
+    let notice = app.notice().unwrap_or("");
+    f.render_widget(
+        Paragraph::new(Line::from(Span::styled(
+            notice.to_string(),
+            Style::default().fg(Color::Yellow),
+        ))),
+        rows[5],
+    );
+    f.render_widget(
+        Paragraph::new(Line::from(Span::styled(
+            format!("Keys: {}", app.help()),
+            Style::default().add_modifier(Modifier::BOLD),
+        ))),
+        rows[6],
+    );
+
+    match app.mode() {
+        Mode::Choose(options) => choose_popup(f, app, options),
+        Mode::HandOver => {
+            if let Some(s) = app.summary() {
+                summary_popup(f, app, s);
+            }
+        }
+        Mode::MatchOver => standings_popup(f, app),
+        Mode::ConfirmQuit(_) => {
+            let r = popup_rect(area, 44, 5);
+            f.render_widget(Clear, r);
+            f.render_widget(
+                Paragraph::new(vec![
+                    Line::from("Abandon the match?"),
+                    Line::from("y: yes, leave   n: no, keep playing"),
+                ])
+                .block(Block::default().borders(Borders::ALL).title(" quit ")),
+                r,
+            );
+        }
+        Mode::Playing | Mode::Quit => {}
+    }
+}
+
+fn status_line(app: &App, obs: &Observation) -> Line<'static> {
+    let rules = app.ruleset();
+    let mut parts = vec![
+        format!("majiang · {}", rules.name()),
+        format!("hand {}", app.hand_number()),
+        format!("dealer {}", app.name(obs.dealer)),
+    ];
+    if rules.config().lao_win_phases {
+        parts.push(format!("lao {}", obs.lao));
+    } else {
+        parts.push(format!("{} wind", obs.prevailing_wind.name()));
+    }
+    parts.push(format!("wall {}", obs.live_wall));
+    if let Some(w) = obs.wildcard {
+        parts.push(format!("wild {}", app.style.tile(w)));
+    }
+    if obs.gambit_round {
+        parts.push("Fortune Gambit round: no claims".into());
+    }
+    Line::from(Span::styled(
+        parts.join(" │ "),
+        Style::default().add_modifier(Modifier::REVERSED),
+    ))
+}
+
+fn centred(r: Rect, width: u16) -> Rect {
+    let w = width.min(r.width);
+    Rect {
+        x: r.x + (r.width - w) / 2,
+        width: w,
+        ..r
+    }
+}
+
+fn popup_rect(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width);
+    let h = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+fn title(app: &App, obs: &Observation, p: Player) -> Line<'static> {
+    let h = &obs.table[p.index()];
+    let score = app.ledger().get(p.index()).copied().unwrap_or(0);
+    let mut t = format!(" {} · {} · {:+}", app.name(p), seat_name(h.seat), score);
+    if obs.dealer == p {
+        t.push_str(" · dealer");
+    }
+    t.push(' ');
+    let mut style = Style::default();
+    if obs.turn == Some(p) || app.game().to_act().contains(p) && app.mode() == &Mode::Playing {
+        t.push_str("◀ ");
+        style = style.fg(Color::Cyan).add_modifier(Modifier::BOLD);
+    }
+    Line::from(Span::styled(t, style))
+}
+
+fn seat_name(s: Seat) -> &'static str {
+    s.name()
+}
+
+fn melds_line(app: &App, obs: &Observation, h: &PublicHand, own: bool) -> Line<'static> {
+    let order = app.ruleset().seats();
+    let mut spans = vec![Span::raw("melds: ")];
+    if h.melds.is_empty() {
+        spans.push(Span::styled("none", Style::default().fg(Color::DarkGray)));
+    }
+    for (i, m) in h.melds.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::raw("  "));
+        }
+        spans.push(Span::styled(
+            meld_text(app.style, order, h.seat, m, own),
+            Style::default().fg(Color::Green),
+        ));
+    }
+    if !h.flowers.is_empty() {
+        spans.push(Span::raw(format!(
+            "   flowers: {}",
+            app.style.tiles(&h.flowers)
+        )));
+    }
+    if h.gambit_run > 0 {
+        spans.push(Span::styled(
+            format!("   gambits: {}", h.gambit_run),
+            Style::default().fg(Color::Magenta),
+        ));
+    }
+    let _ = obs;
+    Line::from(spans)
+}
+
+fn discard_lines(app: &App, obs: &Observation, h: &PublicHand) -> Vec<Line<'static>> {
+    let last = obs
+        .on_offer
+        .filter(|(p, _)| *p == h.player)
+        .map(|_| h.discards.len().saturating_sub(1));
+    h.discards
+        .chunks(ROW)
+        .enumerate()
+        .map(|(r, row)| {
+            let mut spans = Vec::new();
+            for (c, d) in row.iter().enumerate() {
+                if c > 0 {
+                    spans.push(Span::raw(" "));
+                }
+                let mut style = Style::default();
+                if d.claimed {
+                    style = style
+                        .fg(Color::DarkGray)
+                        .add_modifier(Modifier::CROSSED_OUT);
+                }
+                if d.gambit {
+                    style = style.fg(Color::Magenta);
+                }
+                if Some(r * ROW + c) == last {
+                    style = style.add_modifier(Modifier::REVERSED);
+                }
+                spans.push(Span::styled(app.style.tile(d.tile), style));
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+fn opponent(f: &mut Frame, app: &App, obs: &Observation, p: Player, area: Rect) {
+    let h = &obs.table[p.index()];
+    let mut lines = vec![
+        melds_line(app, obs, h, false),
+        Line::from(format!("concealed: {} tiles", h.concealed_count)),
+    ];
+    lines.extend(discard_lines(app, obs, h));
+    f.render_widget(
+        Paragraph::new(lines).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(title(app, obs, p)),
+        ),
+        area,
+    );
+}
+
+fn centre(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
+    let mut lines = vec![
+        Line::from(format!("Wall: {} tiles left", obs.live_wall)),
+        Line::from(format!(
+            "Prevailing wind: {}   Dealer: {}",
+            obs.prevailing_wind.name(),
+            app.name(obs.dealer)
+        )),
+    ];
+    if app.ruleset().config().lao_win_phases {
+        lines.push(Line::from(format!("Lao: {}", obs.lao)));
+    }
+    if let Some(i) = obs.indicator {
+        lines.push(Line::from(format!("Indicator: {}", app.style.tile(i))));
+    }
+    if let Some(w) = obs.wildcard {
+        lines.push(Line::from(format!("Wildcard: {}", app.style.tile(w))));
+    }
+    if let Some((p, t)) = obs.on_offer {
+        lines.push(Line::from(Span::styled(
+            format!("On offer: {} from {}", app.style.tile(t), app.name(p)),
+            Style::default().add_modifier(Modifier::BOLD),
+        )));
+    } else if let Some(p) = obs.turn {
+        lines.push(Line::from(format!("To play: {}", app.name(p))));
+    }
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .block(Block::default().borders(Borders::ALL).title(" table ")),
+        area,
+    );
+}
+
+fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
+    let me = app.human();
+    let h = &obs.table[me.index()];
+    let mut lines = vec![melds_line(app, obs, h, true)];
+    let discards = discard_lines(app, obs, h);
+    if discards.is_empty() {
+        lines.push(Line::from(Span::styled(
+            "discards: none",
+            Style::default().fg(Color::DarkGray),
+        )));
+    }
+    lines.extend(discards);
+    while lines.len() < 5 {
+        lines.push(Line::from(""));
+    }
+    let tiles = app.hand_tiles();
+    let drawn = obs.drawn.is_some();
+    let picking = app.mode() == &Mode::Playing
+        && obs
+            .legal_actions
+            .iter()
+            .any(|a| matches!(a, Action::Discard(_)));
+    let mut spans = vec![Span::raw("hand: ")];
+    let mut caret = String::from("      ");
+    for (i, &t) in tiles.iter().enumerate() {
+        if i > 0 {
+            let gap = if drawn && i + 1 == tiles.len() {
+                "   "
+            } else {
+                " "
+            };
+            spans.push(Span::raw(gap));
+            caret.push_str(gap);
+        }
+        let text = app.style.tile(t);
+        let mut style = Style::default().add_modifier(Modifier::BOLD);
+        if Some(t) == obs.wildcard {
+            style = style.fg(Color::Yellow);
+        }
+        let selected = picking && i == app.cursor();
+        if selected {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        caret.push_str(if selected { "^^" } else { "  " });
+        spans.push(Span::styled(text, style));
+    }
+    lines.push(Line::from(spans));
+    let mut caret_line = caret.trim_end().to_string();
+    if picking && obs.wildcard_discard_is_gambit {
+        if let Some(&t) = tiles.get(app.cursor()) {
+            if Some(t) == obs.wildcard {
+                caret_line.push_str("  discarding this wildcard is a Fortune Gambit");
+            }
+        }
+    }
+    if let Some((p, t)) = obs.on_offer {
+        if !obs.legal_actions.is_empty() {
+            caret_line = format!(
+                "{} offers {}: claim or pass",
+                app.name(p),
+                app.style.tile(t)
+            );
+        }
+    }
+    lines.push(Line::from(caret_line));
+    f.render_widget(
+        Paragraph::new(lines).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(title(app, obs, me)),
+        ),
+        area,
+    );
+}
+
+fn choose_popup(f: &mut Frame, app: &App, options: &[Action]) {
+    let mut lines = Vec::new();
+    for (i, a) in options.iter().enumerate() {
+        let text = match a {
+            Action::Chow { tiles } => format!("chow {}", app.style.tiles(tiles)),
+            Action::ConcealedKong(t) => format!("concealed kong of {}", app.style.tile(*t)),
+            Action::AddedKong(t) => format!("add {} to your pung", app.style.tile(*t)),
+            other => other.to_string(),
+        };
+        let style = if i == app.cursor() {
+            Style::default().add_modifier(Modifier::REVERSED)
+        } else {
+            Style::default()
+        };
+        lines.push(Line::from(Span::styled(
+            format!("{}) {text}", i + 1),
+            style,
+        )));
+    }
+    let r = popup_rect(f.area(), 40, options.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" choose ")),
+        r,
+    );
+}
+
+fn unit_name(u: Unit) -> &'static str {
+    match u {
+        Unit::Fan => "fan",
+        Unit::Points => "points",
+        Unit::Double => "double(s)",
+        Unit::Multiplier => "×",
+    }
+}
+
+fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
+    let st = app.style;
+    let mut lines = Vec::new();
+    match s.winner {
+        Some(w) => {
+            let how = match s.win {
+                Some(WinKind::SelfDraw) => "by self-draw".to_string(),
+                Some(WinKind::Discard) => {
+                    format!("on {}'s discard", s.discarder.map_or("?", |d| app.name(d)))
+                }
+                Some(WinKind::RobbingKong) => format!(
+                    "robbing {}'s kong",
+                    s.discarder.map_or("?", |d| app.name(d))
+                ),
+                None => String::new(),
+            };
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "Hand {}: {} win{} {how} with {}",
+                    s.hand,
+                    app.name(w),
+                    if w == app.human() { "" } else { "s" },
+                    s.tile.map_or(String::new(), |t| st.tile(t))
+                ),
+                Style::default().add_modifier(Modifier::BOLD),
+            )));
+            let seat = app.observation().table[w.index()].seat;
+            let melds: Vec<String> = s
+                .melds
+                .iter()
+                .map(|m| meld_text(st, app.ruleset().seats(), seat, m, true))
+                .collect();
+            let mut hand = format!("Winning hand: {}", st.tiles(&s.hand_tiles));
+            if !melds.is_empty() {
+                hand.push_str(&format!("  melds: {}", melds.join("  ")));
+            }
+            if !s.flowers.is_empty() {
+                hand.push_str(&format!("  flowers: {}", st.tiles(&s.flowers)));
+            }
+            lines.push(Line::from(hand));
+            lines.push(Line::from(""));
+            lines.push(Line::from("Patterns:"));
+            for p in &s.patterns {
+                lines.push(Line::from(format!(
+                    "  {:<36} {:>4} {}",
+                    p.name,
+                    p.value,
+                    unit_name(p.unit)
+                )));
+            }
+            lines.push(Line::from(format!("  {:<36} {:>4}", "Total", s.total)));
+        }
+        None => lines.push(Line::from(Span::styled(
+            format!(
+                "Hand {}: exhaustive draw — the wall ran out, nobody wins",
+                s.hand
+            ),
+            Style::default().add_modifier(Modifier::BOLD),
+        ))),
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from("Payments:"));
+    for (i, pay) in s.payments.iter().enumerate() {
+        let p = Player(i as u8);
+        lines.push(Line::from(format!(
+            "  {:<8} {:>+6}   (match {:>+6})",
+            app.name(p),
+            pay,
+            app.ledger().get(i).copied().unwrap_or(0)
+        )));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from("Press Enter for the next hand."));
+    let h = lines.len() as u16 + 2;
+    let r = popup_rect(f.area(), 76, h);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" end of hand "),
+        ),
+        r,
+    );
+}
+
+fn standings_popup(f: &mut Frame, app: &App) {
+    let mut order: Vec<usize> = (0..app.ledger().len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(app.ledger()[i]));
+    let mut lines = vec![
+        Line::from(Span::styled(
+            "Final standings",
+            Style::default().add_modifier(Modifier::BOLD),
+        )),
+        Line::from(""),
+    ];
+    for (rank, &i) in order.iter().enumerate() {
+        lines.push(Line::from(format!(
+            "  {}. {:<8} {:>+7}",
+            rank + 1,
+            app.name(Player(i as u8)),
+            app.ledger()[i]
+        )));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from("Press Enter or q to leave."));
+    let r = popup_rect(f.area(), 40, lines.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" match over ")),
+        r,
+    );
+}
