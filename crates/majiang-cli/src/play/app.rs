@@ -245,6 +245,7 @@ impl App {
     }
 
     /// The human must decide now.
+    #[cfg(test)]
     pub fn human_to_act(&self) -> bool {
         self.mode == Mode::Playing && self.game.to_act().contains(self.human)
     }
@@ -335,6 +336,7 @@ impl App {
     }
 
     /// Lets the bots act until the human must decide or the hand ends (no delay: tests).
+    #[cfg(test)]
     pub fn run_bots(&mut self) {
         while self.step_bot() {}
     }

@@ -11,6 +11,9 @@ pub mod session;
 pub mod tiles;
 pub mod view;
 
+#[cfg(test)]
+mod tests;
+
 use crate::UsageError;
 use app::{App, Key};
 use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};

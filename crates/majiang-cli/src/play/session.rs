@@ -205,11 +205,6 @@ impl Session {
         &self.ledger
     }
 
-    /// Hands played so far.
-    pub fn hands_played(&self) -> u32 {
-        self.hand_number
-    }
-
     /// The rule set.
     pub fn ruleset(&self) -> &Arc<Ruleset> {
         &self.ruleset

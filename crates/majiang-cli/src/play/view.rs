@@ -26,7 +26,7 @@ pub fn draw(f: &mut Frame, app: &App) {
             Constraint::Length(7),
             Constraint::Min(7),
             Constraint::Length(9),
-            Constraint::Length(4),
+            Constraint::Length(5),
             Constraint::Length(1),
             Constraint::Length(1),
         ])
@@ -114,7 +114,7 @@ fn status_line(app: &App, obs: &Observation) -> Line<'static> {
     if rules.config().lao_win_phases {
         parts.push(format!("lao {}", obs.lao));
     } else {
-        parts.push(format!("{} wind", obs.prevailing_wind.name()));
+        parts.push(format!("{} wind", capital(obs.prevailing_wind.name())));
     }
     parts.push(format!("wall {}", obs.live_wall));
     if let Some(w) = obs.wildcard {
@@ -165,8 +165,15 @@ fn title(app: &App, obs: &Observation, p: Player) -> Line<'static> {
     Line::from(Span::styled(t, style))
 }
 
-fn seat_name(s: Seat) -> &'static str {
-    s.name()
+fn seat_name(s: Seat) -> String {
+    capital(s.name())
+}
+
+fn capital(name: &str) -> String {
+    let mut c = name.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 fn melds_line(app: &App, obs: &Observation, h: &PublicHand, own: bool) -> Line<'static> {
@@ -254,10 +261,10 @@ fn centre(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
     let mut lines = vec![
         Line::from(format!("Wall: {} tiles left", obs.live_wall)),
         Line::from(format!(
-            "Prevailing wind: {}   Dealer: {}",
-            obs.prevailing_wind.name(),
-            app.name(obs.dealer)
+            "Prevailing wind: {}",
+            capital(obs.prevailing_wind.name())
         )),
+        Line::from(format!("Dealer: {}", app.name(obs.dealer))),
     ];
     if app.ruleset().config().lao_win_phases {
         lines.push(Line::from(format!("Lao: {}", obs.lao)));

@@ -1,0 +1,304 @@
+//! The app without a terminal: keys in, the screen drawn into a ratatui test buffer.
+
+use super::app::{App, Key, Mode};
+use super::session::BotKind;
+use super::view;
+use majiang::meld::MeldKind;
+use majiang::table::{Action, Ruleset};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::Map;
+use std::sync::Arc;
+
+fn app(rules: &str, seed: u64, hands: u32) -> App {
+    let r = Arc::new(Ruleset::from_name(rules, &Map::new()).unwrap());
+    App::new(r, Map::new(), seed, BotKind::Efficient, hands, true).unwrap()
+}
+
+fn screen(app: &App) -> String {
+    let mut t = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    t.draw(|f| view::draw(f, app)).unwrap();
+    let buf = t.backend().buffer();
+    let w = buf.area.width as usize;
+    buf.content
+        .chunks(w)
+        .map(|row| row.iter().map(|c| c.symbol()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The last line of the screen that starts (after the border) with `prefix` (the human's
+/// panel is the lowest).
+fn line_with<'a>(s: &'a str, prefix: &str) -> &'a str {
+    s.lines()
+        .rfind(|l| l.trim_start_matches('│').starts_with(prefix))
+        .unwrap_or_else(|| panic!("no line starting {prefix:?} in\n{s}"))
+}
+
+/// One decision as a simple player makes it: win when possible, pass on claims, otherwise
+/// discard the tile under the cursor (the one just drawn).
+fn human_step(app: &mut App) {
+    let legal = app.observation().legal_actions;
+    if legal.contains(&Action::Win) {
+        app.on_key(Key::Char('w'));
+    } else if legal.contains(&Action::Pass) {
+        app.on_key(Key::Char(' '));
+    } else {
+        app.on_key(Key::Enter);
+    }
+}
+
+/// Plays until the hand ends, checking the human is asked whenever the bots stop.
+fn play_hand(app: &mut App) {
+    for _ in 0..1000 {
+        app.run_bots();
+        if app.mode() == &Mode::HandOver {
+            return;
+        }
+        assert!(
+            app.human_to_act(),
+            "the bots stopped but the human has nothing to do"
+        );
+        human_step(app);
+        assert_eq!(app.notice(), None, "a plain move was refused");
+    }
+    panic!("the hand did not end");
+}
+
+#[test]
+fn first_screen_shows_the_table_and_the_hand() {
+    let mut a = app("hangzhou", 3, 16);
+    a.run_bots();
+    let s = screen(&a);
+    assert!(s.contains("majiang · hangzhou │ hand 1"), "{s}");
+    for name in ["Bot 1", "Bot 2", "Bot 3", "You"] {
+        assert!(s.contains(name), "{name} missing:\n{s}");
+    }
+    assert!(s.contains("Wall:"), "{s}");
+    assert!(s.contains("Wildcard: 5z"), "{s}");
+    // The hand line lists exactly the concealed tiles.
+    let hand = line_with(&s, "hand: ");
+    let shown = hand
+        .trim_matches('│')
+        .trim_start_matches("hand:")
+        .split_whitespace()
+        .count();
+    assert_eq!(shown, a.observation().concealed.len());
+    assert!(a.human_to_act());
+    assert!(line_with(&s, "Keys:").contains("Enter discard"), "{s}");
+    // The caret sits under the last tile (the one just drawn).
+    assert_eq!(a.cursor(), shown - 1);
+}
+
+#[test]
+fn every_rule_set_plays_a_hand_to_its_summary_and_the_next_hand() {
+    for (rules, seed) in [
+        ("hongkong", 1),
+        ("hangzhou", 2),
+        ("yangzhou", 3),
+        ("classic", 4),
+    ] {
+        let mut a = app(rules, seed, 16);
+        play_hand(&mut a);
+        let s = screen(&a);
+        assert!(s.contains("end of hand"), "{rules}:\n{s}");
+        assert!(s.contains("Payments:"), "{rules}:\n{s}");
+        let summary = a.summary().expect("a summary").clone();
+        match summary.winner {
+            Some(_) => {
+                assert!(
+                    s.contains("Patterns:") && s.contains("Total"),
+                    "{rules}:\n{s}"
+                );
+                assert!(s.contains("Winning hand:"), "{rules}:\n{s}");
+                for p in &summary.patterns {
+                    assert!(s.contains(&p.name), "{rules}: {} missing:\n{s}", p.name);
+                }
+            }
+            None => assert!(s.contains("exhaustive draw"), "{rules}:\n{s}"),
+        }
+        assert_eq!(a.ledger(), summary.payments.as_slice(), "{rules}");
+        assert_eq!(summary.payments.iter().sum::<i64>(), 0, "{rules}");
+        a.on_key(Key::Enter);
+        assert_eq!(a.mode(), &Mode::Playing, "{rules}");
+        assert_eq!(a.hand_number(), 2, "{rules}");
+        assert!(screen(&a).contains("hand 2"), "{rules}");
+    }
+}
+
+#[test]
+fn quitting_asks_first() {
+    let mut a = app("hongkong", 5, 16);
+    a.run_bots();
+    a.on_key(Key::Char('q'));
+    assert!(screen(&a).contains("Abandon the match?"));
+    assert!(!a.should_quit());
+    a.on_key(Key::Char('n'));
+    assert_eq!(a.mode(), &Mode::Playing);
+    assert!(!screen(&a).contains("Abandon the match?"));
+    a.on_key(Key::Char('q'));
+    a.on_key(Key::Char('z'));
+    assert!(!a.should_quit());
+    a.on_key(Key::Char('y'));
+    assert!(a.should_quit());
+}
+
+#[test]
+fn illegal_keys_explain_and_change_nothing() {
+    let mut a = app("yangzhou", 6, 16);
+    a.run_bots();
+    while a.observation().on_offer.is_some() {
+        human_step(&mut a);
+        a.run_bots();
+    }
+    let before = a.game().clone();
+    a.on_key(Key::Char('p'));
+    assert!(
+        a.notice().unwrap().contains("cannot pung"),
+        "{:?}",
+        a.notice()
+    );
+    assert!(screen(&a).contains("You cannot pung now"));
+    a.on_key(Key::Char(' '));
+    assert!(a.notice().unwrap().contains("Nothing to pass"));
+    a.on_key(Key::Char('w'));
+    assert!(a.notice().unwrap().contains("cannot win"));
+    a.on_key(Key::Char('7'));
+    assert!(a.notice().is_some());
+    assert_eq!(a.game(), &before);
+    // Moving the cursor is harmless and stays on the hand.
+    for _ in 0..20 {
+        a.on_key(Key::Right);
+    }
+    assert_eq!(a.cursor(), a.hand_tiles().len() - 1);
+    a.on_key(Key::Home);
+    assert_eq!(a.cursor(), 0);
+    a.on_key(Key::Left);
+    assert_eq!(a.cursor(), 0);
+    assert_eq!(a.game(), &before);
+    // Enter discards the selected (first) tile.
+    let first = a.hand_tiles()[0];
+    a.on_key(Key::Enter);
+    let me = a.human().index();
+    assert_eq!(
+        a.observation().table[me].discards.last().map(|d| d.tile),
+        Some(first)
+    );
+}
+
+#[test]
+fn g_toggles_glyphs() {
+    let mut a = app("classic", 7, 16);
+    a.run_bots();
+    let ascii = line_with(&screen(&a), "hand: ").to_string();
+    assert!(ascii.chars().any(|c| c.is_ascii_digit()));
+    a.on_key(Key::Char('g'));
+    let glyphs = line_with(&screen(&a), "hand: ").to_string();
+    let t = a.hand_tiles()[0];
+    assert!(glyphs.contains(t.glyph()), "{glyphs}");
+    a.on_key(Key::Char('g'));
+    assert_eq!(line_with(&screen(&a), "hand: "), ascii);
+}
+
+#[test]
+fn a_short_match_ends_with_standings() {
+    let mut a = app("hongkong", 8, 2);
+    for _ in 0..2 {
+        play_hand(&mut a);
+        a.on_key(Key::Enter);
+    }
+    assert_eq!(a.mode(), &Mode::MatchOver);
+    let s = screen(&a);
+    assert!(s.contains("Final standings"), "{s}");
+    for name in ["You", "Bot 1", "Bot 2", "Bot 3"] {
+        assert!(s.contains(name), "{s}");
+    }
+    a.on_key(Key::Enter);
+    assert!(a.should_quit());
+}
+
+#[test]
+fn several_chows_are_offered_as_a_choice() {
+    // Find a moment where the human may chow in more than one way.
+    for seed in 0..200 {
+        let mut a = app("hangzhou", seed, 1);
+        for _ in 0..200 {
+            a.run_bots();
+            if a.mode() != &Mode::Playing {
+                break;
+            }
+            let legal = a.observation().legal_actions;
+            let chows = legal
+                .iter()
+                .filter(|x| matches!(x, Action::Chow { .. }))
+                .count();
+            if chows >= 2 {
+                a.on_key(Key::Char('c'));
+                let Mode::Choose(options) = a.mode().clone() else {
+                    panic!("no choice offered");
+                };
+                assert_eq!(options.len(), chows);
+                let s = screen(&a);
+                assert!(s.contains("1) chow") && s.contains("2) chow"), "{s}");
+                a.on_key(Key::Esc);
+                assert_eq!(a.mode(), &Mode::Playing);
+                a.on_key(Key::Char('c'));
+                a.on_key(Key::Char('2'));
+                let me = a.human().index();
+                let melds = &a.observation().table[me].melds;
+                assert_eq!(melds.last().map(|m| m.kind), Some(MeldKind::Chow));
+                let Action::Chow { tiles } = options[1] else {
+                    unreachable!()
+                };
+                assert_eq!(melds.last().unwrap().tile, tiles[0]);
+                // The claimed tile is shown on the left (from the left neighbour).
+                let s = screen(&a);
+                let claimed = melds.last().unwrap().claimed.unwrap();
+                assert!(
+                    line_with(&s, "melds: ").contains(&format!("[{claimed}]")),
+                    "{s}"
+                );
+                return;
+            }
+            human_step(&mut a);
+        }
+    }
+    panic!("no seed gave the human two chows");
+}
+
+#[test]
+fn the_log_is_json_lines_with_a_header() {
+    let mut a = app("hongkong", 9, 16);
+    play_hand(&mut a);
+    let lines = a.take_log();
+    let first: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
+    assert_eq!(first["type"], "header");
+    assert_eq!(first["rules"], "hongkong");
+    assert_eq!(first["seed"], 9);
+    let mut actions = 0;
+    for l in &lines {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        if v["type"] == "action" {
+            actions += 1;
+        }
+    }
+    assert!(actions > 10);
+    assert!(lines.last().unwrap().contains("hand_ended"));
+    assert!(a.take_log().is_empty());
+}
+
+#[test]
+fn same_seed_same_keys_same_screens() {
+    let mut a = app("hangzhou", 11, 16);
+    let mut b = app("hangzhou", 11, 16);
+    for _ in 0..30 {
+        a.run_bots();
+        b.run_bots();
+        assert_eq!(screen(&a), screen(&b));
+        if a.mode() != &Mode::Playing {
+            break;
+        }
+        human_step(&mut a);
+        human_step(&mut b);
+    }
+}
