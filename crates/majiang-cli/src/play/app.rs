@@ -1,12 +1,13 @@
 //! The game as a state machine without a terminal: keys in, actions to the engine, a view of
 //! the table out. The terminal loop (`super::run`) only feeds keys and draws.
 
-use super::session::{BotKind, Policy, Session};
 use super::tiles::TileStyle;
+use majiang::bots::{self, Bot};
 use majiang::scoring::{PatternScore, WinKind};
-use majiang::table::{Action, Event, Game, HandOutcome, Observation, Player, Ruleset};
+use majiang::table::log::{LogRecord, MatchLog};
+use majiang::table::matches::{Match, Settlement, Standing};
+use majiang::table::{Action, Event, Game, Observation, Player, Ruleset};
 use majiang::tile::Tile;
-use serde_json::json;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -77,10 +78,10 @@ pub struct HandSummary {
 
 /// The whole interactive game.
 pub struct App {
-    session: Session,
+    session: Match,
     game: Game,
     human: Player,
-    bots: Vec<Option<Box<dyn Policy>>>,
+    bots: Vec<Option<Box<dyn Bot>>>,
     names: Vec<String>,
     /// How tiles are drawn.
     pub style: TileStyle,
@@ -89,8 +90,9 @@ pub struct App {
     messages: VecDeque<String>,
     notice: Option<String>,
     summary: Option<HandSummary>,
-    log: Vec<String>,
-    logging: bool,
+    settlement: Option<Settlement>,
+    log: Option<MatchLog>,
+    written: usize,
     last_turn_drawn: Option<(Player, Option<Tile>, usize)>,
 }
 
@@ -98,26 +100,36 @@ pub struct App {
 const MESSAGES: usize = 4;
 
 impl App {
-    /// A new match against bots of `bots`, seeded. `max_hands` caps the match length.
-    /// With `logging`, the match log is collected as JSON lines ([`App::take_log`]).
+    /// A new match against bots named `bots` (`efficient`, `random`), seeded; the human is the
+    /// match's first entrant. `hand_limit` cuts the match short after that many hands. With
+    /// `logging`, the match log is kept ([`App::take_log`]).
     pub fn new(
         ruleset: Arc<Ruleset>,
-        options: serde_json::Map<String, serde_json::Value>,
         seed: u64,
-        bots: BotKind,
-        max_hands: u32,
+        bots: &str,
+        hand_limit: Option<u32>,
         logging: bool,
     ) -> Result<App, String> {
         let n = ruleset.players();
-        let (mut session, seat_events) = Session::new(Arc::clone(&ruleset), seed, max_hands);
-        let human = session.human;
+        let (mut session, seat_events) =
+            Match::with_hand_limit(Arc::clone(&ruleset), seed, hand_limit);
+        let human = session.chairs()[0];
+        let mut log = logging.then(|| MatchLog::new(&session));
+        if let Some(log) = log.as_mut() {
+            log.push_events(None, seat_events);
+        }
         let (game, events) = session.start_hand().map_err(|e| e.to_string())?;
-        let bots_vec = (0..n)
-            .map(|i| {
-                (Player(i as u8) != human)
-                    .then(|| bots.make(&ruleset, seed.wrapping_mul(31).wrapping_add(i as u64)))
-            })
-            .collect();
+        let mut bots_vec = Vec::with_capacity(n);
+        for i in 0..n {
+            bots_vec.push(if Player(i as u8) == human {
+                None
+            } else {
+                let bot_seed = seed
+                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    .wrapping_add(i as u64);
+                Some(bots::by_name(bots, &ruleset, bot_seed).map_err(|e| e.to_string())?)
+            });
+        }
         let mut k = 0;
         let names = (0..n)
             .map(|i| {
@@ -141,24 +153,11 @@ impl App {
             messages: VecDeque::new(),
             notice: None,
             summary: None,
-            log: Vec::new(),
-            logging,
+            settlement: None,
+            log,
+            written: 0,
             last_turn_drawn: None,
         };
-        if logging {
-            app.log_line(json!({
-                "type": "header",
-                "format": "majiang-play/1",
-                "rules": ruleset.name(),
-                "options": options,
-                "seed": seed,
-                "players": n,
-                "human": human,
-            }));
-            for e in &seat_events {
-                app.log_line(json!({"type": "event", "hand": null, "event": e}));
-            }
-        }
         app.hand_started(events);
         Ok(app)
     }
@@ -217,7 +216,22 @@ impl App {
 
     /// Hand number, from 1.
     pub fn hand_number(&self) -> u32 {
-        self.game.setup().hand_number + 1
+        self.game.setup().hand_number
+    }
+
+    /// The last finished hand's settlement (payments, ledger, next deal).
+    pub fn settlement(&self) -> Option<&Settlement> {
+        self.settlement.as_ref()
+    }
+
+    /// The standings, best first.
+    pub fn standings(&self) -> Vec<Standing> {
+        self.session.standings()
+    }
+
+    /// Points each player started the match with (Hangzhou `points:N`; else 0).
+    pub fn starting_points(&self) -> i64 {
+        self.session.rules().starting_points
     }
 
     /// The rule set.
@@ -306,9 +320,17 @@ impl App {
         keys.join("  ")
     }
 
-    /// The log lines collected since the last call (empty unless logging).
+    /// The log lines (JSON) recorded since the last call (none unless logging).
     pub fn take_log(&mut self) -> Vec<String> {
-        std::mem::take(&mut self.log)
+        let Some(log) = self.log.as_ref() else {
+            return Vec::new();
+        };
+        let new: Vec<String> = log.records[self.written..]
+            .iter()
+            .map(|r: &LogRecord| serde_json::to_string(r).unwrap_or_default())
+            .collect();
+        self.written = log.records.len();
+        new
     }
 
     // ----- driving -----
@@ -494,13 +516,10 @@ impl App {
 
     fn apply(&mut self, p: Player, action: Action) -> Result<(), majiang::table::ActionError> {
         let events = self.game.apply(p, action)?;
-        if self.logging {
-            self.log_line(json!({
-                "type": "action",
-                "hand": self.game.setup().hand_number,
-                "player": p,
-                "action": action,
-            }));
+        let hand = self.game.setup().hand_number;
+        if let Some(log) = self.log.as_mut() {
+            log.push_action(hand, p, action);
+            log.push_events(Some(hand), events.iter().cloned());
         }
         self.record(&events);
         self.after_step();
@@ -524,12 +543,30 @@ impl App {
             self.cursor = self.cursor.min(n - 1);
         }
         if self.game.is_over() && self.mode == Mode::Playing {
-            self.session.finish_hand(&self.game);
+            match self.session.finish_hand(&self.game) {
+                Ok(settlement) => {
+                    if let Some(s) = self.summary.as_mut() {
+                        s.payments = settlement.payments.clone();
+                    }
+                    if let Some(log) = self.log.as_mut() {
+                        log.push_settlement(settlement.clone());
+                        if self.session.is_over() {
+                            log.push_end(&self.session);
+                        }
+                    }
+                    self.settlement = Some(settlement);
+                }
+                Err(e) => self.notice = Some(format!("The hand could not be settled: {e}")),
+            }
             self.mode = Mode::HandOver;
         }
     }
 
     fn hand_started(&mut self, events: Vec<Event>) {
+        if let Some(log) = self.log.as_mut() {
+            log.push_hand(self.game.setup());
+            log.push_events(Some(self.game.setup().hand_number), events.iter().cloned());
+        }
         self.summary = None;
         self.last_turn_drawn = None;
         self.messages.clear();
@@ -562,12 +599,6 @@ impl App {
         }
     }
 
-    fn log_line(&mut self, v: serde_json::Value) {
-        if self.logging {
-            self.log.push(v.to_string());
-        }
-    }
-
     fn push_message(&mut self, m: String) {
         if self.messages.len() == MESSAGES {
             self.messages.pop_front();
@@ -579,9 +610,6 @@ impl App {
     fn record(&mut self, events: &[Event]) {
         let hand = self.game.setup().hand_number;
         for e in events {
-            if self.logging {
-                self.log_line(json!({"type": "event", "hand": hand, "event": e}));
-            }
             if let Event::Won {
                 player,
                 win,
@@ -592,7 +620,7 @@ impl App {
             } = e
             {
                 self.summary = Some(HandSummary {
-                    hand: hand + 1,
+                    hand,
                     winner: Some(*player),
                     win: Some(*win),
                     discarder: *discarder,
@@ -607,7 +635,7 @@ impl App {
             }
             if let Event::ExhaustiveDraw = e {
                 self.summary = Some(HandSummary {
-                    hand: hand + 1,
+                    hand,
                     winner: None,
                     win: None,
                     discarder: None,
@@ -623,11 +651,6 @@ impl App {
             if let Some(m) = self.describe(&e.seen_by(self.human)) {
                 self.push_message(m);
             }
-        }
-        if let (Some(HandOutcome::Win { scored, .. }), Some(s)) =
-            (self.game.outcome(), self.summary.as_mut())
-        {
-            s.payments = scored.payments.clone();
         }
     }
 

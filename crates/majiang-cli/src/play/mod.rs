@@ -1,13 +1,12 @@
 //! `majiang play`: a full-screen game in the terminal, you against three bots.
 //!
 //! The parts: [`app`] is the game as a state machine (keys in, engine actions out, no
-//! terminal), [`view`] draws it with ratatui, [`tiles`] writes tiles and melds as text,
-//! [`session`] runs the match around the hands and holds the bots. This file owns the terminal:
+//! terminal; the match is the library's `Match`, the bots its `bots`), [`view`] draws it with
+//! ratatui, [`tiles`] writes tiles and melds as text. This file owns the terminal:
 //! raw mode and the alternate screen behind a guard that a panic hook also restores, the key
 //! loop, the bots' delay, and the log file.
 
 pub mod app;
-pub mod session;
 pub mod tiles;
 pub mod view;
 
@@ -25,7 +24,6 @@ use majiang::table::Ruleset;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use serde_json::{Map, Value};
-use session::BotKind;
 use std::io::{Stdout, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -54,9 +52,9 @@ pub struct Args {
     /// Write the match log (JSON lines) to this file.
     #[arg(long, value_name = "FILE")]
     log: Option<String>,
-    /// At most this many hands (the match also ends when the deal has gone round the table).
-    #[arg(long, default_value_t = 16)]
-    hands: u32,
+    /// Cut the match short after this many hands (otherwise it ends as the rule set says).
+    #[arg(long)]
+    hands: Option<u32>,
     /// Start with Unicode tile glyphs rather than ASCII notation (g toggles).
     #[arg(long)]
     glyphs: bool,
@@ -88,12 +86,13 @@ pub fn build(args: &Args) -> Result<App, UsageError> {
         options.insert(k.to_string(), value);
     }
     let ruleset = Ruleset::from_name(&rules, &options)?;
-    let bots = BotKind::parse(&args.bots).ok_or_else(|| {
-        UsageError(format!(
-            "--bots {:?}: not a bot (efficient or random)",
-            args.bots
-        ))
-    })?;
+    if !majiang::bots::BOT_NAMES.contains(&args.bots.as_str()) {
+        return Err(UsageError(format!(
+            "--bots {:?}: not a bot (known bots: {})",
+            args.bots,
+            majiang::bots::BOT_NAMES.join(", ")
+        )));
+    }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -101,9 +100,8 @@ pub fn build(args: &Args) -> Result<App, UsageError> {
     });
     let mut app = App::new(
         Arc::new(ruleset),
-        options,
         seed,
-        bots,
+        &args.bots,
         args.hands,
         args.log.is_some(),
     )

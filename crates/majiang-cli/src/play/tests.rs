@@ -1,7 +1,6 @@
 //! The app without a terminal: keys in, the screen drawn into a ratatui test buffer.
 
 use super::app::{App, Key, Mode};
-use super::session::BotKind;
 use super::view;
 use majiang::meld::MeldKind;
 use majiang::table::{Action, Ruleset};
@@ -12,7 +11,7 @@ use std::sync::Arc;
 
 fn app(rules: &str, seed: u64, hands: u32) -> App {
     let r = Arc::new(Ruleset::from_name(rules, &Map::new()).unwrap());
-    App::new(r, Map::new(), seed, BotKind::Efficient, hands, true).unwrap()
+    App::new(r, seed, "efficient", Some(hands), true).unwrap()
 }
 
 fn screen(app: &App) -> String {
@@ -117,8 +116,17 @@ fn every_rule_set_plays_a_hand_to_its_summary_and_the_next_hand() {
             }
             None => assert!(s.contains("exhaustive draw"), "{rules}:\n{s}"),
         }
-        assert_eq!(a.ledger(), summary.payments.as_slice(), "{rules}");
-        assert_eq!(summary.payments.iter().sum::<i64>(), 0, "{rules}");
+        let settlement = a.settlement().expect("a settlement");
+        assert_eq!(settlement.payments, summary.payments, "{rules}");
+        let start = a.starting_points();
+        let expected: Vec<i64> = summary.payments.iter().map(|p| start + p).collect();
+        assert_eq!(a.ledger(), expected.as_slice(), "{rules}");
+        assert_eq!(
+            summary.payments.iter().sum::<i64>(),
+            -settlement.uncollected,
+            "{rules}"
+        );
+        assert!(s.contains("Next hand:"), "{rules}:\n{s}");
         a.on_key(Key::Enter);
         assert_eq!(a.mode(), &Mode::Playing, "{rules}");
         assert_eq!(a.hand_number(), 2, "{rules}");
@@ -215,6 +223,10 @@ fn a_short_match_ends_with_standings() {
     }
     a.on_key(Key::Enter);
     assert!(a.should_quit());
+    // The log of the match replays identically.
+    let log = a.take_log().join("\n");
+    let report = majiang::table::log::replay(&log).expect("the log replays");
+    assert_eq!(report.hands.len(), 2);
 }
 
 #[test]
@@ -272,18 +284,22 @@ fn the_log_is_json_lines_with_a_header() {
     play_hand(&mut a);
     let lines = a.take_log();
     let first: serde_json::Value = serde_json::from_str(&lines[0]).unwrap();
-    assert_eq!(first["type"], "header");
+    assert_eq!(first["kind"], "header");
     assert_eq!(first["rules"], "hongkong");
     assert_eq!(first["seed"], 9);
     let mut actions = 0;
     for l in &lines {
         let v: serde_json::Value = serde_json::from_str(l).unwrap();
-        if v["type"] == "action" {
+        if v["kind"] == "action" {
             actions += 1;
         }
     }
     assert!(actions > 10);
-    assert!(lines.last().unwrap().contains("hand_ended"));
+    assert!(
+        lines.last().unwrap().contains("settlement"),
+        "{:?}",
+        lines.last()
+    );
     assert!(a.take_log().is_empty());
 }
 

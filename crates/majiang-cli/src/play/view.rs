@@ -5,6 +5,7 @@ use super::app::{App, HandSummary, Mode};
 use super::tiles::meld_text;
 use majiang::scoring::{Unit, WinKind};
 use majiang::seat::Seat;
+use majiang::table::matches::EndReason;
 use majiang::table::{Action, Observation, Player, PublicHand};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
@@ -152,7 +153,12 @@ fn popup_rect(area: Rect, width: u16, height: u16) -> Rect {
 fn title(app: &App, obs: &Observation, p: Player) -> Line<'static> {
     let h = &obs.table[p.index()];
     let score = app.ledger().get(p.index()).copied().unwrap_or(0);
-    let mut t = format!(" {} · {} · {:+}", app.name(p), seat_name(h.seat), score);
+    let mut t = format!(
+        " {} · {} · {}",
+        app.name(p),
+        seat_name(h.seat),
+        points(app, score)
+    );
     if obs.dealer == p {
         t.push_str(" · dealer");
     }
@@ -163,6 +169,15 @@ fn title(app: &App, obs: &Observation, p: Player) -> Line<'static> {
         style = style.fg(Color::Cyan).add_modifier(Modifier::BOLD);
     }
     Line::from(Span::styled(t, style))
+}
+
+/// Points as the ledger shows them: signed when everyone starts at 0.
+fn points(app: &App, x: i64) -> String {
+    if app.starting_points() == 0 {
+        format!("{x:+}")
+    } else {
+        format!("{x}")
+    }
 }
 
 fn seat_name(s: Seat) -> String {
@@ -467,14 +482,33 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
     for (i, pay) in s.payments.iter().enumerate() {
         let p = Player(i as u8);
         lines.push(Line::from(format!(
-            "  {:<8} {:>+6}   (match {:>+6})",
+            "  {:<8} {:>+6}   (match {:>6})",
             app.name(p),
             pay,
-            app.ledger().get(i).copied().unwrap_or(0)
+            points(app, app.ledger().get(i).copied().unwrap_or(0))
         )));
     }
     lines.push(Line::from(""));
-    lines.push(Line::from("Press Enter for the next hand."));
+    match app.settlement().map(|st| (st.next, st.ended)) {
+        Some((Some(next), _)) => lines.push(Line::from(format!(
+            "Next hand: {} deals{}. Press Enter.",
+            app.name(next.dealer),
+            if app.ruleset().config().lao_win_phases {
+                format!(" at lao {}", next.lao)
+            } else {
+                format!(", {} wind", capital(next.prevailing_wind.name()))
+            }
+        ))),
+        Some((None, ended)) => lines.push(Line::from(format!(
+            "The match is over ({}). Press Enter for the standings.",
+            match ended {
+                Some(EndReason::HandLimit) => "the hand limit was reached",
+                Some(EndReason::Points) => "a player ran out of points",
+                _ => "every hand has been played",
+            }
+        ))),
+        None => lines.push(Line::from("Press Enter.")),
+    }
     let h = lines.len() as u16 + 2;
     let r = popup_rect(f.area(), 76, h);
     f.render_widget(Clear, r);
@@ -489,8 +523,6 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
 }
 
 fn standings_popup(f: &mut Frame, app: &App) {
-    let mut order: Vec<usize> = (0..app.ledger().len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(app.ledger()[i]));
     let mut lines = vec![
         Line::from(Span::styled(
             "Final standings",
@@ -498,12 +530,12 @@ fn standings_popup(f: &mut Frame, app: &App) {
         )),
         Line::from(""),
     ];
-    for (rank, &i) in order.iter().enumerate() {
+    for s in app.standings() {
         lines.push(Line::from(format!(
-            "  {}. {:<8} {:>+7}",
-            rank + 1,
-            app.name(Player(i as u8)),
-            app.ledger()[i]
+            "  {}. {:<8} {:>7}",
+            s.rank,
+            app.name(s.player),
+            points(app, s.points)
         )));
     }
     lines.push(Line::from(""));
