@@ -24,7 +24,7 @@ pub fn draw(f: &mut Frame, app: &App) {
         .direction(Direction::Vertical)
         .constraints([
             Constraint::Length(1),
-            Constraint::Length(7),
+            Constraint::Length(8),
             Constraint::Min(7),
             Constraint::Length(9),
             Constraint::Length(5),
@@ -191,7 +191,7 @@ fn capital(name: &str) -> String {
         .unwrap_or_default()
 }
 
-fn melds_line(app: &App, obs: &Observation, h: &PublicHand, own: bool) -> Line<'static> {
+fn melds_line(app: &App, h: &PublicHand, own: bool) -> Line<'static> {
     let order = app.ruleset().seats();
     let mut spans = vec![Span::raw("melds: ")];
     if h.melds.is_empty() {
@@ -206,6 +206,15 @@ fn melds_line(app: &App, obs: &Observation, h: &PublicHand, own: bool) -> Line<'
             Style::default().fg(Color::Green),
         ));
     }
+    if own {
+        spans.extend(extras(app, h));
+    }
+    Line::from(spans)
+}
+
+/// Flowers and the Fortune Gambit run, if any.
+fn extras(app: &App, h: &PublicHand) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
     if !h.flowers.is_empty() {
         spans.push(Span::raw(format!(
             "   flowers: {}",
@@ -218,8 +227,7 @@ fn melds_line(app: &App, obs: &Observation, h: &PublicHand, own: bool) -> Line<'
             Style::default().fg(Color::Magenta),
         ));
     }
-    let _ = obs;
-    Line::from(spans)
+    spans
 }
 
 fn discard_lines(app: &App, obs: &Observation, h: &PublicHand) -> Vec<Line<'static>> {
@@ -257,13 +265,12 @@ fn discard_lines(app: &App, obs: &Observation, h: &PublicHand) -> Vec<Line<'stat
 
 fn opponent(f: &mut Frame, app: &App, obs: &Observation, p: Player, area: Rect) {
     let h = &obs.table[p.index()];
-    let mut lines = vec![
-        melds_line(app, obs, h, false),
-        Line::from(format!("concealed: {} tiles", h.concealed_count)),
-    ];
+    let mut count = vec![Span::raw(format!("concealed: {}", h.concealed_count))];
+    count.extend(extras(app, h));
+    let mut lines = vec![melds_line(app, h, false), Line::from(count)];
     lines.extend(discard_lines(app, obs, h));
     f.render_widget(
-        Paragraph::new(lines).block(
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
             Block::default()
                 .borders(Borders::ALL)
                 .title(title(app, obs, p)),
@@ -309,7 +316,7 @@ fn centre(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
 fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
     let me = app.human();
     let h = &obs.table[me.index()];
-    let mut lines = vec![melds_line(app, obs, h, true)];
+    let mut lines = vec![melds_line(app, h, true)];
     let discards = discard_lines(app, obs, h);
     if discards.is_empty() {
         lines.push(Line::from(Span::styled(
@@ -449,14 +456,19 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
                 .iter()
                 .map(|m| meld_text(st, app.ruleset().seats(), seat, m, true))
                 .collect();
-            let mut hand = format!("Winning hand: {}", st.tiles(&s.hand_tiles));
+            lines.push(Line::from(format!(
+                "Winning hand: {}",
+                st.tiles(&s.hand_tiles)
+            )));
             if !melds.is_empty() {
-                hand.push_str(&format!("  melds: {}", melds.join("  ")));
+                lines.push(Line::from(format!("       melds: {}", melds.join("  "))));
             }
             if !s.flowers.is_empty() {
-                hand.push_str(&format!("  flowers: {}", st.tiles(&s.flowers)));
+                lines.push(Line::from(format!(
+                    "     flowers: {}",
+                    st.tiles(&s.flowers)
+                )));
             }
-            lines.push(Line::from(hand));
             lines.push(Line::from(""));
             lines.push(Line::from("Patterns:"));
             for p in &s.patterns {
