@@ -158,6 +158,10 @@ fn event_loop(
     let mut next_bot = Instant::now() + delay;
     while !app.should_quit() {
         write_log(app, log)?;
+        if app.style == tiles::TileStyle::Glyphs {
+            // See `view::skip_after_glyphs`: a full redraw keeps skipped cells blank.
+            terminal.clear()?;
+        }
         terminal.draw(|f| view::draw(f, app))?;
         let timeout = if app.bot_to_act().is_some() {
             next_bot.saturating_duration_since(Instant::now())

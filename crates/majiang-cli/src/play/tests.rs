@@ -15,7 +15,11 @@ fn app(rules: &str, seed: u64, hands: u32) -> App {
 }
 
 fn screen(app: &App) -> String {
-    let mut t = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    screen_of(app, 120, 40)
+}
+
+fn screen_of(app: &App, w: u16, h: u16) -> String {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
     t.draw(|f| view::draw(f, app)).unwrap();
     let buf = t.backend().buffer();
     let w = buf.area.width as usize;
@@ -316,5 +320,50 @@ fn same_seed_same_keys_same_screens() {
         }
         human_step(&mut a);
         human_step(&mut b);
+    }
+}
+
+#[test]
+fn a_small_terminal_gets_a_message_and_the_minimum_gets_the_table() {
+    let mut a = app("hongkong", 12, 16);
+    a.run_bots();
+    let small = screen_of(&a, 80, 24);
+    assert!(small.contains("at least 90×32"), "{small}");
+    assert!(small.contains("this one is 80×24"), "{small}");
+    let fits = screen_of(&a, 90, 32);
+    assert!(fits.contains("hand: ") && fits.contains("Keys:"), "{fits}");
+    assert!(fits.contains("Bot 1") && fits.contains("Bot 2") && fits.contains("Bot 3"));
+    a.on_key(Key::Char('q'));
+    assert!(screen_of(&a, 80, 24).contains("Abandon the match?"));
+}
+
+#[test]
+fn the_caret_sits_under_the_selected_tile() {
+    let mut a = app("hangzhou", 13, 16);
+    a.run_bots();
+    for glyphs in [false, true] {
+        if glyphs {
+            a.on_key(Key::Char('g'));
+        }
+        a.on_key(Key::Home);
+        a.on_key(Key::Right);
+        a.on_key(Key::Right);
+        let s = screen(&a);
+        let lines: Vec<&str> = s.lines().collect();
+        let i = lines
+            .iter()
+            .rposition(|l| l.contains("hand: "))
+            .expect("a hand line");
+        let caret = lines[i + 1].find('^').expect("a caret");
+        // The caret column is the third tile's column on the hand line.
+        let hand: Vec<char> = lines[i].chars().collect();
+        let caret_col = lines[i + 1][..caret].chars().count();
+        let tile = a.hand_tiles()[2];
+        let shown = a.style.tile(tile);
+        let at: String = hand[caret_col..]
+            .iter()
+            .take(shown.chars().count())
+            .collect();
+        assert_eq!(at, shown, "glyphs {glyphs}: {}\n{}", lines[i], lines[i + 1]);
     }
 }

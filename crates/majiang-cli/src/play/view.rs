@@ -16,10 +16,34 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 /// Discards per row, as on a real table.
 const ROW: usize = 6;
 
+/// The smallest terminal the table is drawn in.
+pub const MIN_WIDTH: u16 = 90;
+/// The smallest terminal the table is drawn in.
+pub const MIN_HEIGHT: u16 = 32;
+
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, app: &App) {
     let obs = app.observation();
     let area = f.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let text = vec![
+            Line::from(format!(
+                "The table needs a terminal of at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}.",
+                area.width, area.height
+            )),
+            Line::from("Enlarge the window (or the font smaller), or press q to quit."),
+        ];
+        f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        if let Mode::ConfirmQuit(_) = app.mode() {
+            let r = Rect {
+                y: area.y + area.height.saturating_sub(1),
+                height: 1.min(area.height),
+                ..area
+            };
+            f.render_widget(Paragraph::new("Abandon the match? y/n"), r);
+        }
+        return;
+    }
     let rows = Layout::default()
         .direction(Direction::Vertical)
         .constraints([
@@ -102,6 +126,28 @@ pub fn draw(f: &mut Frame, app: &App) {
             );
         }
         Mode::Playing | Mode::Quit => {}
+    }
+    skip_after_glyphs(f.buffer_mut());
+}
+
+/// Terminals disagree on the width of the mahjong glyphs (one column or two). Each glyph is
+/// followed by a space in the layout; that space is marked "skip", so the terminal is never
+/// told to write it and the next cell is placed by an explicit cursor move: the glyph may
+/// spill into it or not, and nothing after it shifts. (The caller clears the screen before
+/// each frame in glyph mode, so a skipped cell is never stale.)
+pub fn skip_after_glyphs(buf: &mut ratatui::buffer::Buffer) {
+    let area = buf.area;
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right().saturating_sub(1) {
+            let glyph = buf[(x, y)]
+                .symbol()
+                .chars()
+                .next()
+                .is_some_and(|c| ('\u{1F000}'..='\u{1F02B}').contains(&c));
+            if glyph {
+                buf[(x + 1, y)].set_skip(true);
+            }
+        }
     }
 }
 
@@ -356,7 +402,8 @@ fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
         if selected {
             style = style.add_modifier(Modifier::REVERSED);
         }
-        caret.push_str(if selected { "^^" } else { "  " });
+        let width = Span::raw(text.as_str()).width();
+        caret.push_str(&if selected { "^" } else { " " }.repeat(width));
         spans.push(Span::styled(text, style));
     }
     lines.push(Line::from(spans));
