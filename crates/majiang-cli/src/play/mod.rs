@@ -24,7 +24,7 @@ use majiang::table::Ruleset;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use serde_json::{Map, Value};
-use std::io::{Stdout, Write};
+use std::io::{IsTerminal, Stdout, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -115,6 +115,13 @@ pub fn build(args: &Args) -> Result<App, UsageError> {
 /// Runs the command.
 pub fn run(args: &Args) -> Result<(), UsageError> {
     let mut app = build(args)?;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(UsageError(
+            "play needs a terminal: run it in a terminal window, not with its input or output \
+             redirected"
+                .into(),
+        ));
+    }
     let mut log = match &args.log {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| UsageError(format!("--log {path}: {e}")))?,
