@@ -305,6 +305,8 @@ impl App {
                 }
                 if legal.is_empty() {
                     keys.push("(waiting for the bots)");
+                } else if self.observation().wildcard_discard_is_gambit {
+                    keys.push("(discarding a wildcard now is a Fortune Gambit)");
                 }
                 keys.push("g glyphs");
                 keys.push("q quit");
