@@ -49,48 +49,47 @@ fn sets_only(s: &[u8]) -> bool {
 }
 
 fn standard(c: &[u8; 34]) -> bool {
-    let mut pair = false;
+    // Cheap, branch-free screening first: honors must come in threes or one pair, each suit's
+    // count must be 0 or 2 mod 3, and exactly one pair overall.
+    let mut bad = false;
+    let mut pairs = 0u32;
     for &n in &c[27..34] {
-        match n {
-            0 | 3 => {}
-            2 if !pair => pair = true,
-            _ => return false,
-        }
+        bad |= n == 1 || n == 4;
+        pairs += u32::from(n == 2);
     }
-    for suit in 0..3 {
+    let mut sums = [0u32; 3];
+    for (suit, sum) in sums.iter_mut().enumerate() {
+        *sum = c[suit * 9..suit * 9 + 9]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum();
+        bad |= *sum % 3 == 1;
+        pairs += u32::from(*sum % 3 == 2);
+    }
+    if bad || pairs != 1 {
+        return false;
+    }
+    for (suit, &sum) in sums.iter().enumerate() {
         let s = &c[suit * 9..suit * 9 + 9];
-        let sum: u32 = s.iter().map(|&n| u32::from(n)).sum();
-        match sum % 3 {
-            0 => {
-                if !sets_only(s) {
-                    return false;
-                }
+        if sum % 3 == 0 {
+            if !sets_only(s) {
+                return false;
             }
-            2 => {
-                if pair {
-                    return false;
+        } else {
+            let mut t = [0u8; 9];
+            let ok = (0..9).any(|i| {
+                s[i] >= 2 && {
+                    t.copy_from_slice(s);
+                    t[i] -= 2;
+                    sets_only(&t)
                 }
-                pair = true;
-                let mut ok = false;
-                let mut t = [0u8; 9];
-                for i in 0..9 {
-                    if s[i] >= 2 {
-                        t.copy_from_slice(s);
-                        t[i] -= 2;
-                        if sets_only(&t) {
-                            ok = true;
-                            break;
-                        }
-                    }
-                }
-                if !ok {
-                    return false;
-                }
+            });
+            if !ok {
+                return false;
             }
-            _ => return false,
         }
     }
-    pair
+    true
 }
 
 fn seven_pairs(c: &[u8; 34], four_as_two: bool) -> bool {
@@ -143,7 +142,7 @@ mod tests {
             let mut c = TileCounts::EMPTY;
             let size = [14, 11, 8, 5, 2][round % 5];
             // Bias towards few kinds so that complete hands come up often.
-            let kinds: u32 = rng.random_range(3..34);
+            let kinds: u32 = rng.random_range(4..34);
             let off: u32 = rng.random_range(0..34);
             while c.len() < size {
                 let i = ((rng.random_range(0..kinds) + off) % 34) as usize;

@@ -14,7 +14,7 @@ use crate::meld::{Meld, MeldKind};
 use crate::rules::hangzhou::patterns::bao_tou_state;
 use crate::scoring::{Circumstances, Invalid, OtherHand, Scored, WinKind, WinSituation};
 use crate::seat::Seat;
-use crate::tile::{Tile, Wind};
+use crate::tile::{KINDS, Tile, Wind};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -254,6 +254,8 @@ pub struct Game {
     setup: HandSetup,
     n: u8,
     hand_rules: HandRules,
+    /// Each chair's seat wind this hand.
+    seats: [Seat; MAX_PLAYERS],
     wild: Option<Tile>,
     indicator: Option<Tile>,
     wall: Wall,
@@ -268,8 +270,22 @@ fn roll(rng: &mut ChaCha8Rng, dice: u8) -> Vec<u8> {
     (0..dice).map(|_| rng.random_range(1..=6u8)).collect()
 }
 
+/// Every kind by index, so that the hot loops index a table instead of checking a range.
+static TILES: [Tile; 42] = {
+    let mut t = [Tile::EAST; 42];
+    let mut i = 0;
+    while i < 42 {
+        t[i] = match Tile::from_index(i) {
+            Some(x) => x,
+            None => Tile::EAST,
+        };
+        i += 1;
+    }
+    t
+};
+
 fn tile_at(i: usize) -> Tile {
-    Tile::from_index(i).unwrap_or(Tile::EAST)
+    TILES[i.min(41)]
 }
 
 impl Game {
@@ -454,8 +470,14 @@ impl Game {
                 wild = Some(t);
             }
         }
+        let order = ruleset.seats();
+        let mut seats = [Seat::East; MAX_PLAYERS];
+        for (p, seat) in seats.iter_mut().enumerate().take(n) {
+            *seat = order[(p + n - dealer) % n];
+        }
         let mut game = Game {
             hand_rules: ruleset.hand_rules(wild),
+            seats,
             ruleset,
             n: n as u8,
             wild,
@@ -533,9 +555,7 @@ impl Game {
 
     /// The seat wind of `p` this hand (the dealer is East, then turn order).
     pub fn seat_of(&self, p: Player) -> Seat {
-        let n = self.players();
-        let order = self.ruleset.seats();
-        order[(p.index() % n + n - self.setup.dealer.index()) % n]
+        self.seats.get(p.index()).copied().unwrap_or(Seat::East)
     }
 
     /// The player at seat `seat` this hand, if the table has that seat.
@@ -692,20 +712,22 @@ impl Game {
                     out.push(Action::Win);
                 }
                 let restricted = *source != TileSource::Claim && h.gambit_run > 0;
-                if *source != TileSource::Claim
+                let kongs = *source != TileSource::Claim
                     && self.ruleset.config().kongs_allowed
-                    && self.wall.can_replace()
-                {
-                    for (t, n) in h.concealed.iter() {
-                        if n == 4 && Some(t) != self.wild {
-                            out.push(Action::ConcealedKong(t));
+                    && self.wall.can_replace();
+                let wild = self.wild.map_or(usize::MAX, Tile::index);
+                let counts = &h.concealed.0;
+                if kongs {
+                    for (i, &n) in counts.iter().enumerate() {
+                        if n == 4 && i != wild {
+                            out.push(Action::ConcealedKong(tile_at(i)));
                         }
                     }
                     if !restricted {
                         for m in &h.melds {
                             if m.kind == MeldKind::Pung
-                                && h.concealed.get(m.tile) > 0
-                                && Some(m.tile) != self.wild
+                                && counts[m.tile.index()] > 0
+                                && m.tile.index() != wild
                             {
                                 out.push(Action::AddedKong(m.tile));
                             }
@@ -715,9 +737,14 @@ impl Game {
                 match (restricted, drawn) {
                     (true, Some(d)) => out.push(Action::Discard(*d)),
                     _ => {
-                        for (t, _) in h.concealed.iter() {
-                            out.push(Action::Discard(t));
+                        // Branch-free compaction: which kinds are held is unpredictable.
+                        let mut buf = [Action::Pass; KINDS];
+                        let mut k = 0;
+                        for (i, &n) in counts.iter().enumerate() {
+                            buf[k] = Action::Discard(TILES[i]);
+                            k += usize::from(n > 0);
                         }
+                        out.extend_from_slice(&buf[..k]);
                     }
                 }
             }
@@ -1037,7 +1064,10 @@ impl Game {
     /// The other players in turn order after `p`.
     fn after(&self, p: Player) -> impl Iterator<Item = Player> + use<> {
         let n = self.n;
-        (1..n).map(move |k| Player((p.0 + k) % n))
+        (1..n).map(move |k| {
+            let q = p.0 + k;
+            Player(if q >= n { q - n } else { q })
+        })
     }
 
     fn others(&self, p: Player) -> impl Iterator<Item = Player> + use<> {
@@ -1045,7 +1075,8 @@ impl Game {
     }
 
     fn next_player(&self, p: Player) -> Player {
-        Player((p.0 + 1) % self.n)
+        let q = p.0 + 1;
+        Player(if q >= self.n { 0 } else { q })
     }
 
     fn enter_turn(
