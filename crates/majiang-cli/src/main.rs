@@ -3,6 +3,7 @@
 mod analyze;
 mod hand_input;
 mod play;
+mod replay;
 mod rules_file;
 mod score;
 
@@ -25,6 +26,11 @@ enum Command {
     Score(Box<score::Args>),
     /// Play a match in the terminal: you against three bots.
     Play(Box<play::Args>),
+    /// Check a match log: replay it and print each hand and the final standings (exit 1 if it
+    /// does not replay identically, 2 if it is not a log).
+    Replay(replay::ReplayArgs),
+    /// Play one match with seeded random players and write its log (for `majiang replay`).
+    Selfplay(replay::SelfplayArgs),
 }
 
 /// An error for the user: the message goes to standard error and the exit code is 2.
@@ -43,6 +49,8 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(&args),
         Command::Score(args) => score::run(&args),
         Command::Play(args) => play::run(&args),
+        Command::Replay(args) => return replay::run_replay(&args),
+        Command::Selfplay(args) => replay::run_selfplay(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -74,7 +74,7 @@ pub struct MatchSummary {
     pub reason: Option<EndReason>,
     /// Chips per player, by chair.
     pub ledger: Vec<i64>,
-    /// Chips won but never collected (Hangzhou's zero floor).
+    /// The payments' imbalance over the match ([`Match::uncollected`]).
     pub uncollected: i64,
     /// The standings, best first.
     pub standings: Vec<Standing>,

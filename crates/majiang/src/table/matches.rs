@@ -15,8 +15,10 @@
 //! - Hangzhou's "round" in `rounds:8` is one hand: the seed calls each hand a round ("if the
 //!   dealer wins, they retain their position … for the next round").
 //! - Hangzhou `points:N`: every player starts at N, and the ledger is passed to the scorer as the
-//!   balances of the zero floor (a player at 0 or below pays nothing; what cannot be collected
-//!   is the winner's loss, counted in [`Match::uncollected`]). A drawn hand is "not won by the
+//!   balances of the zero floor (a player at 0 or below pays nothing, nobody pays more than
+//!   they hold). What cannot be collected is the winner's loss: the scorer credits the winner
+//!   with what was collected, so the ledger still sums to `4 × N` ([`Match::uncollected`]
+//!   would show any imbalance a scorer left). A drawn hand is "not won by the
 //!   dealer", so it ends the match when someone is at 0 or below. With `rounds:N` the ledger
 //!   starts at 0 and there is no floor.
 //! - Hangzhou `dice_double_starts_lao3`: the only dealer-choice roll is the one at the start of
@@ -165,7 +167,9 @@ pub struct Settlement {
     pub outcome: HandOutcome,
     /// Net chips per player, by chair.
     pub payments: Vec<i64>,
-    /// Chips the winner could not collect (Hangzhou's zero floor): minus the payments' sum.
+    /// Minus the payments' sum: chips paid that nobody received (or the reverse). 0 with every
+    /// current scorer: under Hangzhou's zero floor the winner is credited only with what was
+    /// collected, so the shortfall is the winner's loss, not a hole in the ledger.
     pub uncollected: i64,
     /// The ledger after the hand, by chair.
     pub ledger: Vec<i64>,
@@ -360,8 +364,8 @@ impl Match {
         &self.ledger
     }
 
-    /// Chips won but never collected (Hangzhou's zero floor), summed over the match. The ledger
-    /// sums to `players × starting points − uncollected`.
+    /// The payments' imbalance summed over the match (see [`Settlement::uncollected`]; 0 with
+    /// every current scorer). The ledger sums to `players × starting points − uncollected`.
     pub fn uncollected(&self) -> i64 {
         self.uncollected
     }
@@ -441,7 +445,7 @@ impl Match {
     /// to the ledger, the deal rotates and the match may end. The match is unchanged on error.
     pub fn finish_hand(&mut self, game: &Game) -> Result<Settlement, MatchError> {
         let setup = self.current.as_ref().ok_or(MatchError::NoHand)?;
-        if game.setup() != setup || !Arc::ptr_eq(game.ruleset(), &self.ruleset) {
+        if game.setup() != setup || **game.ruleset() != *self.ruleset {
             return Err(MatchError::WrongGame(setup.hand_number));
         }
         let outcome = game
@@ -652,6 +656,10 @@ impl GreedyPolicy {
 /// Plays a whole match with `policy` choosing every action (it is given the game, the player
 /// to act and their legal actions) and records it: the match at its end and its [`MatchLog`].
 /// Players who must answer a discard are asked in chair order.
+///
+/// A policy that never wins may never end a match whose dealer keeps the deal on a drawn hand
+/// (Hong Kong; Hangzhou with `end = points:N`): give such play a limit with
+/// [`play_match_limited`].
 pub fn play_match(
     ruleset: Arc<Ruleset>,
     seed: u64,
