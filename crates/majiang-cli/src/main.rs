@@ -6,6 +6,7 @@ mod play;
 mod replay;
 mod rules_file;
 mod score;
+mod sim;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -31,6 +32,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Play one match with seeded random players and write its log (for `majiang replay`).
     Selfplay(replay::SelfplayArgs),
+    /// Self-play between bots: win rates, chips, score histogram (parallel, seeded).
+    Sim(Box<sim::Args>),
 }
 
 /// An error for the user: the message goes to standard error and the exit code is 2.
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Replay(args) => return replay::run_replay(&args),
         Command::Selfplay(args) => replay::run_selfplay(&args),
+        Command::Sim(args) => sim::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -128,6 +128,8 @@ struct MeldInfo {
 /// Everything one decision needs, computed once from the observation.
 struct Ctx {
     rules: HandRules,
+    /// The same without seven pairs and thirteen orphans.
+    std_rules: HandRules,
     /// Unseen copies per kind (from the bot's own view).
     unseen: [u8; KINDS],
     /// Fan of each kind's pung for the bot (Hong Kong: dragons, seat and round wind).
@@ -242,8 +244,89 @@ fn flush_view(h: &TileCounts, s: usize) -> Option<TileCounts> {
     Some(v)
 }
 
+/// How tightly `t` is tied to the rest of the hand (pairs, neighbours; wildcards count for
+/// a lot): low for a loose tile, a good discard.
+fn connectivity(hand: &TileCounts, t: Tile, wild: Option<Tile>) -> i32 {
+    if Some(t) == wild {
+        return 50;
+    }
+    let i = t.index();
+    let c = |j: usize| i32::from(hand.0[j]);
+    let mut score = 4 * (c(i) - 1);
+    if i < 27 {
+        let r = i % 9;
+        for (d, w) in [(1usize, 2), (2, 1)] {
+            if r >= d {
+                score += w * c(i - d).min(1);
+            }
+            if r + d < 9 {
+                score += w * c(i + d).min(1);
+            }
+        }
+        // Terminals are looser than middle tiles.
+        score += match r {
+            0 | 8 => 0,
+            1 | 7 => 1,
+            _ => 2,
+        };
+    }
+    score
+}
+
+/// The kinds that lower the shanten of a hand of `3k + 1` tiles when drawn. Without wildcards
+/// the analysis' table-driven answer; with them, a trial of the kinds that can matter (those
+/// in the hand or next to them, and one isolated kind standing for all the others).
+fn useful_mask(h: &TileCounts, ctx: &Ctx) -> u64 {
+    if ctx.rules.wildcard.is_none() {
+        return analysis::useful_tiles(h, &ctx.rules).0;
+    }
+    let now = analysis::shanten(h, &ctx.rules);
+    let mut near = 0u64;
+    for (i, &c) in h.0.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        near |= 1 << i;
+        if i < 27 {
+            let r = i % 9;
+            for d in 1..=2 {
+                if r >= d {
+                    near |= 1 << (i - d);
+                }
+                if r + d < 9 {
+                    near |= 1 << (i + d);
+                }
+            }
+        }
+    }
+    let all = (1u64 << KINDS) - 1;
+    let mut mask = 0u64;
+    let mut bits = near;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if h.0[i] >= 4 || ctx.unseen[i] == 0 {
+            continue;
+        }
+        let mut g = *h;
+        g.0[i] += 1;
+        if analysis::shanten(&g, &ctx.rules) < now {
+            mask |= 1 << i;
+        }
+    }
+    let wild = ctx.wild.map_or(usize::MAX, |w| w.index());
+    if let Some(far) = (0..KINDS).find(|&i| near & (1 << i) == 0 && i != wild) {
+        let mut g = *h;
+        g.0[far] += 1;
+        if analysis::shanten(&g, &ctx.rules) < now {
+            mask |= all & !near & !(1u64 << wild.min(63));
+        }
+    }
+    mask
+}
+
 impl EfficientBot {
-    fn context(&self, obs: &Observation) -> Ctx {
+    fn context(&self, obs: &Observation, with_danger: bool) -> Ctx {
         let mut unseen = [4u8; KINDS];
         let see = |unseen: &mut [u8; KINDS], i: usize, n: u8| {
             if i < KINDS {
@@ -296,8 +379,14 @@ impl EfficientBot {
                 melds.add(m, &pung_fan);
             }
         }
+        let rules = self.ruleset.hand_rules(obs.wildcard);
         let mut ctx = Ctx {
-            rules: self.ruleset.hand_rules(obs.wildcard),
+            rules,
+            std_rules: HandRules {
+                seven_pairs: false,
+                thirteen_orphans: false,
+                ..rules
+            },
             unseen,
             pung_fan,
             flower_fan,
@@ -306,7 +395,9 @@ impl EfficientBot {
             danger: [0.0; KINDS],
             threat: 0.0,
         };
-        self.assess_danger(obs, &mut ctx);
+        if with_danger {
+            self.assess_danger(obs, &mut ctx);
+        }
         ctx
     }
 
@@ -416,13 +507,20 @@ impl EfficientBot {
             return best;
         }
         if g.flush_fan > 0 {
-            for s in 0..3 {
-                if melds.suits & !(1 << s) != 0 {
+            let mut per_suit = [0i32; 3];
+            for (i, &c) in h.0[..27].iter().enumerate() {
+                per_suit[i / 9] += i32::from(c);
+            }
+            let numbered: i32 = per_suit.iter().sum();
+            let cost = g.cost(g.min_fan - g.flush_fan - sure, pairs);
+            for (s, &in_suit) in per_suit.iter().enumerate() {
+                // Off-suit tiles are dead weight: all but one must be replaced.
+                let off = numbered - in_suit;
+                if melds.suits & !(1 << s) != 0 || off - 2 + cost >= best.0 {
                     continue;
                 }
                 let Some(v) = flush_view(h, s) else { continue };
-                let d = i32::from(analysis::shanten_by_form(&v, &ctx.rules).standard)
-                    + g.cost(g.min_fan - g.flush_fan - sure, pairs);
+                let d = i32::from(analysis::shanten(&v, &ctx.std_rules)) + cost;
                 if d < best.0 {
                     best = (d, Aim::Flush(s as u8));
                 }
@@ -440,12 +538,12 @@ impl EfficientBot {
     /// Unseen copies of the tiles that bring a hand of `3k + 1` tiles closer under `aim`.
     fn ukeire(&self, ctx: &Ctx, h: &TileCounts, aim: Aim) -> i32 {
         let set = match aim {
-            Aim::Any => analysis::useful_tiles(h, &ctx.rules).0,
+            Aim::Any => useful_mask(h, ctx),
             Aim::Flush(s) => {
                 let s = usize::from(s);
                 let Some(v) = flush_view(h, s) else { return 0 };
                 let suit_mask: u64 = (0x1FF << (9 * s)) | (0x7F << 27);
-                analysis::useful_tiles(&v, &ctx.rules).0 & suit_mask
+                useful_mask(&v, ctx) & suit_mask
             }
             Aim::Pungs => {
                 let mut m = 0u64;
@@ -475,8 +573,27 @@ impl EfficientBot {
         total
     }
 
+    /// The least distance over the discards from a hand of `3k + 2` tiles (wildcards kept).
+    fn min_distance(&self, ctx: &Ctx, hand: &TileCounts, melds: &MeldInfo) -> Option<i32> {
+        let mut best = None;
+        for (t, _) in hand.iter() {
+            if Some(t) == ctx.wild {
+                continue;
+            }
+            let mut h = *hand;
+            h.remove(t);
+            let d = self.distance(ctx, &h, melds).0;
+            if best.is_none_or(|b| d < b) {
+                best = Some(d);
+            }
+        }
+        best
+    }
+
     /// The best discard from a hand of `3k + 2` tiles among `candidates` (kinds), with its
-    /// distance. Ties go to a random one of the best.
+    /// distance. The candidates at the least distance are ranked by how loosely the tile is
+    /// connected to the hand; the loosest few are then scored by unseen useful tiles, less
+    /// their danger. Ties go to a random one of the best.
     fn best_discard(
         &mut self,
         ctx: &Ctx,
@@ -484,9 +601,14 @@ impl EfficientBot {
         melds: &MeldInfo,
         candidates: &[Tile],
     ) -> Option<(Tile, i32)> {
-        let mut dist = [0i32; 16];
-        let mut aims = [Aim::Any; 16];
-        let cands = &candidates[..candidates.len().min(16)];
+        const MAX: usize = 16;
+        const UKEIRE_FOR: usize = 3;
+        let cands = &candidates[..candidates.len().min(MAX)];
+        if cands.is_empty() {
+            return None;
+        }
+        let mut dist = [0i32; MAX];
+        let mut aims = [Aim::Any; MAX];
         let mut best = i32::MAX;
         for (k, &t) in cands.iter().enumerate() {
             let mut h = *hand;
@@ -496,40 +618,54 @@ impl EfficientBot {
             aims[k] = a;
             best = best.min(d);
         }
-        if cands.is_empty() {
-            return None;
-        }
         let fold = ctx.threat >= 0.6 && best >= 2;
-        let weight = if fold {
-            1000.0
-        } else {
-            ctx.threat.min(1.0) * (30.0 + 30.0 * best.max(0) as f32)
-        };
-        let mut top = f32::MIN;
-        let mut choice = (cands[0], dist[0]);
-        let mut ties = 0u32;
-        for (k, &t) in cands.iter().enumerate() {
-            let d = dist[k];
-            let near = d <= best + i32::from(ctx.threat > 0.0);
-            if !near && !fold {
-                continue;
+        if fold {
+            // Safest first, then the closest hand.
+            let mut choice = 0;
+            for k in 1..cands.len() {
+                let (a, b) = (
+                    ctx.danger[cands[k].index()],
+                    ctx.danger[cands[choice].index()],
+                );
+                if a < b || (a == b && dist[k] < dist[choice]) {
+                    choice = k;
+                }
             }
-            let uke = if d <= best + 1 && !(fold && d > best) {
-                let mut h = *hand;
-                h.remove(t);
-                self.ukeire(ctx, &h, aims[k])
-            } else {
-                0
-            };
-            let score = -(d as f32) * 100.0 + uke as f32 - ctx.danger[t.index()] * weight;
+            return Some((cands[choice], dist[choice]));
+        }
+        // The loosest candidates at the least distance (or one above it when someone threatens).
+        let slack = i32::from(ctx.threat >= 0.3);
+        let mut order: [(i32, usize); MAX] = [(i32::MAX, 0); MAX];
+        let mut m = 0;
+        for (k, &t) in cands.iter().enumerate() {
+            if dist[k] <= best + slack {
+                order[m] = (dist[k] * 100 + connectivity(hand, t, ctx.wild), k);
+                m += 1;
+            }
+        }
+        let order = &mut order[..m];
+        order.sort_unstable();
+        if m == 1 {
+            return Some((cands[order[0].1], dist[order[0].1]));
+        }
+        let weight = ctx.threat.min(1.0) * (30.0 + 30.0 * best.max(0) as f32);
+        let mut top = f32::MIN;
+        let mut choice = (cands[order[0].1], dist[order[0].1]);
+        let mut ties = 0u32;
+        for &(_, k) in order.iter().take(UKEIRE_FOR) {
+            let t = cands[k];
+            let mut h = *hand;
+            h.remove(t);
+            let uke = self.ukeire(ctx, &h, aims[k]);
+            let score = -(dist[k] as f32) * 100.0 + uke as f32 - ctx.danger[t.index()] * weight;
             if score > top {
                 top = score;
-                choice = (t, d);
+                choice = (t, dist[k]);
                 ties = 1;
             } else if score == top {
                 ties += 1;
                 if self.rng.random_range(0..ties) == 0 {
-                    choice = (t, d);
+                    choice = (t, dist[k]);
                 }
             }
         }
@@ -537,7 +673,7 @@ impl EfficientBot {
     }
 
     fn on_turn(&mut self, obs: &Observation, legal: &[Action]) -> Action {
-        let ctx = self.context(obs);
+        let ctx = self.context(obs, true);
         let hand = obs.concealed;
         if legal.contains(&Action::Win) {
             // A Fortune Gambit instead of the win, when the next draw wins for sure.
@@ -620,7 +756,7 @@ impl EfficientBot {
         if legal.len() == 1 {
             return legal[0];
         }
-        let ctx = self.context(obs);
+        let ctx = self.context(obs, false);
         let hand = obs.concealed;
         let now = self.distance(&ctx, &hand, &ctx.melds).0;
         let i = tile.index();
@@ -630,7 +766,6 @@ impl EfficientBot {
             _ => false,
         };
         let mut best: Option<(Action, i32)> = None;
-        let mut cands = [Tile::EAST; 16];
         for a in legal {
             let (kind, start, remove): (MeldKind, Tile, [Option<Tile>; 3]) = match *a {
                 Action::Pung => (MeldKind::Pung, tile, [Some(tile), Some(tile), None]),
@@ -663,15 +798,8 @@ impl EfficientBot {
             let after = if kind == MeldKind::Kong {
                 self.distance(&ctx, &h, &m).0
             } else {
-                let mut n = 0;
-                for (t, _) in h.iter() {
-                    if Some(t) != ctx.wild && n < 16 {
-                        cands[n] = t;
-                        n += 1;
-                    }
-                }
-                match self.best_discard(&ctx, &h, &m, &cands[..n]) {
-                    Some((_, d)) => d,
+                match self.min_distance(&ctx, &h, &m) {
+                    Some(d) => d,
                     None => continue,
                 }
             };
