@@ -165,6 +165,7 @@ impl App {
     // ----- what the view reads -----
 
     /// The current hand.
+    #[cfg(test)]
     pub fn game(&self) -> &Game {
         &self.game
     }
@@ -337,15 +338,13 @@ impl App {
 
     // ----- driving -----
 
-    /// Lets one bot act, if one must. Returns true if something happened.
-    pub fn step_bot(&mut self) -> bool {
-        let Some(p) = self.bot_to_act() else {
-            return false;
-        };
+    /// Lets one bot act, if one must: the action taken, if any.
+    pub fn step_bot(&mut self) -> Option<Action> {
+        let p = self.bot_to_act()?;
         let obs = self.game.observation(p);
         let legal = obs.legal_actions.clone();
         if legal.is_empty() {
-            return false;
+            return None;
         }
         let action = match self.bots[p.index()].as_mut() {
             Some(bot) => bot.act(&obs, &legal),
@@ -356,13 +355,13 @@ impl App {
         } else {
             legal[0]
         };
-        self.apply(p, action).is_ok()
+        self.apply(p, action).ok().map(|()| action)
     }
 
     /// Lets the bots act until the human must decide or the hand ends (no delay: tests).
     #[cfg(test)]
     pub fn run_bots(&mut self) {
-        while self.step_bot() {}
+        while self.step_bot().is_some() {}
     }
 
     /// Handles one key.

@@ -186,8 +186,14 @@ fn event_loop(
                 _ => {}
             }
         } else if app.bot_to_act().is_some() {
-            app.step_bot();
-            next_bot = Instant::now() + delay;
+            // A bot letting a discard go does so at once: a pause would tell the table that
+            // it could have claimed.
+            let passed = app.step_bot() == Some(majiang::table::Action::Pass);
+            next_bot = if passed {
+                Instant::now()
+            } else {
+                Instant::now() + delay
+            };
         }
     }
     write_log(app, log)

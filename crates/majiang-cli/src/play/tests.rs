@@ -433,3 +433,20 @@ fn a_fortune_gambit_is_flagged_before_the_discard() {
     }
     panic!("no seed brought the human to a Fortune Gambit");
 }
+
+#[test]
+fn a_three_player_table_has_no_one_across() {
+    let mut options = Map::new();
+    options.insert("players".into(), 3.into());
+    let r = Arc::new(Ruleset::from_name("classic", &options).unwrap());
+    let mut a = App::new(r, 14, "efficient", Some(1), false).unwrap();
+    play_hand(&mut a);
+    let s = screen(&a);
+    assert!(s.contains("end of hand"), "{s}");
+    assert_eq!(a.settlement().unwrap().payments.len(), 3);
+    a.on_key(Key::Enter);
+    let s = screen(&a);
+    assert!(s.contains("Final standings"), "{s}");
+    assert!(s.contains("Bot 2") && !s.contains("Bot 3"), "{s}");
+    assert!(a.take_log().is_empty(), "no log was asked for");
+}

@@ -210,7 +210,9 @@ fn title(app: &App, obs: &Observation, p: Player) -> Line<'static> {
     }
     t.push(' ');
     let mut style = Style::default();
-    if obs.turn == Some(p) || app.game().to_act().contains(p) && app.mode() == &Mode::Playing {
+    // Who is on turn, and the human when asked; never which bots are weighing a claim.
+    let asked = p == app.human() && !obs.legal_actions.is_empty();
+    if obs.turn == Some(p) || asked && app.mode() == &Mode::Playing {
         t.push_str("◀ ");
         style = style.fg(Color::Cyan).add_modifier(Modifier::BOLD);
     }
