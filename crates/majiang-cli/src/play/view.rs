@@ -49,9 +49,9 @@ pub fn draw(f: &mut Frame, app: &App) {
         .constraints([
             Constraint::Length(1),
             Constraint::Length(8),
-            Constraint::Min(7),
+            Constraint::Min(8),
             Constraint::Length(9),
-            Constraint::Length(5),
+            Constraint::Length(4),
             Constraint::Length(1),
             Constraint::Length(1),
         ])
@@ -84,11 +84,11 @@ pub fn draw(f: &mut Frame, app: &App) {
     }
     own(f, app, &obs, rows[3]);
 
-    let messages: Vec<Line> = app.messages().map(|m| Line::from(m.to_string())).collect();
-    f.render_widget(
-        Paragraph::new(messages).block(Block::default().borders(Borders::TOP).title(" events ")),
-        rows[4],
-    );
+    let messages: Vec<Line> = app
+        .messages()
+        .map(|m| Line::from(format!("» {m}")))
+        .collect();
+    f.render_widget(Paragraph::new(messages), rows[4]);
     let notice = app.notice().unwrap_or("");
     f.render_widget(
         Paragraph::new(Line::from(Span::styled(
