@@ -22,6 +22,10 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
+        Session::start_with(args, &[])
+    }
+
+    fn start_with(args: &[&str], env: &[(&str, &str)]) -> Session {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -33,6 +37,9 @@ impl Session {
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_majiang"));
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
         let child = pty.slave.spawn_command(cmd).expect("start majiang");
         drop(pty.slave);
         let mut reader = pty.master.try_clone_reader().expect("pty reader");
@@ -346,4 +353,35 @@ fn bad_arguments_are_refused_before_the_screen_changes() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Debug builds panic on purpose when `MAJIANG_PLAY_TEST_PANIC` is set (after the first
+/// frame): the panic hook must leave raw mode and the alternate screen, and the message must
+/// reach the normal screen.
+#[cfg(debug_assertions)]
+#[test]
+fn a_panic_restores_the_terminal() {
+    let mut s = Session::start_with(
+        &[
+            "play",
+            "--rules",
+            "yangzhou",
+            "--seed",
+            "1",
+            "--delay-ms",
+            "0",
+        ],
+        &[("MAJIANG_PLAY_TEST_PANIC", "1")],
+    );
+    let code = s.exit_code(Duration::from_secs(10));
+    assert_eq!(code, 101, "a panic exits with 101; screen:\n{}", s.screen());
+    s.assert_restored();
+    let screen = s.screen();
+    assert!(screen.contains("test panic"), "{screen}");
+    // Raw mode is off: the panic message's lines start at the left edge (a newline in raw mode
+    // would not return the carriage).
+    assert!(
+        screen.lines().any(|l| l.starts_with("thread 'main'")),
+        "{screen}"
+    );
 }

@@ -170,6 +170,11 @@ fn event_loop(
             terminal.clear()?;
         }
         terminal.draw(|f| view::draw(f, app))?;
+        // Debug builds only: lets the tests check that a panic restores the terminal.
+        #[cfg(debug_assertions)]
+        if std::env::var_os("MAJIANG_PLAY_TEST_PANIC").is_some() {
+            panic!("test panic (MAJIANG_PLAY_TEST_PANIC is set)");
+        }
         let timeout = if app.bot_to_act().is_some() {
             next_bot.saturating_duration_since(Instant::now())
         } else {
