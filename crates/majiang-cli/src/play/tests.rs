@@ -450,3 +450,13 @@ fn a_three_player_table_has_no_one_across() {
     assert!(s.contains("Bot 2") && !s.contains("Bot 3"), "{s}");
     assert!(a.take_log().is_empty(), "no log was asked for");
 }
+
+#[test]
+fn pattern_values_carry_their_unit() {
+    use majiang::scoring::Unit;
+    assert_eq!(view::value_text(3, Unit::Fan).trim(), "3 fan");
+    assert_eq!(view::value_text(10, Unit::Points).trim(), "10 points");
+    assert_eq!(view::value_text(1, Unit::Double).trim(), "1 double");
+    assert_eq!(view::value_text(2, Unit::Double).trim(), "2 doubles");
+    assert_eq!(view::value_text(2, Unit::Multiplier).trim(), "×2");
+}

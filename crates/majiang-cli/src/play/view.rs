@@ -464,12 +464,13 @@ fn choose_popup(f: &mut Frame, app: &App, options: &[Action]) {
     );
 }
 
-fn unit_name(u: Unit) -> &'static str {
-    match u {
-        Unit::Fan => "fan",
-        Unit::Points => "points",
-        Unit::Double => "double(s)",
-        Unit::Multiplier => "×",
+/// A pattern's value with its unit: `3 fan`, `10 points`, `1 double`, `×2`.
+pub(super) fn value_text(value: i64, unit: Unit) -> String {
+    match unit {
+        Unit::Fan => format!("{value:>4} fan"),
+        Unit::Points => format!("{value:>4} points"),
+        Unit::Double => format!("{value:>4} double{}", if value == 1 { "" } else { "s" }),
+        Unit::Multiplier => format!("{:>4}", format!("×{value}")),
     }
 }
 
@@ -522,10 +523,9 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
             lines.push(Line::from("Patterns:"));
             for p in &s.patterns {
                 lines.push(Line::from(format!(
-                    "  {:<36} {:>4} {}",
+                    "  {:<36} {}",
                     p.name,
-                    p.value,
-                    unit_name(p.unit)
+                    value_text(p.value, p.unit)
                 )));
             }
             lines.push(Line::from(format!("  {:<36} {:>4}", "Total", s.total)));
