@@ -410,11 +410,14 @@ fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
     }
     lines.push(Line::from(spans));
     let mut caret_line = caret.trim_end().to_string();
-    if picking && obs.wildcard_discard_is_gambit {
-        if let Some(&t) = tiles.get(app.cursor()) {
-            if Some(t) == obs.wildcard {
-                caret_line.push_str("  discarding this wildcard is a Fortune Gambit");
-            }
+    if let (true, Some(&t)) = (picking, tiles.get(app.cursor())) {
+        caret_line.push_str(&format!("  {}", t.name()));
+        if Some(t) == obs.wildcard {
+            caret_line.push_str(if obs.wildcard_discard_is_gambit {
+                " (wild): discarding it is a Fortune Gambit"
+            } else {
+                " (wild)"
+            });
         }
     }
     if let Some((p, t)) = obs.on_offer {
