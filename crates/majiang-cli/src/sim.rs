@@ -30,7 +30,7 @@ pub struct Args {
     /// Deals to play (with --duplicate, each is played once per rotation of the bots).
     #[arg(long, default_value_t = 1000)]
     games: u64,
-    /// One bot per chair, comma-separated: random or efficient.
+    /// One bot per chair, comma-separated: random, efficient or aggressive (efficient without defence).
     #[arg(
         long,
         value_delimiter = ',',

@@ -66,6 +66,9 @@ struct Goals {
     flowers: bool,
 }
 
+/// How many useful tiles one unit of danger is worth when choosing among near-equal discards.
+const DANGER_WEIGHT: f32 = 5.0;
+
 impl Goals {
     fn of(ruleset: &Ruleset) -> Goals {
         let none = Goals {
@@ -142,6 +145,8 @@ struct Ctx {
     danger: [f32; KINDS],
     /// Summed threat of the opponents.
     threat: f32,
+    /// The greatest threat of one opponent.
+    max_threat: f32,
 }
 
 /// Discards and calls by shanten and unseen useful tiles, aiming at what the rule set scores;
@@ -149,6 +154,7 @@ struct Ctx {
 #[derive(Debug, Clone)]
 pub struct EfficientBot {
     ruleset: Arc<Ruleset>,
+    defence: bool,
     goals: Goals,
     rng: ChaCha8Rng,
 }
@@ -157,10 +163,18 @@ impl EfficientBot {
     /// An efficient bot for a table under `ruleset`, seeded with `seed` (for breaking ties).
     pub fn new(ruleset: Arc<Ruleset>, seed: u64) -> EfficientBot {
         EfficientBot {
+            defence: true,
             goals: Goals::of(&ruleset),
             ruleset,
             rng: ChaCha8Rng::seed_from_u64(seed),
         }
+    }
+
+    /// The same bot without defence: it never weighs the danger of a discard (the
+    /// `aggressive` bot of `majiang sim`).
+    pub fn without_defence(mut self) -> EfficientBot {
+        self.defence = false;
+        self
     }
 }
 
@@ -394,8 +408,9 @@ impl EfficientBot {
             wild: obs.wildcard,
             danger: [0.0; KINDS],
             threat: 0.0,
+            max_threat: 0.0,
         };
-        if with_danger {
+        if with_danger && self.defence {
             self.assess_danger(obs, &mut ctx);
         }
         ctx
@@ -413,27 +428,61 @@ impl EfficientBot {
             }
             let exposed = h.melds.iter().filter(|m| m.from.is_some()).count();
             let mut threat: f32 = match exposed {
-                0 => 0.05,
-                1 => 0.12,
-                2 => 0.3,
-                3 => 0.65,
-                _ => 0.9,
+                0 => 0.03,
+                1 => 0.08,
+                2 => 0.25,
+                3 => 0.55,
+                _ => 0.85,
             };
             let turns = h.discards.len();
-            if turns >= 14 {
-                threat += 0.3;
-            } else if turns >= 10 {
-                threat += 0.15;
+            if turns >= 16 {
+                threat += 0.2;
+            } else if turns >= 12 {
+                threat += 0.1;
+            }
+            if self.goals.min_fan >= 3 && !self.melds_can_score(ctx, &h.melds) {
+                // Open melds of two suits and no value pung: hardly a hand that scores.
+                threat *= 0.2;
             }
             let threat = threat.min(1.0);
             if threat < 0.1 {
                 continue;
             }
+            ctx.max_threat = ctx.max_threat.max(threat);
             ctx.threat += threat;
             let mut discarded = [false; KINDS];
+            let mut per_suit = [0u32; 3];
             for d in &h.discards {
-                if d.tile.index() < KINDS {
-                    discarded[d.tile.index()] = true;
+                let i = d.tile.index();
+                if i < KINDS {
+                    discarded[i] = true;
+                    if i < 27 {
+                        per_suit[i / 9] += 1;
+                    }
+                }
+            }
+            // Where a win needs one suit, the suits they do not collect are safe-ish: those
+            // outside their melds' suit, or those they discard a lot.
+            let mut suit_factor = [1.0f32; 3];
+            if self.goals.min_fan >= 3 {
+                let (off, heavy) = if self.goals.big_patterns_only {
+                    (0.05, 0.3)
+                } else {
+                    (0.4, 0.8)
+                };
+                let mut melded = 0u8;
+                for m in &h.melds {
+                    if m.tile.index() < 27 {
+                        melded |= 1 << (m.tile.index() / 9);
+                    }
+                }
+                let total: u32 = per_suit.iter().sum();
+                for (s, f) in suit_factor.iter_mut().enumerate() {
+                    if melded.count_ones() == 1 && melded & (1 << s) == 0 {
+                        *f = off;
+                    } else if melded == 0 && total >= 4 && 3 * per_suit[s] >= total {
+                        *f = heavy;
+                    }
                 }
             }
             for (i, slot) in ctx.danger.iter_mut().enumerate() {
@@ -459,11 +508,28 @@ impl EfficientBot {
                         6..=8 => low,
                         _ => low && high,
                     };
-                    if suji { base * 0.45 } else { base }
+                    suit_factor[i / 9] * if suji { base * 0.45 } else { base }
                 };
                 *slot += threat * d;
             }
         }
+    }
+
+    /// Whether an opponent's melds leave room for the minimum fan: all of one number suit
+    /// (with honours), or a value pung among them (Hong Kong).
+    fn melds_can_score(&self, ctx: &Ctx, melds: &[Meld]) -> bool {
+        let mut suits = 0u8;
+        for m in melds {
+            let i = m.tile.index();
+            if i < 27 {
+                suits |= 1 << (i / 9);
+            } else if self.goals.hk_fan && m.kind != MeldKind::Chow && i < KINDS {
+                // Their seat wind may differ from ours: count any wind or dragon pung.
+                return true;
+            }
+        }
+        let _ = ctx;
+        suits.count_ones() <= 1
     }
 
     /// Value pairs and concealed value pungs in `h` (Hong Kong fan that the hand may keep).
@@ -618,7 +684,9 @@ impl EfficientBot {
             aims[k] = a;
             best = best.min(d);
         }
-        let fold = ctx.threat >= 0.6 && best >= 2;
+        // Folding costs more wins than it saves chips unless one opponent is clearly ready
+        // and the bot is far from it (measured against the bot without defence).
+        let fold = ctx.max_threat >= 0.85 && best >= 3;
         if fold {
             // Safest first, then the closest hand.
             let mut choice = 0;
@@ -634,7 +702,7 @@ impl EfficientBot {
             return Some((cands[choice], dist[choice]));
         }
         // The loosest candidates at the least distance (or one above it when someone threatens).
-        let slack = i32::from(ctx.threat >= 0.3);
+        let slack = i32::from(ctx.max_threat >= 0.5);
         let mut order: [(i32, usize); MAX] = [(i32::MAX, 0); MAX];
         let mut m = 0;
         for (k, &t) in cands.iter().enumerate() {
@@ -648,7 +716,7 @@ impl EfficientBot {
         if m == 1 {
             return Some((cands[order[0].1], dist[order[0].1]));
         }
-        let weight = ctx.threat.min(1.0) * (30.0 + 30.0 * best.max(0) as f32);
+        let weight = ctx.threat.min(1.0) * DANGER_WEIGHT;
         let mut top = f32::MIN;
         let mut choice = (cands[order[0].1], dist[order[0].1]);
         let mut ties = 0u32;
@@ -818,7 +886,11 @@ impl EfficientBot {
 
 impl Bot for EfficientBot {
     fn name(&self) -> &'static str {
-        "efficient"
+        if self.defence {
+            "efficient"
+        } else {
+            "aggressive"
+        }
     }
 
     fn act(&mut self, obs: &Observation, legal: &[Action]) -> Action {
