@@ -459,3 +459,63 @@ fn pattern_values_carry_their_unit() {
     assert_eq!(view::value_text(2, Unit::Double).trim(), "2 doubles");
     assert_eq!(view::value_text(2, Unit::Multiplier).trim(), "×2");
 }
+
+#[test]
+fn a_ready_hand_shows_waits_that_win() {
+    use majiang::analysis::is_win;
+    use majiang::bots::{Bot, EfficientBot};
+    for seed in 0..100 {
+        let mut a = app_with("yangzhou", seed, 1, "random");
+        let mut me = EfficientBot::new(Arc::clone(a.ruleset()), seed);
+        for _ in 0..100 {
+            a.run_bots();
+            if a.mode() != &Mode::Playing {
+                break;
+            }
+            let obs = a.observation();
+            let mut legal = obs.legal_actions.clone();
+            legal.retain(|x| *x != Action::Win);
+            let Action::Discard(t) = me.act(&obs, &legal) else {
+                human_step(&mut a);
+                continue;
+            };
+            let i = a.hand_tiles().iter().rposition(|&x| x == t).unwrap();
+            a.on_key(Key::Home);
+            for _ in 0..i {
+                a.on_key(Key::Right);
+            }
+            let before = screen(&a);
+            assert!(before.contains(" → "), "no readiness shown:\n{before}");
+            a.on_key(Key::Enter);
+            // Right after the discard (the bots have not moved yet) the line under the hand
+            // says how far the hand is from ready.
+            let s = screen(&a);
+            let hand = line_with(&s, "hand: ");
+            let i = s.lines().position(|l| l == hand).unwrap();
+            let below = s.lines().nth(i + 1).unwrap();
+            let Some(w) = below.split("ready, waits: ").nth(1) else {
+                assert!(below.contains("from ready"), "{s}");
+                continue;
+            };
+            let obs = a.observation();
+            let rules = a.ruleset().hand_rules(obs.wildcard);
+            let waits: Vec<majiang::Tile> = w
+                .trim_end_matches('│')
+                .split_whitespace()
+                .map(|t| t.parse().unwrap())
+                .collect();
+            assert!(!waits.is_empty());
+            for t in waits {
+                let mut h = obs.concealed;
+                h.add(t);
+                assert!(
+                    is_win(&h, &rules),
+                    "{t} does not complete {}",
+                    obs.concealed
+                );
+            }
+            return;
+        }
+    }
+    panic!("the human never got ready");
+}

@@ -3,10 +3,13 @@
 
 use super::app::{App, HandSummary, Mode};
 use super::tiles::meld_text;
+use majiang::TileCounts;
+use majiang::analysis::{self, shanten};
 use majiang::scoring::{Unit, WinKind};
 use majiang::seat::Seat;
 use majiang::table::matches::EndReason;
 use majiang::table::{Action, Observation, Player, PublicHand};
+use majiang::tile::Tile;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -419,6 +422,11 @@ fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
                 " (wild)"
             });
         }
+        let mut rest = obs.concealed;
+        rest.remove(t);
+        caret_line.push_str(&format!(" → {}", readiness(app, obs, &rest)));
+    } else if obs.concealed.len() % 3 == 1 && obs.turn != Some(app.human()) {
+        caret_line = readiness(app, obs, &obs.concealed);
     }
     if let Some((p, t)) = obs.on_offer {
         if !obs.legal_actions.is_empty() {
@@ -438,6 +446,25 @@ fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
         ),
         area,
     );
+}
+
+/// How far a hand of `3k + 1` tiles is from ready, and its waits when ready (by shape: a
+/// wait may still be below a rule set's minimum).
+pub(super) fn readiness(app: &App, obs: &Observation, hand: &TileCounts) -> String {
+    let rules = app.ruleset().hand_rules(obs.wildcard);
+    match shanten(hand, &rules) {
+        0 => {
+            let waits: Vec<Tile> = analysis::waits(hand, &rules).iter().collect();
+            if waits.len() >= 20 {
+                format!("ready, waiting on almost anything ({} kinds)", waits.len())
+            } else {
+                format!("ready, waits: {}", app.style.tiles(&waits))
+            }
+        }
+        s if s < 0 => "complete".to_string(),
+        1 => "1 tile from ready".to_string(),
+        s => format!("{s} tiles from ready"),
+    }
 }
 
 fn choose_popup(f: &mut Frame, app: &App, options: &[Action]) {
