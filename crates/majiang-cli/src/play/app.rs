@@ -283,6 +283,9 @@ impl App {
                 if has(&|a| matches!(a, Action::Discard(_))) {
                     keys.push("←/→ pick");
                     keys.push("Enter discard");
+                    if self.observation().wildcard_discard_is_gambit {
+                        keys.push("(a wild discard = Fortune Gambit)");
+                    }
                 }
                 if has(&|a| *a == Action::Win) {
                     keys.push("w win (hu)");
@@ -306,8 +309,6 @@ impl App {
                 }
                 if legal.is_empty() {
                     keys.push("(waiting for the bots)");
-                } else if self.observation().wildcard_discard_is_gambit {
-                    keys.push("(discarding a wildcard now is a Fortune Gambit)");
                 }
                 keys.push("g glyphs");
                 keys.push("q quit");
