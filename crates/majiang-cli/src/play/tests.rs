@@ -519,3 +519,70 @@ fn a_ready_hand_shows_waits_that_win() {
     }
     panic!("the human never got ready");
 }
+
+#[test]
+fn random_keys_never_break_the_game() {
+    const KEYS: [Key; 20] = [
+        Key::Char('w'),
+        Key::Char('p'),
+        Key::Char('c'),
+        Key::Char('k'),
+        Key::Char(' '),
+        Key::Char('x'),
+        Key::Char('d'),
+        Key::Char('g'),
+        Key::Char('1'),
+        Key::Char('2'),
+        Key::Char('z'),
+        Key::Char('n'),
+        Key::Char('q'),
+        Key::Enter,
+        Key::Enter,
+        Key::Esc,
+        Key::Left,
+        Key::Right,
+        Key::Home,
+        Key::End,
+    ];
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for (rules, seed) in [
+        ("hongkong", 31),
+        ("hangzhou", 32),
+        ("yangzhou", 33),
+        ("classic", 34),
+    ] {
+        let mut a = app(rules, seed, 3);
+        for step in 0..1500 {
+            a.run_bots();
+            if a.should_quit() {
+                break;
+            }
+            let key = KEYS[(next() % KEYS.len() as u64) as usize];
+            // Answer the quit question with "n", so the match goes on.
+            let key = match a.mode() {
+                Mode::ConfirmQuit(_) => Key::Char('n'),
+                _ => key,
+            };
+            a.on_key(key);
+            if let Some(n) = a.notice() {
+                assert!(!n.is_empty());
+            }
+            a.game()
+                .check_invariants()
+                .unwrap_or_else(|e| panic!("{rules} step {step}: {e}"));
+            if step % 50 == 0 {
+                let (w, h) = [(120, 40), (90, 32), (60, 20), (10, 4)][step / 50 % 4];
+                let _ = screen_of(&a, w, h);
+            }
+            assert!(
+                a.cursor() < a.hand_tiles().len().max(1) || matches!(a.mode(), Mode::Choose(_))
+            );
+        }
+    }
+}
