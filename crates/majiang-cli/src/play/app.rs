@@ -225,6 +225,11 @@ impl App {
         self.settlement.as_ref()
     }
 
+    /// The match seed (the same seed and the same moves give the same match).
+    pub fn seed(&self) -> u64 {
+        self.session.seed()
+    }
+
     /// The standings, best first.
     pub fn standings(&self) -> Vec<Standing> {
         self.session.standings()

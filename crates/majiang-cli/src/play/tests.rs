@@ -82,7 +82,8 @@ fn first_screen_shows_the_table_and_the_hand() {
         assert!(s.contains(name), "{name} missing:\n{s}");
     }
     assert!(s.contains("Wall:"), "{s}");
-    assert!(s.contains("Wildcard: 5z"), "{s}");
+    assert!(s.contains("Wild: 5z"), "{s}");
+    assert!(s.contains("Lao: ") && s.contains("Seed: 3"), "{s}");
     // The hand line lists exactly the concealed tiles.
     let hand = line_with(&s, "hand: ");
     let shown = hand
@@ -228,6 +229,7 @@ fn a_short_match_ends_with_standings() {
     assert_eq!(a.mode(), &Mode::MatchOver);
     let s = screen(&a);
     assert!(s.contains("Final standings"), "{s}");
+    assert!(s.contains("2 hands, seed 8."), "{s}");
     for name in ["You", "Bot 1", "Bot 2", "Bot 3"] {
         assert!(s.contains(name), "{s}");
     }

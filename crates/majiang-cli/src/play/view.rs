@@ -331,23 +331,8 @@ fn opponent(f: &mut Frame, app: &App, obs: &Observation, p: Player, area: Rect) 
 }
 
 fn centre(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
-    let mut lines = vec![
-        Line::from(format!("Wall: {} tiles left", obs.live_wall)),
-        Line::from(format!(
-            "Prevailing wind: {}",
-            capital(obs.prevailing_wind.name())
-        )),
-        Line::from(format!("Dealer: {}", app.name(obs.dealer))),
-    ];
-    if app.ruleset().config().lao_win_phases {
-        lines.push(Line::from(format!("Lao: {}", obs.lao)));
-    }
-    if let Some(i) = obs.indicator {
-        lines.push(Line::from(format!("Indicator: {}", app.style.tile(i))));
-    }
-    if let Some(w) = obs.wildcard {
-        lines.push(Line::from(format!("Wildcard: {}", app.style.tile(w))));
-    }
+    let mut lines = Vec::new();
+    // Most important first: the panel may be short.
     if let Some((p, t)) = obs.on_offer {
         lines.push(Line::from(Span::styled(
             format!("On offer: {} from {}", app.style.tile(t), app.name(p)),
@@ -356,6 +341,27 @@ fn centre(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
     } else if let Some(p) = obs.turn {
         lines.push(Line::from(format!("To play: {}", app.name(p))));
     }
+    lines.push(Line::from(format!("Wall: {} tiles left", obs.live_wall)));
+    lines.push(Line::from(format!("Dealer: {}", app.name(obs.dealer))));
+    if app.ruleset().config().lao_win_phases {
+        lines.push(Line::from(format!("Lao: {}", obs.lao)));
+    } else {
+        lines.push(Line::from(format!(
+            "Prevailing wind: {}",
+            capital(obs.prevailing_wind.name())
+        )));
+    }
+    if let Some(w) = obs.wildcard {
+        let mut text = format!("Wild: {}", app.style.tile(w));
+        if let Some(i) = obs.indicator {
+            text.push_str(&format!(" (indicator {})", app.style.tile(i)));
+        }
+        lines.push(Line::from(text));
+    }
+    lines.push(Line::from(Span::styled(
+        format!("Seed: {}", app.seed()),
+        Style::default().fg(Color::DarkGray),
+    )));
     f.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: true })
@@ -630,6 +636,11 @@ fn standings_popup(f: &mut Frame, app: &App) {
         )));
     }
     lines.push(Line::from(""));
+    lines.push(Line::from(format!(
+        "{} hands, seed {}.",
+        app.hand_number(),
+        app.seed()
+    )));
     lines.push(Line::from("Press Enter or q to leave."));
     let r = popup_rect(f.area(), 40, lines.len() as u16 + 2);
     f.render_widget(Clear, r);
