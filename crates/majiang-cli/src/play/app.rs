@@ -390,7 +390,7 @@ impl App {
                 _ => {}
             },
             Mode::HandOver => match key {
-                Key::Enter | Key::Char('n' | ' ') => self.next_hand(),
+                Key::Enter | Key::Char('n') => self.next_hand(),
                 Key::Char('g') => self.style = self.style.toggled(),
                 Key::Char('q') => self.confirm_quit(),
                 _ => self.notice = Some("Press Enter for the next hand.".into()),

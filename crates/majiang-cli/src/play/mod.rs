@@ -180,6 +180,7 @@ fn event_loop(
         } else {
             Duration::from_secs(3600)
         };
+        let playing = app.mode() == &app::Mode::Playing;
         if event::poll(timeout)? {
             match event::read()? {
                 TermEvent::Key(k) if k.kind != KeyEventKind::Release => {
@@ -199,6 +200,13 @@ fn event_loop(
             } else {
                 Instant::now() + delay
             };
+        }
+        if playing && app.mode() == &app::Mode::HandOver {
+            // The hand just ended: keys typed for the play (a discard's Enter) must not skip
+            // the summary.
+            while event::poll(Duration::ZERO)? {
+                event::read()?;
+            }
         }
     }
     write_log(app, log)
