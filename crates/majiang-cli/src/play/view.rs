@@ -19,9 +19,9 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 /// Discards per row, as on a real table.
 const ROW: usize = 6;
 
-/// The smallest terminal the table is drawn in.
+/// The narrowest terminal the table is drawn in (columns).
 pub const MIN_WIDTH: u16 = 90;
-/// The smallest terminal the table is drawn in.
+/// The shortest terminal the table is drawn in (rows).
 pub const MIN_HEIGHT: u16 = 32;
 
 /// Draws the whole screen.
@@ -34,7 +34,7 @@ pub fn draw(f: &mut Frame, app: &App) {
                 "The table needs a terminal of at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}.",
                 area.width, area.height
             )),
-            Line::from("Enlarge the window (or the font smaller), or press q to quit."),
+            Line::from("Enlarge the window (or make the font smaller), or press q to quit."),
         ];
         f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
         if let Mode::ConfirmQuit(_) = app.mode() {
