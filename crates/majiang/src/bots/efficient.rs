@@ -554,6 +554,20 @@ impl EfficientBot {
 
     /// The distance of a hand of `3k + 1` tiles (`melds` its melds) and the aim that gives it.
     fn distance(&self, ctx: &Ctx, h: &TileCounts, melds: &MeldInfo) -> (i32, Aim) {
+        self.distance_cached(ctx, h, melds, None, &mut [None; 3])
+    }
+
+    /// [`Self::distance`] of a hand from which `removed` was just taken, sharing the one-suit
+    /// shanten between candidates: every off-suit discard leaves the same one-suit view, so
+    /// `cache[s]` keeps its shanten once computed.
+    fn distance_cached(
+        &self,
+        ctx: &Ctx,
+        h: &TileCounts,
+        melds: &MeldInfo,
+        removed: Option<Tile>,
+        cache: &mut [Option<i8>; 3],
+    ) -> (i32, Aim) {
         let g = &self.goals;
         let (pairs, pungs) = self.hand_value(ctx, h);
         let sure = melds.fan + ctx.flower_fan + pungs;
@@ -585,8 +599,19 @@ impl EfficientBot {
                 if melds.suits & !(1 << s) != 0 || off - 2 + cost >= best.0 {
                     continue;
                 }
-                let Some(v) = flush_view(h, s) else { continue };
-                let d = i32::from(analysis::shanten(&v, &ctx.std_rules)) + cost;
+                let off_suit = removed.is_some_and(|t| t.index() < 27 && t.index() / 9 != s);
+                let sh = match cache[s] {
+                    Some(sh) if off_suit => sh,
+                    _ => {
+                        let Some(v) = flush_view(h, s) else { continue };
+                        let sh = analysis::shanten(&v, &ctx.std_rules);
+                        if off_suit {
+                            cache[s] = Some(sh);
+                        }
+                        sh
+                    }
+                };
+                let d = i32::from(sh) + cost;
                 if d < best.0 {
                     best = (d, Aim::Flush(s as u8));
                 }
@@ -639,18 +664,38 @@ impl EfficientBot {
         total
     }
 
-    /// The least distance over the discards from a hand of `3k + 2` tiles (wildcards kept).
-    fn min_distance(&self, ctx: &Ctx, hand: &TileCounts, melds: &MeldInfo) -> Option<i32> {
-        let mut best = None;
+    /// The least distance over the discards from a hand of `3k + 2` tiles (wildcards kept),
+    /// trying the loosest tiles first and stopping at the first discard within `enough`.
+    fn min_distance(
+        &self,
+        ctx: &Ctx,
+        hand: &TileCounts,
+        melds: &MeldInfo,
+        enough: i32,
+    ) -> Option<i32> {
+        let mut order = [(0i32, 0usize); 16];
+        let mut n = 0;
         for (t, _) in hand.iter() {
-            if Some(t) == ctx.wild {
-                continue;
+            if Some(t) != ctx.wild && n < 16 {
+                order[n] = (connectivity(hand, t, ctx.wild), t.index());
+                n += 1;
             }
+        }
+        let order = &mut order[..n];
+        order.sort_unstable();
+        let mut best = None;
+        let mut cache = [None; 3];
+        for &(_, i) in order.iter() {
             let mut h = *hand;
-            h.remove(t);
-            let d = self.distance(ctx, &h, melds).0;
+            h.0[i] -= 1;
+            let d = self
+                .distance_cached(ctx, &h, melds, Tile::from_index(i), &mut cache)
+                .0;
             if best.is_none_or(|b| d < b) {
                 best = Some(d);
+            }
+            if d <= enough {
+                break;
             }
         }
         best
@@ -668,7 +713,8 @@ impl EfficientBot {
         candidates: &[Tile],
     ) -> Option<(Tile, i32)> {
         const MAX: usize = 16;
-        const UKEIRE_FOR: usize = 3;
+        const UKEIRE_FOR: usize = 2;
+        const LOOSER_BY: i32 = 2;
         let cands = &candidates[..candidates.len().min(MAX)];
         if cands.is_empty() {
             return None;
@@ -676,10 +722,11 @@ impl EfficientBot {
         let mut dist = [0i32; MAX];
         let mut aims = [Aim::Any; MAX];
         let mut best = i32::MAX;
+        let mut cache = [None; 3];
         for (k, &t) in cands.iter().enumerate() {
             let mut h = *hand;
             h.remove(t);
-            let (d, a) = self.distance(ctx, &h, melds);
+            let (d, a) = self.distance_cached(ctx, &h, melds, Some(t), &mut cache);
             dist[k] = d;
             aims[k] = a;
             best = best.min(d);
@@ -707,13 +754,21 @@ impl EfficientBot {
         let mut m = 0;
         for (k, &t) in cands.iter().enumerate() {
             if dist[k] <= best + slack {
-                order[m] = (dist[k] * 100 + connectivity(hand, t, ctx.wild), k);
+                let mut c = connectivity(hand, t, ctx.wild);
+                if let Aim::Flush(s) = aims[k] {
+                    // Off the aimed suit: dead weight, whatever its neighbours.
+                    if t.index() < 27 && t.index() / 9 != usize::from(s) {
+                        c -= 20;
+                    }
+                }
+                order[m] = (dist[k] * 100 + c, k);
                 m += 1;
             }
         }
         let order = &mut order[..m];
         order.sort_unstable();
-        if m == 1 {
+        // One candidate, or a clearly loosest one with nobody threatening: no need to count.
+        if m == 1 || (ctx.threat == 0.0 && order[1].0 - order[0].0 >= LOOSER_BY) {
             return Some((cands[order[0].1], dist[order[0].1]));
         }
         let weight = ctx.threat.min(1.0) * DANGER_WEIGHT;
@@ -827,6 +882,8 @@ impl EfficientBot {
         let ctx = self.context(obs, false);
         let hand = obs.concealed;
         let now = self.distance(&ctx, &hand, &ctx.melds).0;
+        // Ready: a chow or pung would only break the wait (a kong keeps it and draws again).
+        let ready = now <= 0;
         let i = tile.index();
         let value = match () {
             _ if self.goals.hk_fan => ctx.pung_fan[i] > 0,
@@ -851,6 +908,9 @@ impl EfficientBot {
                 }
                 _ => continue,
             };
+            if ready && kind != MeldKind::Kong {
+                continue;
+            }
             let mut h = hand;
             for t in remove.into_iter().flatten() {
                 h.remove(t);
@@ -866,7 +926,12 @@ impl EfficientBot {
             let after = if kind == MeldKind::Kong {
                 self.distance(&ctx, &h, &m).0
             } else {
-                match self.min_distance(&ctx, &h, &m) {
+                let enough = if kind == MeldKind::Pung && value {
+                    now
+                } else {
+                    now - 1
+                };
+                match self.min_distance(&ctx, &h, &m, enough) {
                     Some(d) => d,
                     None => continue,
                 }
