@@ -588,3 +588,58 @@ fn random_keys_never_break_the_game() {
         }
     }
 }
+
+#[test]
+fn k_declares_a_kong_on_your_turn() {
+    for seed in 0..300 {
+        let mut a = app_with("hongkong", seed, 1, "random");
+        for _ in 0..100 {
+            a.run_bots();
+            if a.mode() != &Mode::Playing {
+                break;
+            }
+            let obs = a.observation();
+            let kongs: Vec<Action> = obs
+                .legal_actions
+                .iter()
+                .copied()
+                .filter(|x| matches!(x, Action::ConcealedKong(_) | Action::AddedKong(_)))
+                .collect();
+            if kongs.is_empty() {
+                human_step(&mut a);
+                continue;
+            }
+            assert!(line_with(&screen(&a), "Keys:").contains("k kong"));
+            let me = a.human().index();
+            let melds_before = obs.table[me].melds.len();
+            a.on_key(Key::Char('k'));
+            if kongs.len() > 1 {
+                assert!(matches!(a.mode(), Mode::Choose(o) if *o == kongs));
+                a.on_key(Key::Char('1'));
+            }
+            assert_eq!(a.notice(), None);
+            let after = a.observation();
+            let meld = after.table[me].melds.iter().find(|m| m.kind.is_kong());
+            let meld = meld.expect("a kong among the melds");
+            match kongs[0] {
+                Action::ConcealedKong(t) => {
+                    assert_eq!(after.table[me].melds.len(), melds_before + 1);
+                    assert_eq!(meld.tile, t);
+                    let s = screen(&a);
+                    let t = t.to_string();
+                    assert!(
+                        line_with(&s, "melds: ").contains(&[t.as_str(); 4].join(" ")),
+                        "{s}"
+                    );
+                }
+                Action::AddedKong(t) => {
+                    assert_eq!(after.table[me].melds.len(), melds_before);
+                    assert_eq!(meld.tile, t);
+                }
+                _ => unreachable!(),
+            }
+            return;
+        }
+    }
+    panic!("no seed gave the human a kong to declare");
+}
