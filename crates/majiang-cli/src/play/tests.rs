@@ -643,3 +643,42 @@ fn k_declares_a_kong_on_your_turn() {
     }
     panic!("no seed gave the human a kong to declare");
 }
+
+#[test]
+fn w_wins_and_the_summary_says_so() {
+    use majiang::bots::{Bot, EfficientBot};
+    for seed in 0..100 {
+        let mut a = app_with("hangzhou", seed, 1, "random");
+        let mut me = EfficientBot::new(Arc::clone(a.ruleset()), seed);
+        for _ in 0..100 {
+            a.run_bots();
+            if a.mode() != &Mode::Playing {
+                break;
+            }
+            let obs = a.observation();
+            if obs.legal_actions.contains(&Action::Win) {
+                assert!(line_with(&screen(&a), "Keys:").contains("w win"));
+                a.on_key(Key::Char('w'));
+                assert_eq!(a.mode(), &Mode::HandOver);
+                let s = screen(&a);
+                assert!(s.contains("Hand 1: You win "), "{s}");
+                let me = a.human().index();
+                assert!(a.summary().unwrap().payments[me] > 0);
+                assert!(a.ledger()[me] > 0);
+                return;
+            }
+            match me.act(&obs, &obs.legal_actions) {
+                Action::Discard(t) => {
+                    let i = a.hand_tiles().iter().rposition(|&x| x == t).unwrap();
+                    a.on_key(Key::Home);
+                    for _ in 0..i {
+                        a.on_key(Key::Right);
+                    }
+                    a.on_key(Key::Enter);
+                }
+                _ => human_step(&mut a),
+            }
+        }
+    }
+    panic!("the human never could win");
+}
