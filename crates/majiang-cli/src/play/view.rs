@@ -9,7 +9,7 @@ use majiang::scoring::{Unit, WinKind};
 use majiang::seat::Seat;
 use majiang::table::matches::EndReason;
 use majiang::table::{Action, Observation, Player, PublicHand};
-use majiang::tile::Tile;
+use majiang::tile::{Suit, Tile};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -222,6 +222,18 @@ fn title(app: &App, obs: &Observation, p: Player) -> Line<'static> {
     Line::from(Span::styled(t, style))
 }
 
+/// A tile's colour by suit: characters red, dots blue, bamboo green, honours and bonus tiles
+/// plain.
+fn tile_style(t: Tile) -> Style {
+    let color = match t.suit() {
+        Suit::Characters => Color::LightRed,
+        Suit::Dots => Color::LightBlue,
+        Suit::Bamboo => Color::LightGreen,
+        Suit::Honors | Suit::Bonus => return Style::default(),
+    };
+    Style::default().fg(color)
+}
+
 /// Points as the ledger shows them: signed when everyone starts at 0.
 fn points(app: &App, x: i64) -> String {
     if app.starting_points() == 0 {
@@ -295,7 +307,7 @@ fn discard_lines(app: &App, obs: &Observation, h: &PublicHand) -> Vec<Line<'stat
                 if c > 0 {
                     spans.push(Span::raw(" "));
                 }
-                let mut style = Style::default();
+                let mut style = tile_style(d.tile);
                 if d.claimed {
                     style = style
                         .fg(Color::DarkGray)
@@ -405,7 +417,7 @@ fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
             caret.push_str(gap);
         }
         let text = app.style.tile(t);
-        let mut style = Style::default().add_modifier(Modifier::BOLD);
+        let mut style = tile_style(t).add_modifier(Modifier::BOLD);
         if Some(t) == obs.wildcard {
             style = style.fg(Color::Yellow);
         }
