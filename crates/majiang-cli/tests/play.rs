@@ -349,6 +349,15 @@ fn bad_arguments_are_refused_before_the_screen_changes() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // Good arguments but no terminal: a message, not a garbled screen.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .args(["play", "--rules", "hongkong", "--seed", "1"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"));
+    assert!(out.stdout.is_empty());
 }
 
 /// Debug builds panic on purpose when `MAJIANG_PLAY_TEST_PANIC` is set (after the first
