@@ -49,7 +49,7 @@ pub struct Args {
     /// Milliseconds to wait before each bot action, so you can follow the play.
     #[arg(long, default_value_t = 250)]
     delay_ms: u64,
-    /// Write the match log (JSON lines) to this file.
+    /// Write the match log (JSON lines; `majiang replay` checks it) to this file.
     #[arg(long, value_name = "FILE")]
     log: Option<String>,
     /// Cut the match short after this many hands (otherwise it ends as the rule set says).
@@ -226,6 +226,32 @@ fn map_key(k: KeyEvent) -> Option<Key> {
         KeyCode::End => Key::End,
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    #[test]
+    fn terminal_keys_map_to_app_keys() {
+        let k = |code, mods| map_key(KeyEvent::new(code, mods));
+        assert_eq!(
+            k(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            Some(Key::Interrupt)
+        );
+        assert_eq!(k(KeyCode::Char('x'), KeyModifiers::CONTROL), None);
+        assert_eq!(
+            k(KeyCode::Char('p'), KeyModifiers::NONE),
+            Some(Key::Char('p'))
+        );
+        assert_eq!(
+            k(KeyCode::Char('P'), KeyModifiers::SHIFT),
+            Some(Key::Char('P'))
+        );
+        assert_eq!(k(KeyCode::Enter, KeyModifiers::NONE), Some(Key::Enter));
+        assert_eq!(k(KeyCode::Left, KeyModifiers::NONE), Some(Key::Left));
+        assert_eq!(k(KeyCode::F(1), KeyModifiers::NONE), None);
+    }
 }
 
 /// Raw mode and the alternate screen, undone on drop and by the panic hook it installs.
