@@ -228,32 +228,6 @@ fn map_key(k: KeyEvent) -> Option<Key> {
     })
 }
 
-#[cfg(test)]
-mod key_tests {
-    use super::*;
-
-    #[test]
-    fn terminal_keys_map_to_app_keys() {
-        let k = |code, mods| map_key(KeyEvent::new(code, mods));
-        assert_eq!(
-            k(KeyCode::Char('c'), KeyModifiers::CONTROL),
-            Some(Key::Interrupt)
-        );
-        assert_eq!(k(KeyCode::Char('x'), KeyModifiers::CONTROL), None);
-        assert_eq!(
-            k(KeyCode::Char('p'), KeyModifiers::NONE),
-            Some(Key::Char('p'))
-        );
-        assert_eq!(
-            k(KeyCode::Char('P'), KeyModifiers::SHIFT),
-            Some(Key::Char('P'))
-        );
-        assert_eq!(k(KeyCode::Enter, KeyModifiers::NONE), Some(Key::Enter));
-        assert_eq!(k(KeyCode::Left, KeyModifiers::NONE), Some(Key::Left));
-        assert_eq!(k(KeyCode::F(1), KeyModifiers::NONE), None);
-    }
-}
-
 /// Raw mode and the alternate screen, undone on drop and by the panic hook it installs.
 struct TerminalGuard {
     terminal: Terminal<CrosstermBackend<Stdout>>,
@@ -298,5 +272,31 @@ impl TerminalGuard {
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
         restore_terminal();
+    }
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    #[test]
+    fn terminal_keys_map_to_app_keys() {
+        let k = |code, mods| map_key(KeyEvent::new(code, mods));
+        assert_eq!(
+            k(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            Some(Key::Interrupt)
+        );
+        assert_eq!(k(KeyCode::Char('x'), KeyModifiers::CONTROL), None);
+        assert_eq!(
+            k(KeyCode::Char('p'), KeyModifiers::NONE),
+            Some(Key::Char('p'))
+        );
+        assert_eq!(
+            k(KeyCode::Char('P'), KeyModifiers::SHIFT),
+            Some(Key::Char('P'))
+        );
+        assert_eq!(k(KeyCode::Enter, KeyModifiers::NONE), Some(Key::Enter));
+        assert_eq!(k(KeyCode::Left, KeyModifiers::NONE), Some(Key::Left));
+        assert_eq!(k(KeyCode::F(1), KeyModifiers::NONE), None);
     }
 }
