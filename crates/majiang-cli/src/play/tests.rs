@@ -682,3 +682,33 @@ fn w_wins_and_the_summary_says_so() {
     }
     panic!("the human never could win");
 }
+
+#[test]
+fn whole_matches_end_with_standings_and_replayable_logs() {
+    for (rules, seed) in [
+        ("hongkong", 41),
+        ("hangzhou", 42),
+        ("yangzhou", 43),
+        ("classic", 44),
+    ] {
+        let r = Arc::new(Ruleset::from_name(rules, &Map::new()).unwrap());
+        let mut a = App::new(r, seed, "efficient", None, true).unwrap();
+        let mut hands = 0;
+        while a.mode() != &Mode::MatchOver {
+            play_hand(&mut a);
+            hands += 1;
+            assert!(hands < 200, "{rules}: the match does not end");
+            a.on_key(Key::Enter);
+        }
+        let s = screen(&a);
+        assert!(s.contains("Final standings"), "{rules}:\n{s}");
+        let standings = a.standings();
+        assert_eq!(standings.len(), 4);
+        assert!(standings.windows(2).all(|w| w[0].points >= w[1].points));
+        let log = a.take_log().join("\n");
+        let report = majiang::table::log::replay(&log)
+            .unwrap_or_else(|e| panic!("{rules}: the log does not replay: {e}"));
+        assert_eq!(report.hands.len(), hands, "{rules}");
+        assert_eq!(report.summary.ledger, a.ledger(), "{rules}");
+    }
+}
