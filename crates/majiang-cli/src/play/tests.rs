@@ -712,3 +712,42 @@ fn whole_matches_end_with_standings_and_replayable_logs() {
         assert_eq!(report.summary.ledger, a.ledger(), "{rules}");
     }
 }
+
+#[test]
+fn the_latest_discard_stands_out() {
+    use ratatui::style::Modifier;
+    let mut a = app("classic", 15, 16);
+    a.run_bots();
+    while a.observation().on_offer.is_some() {
+        human_step(&mut a);
+        a.run_bots();
+    }
+    let me = a.human().index();
+    let before = a.observation().table[me].discards.len();
+    a.on_key(Key::Enter);
+    assert_eq!(a.observation().table[me].discards.len(), before + 1);
+    let mut t = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    t.draw(|f| view::draw(f, &a)).unwrap();
+    let buf = t.backend().buffer().clone();
+    let s = screen(&a);
+    let melds_row = s
+        .lines()
+        .collect::<Vec<_>>()
+        .iter()
+        .rposition(|l| l.trim_start_matches('│').starts_with("melds: "))
+        .unwrap() as u16;
+    // The own discard rows start under the melds line; the newest is the last tile written.
+    let row = melds_row + 1 + (before / 6) as u16;
+    let col = 1 + (before % 6) as u16 * 3;
+    assert!(
+        buf[(col, row)].modifier.contains(Modifier::REVERSED),
+        "the new discard at ({col}, {row}) is not highlighted:\n{s}"
+    );
+    if before > 0 {
+        assert!(
+            !buf[(1, melds_row + 1)]
+                .modifier
+                .contains(Modifier::REVERSED)
+        );
+    }
+}

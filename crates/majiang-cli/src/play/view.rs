@@ -294,10 +294,11 @@ fn extras(app: &App, h: &PublicHand) -> Vec<Span<'static>> {
 }
 
 fn discard_lines(app: &App, obs: &Observation, h: &PublicHand) -> Vec<Line<'static>> {
+    // The latest discard of the hand stands out (the one on offer, or the last one played).
     let last = obs
-        .on_offer
-        .filter(|(p, _)| *p == h.player)
-        .map(|_| h.discards.len().saturating_sub(1));
+        .last_discard
+        .filter(|&(p, t)| p == h.player && h.discards.last().map(|d| d.tile) == Some(t))
+        .map(|_| h.discards.len() - 1);
     h.discards
         .chunks(ROW)
         .enumerate()
