@@ -21,7 +21,7 @@
 //! table-driven and allocate nothing. A hand splits into four groups (the three number suits
 //! and the honours); each group's counts, read as a base-5 number, index precomputed tables
 //! that are **built at run time on first use** (`std::sync::OnceLock`, three independent sets:
-//! win/waits, shanten, wildcards; about 0.1–0.25 s each on the development machine, ~11 MB in
+//! win/waits, shanten, wildcards; about 0.1–0.25 s each on the development machine, ~12 MB in
 //! all). For every key they hold, per target of `s` sets (0–4) and 0–1 pair, the most tiles of
 //! the group some complete shape can use; whether the group is complete and which of its kinds
 //! complete it; and the fewest wildcards that complete it. Groups are then combined by a small
@@ -41,12 +41,13 @@
 //! # Figures
 //!
 //! `cargo bench -p majiang --bench analysis`, per random hand, criterion medians on a 2-core
-//! machine shared with other jobs (load 2–8, so the spread is mostly the load): `is_win` of 14
+//! machine shared with other jobs (load 2–12, so the spread is mostly the load): `is_win` of 14
 //! tiles 12–23 ns; `shanten` 45–91 ns against 73–169 ns for the `xiangting` crate in the same
-//! runs, and in rounds timed alternately with it (the steadiest figure) 43–45 ns against 62–66
-//! ns, a ratio of 0.69; `waits` of 13 tiles 46–117 ns; `is_win` with 4 wildcards 45–112 ns;
-//! `shanten` with 0–4 wildcards 80–115 ns; `waits` with wildcards 0.45 µs; `useful_tiles`
-//! 0.7–1.2 µs.
+//! runs; `waits` of 13 tiles 46–117 ns; `is_win` with 4 wildcards 45–112 ns; `shanten` with 0–4
+//! wildcards 80–115 ns; `waits` with wildcards 0.45 µs; `useful_tiles` 0.7–1.2 µs. The bench
+//! also prints the fastest of 41 timed rounds, which the load barely moves: `is_win` 7–8 ns,
+//! `waits` 45–48 ns, `is_win` with 4 wildcards 44–47 ns, `useful_tiles` 0.55–0.65 µs, and
+//! `shanten` 41–45 ns against 59–66 ns for `xiangting` in alternating rounds (ratio 0.69).
 
 pub mod decompose;
 mod fast;
