@@ -90,7 +90,7 @@ def main() -> None:
     p.add_argument("--games", type=int, default=2000, help="games for RLCard (default 2000)")
     p.add_argument(
         "--majiang-games", type=int, default=None,
-        help="hands for majiang (default 50 x --games: it is much faster)",
+        help="hands for majiang (default 200 x --games: it is much faster)",
     )
     p.add_argument("--rules", default="classic", help="majiang rule set (default classic)")
     p.add_argument("--seed", type=int, default=1)
@@ -102,7 +102,7 @@ def main() -> None:
     ensure_rlcard()
     rl = rlcard_games_per_second(args.games, args.seed)
     mj = majiang_games_per_second(
-        binary, args.rules, args.majiang_games or 50 * args.games, args.seed
+        binary, args.rules, args.majiang_games or 200 * args.games, args.seed
     )
     print(f"RLCard mahjong, 4 random agents:     {rl:12.0f} games/s")
     print(f"majiang sim {args.rules}, 4 random bots: {mj:12.0f} hands/s")
