@@ -2,6 +2,7 @@
 
 mod analyze;
 mod hand_input;
+mod play;
 mod replay;
 mod rules_file;
 mod score;
@@ -24,13 +25,15 @@ enum Command {
     Analyze(analyze::Args),
     /// Score a winning hand under a rule set (JSON request on stdin with --json).
     Score(Box<score::Args>),
-    /// Self-play between bots: win rates, chips, score histogram (parallel, seeded).
-    Sim(Box<sim::Args>),
+    /// Play a match in the terminal: you against three bots.
+    Play(Box<play::Args>),
     /// Check a match log: replay it and print each hand and the final standings (exit 1 if it
     /// does not replay identically, 2 if it is not a log).
     Replay(replay::ReplayArgs),
     /// Play one match with seeded random players and write its log (for `majiang replay`).
     Selfplay(replay::SelfplayArgs),
+    /// Self-play between bots: win rates, chips, score histogram (parallel, seeded).
+    Sim(Box<sim::Args>),
 }
 
 /// An error for the user: the message goes to standard error and the exit code is 2.
@@ -48,9 +51,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Score(args) => score::run(&args),
-        Command::Sim(args) => sim::run(&args),
+        Command::Play(args) => play::run(&args),
         Command::Replay(args) => return replay::run_replay(&args),
         Command::Selfplay(args) => replay::run_selfplay(&args),
+        Command::Sim(args) => sim::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,759 @@
+//! The game as a state machine without a terminal: keys in, actions to the engine, a view of
+//! the table out. The terminal loop (`super::run`) only feeds keys and draws.
+
+use super::tiles::TileStyle;
+use majiang::bots::{self, Bot};
+use majiang::scoring::{PatternScore, WinKind};
+use majiang::table::log::{LogRecord, MatchLog};
+use majiang::table::matches::{Match, Settlement, Standing};
+use majiang::table::{Action, Event, Game, Observation, Player, Ruleset};
+use majiang::tile::Tile;
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// A key, as the app understands it (the terminal's key events are mapped to these).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// A printable character.
+    Char(char),
+    /// Enter / Return.
+    Enter,
+    /// Escape.
+    Esc,
+    /// Left arrow.
+    Left,
+    /// Right arrow.
+    Right,
+    /// Home.
+    Home,
+    /// End.
+    End,
+    /// Ctrl-C.
+    Interrupt,
+}
+
+/// What the screen is showing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mode {
+    /// The hand is being played.
+    Playing,
+    /// Choosing one of several chows or kongs (the actions offered).
+    Choose(Vec<Action>),
+    /// The hand is over: the summary is shown until a key.
+    HandOver,
+    /// The match is over: the final standings.
+    MatchOver,
+    /// "Abandon the match?" over the mode below.
+    ConfirmQuit(Box<Mode>),
+    /// The user left: the program ends.
+    Quit,
+}
+
+/// The end of one hand, for the summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandSummary {
+    /// Hand number (from 1).
+    pub hand: u32,
+    /// The winner, or `None` for a drawn hand.
+    pub winner: Option<Player>,
+    /// How the hand was won.
+    pub win: Option<WinKind>,
+    /// The discarder (or robbed player).
+    pub discarder: Option<Player>,
+    /// The winning tile.
+    pub tile: Option<Tile>,
+    /// The winner's concealed tiles (with the winning tile).
+    pub hand_tiles: Vec<Tile>,
+    /// The winner's melds as the table saw them.
+    pub melds: Vec<majiang::meld::Meld>,
+    /// The winner's flowers.
+    pub flowers: Vec<Tile>,
+    /// The scoring patterns.
+    pub patterns: Vec<PatternScore>,
+    /// The total.
+    pub total: i64,
+    /// Payments by chair.
+    pub payments: Vec<i64>,
+}
+
+/// The whole interactive game.
+pub struct App {
+    session: Match,
+    game: Game,
+    human: Player,
+    bots: Vec<Option<Box<dyn Bot>>>,
+    names: Vec<String>,
+    /// How tiles are drawn.
+    pub style: TileStyle,
+    cursor: usize,
+    mode: Mode,
+    messages: VecDeque<String>,
+    notice: Option<String>,
+    summary: Option<HandSummary>,
+    settlement: Option<Settlement>,
+    log: Option<MatchLog>,
+    written: usize,
+    last_turn_drawn: Option<(Player, Option<Tile>, usize)>,
+}
+
+/// How many event lines the message area keeps.
+const MESSAGES: usize = 4;
+
+impl App {
+    /// A new match against bots named `bots` (`efficient`, `random`), seeded; the human is the
+    /// match's first entrant. `hand_limit` cuts the match short after that many hands. With
+    /// `logging`, the match log is kept ([`App::take_log`]).
+    pub fn new(
+        ruleset: Arc<Ruleset>,
+        seed: u64,
+        bots: &str,
+        hand_limit: Option<u32>,
+        logging: bool,
+    ) -> Result<App, String> {
+        let n = ruleset.players();
+        let (mut session, seat_events) =
+            Match::with_hand_limit(Arc::clone(&ruleset), seed, hand_limit);
+        let human = session.chairs()[0];
+        let mut log = logging.then(|| MatchLog::new(&session));
+        if let Some(log) = log.as_mut() {
+            log.push_events(None, seat_events);
+        }
+        let (game, events) = session.start_hand().map_err(|e| e.to_string())?;
+        let mut bots_vec = Vec::with_capacity(n);
+        for i in 0..n {
+            bots_vec.push(if Player(i as u8) == human {
+                None
+            } else {
+                let bot_seed = seed
+                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    .wrapping_add(i as u64);
+                Some(bots::by_name(bots, &ruleset, bot_seed).map_err(|e| e.to_string())?)
+            });
+        }
+        let mut k = 0;
+        let names = (0..n)
+            .map(|i| {
+                if Player(i as u8) == human {
+                    "You".to_string()
+                } else {
+                    k += 1;
+                    format!("Bot {k}")
+                }
+            })
+            .collect();
+        let mut app = App {
+            session,
+            game,
+            human,
+            bots: bots_vec,
+            names,
+            style: TileStyle::Ascii,
+            cursor: 0,
+            mode: Mode::Playing,
+            messages: VecDeque::new(),
+            notice: None,
+            summary: None,
+            settlement: None,
+            log,
+            written: 0,
+            last_turn_drawn: None,
+        };
+        app.hand_started(events);
+        Ok(app)
+    }
+
+    // ----- what the view reads -----
+
+    /// The current hand.
+    #[cfg(test)]
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The human's chair.
+    pub fn human(&self) -> Player {
+        self.human
+    }
+
+    /// What the human may see now.
+    pub fn observation(&self) -> Observation {
+        self.game.observation(self.human)
+    }
+
+    /// A player's name ("You", "Bot 1", ...).
+    pub fn name(&self, p: Player) -> &str {
+        self.names.get(p.index()).map_or("?", |s| s.as_str())
+    }
+
+    /// The current mode.
+    pub fn mode(&self) -> &Mode {
+        &self.mode
+    }
+
+    /// The selected tile's index in [`App::hand_tiles`].
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// The last few things that happened, oldest first.
+    pub fn messages(&self) -> impl Iterator<Item = &str> {
+        self.messages.iter().map(|s| s.as_str())
+    }
+
+    /// Why the last key did nothing, if it did nothing.
+    pub fn notice(&self) -> Option<&str> {
+        self.notice.as_deref()
+    }
+
+    /// The last hand's summary (in [`Mode::HandOver`] and after).
+    pub fn summary(&self) -> Option<&HandSummary> {
+        self.summary.as_ref()
+    }
+
+    /// Net chips or points per chair.
+    pub fn ledger(&self) -> &[i64] {
+        self.session.ledger()
+    }
+
+    /// Hand number, from 1.
+    pub fn hand_number(&self) -> u32 {
+        self.game.setup().hand_number
+    }
+
+    /// The last finished hand's settlement (payments, ledger, next deal).
+    pub fn settlement(&self) -> Option<&Settlement> {
+        self.settlement.as_ref()
+    }
+
+    /// The match seed (the same seed and the same moves give the same match).
+    pub fn seed(&self) -> u64 {
+        self.session.seed()
+    }
+
+    /// The standings, best first.
+    pub fn standings(&self) -> Vec<Standing> {
+        self.session.standings()
+    }
+
+    /// Points each player started the match with (Hangzhou `points:N`; else 0).
+    pub fn starting_points(&self) -> i64 {
+        self.session.rules().starting_points
+    }
+
+    /// The rule set.
+    pub fn ruleset(&self) -> &Arc<Ruleset> {
+        self.session.ruleset()
+    }
+
+    /// True once the user has left.
+    pub fn should_quit(&self) -> bool {
+        self.mode == Mode::Quit
+    }
+
+    /// The human's concealed tiles in display order: sorted, with the tile just drawn last.
+    pub fn hand_tiles(&self) -> Vec<Tile> {
+        let obs = self.observation();
+        let mut rest = obs.concealed;
+        if let Some(d) = obs.drawn {
+            rest.remove(d);
+        }
+        let mut tiles = rest.tiles();
+        if let Some(d) = obs.drawn {
+            tiles.push(d);
+        }
+        tiles
+    }
+
+    /// The human must decide now.
+    #[cfg(test)]
+    pub fn human_to_act(&self) -> bool {
+        self.mode == Mode::Playing && self.game.to_act().contains(self.human)
+    }
+
+    /// A bot that must decide now, if any (and the game is being played).
+    pub fn bot_to_act(&self) -> Option<Player> {
+        if self.mode != Mode::Playing {
+            return None;
+        }
+        self.game.to_act().find(|&p| p != self.human)
+    }
+
+    /// The keys that do something now, for the help line.
+    pub fn help(&self) -> String {
+        let mut keys: Vec<&str> = Vec::new();
+        match &self.mode {
+            Mode::Playing => {
+                let legal = self.game.legal_actions(self.human);
+                let has = |f: &dyn Fn(&Action) -> bool| legal.iter().any(f);
+                if has(&|a| matches!(a, Action::Discard(_))) {
+                    keys.push("←/→ pick");
+                    keys.push("Enter discard");
+                    if self.observation().wildcard_discard_is_gambit {
+                        keys.push("(a wild discard = Fortune Gambit)");
+                    }
+                }
+                if has(&|a| *a == Action::Win) {
+                    keys.push("w win (hu)");
+                }
+                if has(&|a| matches!(a, Action::Chow { .. })) {
+                    keys.push("c chow");
+                }
+                if has(&|a| *a == Action::Pung) {
+                    keys.push("p pung");
+                }
+                if has(&|a| {
+                    matches!(
+                        a,
+                        Action::Kong | Action::ConcealedKong(_) | Action::AddedKong(_)
+                    )
+                }) {
+                    keys.push("k kong");
+                }
+                if has(&|a| *a == Action::Pass) {
+                    keys.push("Space pass");
+                }
+                if legal.is_empty() {
+                    keys.push("(waiting for the bots)");
+                }
+                keys.push("g glyphs");
+                keys.push("q quit");
+            }
+            Mode::Choose(_) => {
+                keys.extend(["1-9 or ←/→ + Enter choose", "Esc back"]);
+            }
+            Mode::HandOver => keys.extend(["Enter next hand", "g glyphs", "q quit"]),
+            Mode::MatchOver => keys.extend(["Enter or q leave"]),
+            Mode::ConfirmQuit(_) => keys.extend(["y abandon the match", "n keep playing"]),
+            Mode::Quit => {}
+        }
+        keys.join("  ")
+    }
+
+    /// The log lines (JSON) recorded since the last call (none unless logging).
+    pub fn take_log(&mut self) -> Vec<String> {
+        let Some(log) = self.log.as_ref() else {
+            return Vec::new();
+        };
+        let new: Vec<String> = log.records[self.written..]
+            .iter()
+            .map(|r: &LogRecord| serde_json::to_string(r).unwrap_or_default())
+            .collect();
+        self.written = log.records.len();
+        new
+    }
+
+    // ----- driving -----
+
+    /// Lets one bot act, if one must: the action taken, if any.
+    pub fn step_bot(&mut self) -> Option<Action> {
+        let p = self.bot_to_act()?;
+        let obs = self.game.observation(p);
+        let legal = obs.legal_actions.clone();
+        if legal.is_empty() {
+            return None;
+        }
+        let action = match self.bots[p.index()].as_mut() {
+            Some(bot) => bot.act(&obs, &legal),
+            None => legal[0],
+        };
+        let action = if legal.contains(&action) {
+            action
+        } else {
+            legal[0]
+        };
+        self.apply(p, action).ok().map(|()| action)
+    }
+
+    /// Lets the bots act until the human must decide or the hand ends (no delay: tests).
+    #[cfg(test)]
+    pub fn run_bots(&mut self) {
+        while self.step_bot().is_some() {}
+    }
+
+    /// Handles one key.
+    pub fn on_key(&mut self, key: Key) {
+        self.notice = None;
+        if key == Key::Interrupt {
+            self.mode = Mode::Quit;
+            return;
+        }
+        match self.mode.clone() {
+            Mode::Quit => {}
+            Mode::ConfirmQuit(back) => match key {
+                Key::Char('y' | 'Y') => self.mode = Mode::Quit,
+                Key::Char('n' | 'N') | Key::Esc => self.mode = *back,
+                _ => self.notice = Some("Abandon the match? Press y or n.".into()),
+            },
+            Mode::MatchOver => match key {
+                Key::Enter | Key::Char('q' | 'Q') | Key::Esc => self.mode = Mode::Quit,
+                Key::Char('g') => self.style = self.style.toggled(),
+                _ => {}
+            },
+            Mode::HandOver => match key {
+                Key::Enter | Key::Char('n') => self.next_hand(),
+                Key::Char('g') => self.style = self.style.toggled(),
+                Key::Char('q') => self.confirm_quit(),
+                _ => self.notice = Some("Press Enter for the next hand.".into()),
+            },
+            Mode::Choose(options) => self.on_choose_key(key, &options),
+            Mode::Playing => self.on_play_key(key),
+        }
+    }
+
+    fn confirm_quit(&mut self) {
+        let back = std::mem::replace(&mut self.mode, Mode::Quit);
+        self.mode = Mode::ConfirmQuit(Box::new(back));
+    }
+
+    fn on_choose_key(&mut self, key: Key, options: &[Action]) {
+        match key {
+            Key::Esc => self.mode = Mode::Playing,
+            Key::Left => self.cursor = self.cursor.saturating_sub(1),
+            Key::Right => self.cursor = (self.cursor + 1).min(options.len() - 1),
+            Key::Enter => {
+                let a = options[self.cursor.min(options.len() - 1)];
+                self.mode = Mode::Playing;
+                self.human_acts(a);
+            }
+            Key::Char(c) if c.is_ascii_digit() => {
+                let i = c.to_digit(10).unwrap_or(0) as usize;
+                match i.checked_sub(1).and_then(|i| options.get(i)) {
+                    Some(&a) => {
+                        self.mode = Mode::Playing;
+                        self.human_acts(a);
+                    }
+                    None => self.notice = Some(format!("Choose 1 to {}.", options.len())),
+                }
+            }
+            Key::Char('q') => self.confirm_quit(),
+            _ => self.notice = Some("Choose with 1-9 (or ←/→ and Enter), Esc to go back.".into()),
+        }
+    }
+
+    fn on_play_key(&mut self, key: Key) {
+        let legal = self.game.legal_actions(self.human);
+        let n_tiles = self.hand_tiles().len();
+        match key {
+            Key::Char('q') => self.confirm_quit(),
+            Key::Char('g') => self.style = self.style.toggled(),
+            Key::Left | Key::Char('h') => self.cursor = self.cursor.saturating_sub(1),
+            Key::Right | Key::Char('l') => {
+                self.cursor = (self.cursor + 1).min(n_tiles.saturating_sub(1));
+            }
+            Key::Home => self.cursor = 0,
+            Key::End => self.cursor = n_tiles.saturating_sub(1),
+            _ if legal.is_empty() => {
+                self.notice = Some("Not your turn: waiting for the bots.".into());
+            }
+            Key::Enter | Key::Char('d') => {
+                if !legal.iter().any(|a| matches!(a, Action::Discard(_))) {
+                    self.notice = Some(
+                        "Nothing to discard now: claim with the keys below or pass (Space).".into(),
+                    );
+                    return;
+                }
+                let tiles = self.hand_tiles();
+                if let Some(&t) = tiles.get(self.cursor) {
+                    self.human_acts(Action::Discard(t));
+                }
+            }
+            Key::Char('w') => self.offer(&legal, |a| *a == Action::Win, "win"),
+            Key::Char('p') => self.offer(&legal, |a| *a == Action::Pung, "pung"),
+            Key::Char('c') => self.offer(&legal, |a| matches!(a, Action::Chow { .. }), "chow"),
+            Key::Char('k') => self.offer(
+                &legal,
+                |a| {
+                    matches!(
+                        a,
+                        Action::Kong | Action::ConcealedKong(_) | Action::AddedKong(_)
+                    )
+                },
+                "kong",
+            ),
+            Key::Char(' ') | Key::Esc | Key::Char('x') => {
+                if legal.contains(&Action::Pass) {
+                    self.human_acts(Action::Pass);
+                } else {
+                    self.notice = Some("Nothing to pass: it is your turn to discard.".into());
+                }
+            }
+            Key::Char(c) => self.notice = Some(format!("The key {c:?} does nothing now.")),
+            _ => {}
+        }
+    }
+
+    /// Takes the one legal action matching `f`, or offers a choice of several.
+    fn offer(&mut self, legal: &[Action], f: impl Fn(&Action) -> bool, what: &str) {
+        let options: Vec<Action> = legal.iter().copied().filter(|a| f(a)).collect();
+        match options.len() {
+            0 => {
+                let why = self
+                    .game
+                    .check(self.human, self.probe(what))
+                    .err()
+                    .map_or(String::new(), |e| format!(" ({e})"));
+                self.notice = Some(format!("You cannot {what} now{why}."));
+            }
+            1 => self.human_acts(options[0]),
+            _ => {
+                self.cursor = 0;
+                self.mode = Mode::Choose(options);
+            }
+        }
+    }
+
+    /// A representative action for an explanation of why `what` is refused.
+    fn probe(&self, what: &str) -> Action {
+        match what {
+            "win" => Action::Win,
+            "pung" => Action::Pung,
+            "kong" => Action::Kong,
+            _ => {
+                let t = self.observation().on_offer.map_or(Tile::EAST, |(_, t)| t);
+                Action::Chow { tiles: [t, t, t] }
+            }
+        }
+    }
+
+    fn human_acts(&mut self, action: Action) {
+        if let Err(e) = self.apply(self.human, action) {
+            self.notice = Some(format!("Refused: {e}"));
+        }
+    }
+
+    fn apply(&mut self, p: Player, action: Action) -> Result<(), majiang::table::ActionError> {
+        let events = self.game.apply(p, action)?;
+        let hand = self.game.setup().hand_number;
+        if let Some(log) = self.log.as_mut() {
+            log.push_action(hand, p, action);
+            log.push_events(Some(hand), events.iter().cloned());
+        }
+        self.record(&events);
+        self.after_step();
+        Ok(())
+    }
+
+    fn after_step(&mut self) {
+        // Put the cursor on a freshly drawn tile (so Enter discards it).
+        let obs = self.observation();
+        let key = (
+            self.human,
+            obs.drawn,
+            obs.table[self.human.index()].discards.len(),
+        );
+        if obs.turn == Some(self.human) && self.last_turn_drawn != Some(key) {
+            self.last_turn_drawn = Some(key);
+            self.cursor = self.hand_tiles().len().saturating_sub(1);
+        }
+        let n = self.hand_tiles().len();
+        if n > 0 {
+            self.cursor = self.cursor.min(n - 1);
+        }
+        if self.game.is_over() && self.mode == Mode::Playing {
+            match self.session.finish_hand(&self.game) {
+                Ok(settlement) => {
+                    if let Some(s) = self.summary.as_mut() {
+                        s.payments = settlement.payments.clone();
+                    }
+                    if let Some(log) = self.log.as_mut() {
+                        log.push_settlement(settlement.clone());
+                        if self.session.is_over() {
+                            log.push_end(&self.session);
+                        }
+                    }
+                    self.settlement = Some(settlement);
+                }
+                Err(e) => self.notice = Some(format!("The hand could not be settled: {e}")),
+            }
+            self.mode = Mode::HandOver;
+        }
+    }
+
+    fn hand_started(&mut self, events: Vec<Event>) {
+        if let Some(log) = self.log.as_mut() {
+            log.push_hand(self.game.setup());
+            log.push_events(Some(self.game.setup().hand_number), events.iter().cloned());
+        }
+        self.summary = None;
+        self.last_turn_drawn = None;
+        self.messages.clear();
+        let d = self.game.dealer();
+        self.push_message(format!(
+            "Hand {} begins: {} deal{}.",
+            self.hand_number(),
+            self.name(d),
+            if d == self.human { "" } else { "s" }
+        ));
+        self.record(&events);
+        self.after_step();
+    }
+
+    fn next_hand(&mut self) {
+        if self.session.is_over() {
+            self.mode = Mode::MatchOver;
+            return;
+        }
+        match self.session.start_hand() {
+            Ok((game, events)) => {
+                self.game = game;
+                self.mode = Mode::Playing;
+                self.hand_started(events);
+            }
+            Err(e) => {
+                self.notice = Some(format!("Could not deal the next hand: {e}"));
+                self.mode = Mode::MatchOver;
+            }
+        }
+    }
+
+    fn push_message(&mut self, m: String) {
+        if self.messages.len() == MESSAGES {
+            self.messages.pop_front();
+        }
+        self.messages.push_back(m);
+    }
+
+    /// Logs the events and turns what the human may see of them into messages.
+    fn record(&mut self, events: &[Event]) {
+        let hand = self.game.setup().hand_number;
+        for e in events {
+            if let Event::Won {
+                player,
+                win,
+                discarder,
+                tile,
+                hand: tiles,
+                scored,
+            } = e
+            {
+                self.summary = Some(HandSummary {
+                    hand,
+                    winner: Some(*player),
+                    win: Some(*win),
+                    discarder: *discarder,
+                    tile: Some(*tile),
+                    hand_tiles: tiles.clone(),
+                    melds: self.game.melds(*player).to_vec(),
+                    flowers: self.game.flowers(*player).to_vec(),
+                    patterns: scored.patterns.clone(),
+                    total: scored.total,
+                    payments: scored.payments.clone(),
+                });
+            }
+            if let Event::ExhaustiveDraw = e {
+                self.summary = Some(HandSummary {
+                    hand,
+                    winner: None,
+                    win: None,
+                    discarder: None,
+                    tile: None,
+                    hand_tiles: Vec::new(),
+                    melds: Vec::new(),
+                    flowers: Vec::new(),
+                    patterns: Vec::new(),
+                    total: 0,
+                    payments: vec![0; self.game.players()],
+                });
+            }
+            if let Some(m) = self.describe(&e.seen_by(self.human)) {
+                self.push_message(m);
+            }
+        }
+    }
+
+    fn describe(&self, e: &Event) -> Option<String> {
+        let st = self.style;
+        let who = |p: &Player| self.name(*p).to_string();
+        Some(match e {
+            Event::Drew {
+                player,
+                tile: Some(t),
+            } if *player == self.human => format!("You draw {}.", st.tile(*t)),
+            Event::ReplacementDrawn {
+                player,
+                tile: Some(t),
+            } if *player == self.human => format!("You draw {} as a replacement.", st.tile(*t)),
+            Event::FlowerDeclared { player, tile } => {
+                format!(
+                    "{} lay{} out {}.",
+                    who(player),
+                    self.s(player),
+                    st.tile(*tile)
+                )
+            }
+            Event::IndicatorRevealed { tile, wildcard, .. } => format!(
+                "Indicator {}: the other {} are wild.",
+                st.tile(*tile),
+                st.tile(*wildcard)
+            ),
+            Event::Discarded {
+                player,
+                tile,
+                gambit,
+                wildcard,
+            } => format!(
+                "{} discard{} {}{}.",
+                who(player),
+                self.s(player),
+                st.tile(*tile),
+                if *gambit {
+                    " — a Fortune Gambit!"
+                } else if *wildcard {
+                    " (a wildcard: no claims until their next draw)"
+                } else {
+                    ""
+                }
+            ),
+            Event::Claimed {
+                player, from, meld, ..
+            } => format!(
+                "{} {} {}'s {}.",
+                who(player),
+                match meld.kind {
+                    majiang::meld::MeldKind::Chow => "chow",
+                    majiang::meld::MeldKind::Pung => "pung",
+                    _ => "kong",
+                },
+                who(from),
+                st.tile(meld.claimed.unwrap_or(meld.tile))
+            ),
+            Event::KongDeclared { player, kind, tile } => format!(
+                "{} declare{} a {} kong of {}.",
+                who(player),
+                self.s(player),
+                match kind {
+                    majiang::table::KongKind::Exposed => "exposed",
+                    majiang::table::KongKind::Concealed => "concealed",
+                    majiang::table::KongKind::Added => "added",
+                },
+                st.tile(*tile)
+            ),
+            Event::KongRobbed { player, from, tile } => format!(
+                "{} rob{} {}'s kong of {}!",
+                who(player),
+                self.s(player),
+                who(from),
+                st.tile(*tile)
+            ),
+            Event::Won {
+                player, win, tile, ..
+            } => format!(
+                "{} win{} {} {}!",
+                who(player),
+                self.s(player),
+                match win {
+                    WinKind::SelfDraw => "by self-draw on",
+                    WinKind::Discard => "on the discard",
+                    WinKind::RobbingKong => "robbing the kong with",
+                },
+                st.tile(*tile)
+            ),
+            Event::ExhaustiveDraw => "The wall is exhausted: a drawn hand.".to_string(),
+            _ => return None,
+        })
+    }
+
+    fn s(&self, p: &Player) -> &'static str {
+        if *p == self.human { "" } else { "s" }
+    }
+}

@@ -1,0 +1,302 @@
+//! `majiang play`: a full-screen game in the terminal, you against three bots.
+//!
+//! The parts: [`app`] is the game as a state machine (keys in, engine actions out, no
+//! terminal; the match is the library's `Match`, the bots its `bots`), [`view`] draws it with
+//! ratatui, [`tiles`] writes tiles and melds as text. This file owns the terminal:
+//! raw mode and the alternate screen behind a guard that a panic hook also restores, the key
+//! loop, the bots' delay, and the log file.
+
+pub mod app;
+pub mod tiles;
+pub mod view;
+
+#[cfg(test)]
+mod tests;
+
+use crate::UsageError;
+use app::{App, Key};
+use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use majiang::table::Ruleset;
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use serde_json::{Map, Value};
+use std::io::{IsTerminal, Stdout, Write};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Arguments of `majiang play`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The rule set: hongkong, hangzhou, yangzhou or classic.
+    #[arg(long, required_unless_present = "rules_file")]
+    rules: Option<String>,
+    /// A TOML file of house rules (`rules = "..."` and option keys); --option wins over it.
+    #[arg(long, value_name = "FILE")]
+    rules_file: Option<String>,
+    /// A house rule, KEY=VALUE (VALUE read as JSON if it can be, else as text); repeatable.
+    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// The seed: the same seed (and the same moves) gives the same game.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// The bots' policy: efficient or random.
+    #[arg(long, default_value = "efficient")]
+    bots: String,
+    /// Milliseconds to wait before each bot action, so you can follow the play.
+    #[arg(long, default_value_t = 250)]
+    delay_ms: u64,
+    /// Write the match log (JSON lines; `majiang replay` checks it) to this file.
+    #[arg(long, value_name = "FILE")]
+    log: Option<String>,
+    /// Cut the match short after this many hands (otherwise it ends as the rule set says).
+    #[arg(long)]
+    hands: Option<u32>,
+    /// Start with Unicode tile glyphs rather than ASCII notation (g toggles).
+    #[arg(long)]
+    glyphs: bool,
+}
+
+/// Builds the app from the arguments (no terminal involved).
+pub fn build(args: &Args) -> Result<App, UsageError> {
+    let file = args
+        .rules_file
+        .as_deref()
+        .map(crate::rules_file::load)
+        .transpose()
+        .map_err(UsageError)?;
+    let rules = match (&args.rules, file.as_ref().and_then(|f| f.rules.clone())) {
+        (Some(r), _) => r.clone(),
+        (None, Some(r)) => r,
+        (None, None) => {
+            return Err(UsageError(
+                "no rule set: give --rules or a rules file with rules = \"...\"".into(),
+            ));
+        }
+    };
+    let mut options: Map<String, Value> = file.map(|f| f.options).unwrap_or_default();
+    for o in &args.options {
+        let (k, v) = o
+            .split_once('=')
+            .ok_or_else(|| UsageError(format!("--option {o:?}: write KEY=VALUE")))?;
+        let value = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string()));
+        options.insert(k.to_string(), value);
+    }
+    let ruleset = Ruleset::from_name(&rules, &options)?;
+    if !majiang::bots::BOT_NAMES.contains(&args.bots.as_str()) {
+        return Err(UsageError(format!(
+            "--bots {:?}: not a bot (known bots: {})",
+            args.bots,
+            majiang::bots::BOT_NAMES.join(", ")
+        )));
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let mut app = App::new(
+        Arc::new(ruleset),
+        seed,
+        &args.bots,
+        args.hands,
+        args.log.is_some(),
+    )
+    .map_err(UsageError)?;
+    if args.glyphs {
+        app.style = app.style.toggled();
+    }
+    Ok(app)
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> Result<(), UsageError> {
+    let mut app = build(args)?;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(UsageError(
+            "play needs a terminal: run it in a terminal window, not with its input or output \
+             redirected"
+                .into(),
+        ));
+    }
+    let mut log = match &args.log {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| UsageError(format!("--log {path}: {e}")))?,
+        )),
+        None => None,
+    };
+    let mut guard = TerminalGuard::enter().map_err(|e| UsageError(format!("terminal: {e}")))?;
+    let result = event_loop(
+        &mut guard.terminal,
+        &mut app,
+        Duration::from_millis(args.delay_ms),
+        &mut log,
+    );
+    drop(guard);
+    if let Some(w) = log.as_mut() {
+        w.flush()
+            .map_err(|e| UsageError(format!("writing the log: {e}")))?;
+    }
+    result.map_err(|e| UsageError(format!("terminal: {e}")))
+}
+
+fn write_log(
+    app: &mut App,
+    log: &mut Option<std::io::BufWriter<std::fs::File>>,
+) -> std::io::Result<()> {
+    let lines = app.take_log();
+    if let Some(w) = log.as_mut() {
+        for l in lines {
+            writeln!(w, "{l}")?;
+        }
+    }
+    Ok(())
+}
+
+fn event_loop(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    app: &mut App,
+    delay: Duration,
+    log: &mut Option<std::io::BufWriter<std::fs::File>>,
+) -> std::io::Result<()> {
+    let mut next_bot = Instant::now() + delay;
+    while !app.should_quit() {
+        write_log(app, log)?;
+        if app.style == tiles::TileStyle::Glyphs {
+            // See `view::skip_after_glyphs`: a full redraw keeps skipped cells blank.
+            terminal.clear()?;
+        }
+        terminal.draw(|f| view::draw(f, app))?;
+        // Debug builds only: lets the tests check that a panic restores the terminal.
+        #[cfg(debug_assertions)]
+        if std::env::var_os("MAJIANG_PLAY_TEST_PANIC").is_some() {
+            panic!("test panic (MAJIANG_PLAY_TEST_PANIC is set)");
+        }
+        let timeout = if app.bot_to_act().is_some() {
+            next_bot.saturating_duration_since(Instant::now())
+        } else {
+            Duration::from_secs(3600)
+        };
+        let playing = app.mode() == &app::Mode::Playing;
+        if event::poll(timeout)? {
+            match event::read()? {
+                TermEvent::Key(k) if k.kind != KeyEventKind::Release => {
+                    if let Some(key) = map_key(k) {
+                        app.on_key(key);
+                        next_bot = Instant::now() + delay;
+                    }
+                }
+                _ => {}
+            }
+        } else if app.bot_to_act().is_some() {
+            // A bot letting a discard go does so at once: a pause would tell the table that
+            // it could have claimed.
+            let passed = app.step_bot() == Some(majiang::table::Action::Pass);
+            next_bot = if passed {
+                Instant::now()
+            } else {
+                Instant::now() + delay
+            };
+        }
+        if playing && app.mode() == &app::Mode::HandOver {
+            // The hand just ended: keys typed for the play (a discard's Enter) must not skip
+            // the summary.
+            while event::poll(Duration::ZERO)? {
+                event::read()?;
+            }
+        }
+    }
+    write_log(app, log)
+}
+
+fn map_key(k: KeyEvent) -> Option<Key> {
+    if k.modifiers.contains(KeyModifiers::CONTROL) {
+        return matches!(k.code, KeyCode::Char('c' | 'C')).then_some(Key::Interrupt);
+    }
+    Some(match k.code {
+        KeyCode::Char(c) => Key::Char(c),
+        KeyCode::Enter => Key::Enter,
+        KeyCode::Esc => Key::Esc,
+        KeyCode::Left => Key::Left,
+        KeyCode::Right => Key::Right,
+        KeyCode::Home => Key::Home,
+        KeyCode::End => Key::End,
+        _ => return None,
+    })
+}
+
+/// Raw mode and the alternate screen, undone on drop and by the panic hook it installs.
+struct TerminalGuard {
+    terminal: Terminal<CrosstermBackend<Stdout>>,
+}
+
+fn restore_terminal() {
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        std::io::stdout(),
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
+}
+
+impl TerminalGuard {
+    fn enter() -> std::io::Result<TerminalGuard> {
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore_terminal();
+            hook(info);
+        }));
+        enable_raw_mode()?;
+        let mut out = std::io::stdout();
+        if let Err(e) = execute!(out, EnterAlternateScreen) {
+            restore_terminal();
+            return Err(e);
+        }
+        match Terminal::new(CrosstermBackend::new(out)) {
+            Ok(mut terminal) => {
+                terminal.hide_cursor()?;
+                terminal.clear()?;
+                Ok(TerminalGuard { terminal })
+            }
+            Err(e) => {
+                restore_terminal();
+                Err(e)
+            }
+        }
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    #[test]
+    fn terminal_keys_map_to_app_keys() {
+        let k = |code, mods| map_key(KeyEvent::new(code, mods));
+        assert_eq!(
+            k(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            Some(Key::Interrupt)
+        );
+        assert_eq!(k(KeyCode::Char('x'), KeyModifiers::CONTROL), None);
+        assert_eq!(
+            k(KeyCode::Char('p'), KeyModifiers::NONE),
+            Some(Key::Char('p'))
+        );
+        assert_eq!(
+            k(KeyCode::Char('P'), KeyModifiers::SHIFT),
+            Some(Key::Char('P'))
+        );
+        assert_eq!(k(KeyCode::Enter, KeyModifiers::NONE), Some(Key::Enter));
+        assert_eq!(k(KeyCode::Left, KeyModifiers::NONE), Some(Key::Left));
+        assert_eq!(k(KeyCode::F(1), KeyModifiers::NONE), None);
+    }
+}

@@ -1,0 +1,664 @@
+//! Drawing the app: the table (opponents round the edge, you at the bottom), the message and
+//! help lines, and the pop-ups (choices, end of hand, standings, quit).
+
+use super::app::{App, HandSummary, Mode};
+use super::tiles::meld_text;
+use majiang::TileCounts;
+use majiang::analysis::{self, shanten};
+use majiang::scoring::{Unit, WinKind};
+use majiang::seat::Seat;
+use majiang::table::matches::EndReason;
+use majiang::table::{Action, Observation, Player, PublicHand};
+use majiang::tile::{Suit, Tile};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+
+/// Discards per row, as on a real table.
+const ROW: usize = 6;
+
+/// The narrowest terminal the table is drawn in (columns).
+pub const MIN_WIDTH: u16 = 90;
+/// The shortest terminal the table is drawn in (rows).
+pub const MIN_HEIGHT: u16 = 32;
+
+/// Draws the whole screen.
+pub fn draw(f: &mut Frame, app: &App) {
+    let obs = app.observation();
+    let area = f.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let text = vec![
+            Line::from(format!(
+                "The table needs a terminal of at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}.",
+                area.width, area.height
+            )),
+            Line::from("Enlarge the window (or make the font smaller), or press q to quit."),
+        ];
+        f.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+        if let Mode::ConfirmQuit(_) = app.mode() {
+            let r = Rect {
+                y: area.y + area.height.saturating_sub(1),
+                height: 1.min(area.height),
+                ..area
+            };
+            f.render_widget(Paragraph::new("Abandon the match? y/n"), r);
+        }
+        return;
+    }
+    let rows = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([
+            Constraint::Length(1),
+            Constraint::Length(8),
+            Constraint::Min(8),
+            Constraint::Length(9),
+            Constraint::Length(4),
+            Constraint::Length(1),
+            Constraint::Length(1),
+        ])
+        .split(area);
+    f.render_widget(Paragraph::new(status_line(app, &obs)), rows[0]);
+
+    let n = obs.table.len();
+    let rel = |k: usize| Player(((app.human().index() + k) % n) as u8);
+    let (left, across, right) = match n {
+        3 => (Some(rel(2)), None, Some(rel(1))),
+        _ => (Some(rel(n - 1)), Some(rel(2)), Some(rel(1))),
+    };
+    if let Some(p) = across {
+        opponent(f, app, &obs, p, centred(rows[1], 60));
+    }
+    let mid = Layout::default()
+        .direction(Direction::Horizontal)
+        .constraints([
+            Constraint::Percentage(33),
+            Constraint::Percentage(34),
+            Constraint::Percentage(33),
+        ])
+        .split(rows[2]);
+    if let Some(p) = left {
+        opponent(f, app, &obs, p, mid[0]);
+    }
+    centre(f, app, &obs, mid[1]);
+    if let Some(p) = right {
+        opponent(f, app, &obs, p, mid[2]);
+    }
+    own(f, app, &obs, rows[3]);
+
+    let messages: Vec<Line> = app
+        .messages()
+        .map(|m| Line::from(format!("» {m}")))
+        .collect();
+    f.render_widget(Paragraph::new(messages), rows[4]);
+    let notice = app.notice().unwrap_or("");
+    f.render_widget(
+        Paragraph::new(Line::from(Span::styled(
+            notice.to_string(),
+            Style::default().fg(Color::Yellow),
+        ))),
+        rows[5],
+    );
+    f.render_widget(
+        Paragraph::new(Line::from(Span::styled(
+            format!("Keys: {}", app.help()),
+            Style::default().add_modifier(Modifier::BOLD),
+        ))),
+        rows[6],
+    );
+
+    match app.mode() {
+        Mode::Choose(options) => choose_popup(f, app, options),
+        Mode::HandOver => {
+            if let Some(s) = app.summary() {
+                summary_popup(f, app, s);
+            }
+        }
+        Mode::MatchOver => standings_popup(f, app),
+        Mode::ConfirmQuit(_) => {
+            let r = popup_rect(area, 44, 5);
+            f.render_widget(Clear, r);
+            f.render_widget(
+                Paragraph::new(vec![
+                    Line::from("Abandon the match?"),
+                    Line::from("y: yes, leave   n: no, keep playing"),
+                ])
+                .block(Block::default().borders(Borders::ALL).title(" quit ")),
+                r,
+            );
+        }
+        Mode::Playing | Mode::Quit => {}
+    }
+    skip_after_glyphs(f.buffer_mut());
+}
+
+/// Terminals disagree on the width of the mahjong glyphs (one column or two). Each glyph is
+/// followed by a space in the layout; that space is marked "skip", so the terminal is never
+/// told to write it and the next cell is placed by an explicit cursor move: the glyph may
+/// spill into it or not, and nothing after it shifts. (The caller clears the screen before
+/// each frame in glyph mode, so a skipped cell is never stale.)
+pub fn skip_after_glyphs(buf: &mut ratatui::buffer::Buffer) {
+    let area = buf.area;
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right().saturating_sub(1) {
+            let glyph = buf[(x, y)]
+                .symbol()
+                .chars()
+                .next()
+                .is_some_and(|c| ('\u{1F000}'..='\u{1F02B}').contains(&c));
+            if glyph {
+                buf[(x + 1, y)].set_skip(true);
+            }
+        }
+    }
+}
+
+fn status_line(app: &App, obs: &Observation) -> Line<'static> {
+    let rules = app.ruleset();
+    let mut parts = vec![
+        format!("majiang · {}", rules.name()),
+        format!("hand {}", app.hand_number()),
+        format!("dealer {}", app.name(obs.dealer)),
+    ];
+    if rules.config().lao_win_phases {
+        parts.push(format!("lao {}", obs.lao));
+    } else {
+        parts.push(format!("{} wind", capital(obs.prevailing_wind.name())));
+    }
+    parts.push(format!("wall {}", obs.live_wall));
+    if let Some(w) = obs.wildcard {
+        parts.push(format!("wild {}", app.style.tile(w)));
+    }
+    if obs.gambit_round {
+        parts.push("Fortune Gambit round: no claims".into());
+    }
+    Line::from(Span::styled(
+        parts.join(" │ "),
+        Style::default().add_modifier(Modifier::REVERSED),
+    ))
+}
+
+fn centred(r: Rect, width: u16) -> Rect {
+    let w = width.min(r.width);
+    Rect {
+        x: r.x + (r.width - w) / 2,
+        width: w,
+        ..r
+    }
+}
+
+fn popup_rect(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width);
+    let h = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+fn title(app: &App, obs: &Observation, p: Player) -> Line<'static> {
+    let h = &obs.table[p.index()];
+    let score = app.ledger().get(p.index()).copied().unwrap_or(0);
+    let mut t = format!(
+        " {} · {} · {}",
+        app.name(p),
+        seat_name(h.seat),
+        points(app, score)
+    );
+    if obs.dealer == p {
+        t.push_str(" · dealer");
+    }
+    t.push(' ');
+    let mut style = Style::default();
+    // Who is on turn, and the human when asked; never which bots are weighing a claim.
+    let asked = p == app.human() && !obs.legal_actions.is_empty();
+    if obs.turn == Some(p) || asked && app.mode() == &Mode::Playing {
+        t.push_str("◀ ");
+        style = style.fg(Color::Cyan).add_modifier(Modifier::BOLD);
+    }
+    Line::from(Span::styled(t, style))
+}
+
+/// A tile's colour by suit: characters red, dots blue, bamboo green, honours and bonus tiles
+/// plain.
+fn tile_style(t: Tile) -> Style {
+    let color = match t.suit() {
+        Suit::Characters => Color::LightRed,
+        Suit::Dots => Color::LightBlue,
+        Suit::Bamboo => Color::LightGreen,
+        Suit::Honors | Suit::Bonus => return Style::default(),
+    };
+    Style::default().fg(color)
+}
+
+/// Points as the ledger shows them: signed when everyone starts at 0.
+fn points(app: &App, x: i64) -> String {
+    if app.starting_points() == 0 {
+        format!("{x:+}")
+    } else {
+        format!("{x}")
+    }
+}
+
+fn seat_name(s: Seat) -> String {
+    capital(s.name())
+}
+
+fn capital(name: &str) -> String {
+    let mut c = name.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+fn melds_line(app: &App, h: &PublicHand, own: bool) -> Line<'static> {
+    let order = app.ruleset().seats();
+    let mut spans = vec![Span::raw("melds: ")];
+    if h.melds.is_empty() {
+        spans.push(Span::styled("none", Style::default().fg(Color::DarkGray)));
+    }
+    for (i, m) in h.melds.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::raw("  "));
+        }
+        spans.push(Span::styled(
+            meld_text(app.style, order, h.seat, m, own),
+            Style::default().fg(Color::Green),
+        ));
+    }
+    if own {
+        spans.extend(extras(app, h));
+    }
+    Line::from(spans)
+}
+
+/// Flowers and the Fortune Gambit run, if any.
+fn extras(app: &App, h: &PublicHand) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    if !h.flowers.is_empty() {
+        spans.push(Span::raw(format!(
+            "   flowers: {}",
+            app.style.tiles(&h.flowers)
+        )));
+    }
+    if h.gambit_run > 0 {
+        spans.push(Span::styled(
+            format!("   gambits: {}", h.gambit_run),
+            Style::default().fg(Color::Magenta),
+        ));
+    }
+    spans
+}
+
+fn discard_lines(app: &App, obs: &Observation, h: &PublicHand) -> Vec<Line<'static>> {
+    // The latest discard of the hand stands out (the one on offer, or the last one played).
+    let last = obs
+        .last_discard
+        .filter(|&(p, t)| p == h.player && h.discards.last().map(|d| d.tile) == Some(t))
+        .map(|_| h.discards.len() - 1);
+    h.discards
+        .chunks(ROW)
+        .enumerate()
+        .map(|(r, row)| {
+            let mut spans = Vec::new();
+            for (c, d) in row.iter().enumerate() {
+                if c > 0 {
+                    spans.push(Span::raw(" "));
+                }
+                let mut style = tile_style(d.tile);
+                if d.claimed {
+                    style = style
+                        .fg(Color::DarkGray)
+                        .add_modifier(Modifier::CROSSED_OUT);
+                }
+                if d.gambit {
+                    style = style.fg(Color::Magenta);
+                }
+                if Some(r * ROW + c) == last {
+                    style = style.add_modifier(Modifier::REVERSED);
+                }
+                spans.push(Span::styled(app.style.tile(d.tile), style));
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+fn opponent(f: &mut Frame, app: &App, obs: &Observation, p: Player, area: Rect) {
+    let h = &obs.table[p.index()];
+    let mut count = vec![Span::raw(format!("concealed: {}", h.concealed_count))];
+    count.extend(extras(app, h));
+    let mut lines = vec![melds_line(app, h, false), Line::from(count)];
+    lines.extend(discard_lines(app, obs, h));
+    f.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(title(app, obs, p)),
+        ),
+        area,
+    );
+}
+
+fn centre(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
+    let mut lines = Vec::new();
+    // Most important first: the panel may be short.
+    if let Some((p, t)) = obs.on_offer {
+        lines.push(Line::from(Span::styled(
+            format!("On offer: {} from {}", app.style.tile(t), app.name(p)),
+            Style::default().add_modifier(Modifier::BOLD),
+        )));
+    } else if let Some(p) = obs.turn {
+        lines.push(Line::from(format!("To play: {}", app.name(p))));
+    }
+    lines.push(Line::from(format!("Wall: {} tiles left", obs.live_wall)));
+    lines.push(Line::from(format!("Dealer: {}", app.name(obs.dealer))));
+    if app.ruleset().config().lao_win_phases {
+        lines.push(Line::from(format!("Lao: {}", obs.lao)));
+    } else {
+        lines.push(Line::from(format!(
+            "Prevailing wind: {}",
+            capital(obs.prevailing_wind.name())
+        )));
+    }
+    if let Some(w) = obs.wildcard {
+        let mut text = format!("Wild: {}", app.style.tile(w));
+        if let Some(i) = obs.indicator {
+            text.push_str(&format!(" (indicator {})", app.style.tile(i)));
+        }
+        lines.push(Line::from(text));
+    }
+    lines.push(Line::from(Span::styled(
+        format!("Seed: {}", app.seed()),
+        Style::default().fg(Color::DarkGray),
+    )));
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .block(Block::default().borders(Borders::ALL).title(" table ")),
+        area,
+    );
+}
+
+fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
+    let me = app.human();
+    let h = &obs.table[me.index()];
+    let mut lines = vec![melds_line(app, h, true)];
+    let discards = discard_lines(app, obs, h);
+    if discards.is_empty() {
+        lines.push(Line::from(Span::styled(
+            "discards: none",
+            Style::default().fg(Color::DarkGray),
+        )));
+    }
+    lines.extend(discards);
+    while lines.len() < 5 {
+        lines.push(Line::from(""));
+    }
+    let tiles = app.hand_tiles();
+    let drawn = obs.drawn.is_some();
+    let picking = app.mode() == &Mode::Playing
+        && obs
+            .legal_actions
+            .iter()
+            .any(|a| matches!(a, Action::Discard(_)));
+    let mut spans = vec![Span::raw("hand: ")];
+    let mut caret = String::from("      ");
+    for (i, &t) in tiles.iter().enumerate() {
+        if i > 0 {
+            let gap = if drawn && i + 1 == tiles.len() {
+                "   "
+            } else {
+                " "
+            };
+            spans.push(Span::raw(gap));
+            caret.push_str(gap);
+        }
+        let text = app.style.tile(t);
+        let mut style = tile_style(t).add_modifier(Modifier::BOLD);
+        if Some(t) == obs.wildcard {
+            style = style.fg(Color::Yellow);
+        }
+        let selected = picking && i == app.cursor();
+        if selected {
+            style = style.add_modifier(Modifier::REVERSED);
+        }
+        let width = Span::raw(text.as_str()).width();
+        caret.push_str(&if selected { "^" } else { " " }.repeat(width));
+        spans.push(Span::styled(text, style));
+    }
+    lines.push(Line::from(spans));
+    let mut caret_line = caret.trim_end().to_string();
+    if let (true, Some(&t)) = (picking, tiles.get(app.cursor())) {
+        caret_line.push_str(&format!("  {}", t.name()));
+        if Some(t) == obs.wildcard {
+            caret_line.push_str(if obs.wildcard_discard_is_gambit {
+                " (wild): discarding it is a Fortune Gambit"
+            } else {
+                " (wild)"
+            });
+        }
+        let mut rest = obs.concealed;
+        rest.remove(t);
+        caret_line.push_str(&format!(" → {}", readiness(app, obs, &rest)));
+    } else if obs.concealed.len() % 3 == 1 && obs.turn != Some(app.human()) {
+        caret_line = readiness(app, obs, &obs.concealed);
+    }
+    if let Some((p, t)) = obs.on_offer {
+        if !obs.legal_actions.is_empty() {
+            caret_line = format!(
+                "{} offers {}: claim or pass",
+                app.name(p),
+                app.style.tile(t)
+            );
+        }
+    }
+    lines.push(Line::from(caret_line));
+    f.render_widget(
+        Paragraph::new(lines).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(title(app, obs, me)),
+        ),
+        area,
+    );
+}
+
+/// How far a hand of `3k + 1` tiles is from ready, and its waits when ready (by shape: a
+/// wait may still be below a rule set's minimum).
+pub(super) fn readiness(app: &App, obs: &Observation, hand: &TileCounts) -> String {
+    let rules = app.ruleset().hand_rules(obs.wildcard);
+    match shanten(hand, &rules) {
+        0 => {
+            let waits: Vec<Tile> = analysis::waits(hand, &rules).iter().collect();
+            if waits.len() >= 20 {
+                format!("ready, waiting on almost anything ({} kinds)", waits.len())
+            } else {
+                format!("ready, waits: {}", app.style.tiles(&waits))
+            }
+        }
+        s if s < 0 => "complete".to_string(),
+        1 => "1 tile from ready".to_string(),
+        s => format!("{s} tiles from ready"),
+    }
+}
+
+fn choose_popup(f: &mut Frame, app: &App, options: &[Action]) {
+    let mut lines = Vec::new();
+    for (i, a) in options.iter().enumerate() {
+        let text = match a {
+            Action::Chow { tiles } => format!("chow {}", app.style.tiles(tiles)),
+            Action::ConcealedKong(t) => format!("concealed kong of {}", app.style.tile(*t)),
+            Action::AddedKong(t) => format!("add {} to your pung", app.style.tile(*t)),
+            other => other.to_string(),
+        };
+        let style = if i == app.cursor() {
+            Style::default().add_modifier(Modifier::REVERSED)
+        } else {
+            Style::default()
+        };
+        lines.push(Line::from(Span::styled(
+            format!("{}) {text}", i + 1),
+            style,
+        )));
+    }
+    let r = popup_rect(f.area(), 40, options.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" choose ")),
+        r,
+    );
+}
+
+/// A pattern's value with its unit: `3 fan`, `10 points`, `1 double`, `×2`.
+pub(super) fn value_text(value: i64, unit: Unit) -> String {
+    match unit {
+        Unit::Fan => format!("{value:>4} fan"),
+        Unit::Points => format!("{value:>4} points"),
+        Unit::Double => format!("{value:>4} double{}", if value == 1 { "" } else { "s" }),
+        Unit::Multiplier => format!("{:>4}", format!("×{value}")),
+    }
+}
+
+fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
+    let st = app.style;
+    let mut lines = Vec::new();
+    match s.winner {
+        Some(w) => {
+            let how = match s.win {
+                Some(WinKind::SelfDraw) => "by self-draw".to_string(),
+                Some(WinKind::Discard) => {
+                    format!("on {}'s discard", s.discarder.map_or("?", |d| app.name(d)))
+                }
+                Some(WinKind::RobbingKong) => format!(
+                    "robbing {}'s kong",
+                    s.discarder.map_or("?", |d| app.name(d))
+                ),
+                None => String::new(),
+            };
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "Hand {}: {} win{} {how} with {}",
+                    s.hand,
+                    app.name(w),
+                    if w == app.human() { "" } else { "s" },
+                    s.tile.map_or(String::new(), |t| st.tile(t))
+                ),
+                Style::default().add_modifier(Modifier::BOLD),
+            )));
+            let seat = app.observation().table[w.index()].seat;
+            let melds: Vec<String> = s
+                .melds
+                .iter()
+                .map(|m| meld_text(st, app.ruleset().seats(), seat, m, true))
+                .collect();
+            lines.push(Line::from(format!(
+                "Winning hand: {}",
+                st.tiles(&s.hand_tiles)
+            )));
+            if !melds.is_empty() {
+                lines.push(Line::from(format!("       melds: {}", melds.join("  "))));
+            }
+            if !s.flowers.is_empty() {
+                lines.push(Line::from(format!(
+                    "     flowers: {}",
+                    st.tiles(&s.flowers)
+                )));
+            }
+            lines.push(Line::from(""));
+            lines.push(Line::from("Patterns:"));
+            for p in &s.patterns {
+                lines.push(Line::from(format!(
+                    "  {:<36} {}",
+                    p.name,
+                    value_text(p.value, p.unit)
+                )));
+            }
+            lines.push(Line::from(format!("  {:<36} {:>4}", "Total", s.total)));
+        }
+        None => lines.push(Line::from(Span::styled(
+            format!(
+                "Hand {}: exhaustive draw — the wall ran out, nobody wins",
+                s.hand
+            ),
+            Style::default().add_modifier(Modifier::BOLD),
+        ))),
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from("Payments:"));
+    for (i, pay) in s.payments.iter().enumerate() {
+        let p = Player(i as u8);
+        lines.push(Line::from(format!(
+            "  {:<8} {:>+6}   (match {:>6})",
+            app.name(p),
+            pay,
+            points(app, app.ledger().get(i).copied().unwrap_or(0))
+        )));
+    }
+    lines.push(Line::from(""));
+    match app.settlement().map(|st| (st.next, st.ended)) {
+        Some((Some(next), _)) => lines.push(Line::from(format!(
+            "Next hand: {} deals{}. Press Enter.",
+            app.name(next.dealer),
+            if app.ruleset().config().lao_win_phases {
+                format!(" at lao {}", next.lao)
+            } else {
+                format!(", {} wind", capital(next.prevailing_wind.name()))
+            }
+        ))),
+        Some((None, ended)) => lines.push(Line::from(format!(
+            "The match is over ({}). Press Enter for the standings.",
+            match ended {
+                Some(EndReason::HandLimit) => "the hand limit was reached",
+                Some(EndReason::Points) => "a player ran out of points",
+                _ => "every hand has been played",
+            }
+        ))),
+        None => lines.push(Line::from("Press Enter.")),
+    }
+    let h = lines.len() as u16 + 2;
+    let r = popup_rect(f.area(), 76, h);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" end of hand "),
+        ),
+        r,
+    );
+}
+
+fn standings_popup(f: &mut Frame, app: &App) {
+    let mut lines = vec![
+        Line::from(Span::styled(
+            "Final standings",
+            Style::default().add_modifier(Modifier::BOLD),
+        )),
+        Line::from(""),
+    ];
+    for s in app.standings() {
+        lines.push(Line::from(format!(
+            "  {}. {:<8} {:>7}",
+            s.rank,
+            app.name(s.player),
+            points(app, s.points)
+        )));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::from(format!(
+        "{} hands, seed {}.",
+        app.hand_number(),
+        app.seed()
+    )));
+    lines.push(Line::from("Press Enter or q to leave."));
+    let r = popup_rect(f.area(), 40, lines.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).block(Block::default().borders(Borders::ALL).title(" match over ")),
+        r,
+    );
+}

@@ -1,0 +1,392 @@
+//! `majiang play` as a person uses it: the real binary in a pseudo-terminal, the screen read
+//! with a terminal emulator (vt100), keys typed until the hand ends.
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use std::io::{Read, Write};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+const ROWS: u16 = 40;
+const COLS: u16 = 120;
+
+/// The game running in a pseudo-terminal.
+struct Session {
+    parser: vt100::Parser,
+    output: Receiver<Vec<u8>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    /// Everything the program wrote, for checks on the raw escape sequences.
+    raw: Vec<u8>,
+    closed: bool,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        Session::start_with(args, &[])
+    }
+
+    fn start_with(args: &[&str], env: &[(&str, &str)]) -> Session {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("open a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_majiang"));
+        cmd.args(args);
+        cmd.env("TERM", "xterm-256color");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = pty.slave.spawn_command(cmd).expect("start majiang");
+        drop(pty.slave);
+        let mut reader = pty.master.try_clone_reader().expect("pty reader");
+        let writer = pty.master.take_writer().expect("pty writer");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            // Keep the master open as long as the reader runs.
+            let _master = pty.master;
+            let mut buf = [0u8; 8192];
+            loop {
+                match reader.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => {
+                        if tx.send(buf[..n].to_vec()).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        Session {
+            parser: vt100::Parser::new(ROWS, COLS, 0),
+            output: rx,
+            writer,
+            child,
+            raw: Vec::new(),
+            closed: false,
+        }
+    }
+
+    fn screen(&self) -> String {
+        self.parser.screen().contents()
+    }
+
+    /// Reads output for up to `wait`; true if anything arrived.
+    fn pump(&mut self, wait: Duration) -> bool {
+        match self.output.recv_timeout(wait) {
+            Ok(bytes) => {
+                self.take(&bytes);
+                // Drain whatever else is already there.
+                while let Ok(more) = self.output.try_recv() {
+                    self.take(&more);
+                }
+                true
+            }
+            Err(RecvTimeoutError::Timeout) => false,
+            Err(RecvTimeoutError::Disconnected) => {
+                self.closed = true;
+                false
+            }
+        }
+    }
+
+    fn take(&mut self, bytes: &[u8]) {
+        self.parser.process(bytes);
+        self.raw.extend_from_slice(bytes);
+    }
+
+    /// Waits until the screen satisfies `cond` (and has been quiet for a moment, so it is a
+    /// finished frame), or fails with the screen and `what`.
+    fn wait_for(&mut self, what: &str, timeout: Duration, cond: impl Fn(&str) -> bool) {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let busy = self.pump(Duration::from_millis(40));
+            if !busy && cond(&self.screen()) {
+                return;
+            }
+            if Instant::now() > deadline {
+                panic!(
+                    "timed out after {timeout:?} waiting for {what}; the screen:\n{}",
+                    self.screen()
+                );
+            }
+            if self.closed && !cond(&self.screen()) {
+                panic!(
+                    "the program ended while waiting for {what}; the screen:\n{}",
+                    self.screen()
+                );
+            }
+        }
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).expect("type keys");
+        self.writer.flush().expect("type keys");
+    }
+
+    /// Waits for the program to exit; its exit code.
+    fn exit_code(&mut self, timeout: Duration) -> u32 {
+        let deadline = Instant::now() + timeout;
+        loop {
+            self.pump(Duration::from_millis(20));
+            if let Some(status) = self.child.try_wait().expect("child status") {
+                // Collect the last output (the terminal being restored).
+                while self.pump(Duration::from_millis(50)) {}
+                return status.exit_code();
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!(
+                    "the program did not exit within {timeout:?}; the screen:\n{}",
+                    self.screen()
+                );
+            }
+        }
+    }
+
+    /// The terminal is back to normal: the alternate screen was left and the cursor shown.
+    fn assert_restored(&self) {
+        let raw = String::from_utf8_lossy(&self.raw);
+        let enter = raw
+            .rfind("\x1b[?1049h")
+            .expect("the alternate screen was entered");
+        let leave = raw
+            .rfind("\x1b[?1049l")
+            .expect("the alternate screen was left");
+        assert!(
+            leave > enter,
+            "the alternate screen was not left at the end"
+        );
+        assert!(!self.parser.screen().alternate_screen());
+        assert!(
+            raw.rfind("\x1b[?25h") > raw.rfind("\x1b[?25l"),
+            "the cursor was left hidden"
+        );
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+fn line<'a>(screen: &'a str, prefix: &str) -> &'a str {
+    screen
+        .lines()
+        .rfind(|l| l.trim_start_matches('│').starts_with(prefix))
+        .unwrap_or("")
+}
+
+fn keys_line(screen: &str) -> &str {
+    line(screen, "Keys:")
+}
+
+/// The human can do something now (not waiting for the bots).
+fn actionable(screen: &str) -> bool {
+    let keys = keys_line(screen);
+    screen.contains("end of hand")
+        || keys.contains("Enter discard")
+        || keys.contains("Space pass")
+        || keys.contains("w win")
+}
+
+fn temp_log(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("majiang-play-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn play_a_hand_in_a_terminal() {
+    let started = Instant::now();
+    let log = temp_log("hand.jsonl");
+    let mut s = Session::start(&[
+        "play",
+        "--rules",
+        "hongkong",
+        "--seed",
+        "7",
+        "--delay-ms",
+        "0",
+        "--hands",
+        "1",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    s.wait_for("the table", Duration::from_secs(10), actionable);
+    let screen = s.screen();
+    assert!(screen.contains("majiang · hongkong │ hand 1"), "{screen}");
+    for name in ["You", "Bot 1", "Bot 2", "Bot 3", "Wall:"] {
+        assert!(screen.contains(name), "{name} missing:\n{screen}");
+    }
+    let hand = line(&screen, "hand: ");
+    let tiles = hand
+        .trim_matches('│')
+        .trim_start_matches("hand:")
+        .split_whitespace()
+        .count();
+    assert!((13..=14).contains(&tiles), "{hand}");
+
+    // Play like a person: win when offered, pass on claims, otherwise discard the tile just
+    // drawn (the cursor starts on it).
+    let mut moves = 0;
+    while !s.screen().contains("end of hand") {
+        assert!(
+            moves < 300,
+            "the hand did not end; the screen:\n{}",
+            s.screen()
+        );
+        let screen = s.screen();
+        let keys = keys_line(&screen).to_string();
+        let before = screen.clone();
+        if keys.contains("w win") {
+            s.send("w");
+        } else if keys.contains("Space pass") {
+            s.send(" ");
+        } else {
+            s.send("\r");
+        }
+        moves += 1;
+        s.wait_for("the next decision", Duration::from_secs(10), |now| {
+            now != before && actionable(now)
+        });
+        assert!(
+            !s.screen().contains("Refused"),
+            "a move was refused:\n{}",
+            s.screen()
+        );
+    }
+    let screen = s.screen();
+    assert!(screen.contains("Payments:"), "{screen}");
+    assert!(
+        screen.contains("Patterns:") || screen.contains("exhaustive draw"),
+        "{screen}"
+    );
+    assert!(screen.contains("The match is over"), "{screen}");
+
+    // Quitting asks first; "n" keeps the game.
+    s.send("q");
+    s.wait_for("the quit question", Duration::from_secs(5), |sc| {
+        sc.contains("Abandon the match?")
+    });
+    s.send("n");
+    s.wait_for("the question to go", Duration::from_secs(5), |sc| {
+        !sc.contains("Abandon the match?") && sc.contains("end of hand")
+    });
+
+    // The match (one hand) is over: the standings, then leave.
+    s.send("\r");
+    s.wait_for("the standings", Duration::from_secs(5), |sc| {
+        sc.contains("Final standings")
+    });
+    s.send("\r");
+    assert_eq!(s.exit_code(Duration::from_secs(5)), 0);
+    s.assert_restored();
+
+    // The log replays.
+    let text = std::fs::read_to_string(&log).expect("the log was written");
+    let report = majiang::table::log::replay(&text).expect("the log replays");
+    assert_eq!(report.hands.len(), 1);
+    eprintln!("a hand in the terminal took {:?}", started.elapsed());
+}
+
+#[test]
+fn quit_and_ctrl_c_restore_the_terminal() {
+    let mut s = Session::start(&[
+        "play",
+        "--rules",
+        "hangzhou",
+        "--seed",
+        "3",
+        "--delay-ms",
+        "0",
+    ]);
+    s.wait_for("the table", Duration::from_secs(10), actionable);
+    s.send("q");
+    s.wait_for("the quit question", Duration::from_secs(5), |sc| {
+        sc.contains("Abandon the match?")
+    });
+    s.send("y");
+    assert_eq!(s.exit_code(Duration::from_secs(5)), 0);
+    s.assert_restored();
+
+    let mut s = Session::start(&[
+        "play",
+        "--rules",
+        "classic",
+        "--seed",
+        "4",
+        "--delay-ms",
+        "0",
+    ]);
+    s.wait_for("the table", Duration::from_secs(10), actionable);
+    s.send("\x03");
+    assert_eq!(s.exit_code(Duration::from_secs(5)), 0);
+    s.assert_restored();
+}
+
+#[test]
+fn bad_arguments_are_refused_before_the_screen_changes() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .args(["play", "--rules", "hongkong", "--bots", "clever"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("clever") && err.contains("efficient"), "{err}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .args(["play", "--rules", "riichi"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("riichi"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .args(["play", "--rules", "hongkong", "--option", "min_fan=banana"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    // Good arguments but no terminal: a message, not a garbled screen.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .args(["play", "--rules", "hongkong", "--seed", "1"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"));
+    assert!(out.stdout.is_empty());
+}
+
+/// Debug builds panic on purpose when `MAJIANG_PLAY_TEST_PANIC` is set (after the first
+/// frame): the panic hook must leave raw mode and the alternate screen, and the message must
+/// reach the normal screen.
+#[cfg(debug_assertions)]
+#[test]
+fn a_panic_restores_the_terminal() {
+    let mut s = Session::start_with(
+        &[
+            "play",
+            "--rules",
+            "yangzhou",
+            "--seed",
+            "1",
+            "--delay-ms",
+            "0",
+        ],
+        &[("MAJIANG_PLAY_TEST_PANIC", "1")],
+    );
+    let code = s.exit_code(Duration::from_secs(10));
+    assert_eq!(code, 101, "a panic exits with 101; screen:\n{}", s.screen());
+    s.assert_restored();
+    let screen = s.screen();
+    assert!(screen.contains("test panic"), "{screen}");
+    // Raw mode is off: the panic message's lines start at the left edge (a newline in raw mode
+    // would not return the carriage).
+    assert!(
+        screen.lines().any(|l| l.starts_with("thread 'main'")),
+        "{screen}"
+    );
+}
