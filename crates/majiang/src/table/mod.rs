@@ -59,6 +59,7 @@ pub mod action;
 mod complete;
 pub mod config;
 pub mod event;
+pub mod extra_winds;
 pub mod game;
 pub mod observation;
 pub mod ruleset;
@@ -67,6 +68,7 @@ pub mod wall;
 pub use action::{Action, ActionError};
 pub use config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 pub use event::{DicePurpose, Event, KongKind, PlayerScore};
+pub use extra_winds::ExtraWinds;
 pub use game::{
     Actors, DiscardRecord, Game, HandOutcome, HandSetup, SeatChoice, SetupError, TileSource,
     choose_seats,
