@@ -537,6 +537,59 @@ fn random_illegal(legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
     }
 }
 
+/// A bot that wants to win: wins, claims sets, and discards the tile with the fewest
+/// partners in the hand (so that wins, and extra-wind sets, come up often).
+fn keen(g: &Game, p: Player, legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
+    if legal.contains(&Action::Win) && rng.random_bool(0.9) {
+        return Action::Win;
+    }
+    let claim = legal.iter().copied().find(|a| match a {
+        Action::Pung | Action::Kong | Action::ConcealedKong(_) | Action::AddedKong(_) => {
+            rng.random_bool(0.8)
+        }
+        Action::Chow { .. } => rng.random_bool(0.3),
+        _ => false,
+    });
+    if let Some(a) = claim {
+        return a;
+    }
+    let c = g.concealed(p);
+    let extra = g.extra_winds(p).len();
+    let partners = |t: Tile| -> u32 {
+        if t.is_bonus() {
+            return 2 * u32::from(extra);
+        }
+        let mut n = 2 * u32::from(c.get(t));
+        if t.is_numbered() {
+            let i = t.index();
+            for j in i.saturating_sub(2)..=(i + 2).min(26) {
+                if j / 9 == i / 9 && j != i {
+                    n += u32::from(c.0[j].min(1));
+                }
+            }
+        }
+        n
+    };
+    let discards: Vec<(u32, Action)> = legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::Discard(t) => Some((partners(t), a)),
+            _ => None,
+        })
+        .collect();
+    match discards.iter().map(|d| d.0).min() {
+        Some(least) => {
+            let best: Vec<Action> = discards
+                .iter()
+                .filter(|d| d.0 == least)
+                .map(|d| d.1)
+                .collect();
+            *best.choose(rng).unwrap()
+        }
+        None => *legal.choose(rng).unwrap(),
+    }
+}
+
 #[derive(Debug, Default)]
 struct Stats {
     wins: usize,
@@ -609,10 +662,10 @@ fn fuzz(players: u8, hands: usize, seed: u64, cross_check: usize) -> Stats {
                 assert!(g.apply(p, bad).is_err(), "illegal {bad} accepted");
                 assert!(g == before, "a refused action changed the game");
             }
-            let action = if legal.contains(&Action::Win) && rng.random_bool(0.7) {
-                Action::Win
-            } else {
+            let action = if h % 2 == 0 {
                 *legal.choose(&mut rng).unwrap()
+            } else {
+                keen(&g, p, &legal, &mut rng)
             };
             if action == Action::Win {
                 let s = g.win_situation(p).unwrap();

@@ -291,13 +291,20 @@ mod tests {
             false
         ));
         assert!(!is_complete(
-            &counts("123m456p789s11z1m"),
+            &counts("123m456p789s1155z"),
             winds("1f"),
             None,
             false
         ));
-        // The pair among the extra winds leaves no second pair.
+        // The pair among the extra winds leaves no second pair; a pung of the claimed tile
+        // completes it.
         assert!(!is_complete(
+            &counts("123m456p789s11z"),
+            winds("1f2f"),
+            Some("2z".parse().unwrap()),
+            false
+        ));
+        assert!(is_complete(
             &counts("123m456p789s11z"),
             winds("1f2f"),
             Some("1z".parse().unwrap()),

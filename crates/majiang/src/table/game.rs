@@ -1315,18 +1315,17 @@ impl Game {
         if self
             .ruleset
             .may_win_on_discard(seat_q, seat_d, self.setup.lao)
+            && self.completes(h, Some(t))
         {
-            if self.completes(h, Some(t)) {
-                let ctx = WinContext {
-                    win: WinKind::Discard,
-                    tile: t,
-                    discarder: Some(d),
-                    source: TileSource::Claim,
-                    kong_chain: 0,
-                    last: last_discard,
-                };
-                o.win = self.score_win(q, &ctx).is_ok();
-            }
+            let ctx = WinContext {
+                win: WinKind::Discard,
+                tile: t,
+                discarder: Some(d),
+                source: TileSource::Claim,
+                kong_chain: 0,
+                last: last_discard,
+            };
+            o.win = self.score_win(q, &ctx).is_ok();
         }
         o
     }
