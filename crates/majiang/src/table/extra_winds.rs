@@ -12,9 +12,9 @@
 //! Readings the seed leaves open, and the engine's choices:
 //!
 //! - **Wall.** One side per player: 5 sides of 14 stacks (140 tiles), 6 sides of 12 stacks
-//!   (144). Four sides cannot hold 140 tiles in stacks of two evenly; one side per player is how
-//!   the four-player wall is built too (each player builds the side in front of them). The dice
-//!   count sides from the dealer's in turn order, as at four players.
+//!   (144). Four sides cannot hold 140 tiles in stacks of two evenly, and one side per player
+//!   is what the four-player table has too. The dice count sides from the dealer's in turn
+//!   order, as at four players.
 //! - **Hands.** Five players: 13 tiles (14 to East), sets and a pair. Six players: 10 tiles (11
 //!   to East); a win is three pungs and a pair (11 tiles), so chows are never offered at six
 //!   (a chow could never be part of a win) and concealed runs do not count; no kongs at six.

@@ -865,7 +865,9 @@ impl Game {
                             k += usize::from(n > 0);
                         }
                         out.extend_from_slice(&buf[..k]);
-                        out.extend(h.extra.tiles().map(Action::Discard));
+                        if !h.extra.is_empty() {
+                            out.extend(h.extra.tiles().map(Action::Discard));
+                        }
                     }
                 }
             }
