@@ -635,6 +635,19 @@ fn fuzz(players: u8, hands: usize, seed: u64, cross_check: usize) -> Stats {
                     }
                 }
             }
+            // Each seat sees its own extra winds and only how many the others hold.
+            if h < 200 {
+                for v in (0..players).map(Player) {
+                    let o = g.observation(v);
+                    assert_eq!(o.concealed, *g.concealed(v));
+                    assert_eq!(o.extra_winds, g.extra_winds(v).tiles().collect::<Vec<_>>());
+                    for (q, public) in o.table.iter().enumerate() {
+                        let q = Player(q as u8);
+                        let held = g.concealed(q).len() + usize::from(g.extra_winds(q).len());
+                        assert_eq!(usize::from(public.concealed_count), held);
+                    }
+                }
+            }
             // Win legality is the scorer's answer, for every seat with a tile to win with.
             if h < cross_check && fresh {
                 for q in (0..players).map(Player) {
