@@ -28,6 +28,8 @@
 //!   34 kinds.
 
 use super::action::Action;
+use super::complete::{self, Screen};
+use crate::analysis::HandRules;
 use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
 use crate::tile::{KINDS, Tile};
@@ -174,8 +176,10 @@ pub(crate) fn check_melded(melded: ExtraWinds, melds: &[Meld]) -> Result<(), Str
 /// tile or an extra wind) if given, are a winning hand of a five- or six-player table:
 /// `pungs_only` (six players) three pungs and a pair; otherwise sets and a pair. The extra winds
 /// form pungs and at most one pair, never chows; an undeclared four of them is no set.
+/// `screen` holds the running statistics of `concealed`, for a quick refusal of most hands.
 pub(crate) fn is_complete(
     concealed: &TileCounts,
+    screen: &Screen,
     extra: ExtraWinds,
     claimed: Option<Tile>,
     pungs_only: bool,
@@ -205,10 +209,12 @@ pub(crate) fn is_complete(
         return pairs == 1;
     }
     if extra_pair {
-        sets_only(&c)
-    } else {
-        super::complete::is_complete(&TileCounts(c), &crate::analysis::HandRules::STANDARD_ONLY)
+        return sets_only(&c);
     }
+    // The playing tiles hold the pair: the engine's screen and check for sets and a pair.
+    let rules = HandRules::STANDARD_ONLY;
+    let playing = claimed.filter(|t| !t.is_bonus());
+    screen.may_complete(concealed, playing, &rules) && complete::is_complete(&TileCounts(c), &rules)
 }
 
 /// True if the counts split into pungs and chows with no pair (or are empty).
@@ -244,6 +250,10 @@ mod tests {
         TileCounts::from_tiles(&parse_tiles(s).unwrap()).unwrap()
     }
 
+    fn check(c: &TileCounts, w: ExtraWinds, claimed: Option<Tile>, six: bool) -> bool {
+        is_complete(c, &Screen::of(c), w, claimed, six)
+    }
+
     fn winds(s: &str) -> ExtraWinds {
         let mut w = ExtraWinds::EMPTY;
         for t in parse_tiles(s).unwrap() {
@@ -264,33 +274,33 @@ mod tests {
     #[test]
     fn five_player_hands() {
         // Sets and a pair, the extra winds as a pung...
-        assert!(is_complete(
+        assert!(check(
             &counts("123m456p789s11z"),
             winds("1f2f3f"),
             None,
             false
         ));
         // ... or as the pair (the rest sets only), or claimed for the pair.
-        assert!(is_complete(
+        assert!(check(
             &counts("123m456p789s111z"),
             winds("1f2f"),
             None,
             false
         ));
-        assert!(is_complete(
+        assert!(check(
             &counts("123m456p789s111z"),
             winds("4f"),
             Some("2f".parse().unwrap()),
             false
         ));
         // Four undeclared extra winds are a pung and a stray tile; one is a stray.
-        assert!(!is_complete(
+        assert!(!check(
             &counts("123m456p789s1z"),
             winds("1f2f3f4f"),
             None,
             false
         ));
-        assert!(!is_complete(
+        assert!(!check(
             &counts("123m456p789s1155z"),
             winds("1f"),
             None,
@@ -298,26 +308,26 @@ mod tests {
         ));
         // The pair among the extra winds leaves no second pair; a pung of the claimed tile
         // completes it.
-        assert!(!is_complete(
+        assert!(!check(
             &counts("123m456p789s11z"),
             winds("1f2f"),
             Some("2z".parse().unwrap()),
             false
         ));
-        assert!(is_complete(
+        assert!(check(
             &counts("123m456p789s11z"),
             winds("1f2f"),
             Some("1z".parse().unwrap()),
             false
         ));
         // No extra winds: an ordinary hand.
-        assert!(is_complete(
+        assert!(check(
             &counts("123m456p789s1z"),
             ExtraWinds::EMPTY,
             Some("1z".parse().unwrap()),
             false
         ));
-        assert!(!is_complete(
+        assert!(!check(
             &counts("123m456p789s1z"),
             ExtraWinds::EMPTY,
             Some("2z".parse().unwrap()),
@@ -327,44 +337,19 @@ mod tests {
 
     #[test]
     fn six_player_hands_are_pungs_and_a_pair() {
-        assert!(is_complete(
-            &counts("111m555p99s"),
-            winds("1f2f3f"),
-            None,
-            true
-        ));
-        assert!(is_complete(
-            &counts("111m555p777s"),
-            winds("6f8f"),
-            None,
-            true
-        ));
-        assert!(is_complete(
-            &counts("111m99s"),
-            winds("1f2f3f4f5f6f"),
-            None,
-            true
-        ));
-        assert!(is_complete(
+        assert!(check(&counts("111m555p99s"), winds("1f2f3f"), None, true));
+        assert!(check(&counts("111m555p777s"), winds("6f8f"), None, true));
+        assert!(check(&counts("111m99s"), winds("1f2f3f4f5f6f"), None, true));
+        assert!(check(
             &counts("111m555p99s"),
             winds("1f2f"),
             Some("8f".parse().unwrap()),
             true
         ));
         // Runs do not count at six players.
-        assert!(!is_complete(
-            &counts("123m555p99s"),
-            winds("1f2f3f"),
-            None,
-            true
-        ));
-        assert!(!is_complete(
-            &counts("1111m55p99s"),
-            winds("1f2f3f"),
-            None,
-            true
-        ));
-        assert!(!is_complete(
+        assert!(!check(&counts("123m555p99s"), winds("1f2f3f"), None, true));
+        assert!(!check(&counts("1111m55p99s"), winds("1f2f3f"), None, true));
+        assert!(!check(
             &counts("111m555p99s"),
             winds("1f2f3f4f"),
             None,

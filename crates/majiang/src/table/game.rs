@@ -1606,7 +1606,8 @@ impl Game {
     fn completes(&self, h: &Hand, claimed: Option<Tile>) -> bool {
         let config = self.ruleset.config();
         if config.extra_winds() > 0 {
-            return extra_winds::is_complete(&h.concealed, h.extra, claimed, config.players == 6);
+            let six = config.players == 6;
+            return extra_winds::is_complete(&h.concealed, &h.screen, h.extra, claimed, six);
         }
         if !h
             .screen
