@@ -595,6 +595,7 @@ struct Stats {
     wins: usize,
     extra_wins: usize,
     extra_melds: usize,
+    extra_kongs: usize,
     steps: usize,
 }
 
@@ -694,10 +695,12 @@ fn fuzz(players: u8, hands: usize, seed: u64, cross_check: usize) -> Stats {
                 .unwrap_or_else(|e| panic!("{players}p hand {h} after {p} {action}: {e}"));
         }
         stats.steps += steps;
-        stats.extra_melds += (0..players)
-            .flat_map(|q| g.melds(Player(q)))
-            .filter(|m| m.tile.is_bonus())
-            .count();
+        for m in (0..players).flat_map(|q| g.melds(Player(q))) {
+            if m.tile.is_bonus() {
+                stats.extra_melds += 1;
+                stats.extra_kongs += usize::from(m.kind.is_kong());
+            }
+        }
         match g.outcome() {
             Some(HandOutcome::Win { scored, .. }) => {
                 stats.wins += 1;
@@ -721,6 +724,8 @@ fn random_play_at_five_and_six_players() {
         assert!(s.wins > 100, "{players}p: {s:?}");
         assert!(s.extra_wins > 10, "{players}p: {s:?}");
         assert!(s.extra_melds > 10, "{players}p: {s:?}");
+        // Kongs of extra winds at five players (all four), none at six.
+        assert_eq!(s.extra_kongs > 0, players == 5, "{players}p: {s:?}");
     }
 }
 
