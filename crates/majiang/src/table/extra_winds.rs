@@ -21,7 +21,9 @@
 //! - **Which tiles make a set.** A claimed or declared extra-wind set takes the lowest extra
 //!   winds the player holds (apart from a tile the action names: the discard claimed, the tile
 //!   added to a kong). Copies are alike for play, so this only fixes what the log records. The
-//!   meld's `tile` is the lowest of its bonus tiles, as the scorer reads it.
+//!   meld's `tile` is the lowest of its bonus tiles, as the scorer reads it; the `Claimed` and
+//!   `KongDeclared` events carry that meld or tile, and which extra winds left the hand
+//!   follows from this rule.
 //! - **Scoring.** The winner's concealed extra winds (not the winning tile) go in
 //!   [`WinSituation::flowers`](crate::scoring::WinSituation::flowers), and each other player's
 //!   in [`OtherHand::flowers`](crate::scoring::OtherHand::flowers); `concealed` holds only the
