@@ -38,6 +38,8 @@ fn bench(c: &mut Criterion) {
         ),
         ("yangzhou", "yangzhou", json!({})),
         ("classic", "classic", json!({})),
+        ("classic-5", "classic", json!({"players": 5})),
+        ("classic-6", "classic", json!({"players": 6})),
     ];
     let mut group = c.benchmark_group("random_hand");
     for (label, name, options) in variants {

@@ -76,8 +76,12 @@ impl TileCounts {
         self.0[tile.index()] += 1;
     }
 
-    /// Removes one tile; false (and nothing changed) if there is none.
+    /// Removes one tile; false (and nothing changed) if there is none (always for a bonus
+    /// tile, which the counts do not hold).
     pub fn remove(&mut self, tile: Tile) -> bool {
+        if tile.is_bonus() {
+            return false;
+        }
         let n = &mut self.0[tile.index()];
         if *n == 0 {
             false
@@ -177,5 +181,14 @@ mod tests {
         assert!(e.to_string().contains("5 copies of 1m"), "{e}");
         assert!(TileCounts::parse("1111m").is_ok());
         assert!(TileCounts::parse("1m1f").is_err());
+    }
+
+    #[test]
+    fn a_bonus_tile_is_never_held() {
+        let mut c = TileCounts::parse("1m").unwrap();
+        let flower: Tile = "3f".parse().unwrap();
+        assert_eq!(c.get(flower), 0);
+        assert!(!c.remove(flower));
+        assert_eq!(c.to_string(), "1m");
     }
 }

@@ -599,8 +599,9 @@ fn bad_input_is_a_typed_error() {
         ..HandSetup::new(1)
     };
     assert!(Game::new(r.clone(), balances).is_err());
-    let e = Ruleset::from_name("classic", json!({"players": 5}).as_object().unwrap()).unwrap_err();
-    assert!(e.0.contains("extra wind"), "{e}");
+    let five_flowers = json!({"players": 5, "flowers": true});
+    let e = Ruleset::from_name("classic", five_flowers.as_object().unwrap()).unwrap_err();
+    assert!(e.0.contains("extra winds"), "{e}");
 
     let (mut g, _) = Game::new(r, HandSetup::new(1)).unwrap();
     let before = g.clone();

@@ -92,9 +92,32 @@ pub struct TableConfig {
 }
 
 impl TableConfig {
-    /// Tiles in the set: 34 kinds × 4, plus the 8 bonus tiles when flowers are in play.
+    /// Tiles in the set: 34 kinds × 4, plus the 8 bonus tiles when flowers are in play, or the
+    /// extra winds at a five- or six-player table (140, 144).
     pub const fn tile_count(&self) -> usize {
-        136 + if self.flowers { 8 } else { 0 }
+        136 + if self.flowers {
+            8
+        } else {
+            self.extra_winds() as usize
+        }
+    }
+
+    /// Bonus tiles played as extra winds rather than flowers: 4 (`1f`–`4f`) at a five-player
+    /// table, all 8 at six, none otherwise (only classic seats five or six). See
+    /// [`crate::table::extra_winds`].
+    pub const fn extra_winds(&self) -> u8 {
+        match self.players {
+            5 => 4,
+            6 => 8,
+            _ => 0,
+        }
+    }
+
+    /// True if `t` is a flower or season laid out and replaced (a bonus tile at a table
+    /// without extra winds).
+    #[inline]
+    pub const fn is_flower(&self, t: Tile) -> bool {
+        t.is_bonus() && self.extra_winds() == 0
     }
 
     /// Stacks (two tiles high) on each side of the wall.

@@ -6,6 +6,7 @@ use super::action::{Action, ActionError};
 use super::complete::{Screen, is_complete};
 use super::config::WildcardRule;
 use super::event::{DicePurpose, Event, KongKind, PlayerScore};
+use super::extra_winds::{self, ExtraWinds, same_kind};
 use super::ruleset::Ruleset;
 use super::wall::{Wall, WallError, full_set};
 use crate::analysis::HandRules;
@@ -165,21 +166,82 @@ struct Hand {
     discards: Vec<DiscardRecord>,
     /// Fortune Gambits in the player's current unbroken run.
     gambit_run: u8,
+    /// Extra winds held concealed (five- and six-player classic; see [`extra_winds`]).
+    extra: ExtraWinds,
+    /// Extra winds in the declared melds.
+    extra_melded: ExtraWinds,
 }
 
 impl Hand {
     fn add(&mut self, t: Tile) {
+        if t.is_bonus() {
+            self.extra.insert(t);
+            return;
+        }
         let before = self.concealed.get(t);
         self.concealed.add(t);
         self.screen.update(t, before, before + 1);
     }
 
-    /// Removes `k` copies of `t` (the caller has checked that they are there).
+    /// Removes `k` copies of `t` (the caller has checked that they are there; for extra winds,
+    /// `t` if held and then the lowest others).
     fn take(&mut self, t: Tile, k: u8) {
+        if t.is_bonus() {
+            self.extra.take(t, k);
+            return;
+        }
         let before = self.concealed.get(t);
         let after = before.saturating_sub(k);
         self.concealed.0[t.index()] = after;
         self.screen.update(t, before, after);
+    }
+
+    /// Copies of `t`'s kind held concealed (every extra wind is one kind).
+    fn count(&self, t: Tile) -> u8 {
+        if t.is_bonus() {
+            self.extra.len()
+        } else {
+            self.concealed.get(t)
+        }
+    }
+
+    /// True if the tile `t` itself is held concealed.
+    fn holds(&self, t: Tile) -> bool {
+        if t.is_bonus() {
+            self.extra.contains(t)
+        } else {
+            self.concealed.get(t) > 0
+        }
+    }
+
+    /// Takes `k` tiles of `t`'s kind for a meld (`claimed`: `t` itself is a claimed discard)
+    /// and returns the meld's tile: `t`, or for extra winds the lowest of the meld's tiles.
+    fn take_for_meld(&mut self, t: Tile, k: u8, claimed: bool) -> Tile {
+        if !t.is_bonus() {
+            self.take(t, k);
+            return t;
+        }
+        let mut set = self.extra.take(t, k);
+        if claimed {
+            set.insert(t);
+        }
+        self.extra_melded = self.extra_melded.union(set);
+        set.lowest().unwrap_or(t)
+    }
+
+    /// The concealed tiles, extra winds included.
+    fn all_tiles(&self) -> Vec<Tile> {
+        let mut v = self.concealed.tiles();
+        v.extend(self.extra.tiles());
+        v
+    }
+
+    /// The bonus tiles scoring reads as `flowers`: the flowers laid out, or the extra winds
+    /// held (less `without`, the winning or robbed tile).
+    fn scoring_flowers(&self, without: Option<Tile>) -> Vec<Tile> {
+        let mut v = self.flowers.clone();
+        v.extend(self.extra.tiles().filter(|&t| Some(t) != without));
+        v
     }
 }
 
@@ -428,6 +490,8 @@ impl Game {
             flowers: Vec::new(),
             discards: Vec::with_capacity(32),
             gambit_run: 0,
+            extra: ExtraWinds::EMPTY,
+            extra_melded: ExtraWinds::EMPTY,
         };
         let mut hands = vec![hand; n];
         let mut bonus: Vec<Vec<Tile>> = vec![Vec::new(); n];
@@ -439,7 +503,7 @@ impl Game {
             for _ in 0..count {
                 let Some(t) = wall.draw() else { break };
                 tiles.push(t);
-                if t.is_bonus() {
+                if config.is_flower(t) {
                     bonus[p].push(t);
                 } else {
                     hands[p].add(t);
@@ -546,7 +610,7 @@ impl Game {
                 player: p,
                 tile: Some(t),
             });
-            if !t.is_bonus() {
+            if !self.ruleset.config().is_flower(t) {
                 return Some(t);
             }
             f = t;
@@ -625,6 +689,14 @@ impl Game {
         self.hands
             .get(p.index())
             .map_or(&TileCounts::EMPTY, |h| &h.concealed)
+    }
+
+    /// `p`'s concealed extra winds (five- and six-player classic: bonus tiles held as playing
+    /// tiles, apart from [`Game::concealed`]; the full truth, like it).
+    pub fn extra_winds(&self, p: Player) -> ExtraWinds {
+        self.hands
+            .get(p.index())
+            .map_or(ExtraWinds::EMPTY, |h| h.extra)
     }
 
     /// `p`'s declared melds (their `from` is the discarder's seat).
@@ -767,9 +839,13 @@ impl Game {
                             }
                         }
                     }
+                    if !h.extra.is_empty() {
+                        extra_winds::kongs_into(h.extra, &h.melds, out);
+                    }
                     if !restricted {
                         for m in &h.melds {
                             if m.kind == MeldKind::Pung
+                                && !m.tile.is_bonus()
                                 && counts[m.tile.index()] > 0
                                 && m.tile.index() != wild
                             {
@@ -789,6 +865,9 @@ impl Game {
                             k += usize::from(n > 0);
                         }
                         out.extend_from_slice(&buf[..k]);
+                        if !h.extra.is_empty() {
+                            out.extend(h.extra.tiles().map(Action::Discard));
+                        }
                     }
                 }
             }
@@ -873,7 +952,7 @@ impl Game {
                     Action::Win if *can_win => Ok(()),
                     Action::Win => illegal("the hand does not win (or does not score enough)"),
                     Action::Discard(t) => {
-                        if t.is_bonus() || h.concealed.get(t) == 0 {
+                        if !h.holds(t) {
                             illegal("that tile is not in the hand")
                         } else if restricted && *drawn != Some(t) {
                             illegal(
@@ -886,7 +965,7 @@ impl Game {
                     Action::ConcealedKong(t) => {
                         if !kong_ok {
                             illegal("no kong now (just claimed, no kongs, or no replacement tile)")
-                        } else if t.is_bonus() || h.concealed.get(t) != 4 {
+                        } else if h.count(t) != 4 || (t.is_bonus() && h.extra.lowest() != Some(t)) {
                             illegal("a concealed kong needs four of the kind in hand")
                         } else if Some(t) == self.wild {
                             illegal("wildcards never count toward a kong")
@@ -897,12 +976,11 @@ impl Game {
                     Action::AddedKong(t) => {
                         if !kong_ok || restricted {
                             illegal("no kong now")
-                        } else if t.is_bonus()
-                            || h.concealed.get(t) == 0
+                        } else if !h.holds(t)
                             || !h
                                 .melds
                                 .iter()
-                                .any(|m| m.kind == MeldKind::Pung && m.tile == t)
+                                .any(|m| m.kind == MeldKind::Pung && same_kind(m.tile, t))
                         {
                             illegal(
                                 "an added kong needs an exposed pung of the kind and the fourth tile in hand",
@@ -1001,10 +1079,10 @@ impl Game {
                 Action::Discard(t) => self.discard(p, t, events),
                 Action::ConcealedKong(t) => {
                     let h = &mut self.hands[p.index()];
-                    h.take(t, 4);
+                    let tile = h.take_for_meld(t, 4, false);
                     h.melds.push(Meld {
                         kind: MeldKind::ConcealedKong,
-                        tile: t,
+                        tile,
                         from: None,
                         claimed: None,
                     });
@@ -1142,9 +1220,7 @@ impl Game {
                     kong_chain,
                     last: last_wall,
                 };
-                let h = &self.hands[player.index()];
-                h.screen.may_complete(&h.concealed, None, &self.hand_rules)
-                    && is_complete(&h.concealed, &self.hand_rules)
+                self.completes(&self.hands[player.index()], None)
                     && self.score_win(player, &ctx).is_ok()
             }
         };
@@ -1212,7 +1288,7 @@ impl Game {
     fn claim_options(&self, q: Player, d: Player, t: Tile, last_discard: bool) -> ClaimOptions {
         let config = *self.ruleset.config();
         let h = &self.hands[q.index()];
-        let n = h.concealed.get(t);
+        let n = h.count(t);
         let mut o = ClaimOptions {
             pung: n >= 2,
             kong: n >= 3 && config.kongs_allowed && self.wall.can_replace(),
@@ -1241,23 +1317,17 @@ impl Game {
         if self
             .ruleset
             .may_win_on_discard(seat_q, seat_d, self.setup.lao)
+            && self.completes(h, Some(t))
         {
-            let mut full = h.concealed;
-            full.add(t);
-            if h.screen
-                .may_complete(&h.concealed, Some(t), &self.hand_rules)
-                && is_complete(&full, &self.hand_rules)
-            {
-                let ctx = WinContext {
-                    win: WinKind::Discard,
-                    tile: t,
-                    discarder: Some(d),
-                    source: TileSource::Claim,
-                    kong_chain: 0,
-                    last: last_discard,
-                };
-                o.win = self.score_win(q, &ctx).is_ok();
-            }
+            let ctx = WinContext {
+                win: WinKind::Discard,
+                tile: t,
+                discarder: Some(d),
+                source: TileSource::Claim,
+                kong_chain: 0,
+                last: last_discard,
+            };
+            o.win = self.score_win(q, &ctx).is_ok();
         }
         o
     }
@@ -1269,14 +1339,7 @@ impl Game {
         {
             return false;
         }
-        let h = &self.hands[q.index()];
-        let mut full = h.concealed;
-        full.add(t);
-        if !h
-            .screen
-            .may_complete(&h.concealed, Some(t), &self.hand_rules)
-            || !is_complete(&full, &self.hand_rules)
-        {
+        if !self.completes(&self.hands[q.index()], Some(t)) {
             return false;
         }
         let ctx = WinContext {
@@ -1331,19 +1394,19 @@ impl Game {
         h.gambit_run = 0;
         let meld = match action {
             Action::Pung => {
-                h.take(tile, 2);
+                let low = h.take_for_meld(tile, 2, true);
                 Meld {
                     kind: MeldKind::Pung,
-                    tile,
+                    tile: low,
                     from: Some(from),
                     claimed: Some(tile),
                 }
             }
             Action::Kong => {
-                h.take(tile, 3);
+                let low = h.take_for_meld(tile, 3, true);
                 Meld {
                     kind: MeldKind::Kong,
-                    tile,
+                    tile: low,
                     from: Some(from),
                     claimed: Some(tile),
                 }
@@ -1386,12 +1449,16 @@ impl Game {
     fn complete_added_kong(&mut self, p: Player, t: Tile, chain: u8, events: &mut Vec<Event>) {
         let h = &mut self.hands[p.index()];
         h.take(t, 1);
+        if t.is_bonus() {
+            h.extra_melded.insert(t);
+        }
         if let Some(m) = h
             .melds
             .iter_mut()
-            .find(|m| m.kind == MeldKind::Pung && m.tile == t)
+            .find(|m| m.kind == MeldKind::Pung && same_kind(m.tile, t))
         {
             m.kind = MeldKind::Kong;
+            m.tile = m.tile.min(t);
         }
         self.replacement(p, chain + 1, events);
     }
@@ -1405,7 +1472,7 @@ impl Game {
             player: p,
             tile: Some(t),
         });
-        if t.is_bonus() {
+        if self.ruleset.config().is_flower(t) {
             match self.replace_flower(p, t, events) {
                 Some(x) => t = x,
                 None => {
@@ -1431,7 +1498,7 @@ impl Game {
             tile: Some(t),
         });
         let mut source = TileSource::Wall;
-        if t.is_bonus() {
+        if self.ruleset.config().is_flower(t) {
             source = TileSource::FlowerReplacement;
             match self.replace_flower(p, t, events) {
                 Some(x) => t = x,
@@ -1503,7 +1570,7 @@ impl Game {
             win: ctx.win,
             discarder: ctx.discarder,
             tile: ctx.tile,
-            hand: self.hands[p.index()].concealed.tiles(),
+            hand: self.hands[p.index()].all_tiles(),
             scored: score.clone(),
         });
         events.push(Event::HandEnded {
@@ -1531,6 +1598,31 @@ impl Game {
             }
         }
         v
+    }
+
+    /// True if `h`'s concealed tiles, with `claimed` if given, are a winning shape (the cheap
+    /// screen first; the extra-wind check at five- and six-player tables).
+    #[inline]
+    fn completes(&self, h: &Hand, claimed: Option<Tile>) -> bool {
+        let config = self.ruleset.config();
+        if config.extra_winds() > 0 {
+            let six = config.players == 6;
+            return extra_winds::is_complete(&h.concealed, &h.screen, h.extra, claimed, six);
+        }
+        if !h
+            .screen
+            .may_complete(&h.concealed, claimed, &self.hand_rules)
+        {
+            return false;
+        }
+        match claimed {
+            None => is_complete(&h.concealed, &self.hand_rules),
+            Some(t) => {
+                let mut full = h.concealed;
+                full.add(t);
+                is_complete(&full, &self.hand_rules)
+            }
+        }
     }
 
     fn score_win(&self, p: Player, ctx: &WinContext) -> Result<Scored, Invalid> {
@@ -1592,7 +1684,7 @@ impl Game {
         let h = &self.hands[p.index()];
         let self_draw = ctx.win == WinKind::SelfDraw;
         let mut concealed = h.concealed;
-        if self_draw {
+        if self_draw && !ctx.tile.is_bonus() {
             concealed.remove(ctx.tile);
         }
         let dealer = self.setup.dealer;
@@ -1622,7 +1714,8 @@ impl Game {
         for q in self.others(p) {
             let o = &self.hands[q.index()];
             let mut c = o.concealed;
-            if ctx.win == WinKind::RobbingKong && Some(q) == ctx.discarder {
+            let robbed = ctx.win == WinKind::RobbingKong && Some(q) == ctx.discarder;
+            if robbed && !ctx.tile.is_bonus() {
                 c.remove(ctx.tile);
             }
             others.insert(
@@ -1630,7 +1723,7 @@ impl Game {
                 OtherHand {
                     concealed: c,
                     melds: o.melds.clone(),
-                    flowers: o.flowers.clone(),
+                    flowers: o.scoring_flowers(robbed.then_some(ctx.tile)),
                 },
             );
         }
@@ -1643,7 +1736,7 @@ impl Game {
             seat: self.seat_of(p),
             dealer: Seat::East,
             prevailing_wind: self.setup.prevailing_wind,
-            flowers: h.flowers.clone(),
+            flowers: h.scoring_flowers(self_draw.then_some(ctx.tile)),
             circumstances,
             kong_chain,
             gambits: if self_draw { h.gambit_run } else { 0 },
@@ -1682,11 +1775,16 @@ impl Game {
             for (t, n) in h.concealed.iter() {
                 count[t.index()] += u16::from(n);
             }
-            for m in &h.melds {
+            for m in h.melds.iter().filter(|m| !m.tile.is_bonus()) {
                 let tiles = m.tiles();
                 for t in tiles {
                     count[t.index()] += 1;
                 }
+            }
+            extra_winds::check_melded(h.extra_melded, &h.melds)
+                .map_err(|e| format!("player {i}: {e}"))?;
+            for t in h.extra.tiles().chain(h.extra_melded.tiles()) {
+                count[t.index()] += 1;
             }
             for d in &h.discards {
                 if !d.claimed {
@@ -1699,7 +1797,7 @@ impl Game {
             if h.screen != Screen::of(&h.concealed) {
                 return Err(format!("player {i}: screen statistics out of date"));
             }
-            let size = h.concealed.len() + 3 * h.melds.len();
+            let size = h.concealed.len() + usize::from(h.extra.len()) + 3 * h.melds.len();
             let on_turn = match &self.phase {
                 Phase::Turn { player, .. } => player.index() == i,
                 Phase::Robbing { konger, .. } => konger.index() == i,

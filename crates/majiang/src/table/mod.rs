@@ -32,7 +32,8 @@
 //!
 //! ## Readings the seeds leave open
 //!
-//! - **Wall.** Every table has four sides (three players too), `tiles / 8` stacks a side. The
+//! - **Wall.** A table of three or four has four sides, `tiles / 8` stacks a side (five and six
+//!   players: one side per player, see below). The
 //!   dealer's dice (two; three in Hong Kong, as seed 004 says) count the sides from the dealer's
 //!   own in turn order, then that many *stacks* from the side's right end. Replacement tiles come
 //!   from the far end; which of a stack's two tiles comes first is not modelled (copies of a kind
@@ -54,6 +55,11 @@
 //!   any other tile ends it. Any wildcard discard opens a round with no claims until its
 //!   discarder's next draw (a later wildcard discard moves the end of the round to its own
 //!   discarder).
+//! - **Five and six players** (classic, [`extra_winds`]). The bonus tiles are extra winds,
+//!   playing tiles of one honour kind (`1f`–`4f` at five, `1f`–`8f` at six): held apart from
+//!   the 34-kind counts ([`Game::extra_winds`]), discarded, punged, konged at five, never
+//!   chowed. One wall side per player (5 × 14 stacks = 140 tiles, 6 × 12 = 144). Six players
+//!   hold 10 tiles (11 to East) and win with three pungs and a pair: no chows, no kongs.
 //!
 //! ## Modules
 
@@ -61,6 +67,7 @@ pub mod action;
 mod complete;
 pub mod config;
 pub mod event;
+pub mod extra_winds;
 pub mod game;
 pub mod log;
 pub mod matches;
@@ -71,6 +78,7 @@ pub mod wall;
 pub use action::{Action, ActionError};
 pub use config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 pub use event::{DicePurpose, Event, KongKind, PlayerScore};
+pub use extra_winds::ExtraWinds;
 pub use game::{
     Actors, DiscardRecord, Game, HandOutcome, HandSetup, SeatChoice, SetupError, TileSource,
     choose_seats,

@@ -23,7 +23,7 @@ pub struct PublicHand {
     pub flowers: Vec<Tile>,
     /// Their discards in order, claimed ones marked.
     pub discards: Vec<DiscardRecord>,
-    /// How many concealed tiles they hold.
+    /// How many concealed tiles they hold (extra winds included).
     pub concealed_count: u8,
     /// Fortune Gambits in their current run (Hangzhou).
     pub gambit_run: u8,
@@ -45,6 +45,9 @@ pub struct Observation {
     /// The viewer's concealed tiles (written in notation in JSON).
     #[serde(with = "counts_notation")]
     pub concealed: TileCounts,
+    /// The viewer's concealed extra winds (five- and six-player classic), lowest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra_winds: Vec<Tile>,
     /// The tile the viewer just drew, when it is their turn after a draw.
     pub drawn: Option<Tile>,
     /// Everyone's public tiles, by chair.
@@ -84,7 +87,9 @@ impl Game {
                     melds: self.melds(q).to_vec(),
                     flowers: self.flowers(q).to_vec(),
                     discards: self.discards(q).to_vec(),
-                    concealed_count: self.concealed(q).len() as u8,
+                    concealed_count: (self.concealed(q).len()
+                        + usize::from(self.extra_winds(q).len()))
+                        as u8,
                     gambit_run: self.gambit_run(q),
                 }
             })
@@ -103,6 +108,11 @@ impl Game {
                 *self.concealed(p)
             } else {
                 TileCounts::EMPTY
+            },
+            extra_winds: if own {
+                self.extra_winds(p).tiles().collect()
+            } else {
+                Vec::new()
             },
             drawn: if self.turn() == Some(p) {
                 self.drawn()

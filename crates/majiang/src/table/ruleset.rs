@@ -51,8 +51,9 @@ pub struct Ruleset {
 }
 
 impl Ruleset {
-    /// The rule set with these options. Tables the engine cannot seat yet (classic with five or
-    /// six players, which needs the extra wind tiles) are refused with a message.
+    /// The rule set with these options. Options that contradict each other (flowers at a
+    /// five- or six-player classic table, whose bonus tiles are extra winds) are refused with a
+    /// message.
     pub fn new(kind: RuleSetKind) -> Result<Ruleset, Malformed> {
         let config = match kind {
             RuleSetKind::HongKong(o) => TableConfig {
@@ -109,22 +110,25 @@ impl Ruleset {
                 fortune_gambit: false,
             },
             RuleSetKind::Classic(o) => {
-                if o.players >= 5 {
+                // Five and six players: the bonus tiles are extra winds, one wall side per
+                // player; six play 10-tile hands of pungs and a pair (see `extra_winds`).
+                if o.flowers && o.players >= 5 {
                     return Err(Malformed(format!(
-                        "a {}-player classic table needs the extra wind tiles, which the table \
-                         engine does not have yet (3 or 4 players)",
+                        "flowers: a {}-player classic table plays the flower tiles as extra \
+                         winds, so they cannot also be flowers",
                         o.players
                     )));
                 }
+                let six = o.players == 6;
                 TableConfig {
                     players: o.players,
-                    hand_size: 13,
+                    hand_size: if six { 10 } else { 13 },
                     flowers: o.flowers,
                     dead_wall: DeadWall::None,
                     break_dice: 2,
-                    wall_sides: 4,
-                    chow_allowed: true,
-                    kongs_allowed: true,
+                    wall_sides: if o.players >= 5 { o.players } else { 4 },
+                    chow_allowed: !six,
+                    kongs_allowed: !six,
                     wildcard: WildcardRule::None,
                     hand_rules: classic::HAND_RULES,
                     seat_choice: SeatChoiceRule::HighestRoll,

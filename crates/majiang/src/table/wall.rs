@@ -45,6 +45,8 @@ pub fn full_set(config: &TableConfig) -> Vec<Tile> {
     }
     if config.flowers {
         v.extend(Tile::bonus_tiles());
+    } else {
+        v.extend(Tile::bonus_tiles().take(usize::from(config.extra_winds())));
     }
     v
 }
