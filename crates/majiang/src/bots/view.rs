@@ -14,6 +14,7 @@ pub(crate) fn empty_observation() -> Observation {
         prevailing_wind: Wind::East,
         lao: 1,
         concealed: TileCounts::EMPTY,
+        extra_winds: Vec::new(),
         drawn: None,
         table: Vec::new(),
         live_wall: 0,
@@ -39,6 +40,8 @@ pub fn observe_into(game: &Game, p: Player, legal: &[Action], obs: &mut Observat
     obs.prevailing_wind = game.setup().prevailing_wind;
     obs.lao = game.setup().lao;
     obs.concealed = *game.concealed(p);
+    obs.extra_winds.clear();
+    obs.extra_winds.extend(game.extra_winds(p).tiles());
     obs.drawn = if game.turn() == Some(p) {
         game.drawn()
     } else {
@@ -67,7 +70,8 @@ pub fn observe_into(game: &Game, p: Player, legal: &[Action], obs: &mut Observat
         h.flowers.extend_from_slice(game.flowers(q));
         h.discards.clear();
         h.discards.extend_from_slice(game.discards(q));
-        h.concealed_count = game.concealed(q).len() as u8;
+        h.concealed_count =
+            (game.concealed(q).len() + usize::from(game.extra_winds(q).len())) as u8;
         h.gambit_run = game.gambit_run(q);
     }
     obs.live_wall = game.live_remaining();
