@@ -28,6 +28,8 @@ fn tables() -> Vec<(&'static str, Arc<Ruleset>)> {
         ("yangzhou chow", ruleset("yangzhou", json!({"chow": true}))),
         ("classic", ruleset("classic", json!({}))),
         ("classic 3", ruleset("classic", json!({"players": 3}))),
+        ("classic 5", ruleset("classic", json!({"players": 5}))),
+        ("classic 6", ruleset("classic", json!({"players": 6}))),
     ]
 }
 
