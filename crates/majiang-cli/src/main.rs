@@ -4,6 +4,7 @@ mod analyze;
 mod hand_input;
 mod rules_file;
 mod score;
+mod serve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -22,6 +23,8 @@ enum Command {
     Analyze(analyze::Args),
     /// Score a winning hand under a rule set (JSON request on stdin with --json).
     Score(Box<score::Args>),
+    /// Run the game server and its browser UI.
+    Serve(serve::Args),
 }
 
 /// An error for the user: the message goes to standard error and the exit code is 2.
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Score(args) => score::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
