@@ -8,6 +8,8 @@
 //!   [`Game::legal_actions`] what they may do, and [`Game::apply`] does it, returning the
 //!   [`Event`]s it caused or an [`ActionError`] (the game is then unchanged).
 //! - [`Observation`] ([`observation`]): what one player may see.
+//! - [`Match`] ([`matches`]): a whole match, hand after hand, with its ledger; [`MatchLog`]
+//!   ([`log`]): its JSON-lines record, and [`log::replay`] to check one.
 //!
 //! Players are chairs, [`Player`]`(0..n)`, fixed for a match; each hand the dealer is East and
 //! the other seat winds follow in turn order ([`Game::seat_of`]).
@@ -33,6 +35,8 @@ mod complete;
 pub mod config;
 pub mod event;
 pub mod game;
+pub mod log;
+pub mod matches;
 pub mod observation;
 pub mod ruleset;
 pub mod wall;
@@ -44,6 +48,8 @@ pub use game::{
     Actors, DiscardRecord, Game, HandOutcome, HandSetup, SeatChoice, SetupError, TileSource,
     choose_seats,
 };
+pub use log::{MatchLog, ReplayError, ReplayReport, replay};
+pub use matches::{Match, MatchError, Settlement, play_match};
 pub use observation::{Observation, PublicHand};
 pub use ruleset::{RuleSetKind, Ruleset};
 pub use wall::{Wall, WallError};
