@@ -9,6 +9,7 @@
 //! - [`analysis`]: win detection with wildcards, waits, shanten and decompositions.
 //! - [`scoring`] and [`rules`]: the situation of a win, and one scoring module per rule set.
 //! - [`table`]: the table engine: wall, deal, calls, turns and events, for every rule set.
+//! - [`bots`]: players for the table (random, efficient) and a driver that plays a hand.
 //!
 //! The library does no I/O; the `majiang` command line and the server live in their own crates.
 //!
@@ -22,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod analysis;
+pub mod bots;
 pub mod counts;
 pub mod meld;
 pub mod notation;

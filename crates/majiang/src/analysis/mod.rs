@@ -14,8 +14,10 @@
 //! ```
 
 pub mod decompose;
+mod fast;
 pub mod reference;
 pub mod rules;
+mod tables;
 
 pub use decompose::{Decomposition, Form, Group, GroupKind};
 pub use rules::{HandRules, Wildcard};
@@ -103,7 +105,7 @@ impl ShantenByForm {
 
 /// True if the hand (size `3k + 2`) is a winning hand of a form the rules allow.
 pub fn is_win(hand: &TileCounts, rules: &HandRules) -> bool {
-    reference::is_win(&hand.0, rules)
+    fast::is_win(&hand.0, rules)
 }
 
 /// Shanten: how many tiles from ready (0 = ready, −1 = complete). For hands of `3k + 1` or
@@ -111,30 +113,30 @@ pub fn is_win(hand: &TileCounts, rules: &HandRules) -> bool {
 /// minus one, four copies of a kind at most); with wildcards a wildcard fills any missing tile,
 /// a fifth copy included.
 pub fn shanten(hand: &TileCounts, rules: &HandRules) -> i8 {
-    shanten_by_form(hand, rules).min()
+    fast::shanten(&hand.0, rules)
 }
 
 /// Shanten of each form separately.
 pub fn shanten_by_form(hand: &TileCounts, rules: &HandRules) -> ShantenByForm {
+    let (standard, seven_pairs, thirteen_orphans) = fast::shanten_by_form(&hand.0, rules);
     ShantenByForm {
-        standard: reference::shanten_standard(&hand.0, rules) as i8,
-        seven_pairs: rules
-            .seven_pairs
-            .then(|| reference::shanten_seven_pairs(&hand.0, rules))
-            .flatten()
-            .map(|s| s as i8),
-        thirteen_orphans: rules
-            .thirteen_orphans
-            .then(|| reference::shanten_thirteen_orphans(&hand.0, rules))
-            .flatten()
-            .map(|s| s as i8),
+        standard,
+        seven_pairs,
+        thirteen_orphans,
     }
 }
 
 /// The kinds that would complete a hand of `3k + 1` tiles. A kind whose four copies are all in
 /// the hand is not a wait.
 pub fn waits(hand: &TileCounts, rules: &HandRules) -> TileSet {
-    TileSet(reference::waits(&hand.0, rules))
+    TileSet(fast::waits(&hand.0, rules))
+}
+
+/// The kinds that lower the shanten when drawn, for a hand of `3k + 1` tiles (a kind whose four
+/// copies are all in the hand is never useful). With a wildcard kind, drawing it adds a
+/// wildcard.
+pub fn useful_tiles(hand: &TileCounts, rules: &HandRules) -> TileSet {
+    TileSet(fast::useful_tiles(&hand.0, rules))
 }
 
 /// Every reading of a winning hand, sorted; empty if it does not win.

@@ -1,0 +1,129 @@
+//! Bots: players that choose an action from what their seat may see, and a driver that plays
+//! a whole hand with them.
+//!
+//! A [`Bot`] gets the player's [`Observation`] (its own concealed tiles and the table, never
+//! another seat's hidden tiles) and the legal actions, and returns one of them. Each bot owns a
+//! seeded random generator, so a hand played by bots is fixed by the hand's seed and the bots'
+//! seeds.
+//!
+//! - [`RandomBot`]: a uniformly random legal action.
+//! - [`EfficientBot`]: discards and calls by shanten and the unseen useful tiles, aiming at
+//!   the patterns its rule set needs, with a basic defence late in the hand.
+//!
+//! ```
+//! use majiang::bots::{self, Bot};
+//! use majiang::table::{Game, HandSetup, Ruleset};
+//! use std::sync::Arc;
+//!
+//! let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+//! let (mut game, _events) = Game::new(rules.clone(), HandSetup::new(1)).unwrap();
+//! let mut players: Vec<Box<dyn Bot>> = (0..4)
+//!     .map(|i| bots::by_name("efficient", &rules, i).unwrap())
+//!     .collect();
+//! let outcome = bots::play_hand(&mut game, &mut players).unwrap();
+//! assert!(game.is_over());
+//! assert_eq!(outcome.payments(4).iter().sum::<i64>(), 0);
+//! ```
+
+mod efficient;
+mod random;
+mod view;
+
+pub use efficient::EfficientBot;
+pub use random::RandomBot;
+pub use view::observe_into;
+
+use crate::table::{Action, ActionError, Game, HandOutcome, Observation, Player, Ruleset};
+use std::sync::Arc;
+
+/// A player at the table: picks one of the legal actions from what its seat may see.
+pub trait Bot: Send {
+    /// The bot's name (as `majiang sim --bots` spells it).
+    fn name(&self) -> &'static str;
+
+    /// Chooses one of `legal` (never empty) for the player `obs` describes. `obs` holds only
+    /// what that seat may see. When [`Bot::needs_observation`] is false the driver may pass a
+    /// stale or empty observation: only `legal` is current.
+    fn act(&mut self, obs: &Observation, legal: &[Action]) -> Action;
+
+    /// Whether [`Bot::act`] reads the observation (building one costs time; a bot that only
+    /// looks at the legal actions says `false`).
+    fn needs_observation(&self) -> bool {
+        true
+    }
+}
+
+/// The bot names [`by_name`] knows.
+pub const BOT_NAMES: &[&str] = &["random", "efficient"];
+
+/// An unknown bot name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown bot {0:?} (known bots: random, efficient)")]
+pub struct UnknownBot(pub String);
+
+/// A bot by name (`random` or `efficient`) for a table under `ruleset`, seeded with `seed`.
+pub fn by_name(name: &str, ruleset: &Arc<Ruleset>, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
+    match name {
+        "random" => Ok(Box::new(RandomBot::new(seed))),
+        "efficient" => Ok(Box::new(EfficientBot::new(ruleset.clone(), seed))),
+        other => Err(UnknownBot(other.to_string())),
+    }
+}
+
+/// Why [`play_hand`] stopped before the hand ended.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// One bot per player is needed.
+    #[error("{bots} bots for {players} players")]
+    BotCount {
+        /// Bots given.
+        bots: usize,
+        /// Players at the table.
+        players: usize,
+    },
+    /// A bot chose an action the engine refused.
+    #[error("bot {name} (player {player}) chose a refused action: {error}")]
+    Refused {
+        /// The bot's name.
+        name: &'static str,
+        /// Its player.
+        player: Player,
+        /// The engine's reason.
+        error: ActionError,
+    },
+}
+
+/// Plays `game` to its end, asking `bots[p]` for player `p`'s decisions (when several players
+/// must answer a discard, in chair order; the engine resolves the claims once all have
+/// answered). Returns how the hand ended.
+pub fn play_hand(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<HandOutcome, PlayError> {
+    let n = game.players();
+    if bots.len() != n {
+        return Err(PlayError::BotCount {
+            bots: bots.len(),
+            players: n,
+        });
+    }
+    let mut legal = Vec::with_capacity(24);
+    let mut events = Vec::with_capacity(8);
+    let mut obs = view::empty_observation();
+    while let Some(p) = game.to_act().next() {
+        game.legal_actions_into(p, &mut legal);
+        let bot = &mut bots[p.index()];
+        if bot.needs_observation() {
+            observe_into(game, p, &legal, &mut obs);
+        }
+        let action = bot.act(&obs, &legal);
+        events.clear();
+        game.apply_into(p, action, &mut events)
+            .map_err(|error| PlayError::Refused {
+                name: bot.name(),
+                player: p,
+                error,
+            })?;
+    }
+    Ok(game
+        .outcome()
+        .cloned()
+        .unwrap_or(HandOutcome::ExhaustiveDraw))
+}
