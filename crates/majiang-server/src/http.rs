@@ -47,6 +47,7 @@ pub fn router(app: App) -> Router {
         .route("/api/rooms/{id}", get(room_info))
         .route("/api/rooms/{id}/log", get(room_log))
         .route("/api/rooms/{id}/replay", get(room_replay))
+        .route("/api/rooms/{id}/log.jsonl", get(room_jsonl))
         .route("/ws/{id}", get(ws))
         .with_state(app)
 }
@@ -127,6 +128,14 @@ async fn room_info(State(app): State<App>, Path(id): Path<String>) -> Response {
 async fn room_log(State(app): State<App>, Path(id): Path<String>) -> Response {
     match replay::finished_log(app.store(), &id) {
         Ok(log) => Json(log).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The library's JSON-lines log of a finished match (`majiang::table::log::replay` checks it).
+async fn room_jsonl(State(app): State<App>, Path(id): Path<String>) -> Response {
+    match replay::finished_log(app.store(), &id).and_then(|log| replay::jsonl(&log)) {
+        Ok(text) => ([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response(),
         Err(e) => e.into_response(),
     }
 }

@@ -1,7 +1,8 @@
 //! The wire protocol: JSON messages over the WebSocket, and the room settings of the HTTP API.
 //! `PROTOCOL.md` beside the crate documents them with examples.
 
-use majiang::table::{Action, Event, HandOutcome, Observation, Player, Ruleset};
+use majiang::table::matches::Standing;
+use majiang::table::{Action, Event, Observation, Player, Ruleset, Settlement};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -18,6 +19,9 @@ pub struct SeatConfig {
     /// The server plays this seat.
     #[serde(default)]
     pub bot: bool,
+    /// Which bot (`efficient` or `random`; default `efficient`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_kind: Option<String>,
 }
 
 /// How a room is set up (the body of `POST /api/rooms`).
@@ -30,8 +34,8 @@ pub struct RoomConfig {
     pub options: Map<String, Value>,
     /// The seats; empty means one person (seat 0) and bots in the others.
     pub seats: Vec<SeatConfig>,
-    /// Hands in the match (1 to 64).
-    pub hands: u32,
+    /// At most this many hands (1 to 64); without it the match runs to its rule set's end.
+    pub hands: Option<u32>,
     /// Claim timer in milliseconds: a person who has not answered a claim by then passes.
     pub claim_timeout_ms: Option<u64>,
     /// Pause before each bot action, in milliseconds (0 to 5000), so people can follow.
@@ -46,7 +50,7 @@ impl Default for RoomConfig {
             rules: "hongkong".into(),
             options: Map::new(),
             seats: Vec::new(),
-            hands: 4,
+            hands: None,
             claim_timeout_ms: None,
             bot_delay_ms: 0,
             autostart: false,
@@ -74,6 +78,7 @@ impl RoomConfig {
                         format!("Bot {i}")
                     },
                     bot: i != 0,
+                    bot_kind: None,
                 })
                 .collect();
         }
@@ -98,8 +103,20 @@ impl RoomConfig {
                 };
             }
         }
-        if !(1..=64).contains(&self.hands) {
-            return Err(BadConfig(format!("hands: {} is not 1 to 64", self.hands)));
+        if let Some(h) = self.hands
+            && !(1..=64).contains(&h)
+        {
+            return Err(BadConfig(format!("hands: {h} is not 1 to 64")));
+        }
+        for (i, s) in self.seats.iter().enumerate() {
+            if let Some(k) = &s.bot_kind
+                && !majiang::bots::BOT_NAMES.contains(&k.as_str())
+            {
+                return Err(BadConfig(format!(
+                    "seat {i}: no bot {k:?} (bots: {})",
+                    majiang::bots::BOT_NAMES.join(", ")
+                )));
+            }
         }
         if let Some(t) = self.claim_timeout_ms
             && !(500..=600_000).contains(&t)
@@ -202,12 +219,12 @@ pub enum ServerMsg {
         status: RoomStatus,
         /// The seats.
         seats: Vec<SeatInfo>,
-        /// Current hand (0-based), once playing.
+        /// Current hand (from 1), once playing.
         hand_number: Option<u32>,
-        /// Hands in the match.
-        hands: u32,
+        /// The limit on hands, if any.
+        hands: Option<u32>,
         /// Chips per chair.
-        standings: Vec<i64>,
+        ledger: Vec<i64>,
         /// What this connection may see of the hand (a spectator: no concealed tiles and no
         /// actions).
         observation: Option<Box<Observation>>,
@@ -235,21 +252,18 @@ pub enum ServerMsg {
         /// Why, for a person.
         message: String,
     },
-    /// A hand ended.
+    /// A hand ended: how (winner, patterns, payments by chair), the ledger after it, the next
+    /// deal.
     HandResult {
-        /// The hand.
-        hand_number: u32,
-        /// How it ended (with patterns and payments by chair).
-        outcome: HandOutcome,
-        /// Chips per chair for this hand.
-        payments: Vec<i64>,
-        /// Chips per chair after it.
-        standings: Vec<i64>,
+        /// The settlement.
+        settlement: Box<Settlement>,
     },
     /// The match is over.
     MatchOver {
+        /// Final standings, best first.
+        standings: Vec<Standing>,
         /// Final chips per chair.
-        standings: Vec<i64>,
+        ledger: Vec<i64>,
     },
 }
 
@@ -298,7 +312,7 @@ mod tests {
         };
         assert!(bad.validate().is_err());
         let mut bad = RoomConfig {
-            hands: 0,
+            hands: Some(0),
             ..RoomConfig::default()
         };
         assert!(bad.validate().unwrap_err().0.contains("hands"));
@@ -306,6 +320,7 @@ mod tests {
             seats: vec![SeatConfig {
                 name: "a".into(),
                 bot: false,
+                bot_kind: None,
             }],
             ..RoomConfig::default()
         };

@@ -38,7 +38,7 @@ pub struct LoggedAction {
 
 /// A finished match's log: enough to replay it exactly.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MatchLog {
+pub struct StoredLog {
     /// Room id.
     pub room: String,
     /// The room's settings (rule set, options, seats, hands).
@@ -63,11 +63,11 @@ pub struct Frame {
     /// Everyone's concealed tiles, by chair, in notation.
     pub concealed: Vec<String>,
     /// Chips per chair after this step.
-    pub standings: Vec<i64>,
+    pub ledger: Vec<i64>,
 }
 
 /// The log of a finished match.
-pub fn finished_log(store: &Store, id: &str) -> Result<MatchLog, ReplayError> {
+pub fn finished_log(store: &Store, id: &str) -> Result<StoredLog, ReplayError> {
     let room = store.room(id)?.ok_or(ReplayError::NoSuchRoom)?;
     if room.status != RoomStatus::Finished {
         return Err(ReplayError::NotFinished);
@@ -87,7 +87,7 @@ pub fn finished_log(store: &Store, id: &str) -> Result<MatchLog, ReplayError> {
             },
         )
         .collect();
-    Ok(MatchLog {
+    Ok(StoredLog {
         room: room.id,
         config: room.config,
         seed: room.seed,
@@ -97,7 +97,7 @@ pub fn finished_log(store: &Store, id: &str) -> Result<MatchLog, ReplayError> {
 
 /// Replays a log into frames: the first deal, then one frame per action (and one for each new
 /// deal).
-pub fn frames(log: &MatchLog) -> Result<Vec<Frame>, ReplayError> {
+pub fn frames(log: &StoredLog) -> Result<Vec<Frame>, ReplayError> {
     let mut config = log.config.clone();
     let ruleset = Arc::new(
         config
@@ -106,7 +106,8 @@ pub fn frames(log: &MatchLog) -> Result<Vec<Frame>, ReplayError> {
     );
     let (mut m, events) = MatchState::start(ruleset, log.seed, config.hands)
         .map_err(|e| ReplayError::Broken(e.to_string()))?;
-    let mut out = vec![frame(&m, None, 0, events)];
+    let first = m.hand_number();
+    let mut out = vec![frame(&m, None, first, events)];
     for a in &log.actions {
         let step = m
             .apply(a.player, a.action)
@@ -122,6 +123,24 @@ pub fn frames(log: &MatchLog) -> Result<Vec<Frame>, ReplayError> {
     Ok(out)
 }
 
+/// Replays a log into the library's JSON-lines match log (`majiang::table::log`): the header,
+/// every event, action and settlement, the end.
+pub fn jsonl(log: &StoredLog) -> Result<String, ReplayError> {
+    let mut config = log.config.clone();
+    let ruleset = Arc::new(
+        config
+            .validate()
+            .map_err(|e| ReplayError::Broken(e.to_string()))?,
+    );
+    let (mut m, _) = MatchState::start(ruleset, log.seed, config.hands)
+        .map_err(|e| ReplayError::Broken(e.to_string()))?;
+    for a in &log.actions {
+        m.apply(a.player, a.action)
+            .map_err(|e| ReplayError::Broken(format!("action {}: {e}", a.seq)))?;
+    }
+    Ok(m.log().to_jsonl())
+}
+
 fn frame(m: &MatchState, action: Option<LoggedAction>, hand: u32, events: Vec<Event>) -> Frame {
     let g = m.game();
     Frame {
@@ -132,7 +151,7 @@ fn frame(m: &MatchState, action: Option<LoggedAction>, hand: u32, events: Vec<Ev
         concealed: (0..g.players())
             .map(|i| g.concealed(Player(i as u8)).to_string())
             .collect(),
-        standings: m.standings().to_vec(),
+        ledger: m.ledger().to_vec(),
     }
 }
 
@@ -148,6 +167,6 @@ fn frame_of_finished(m: &MatchState, a: &LoggedAction, hand: u32, events: Vec<Ev
         concealed: (0..g.players())
             .map(|i| g.concealed(Player(i as u8)).to_string())
             .collect(),
-        standings: m.standings().to_vec(),
+        ledger: m.ledger().to_vec(),
     }
 }

@@ -2,12 +2,11 @@
 //! action, writes it to the store, applies it, acknowledges it and sends every connection what
 //! its seat may see. Bots and the claim timer act through the same path.
 
-use crate::play::{MatchState, Step, bot_action};
+use crate::play::{MatchState, Step};
 use crate::protocol::{ClientMsg, RoomConfig, RoomStatus, SeatInfo, ServerMsg};
 use crate::store::{Store, StoreError, StoredAction, StoredRoom};
+use majiang::bots::{self, Bot};
 use majiang::table::{Action, Event, Player, Ruleset};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -27,12 +26,12 @@ pub struct RoomSummary {
     pub status: RoomStatus,
     /// The seats.
     pub seats: Vec<SeatInfo>,
-    /// Hands in the match.
-    pub hands: u32,
-    /// Current hand, once playing.
+    /// The limit on hands, if any.
+    pub hands: Option<u32>,
+    /// Current hand (from 1), once playing.
     pub hand_number: Option<u32>,
     /// Chips per chair.
-    pub standings: Vec<i64>,
+    pub ledger: Vec<i64>,
 }
 
 /// A message for one connection: JSON text, or an order to close.
@@ -121,7 +120,8 @@ pub(crate) struct RoomActor {
     actions: u64,
     conns: Vec<Conn>,
     next_conn: u64,
-    bot_rng: ChaCha8Rng,
+    /// The server's players, by seat (`None` for people).
+    bots: Vec<Option<Box<dyn Bot>>>,
     claim_deadline: Option<Instant>,
     bot_due: Option<Instant>,
     summary: watch::Sender<RoomSummary>,
@@ -137,6 +137,20 @@ impl RoomActor {
         };
         let mut config = stored.config.clone();
         let ruleset = Arc::new(config.validate().map_err(|e| replay_err(e.0))?);
+        let bots = config
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                s.bot
+                    .then(|| {
+                        let kind = s.bot_kind.as_deref().unwrap_or("efficient");
+                        bots::by_name(kind, &ruleset, stored.seed ^ (i as u64 + 1))
+                    })
+                    .transpose()
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| replay_err(e.to_string()))?;
         let (summary, summary_rx) = watch::channel(RoomSummary {
             id: stored.id.clone(),
             rules: config.rules.clone(),
@@ -144,7 +158,7 @@ impl RoomActor {
             seats: Vec::new(),
             hands: config.hands,
             hand_number: None,
-            standings: Vec::new(),
+            ledger: Vec::new(),
         });
         let mut actor = RoomActor {
             id: stored.id.clone(),
@@ -156,12 +170,13 @@ impl RoomActor {
             actions: 0,
             conns: Vec::new(),
             next_conn: 0,
-            bot_rng: ChaCha8Rng::seed_from_u64(stored.seed ^ 0xB07_B07),
+            bots: Vec::new(),
             claim_deadline: None,
             bot_due: None,
             summary,
             config,
         };
+        actor.bots = bots;
         if stored.status != RoomStatus::Waiting {
             let (m, _) = MatchState::start(actor.ruleset.clone(), actor.seed, actor.config.hands)
                 .map_err(|e| replay_err(e.to_string()))?;
@@ -293,7 +308,7 @@ impl RoomActor {
             .map_err(|e| e.to_string())?;
         self.status = RoomStatus::Playing;
         self.game = Some(m);
-        self.broadcast_events(0, &events);
+        self.broadcast_events(m_hand(&self.game), &events);
         self.broadcast_state();
         Ok(())
     }
@@ -340,13 +355,9 @@ impl RoomActor {
 
     fn announce(&mut self, step: Step) {
         self.broadcast_events(step.hand_number, &step.events);
-        if let Some(end) = &step.hand_end {
-            let standings = self.game.as_ref().map(|m| m.standings().to_vec());
+        if let Some(settlement) = step.settlement {
             self.broadcast(&ServerMsg::HandResult {
-                hand_number: end.hand_number,
-                outcome: end.outcome.clone(),
-                payments: end.payments.clone(),
-                standings: standings.unwrap_or_default(),
+                settlement: Box::new(settlement),
             });
         }
         if let Some((hand, events)) = &step.next_hand {
@@ -357,10 +368,12 @@ impl RoomActor {
             if let Err(e) = self.store.set_status(&self.id, RoomStatus::Finished) {
                 eprintln!("majiang-server: room {}: {e}", self.id);
             }
-            let standings = self.game.as_ref().map(|m| m.standings().to_vec());
-            self.broadcast(&ServerMsg::MatchOver {
-                standings: standings.unwrap_or_default(),
-            });
+            let (standings, ledger) = self
+                .game
+                .as_ref()
+                .map(|m| (m.standings(), m.ledger().to_vec()))
+                .unwrap_or_default();
+            self.broadcast(&ServerMsg::MatchOver { standings, ledger });
         }
         self.broadcast_state();
     }
@@ -406,9 +419,18 @@ impl RoomActor {
 
     fn bot_act(&mut self, bot: Player) -> bool {
         let Some(m) = &self.game else { return false };
-        let Some(action) = bot_action(m.game(), bot, &mut self.bot_rng) else {
+        let Some(seat) = self.seat_of_chair(bot) else {
             return false;
         };
+        let legal = m.game().legal_actions(bot);
+        let Some(Some(brain)) = self.bots.get_mut(seat) else {
+            return false;
+        };
+        if legal.is_empty() {
+            return false;
+        }
+        let obs = m.game().observation(bot);
+        let action = brain.act(&obs, &legal);
         match self.commit(bot, action, None) {
             Ok(()) => true,
             Err(e) => {
@@ -500,10 +522,10 @@ impl RoomActor {
             seats: self.seats(),
             hand_number: self.game.as_ref().map(|m| m.hand_number()),
             hands: self.config.hands,
-            standings: self
+            ledger: self
                 .game
                 .as_ref()
-                .map(|m| m.standings().to_vec())
+                .map(|m| m.ledger().to_vec())
                 .unwrap_or_else(|| vec![0; self.ruleset.players()]),
             observation,
             claim_deadline_ms,
@@ -572,10 +594,10 @@ impl RoomActor {
             seats: self.seats(),
             hands: self.config.hands,
             hand_number: self.game.as_ref().map(|m| m.hand_number()),
-            standings: self
+            ledger: self
                 .game
                 .as_ref()
-                .map(|m| m.standings().to_vec())
+                .map(|m| m.ledger().to_vec())
                 .unwrap_or_default(),
         };
         self.summary.send_if_modified(|old| {
@@ -587,6 +609,10 @@ impl RoomActor {
             }
         });
     }
+}
+
+fn m_hand(m: &Option<MatchState>) -> u32 {
+    m.as_ref().map_or(0, |m| m.hand_number())
 }
 
 fn to_text(msg: &ServerMsg) -> Arc<str> {
