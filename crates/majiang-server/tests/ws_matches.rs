@@ -98,6 +98,7 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
             "{rules}: at most two hands"
         );
         // Each hand's ledger is the one before plus its payments; the last is the final one.
+        #[allow(clippy::needless_range_loop)]
         for w in results.windows(2) {
             for chair in 0..n {
                 assert_eq!(
