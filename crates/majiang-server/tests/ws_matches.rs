@@ -275,3 +275,48 @@ fn the_privacy_check_catches_concealed_tiles_for_a_spectator() {
     }});
     assert_private(&leak, None);
 }
+
+/// A person who never answers claims: the claim timer passes for them and the match goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_claim_timer_passes_for_a_silent_seat() {
+    let (app, addr) = start_server().await;
+    let created = app
+        .create_room(config(json!({
+            "rules": "hongkong", "hands": 2, "autostart": true, "claim_timeout_ms": 500
+        })))
+        .unwrap();
+    let mut c = Client::connect(addr, &created.room, created.seats[0].token.as_deref()).await;
+    let mut windows = 0;
+    let mut waiting = false;
+    c.send_text(r#"{"type":"sync"}"#).await;
+    loop {
+        let m = c.recv().await.expect("open");
+        match m["type"].as_str().unwrap() {
+            "match_over" => break,
+            "ack" | "error" => waiting = false,
+            "state" if !waiting => {
+                let legal = m["observation"]["legal_actions"].as_array().cloned();
+                let Some(legal) = legal else { continue };
+                if legal.contains(&json!("pass")) {
+                    // A claim: stay silent, the timer must run for us.
+                    if m["claim_deadline_ms"].as_u64().is_some_and(|ms| ms <= 500) {
+                        windows += 1;
+                    }
+                    continue;
+                }
+                if let Some(d) = legal.iter().find(|a| a.get("discard").is_some()) {
+                    c.act(d).await;
+                    waiting = true;
+                } else if let Some(a) = legal.first() {
+                    c.act(a).await;
+                    waiting = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        windows > 0,
+        "the person had claims to answer, and the timer ran"
+    );
+}
