@@ -153,13 +153,27 @@ fn a_killed_server_resumes_every_acknowledged_action() {
 
     let (mut child, addr) = start(&db);
     let url = format!("ws://{addr}/ws/{room}?token={token}");
-    let after = rt.block_on(async {
+    let (after, next) = rt.block_on(async {
         let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
         let welcome = recv(&mut ws).await;
         assert_eq!(welcome["type"], "welcome");
         assert_eq!(welcome["seat"], 0, "the same token opens the same seat");
-        fresh_state(&mut ws).await
+        let st = fresh_state(&mut ws).await;
+        // And play goes on: one more action is acknowledged.
+        let legal = st["observation"]["legal_actions"].as_array().unwrap().clone();
+        let msg = json!({"type": "action", "seq": 100, "action": legal.last().unwrap()});
+        ws.send(Message::text(msg.to_string())).await.unwrap();
+        loop {
+            let m = recv(&mut ws).await;
+            assert_ne!(m["type"], "error", "{m}");
+            if m["type"] == "ack" {
+                assert_eq!(m["seq"], 100);
+                break;
+            }
+        }
+        (st, fresh_state(&mut ws).await)
     });
+    assert!(next["actions"].as_u64() > after["actions"].as_u64());
     assert_eq!(after["status"], "playing");
     assert_eq!(
         after["actions"], before["actions"],

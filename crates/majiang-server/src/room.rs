@@ -380,6 +380,9 @@ impl RoomActor {
 
     /// After any change: let bots act (now, or after the bot delay), and run the claim timer.
     fn after_change(&mut self) {
+        // Without a bot delay, bots act at once, but at most a few in a row before the room
+        // task yields (through an immediate timer): connections drain, other rooms run.
+        let mut burst = 0;
         while let Some(m) = &self.game {
             if m.is_finished() {
                 self.bot_due = None;
@@ -410,6 +413,11 @@ impl RoomActor {
                 }
                 break;
             }
+            if burst == 8 {
+                self.bot_due = Some(Instant::now());
+                break;
+            }
+            burst += 1;
             if !self.bot_act(bot) {
                 break;
             }

@@ -276,5 +276,43 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         .await
         .map_err(err)?;
     assert!(status.contains("finished"), "{status}");
+
+    // The replay viewer steps through the finished match with every hand open.
+    c.find(Locator::Css(r#"a[href^="/?replay="]"#))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(err)?;
+    let pos = c
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::XPath(
+            "//span[@id='replay-pos' and contains(text(), ' / ')]",
+        ))
+        .await
+        .map_err(err)?;
+    let first = pos.text().await.map_err(err)?;
+    assert!(first.starts_with("1 / "), "{first}");
+    let open_tiles = c
+        .find_all(Locator::Css("#replay-board .concealed img[src$='.svg']:not([src*='back'])"))
+        .await
+        .map_err(err)?;
+    assert!(open_tiles.len() >= 52, "every hand open: {} tiles", open_tiles.len());
+    c.find(Locator::Css("#replay-last"))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(err)?;
+    let last = c
+        .find(Locator::Css("#replay-pos"))
+        .await
+        .map_err(err)?
+        .text()
+        .await
+        .map_err(err)?;
+    let total = first.split(" / ").nth(1).and_then(|r| r.split(' ').next()).unwrap_or("");
+    assert!(last.starts_with(&format!("{total} / {total}")), "{first} -> {last}");
     Ok(())
 }
