@@ -32,6 +32,156 @@ pub fn is_complete(hand: &TileCounts, rules: &HandRules) -> bool {
     false
 }
 
+/// Running statistics of a concealed hand, kept up to date on every change, that rule out
+/// most incomplete hands in constant time before [`is_complete`] looks at the tiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Screen {
+    /// Tiles per number suit.
+    suit_sum: [u8; 3],
+    /// Honor kinds held once or four times (never part of sets and a pair).
+    honor_bad: u8,
+    /// Honor kinds held twice.
+    honor_pairs: u8,
+    /// Kinds held an odd number of times.
+    odd: u8,
+    /// Kinds held four times.
+    fours: u8,
+    /// Tiles that are neither terminals nor honors.
+    non_orphans: u8,
+    /// Tiles in all.
+    total: u8,
+}
+
+impl Screen {
+    /// True if some kind is held four times.
+    pub fn has_four(&self) -> bool {
+        self.fours > 0
+    }
+
+    /// The statistics of a hand, computed from scratch.
+    pub fn of(hand: &TileCounts) -> Screen {
+        let mut s = Screen::default();
+        for (t, n) in hand.iter() {
+            s.update(t, 0, n);
+        }
+        s
+    }
+
+    /// Records that the count of `t` went from `before` to `after` (both at most 4).
+    #[inline]
+    pub fn update(&mut self, t: Tile, before: u8, after: u8) {
+        const BAD: [u8; 5] = [0, 1, 0, 0, 1];
+        const PAIR: [u8; 5] = [0, 0, 1, 0, 0];
+        const FOUR: [u8; 5] = [0, 0, 0, 0, 1];
+        let i = t.index();
+        if i >= 34 {
+            return;
+        }
+        let (b, a) = (usize::from(before.min(4)), usize::from(after.min(4)));
+        let delta = after.wrapping_sub(before);
+        if i >= 27 {
+            self.honor_bad = self.honor_bad.wrapping_add(BAD[a]).wrapping_sub(BAD[b]);
+            self.honor_pairs = self.honor_pairs.wrapping_add(PAIR[a]).wrapping_sub(PAIR[b]);
+        } else {
+            let suit = &mut self.suit_sum[i / 9];
+            *suit = suit.wrapping_add(delta);
+            let rank = i % 9;
+            if rank != 0 && rank != 8 {
+                self.non_orphans = self.non_orphans.wrapping_add(delta);
+            }
+        }
+        self.odd = self.odd.wrapping_add(after & 1).wrapping_sub(before & 1);
+        self.fours = self.fours.wrapping_add(FOUR[a]).wrapping_sub(FOUR[b]);
+        self.total = self.total.wrapping_add(delta);
+    }
+
+    /// False when `hand` (whose statistics these are) plus `extra` certainly does not win under
+    /// `rules`; true when it may (then ask [`is_complete`]). Hands holding a wildcard always
+    /// pass.
+    #[inline]
+    pub fn may_complete(&self, hand: &TileCounts, extra: Option<Tile>, rules: &HandRules) -> bool {
+        if let Some(w) = rules.wildcard {
+            if hand.get(w.tile) > 0 || extra == Some(w.tile) {
+                return wild_may_complete(hand, extra, w.tile, rules);
+            }
+        }
+        let mut s = *self;
+        if let Some(t) = extra {
+            let c = hand.get(t);
+            s.update(t, c, c + 1);
+        }
+        let mut pairs = s.honor_pairs;
+        let mut bad = s.honor_bad > 0;
+        for sum in s.suit_sum {
+            bad |= sum % 3 == 1;
+            pairs += u8::from(sum % 3 == 2);
+        }
+        if !bad && pairs == 1 {
+            return true;
+        }
+        if s.total == 14 {
+            if rules.seven_pairs && s.odd == 0 && (s.fours == 0 || rules.four_as_two_pairs) {
+                return true;
+            }
+            if rules.thirteen_orphans && s.non_orphans == 0 {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// A lower bound on the wildcards a hand needs, against the wildcards it has: each honor kind
+/// and each suit is a separate group (a set never spans two), one group holds the pair (or two
+/// wildcards make it), and a suit of `n` tiles needs at least enough to reach a multiple of
+/// three (two more than one, for the pair). Never rules out a hand that wins.
+fn wild_may_complete(
+    hand: &TileCounts,
+    extra: Option<Tile>,
+    wild: Tile,
+    rules: &HandRules,
+) -> bool {
+    // Honors: cost of sets only, and of sets with the pair, for n real tiles of one kind.
+    const SETS: [u32; 5] = [0, 2, 1, 0, 2];
+    const PAIR: [u32; 5] = [2, 1, 0, 2, 1];
+    let mut c = hand.0;
+    if let Some(t) = extra {
+        c[t.index()] += 1;
+    }
+    let w = u32::from(c[wild.index()]);
+    c[wild.index()] = 0;
+    let mut need = 0u32;
+    let mut best_delta = 2i32; // a pair of two wildcards
+    let mut odd = 0u32;
+    let mut total = w;
+    for &n in &c[27..34] {
+        let n = usize::from(n.min(4));
+        need += SETS[n];
+        if n > 0 {
+            best_delta = best_delta.min(PAIR[n] as i32 - SETS[n] as i32);
+        }
+    }
+    for suit in 0..3 {
+        let sum: u32 = c[suit * 9..suit * 9 + 9]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum();
+        if sum > 0 {
+            let m = (sum % 3) as usize;
+            let (sets, pair) = [(0, 2), (2, 1), (1, 0)][m];
+            need += sets;
+            best_delta = best_delta.min(pair - sets as i32);
+        }
+    }
+    for &n in c.iter() {
+        odd += u32::from(n & 1);
+        total += u32::from(n);
+    }
+    let standard = (need as i32 + best_delta) <= w as i32;
+    let pairs = rules.seven_pairs && total == 14 && odd <= w;
+    standard || pairs
+}
+
 fn sets_only(s: &[u8]) -> bool {
     let mut a = [0u8; 9];
     a.copy_from_slice(s);
@@ -49,48 +199,47 @@ fn sets_only(s: &[u8]) -> bool {
 }
 
 fn standard(c: &[u8; 34]) -> bool {
-    let mut pair = false;
+    // Cheap, branch-free screening first: honors must come in threes or one pair, each suit's
+    // count must be 0 or 2 mod 3, and exactly one pair overall.
+    let mut bad = false;
+    let mut pairs = 0u32;
     for &n in &c[27..34] {
-        match n {
-            0 | 3 => {}
-            2 if !pair => pair = true,
-            _ => return false,
-        }
+        bad |= n == 1 || n == 4;
+        pairs += u32::from(n == 2);
     }
-    for suit in 0..3 {
+    let mut sums = [0u32; 3];
+    for (suit, sum) in sums.iter_mut().enumerate() {
+        *sum = c[suit * 9..suit * 9 + 9]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum();
+        bad |= *sum % 3 == 1;
+        pairs += u32::from(*sum % 3 == 2);
+    }
+    if bad || pairs != 1 {
+        return false;
+    }
+    for (suit, &sum) in sums.iter().enumerate() {
         let s = &c[suit * 9..suit * 9 + 9];
-        let sum: u32 = s.iter().map(|&n| u32::from(n)).sum();
-        match sum % 3 {
-            0 => {
-                if !sets_only(s) {
-                    return false;
-                }
+        if sum % 3 == 0 {
+            if !sets_only(s) {
+                return false;
             }
-            2 => {
-                if pair {
-                    return false;
+        } else {
+            let mut t = [0u8; 9];
+            let ok = (0..9).any(|i| {
+                s[i] >= 2 && {
+                    t.copy_from_slice(s);
+                    t[i] -= 2;
+                    sets_only(&t)
                 }
-                pair = true;
-                let mut ok = false;
-                let mut t = [0u8; 9];
-                for i in 0..9 {
-                    if s[i] >= 2 {
-                        t.copy_from_slice(s);
-                        t[i] -= 2;
-                        if sets_only(&t) {
-                            ok = true;
-                            break;
-                        }
-                    }
-                }
-                if !ok {
-                    return false;
-                }
+            });
+            if !ok {
+                return false;
             }
-            _ => return false,
         }
     }
-    pair
+    true
 }
 
 fn seven_pairs(c: &[u8; 34], four_as_two: bool) -> bool {
@@ -137,14 +286,20 @@ mod tests {
                 four_as_two_pairs: true,
                 ..HandRules::ALL_FORMS
             },
+            crate::rules::hangzhou::patterns::hand_rules(Tile::WHITE),
+            HandRules::STANDARD_ONLY.with_wildcard(Tile::WHITE),
         ];
         let mut wins = 0;
         for round in 0..20_000 {
             let mut c = TileCounts::EMPTY;
             let size = [14, 11, 8, 5, 2][round % 5];
             // Bias towards few kinds so that complete hands come up often.
-            let kinds: u32 = rng.random_range(3..34);
+            let kinds: u32 = rng.random_range(4..34);
             let off: u32 = rng.random_range(0..34);
+            // Half the hands hold wildcards (White dragons for the wild rule sets).
+            if rng.random_bool(0.5) {
+                c.0[Tile::WHITE.index()] = rng.random_range(1..=3);
+            }
             while c.len() < size {
                 let i = ((rng.random_range(0..kinds) + off) % 34) as usize;
                 if c.0[i] < 4 {
@@ -154,6 +309,17 @@ mod tests {
             for r in &rule_sets {
                 let fast = is_complete(&c, r);
                 assert_eq!(fast, analysis::is_win(&c, r), "{c} {r:?}");
+                // The screen never rules out a complete hand, with or without an extra tile.
+                assert!(!fast || Screen::of(&c).may_complete(&c, None, r), "{c}");
+                let mut less = c;
+                let last = less.iter().last().map(|(t, _)| t);
+                if let Some(t) = last {
+                    less.remove(t);
+                    assert!(
+                        !fast || Screen::of(&less).may_complete(&less, Some(t), r),
+                        "{c}"
+                    );
+                }
                 wins += usize::from(fast);
             }
         }

@@ -3,7 +3,7 @@
 
 use super::Player;
 use super::action::{Action, ActionError};
-use super::complete::is_complete;
+use super::complete::{Screen, is_complete};
 use super::config::WildcardRule;
 use super::event::{DicePurpose, Event, KongKind, PlayerScore};
 use super::ruleset::Ruleset;
@@ -14,7 +14,7 @@ use crate::meld::{Meld, MeldKind};
 use crate::rules::hangzhou::patterns::bao_tou_state;
 use crate::scoring::{Circumstances, Invalid, OtherHand, Scored, WinKind, WinSituation};
 use crate::seat::Seat;
-use crate::tile::{Tile, Wind};
+use crate::tile::{KINDS, Tile, Wind};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -158,11 +158,29 @@ impl HandOutcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Hand {
     concealed: TileCounts,
+    /// Running statistics of `concealed` for the quick completeness screen.
+    screen: Screen,
     melds: Vec<Meld>,
     flowers: Vec<Tile>,
     discards: Vec<DiscardRecord>,
     /// Fortune Gambits in the player's current unbroken run.
     gambit_run: u8,
+}
+
+impl Hand {
+    fn add(&mut self, t: Tile) {
+        let before = self.concealed.get(t);
+        self.concealed.add(t);
+        self.screen.update(t, before, before + 1);
+    }
+
+    /// Removes `k` copies of `t` (the caller has checked that they are there).
+    fn take(&mut self, t: Tile, k: u8) {
+        let before = self.concealed.get(t);
+        let after = before.saturating_sub(k);
+        self.concealed.0[t.index()] = after;
+        self.screen.update(t, before, after);
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -254,6 +272,8 @@ pub struct Game {
     setup: HandSetup,
     n: u8,
     hand_rules: HandRules,
+    /// Each chair's seat wind this hand.
+    seats: [Seat; MAX_PLAYERS],
     wild: Option<Tile>,
     indicator: Option<Tile>,
     wall: Wall,
@@ -268,8 +288,22 @@ fn roll(rng: &mut ChaCha8Rng, dice: u8) -> Vec<u8> {
     (0..dice).map(|_| rng.random_range(1..=6u8)).collect()
 }
 
+/// Every kind by index, so that the hot loops index a table instead of checking a range.
+static TILES: [Tile; 42] = {
+    let mut t = [Tile::EAST; 42];
+    let mut i = 0;
+    while i < 42 {
+        t[i] = match Tile::from_index(i) {
+            Some(x) => x,
+            None => Tile::EAST,
+        };
+        i += 1;
+    }
+    t
+};
+
 fn tile_at(i: usize) -> Tile {
-    Tile::from_index(i).unwrap_or(Tile::EAST)
+    TILES[i.min(41)]
 }
 
 impl Game {
@@ -325,7 +359,7 @@ impl Game {
         let mut rng = Self::check_setup(&ruleset, &setup)?;
         let mut tiles = wall.remaining_tiles().to_vec();
         tiles.sort();
-        if tiles != full_set(ruleset.config()) || wall.dead_remaining() != wall.dead_remaining() {
+        if tiles != full_set(ruleset.config()) {
             return Err(SetupError::Wall(WallError(
                 "the wall must be whole, as Wall::from_order makes it".into(),
             )));
@@ -387,6 +421,7 @@ impl Game {
         let dealer = setup.dealer.index();
         let hand = Hand {
             concealed: TileCounts::EMPTY,
+            screen: Screen::default(),
             melds: Vec::with_capacity(4),
             flowers: Vec::new(),
             discards: Vec::with_capacity(32),
@@ -405,7 +440,7 @@ impl Game {
                 if t.is_bonus() {
                     bonus[p].push(t);
                 } else {
-                    hands[p].concealed.add(t);
+                    hands[p].add(t);
                 }
                 if p == dealer {
                     last_to_dealer = Some(t);
@@ -454,8 +489,14 @@ impl Game {
                 wild = Some(t);
             }
         }
+        let order = ruleset.seats();
+        let mut seats = [Seat::East; MAX_PLAYERS];
+        for (p, seat) in seats.iter_mut().enumerate().take(n) {
+            *seat = order[(p + n - dealer) % n];
+        }
         let mut game = Game {
             hand_rules: ruleset.hand_rules(wild),
+            seats,
             ruleset,
             n: n as u8,
             wild,
@@ -474,7 +515,7 @@ impl Game {
             for f in list {
                 match game.replace_flower(Player(p as u8), f, events) {
                     Some(t) => {
-                        game.hands[p].concealed.add(t);
+                        game.hands[p].add(t);
                         if p == dealer {
                             last_to_dealer = Some(t);
                         }
@@ -533,9 +574,7 @@ impl Game {
 
     /// The seat wind of `p` this hand (the dealer is East, then turn order).
     pub fn seat_of(&self, p: Player) -> Seat {
-        let n = self.players();
-        let order = self.ruleset.seats();
-        order[(p.index() % n + n - self.setup.dealer.index()) % n]
+        self.seats.get(p.index()).copied().unwrap_or(Seat::East)
     }
 
     /// The player at seat `seat` this hand, if the table has that seat.
@@ -692,20 +731,24 @@ impl Game {
                     out.push(Action::Win);
                 }
                 let restricted = *source != TileSource::Claim && h.gambit_run > 0;
-                if *source != TileSource::Claim
+                let kongs = *source != TileSource::Claim
                     && self.ruleset.config().kongs_allowed
-                    && self.wall.can_replace()
-                {
-                    for (t, n) in h.concealed.iter() {
-                        if n == 4 && Some(t) != self.wild {
-                            out.push(Action::ConcealedKong(t));
+                    && self.wall.can_replace();
+                let wild = self.wild.map_or(usize::MAX, Tile::index);
+                let counts = &h.concealed.0;
+                if kongs {
+                    if h.screen.has_four() {
+                        for (i, &n) in counts.iter().enumerate() {
+                            if n == 4 && i != wild {
+                                out.push(Action::ConcealedKong(tile_at(i)));
+                            }
                         }
                     }
                     if !restricted {
                         for m in &h.melds {
                             if m.kind == MeldKind::Pung
-                                && h.concealed.get(m.tile) > 0
-                                && Some(m.tile) != self.wild
+                                && counts[m.tile.index()] > 0
+                                && m.tile.index() != wild
                             {
                                 out.push(Action::AddedKong(m.tile));
                             }
@@ -715,9 +758,14 @@ impl Game {
                 match (restricted, drawn) {
                     (true, Some(d)) => out.push(Action::Discard(*d)),
                     _ => {
-                        for (t, _) in h.concealed.iter() {
-                            out.push(Action::Discard(t));
+                        // Branch-free compaction: which kinds are held is unpredictable.
+                        let mut buf = [Action::Pass; KINDS];
+                        let mut k = 0;
+                        for (i, &n) in counts.iter().enumerate() {
+                            buf[k] = Action::Discard(TILES[i]);
+                            k += usize::from(n > 0);
                         }
+                        out.extend_from_slice(&buf[..k]);
                     }
                 }
             }
@@ -930,7 +978,7 @@ impl Game {
                 Action::Discard(t) => self.discard(p, t, events),
                 Action::ConcealedKong(t) => {
                     let h = &mut self.hands[p.index()];
-                    h.concealed.0[t.index()] = 0;
+                    h.take(t, 4);
                     h.melds.push(Meld {
                         kind: MeldKind::ConcealedKong,
                         tile: t,
@@ -1037,7 +1085,10 @@ impl Game {
     /// The other players in turn order after `p`.
     fn after(&self, p: Player) -> impl Iterator<Item = Player> + use<> {
         let n = self.n;
-        (1..n).map(move |k| Player((p.0 + k) % n))
+        (1..n).map(move |k| {
+            let q = p.0 + k;
+            Player(if q >= n { q - n } else { q })
+        })
     }
 
     fn others(&self, p: Player) -> impl Iterator<Item = Player> + use<> {
@@ -1045,7 +1096,8 @@ impl Game {
     }
 
     fn next_player(&self, p: Player) -> Player {
-        Player((p.0 + 1) % self.n)
+        let q = p.0 + 1;
+        Player(if q >= self.n { 0 } else { q })
     }
 
     fn enter_turn(
@@ -1067,7 +1119,9 @@ impl Game {
                     kong_chain,
                     last: last_wall,
                 };
-                is_complete(&self.hands[player.index()].concealed, &self.hand_rules)
+                let h = &self.hands[player.index()];
+                h.screen.may_complete(&h.concealed, None, &self.hand_rules)
+                    && is_complete(&h.concealed, &self.hand_rules)
                     && self.score_win(player, &ctx).is_ok()
             }
         };
@@ -1085,7 +1139,7 @@ impl Game {
         let gambit = self.is_gambit_discard(p, t);
         let wildcard = self.ruleset.config().fortune_gambit && Some(t) == self.wild;
         let h = &mut self.hands[p.index()];
-        h.concealed.remove(t);
+        h.take(t, 1);
         h.discards.push(DiscardRecord {
             tile: t,
             claimed: false,
@@ -1166,7 +1220,10 @@ impl Game {
         {
             let mut full = h.concealed;
             full.add(t);
-            if is_complete(&full, &self.hand_rules) {
+            if h.screen
+                .may_complete(&h.concealed, Some(t), &self.hand_rules)
+                && is_complete(&full, &self.hand_rules)
+            {
                 let ctx = WinContext {
                     win: WinKind::Discard,
                     tile: t,
@@ -1188,9 +1245,14 @@ impl Game {
         {
             return false;
         }
-        let mut full = self.hands[q.index()].concealed;
+        let h = &self.hands[q.index()];
+        let mut full = h.concealed;
         full.add(t);
-        if !is_complete(&full, &self.hand_rules) {
+        if !h
+            .screen
+            .may_complete(&h.concealed, Some(t), &self.hand_rules)
+            || !is_complete(&full, &self.hand_rules)
+        {
             return false;
         }
         let ctx = WinContext {
@@ -1245,7 +1307,7 @@ impl Game {
         h.gambit_run = 0;
         let meld = match action {
             Action::Pung => {
-                h.concealed.0[tile.index()] -= 2;
+                h.take(tile, 2);
                 Meld {
                     kind: MeldKind::Pung,
                     tile,
@@ -1254,7 +1316,7 @@ impl Game {
                 }
             }
             Action::Kong => {
-                h.concealed.0[tile.index()] -= 3;
+                h.take(tile, 3);
                 Meld {
                     kind: MeldKind::Kong,
                     tile,
@@ -1265,7 +1327,7 @@ impl Game {
             Action::Chow { tiles } => {
                 for x in tiles {
                     if x != tile {
-                        h.concealed.remove(x);
+                        h.take(x, 1);
                     }
                 }
                 Meld {
@@ -1299,7 +1361,7 @@ impl Game {
 
     fn complete_added_kong(&mut self, p: Player, t: Tile, chain: u8, events: &mut Vec<Event>) {
         let h = &mut self.hands[p.index()];
-        h.concealed.remove(t);
+        h.take(t, 1);
         if let Some(m) = h
             .melds
             .iter_mut()
@@ -1328,7 +1390,7 @@ impl Game {
                 }
             }
         }
-        self.hands[p.index()].concealed.add(t);
+        self.hands[p.index()].add(t);
         self.enter_turn(p, Some(t), TileSource::KongReplacement, chain, false);
     }
 
@@ -1356,7 +1418,7 @@ impl Game {
             }
         }
         let last_wall = source == TileSource::Wall && self.wall.live_remaining() == 0;
-        self.hands[p.index()].concealed.add(t);
+        self.hands[p.index()].add(t);
         self.enter_turn(p, Some(t), source, 0, last_wall);
     }
 
@@ -1393,18 +1455,18 @@ impl Game {
                         rec.claimed = true;
                     }
                 }
-                self.hands[p.index()].concealed.add(ctx.tile);
+                self.hands[p.index()].add(ctx.tile);
             }
             WinKind::RobbingKong => {
                 if let Some(k) = ctx.discarder {
-                    self.hands[k.index()].concealed.remove(ctx.tile);
+                    self.hands[k.index()].take(ctx.tile, 1);
                     events.push(Event::KongRobbed {
                         player: p,
                         from: k,
                         tile: ctx.tile,
                     });
                 }
-                self.hands[p.index()].concealed.add(ctx.tile);
+                self.hands[p.index()].add(ctx.tile);
             }
         }
         let score = PlayerScore {
@@ -1606,6 +1668,9 @@ impl Game {
             }
             for f in &h.flowers {
                 count[f.index()] += 1;
+            }
+            if h.screen != Screen::of(&h.concealed) {
+                return Err(format!("player {i}: screen statistics out of date"));
             }
             let size = h.concealed.len() + 3 * h.melds.len();
             let on_turn = match &self.phase {
