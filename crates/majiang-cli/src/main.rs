@@ -2,6 +2,7 @@
 
 mod analyze;
 mod hand_input;
+mod replay;
 mod rules_file;
 mod score;
 mod serve;
@@ -23,6 +24,11 @@ enum Command {
     Analyze(analyze::Args),
     /// Score a winning hand under a rule set (JSON request on stdin with --json).
     Score(Box<score::Args>),
+    /// Check a match log: replay it and print each hand and the final standings (exit 1 if it
+    /// does not replay identically, 2 if it is not a log).
+    Replay(replay::ReplayArgs),
+    /// Play one match with seeded random players and write its log (for `majiang replay`).
+    Selfplay(replay::SelfplayArgs),
     /// Run the game server and its browser UI.
     Serve(serve::Args),
 }
@@ -42,6 +48,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Score(args) => score::run(&args),
+        Command::Replay(args) => return replay::run_replay(&args),
+        Command::Selfplay(args) => replay::run_selfplay(&args),
         Command::Serve(args) => serve::run(&args),
     };
     match result {

@@ -440,3 +440,60 @@ fn a_policy_that_cheats_is_refused() {
     let err = play_match(r, 1, |_, _, _| Action::Win).unwrap_err();
     assert!(matches!(err, MatchError::Action { hand: 1, .. }), "{err}");
 }
+
+/// The long run: many seeded matches per rule set, each checked as above and replayed from its
+/// log. `cargo test -p majiang --test engine_match -- --ignored`.
+#[test]
+#[ignore]
+fn many_matches_per_rule_set() {
+    use majiang::table::log::replay;
+    let cases = [
+        ("hongkong", json!({}), 0u8),
+        ("hongkong", json!({"flowers": false}), 0),
+        ("hangzhou", json!({}), 1),
+        (
+            "hangzhou",
+            json!({"wildcard": "indicator", "end": "rounds:16"}),
+            1,
+        ),
+        (
+            "hangzhou",
+            json!({"end": "points:20", "dice_double_starts_lao3": true}),
+            2,
+        ),
+        ("yangzhou", json!({}), 3),
+        ("yangzhou", json!({"chow": true, "min_fan": 5}), 3),
+        ("classic", json!({"players": 3}), 4),
+        ("classic", json!({"players": 4, "flowers": true}), 4),
+    ];
+    for (name, options, family) in cases {
+        let r = rules(name, options.clone());
+        let t = std::time::Instant::now();
+        let mut hands = 0;
+        for seed in 0..100 {
+            let (m, log) = greedy(&r, seed);
+            hands += m.hands_played();
+            let start = match family {
+                2 => 20,
+                _ => 0,
+            };
+            check_common(&m, &log, start);
+            match family {
+                0 => check_winds(&m, true),
+                3 => check_winds(&m, false),
+                1 | 2 => {
+                    let first = m.settlements()[0].deal.lao;
+                    assert!(first == 1 || (family == 2 && first == 3));
+                    check_lao(&m, first);
+                }
+                _ => assert_eq!(m.hands_played() as usize, m.players()),
+            }
+            let report = replay(&log.to_jsonl()).unwrap();
+            assert_eq!(report.hands, m.settlements());
+        }
+        println!(
+            "{name} {options}: 100 matches, {hands} hands, {:?}",
+            t.elapsed()
+        );
+    }
+}

@@ -445,7 +445,7 @@ impl Match {
     /// to the ledger, the deal rotates and the match may end. The match is unchanged on error.
     pub fn finish_hand(&mut self, game: &Game) -> Result<Settlement, MatchError> {
         let setup = self.current.as_ref().ok_or(MatchError::NoHand)?;
-        if game.setup() != setup || !Arc::ptr_eq(game.ruleset(), &self.ruleset) {
+        if game.setup() != setup || **game.ruleset() != *self.ruleset {
             return Err(MatchError::WrongGame(setup.hand_number));
         }
         let outcome = game
@@ -656,6 +656,10 @@ impl GreedyPolicy {
 /// Plays a whole match with `policy` choosing every action (it is given the game, the player
 /// to act and their legal actions) and records it: the match at its end and its [`MatchLog`].
 /// Players who must answer a discard are asked in chair order.
+///
+/// A policy that never wins may never end a match whose dealer keeps the deal on a drawn hand
+/// (Hong Kong; Hangzhou with `end = points:N`): give such play a limit with
+/// [`play_match_limited`].
 pub fn play_match(
     ruleset: Arc<Ruleset>,
     seed: u64,

@@ -8,7 +8,7 @@
 //!   [`Game::legal_actions`] what they may do, and [`Game::apply`] does it, returning the
 //!   [`Event`]s it caused or an [`ActionError`] (the game is then unchanged).
 //! - [`Observation`] ([`observation`]): what one player may see.
-//! - [`Match`] ([`matches`]): a whole match, hand after hand, with its ledger; [`MatchLog`]
+//! - [`Match`] ([`matches`](mod@matches)): a whole match, hand after hand, with its ledger; [`MatchLog`]
 //!   ([`log`]): its JSON-lines record, and [`log::replay`] to check one.
 //!
 //! Players are chairs, [`Player`]`(0..n)`, fixed for a match; each hand the dealer is East and

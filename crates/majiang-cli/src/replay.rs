@@ -1,0 +1,262 @@
+//! `majiang replay FILE`: checks a match log and prints what happened; `majiang selfplay`:
+//! plays one match with seeded random policies and writes its log.
+//!
+//! `replay` exits 0 when the log replays identically, 1 (with the first differing line) when it
+//! does not, and 2 when the input cannot be read as a log at all.
+
+use crate::UsageError;
+use majiang::scoring::{Unit, WinKind};
+use majiang::table::Ruleset;
+use majiang::table::log::{MatchSummary, ReplayReport, replay};
+use majiang::table::matches::{
+    EndReason, GreedyPolicy, RandomPolicy, Settlement, play_match_limited,
+};
+use majiang::table::{HandOutcome, Player};
+use serde_json::{Map, Value};
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Arguments of `majiang replay`.
+#[derive(clap::Args)]
+pub struct ReplayArgs {
+    /// The match log (JSON lines, as `majiang selfplay --log` writes it); `-` for standard input.
+    file: String,
+    /// Print only the verdict, not the hands and standings.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Arguments of `majiang selfplay`.
+#[derive(clap::Args)]
+pub struct SelfplayArgs {
+    /// The rule set: hongkong, hangzhou, yangzhou or classic.
+    #[arg(long, required_unless_present = "rules_file")]
+    rules: Option<String>,
+    /// A TOML file of house rules (`rules = "..."` and option keys); --option wins over it.
+    #[arg(long, value_name = "FILE")]
+    rules_file: Option<String>,
+    /// A house rule, KEY=VALUE (VALUE read as JSON if it can be, else as text); repeatable.
+    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// The match seed: it fixes the seats, every shuffle and die, and the players' choices.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Where to write the match log (JSON lines); `-` for standard output.
+    #[arg(long, value_name = "FILE")]
+    log: String,
+    /// How the players choose: `greedy` (random, but discarding towards a win and taking every
+    /// win) or `random` (uniform among the legal actions; wins are rare).
+    #[arg(long, default_value = "greedy", value_parser = ["greedy", "random"])]
+    policy: String,
+    /// Stop the match after this many hands whatever the rules say (0: no limit). Uniformly
+    /// random Hong Kong play draws nearly every hand, and the dealer keeps the deal on a draw.
+    #[arg(long, default_value_t = 1000)]
+    hand_limit: u32,
+}
+
+/// Runs `majiang replay`.
+pub fn run_replay(args: &ReplayArgs) -> ExitCode {
+    let text = if args.file == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
+    } else {
+        std::fs::read_to_string(&args.file)
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("majiang: reading {}: {e}", args.file);
+            return ExitCode::from(2);
+        }
+    };
+    match replay(&text) {
+        Ok(report) => {
+            if !args.quiet {
+                print!("{}", describe(&report));
+            }
+            println!(
+                "replayed identically: {} hands, {} actions, {} records",
+                report.hands.len(),
+                report.actions,
+                report.records
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) if e.is_unreadable() => {
+            eprintln!("majiang: {}: not a match log: {e}", args.file);
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("majiang: {}: does not replay: {e}", args.file);
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Runs `majiang selfplay`.
+pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
+    let file = args
+        .rules_file
+        .as_deref()
+        .map(crate::rules_file::load)
+        .transpose()?;
+    let name = match (&args.rules, file.as_ref().and_then(|f| f.rules.clone())) {
+        (Some(r), _) => r.clone(),
+        (None, Some(r)) => r,
+        (None, None) => {
+            return Err(UsageError(
+                "name the rule set with --rules or rules = \"...\" in the rules file".into(),
+            ));
+        }
+    };
+    let mut options: Map<String, Value> = file.map(|f| f.options).unwrap_or_default();
+    for o in &args.options {
+        let (k, v) = o
+            .split_once('=')
+            .ok_or_else(|| UsageError(format!("--option {o:?}: write KEY=VALUE")))?;
+        let value = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string()));
+        options.insert(k.to_string(), value);
+    }
+    let ruleset = Arc::new(Ruleset::from_name(&name, &options)?);
+    let limit = (args.hand_limit > 0).then_some(args.hand_limit);
+    let (m, log) = if args.policy == "random" {
+        let mut p = RandomPolicy::new(args.seed);
+        play_match_limited(ruleset, args.seed, limit, |g, q, a| p.choose(g, q, a))?
+    } else {
+        let mut p = GreedyPolicy::new(args.seed);
+        play_match_limited(ruleset, args.seed, limit, |g, q, a| p.choose(g, q, a))?
+    };
+    let text = log.to_jsonl();
+    let summary = MatchSummary::of(&m);
+    if args.log == "-" {
+        print!("{text}");
+    } else {
+        std::fs::write(&args.log, &text)
+            .map_err(|e| UsageError(format!("writing {}: {e}", args.log)))?;
+        println!(
+            "{name}, seed {}: {} hands ({}), {} log lines written to {}",
+            args.seed,
+            m.hands_played(),
+            reason_text(summary.reason),
+            log.records.len(),
+            args.log
+        );
+        print!("{}", standings_text(&summary));
+    }
+    Ok(())
+}
+
+fn reason_text(r: Option<EndReason>) -> &'static str {
+    match r {
+        Some(EndReason::DealRounds) => "the deal went round",
+        Some(EndReason::Hands) => "the agreed number of hands",
+        Some(EndReason::Points) => "a player ran out of points",
+        Some(EndReason::HandLimit) => "cut short at the hand limit",
+        None => "not finished",
+    }
+}
+
+fn unit_word(u: Unit, v: i64) -> String {
+    match u {
+        Unit::Fan => format!("{v} fan"),
+        Unit::Points => format!("{v} points"),
+        Unit::Double if v == 1 => "1 double".into(),
+        Unit::Double => format!("{v} doubles"),
+        Unit::Multiplier => format!("×{v}"),
+    }
+}
+
+fn signed(v: &[i64]) -> String {
+    v.iter()
+        .map(|x| format!("{x:+}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn hand_line(s: &Settlement, show_lao: bool) -> String {
+    let mut line = format!(
+        "hand {:>3}  dealer {}  {:<5} wind",
+        s.hand_number,
+        s.deal.dealer,
+        s.deal.prevailing_wind.name()
+    );
+    if show_lao {
+        let _ = write!(line, "  lao {}", s.deal.lao);
+    }
+    match &s.outcome {
+        HandOutcome::ExhaustiveDraw => line.push_str("  drawn (the wall ran out)"),
+        HandOutcome::Win {
+            winner,
+            win,
+            discarder,
+            tile,
+            scored,
+            ..
+        } => {
+            let from = |d: &Option<Player>| d.map(|p| p.to_string()).unwrap_or_default();
+            let how = match win {
+                WinKind::SelfDraw => "by self-draw".to_string(),
+                WinKind::Discard => format!("on player {}'s discard", from(discarder)),
+                WinKind::RobbingKong => format!("robbing player {}'s kong", from(discarder)),
+            };
+            let patterns: Vec<String> = scored
+                .patterns
+                .iter()
+                .map(|p| format!("{} {}", p.name, unit_word(p.unit, p.value)))
+                .collect();
+            let _ = write!(
+                line,
+                "  player {winner} wins {how} with {tile}: {}; total {}",
+                patterns.join(", "),
+                scored.total
+            );
+        }
+    }
+    let _ = write!(line, "  | payments {}", signed(&s.payments));
+    line
+}
+
+fn standings_text(summary: &MatchSummary) -> String {
+    let mut out = String::from("final standings:\n");
+    for st in &summary.standings {
+        let _ = writeln!(
+            out,
+            "  {}. player {} (entrant {})  {:+}",
+            st.rank, st.player, st.entrant, st.points
+        );
+    }
+    out
+}
+
+/// The per-hand summary and final standings of a replayed log.
+fn describe(report: &ReplayReport) -> String {
+    let h = &report.header;
+    let mut out = format!(
+        "{} match, seed {}, {} players, options {}\n",
+        h.rules,
+        h.seed,
+        h.players,
+        Value::Object(h.options.clone())
+    );
+    let seats: Vec<String> = report
+        .chairs
+        .iter()
+        .enumerate()
+        .map(|(e, c)| format!("entrant {e} in chair {c}"))
+        .collect();
+    let _ = writeln!(out, "seats: {}", seats.join(", "));
+    let show_lao = h.rules == "hangzhou";
+    for s in &report.hands {
+        out.push_str(&hand_line(s, show_lao));
+        out.push('\n');
+    }
+    let _ = writeln!(
+        out,
+        "match over after {} hands: {}",
+        report.summary.hands,
+        reason_text(report.summary.reason)
+    );
+    out.push_str(&standings_text(&report.summary));
+    out
+}

@@ -1,0 +1,171 @@
+//! `majiang selfplay` writes a match log; `majiang replay` checks it: exit 0 when it replays
+//! identically, 1 when a line differs, 2 when it is not a log.
+
+use serde_json::{Value, json};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_majiang");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN)
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn run_stdin(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin.as_bytes())
+        .expect("writes the log");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("majiang-replay-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn selfplay(rules: &str, seed: &str, extra: &[&str], file: &str) -> String {
+    let path = temp(file);
+    let p = path.to_str().unwrap();
+    let mut args = vec!["selfplay", "--rules", rules, "--seed", seed, "--log", p];
+    args.extend_from_slice(extra);
+    let out = run(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("final standings"));
+    std::fs::read_to_string(&path).unwrap()
+}
+
+#[test]
+fn a_selfplay_log_replays_with_a_summary() {
+    for (rules, extra) in [
+        ("hangzhou", vec!["--option", "end=rounds:3"]),
+        ("classic", vec!["-o", "players=3"]),
+        ("yangzhou", vec!["--policy", "random"]),
+    ] {
+        let file = format!("{rules}.jsonl");
+        let log = selfplay(rules, "5", &extra, &file);
+        let header: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+        assert_eq!(header["rules"], rules);
+        assert_eq!(header["seed"], 5);
+        let out = run(&["replay", temp(&file).to_str().unwrap()]);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert!(stdout.contains("replayed identically"), "{stdout}");
+        assert!(stdout.contains("hand   1  dealer "), "{stdout}");
+        assert!(stdout.contains("final standings:"), "{stdout}");
+        let hands = stdout.lines().filter(|l| l.starts_with("hand ")).count();
+        let settlements = log
+            .lines()
+            .filter(|l| l.contains(r#""kind":"settlement""#))
+            .count();
+        assert_eq!(hands, settlements);
+        match rules {
+            "hangzhou" => {
+                assert_eq!(hands, 3);
+                assert!(stdout.contains("lao 1"));
+            }
+            "classic" => assert_eq!(hands, 3),
+            _ => assert_eq!(hands, 16),
+        }
+        // Quiet: only the verdict.
+        let out = run(&["replay", "-q", temp(&file).to_str().unwrap()]);
+        assert_eq!(text(&out.stdout).lines().count(), 1);
+    }
+}
+
+#[test]
+fn the_same_seed_writes_the_same_log() {
+    let a = selfplay("hongkong", "8", &["--hand-limit", "6"], "a.jsonl");
+    let b = selfplay("hongkong", "8", &["--hand-limit", "6"], "b.jsonl");
+    assert_eq!(a, b);
+    let c = selfplay("hongkong", "9", &["--hand-limit", "6"], "c.jsonl");
+    assert_ne!(a, c);
+    let header: Value = serde_json::from_str(a.lines().next().unwrap()).unwrap();
+    assert_eq!(header["hand_limit"], 6);
+    // Standard output and standard input work too.
+    let out = run(&[
+        "selfplay",
+        "--rules",
+        "hongkong",
+        "--seed",
+        "8",
+        "--hand-limit",
+        "6",
+        "--log",
+        "-",
+    ]);
+    assert_eq!(text(&out.stdout), a);
+    let out = run_stdin(&["replay", "-"], &a);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn a_tampered_log_exits_1_naming_the_line() {
+    let log = selfplay("classic", "2", &[], "tamper.jsonl");
+    let mut lines: Vec<String> = log.lines().map(str::to_string).collect();
+    let i = lines
+        .iter()
+        .position(|l| l.contains(r#""kind":"action""#))
+        .unwrap();
+    let mut v: Value = serde_json::from_str(&lines[i]).unwrap();
+    let p = v["player"].as_u64().unwrap();
+    v["player"] = json!((p + 2) % 4);
+    lines[i] = v.to_string();
+    let out = run_stdin(&["replay", "-"], &(lines.join("\n") + "\n"));
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains(&format!("line {}:", i + 1)), "{err}");
+    assert!(err.contains("does not replay"), "{err}");
+    assert!(text(&out.stdout).is_empty());
+}
+
+#[test]
+fn unreadable_input_exits_2() {
+    let out = run(&["replay", "/nonexistent/majiang.jsonl"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("reading"));
+    let out = run_stdin(&["replay", "-"], "hello\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("line 1"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run_stdin(&["replay", "-"], "");
+    assert_eq!(out.status.code(), Some(2));
+    // Selfplay with bad rules or options is a usage error.
+    for args in [
+        vec!["selfplay", "--rules", "riichi", "--log", "-"],
+        vec![
+            "selfplay",
+            "--rules",
+            "hangzhou",
+            "-o",
+            "end=forever",
+            "--log",
+            "-",
+        ],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).starts_with("majiang: "));
+    }
+}
