@@ -6,6 +6,7 @@ mod replay;
 mod rules_file;
 mod score;
 mod serve;
+mod sim;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -31,6 +32,8 @@ enum Command {
     Selfplay(replay::SelfplayArgs),
     /// Run the game server and its browser UI.
     Serve(serve::Args),
+    /// Self-play between bots: win rates, chips, score histogram (parallel, seeded).
+    Sim(Box<sim::Args>),
 }
 
 /// An error for the user: the message goes to standard error and the exit code is 2.
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => return replay::run_replay(&args),
         Command::Selfplay(args) => replay::run_selfplay(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Sim(args) => sim::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

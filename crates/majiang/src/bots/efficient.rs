@@ -66,6 +66,9 @@ struct Goals {
     flowers: bool,
 }
 
+/// How many useful tiles one unit of danger is worth when choosing among near-equal discards.
+const DANGER_WEIGHT: f32 = 5.0;
+
 impl Goals {
     fn of(ruleset: &Ruleset) -> Goals {
         let none = Goals {
@@ -128,6 +131,8 @@ struct MeldInfo {
 /// Everything one decision needs, computed once from the observation.
 struct Ctx {
     rules: HandRules,
+    /// The same without seven pairs and thirteen orphans.
+    std_rules: HandRules,
     /// Unseen copies per kind (from the bot's own view).
     unseen: [u8; KINDS],
     /// Fan of each kind's pung for the bot (Hong Kong: dragons, seat and round wind).
@@ -140,6 +145,8 @@ struct Ctx {
     danger: [f32; KINDS],
     /// Summed threat of the opponents.
     threat: f32,
+    /// The greatest threat of one opponent.
+    max_threat: f32,
 }
 
 /// Discards and calls by shanten and unseen useful tiles, aiming at what the rule set scores;
@@ -147,6 +154,7 @@ struct Ctx {
 #[derive(Debug, Clone)]
 pub struct EfficientBot {
     ruleset: Arc<Ruleset>,
+    defence: bool,
     goals: Goals,
     rng: ChaCha8Rng,
 }
@@ -155,10 +163,18 @@ impl EfficientBot {
     /// An efficient bot for a table under `ruleset`, seeded with `seed` (for breaking ties).
     pub fn new(ruleset: Arc<Ruleset>, seed: u64) -> EfficientBot {
         EfficientBot {
+            defence: true,
             goals: Goals::of(&ruleset),
             ruleset,
             rng: ChaCha8Rng::seed_from_u64(seed),
         }
+    }
+
+    /// The same bot without defence: it never weighs the danger of a discard (the
+    /// `aggressive` bot of `majiang sim`).
+    pub fn without_defence(mut self) -> EfficientBot {
+        self.defence = false;
+        self
     }
 }
 
@@ -242,8 +258,89 @@ fn flush_view(h: &TileCounts, s: usize) -> Option<TileCounts> {
     Some(v)
 }
 
+/// How tightly `t` is tied to the rest of the hand (pairs, neighbours; wildcards count for
+/// a lot): low for a loose tile, a good discard.
+fn connectivity(hand: &TileCounts, t: Tile, wild: Option<Tile>) -> i32 {
+    if Some(t) == wild {
+        return 50;
+    }
+    let i = t.index();
+    let c = |j: usize| i32::from(hand.0[j]);
+    let mut score = 4 * (c(i) - 1);
+    if i < 27 {
+        let r = i % 9;
+        for (d, w) in [(1usize, 2), (2, 1)] {
+            if r >= d {
+                score += w * c(i - d).min(1);
+            }
+            if r + d < 9 {
+                score += w * c(i + d).min(1);
+            }
+        }
+        // Terminals are looser than middle tiles.
+        score += match r {
+            0 | 8 => 0,
+            1 | 7 => 1,
+            _ => 2,
+        };
+    }
+    score
+}
+
+/// The kinds that lower the shanten of a hand of `3k + 1` tiles when drawn. Without wildcards
+/// the analysis' table-driven answer; with them, a trial of the kinds that can matter (those
+/// in the hand or next to them, and one isolated kind standing for all the others).
+fn useful_mask(h: &TileCounts, ctx: &Ctx) -> u64 {
+    if ctx.rules.wildcard.is_none() {
+        return analysis::useful_tiles(h, &ctx.rules).0;
+    }
+    let now = analysis::shanten(h, &ctx.rules);
+    let mut near = 0u64;
+    for (i, &c) in h.0.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        near |= 1 << i;
+        if i < 27 {
+            let r = i % 9;
+            for d in 1..=2 {
+                if r >= d {
+                    near |= 1 << (i - d);
+                }
+                if r + d < 9 {
+                    near |= 1 << (i + d);
+                }
+            }
+        }
+    }
+    let all = (1u64 << KINDS) - 1;
+    let mut mask = 0u64;
+    let mut bits = near;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if h.0[i] >= 4 || ctx.unseen[i] == 0 {
+            continue;
+        }
+        let mut g = *h;
+        g.0[i] += 1;
+        if analysis::shanten(&g, &ctx.rules) < now {
+            mask |= 1 << i;
+        }
+    }
+    let wild = ctx.wild.map_or(usize::MAX, |w| w.index());
+    if let Some(far) = (0..KINDS).find(|&i| near & (1 << i) == 0 && i != wild) {
+        let mut g = *h;
+        g.0[far] += 1;
+        if analysis::shanten(&g, &ctx.rules) < now {
+            mask |= all & !near & !(1u64 << wild.min(63));
+        }
+    }
+    mask
+}
+
 impl EfficientBot {
-    fn context(&self, obs: &Observation) -> Ctx {
+    fn context(&self, obs: &Observation, with_danger: bool) -> Ctx {
         let mut unseen = [4u8; KINDS];
         let see = |unseen: &mut [u8; KINDS], i: usize, n: u8| {
             if i < KINDS {
@@ -296,8 +393,14 @@ impl EfficientBot {
                 melds.add(m, &pung_fan);
             }
         }
+        let rules = self.ruleset.hand_rules(obs.wildcard);
         let mut ctx = Ctx {
-            rules: self.ruleset.hand_rules(obs.wildcard),
+            rules,
+            std_rules: HandRules {
+                seven_pairs: false,
+                thirteen_orphans: false,
+                ..rules
+            },
             unseen,
             pung_fan,
             flower_fan,
@@ -305,8 +408,11 @@ impl EfficientBot {
             wild: obs.wildcard,
             danger: [0.0; KINDS],
             threat: 0.0,
+            max_threat: 0.0,
         };
-        self.assess_danger(obs, &mut ctx);
+        if with_danger && self.defence {
+            self.assess_danger(obs, &mut ctx);
+        }
         ctx
     }
 
@@ -322,27 +428,61 @@ impl EfficientBot {
             }
             let exposed = h.melds.iter().filter(|m| m.from.is_some()).count();
             let mut threat: f32 = match exposed {
-                0 => 0.05,
-                1 => 0.12,
-                2 => 0.3,
-                3 => 0.65,
-                _ => 0.9,
+                0 => 0.03,
+                1 => 0.08,
+                2 => 0.25,
+                3 => 0.55,
+                _ => 0.85,
             };
             let turns = h.discards.len();
-            if turns >= 14 {
-                threat += 0.3;
-            } else if turns >= 10 {
-                threat += 0.15;
+            if turns >= 16 {
+                threat += 0.2;
+            } else if turns >= 12 {
+                threat += 0.1;
+            }
+            if self.goals.min_fan >= 3 && !self.melds_can_score(ctx, &h.melds) {
+                // Open melds of two suits and no value pung: hardly a hand that scores.
+                threat *= 0.2;
             }
             let threat = threat.min(1.0);
             if threat < 0.1 {
                 continue;
             }
+            ctx.max_threat = ctx.max_threat.max(threat);
             ctx.threat += threat;
             let mut discarded = [false; KINDS];
+            let mut per_suit = [0u32; 3];
             for d in &h.discards {
-                if d.tile.index() < KINDS {
-                    discarded[d.tile.index()] = true;
+                let i = d.tile.index();
+                if i < KINDS {
+                    discarded[i] = true;
+                    if i < 27 {
+                        per_suit[i / 9] += 1;
+                    }
+                }
+            }
+            // Where a win needs one suit, the suits they do not collect are safe-ish: those
+            // outside their melds' suit, or those they discard a lot.
+            let mut suit_factor = [1.0f32; 3];
+            if self.goals.min_fan >= 3 {
+                let (off, heavy) = if self.goals.big_patterns_only {
+                    (0.05, 0.3)
+                } else {
+                    (0.4, 0.8)
+                };
+                let mut melded = 0u8;
+                for m in &h.melds {
+                    if m.tile.index() < 27 {
+                        melded |= 1 << (m.tile.index() / 9);
+                    }
+                }
+                let total: u32 = per_suit.iter().sum();
+                for (s, f) in suit_factor.iter_mut().enumerate() {
+                    if melded.count_ones() == 1 && melded & (1 << s) == 0 {
+                        *f = off;
+                    } else if melded == 0 && total >= 4 && 3 * per_suit[s] >= total {
+                        *f = heavy;
+                    }
                 }
             }
             for (i, slot) in ctx.danger.iter_mut().enumerate() {
@@ -368,11 +508,28 @@ impl EfficientBot {
                         6..=8 => low,
                         _ => low && high,
                     };
-                    if suji { base * 0.45 } else { base }
+                    suit_factor[i / 9] * if suji { base * 0.45 } else { base }
                 };
                 *slot += threat * d;
             }
         }
+    }
+
+    /// Whether an opponent's melds leave room for the minimum fan: all of one number suit
+    /// (with honours), or a value pung among them (Hong Kong).
+    fn melds_can_score(&self, ctx: &Ctx, melds: &[Meld]) -> bool {
+        let mut suits = 0u8;
+        for m in melds {
+            let i = m.tile.index();
+            if i < 27 {
+                suits |= 1 << (i / 9);
+            } else if self.goals.hk_fan && m.kind != MeldKind::Chow && i < KINDS {
+                // Their seat wind may differ from ours: count any wind or dragon pung.
+                return true;
+            }
+        }
+        let _ = ctx;
+        suits.count_ones() <= 1
     }
 
     /// Value pairs and concealed value pungs in `h` (Hong Kong fan that the hand may keep).
@@ -397,6 +554,20 @@ impl EfficientBot {
 
     /// The distance of a hand of `3k + 1` tiles (`melds` its melds) and the aim that gives it.
     fn distance(&self, ctx: &Ctx, h: &TileCounts, melds: &MeldInfo) -> (i32, Aim) {
+        self.distance_cached(ctx, h, melds, None, &mut [None; 3])
+    }
+
+    /// [`Self::distance`] of a hand from which `removed` was just taken, sharing the one-suit
+    /// shanten between candidates: every off-suit discard leaves the same one-suit view, so
+    /// `cache[s]` keeps its shanten once computed.
+    fn distance_cached(
+        &self,
+        ctx: &Ctx,
+        h: &TileCounts,
+        melds: &MeldInfo,
+        removed: Option<Tile>,
+        cache: &mut [Option<i8>; 3],
+    ) -> (i32, Aim) {
         let g = &self.goals;
         let (pairs, pungs) = self.hand_value(ctx, h);
         let sure = melds.fan + ctx.flower_fan + pungs;
@@ -416,13 +587,31 @@ impl EfficientBot {
             return best;
         }
         if g.flush_fan > 0 {
-            for s in 0..3 {
-                if melds.suits & !(1 << s) != 0 {
+            let mut per_suit = [0i32; 3];
+            for (i, &c) in h.0[..27].iter().enumerate() {
+                per_suit[i / 9] += i32::from(c);
+            }
+            let numbered: i32 = per_suit.iter().sum();
+            let cost = g.cost(g.min_fan - g.flush_fan - sure, pairs);
+            for (s, &in_suit) in per_suit.iter().enumerate() {
+                // Off-suit tiles are dead weight: all but one must be replaced.
+                let off = numbered - in_suit;
+                if melds.suits & !(1 << s) != 0 || off - 2 + cost >= best.0 {
                     continue;
                 }
-                let Some(v) = flush_view(h, s) else { continue };
-                let d = i32::from(analysis::shanten_by_form(&v, &ctx.rules).standard)
-                    + g.cost(g.min_fan - g.flush_fan - sure, pairs);
+                let off_suit = removed.is_some_and(|t| t.index() < 27 && t.index() / 9 != s);
+                let sh = match cache[s] {
+                    Some(sh) if off_suit => sh,
+                    _ => {
+                        let Some(v) = flush_view(h, s) else { continue };
+                        let sh = analysis::shanten(&v, &ctx.std_rules);
+                        if off_suit {
+                            cache[s] = Some(sh);
+                        }
+                        sh
+                    }
+                };
+                let d = i32::from(sh) + cost;
                 if d < best.0 {
                     best = (d, Aim::Flush(s as u8));
                 }
@@ -440,12 +629,12 @@ impl EfficientBot {
     /// Unseen copies of the tiles that bring a hand of `3k + 1` tiles closer under `aim`.
     fn ukeire(&self, ctx: &Ctx, h: &TileCounts, aim: Aim) -> i32 {
         let set = match aim {
-            Aim::Any => analysis::useful_tiles(h, &ctx.rules).0,
+            Aim::Any => useful_mask(h, ctx),
             Aim::Flush(s) => {
                 let s = usize::from(s);
                 let Some(v) = flush_view(h, s) else { return 0 };
                 let suit_mask: u64 = (0x1FF << (9 * s)) | (0x7F << 27);
-                analysis::useful_tiles(&v, &ctx.rules).0 & suit_mask
+                useful_mask(&v, ctx) & suit_mask
             }
             Aim::Pungs => {
                 let mut m = 0u64;
@@ -475,8 +664,47 @@ impl EfficientBot {
         total
     }
 
+    /// The least distance over the discards from a hand of `3k + 2` tiles (wildcards kept),
+    /// trying the loosest tiles first and stopping at the first discard within `enough`.
+    fn min_distance(
+        &self,
+        ctx: &Ctx,
+        hand: &TileCounts,
+        melds: &MeldInfo,
+        enough: i32,
+    ) -> Option<i32> {
+        let mut order = [(0i32, 0usize); 16];
+        let mut n = 0;
+        for (t, _) in hand.iter() {
+            if Some(t) != ctx.wild && n < 16 {
+                order[n] = (connectivity(hand, t, ctx.wild), t.index());
+                n += 1;
+            }
+        }
+        let order = &mut order[..n];
+        order.sort_unstable();
+        let mut best = None;
+        let mut cache = [None; 3];
+        for &(_, i) in order.iter() {
+            let mut h = *hand;
+            h.0[i] -= 1;
+            let d = self
+                .distance_cached(ctx, &h, melds, Tile::from_index(i), &mut cache)
+                .0;
+            if best.is_none_or(|b| d < b) {
+                best = Some(d);
+            }
+            if d <= enough {
+                break;
+            }
+        }
+        best
+    }
+
     /// The best discard from a hand of `3k + 2` tiles among `candidates` (kinds), with its
-    /// distance. Ties go to a random one of the best.
+    /// distance. The candidates at the least distance are ranked by how loosely the tile is
+    /// connected to the hand; the loosest few are then scored by unseen useful tiles, less
+    /// their danger. Ties go to a random one of the best.
     fn best_discard(
         &mut self,
         ctx: &Ctx,
@@ -484,52 +712,83 @@ impl EfficientBot {
         melds: &MeldInfo,
         candidates: &[Tile],
     ) -> Option<(Tile, i32)> {
-        let mut dist = [0i32; 16];
-        let mut aims = [Aim::Any; 16];
-        let cands = &candidates[..candidates.len().min(16)];
+        const MAX: usize = 16;
+        const UKEIRE_FOR: usize = 2;
+        const LOOSER_BY: i32 = 2;
+        let cands = &candidates[..candidates.len().min(MAX)];
+        if cands.is_empty() {
+            return None;
+        }
+        let mut dist = [0i32; MAX];
+        let mut aims = [Aim::Any; MAX];
         let mut best = i32::MAX;
+        let mut cache = [None; 3];
         for (k, &t) in cands.iter().enumerate() {
             let mut h = *hand;
             h.remove(t);
-            let (d, a) = self.distance(ctx, &h, melds);
+            let (d, a) = self.distance_cached(ctx, &h, melds, Some(t), &mut cache);
             dist[k] = d;
             aims[k] = a;
             best = best.min(d);
         }
-        if cands.is_empty() {
-            return None;
-        }
-        let fold = ctx.threat >= 0.6 && best >= 2;
-        let weight = if fold {
-            1000.0
-        } else {
-            ctx.threat.min(1.0) * (30.0 + 30.0 * best.max(0) as f32)
-        };
-        let mut top = f32::MIN;
-        let mut choice = (cands[0], dist[0]);
-        let mut ties = 0u32;
-        for (k, &t) in cands.iter().enumerate() {
-            let d = dist[k];
-            let near = d <= best + i32::from(ctx.threat > 0.0);
-            if !near && !fold {
-                continue;
+        // Folding costs more wins than it saves chips unless one opponent is clearly ready
+        // and the bot is far from it (measured against the bot without defence).
+        let fold = ctx.max_threat >= 0.85 && best >= 3;
+        if fold {
+            // Safest first, then the closest hand.
+            let mut choice = 0;
+            for k in 1..cands.len() {
+                let (a, b) = (
+                    ctx.danger[cands[k].index()],
+                    ctx.danger[cands[choice].index()],
+                );
+                if a < b || (a == b && dist[k] < dist[choice]) {
+                    choice = k;
+                }
             }
-            let uke = if d <= best + 1 && !(fold && d > best) {
-                let mut h = *hand;
-                h.remove(t);
-                self.ukeire(ctx, &h, aims[k])
-            } else {
-                0
-            };
-            let score = -(d as f32) * 100.0 + uke as f32 - ctx.danger[t.index()] * weight;
+            return Some((cands[choice], dist[choice]));
+        }
+        // The loosest candidates at the least distance (or one above it when someone threatens).
+        let slack = i32::from(ctx.max_threat >= 0.5);
+        let mut order: [(i32, usize); MAX] = [(i32::MAX, 0); MAX];
+        let mut m = 0;
+        for (k, &t) in cands.iter().enumerate() {
+            if dist[k] <= best + slack {
+                let mut c = connectivity(hand, t, ctx.wild);
+                if let Aim::Flush(s) = aims[k] {
+                    // Off the aimed suit: dead weight, whatever its neighbours.
+                    if t.index() < 27 && t.index() / 9 != usize::from(s) {
+                        c -= 20;
+                    }
+                }
+                order[m] = (dist[k] * 100 + c, k);
+                m += 1;
+            }
+        }
+        let order = &mut order[..m];
+        order.sort_unstable();
+        // One candidate, or a clearly loosest one with nobody threatening: no need to count.
+        if m == 1 || (ctx.threat == 0.0 && order[1].0 - order[0].0 >= LOOSER_BY) {
+            return Some((cands[order[0].1], dist[order[0].1]));
+        }
+        let weight = ctx.threat.min(1.0) * DANGER_WEIGHT;
+        let mut top = f32::MIN;
+        let mut choice = (cands[order[0].1], dist[order[0].1]);
+        let mut ties = 0u32;
+        for &(_, k) in order.iter().take(UKEIRE_FOR) {
+            let t = cands[k];
+            let mut h = *hand;
+            h.remove(t);
+            let uke = self.ukeire(ctx, &h, aims[k]);
+            let score = -(dist[k] as f32) * 100.0 + uke as f32 - ctx.danger[t.index()] * weight;
             if score > top {
                 top = score;
-                choice = (t, d);
+                choice = (t, dist[k]);
                 ties = 1;
             } else if score == top {
                 ties += 1;
                 if self.rng.random_range(0..ties) == 0 {
-                    choice = (t, d);
+                    choice = (t, dist[k]);
                 }
             }
         }
@@ -537,7 +796,7 @@ impl EfficientBot {
     }
 
     fn on_turn(&mut self, obs: &Observation, legal: &[Action]) -> Action {
-        let ctx = self.context(obs);
+        let ctx = self.context(obs, true);
         let hand = obs.concealed;
         if legal.contains(&Action::Win) {
             // A Fortune Gambit instead of the win, when the next draw wins for sure.
@@ -620,9 +879,11 @@ impl EfficientBot {
         if legal.len() == 1 {
             return legal[0];
         }
-        let ctx = self.context(obs);
+        let ctx = self.context(obs, false);
         let hand = obs.concealed;
         let now = self.distance(&ctx, &hand, &ctx.melds).0;
+        // Ready: a chow or pung would only break the wait (a kong keeps it and draws again).
+        let ready = now <= 0;
         let i = tile.index();
         let value = match () {
             _ if self.goals.hk_fan => ctx.pung_fan[i] > 0,
@@ -630,7 +891,6 @@ impl EfficientBot {
             _ => false,
         };
         let mut best: Option<(Action, i32)> = None;
-        let mut cands = [Tile::EAST; 16];
         for a in legal {
             let (kind, start, remove): (MeldKind, Tile, [Option<Tile>; 3]) = match *a {
                 Action::Pung => (MeldKind::Pung, tile, [Some(tile), Some(tile), None]),
@@ -648,6 +908,9 @@ impl EfficientBot {
                 }
                 _ => continue,
             };
+            if ready && kind != MeldKind::Kong {
+                continue;
+            }
             let mut h = hand;
             for t in remove.into_iter().flatten() {
                 h.remove(t);
@@ -663,15 +926,13 @@ impl EfficientBot {
             let after = if kind == MeldKind::Kong {
                 self.distance(&ctx, &h, &m).0
             } else {
-                let mut n = 0;
-                for (t, _) in h.iter() {
-                    if Some(t) != ctx.wild && n < 16 {
-                        cands[n] = t;
-                        n += 1;
-                    }
-                }
-                match self.best_discard(&ctx, &h, &m, &cands[..n]) {
-                    Some((_, d)) => d,
+                let enough = if kind == MeldKind::Pung && value {
+                    now
+                } else {
+                    now - 1
+                };
+                match self.min_distance(&ctx, &h, &m, enough) {
+                    Some(d) => d,
                     None => continue,
                 }
             };
@@ -690,7 +951,11 @@ impl EfficientBot {
 
 impl Bot for EfficientBot {
     fn name(&self) -> &'static str {
-        "efficient"
+        if self.defence {
+            "efficient"
+        } else {
+            "aggressive"
+        }
     }
 
     fn act(&mut self, obs: &Observation, legal: &[Action]) -> Action {

@@ -54,18 +54,21 @@ pub trait Bot: Send {
 }
 
 /// The bot names [`by_name`] knows.
-pub const BOT_NAMES: &[&str] = &["random", "efficient"];
+pub const BOT_NAMES: &[&str] = &["random", "efficient", "aggressive"];
 
 /// An unknown bot name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown bot {0:?} (known bots: random, efficient)")]
+#[error("unknown bot {0:?} (known bots: random, efficient, aggressive)")]
 pub struct UnknownBot(pub String);
 
-/// A bot by name (`random` or `efficient`) for a table under `ruleset`, seeded with `seed`.
+/// A bot by name (`random`, `efficient`, or `aggressive`: the efficient bot without defence) for a table under `ruleset`, seeded with `seed`.
 pub fn by_name(name: &str, ruleset: &Arc<Ruleset>, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     match name {
         "random" => Ok(Box::new(RandomBot::new(seed))),
         "efficient" => Ok(Box::new(EfficientBot::new(ruleset.clone(), seed))),
+        "aggressive" => Ok(Box::new(
+            EfficientBot::new(ruleset.clone(), seed).without_defence(),
+        )),
         other => Err(UnknownBot(other.to_string())),
     }
 }

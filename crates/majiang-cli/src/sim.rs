@@ -1,0 +1,387 @@
+//! `majiang sim`: self-play between bots, in parallel, with a summary table and a JSON report.
+//!
+//! Every hand is independent: hand `g` has its own seed, derived from `--seed` and `g`, and the
+//! dealer rotates with `g`. With `--duplicate` each deal (wall) is played once per rotation of
+//! the bots over the chairs, so that the luck of the tiles cancels out. Results are reduced in
+//! hand order, so the same seed gives the same figures whatever `--threads` is.
+
+use crate::UsageError;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use majiang::bots::{self, Bot};
+use majiang::scoring::WinKind;
+use majiang::table::{Game, HandOutcome, HandSetup, Player, Ruleset};
+use majiang::tile::Wind;
+use rayon::prelude::*;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Arguments of `majiang sim`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The rule set: hongkong, hangzhou, yangzhou or classic.
+    #[arg(long)]
+    rules: String,
+    /// A house-rule option, KEY=VALUE (repeatable), as for `majiang score`.
+    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// Deals to play (with --duplicate, each is played once per rotation of the bots).
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// One bot per chair, comma-separated: random, efficient or aggressive (efficient without defence).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "efficient,efficient,random,random"
+    )]
+    bots: Vec<String>,
+    /// The seed every hand's seed is derived from.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Play each deal once per rotation of the bots over the chairs.
+    #[arg(long)]
+    duplicate: bool,
+    /// The dealer's lao in every hand (Hangzhou: from 3 on, discard wins between the dealer and
+    /// the others are allowed).
+    #[arg(long, default_value_t = 1)]
+    lao: u8,
+    /// Write the figures as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<String>,
+}
+
+/// One hand's result, as the reduction needs it.
+struct HandResult {
+    /// The bot (index in --bots) at each chair.
+    seating: Vec<usize>,
+    /// Winner chair, how, discarder chair, total in the rule set's unit.
+    win: Option<(usize, WinKind, Option<usize>, i64)>,
+    /// Net chips per chair.
+    payments: Vec<i64>,
+}
+
+/// Per-bot (per position in --bots) running figures.
+#[derive(Default, Clone)]
+struct BotStats {
+    hands: u64,
+    wins: u64,
+    self_draws: u64,
+    deal_ins: u64,
+    chips: i64,
+    chips_sq: f64,
+}
+
+impl BotStats {
+    fn add(&mut self, o: &BotStats) {
+        self.hands += o.hands;
+        self.wins += o.wins;
+        self.self_draws += o.self_draws;
+        self.deal_ins += o.deal_ins;
+        self.chips += o.chips;
+        self.chips_sq += o.chips_sq;
+    }
+
+    fn mean(&self) -> f64 {
+        if self.hands == 0 {
+            0.0
+        } else {
+            self.chips as f64 / self.hands as f64
+        }
+    }
+
+    fn stddev(&self) -> f64 {
+        if self.hands < 2 {
+            return 0.0;
+        }
+        let n = self.hands as f64;
+        let m = self.mean();
+        ((self.chips_sq - n * m * m) / (n - 1.0)).max(0.0).sqrt()
+    }
+
+    fn rate(a: u64, b: u64) -> f64 {
+        if b == 0 { 0.0 } else { a as f64 / b as f64 }
+    }
+
+    fn json(&self, name: &str) -> Value {
+        json!({
+            "bot": name,
+            "hands": self.hands,
+            "wins": self.wins,
+            "win_rate": Self::rate(self.wins, self.hands),
+            "self_draw_wins": self.self_draws,
+            "self_draw_share": Self::rate(self.self_draws, self.wins),
+            "deal_ins": self.deal_ins,
+            "deal_in_rate": Self::rate(self.deal_ins, self.hands),
+            "chips": self.chips,
+            "chips_per_hand": self.mean(),
+            "chips_stddev": self.stddev(),
+        })
+    }
+}
+
+/// SplitMix64: derives independent seeds from the master seed and an index.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn play_one(
+    rules: &Arc<Ruleset>,
+    names: &[String],
+    seed: u64,
+    deal: u64,
+    rotation: usize,
+    lao: u8,
+) -> Result<HandResult, UsageError> {
+    let n = rules.players();
+    let hand_seed = mix(seed ^ mix(deal));
+    let setup = HandSetup {
+        dealer: Player((deal % n as u64) as u8),
+        prevailing_wind: Wind::East,
+        lao,
+        balances: None,
+        hand_number: (deal % u64::from(u32::MAX)) as u32,
+        seed: hand_seed,
+    };
+    let (mut game, _) = Game::new(rules.clone(), setup).map_err(|e| UsageError(e.to_string()))?;
+    let seating: Vec<usize> = (0..n).map(|c| (c + rotation) % n).collect();
+    let mut players: Vec<Box<dyn Bot>> = Vec::with_capacity(n);
+    for (c, &b) in seating.iter().enumerate() {
+        let bot_seed = mix(hand_seed ^ mix(((rotation as u64) << 8) | c as u64));
+        players.push(bots::by_name(&names[b], rules, bot_seed)?);
+    }
+    let outcome = bots::play_hand(&mut game, &mut players)?;
+    let win = match &outcome {
+        HandOutcome::Win {
+            winner,
+            win,
+            discarder,
+            scored,
+            ..
+        } => Some((
+            winner.index(),
+            *win,
+            discarder.map(|d| d.index()),
+            scored.total,
+        )),
+        HandOutcome::ExhaustiveDraw => None,
+    };
+    Ok(HandResult {
+        seating,
+        win,
+        payments: outcome.payments(n),
+    })
+}
+
+fn progress(total: u64) -> ProgressBar {
+    if std::io::stderr().is_terminal() {
+        let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {pos}/{len} hands, {per_sec}, eta {eta}")
+        {
+            pb.set_style(style);
+        }
+        pb
+    } else {
+        ProgressBar::hidden()
+    }
+}
+
+/// Runs `majiang sim`.
+pub fn run(args: &Args) -> Result<(), UsageError> {
+    let mut options = Map::new();
+    for o in &args.options {
+        let (k, v) = o
+            .split_once('=')
+            .ok_or_else(|| UsageError(format!("--option {o:?}: write KEY=VALUE")))?;
+        let value = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string()));
+        options.insert(k.to_string(), value);
+    }
+    let rules = Arc::new(Ruleset::from_name(&args.rules, &options)?);
+    let n = rules.players();
+    if args.bots.len() != n {
+        return Err(UsageError(format!(
+            "--bots: {} bots given ({}), but a {} table seats {n}",
+            args.bots.len(),
+            args.bots.join(","),
+            args.rules
+        )));
+    }
+    for b in &args.bots {
+        if !bots::BOT_NAMES.contains(&b.as_str()) {
+            return Err(bots::UnknownBot(b.clone()).into());
+        }
+    }
+    if args.lao == 0 {
+        return Err(UsageError(
+            "--lao counts from 1 (a new dealer is at 1 lao)".into(),
+        ));
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        return Err(UsageError("--threads must be at least 1".into()));
+    }
+    let rotations = if args.duplicate { n } else { 1 };
+    let total = args.games * rotations as u64;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| UsageError(format!("cannot start {threads} threads: {e}")))?;
+    let pb = progress(total);
+    let start = Instant::now();
+    let results: Result<Vec<HandResult>, UsageError> = pool.install(|| {
+        (0..total)
+            .into_par_iter()
+            .map(|h| {
+                let deal = h / rotations as u64;
+                let rotation = (h % rotations as u64) as usize;
+                let r = play_one(&rules, &args.bots, args.seed, deal, rotation, args.lao);
+                pb.inc(1);
+                r
+            })
+            .collect()
+    });
+    pb.finish_and_clear();
+    let results = results?;
+    let elapsed = start.elapsed().as_secs_f64();
+
+    // Reduce in hand order.
+    let mut per_bot = vec![BotStats::default(); n];
+    let mut draws = 0u64;
+    let mut histogram: BTreeMap<i64, u64> = BTreeMap::new();
+    for r in &results {
+        for (chair, &b) in r.seating.iter().enumerate() {
+            let s = &mut per_bot[b];
+            s.hands += 1;
+            s.chips += r.payments[chair];
+            s.chips_sq += (r.payments[chair] as f64).powi(2);
+        }
+        match r.win {
+            Some((w, kind, discarder, total)) => {
+                let s = &mut per_bot[r.seating[w]];
+                s.wins += 1;
+                if kind == WinKind::SelfDraw {
+                    s.self_draws += 1;
+                }
+                if let Some(d) = discarder {
+                    per_bot[r.seating[d]].deal_ins += 1;
+                }
+                *histogram.entry(total).or_default() += 1;
+            }
+            None => draws += 1,
+        }
+    }
+    let mut by_name: BTreeMap<&str, BotStats> = BTreeMap::new();
+    for (b, s) in per_bot.iter().enumerate() {
+        by_name.entry(args.bots[b].as_str()).or_default().add(s);
+    }
+    let hands = results.len() as u64;
+    let unit = unit_name(&rules);
+    let report = json!({
+        "rules": rules.name(),
+        "options": options,
+        "bots": args.bots,
+        "seed": args.seed,
+        "games": args.games,
+        "duplicate": args.duplicate,
+        "lao": args.lao,
+        "hands": hands,
+        "wins": hands - draws,
+        "draws": draws,
+        "win_rate": BotStats::rate(hands - draws, hands),
+        "per_seat": per_bot
+            .iter()
+            .enumerate()
+            .map(|(b, s)| s.json(&args.bots[b]))
+            .collect::<Vec<_>>(),
+        "per_bot": by_name
+            .iter()
+            .map(|(name, s)| s.json(name))
+            .collect::<Vec<_>>(),
+        "win_totals": {
+            "unit": unit,
+            "histogram": histogram
+                .iter()
+                .map(|(t, c)| json!({"total": t, "count": c}))
+                .collect::<Vec<_>>(),
+        },
+    });
+    print_table(&report, &per_bot, &by_name, &args.bots, &histogram, unit);
+    println!(
+        "{hands} hands in {elapsed:.2} s on {threads} thread(s): {:.0} hands/s",
+        hands as f64 / elapsed.max(1e-9)
+    );
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report)? + "\n";
+        std::fs::write(path, text).map_err(|e| UsageError(format!("--json {path}: {e}")))?;
+    }
+    Ok(())
+}
+
+fn unit_name(rules: &Ruleset) -> &'static str {
+    match rules.name() {
+        "hangzhou" => "multiplier",
+        "classic" => "points",
+        _ => "fan",
+    }
+}
+
+fn print_table(
+    report: &Value,
+    per_bot: &[BotStats],
+    by_name: &BTreeMap<&str, BotStats>,
+    names: &[String],
+    histogram: &BTreeMap<i64, u64>,
+    unit: &str,
+) {
+    println!(
+        "{} — {} hands ({}), {} won, {} drawn",
+        report["rules"].as_str().unwrap_or(""),
+        report["hands"],
+        if report["duplicate"] == json!(true) {
+            "duplicate"
+        } else {
+            "independent"
+        },
+        report["wins"],
+        report["draws"],
+    );
+    println!(
+        "{:<14} {:>8} {:>8} {:>7} {:>10} {:>9} {:>10} {:>10}",
+        "bot", "hands", "wins", "win %", "self-draw", "deal-ins", "chips/hand", "stddev"
+    );
+    let row = |label: String, s: &BotStats| {
+        println!(
+            "{:<14} {:>8} {:>8} {:>6.1}% {:>9.1}% {:>9} {:>10.3} {:>10.2}",
+            label,
+            s.hands,
+            s.wins,
+            100.0 * BotStats::rate(s.wins, s.hands),
+            100.0 * BotStats::rate(s.self_draws, s.wins),
+            s.deal_ins,
+            s.mean(),
+            s.stddev()
+        );
+    };
+    for (b, s) in per_bot.iter().enumerate() {
+        row(format!("{b}: {}", names[b]), s);
+    }
+    if by_name.len() > 1 {
+        for (name, s) in by_name {
+            row(format!("all {name}"), s);
+        }
+    }
+    if !histogram.is_empty() {
+        let cells: Vec<String> = histogram.iter().map(|(t, c)| format!("{t}:{c}")).collect();
+        println!("win totals ({unit}: count): {}", cells.join(" "));
+    }
+}
