@@ -9,8 +9,11 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 use tokio_tungstenite::tungstenite::Message;
 
-/// Starts `majiang serve` on a free port; returns the child and its address.
-fn start(db: &std::path::Path) -> (Child, SocketAddr) {
+type Lines = std::io::Lines<BufReader<std::process::ChildStdout>>;
+
+/// Starts `majiang serve` on a free port; returns the child, its address and the rest of its
+/// standard output (kept open: the server prints when it stops).
+fn start(db: &std::path::Path) -> (Child, SocketAddr, Lines) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_majiang"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db"])
         .arg(db)
@@ -18,10 +21,9 @@ fn start(db: &std::path::Path) -> (Child, SocketAddr) {
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    out.read_line(&mut line).unwrap();
     // "majiang: serving on http://127.0.0.1:PORT/ (database ...)"
     let addr = line
         .split("http://")
@@ -30,7 +32,7 @@ fn start(db: &std::path::Path) -> (Child, SocketAddr) {
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .parse()
         .unwrap();
-    (child, addr)
+    (child, addr, out.lines())
 }
 
 /// A plain HTTP/1.1 request; returns the status and the body.
@@ -97,7 +99,7 @@ fn a_killed_server_resumes_every_acknowledged_action() {
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("test.sqlite");
     let _ = std::fs::remove_file(&db);
-    let (mut child, addr) = start(&db);
+    let (mut child, addr, _out) = start(&db);
     let (status, body) = http(
         addr,
         "POST",
@@ -151,7 +153,7 @@ fn a_killed_server_resumes_every_acknowledged_action() {
     child.kill().unwrap();
     child.wait().unwrap();
 
-    let (mut child, addr) = start(&db);
+    let (mut child, addr, mut out) = start(&db);
     let url = format!("ws://{addr}/ws/{room}?token={token}");
     let (after, next) = rt.block_on(async {
         let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
@@ -160,7 +162,10 @@ fn a_killed_server_resumes_every_acknowledged_action() {
         assert_eq!(welcome["seat"], 0, "the same token opens the same seat");
         let st = fresh_state(&mut ws).await;
         // And play goes on: one more action is acknowledged.
-        let legal = st["observation"]["legal_actions"].as_array().unwrap().clone();
+        let legal = st["observation"]["legal_actions"]
+            .as_array()
+            .unwrap()
+            .clone();
         let msg = json!({"type": "action", "seq": 100, "action": legal.last().unwrap()});
         ws.send(Message::text(msg.to_string())).await.unwrap();
         loop {
@@ -189,7 +194,29 @@ fn a_killed_server_resumes_every_acknowledged_action() {
     let (status, _) = http(addr, "GET", &format!("/ws/{room}?token=abc"), "");
     assert!(status == 403 || status == 400, "status {status}");
 
-    child.kill().unwrap();
-    child.wait().unwrap();
+    // SIGTERM with a WebSocket open: the server closes it and stops cleanly.
+    rt.block_on(async {
+        let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+        assert_eq!(recv(&mut ws).await["type"], "welcome");
+        let term = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(term.success());
+        let end = tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                match ws.next().await {
+                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                    Some(Ok(_)) => {}
+                }
+            }
+        })
+        .await;
+        assert!(end.is_ok(), "the WebSocket is closed on shutdown");
+    });
+    let status = child.wait().unwrap();
+    assert!(status.success(), "clean exit after SIGTERM: {status}");
+    let rest: Vec<String> = out.by_ref().map_while(Result::ok).collect();
+    assert!(rest.iter().any(|l| l.contains("stopped")), "{rest:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

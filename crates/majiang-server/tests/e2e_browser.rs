@@ -295,10 +295,16 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
     let first = pos.text().await.map_err(err)?;
     assert!(first.starts_with("1 / "), "{first}");
     let open_tiles = c
-        .find_all(Locator::Css("#replay-board .concealed img[src$='.svg']:not([src*='back'])"))
+        .find_all(Locator::Css(
+            "#replay-board .concealed img[src$='.svg']:not([src*='back'])",
+        ))
         .await
         .map_err(err)?;
-    assert!(open_tiles.len() >= 52, "every hand open: {} tiles", open_tiles.len());
+    assert!(
+        open_tiles.len() >= 52,
+        "every hand open: {} tiles",
+        open_tiles.len()
+    );
     c.find(Locator::Css("#replay-last"))
         .await
         .map_err(err)?
@@ -312,7 +318,14 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         .text()
         .await
         .map_err(err)?;
-    let total = first.split(" / ").nth(1).and_then(|r| r.split(' ').next()).unwrap_or("");
-    assert!(last.starts_with(&format!("{total} / {total}")), "{first} -> {last}");
+    let total = first
+        .split(" / ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .unwrap_or("");
+    assert!(
+        last.starts_with(&format!("{total} / {total}")),
+        "{first} -> {last}"
+    );
     Ok(())
 }

@@ -4,8 +4,10 @@
 
 mod common;
 
-use common::{Client, assert_private, config, play_to_the_end, start_server};
+use common::{Client, assert_private, config, play_to_the_end, play_with_bot, start_server};
+use majiang::table::Ruleset;
 use serde_json::json;
+use std::sync::Arc;
 
 async fn chair_of(client: &mut Client, seat: usize) -> u64 {
     loop {
@@ -16,7 +18,8 @@ async fn chair_of(client: &mut Client, seat: usize) -> u64 {
     }
 }
 
-/// Four people (test clients) play a whole match of every rule set through the server.
+/// Every seat a WebSocket client driven by one of the library's bots: whole matches of every
+/// rule set through the server, every message checked for other seats' concealed tiles.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
     let (app, addr) = start_server().await;
@@ -37,11 +40,14 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
             })))
             .unwrap();
         let room = created.room.clone();
+        let ruleset = Arc::new(Ruleset::from_name(rules, options.as_object().unwrap()).unwrap());
         let mut spectator = Client::connect(addr, &room, None).await;
         let mut tasks = Vec::new();
         for s in 0..n {
             let token = created.seats[s].token.clone().unwrap();
             let room = room.clone();
+            let kind = if s % 2 == 0 { "efficient" } else { "random" };
+            let mut bot = majiang::bots::by_name(kind, &ruleset, (i * 10 + s) as u64).unwrap();
             tasks.push(tokio::spawn(async move {
                 let mut c = Client::connect(addr, &room, Some(&token)).await;
                 let welcome = c.until("welcome").await;
@@ -62,7 +68,7 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
                     c.send_text(r#"{"type":"start"}"#).await;
                 }
                 let me = chair_of(&mut c, s).await;
-                let acked = play_to_the_end(&mut c, me, s + i).await;
+                let acked = play_with_bot(&mut c, me, bot.as_mut()).await;
                 (acked, c.seen.len())
             }));
         }

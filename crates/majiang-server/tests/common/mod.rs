@@ -186,6 +186,40 @@ pub fn count_tiles(s: &str) -> usize {
     s.chars().filter(|c| c.is_ascii_digit()).count()
 }
 
+/// Plays `client` until the match is over with one of the library's bots deciding from the
+/// observation the server sent (parsed back into `majiang::table::Observation`). Checks every
+/// message with [`assert_private`]. Returns the number of actions acknowledged.
+pub async fn play_with_bot(client: &mut Client, me: u64, bot: &mut dyn majiang::bots::Bot) -> u64 {
+    let mut acked = 0;
+    let mut waiting_ack = false;
+    client.send_text(r#"{"type":"sync"}"#).await;
+    loop {
+        let Some(m) = client.recv().await else {
+            panic!("connection closed before the match ended")
+        };
+        assert_private(&m, Some(me));
+        match m["type"].as_str().unwrap() {
+            "match_over" => return acked,
+            "ack" => {
+                acked += 1;
+                waiting_ack = false;
+            }
+            "error" => panic!("refused: {m}"),
+            "state" if !waiting_ack && !m["observation"].is_null() => {
+                let obs: majiang::table::Observation =
+                    serde_json::from_value(m["observation"].clone()).unwrap();
+                if obs.legal_actions.is_empty() {
+                    continue;
+                }
+                let a = bot.act(&obs, &obs.legal_actions);
+                client.act(&serde_json::to_value(a).unwrap()).await;
+                waiting_ack = true;
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Plays `client` until the match is over: whenever its state lists legal actions, plays one
 /// (a win if offered, else the `pick`-th modulo the count). Checks every message with
 /// [`assert_private`]. Returns the number of actions acknowledged.
