@@ -164,6 +164,11 @@ async fn bad_messages_are_refused_and_change_nothing() {
         })))
         .unwrap();
     let room = created.room.clone();
+    // The log of a match in play is secret (its seed would reveal the wall).
+    assert!(matches!(
+        majiang_server::replay::finished_log(app.store(), &room),
+        Err(majiang_server::replay::ReplayError::NotFinished)
+    ));
     // A wrong token opens nothing.
     let bad = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/{room}?token=00ff")).await;
     assert!(bad.is_err(), "a made-up token is refused");

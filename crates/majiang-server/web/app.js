@@ -48,13 +48,19 @@ function actionLabel(a) {
   return JSON.stringify(a);
 }
 
-function actionHotkey(a, i) {
-  if (a === "win") return "w";
-  if (a === "pass") return "x";
-  if (a === "pung") return "p";
-  if (a === "kong") return "k";
-  if (a.chow) return "c" ;
-  return String((i % 9) + 1);
+/** Keys: w win, p pung, k kong, x pass, c/v/b the chows, 1-9 the declared kongs. */
+function actionHotkeys(actions) {
+  const chowKeys = ["c", "v", "b", "n"];
+  let chows = 0, kongs = 0;
+  return actions.map((a) => {
+    if (a === "win") return "w";
+    if (a === "pass") return "x";
+    if (a === "pung") return "p";
+    if (a === "kong") return "k";
+    if (a.chow) return chowKeys[chows++] || "";
+    kongs += 1;
+    return kongs <= 9 ? String(kongs) : "";
+  });
 }
 
 // ---------- lobby ----------
@@ -366,8 +372,9 @@ function renderHand(obs) {
   tiles.forEach((t) => add(t, ""));
   if (drawn) add(drawn, "drawn");
   const others = legal.filter((a) => !a.discard);
+  const keys = actionHotkeys(others);
   others.forEach((a, i) => {
-    const key = actionHotkey(a, i);
+    const key = keys[i];
     const b = el("button", { class: "action", "data-action": actionKey(a), "data-key": key }, actionLabel(a), el("kbd", {}, key));
     b.addEventListener("click", () => act(a));
     actions.append(b);
