@@ -183,15 +183,28 @@ function describeEvent(e) {
 
 function connectTable(room, token) {
   $("#table").hidden = false;
+  $("#start").addEventListener("click", () => send({ type: "start" }));
+  document.addEventListener("keydown", onKey);
+  setInterval(tickTimer, 250);
+  openSocket(room, token, 0);
+}
+
+/** Opens the room's WebSocket; when it drops, reconnects with the same token (the server sends
+ * the whole state again). */
+function openSocket(room, token, attempt) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const url = proto + "//" + location.host + "/ws/" + room + (token ? "?token=" + encodeURIComponent(token) : "");
   const ws = new WebSocket(url);
   game.ws = ws;
+  ws.onopen = () => { attempt = 0; };
   ws.onmessage = (m) => onMessage(JSON.parse(m.data));
-  ws.onclose = () => { $("#status-line").textContent = "disconnected — reload to reconnect"; };
-  $("#start").addEventListener("click", () => send({ type: "start" }));
-  document.addEventListener("keydown", onKey);
-  setInterval(tickTimer, 250);
+  ws.onclose = () => {
+    game.pending = false;
+    if (game.state && game.state.status === "finished") return;
+    const wait = Math.min(10000, 500 * 2 ** attempt);
+    $("#status-line").textContent = "disconnected — reconnecting in " + Math.round(wait / 1000) + " s";
+    setTimeout(() => openSocket(room, token, attempt + 1), wait);
+  };
 }
 
 function send(msg) { if (game.ws && game.ws.readyState === 1) game.ws.send(JSON.stringify(msg)); }
@@ -346,6 +359,7 @@ function renderTable() {
   info.append(el("span", {}, "Dealer: " + nameOf(obs.dealer)));
   info.append(el("span", {}, "Prevailing wind: " + WIND_NAMES[obs.prevailing_wind]));
   if (game.config && game.config.rules === "hangzhou") info.append(el("span", {}, "Lao: " + obs.lao));
+  if (obs.indicator) info.append(el("span", {}, "Indicator: ", tileImg(obs.indicator, "small")));
   if (obs.wildcard) info.append(el("span", {}, "Wild: ", tileImg(obs.wildcard, "small")));
   if (obs.gambit_round) info.append(el("span", {}, "Fortune Gambit round"));
   const me = game.seat === null ? (obs.turn ?? 0) : obs.player;
@@ -365,7 +379,7 @@ function renderHand(obs) {
   let drawn = null;
   if (obs.drawn) { const i = tiles.lastIndexOf(obs.drawn); if (i >= 0) { tiles.splice(i, 1); drawn = obs.drawn; } }
   const add = (t, extra) => {
-    const img = tileImg(t, (discardable.has(t) ? "playable " : "") + extra);
+    const img = tileImg(t, (discardable.has(t) ? "playable " : "") + (t === obs.wildcard ? "wild " : "") + extra);
     if (discardable.has(t)) img.addEventListener("click", () => act({ discard: t }));
     hand.append(img);
   };
