@@ -14,7 +14,7 @@ use serde::Deserialize;
 use std::future::Future;
 use std::sync::Arc;
 use tokio::net::TcpListener;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
 use tokio::time::Instant;
 
 const INDEX_HTML: &str = include_str!("../web/index.html");
@@ -222,10 +222,12 @@ async fn connection(
     let (mut sink, mut stream) = socket.split();
     let (out, mut outbox) = mpsc::channel::<Arc<str>>(512);
     let (reply, conn) = oneshot::channel();
+    let kick = Arc::new(Notify::new());
     if room
         .send(Cmd::Connect {
             seat,
             out: out.clone(),
+            kick: kick.clone(),
             reply,
         })
         .await
@@ -256,6 +258,7 @@ async fn connection(
         let msg = tokio::select! {
             m = stream.next() => m,
             _ = shutdown.wait_for(|s| *s) => break,
+            _ = kick.notified() => break,
         };
         let Some(Ok(msg)) = msg else { break };
         let text = match msg {

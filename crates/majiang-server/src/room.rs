@@ -9,7 +9,7 @@ use majiang::bots::{self, Bot};
 use majiang::table::{Action, Event, Player, Ruleset};
 use serde::Serialize;
 use std::sync::Arc;
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{Notify, mpsc, oneshot, watch};
 use tokio::time::{Duration, Instant, sleep_until};
 
 /// A viewer that is no player: sees no concealed tiles.
@@ -41,6 +41,8 @@ pub(crate) enum Cmd {
     Connect {
         seat: Option<usize>,
         out: Outbox,
+        /// Notified when the room drops the connection (its outbox overflowed).
+        kick: Arc<Notify>,
         reply: oneshot::Sender<u64>,
     },
     Disconnect {
@@ -91,6 +93,7 @@ struct Conn {
     id: u64,
     seat: Option<usize>,
     out: Outbox,
+    kick: Arc<Notify>,
 }
 
 /// Why a room could not be rebuilt from the store.
@@ -237,7 +240,12 @@ impl RoomActor {
 
     fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Connect { seat, out, reply } => {
+            Cmd::Connect {
+                seat,
+                out,
+                kick,
+                reply,
+            } => {
                 let id = self.next_conn;
                 self.next_conn += 1;
                 let welcome = ServerMsg::Welcome {
@@ -245,7 +253,12 @@ impl RoomActor {
                     seat,
                     config: self.config.clone(),
                 };
-                let conn = Conn { id, seat, out };
+                let conn = Conn {
+                    id,
+                    seat,
+                    out,
+                    kick,
+                };
                 send(&conn, &welcome);
                 self.conns.push(conn);
                 let _ = reply.send(id);
@@ -590,8 +603,15 @@ impl RoomActor {
     /// Drops connections whose outbox is closed or full (a client too slow to keep up gets
     /// disconnected and can reconnect for a fresh state).
     fn prune(&mut self) {
-        self.conns
-            .retain(|c| !c.out.is_closed() && c.out.capacity() > 0);
+        self.conns.retain(|c| {
+            let keep = !c.out.is_closed() && c.out.capacity() > 0;
+            if !keep {
+                // Tell the connection to close: the client reconnects for a fresh state
+                // rather than silently missing messages.
+                c.kick.notify_one();
+            }
+            keep
+        });
     }
 
     fn publish_summary(&self) {
