@@ -206,10 +206,13 @@ impl App {
     }
 }
 
-/// `bytes` random bytes from the operating system's CSPRNG (through `rand`'s thread RNG,
-/// seeded from it), as hex.
+/// `bytes` random bytes from the operating system's CSPRNG, as hex (falling back to `rand`'s
+/// thread RNG, itself a CSPRNG seeded from the OS, if the OS source fails).
 fn random_hex(bytes: usize) -> String {
-    (0..bytes)
-        .map(|_| format!("{:02x}", rand::random::<u8>()))
-        .collect()
+    use rand::TryRngCore;
+    let mut buf = vec![0u8; bytes];
+    if rand::rngs::OsRng.try_fill_bytes(&mut buf).is_err() {
+        rand::fill(buf.as_mut_slice());
+    }
+    buf.iter().map(|b| format!("{b:02x}")).collect()
 }
