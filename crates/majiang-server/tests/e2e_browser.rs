@@ -162,6 +162,7 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
     // Play by clicking until the hand's result shows.
     let deadline = Instant::now() + Duration::from_secs(120);
     let mut clicks = 0;
+    let mut shot = false;
     loop {
         if Instant::now() > deadline {
             return Err(format!("no hand result after {clicks} clicks"));
@@ -171,6 +172,14 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
             Some("modal") => break,
             // A win if offered, else pass on claims, else the first button (a kong, ...).
             Some("buttons") => {
+                if !shot {
+                    // A picture of the first decision with buttons, for people to look at.
+                    shot = true;
+                    if let Ok(png) = c.screenshot().await {
+                        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+                        let _ = std::fs::write(dir.join("e2e-buttons.png"), png);
+                    }
+                }
                 let win = c
                     .find(Locator::Css(r#"#actions button[data-key="w"]"#))
                     .await;

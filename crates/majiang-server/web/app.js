@@ -153,7 +153,7 @@ function showLobby() {
 
 // ---------- table ----------
 
-const game = { ws: null, seat: null, config: null, state: null, seq: 0, pending: false, events: [], timerEnd: null, selected: null };
+const game = { ws: null, seat: null, config: null, state: null, seq: 0, pending: false, queued: [], timerEnd: null };
 
 function nameOf(chair) {
   const s = game.state && game.state.seats.find((x) => x.player === chair);
@@ -224,10 +224,13 @@ function onMessage(m) {
       break;
     case "state":
       game.state = m; game.pending = false;
+      // Events that came before the seats were known: describe them now, with names.
+      for (const e of game.queued.splice(0)) { const t = describeEvent(e); if (t) addEvent(t); }
       game.timerEnd = m.claim_deadline_ms != null ? Date.now() + m.claim_deadline_ms : null;
       renderTable();
       break;
     case "events":
+      if (!game.state || game.state.seats.some((x) => x.player === null)) { game.queued.push(...m.events); break; }
       for (const e of m.events) { const t = describeEvent(e); if (t) addEvent(t); }
       break;
     case "ack": game.pending = false; break;
