@@ -16,7 +16,7 @@ fn ruleset(name: &str, options: serde_json::Value) -> Arc<Ruleset> {
     Arc::new(Ruleset::from_name(name, &map).unwrap())
 }
 
-/// Every table variant the issue names.
+/// Every table variant the issue names, and classic with flowers.
 fn variants() -> Vec<(&'static str, Arc<Ruleset>)> {
     vec![
         ("hongkong", ruleset("hongkong", json!({}))),
@@ -33,6 +33,10 @@ fn variants() -> Vec<(&'static str, Arc<Ruleset>)> {
         ("yangzhou-chow", ruleset("yangzhou", json!({"chow": true}))),
         ("classic-4", ruleset("classic", json!({}))),
         ("classic-3", ruleset("classic", json!({"players": 3}))),
+        (
+            "classic-flowers",
+            ruleset("classic", json!({"flowers": true})),
+        ),
     ]
 }
 
@@ -89,6 +93,7 @@ fn fuzz(name: &str, rules: &Arc<Ruleset>, hands: usize, seed: u64) -> Stats {
         game.check_invariants()
             .unwrap_or_else(|e| panic!("{name} hand {h} after the deal: {e}"));
         let mut steps = 0;
+        let mut fresh = true;
         while !game.is_over() {
             steps += 1;
             assert!(steps < 1000, "{name} hand {h} does not end");
@@ -103,6 +108,29 @@ fn fuzz(name: &str, rules: &Arc<Ruleset>, hands: usize, seed: u64) -> Stats {
                     !actors.contains(&q),
                     "{name} hand {h}: legal actions of {q} disagree with to_act"
                 );
+            }
+            // Win legality is the real scorer's answer: no win missed, none offered wrongly
+            // (checked on the first hands only, as scoring every seat is slow, and only before
+            // anyone has answered the tile on offer).
+            if h < 1_000 && fresh {
+                for q in 0..n {
+                    let q = Player(q as u8);
+                    let Some(situation) = game.win_situation(q) else {
+                        continue;
+                    };
+                    let expect = rules.score(&situation).is_ok()
+                        && !(game.gambit_round().is_some() && game.turn() != Some(q));
+                    game.legal_actions_into(q, &mut legal);
+                    assert_eq!(
+                        legal.contains(&Action::Win),
+                        expect,
+                        "{name} hand {h}: win for {q} {:?} {} {:?} {:?}",
+                        rules.score(&situation),
+                        situation.concealed,
+                        situation.winning_tile,
+                        situation.melds
+                    );
+                }
             }
             let p = *actors.choose(&mut rng).unwrap();
             game.legal_actions_into(p, &mut legal);
@@ -129,6 +157,8 @@ fn fuzz(name: &str, rules: &Arc<Ruleset>, hands: usize, seed: u64) -> Stats {
             };
             game.apply(p, action)
                 .unwrap_or_else(|e| panic!("{name} hand {h}: legal {action} refused: {e}"));
+            fresh = game.turn().is_some()
+                || matches!(action, Action::Discard(_) | Action::AddedKong(_));
             game.check_invariants()
                 .unwrap_or_else(|e| panic!("{name} hand {h} after {p} {action}: {e}"));
         }

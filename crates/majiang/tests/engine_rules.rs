@@ -579,3 +579,434 @@ fn observations_never_show_another_players_concealed_tiles() {
         }
     }
 }
+
+#[test]
+fn bad_input_is_a_typed_error() {
+    let r = rules("classic", json!({"players": 3}));
+    let bad_dealer = HandSetup {
+        dealer: Player(3),
+        ..HandSetup::new(1)
+    };
+    let e = Game::new(r.clone(), bad_dealer).unwrap_err();
+    assert!(e.to_string().contains("not at a table of 3"), "{e}");
+    let zero_lao = HandSetup {
+        lao: 0,
+        ..HandSetup::new(1)
+    };
+    assert!(Game::new(r.clone(), zero_lao).is_err());
+    let balances = HandSetup {
+        balances: Some(vec![1, 2]),
+        ..HandSetup::new(1)
+    };
+    assert!(Game::new(r.clone(), balances).is_err());
+    let e = Ruleset::from_name("classic", json!({"players": 5}).as_object().unwrap()).unwrap_err();
+    assert!(e.0.contains("extra wind"), "{e}");
+
+    let (mut g, _) = Game::new(r, HandSetup::new(1)).unwrap();
+    let before = g.clone();
+    for p in [Player(3), Player(9), Player(200)] {
+        let e = g.apply(p, Action::Pass).unwrap_err();
+        assert!(e.to_string().contains("no player"), "{e}");
+        assert!(g.legal_actions(p).is_empty());
+        assert!(g.observation(p).legal_actions.is_empty());
+        assert!(g.win_situation(p).is_none());
+    }
+    let e = g.apply(P1, Action::Discard(t("1m"))).unwrap_err();
+    assert!(e.to_string().contains("nothing to decide"), "{e}");
+    let e = g.apply(P0, Action::Discard(t("1f"))).unwrap_err();
+    assert!(e.to_string().contains("not in the hand"), "{e}");
+    assert_eq!(g, before);
+}
+
+#[test]
+fn hangzhou_kong_chain_is_counted() {
+    let r = rules("hangzhou", json!({}));
+    let hands = [
+        "1111m 2222m 345p 678p",
+        "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 7z 9p",
+        "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 2p 9p",
+        "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 2p 3p",
+    ];
+    let mut g = start(&r, hands, "", "9s9s", 1);
+    act(&mut g, P0, Action::ConcealedKong(t("1m")));
+    assert!(!g.legal_actions(P0).contains(&Action::Win));
+    act(&mut g, P0, Action::ConcealedKong(t("2m")));
+    // Two kongs in a row, the second replacement completes 345p 678p 99s.
+    act(&mut g, P0, Action::Win);
+    match g.outcome() {
+        Some(HandOutcome::Win {
+            kong_chain,
+            scored,
+            dealer_won,
+            ..
+        }) => {
+            assert_eq!(*kong_chain, 2);
+            assert!(*dealer_won);
+            // Base 1 × Kong Blossom 2² × dealer at 1 lao 2 = 8, paid by each of the three.
+            assert_eq!(scored.total, 8);
+            assert_eq!(scored.payments, vec![24, -8, -8, -8]);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn flowers_are_declared_and_replaced_in_the_deal_and_in_play() {
+    let r = rules("hongkong", json!({}));
+    let hands = [
+        "1f 1m9m 1s9s 1z2z3z4z5z6z7z 2m8m",
+        "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 7z 9p",
+        "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 2p 9p",
+        "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 2p 3p",
+    ];
+    let (mut g, events) = {
+        let hands: Vec<Vec<Tile>> = hands.iter().map(|h| tiles(h)).collect();
+        let wall = Wall::stacked(r.config(), &hands, &tiles("2f"), &tiles("5s 6s")).unwrap();
+        Game::with_wall(r.clone(), HandSetup::new(1), wall).unwrap()
+    };
+    let declared: Vec<&Event> = events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Event::FlowerDeclared { .. } | Event::ReplacementDrawn { .. }
+            )
+        })
+        .collect();
+    assert!(matches!(
+        declared[..],
+        [
+            Event::FlowerDeclared { player: P0, tile: f },
+            Event::ReplacementDrawn { player: P0, tile: Some(x) },
+        ] if *f == t("1f") && *x == t("5s")
+    ));
+    assert_eq!(g.flowers(P0), &[t("1f")]);
+    assert_eq!(g.concealed(P0).len(), 14);
+    let events = act(&mut g, P0, Action::Discard(t("5s")));
+    assert!(matches!(
+        events[..],
+        [
+            Event::Discarded { .. },
+            Event::Drew { player: P1, tile: Some(f) },
+            Event::FlowerDeclared { player: P1, .. },
+            Event::ReplacementDrawn { player: P1, tile: Some(x) },
+        ] if f == t("2f") && x == t("6s")
+    ));
+    assert_eq!(g.flowers(P1), &[t("2f")]);
+    assert_eq!(g.drawn(), Some(t("6s")));
+    g.check_invariants().unwrap();
+}
+
+#[test]
+fn seat_choice_follows_each_rule_set() {
+    use majiang::table::{DicePurpose, choose_seats};
+    for seed in 0..50 {
+        // Hong Kong: the wind-tile ceremony; whoever draws East sits in chair 0 and deals.
+        let r = rules("hongkong", json!({}));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let c = choose_seats(&r, &mut rng);
+        assert_eq!(c.dealer, P0);
+        let mut chairs: Vec<u8> = c.chairs.iter().map(|p| p.0).collect();
+        chairs.sort();
+        assert_eq!(chairs, [0, 1, 2, 3]);
+        let drawn: Vec<(u8, majiang::Wind)> = c
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::WindTileDrawn { entrant, wind } => Some((*entrant, *wind)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(drawn.len(), 4);
+        for (entrant, wind) in drawn {
+            assert_eq!(c.chairs[usize::from(entrant)], Player(wind.index() as u8));
+        }
+        let mut again = ChaCha8Rng::seed_from_u64(seed);
+        assert_eq!(choose_seats(&r, &mut again), c);
+
+        // Yangzhou and classic: the highest roll deals (ties roll again).
+        let r = rules("classic", json!({"players": 3}));
+        let c = choose_seats(&r, &mut rng);
+        let rolls: Vec<(Player, u8)> = c
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::DiceRolled { by, dice, .. } => Some((*by, dice.iter().sum())),
+                _ => None,
+            })
+            .collect();
+        // The dealer had the best first roll (then won any tie).
+        let first_round = &rolls[..3];
+        let best = first_round.iter().map(|&(_, t)| t).max().unwrap();
+        assert!(first_round.contains(&(c.dealer, best)));
+
+        // Hangzhou: one roll counted round the table from chair 0.
+        let r = rules("hangzhou", json!({}));
+        let c = choose_seats(&r, &mut rng);
+        match &c.events[0] {
+            Event::DiceRolled {
+                dice,
+                purpose: DicePurpose::DealerChoice,
+                ..
+            } => {
+                let total: u8 = dice.iter().sum();
+                assert_eq!(c.dealer, Player((total - 1) % 4));
+                assert_eq!(c.dealer_double, dice[0] == dice[1] || total == 12);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_wall_breaks_where_the_dice_say_and_keeps_its_dead_wall() {
+    for (name, options, dice, dead) in [
+        ("hongkong", json!({}), 3, 14),
+        ("hangzhou", json!({}), 2, 20),
+        ("hangzhou", json!({"wildcard": "indicator"}), 2, 19),
+        ("yangzhou", json!({}), 2, 0),
+        ("classic", json!({"players": 3}), 2, 0),
+    ] {
+        let r = rules(name, options);
+        for seed in 0..30 {
+            let (mut g, events) = Game::new(r.clone(), HandSetup::new(seed)).unwrap();
+            let total: u8 = events
+                .iter()
+                .find_map(|e| match e {
+                    Event::DiceRolled {
+                        dice: d,
+                        purpose: majiang::table::DicePurpose::WallBreak,
+                        ..
+                    } => {
+                        assert_eq!(d.len(), dice);
+                        Some(d.iter().sum())
+                    }
+                    _ => None,
+                })
+                .unwrap();
+            assert!(events.iter().any(|e| matches!(e,
+                Event::WallBroken { side, stack, .. } if *side == (total - 1) % 4 && *stack == total)));
+            assert_eq!(g.wall().dead_remaining(), dead, "{name}");
+            if let Some(ind) = g.indicator() {
+                assert_eq!(g.wildcard(), Some(ind));
+                let in_hands: u8 = (0..4).map(|p| g.concealed(Player(p)).get(ind)).sum();
+                let in_wall = g
+                    .wall()
+                    .remaining_tiles()
+                    .iter()
+                    .filter(|&&x| x == ind)
+                    .count();
+                assert_eq!(usize::from(in_hands) + in_wall, 3);
+            }
+            // Play on: the Hong Kong dead wall stays at 14; the hand is drawn only when the
+            // live wall is empty.
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while !g.is_over() {
+                let actors: Vec<Player> = g.to_act().collect();
+                let p = *actors.choose(&mut rng).unwrap();
+                let a = *g.legal_actions(p).choose(&mut rng).unwrap();
+                g.apply(p, a).unwrap();
+                if name == "hongkong" {
+                    // Made up again while the live wall lasts.
+                    assert!(g.wall().dead_remaining() == 14 || g.live_remaining() == 0);
+                }
+            }
+            if g.outcome() == Some(&HandOutcome::ExhaustiveDraw) {
+                assert_eq!(g.live_remaining(), 0);
+            }
+        }
+    }
+}
+
+/// What one viewer can rebuild of the table from the events as they see them.
+struct Rebuilt {
+    own: majiang::TileCounts,
+    own_bonus: Vec<Tile>,
+    counts: Vec<i32>,
+    melds: Vec<Vec<majiang::Meld>>,
+    flowers: Vec<Vec<Tile>>,
+    discards: Vec<Vec<majiang::table::DiscardRecord>>,
+    pending_added: Option<(Player, Tile)>,
+}
+
+impl Rebuilt {
+    fn new(n: usize) -> Rebuilt {
+        Rebuilt {
+            own: majiang::TileCounts::EMPTY,
+            own_bonus: Vec::new(),
+            counts: vec![0; n],
+            melds: vec![Vec::new(); n],
+            flowers: vec![Vec::new(); n],
+            discards: vec![Vec::new(); n],
+            pending_added: None,
+        }
+    }
+
+    fn gain(&mut self, v: Player, p: Player, tile: Option<Tile>) {
+        self.counts[p.index()] += 1;
+        if p == v {
+            let t = tile.expect("own tiles are shown");
+            if t.is_bonus() {
+                self.own_bonus.push(t);
+            } else {
+                self.own.add(t);
+            }
+        }
+    }
+
+    fn lose(&mut self, v: Player, p: Player, t: Tile, k: usize) {
+        self.counts[p.index()] -= k as i32;
+        if p == v {
+            for _ in 0..k {
+                if t.is_bonus() {
+                    self.own_bonus.retain(|&x| x != t);
+                } else {
+                    assert!(self.own.remove(t));
+                }
+            }
+        }
+    }
+
+    fn see(&mut self, v: Player, e: &Event) {
+        use majiang::MeldKind;
+        if let Some((p, t)) = self.pending_added.take() {
+            if !matches!(e, Event::KongRobbed { .. }) {
+                self.lose(v, p, t, 1);
+                let m = self.melds[p.index()]
+                    .iter_mut()
+                    .find(|m| m.kind == MeldKind::Pung && m.tile == t)
+                    .unwrap();
+                m.kind = MeldKind::Kong;
+            }
+        }
+        match e {
+            Event::TilesDealt {
+                player,
+                tiles,
+                count,
+            } => {
+                assert_eq!(tiles.is_some(), *player == v);
+                for i in 0..usize::from(*count) {
+                    self.gain(v, *player, tiles.as_ref().map(|t| t[i]));
+                }
+            }
+            Event::Drew { player, tile } | Event::ReplacementDrawn { player, tile } => {
+                assert_eq!(tile.is_some(), *player == v);
+                self.gain(v, *player, *tile);
+            }
+            Event::FlowerDeclared { player, tile } => {
+                self.lose(v, *player, *tile, 1);
+                self.flowers[player.index()].push(*tile);
+            }
+            Event::Discarded {
+                player,
+                tile,
+                gambit,
+                ..
+            } => {
+                self.lose(v, *player, *tile, 1);
+                self.discards[player.index()].push(majiang::table::DiscardRecord {
+                    tile: *tile,
+                    claimed: false,
+                    gambit: *gambit,
+                });
+            }
+            Event::Claimed {
+                player,
+                from,
+                tile,
+                meld,
+            } => {
+                self.discards[from.index()].last_mut().unwrap().claimed = true;
+                let mut tiles = meld.tiles();
+                let i = tiles.iter().position(|x| x == tile).unwrap();
+                tiles.remove(i);
+                for t in tiles {
+                    self.lose(v, *player, t, 1);
+                }
+                self.melds[player.index()].push(*meld);
+            }
+            Event::KongDeclared { player, kind, tile } => match kind {
+                KongKind::Concealed => {
+                    self.lose(v, *player, *tile, 4);
+                    self.melds[player.index()].push(majiang::Meld {
+                        kind: MeldKind::ConcealedKong,
+                        tile: *tile,
+                        from: None,
+                        claimed: None,
+                    });
+                }
+                KongKind::Added => self.pending_added = Some((*player, *tile)),
+                KongKind::Exposed => {}
+            },
+            Event::KongRobbed { from, tile, .. } => self.lose(v, *from, *tile, 1),
+            Event::Won {
+                player,
+                win,
+                discarder,
+                tile,
+                ..
+            } => match win {
+                WinKind::SelfDraw => {}
+                WinKind::Discard => {
+                    let d = discarder.unwrap();
+                    self.discards[d.index()].last_mut().unwrap().claimed = true;
+                    self.counts[player.index()] += 1;
+                    if *player == v {
+                        self.own.add(*tile);
+                    }
+                }
+                WinKind::RobbingKong => {
+                    self.counts[player.index()] += 1;
+                    if *player == v {
+                        self.own.add(*tile);
+                    }
+                }
+            },
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn an_observation_is_exactly_what_the_seats_events_reveal() {
+    for name in ["hongkong", "hangzhou", "yangzhou", "classic"] {
+        let r = rules(name, json!({}));
+        for hand in 0..150u64 {
+            let (mut g, events) = Game::new(r.clone(), HandSetup::new(900 + hand)).unwrap();
+            let n = g.players();
+            let mut views: Vec<Rebuilt> = (0..n).map(|_| Rebuilt::new(n)).collect();
+            let mut rng = ChaCha8Rng::seed_from_u64(hand);
+            let mut batch = events;
+            loop {
+                for (v, view) in views.iter_mut().enumerate() {
+                    let v = Player(v as u8);
+                    for e in &batch {
+                        view.see(v, &e.seen_by(v));
+                    }
+                    let obs = g.observation(v);
+                    assert_eq!(obs.concealed, view.own, "{name} {hand}");
+                    assert_eq!(obs.table.len(), n);
+                    for (q, public) in obs.table.iter().enumerate() {
+                        assert_eq!(i32::from(public.concealed_count), view.counts[q]);
+                        assert_eq!(public.melds, view.melds[q], "{name} {hand}");
+                        assert_eq!(public.flowers, view.flowers[q]);
+                        assert_eq!(public.discards, view.discards[q]);
+                    }
+                }
+                if g.is_over() {
+                    break;
+                }
+                let actors: Vec<Player> = g.to_act().collect();
+                let p = *actors.choose(&mut rng).unwrap();
+                let legal = g.legal_actions(p);
+                let a = if legal.contains(&Action::Win) {
+                    Action::Win
+                } else {
+                    *legal.choose(&mut rng).unwrap()
+                };
+                batch = g.apply(p, a).unwrap();
+            }
+        }
+    }
+}

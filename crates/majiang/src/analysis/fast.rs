@@ -171,9 +171,16 @@ pub fn is_win(hand: &Counts, rules: &HandRules) -> bool {
 /// Thirteen orphans of a 14-tile hand without wildcards.
 #[inline]
 fn orphans_win(c: &Counts) -> bool {
-    // Each orphan once or twice: with 14 tiles, that leaves none for other kinds and makes
-    // exactly one pair.
-    Tile::ORPHANS.iter().all(|t| matches!(c[t.index()], 1 | 2))
+    // Each orphan once or twice and 14 orphan tiles in all: no other kind, exactly one pair.
+    let mut sum = 0u8;
+    for t in Tile::ORPHANS {
+        let x = c[t.index()];
+        if !matches!(x, 1 | 2) {
+            return false;
+        }
+        sum += x;
+    }
+    sum == 14
 }
 
 /// The kind wildcards may not stand for, as (suit, rank index), when it is a number kind.
@@ -246,19 +253,6 @@ fn best_pair(a: &[u8; 10], b: &[u8; 10], k: usize) -> u8 {
             .max(a[2 * x] + b[2 * y + 1]);
     }
     best
-}
-
-/// The four groups' `m(s, p)` arrays without wildcards.
-#[inline(always)]
-fn plain_entries(k: &Keys) -> [[u8; 10]; 4] {
-    let t = tables::shanten();
-    let suit = |g: usize| unpack(t.suit_vals[usize::from(t.suit_id[k.key[g]])]);
-    [
-        suit(0),
-        suit(1),
-        suit(2),
-        unpack(t.honor_vals[usize::from(t.honor_id[k.key[3]])]),
-    ]
 }
 
 /// The counts as five words that do not overlap: kinds 0–7, 8–15, 16–23, 24–31 and 32–33.
@@ -341,8 +335,7 @@ pub fn shanten_by_form(hand: &Counts, rules: &HandRules) -> (i8, Option<i8>, Opt
             sets,
         )
     } else {
-        let e = wild_entries(&k, forbidden);
-        best_pair(&merge(&e[0], &e[1], sets), &merge(&e[2], &e[3], sets), sets)
+        wild_standard_best(&k, forbidden, sets)
     };
     let standard = (3 * sets + 2) as i8 - best as i8 - w as i8 - 1;
     let full = n == 13 || n == 14;
@@ -371,25 +364,45 @@ fn slow_by_form(hand: &Counts, rules: &HandRules) -> (i8, Option<i8>, Option<i8>
     )
 }
 
-/// The four groups' uncapped `m(s, p)` arrays, splitting a suit around a forbidden kind.
+/// Most real tiles a standard shape of `sets` sets and a pair can use, with wildcards
+/// (uncapped shapes), splitting a suit around a kind wildcards may not stand for.
 #[inline]
-fn wild_entries(k: &Keys, forbidden: Option<usize>) -> [[u8; 10]; 4] {
+fn wild_standard_best(k: &Keys, forbidden: Option<usize>, sets: usize) -> u8 {
     let t = tables::wild();
-    let forb = forbidden_suit(forbidden);
-    let run = |len: usize, key: usize| unpack(t.run_vals[len][usize::from(t.run_id[len][key])]);
-    let suit = |g: usize| match forb {
-        Some((s, r)) if s == g => {
-            let key = k.key[g];
-            merge(&run(r, key % POW5[r]), &run(8 - r, key / POW5[r + 1]), 4)
-        }
-        _ => run(9, k.key[g]),
+    let (ns, nh) = (t.run_vals[9].len(), t.honor_vals.len());
+    let id = |g: usize| usize::from(t.run_id[9][k.key[g]]);
+    let h = usize::from(t.honor_id[k.key[3]]);
+    let Some((g, r)) = forbidden_suit(forbidden) else {
+        return best_pair(
+            &t.suit_suit[id(0) * ns + id(1)],
+            &t.suit_honor[id(2) * nh + h],
+            sets,
+        );
     };
-    [
-        suit(0),
-        suit(1),
-        suit(2),
-        unpack(t.honor_vals[usize::from(t.honor_id[k.key[3]])]),
-    ]
+    let run = |len: usize, key: usize| unpack(t.run_vals[len][usize::from(t.run_id[len][key])]);
+    let key = k.key[g];
+    let cut = merge(&run(r, key % POW5[r]), &run(8 - r, key / POW5[r + 1]), sets);
+    let full = |g: usize| unpack(t.run_vals[9][id(g)]);
+    match g {
+        0 => best_pair(
+            &merge(&cut, &full(1), sets),
+            &t.suit_honor[id(2) * nh + h],
+            sets,
+        ),
+        1 => best_pair(
+            &merge(&full(0), &cut, sets),
+            &t.suit_honor[id(2) * nh + h],
+            sets,
+        ),
+        _ => {
+            let honors = unpack(t.honor_vals[h]);
+            best_pair(
+                &t.suit_suit[id(0) * ns + id(1)],
+                &merge(&cut, &honors, sets),
+                sets,
+            )
+        }
+    }
 }
 
 /// Shanten: the least over the allowed forms.
@@ -401,7 +414,7 @@ pub fn shanten(hand: &Counts, rules: &HandRules) -> i8 {
 /// Waits of a `3k + 1` hand, as a kind bit mask.
 pub fn waits(hand: &Counts, rules: &HandRules) -> u64 {
     if rules.wildcard.is_some() {
-        return waits_by_trial(hand, rules);
+        return waits_wild(hand, rules);
     }
     let Some(k) = keys(hand) else {
         return reference::waits(hand, rules);
@@ -488,7 +501,121 @@ fn orphans_waits(hand: &Counts) -> u64 {
     }
 }
 
-/// Waits by trying every kind (the wildcard path).
+/// Waits with wildcards: each candidate changes one group's table entry (or adds a wildcard);
+/// seven pairs and thirteen orphans are updated from running counts.
+fn waits_wild(hand: &Counts, rules: &HandRules) -> u64 {
+    let Some(wild) = rules.wildcard else {
+        return waits_by_trial(hand, rules);
+    };
+    let (real, w, forbidden) = reference::split_wild(hand, rules);
+    let Some(k) = keys(&real).filter(|k| w <= 4 && k.len.iter().sum::<u8>() + w <= 13) else {
+        return waits_by_trial(hand, rules);
+    };
+    let n = k.len.iter().sum::<u8>() + w;
+    if n % 3 != 1 {
+        return 0;
+    }
+    let wi = wild.tile.index();
+    let t = tables::wild();
+    let forb = forbidden_suit(forbidden);
+    let groups = [0, 1, 2, 3].map(|g| group_wilds(t, g, k.key[g], forb));
+    // Wildcards a standard win needs with these group values.
+    let need = |v: &[(u8, u8); 4]| {
+        let mut sum = 0i16;
+        let mut extra = 2i16;
+        for &(a, b) in v {
+            sum += i16::from(a);
+            extra = extra.min(i16::from(b) - i16::from(a));
+        }
+        sum + extra
+    };
+    let full = n == 13;
+    // Running counts for seven pairs and thirteen orphans.
+    let singles = real.iter().filter(|&&c| c % 2 == 1).count() as i16;
+    let over_two = real.iter().filter(|&&c| c > 2).count() as i16;
+    let (mut o_big, mut o_pairs, mut o_missing, mut o_others) = (0i16, 0i16, 0i16, 0i16);
+    for (i, &c) in real.iter().enumerate() {
+        if ORPHAN_MASK >> i & 1 != 0 {
+            o_big += i16::from(c > 2);
+            o_pairs += i16::from(c == 2);
+            o_missing += i16::from(c == 0);
+        } else {
+            o_others += i16::from(c);
+        }
+    }
+    let orphans_possible =
+        rules.thirteen_orphans && forbidden.is_none_or(|f| ORPHAN_MASK >> f & 1 == 0);
+    let special = |wilds: i16,
+                   singles: i16,
+                   over_two: i16,
+                   big: i16,
+                   pairs: i16,
+                   missing: i16,
+                   others: i16| {
+        let seven =
+            rules.seven_pairs && (rules.four_as_two_pairs || over_two == 0) && singles <= wilds;
+        let orphans = orphans_possible
+            && big == 0
+            && others == 0
+            && ((pairs == 0 && wilds == missing + 1) || (pairs == 1 && wilds == missing));
+        full && (seven || orphans)
+    };
+    let mut mask = 0u64;
+    // Drawing a wildcard.
+    if hand[wi] < 4 {
+        let wilds = i16::from(w) + 1;
+        if need(&groups) <= wilds
+            || special(
+                wilds, singles, over_two, o_big, o_pairs, o_missing, o_others,
+            )
+        {
+            mask |= 1 << wi;
+        }
+    }
+    let wilds = i16::from(w);
+    for g in 0..4 {
+        let (base, kinds) = if g == 3 { (27, 7) } else { (9 * g, 9) };
+        for (r, &step) in POW5.iter().enumerate().take(kinds) {
+            let i = base + r;
+            let c = real[i];
+            if i == wi || c >= 4 {
+                continue;
+            }
+            let mut v = groups;
+            v[g] = group_wilds(t, g, k.key[g] + step, forb);
+            if need(&v) <= wilds {
+                mask |= 1 << i;
+                continue;
+            }
+            let odd = i16::from(c % 2 == 1);
+            let orphan = ORPHAN_MASK >> i & 1 != 0;
+            let (big, pairs, missing, others) = if orphan {
+                (
+                    o_big + i16::from(c == 2),
+                    o_pairs + i16::from(c == 1) - i16::from(c == 2),
+                    o_missing - i16::from(c == 0),
+                    o_others,
+                )
+            } else {
+                (o_big, o_pairs, o_missing, o_others + 1)
+            };
+            if special(
+                wilds,
+                singles + 1 - 2 * odd,
+                over_two + i16::from(c == 2),
+                big,
+                pairs,
+                missing,
+                others,
+            ) {
+                mask |= 1 << i;
+            }
+        }
+    }
+    mask
+}
+
+/// Waits by trying every kind (hands outside the tables).
 fn waits_by_trial(hand: &Counts, rules: &HandRules) -> u64 {
     let mut mask = 0u64;
     let mut h = *hand;
@@ -516,31 +643,37 @@ pub fn useful_tiles(hand: &Counts, rules: &HandRules) -> u64 {
     };
     let now = shanten(hand, rules);
     let sets = n / 3;
-    let e = plain_entries(&k);
-    let m01 = merge(&e[0], &e[1], sets);
-    let m23 = merge(&e[2], &e[3], sets);
-    let others = [
-        merge(&e[1], &m23, sets),
-        merge(&e[0], &m23, sets),
-        merge(&m01, &e[3], sets),
-        merge(&m01, &e[2], sets),
-    ];
     let t = tables::shanten();
+    let id = |g: usize, key: usize| {
+        usize::from(if g == 3 {
+            t.honor_id[key]
+        } else {
+            t.suit_id[key]
+        })
+    };
+    let ids = [
+        id(0, k.key[0]),
+        id(1, k.key[1]),
+        id(2, k.key[2]),
+        id(3, k.key[3]),
+    ];
+    let (ns, nh) = (t.suit_ids, t.honor_ids);
     let target = (3 * sets + 2) as i32 - 1 - i32::from(now); // matched needed to improve
     let mut mask = 0u64;
-    for (g, other) in others.iter().enumerate() {
+    for g in 0..4 {
         let (base, kinds) = if g == 3 { (27, 7) } else { (9 * g, 9) };
         for r in 0..kinds {
             if hand[base + r] >= 4 {
                 continue;
             }
-            let key = k.key[g] + POW5[r];
-            let entry = unpack(if g == 3 {
-                t.honor_vals[usize::from(t.honor_id[key])]
-            } else {
-                t.suit_vals[usize::from(t.suit_id[key])]
-            });
-            if i32::from(best_pair(&entry, other, sets)) > target {
+            let mut x = ids;
+            x[g] = id(g, k.key[g] + POW5[r]);
+            let best = best_pair(
+                &t.suit_suit[x[0] * ns + x[1]],
+                &t.suit_honor[x[2] * nh + x[3]],
+                sets,
+            );
+            if i32::from(best) > target {
                 mask |= 1 << (base + r);
             }
         }

@@ -1,4 +1,5 @@
-//! Hand analysis: win detection (with 0–4 wildcards), waits, shanten and decompositions.
+//! Hand analysis: win detection (with 0–4 wildcards), waits, shanten, useful tiles and
+//! decompositions.
 //!
 //! Every function takes the concealed tiles as a [`TileCounts`] (declared melds are not part of
 //! it: a hand of `14 - 3m` tiles with `m` melds) and the [`HandRules`] of the rule set. Copies
@@ -11,7 +12,42 @@
 //! let hand = TileCounts::parse("123m456p789s1122z").unwrap();
 //! assert_eq!(analysis::shanten(&hand, &rules), 0);
 //! assert_eq!(analysis::waits(&hand, &rules).to_string(), "12z");
+//! assert_eq!(analysis::useful_tiles(&hand, &rules).to_string(), "12z");
 //! ```
+//!
+//! # Approach
+//!
+//! [`is_win`], [`shanten`], [`shanten_by_form`], [`waits`] and [`useful_tiles`] are
+//! table-driven and allocate nothing. A hand splits into four groups (the three number suits
+//! and the honours); each group's counts, read as a base-5 number, index precomputed tables
+//! that are **built at run time on first use** (`std::sync::OnceLock`, three independent sets:
+//! win/waits, shanten, wildcards; about 0.1–0.25 s each on the development machine, ~12 MB in
+//! all). For every key they hold, per target of `s` sets (0–4) and 0–1 pair, the most tiles of
+//! the group some complete shape can use; whether the group is complete and which of its kinds
+//! complete it; and the fewest wildcards that complete it. Groups are then combined by a small
+//! max-plus product over how many sets each contributes and which holds the pair. Only 126
+//! different per-suit arrays (55 for honours) occur, so keys map to byte ids and the products of
+//! two suits, and of a suit with the honours, are tabulated too: shanten is four key
+//! computations, six loads and a five-step maximum. Seven pairs and thirteen orphans are
+//! computed directly on the counts, eight at a time in a `u64`. How the tables are built is in
+//! the `tables` module's source; the combination in the `fast` module's.
+//!
+//! A wildcard that may not stand for its own number kind cuts that suit in two; the halves use
+//! tables for shorter runs. Hands outside the tables (more than 14 tiles, or more than four of a
+//! kind in the counts) are answered by [`reference`](mod@reference), the slow definition-by-definition
+//! yardstick that the property tests (`tests/analysis_props.rs`) compare against on hundreds of
+//! thousands of random and near-winning hands, and that [`decompositions`] still uses.
+//!
+//! # Figures
+//!
+//! `cargo bench -p majiang --bench analysis`, per random hand, criterion medians on a 2-core
+//! machine shared with other jobs (load 2–12, so the spread is mostly the load): `is_win` of 14
+//! tiles 12–23 ns; `shanten` 45–91 ns against 73–169 ns for the `xiangting` crate in the same
+//! runs; `waits` of 13 tiles 46–117 ns; `is_win` with 4 wildcards 45–112 ns; `shanten` with 0–4
+//! wildcards 80–115 ns; `waits` with wildcards 0.45 µs; `useful_tiles` 0.7–1.2 µs. The bench
+//! also prints the fastest of 41 timed rounds, which the load barely moves: `is_win` 7–8 ns,
+//! `waits` 45–48 ns, `is_win` with 4 wildcards 44–47 ns, `useful_tiles` 0.55–0.65 µs, and
+//! `shanten` 41–45 ns against 59–66 ns for `xiangting` in alternating rounds (ratio 0.69).
 
 pub mod decompose;
 mod fast;

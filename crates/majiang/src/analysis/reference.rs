@@ -198,21 +198,26 @@ pub fn waits(hand: &Counts, rules: &HandRules) -> u64 {
 /// Most real tiles that a standard complete hand of `k` sets and a pair can use, over every such
 /// hand `H` (at most `cap` of a kind in `H`; `H` never holds `forbidden`). A dynamic program over
 /// the kinds, trying every number of pungs, chows started here and the pair at each kind.
-#[allow(clippy::needless_range_loop)] // indices are chow counts, not just positions
 pub fn standard_matched(real: &Counts, k: usize, cap: Option<u8>, forbidden: Option<usize>) -> i32 {
     // dp[c1][c2][sets][pair]: best matched count, where c1 chows started at the previous kind
     // and c2 two kinds back.
+    // Flat, sized by `k`: a hand may hold any number of tiles.
     const NONE: i32 = i32::MIN;
-    let mut dp = [[[[NONE; 2]; 5]; 5]; 5];
-    dp[0][0][0][0] = 0;
+    let at = |c1: usize, c2: usize, sets: usize, pair: usize| {
+        ((c1 * 5 + c2) * (k + 1) + sets) * 2 + pair
+    };
+    let size = 25 * (k + 1) * 2;
+    let mut dp = vec![NONE; size];
+    let mut next = vec![NONE; size];
+    dp[at(0, 0, 0, 0)] = 0;
     for (i, &have) in real.iter().enumerate() {
-        let mut next = [[[[NONE; 2]; 5]; 5]; 5];
+        next.fill(NONE);
         let can_start_chow = same_suit_chow_start(i as isize);
         for c1 in 0..5 {
             for c2 in 0..5 - c1 {
                 for sets in 0..=k {
                     for pair in 0..2 {
-                        let cur = dp[c1][c2][sets][pair];
+                        let cur = dp[at(c1, c2, sets, pair)];
                         if cur == NONE {
                             continue;
                         }
@@ -232,7 +237,8 @@ pub fn standard_matched(real: &Counts, k: usize, cap: Option<u8>, forbidden: Opt
                                         continue;
                                     }
                                     let got = cur + need.min(u32::from(have)) as i32;
-                                    let slot = &mut next[chows][c1][sets + pungs + chows][pair + q];
+                                    let slot =
+                                        &mut next[at(chows, c1, sets + pungs + chows, pair + q)];
                                     if got > *slot {
                                         *slot = got;
                                     }
@@ -243,9 +249,9 @@ pub fn standard_matched(real: &Counts, k: usize, cap: Option<u8>, forbidden: Opt
                 }
             }
         }
-        dp = next;
+        std::mem::swap(&mut dp, &mut next);
     }
-    dp[0][0][k][1]
+    dp[at(0, 0, k, 1)]
 }
 
 /// The number of sets `k` a hand of `n` tiles aims at.

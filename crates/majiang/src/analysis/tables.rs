@@ -201,10 +201,6 @@ fn waits_of(len: usize, bits: &[u64]) -> Vec<u16> {
 /// each key maps to a one-byte id, and the max-plus products of two suits and of a suit with the
 /// honours are tabulated per pair of ids.
 pub(crate) struct ShantenTables {
-    /// Packed `m(s, p)` per suit id.
-    pub suit_vals: Vec<u64>,
-    /// Packed `m(s, p)` per honour id.
-    pub honor_vals: Vec<u64>,
     /// Id of each suit key's array.
     pub suit_id: Vec<u8>,
     /// Id of each honour key's array.
@@ -282,6 +278,10 @@ pub(crate) struct WildTables {
     pub honor_vals: Vec<u64>,
     /// Fewest wildcards completing the honours.
     pub honor_wilds: Vec<u8>,
+    /// `suit_suit[a * run_vals[9].len() + b]`: the product of full-suit arrays `a` and `b`.
+    pub suit_suit: Vec<[u8; 10]>,
+    /// `suit_honor[a * honor_vals.len() + h]`: the product of suit array `a` and honour array `h`.
+    pub suit_honor: Vec<[u8; 10]>,
 }
 
 fn fewest_wilds(len: usize, mask: &[u16]) -> Vec<u8> {
@@ -337,8 +337,6 @@ pub(crate) fn shanten() -> &'static ShantenTables {
             honor_ids: honor_vals.len(),
             suit_suit: products(&suit_vals, &suit_vals),
             suit_honor: products(&suit_vals, &honor_vals),
-            suit_vals,
-            honor_vals,
             suit_id,
             honor_id,
         }
@@ -362,6 +360,8 @@ pub(crate) fn wild() -> &'static WildTables {
         let hm = membership(7, false, false);
         let (honor_id, honor_vals) = ids(&best_fit(7, &hm));
         WildTables {
+            suit_suit: products(&run_vals[9], &run_vals[9]),
+            suit_honor: products(&run_vals[9], &honor_vals),
             run_id,
             run_vals,
             run_wilds,

@@ -155,6 +155,24 @@ impl WinSituation {
         }
     }
 
+    /// Checks that the winner's melds and winning tile are playing tiles: bonus tiles (`1f`–`8f`)
+    /// are laid aside, never melded or won on, except as the classic five- and six-player extra
+    /// winds (which that rule set reads itself).
+    pub fn check_playing_tiles(&self) -> Result<(), Invalid> {
+        if self.winning_tile.is_bonus() {
+            return Err(Invalid(format!(
+                "the winning tile {} is a bonus tile: bonus tiles are laid aside, not won on",
+                self.winning_tile
+            )));
+        }
+        match self.melds.iter().find(|m| m.tile.is_bonus()) {
+            Some(m) => Err(Invalid(format!(
+                "{m} is a meld of bonus tiles: bonus tiles are laid aside, not melded"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     /// The losers: every seat but the winner, in turn order.
     pub fn losers(&self) -> impl Iterator<Item = Seat> + '_ {
         self.seats.iter().copied().filter(move |&s| s != self.seat)
@@ -255,5 +273,34 @@ mod tests {
             .check_meld_sources()
             .unwrap_err();
         assert!(e.0.contains("west"), "{e}");
+    }
+
+    #[test]
+    fn bonus_tiles_are_never_melded_or_won_on_outside_classic_extra_winds() {
+        use crate::meld::{Meld, MeldKind};
+        use crate::rules::{hangzhou, hongkong, yangzhou};
+        let flower = crate::parse_tile("1f").unwrap();
+        let mut melded = with_meld("south", "pung", "222s", "east");
+        melded.melds[0] = Meld {
+            kind: MeldKind::Pung,
+            tile: flower,
+            from: Some(crate::Seat::East),
+            claimed: None,
+        };
+        let mut won_on = with_meld("south", "pung", "222s", "east");
+        won_on.winning_tile = flower;
+        for s in [&melded, &won_on] {
+            let e = s.check_playing_tiles().unwrap_err();
+            assert!(e.0.contains("bonus"), "{e}");
+            // Each scorer answers Invalid rather than panicking.
+            assert!(hongkong::score(s, &hongkong::Options::default()).is_err());
+            assert!(yangzhou::score(s, &yangzhou::Options::default()).is_err());
+            assert!(hangzhou::score(s, &hangzhou::Options::default()).is_err());
+        }
+        assert!(
+            with_meld("south", "pung", "222s", "east")
+                .check_playing_tiles()
+                .is_ok()
+        );
     }
 }

@@ -281,6 +281,8 @@ pub struct Game {
     phase: Phase,
     /// A wildcard was discarded by this player: no claims until their next draw.
     gambit_round: Option<Player>,
+    /// The latest discard and its discarder.
+    last_discard: Option<(Player, Tile)>,
     outcome: Option<HandOutcome>,
 }
 
@@ -505,6 +507,7 @@ impl Game {
             hands,
             phase: Phase::Over,
             gambit_round: None,
+            last_discard: None,
             outcome: None,
             setup,
         };
@@ -599,35 +602,49 @@ impl Game {
         self.wall.live_remaining()
     }
 
+    /// The winning shapes and the wildcard, as hand analysis needs them (e.g.
+    /// [`crate::analysis::shanten`]).
+    pub fn hand_rules(&self) -> &HandRules {
+        &self.hand_rules
+    }
+
+    /// The latest discard of the hand and who made it (claimed or not).
+    pub fn last_discard(&self) -> Option<(Player, Tile)> {
+        self.last_discard
+    }
+
     /// The wall (the full truth; never show it to a player).
     pub fn wall(&self) -> &Wall {
         &self.wall
     }
 
     /// `p`'s concealed tiles (the full truth; a player should see only their own, through
-    /// [`Game::observation`]).
+    /// [`Game::observation`]). Like the other per-player accessors, empty for a player not at
+    /// the table.
     pub fn concealed(&self, p: Player) -> &TileCounts {
-        &self.hands[p.index()].concealed
+        self.hands
+            .get(p.index())
+            .map_or(&TileCounts::EMPTY, |h| &h.concealed)
     }
 
     /// `p`'s declared melds (their `from` is the discarder's seat).
     pub fn melds(&self, p: Player) -> &[Meld] {
-        &self.hands[p.index()].melds
+        self.hands.get(p.index()).map_or(&[], |h| &h.melds)
     }
 
     /// `p`'s flowers and seasons laid out.
     pub fn flowers(&self, p: Player) -> &[Tile] {
-        &self.hands[p.index()].flowers
+        self.hands.get(p.index()).map_or(&[], |h| &h.flowers)
     }
 
     /// `p`'s discards in order.
     pub fn discards(&self, p: Player) -> &[DiscardRecord] {
-        &self.hands[p.index()].discards
+        self.hands.get(p.index()).map_or(&[], |h| &h.discards)
     }
 
     /// Fortune Gambits in `p`'s current run (Hangzhou).
     pub fn gambit_run(&self, p: Player) -> u8 {
-        self.hands[p.index()].gambit_run
+        self.hands.get(p.index()).map_or(0, |h| h.gambit_run)
     }
 
     /// A wildcard discard has opened a Fortune Gambit round: no claims until that player's
@@ -686,6 +703,9 @@ impl Game {
     /// True if discarding `tile` now would be a Fortune Gambit for `p` (a wildcard discarded
     /// in the Bao Tou state).
     pub fn is_gambit_discard(&self, p: Player, tile: Tile) -> bool {
+        if p.index() >= self.players() || tile.is_bonus() {
+            return false;
+        }
         if !self.ruleset.config().fortune_gambit || Some(tile) != self.wild {
             return false;
         }
@@ -714,6 +734,9 @@ impl Game {
     /// buffer has grown.
     pub fn legal_actions_into(&self, p: Player, out: &mut Vec<Action>) {
         out.clear();
+        if p.index() >= self.players() {
+            return;
+        }
         match &self.phase {
             Phase::Over => {}
             Phase::Turn {
@@ -1156,6 +1179,7 @@ impl Game {
             wildcard,
             gambit,
         });
+        self.last_discard = Some((p, t));
         if wildcard {
             self.gambit_round = Some(p);
         }
@@ -1519,6 +1543,9 @@ impl Game {
     /// their turn, on the discard on offer, or robbing the added kong on offer. `None` if `p`
     /// has no tile to win with now.
     pub fn win_situation(&self, p: Player) -> Option<WinSituation> {
+        if p.index() >= self.players() {
+            return None;
+        }
         let ctx = match self.phase {
             Phase::Turn {
                 player,

@@ -29,6 +29,33 @@
 //! }
 //! assert!(game.outcome().is_some());
 //! ```
+//!
+//! ## Readings the seeds leave open
+//!
+//! - **Wall.** Every table has four sides (three players too), `tiles / 8` stacks a side. The
+//!   dealer's dice (two; three in Hong Kong, as seed 004 says) count the sides from the dealer's
+//!   own in turn order, then that many *stacks* from the side's right end. Replacement tiles come
+//!   from the far end; which of a stack's two tiles comes first is not modelled (copies of a kind
+//!   are alike).
+//! - **Dead wall.** Hong Kong keeps 14, made up again from the live wall's tail after each
+//!   replacement. Hangzhou keeps the last 20, used up by replacements; the indicator
+//!   (`wildcard = "indicator"`) is the tile `dice` places from the back, so the 20 become 19.
+//!   Yangzhou and classic keep none. The hand is drawn when a player must draw and only the dead
+//!   wall is left.
+//! - **Turn.** After a chow or pung the claimer only discards. A kong needs a tile to replace it.
+//!   An added kong may use a fourth tile drawn earlier and kept.
+//! - **Circumstances.** Heavenly: the dealer wins on the dealt hand. Earthly: a non-dealer wins on
+//!   the dealer's first discard, nothing claimed before. Kong replacement: won on a replacement
+//!   tile (after a kong or a flower). Last wall tile: the live wall's last tile, self-drawn. Last
+//!   discard: a discard made with the live wall empty.
+//! - **Fortune Gambit.** A wildcard discard is a gambit when the thirteen tiles left are in the
+//!   Bao Tou state. While a player's run lasts, on each of their draws they may only win, declare
+//!   a concealed kong or discard the drawn tile; discarding a drawn wildcard continues the run,
+//!   any other tile ends it. Any wildcard discard opens a round with no claims until its
+//!   discarder's next draw (a later wildcard discard moves the end of the round to its own
+//!   discarder).
+//!
+//! ## Modules
 
 pub mod action;
 mod complete;

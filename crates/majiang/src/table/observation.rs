@@ -61,6 +61,8 @@ pub struct Observation {
     pub wildcard_discard_is_gambit: bool,
     /// The discard (or added-kong tile) on offer, and whose it is.
     pub on_offer: Option<(Player, Tile)>,
+    /// The latest discard of the hand and its discarder (claimed or not).
+    pub last_discard: Option<(Player, Tile)>,
     /// The player on turn, if any.
     pub turn: Option<Player>,
     /// What the viewer may do now (empty: nothing to decide).
@@ -114,6 +116,7 @@ impl Game {
             gambit_round: self.gambit_round().is_some(),
             wildcard_discard_is_gambit: wild_gambit,
             on_offer: self.on_offer(),
+            last_discard: self.last_discard(),
             turn: self.turn(),
             legal_actions: if own {
                 self.legal_actions(p)

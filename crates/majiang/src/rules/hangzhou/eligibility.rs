@@ -46,6 +46,7 @@ pub fn check_shape(s: &WinSituation, wild: Tile) -> Result<(), Invalid> {
             ));
         }
     }
+    s.check_playing_tiles()?;
     s.check_meld_sources()?;
     s.check_chow_sources()
 }

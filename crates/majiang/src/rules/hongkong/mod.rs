@@ -96,6 +96,7 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
     if situation.seats.len() != 4 {
         return Err(Invalid("Hong Kong mahjong is played by four".into()));
     }
+    situation.check_playing_tiles()?;
     situation.check_meld_sources()?;
     situation.check_chow_sources()?;
     check_situation(situation)?;

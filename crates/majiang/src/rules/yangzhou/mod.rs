@@ -125,6 +125,7 @@ fn check(s: &WinSituation) -> Result<(), Invalid> {
             "{m}: a concealed kong is not claimed from anyone"
         )));
     }
+    s.check_playing_tiles()?;
     s.check_meld_sources()?;
     s.check_chow_sources()?;
     if matches!(s.win, WinKind::Discard | WinKind::RobbingKong) && s.discarder.is_none() {
