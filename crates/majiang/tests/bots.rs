@@ -268,3 +268,67 @@ fn four_efficient_bots_win_rates() {
         println!("{label}: {wins}/{hands} hands won");
     }
 }
+
+/// In Hangzhou the efficient bot never throws a wildcard away (outside a Fortune Gambit),
+/// and makes a Fortune Gambit instead of winning when the wall is long, wins when it is short.
+#[test]
+fn efficient_bot_keeps_wildcards_and_gambles_only_when_it_pays() {
+    use majiang::table::Event;
+    use majiang::{Tile, TileCounts};
+    let rules = ruleset("hangzhou", json!({}));
+    for i in 0..100u32 {
+        let (mut game, _) = Game::new(rules.clone(), setup(i, 4, 1, 77)).unwrap();
+        let mut players: Vec<Box<dyn Bot>> = (0..4)
+            .map(|k| bots::by_name("efficient", &rules, u64::from(i) * 4 + k).unwrap())
+            .collect();
+        let mut legal = Vec::new();
+        let mut obs = game.observation(Player(0));
+        while let Some(p) = game.to_act().next() {
+            game.legal_actions_into(p, &mut legal);
+            observe_into(&game, p, &legal, &mut obs);
+            let a = players[p.index()].act(&obs, &legal);
+            for e in game.apply(p, a).unwrap() {
+                if let Event::Discarded {
+                    wildcard, gambit, ..
+                } = e
+                {
+                    let only_wild = legal
+                        .iter()
+                        .all(|a| !matches!(a, Action::Discard(t) if *t != Tile::WHITE));
+                    assert!(
+                        !wildcard || gambit || only_wild,
+                        "a wildcard thrown away outside Bao Tou"
+                    );
+                }
+            }
+        }
+    }
+    // A constructed turn: four sets, two wildcards (White) and the tile just drawn.
+    let (game, _) = Game::new(rules.clone(), HandSetup::new(1)).unwrap();
+    let mut obs = game.observation(Player(0));
+    obs.concealed = TileCounts::parse("123456m789p111s55z").unwrap();
+    obs.drawn = Some("1s".parse().unwrap());
+    obs.wildcard = Some(Tile::WHITE);
+    obs.turn = Some(Player(0));
+    obs.wildcard_discard_is_gambit = true;
+    obs.live_wall = 60;
+    let legal: Vec<Action> = std::iter::once(Action::Win)
+        .chain(obs.concealed.iter().map(|(t, _)| Action::Discard(t)))
+        .collect();
+    obs.legal_actions = legal.clone();
+    let mut bot = EfficientBot::new(rules.clone(), 3);
+    assert_eq!(bot.act(&obs, &legal), Action::Discard(Tile::WHITE));
+    obs.live_wall = 8;
+    assert_eq!(
+        bot.act(&obs, &legal),
+        Action::Win,
+        "too few tiles left to gamble"
+    );
+    obs.live_wall = 60;
+    obs.wildcard_discard_is_gambit = false;
+    assert_eq!(
+        bot.act(&obs, &legal),
+        Action::Win,
+        "no gambit: take the win"
+    );
+}

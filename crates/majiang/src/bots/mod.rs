@@ -25,8 +25,8 @@
 //! assert_eq!(outcome.payments(4).iter().sum::<i64>(), 0);
 //! ```
 
-mod efficient;
-mod random;
+pub mod efficient;
+pub mod random;
 mod view;
 
 pub use efficient::EfficientBot;

@@ -1,0 +1,199 @@
+//! `majiang sim` driven as a user would: the real binary, its summary and its JSON report.
+
+use serde_json::Value;
+use std::process::Command;
+
+fn majiang(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .args(args)
+        .output()
+        .expect("run majiang");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("majiang-sim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Runs a sim writing JSON and returns (the report text, parsed, stdout).
+fn sim_json(args: &[&str], file: &str) -> (String, Value, String) {
+    let path = temp(file);
+    let p = path.to_str().unwrap();
+    let mut all = vec!["sim"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--json", p]);
+    let (code, out, err) = majiang(&all);
+    assert_eq!(code, 0, "stderr: {err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let v = serde_json::from_str(&text).unwrap();
+    (text, v, out)
+}
+
+#[test]
+fn the_same_seed_gives_the_same_report_whatever_the_thread_count() {
+    let base = [
+        "--rules",
+        "hongkong",
+        "--games",
+        "60",
+        "--bots",
+        "efficient,random,efficient,random",
+        "--seed",
+        "42",
+        "--duplicate",
+    ];
+    let mut one = base.to_vec();
+    one.extend_from_slice(&["--threads", "1"]);
+    let mut two = base.to_vec();
+    two.extend_from_slice(&["--threads", "2"]);
+    let (a, v, out) = sim_json(&one, "t1.json");
+    let (b, _, _) = sim_json(&two, "t2.json");
+    assert_eq!(a, b);
+    // 60 deals, each played in 4 rotations.
+    assert_eq!(v["hands"], 240);
+    assert_eq!(
+        v["wins"].as_u64().unwrap() + v["draws"].as_u64().unwrap(),
+        240
+    );
+    let seats = v["per_seat"].as_array().unwrap();
+    assert_eq!(seats.len(), 4);
+    // Zero-sum: chips over the seats add up to nothing.
+    let chips: i64 = seats.iter().map(|s| s["chips"].as_i64().unwrap()).sum();
+    assert_eq!(chips, 0);
+    // Every bot sat in every chair once per deal.
+    assert!(seats.iter().all(|s| s["hands"] == 240));
+    let hist: u64 = v["win_totals"]["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(hist, v["wins"].as_u64().unwrap());
+    // Hong Kong wins need 3 fan.
+    assert!(
+        v["win_totals"]["histogram"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["total"].as_i64().unwrap() >= 3)
+    );
+    assert!(out.contains("all efficient"), "{out}");
+    assert!(out.contains("hands/s"), "{out}");
+}
+
+#[test]
+fn a_different_seed_gives_different_hands() {
+    let args = |seed: &'static str| {
+        vec![
+            "--rules",
+            "classic",
+            "--games",
+            "40",
+            "--bots",
+            "random,efficient,random,efficient",
+            "--seed",
+            seed,
+        ]
+    };
+    let (a, _, _) = sim_json(&args("1"), "s1.json");
+    let (b, _, _) = sim_json(&args("2"), "s2.json");
+    assert_ne!(a, b);
+}
+
+#[test]
+fn efficient_bots_beat_random_ones_in_a_duplicate_run() {
+    for rules in ["hangzhou", "yangzhou", "classic"] {
+        let (_, v, _) = sim_json(
+            &[
+                "--rules",
+                rules,
+                "--games",
+                "40",
+                "--bots",
+                "efficient,random,random,efficient",
+                "--duplicate",
+                "--lao",
+                "3",
+            ],
+            &format!("beat-{rules}.json"),
+        );
+        let by: Vec<&Value> = v["per_bot"].as_array().unwrap().iter().collect();
+        let get = |name: &str| {
+            by.iter()
+                .find(|b| b["bot"] == name)
+                .map(|b| b["chips_per_hand"].as_f64().unwrap())
+                .unwrap()
+        };
+        assert!(get("efficient") > get("random"), "{rules}: {v}");
+    }
+}
+
+#[test]
+fn three_player_classic_takes_three_bots() {
+    let (_, v, _) = sim_json(
+        &[
+            "--rules",
+            "classic",
+            "-o",
+            "players=3",
+            "--games",
+            "20",
+            "--bots",
+            "efficient,random,aggressive",
+        ],
+        "three.json",
+    );
+    assert_eq!(v["per_seat"].as_array().unwrap().len(), 3);
+    assert_eq!(v["options"]["players"], 3);
+}
+
+#[test]
+fn bad_bots_exit_2_with_a_message() {
+    let (code, _, err) = majiang(&[
+        "sim",
+        "--rules",
+        "hongkong",
+        "--games",
+        "1",
+        "--bots",
+        "efficient,clever,random,random",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown bot \"clever\""), "{err}");
+    assert!(err.contains("random, efficient"), "{err}");
+
+    let (code, _, err) = majiang(&[
+        "sim",
+        "--rules",
+        "hongkong",
+        "--games",
+        "1",
+        "--bots",
+        "efficient,random",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("2 bots given"), "{err}");
+    assert!(err.contains("seats 4"), "{err}");
+
+    let (code, _, err) = majiang(&["sim", "--rules", "riichi", "--games", "1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("not a rule set"), "{err}");
+
+    let (code, _, err) = majiang(&[
+        "sim",
+        "--rules",
+        "hongkong",
+        "--games",
+        "1",
+        "--threads",
+        "0",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--threads"), "{err}");
+}
