@@ -22,6 +22,7 @@ pub(crate) fn empty_observation() -> Observation {
         gambit_round: false,
         wildcard_discard_is_gambit: false,
         on_offer: None,
+        last_discard: None,
         turn: None,
         legal_actions: Vec::new(),
     }
@@ -78,6 +79,7 @@ pub fn observe_into(game: &Game, p: Player, legal: &[Action], obs: &mut Observat
         None => false,
     };
     obs.on_offer = game.on_offer();
+    obs.last_discard = game.last_discard();
     obs.turn = game.turn();
     obs.legal_actions.clear();
     obs.legal_actions.extend_from_slice(legal);
