@@ -109,6 +109,7 @@ async fn create_room(State(app): State<App>, body: axum::body::Bytes) -> Respons
     match app.create_room(config) {
         Ok(created) => (StatusCode::CREATED, Json(created)).into_response(),
         Err(AppError::Config(e)) => error(StatusCode::BAD_REQUEST, e.0),
+        Err(e @ AppError::Full(_)) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }
 }

@@ -74,7 +74,13 @@ pub enum AppError {
     /// A stored room could not be rebuilt.
     #[error(transparent)]
     Restore(#[from] room::RestoreError),
+    /// Too many rooms are open.
+    #[error("the server holds {0} rooms already: try again later")]
+    Full(usize),
 }
+
+/// Most rooms waiting or in play at once (each is a task with its match in memory).
+pub const MAX_OPEN_ROOMS: usize = 5000;
 
 /// The server's state: the store and the live rooms.
 #[derive(Clone)]
@@ -130,6 +136,14 @@ impl App {
     /// Creates a room (and starts its match when `autostart` is set).
     pub fn create_room(&self, mut config: RoomConfig) -> Result<Created, AppError> {
         config.validate()?;
+        let open = self
+            .rooms()
+            .iter()
+            .filter(|r| r.status != RoomStatus::Finished)
+            .count();
+        if open >= MAX_OPEN_ROOMS {
+            return Err(AppError::Full(open));
+        }
         let id = random_hex(8);
         let tokens: Vec<Option<String>> = config
             .seats
