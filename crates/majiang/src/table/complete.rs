@@ -1,8 +1,9 @@
 //! A fast "is this hand complete?" for the engine's hot path: per-suit arithmetic on the count
-//! array, no allocation. Hands holding wildcards go to the reference analysis (only Hangzhou
-//! has them). Agrees with [`crate::analysis::is_win`] (checked in the tests below).
+//! array, no allocation. Hands holding wildcards go to the table-driven
+//! [`crate::analysis::is_win`] (only Hangzhou has them). Agrees with the slow reference analysis
+//! (checked in the tests below).
 
-use crate::analysis::{HandRules, reference};
+use crate::analysis::HandRules;
 use crate::counts::TileCounts;
 use crate::tile::Tile;
 
@@ -10,7 +11,7 @@ use crate::tile::Tile;
 pub fn is_complete(hand: &TileCounts, rules: &HandRules) -> bool {
     if let Some(w) = rules.wildcard {
         if hand.get(w.tile) > 0 {
-            return reference::is_win(&hand.0, rules);
+            return crate::analysis::is_win(hand, rules);
         }
     }
     let c = &hand.0;
@@ -273,7 +274,7 @@ fn thirteen_orphans(c: &[u8; 34]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis;
+    use crate::analysis::reference;
     use rand::{Rng, SeedableRng};
 
     #[test]
@@ -308,7 +309,7 @@ mod tests {
             }
             for r in &rule_sets {
                 let fast = is_complete(&c, r);
-                assert_eq!(fast, analysis::is_win(&c, r), "{c} {r:?}");
+                assert_eq!(fast, reference::is_win(&c.0, r), "{c} {r:?}");
                 // The screen never rules out a complete hand, with or without an extra tile.
                 assert!(!fast || Screen::of(&c).may_complete(&c, None, r), "{c}");
                 let mut less = c;
