@@ -88,6 +88,7 @@ fn a_selfplay_log_replays_with_a_summary() {
         // Quiet: only the verdict.
         let out = run(&["replay", "-q", temp(&file).to_str().unwrap()]);
         assert_eq!(text(&out.stdout).lines().count(), 1);
+        let _ = std::fs::remove_file(temp(&file));
     }
 }
 
@@ -115,11 +116,15 @@ fn the_same_seed_writes_the_same_log() {
     assert_eq!(text(&out.stdout), a);
     let out = run_stdin(&["replay", "-"], &a);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for f in ["a.jsonl", "b.jsonl", "c.jsonl"] {
+        let _ = std::fs::remove_file(temp(f));
+    }
 }
 
 #[test]
 fn a_tampered_log_exits_1_naming_the_line() {
     let log = selfplay("classic", "2", &[], "tamper.jsonl");
+    let _ = std::fs::remove_file(temp("tamper.jsonl"));
     let mut lines: Vec<String> = log.lines().map(str::to_string).collect();
     let i = lines
         .iter()

@@ -373,3 +373,56 @@ fn settlement_and_end_records_read_as_documented() {
         ["entrant", "player", "points", "rank"]
     );
 }
+
+#[test]
+fn a_players_view_of_the_log_hides_the_others_tiles() {
+    use majiang::table::{Action, Event, Player};
+    for (name, options) in [("hongkong", json!({})), ("hangzhou", json!({}))] {
+        let mut policy = GreedyPolicy::new(3);
+        let (_, log) =
+            play_match(rules(name, options), 3, |g, p, a| policy.choose(g, p, a)).unwrap();
+        for v in 0..4u8 {
+            let viewer = Player(v);
+            let seen = log.seen_by(viewer);
+            let (mut own_tiles, mut hidden) = (0, 0);
+            for r in &seen.records {
+                match r {
+                    LogRecord::Event {
+                        hand: Some(_),
+                        event,
+                    } => match event {
+                        Event::TilesDealt { player, tiles, .. } => {
+                            assert_eq!(tiles.is_some(), *player == viewer, "{event:?}");
+                            if *player == viewer {
+                                own_tiles += 1;
+                            } else {
+                                hidden += 1;
+                            }
+                        }
+                        Event::Drew { player, tile } | Event::ReplacementDrawn { player, tile } => {
+                            assert_eq!(tile.is_some(), *player == viewer, "{event:?}");
+                        }
+                        _ => {}
+                    },
+                    LogRecord::Action {
+                        player,
+                        action: Action::Pass,
+                        ..
+                    } => assert_eq!(*player, viewer),
+                    _ => {}
+                }
+            }
+            assert!(own_tiles > 0 && hidden > 0);
+            // Only hidden things changed: the same number of records, less the others' passes.
+            let passes = log
+                .records
+                .iter()
+                .filter(|r| {
+                    matches!(r, LogRecord::Action { player, action: Action::Pass, .. }
+                        if *player != viewer)
+                })
+                .count();
+            assert_eq!(seen.records.len() + passes, log.records.len());
+        }
+    }
+}

@@ -193,6 +193,32 @@ impl MatchLog {
         self.records.push(LogRecord::End(MatchSummary::of(m)));
     }
 
+    /// The log as `viewer` (a chair) may see it: the tiles dealt to and drawn by other players
+    /// are hidden ([`Event::seen_by`]) and other players' passes are left out (being asked
+    /// would tell that they could claim). The rest is public. Such a log is for showing a
+    /// player, not for [`replay`], which needs the full truth.
+    pub fn seen_by(&self, viewer: Player) -> MatchLog {
+        let records = self
+            .records
+            .iter()
+            .filter(|r| {
+                !matches!(r, LogRecord::Action { player, action: Action::Pass, .. }
+                    if *player != viewer)
+            })
+            .map(|r| match r {
+                LogRecord::Event {
+                    hand: Some(h),
+                    event,
+                } => LogRecord::Event {
+                    hand: Some(*h),
+                    event: event.seen_by(viewer),
+                },
+                other => other.clone(),
+            })
+            .collect();
+        MatchLog { records }
+    }
+
     /// The log as JSON lines (each record on one line, a newline after each).
     pub fn to_jsonl(&self) -> String {
         let mut out = String::with_capacity(self.records.len() * 96);
