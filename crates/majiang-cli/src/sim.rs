@@ -238,53 +238,59 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         .map_err(|e| UsageError(format!("cannot start {threads} threads: {e}")))?;
     let pb = progress(total);
     let start = Instant::now();
-    let results: Result<Vec<HandResult>, UsageError> = pool.install(|| {
-        (0..total)
-            .into_par_iter()
-            .map(|h| {
-                let deal = h / rotations as u64;
-                let rotation = (h % rotations as u64) as usize;
-                let r = play_one(&rules, &args.bots, args.seed, deal, rotation, args.lao);
-                pb.inc(1);
-                r
-            })
-            .collect()
-    });
-    pb.finish_and_clear();
-    let results = results?;
-    let elapsed = start.elapsed().as_secs_f64();
-
-    // Reduce in hand order.
+    // Hands are played in parallel a chunk at a time and reduced in hand order, so memory
+    // stays bounded and the figures do not depend on the thread count.
+    const CHUNK: u64 = 8192;
     let mut per_bot = vec![BotStats::default(); n];
     let mut draws = 0u64;
+    let mut hands = 0u64;
     let mut histogram: BTreeMap<i64, u64> = BTreeMap::new();
-    for r in &results {
-        for (chair, &b) in r.seating.iter().enumerate() {
-            let s = &mut per_bot[b];
-            s.hands += 1;
-            s.chips += r.payments[chair];
-            s.chips_sq += (r.payments[chair] as f64).powi(2);
-        }
-        match r.win {
-            Some((w, kind, discarder, total)) => {
-                let s = &mut per_bot[r.seating[w]];
-                s.wins += 1;
-                if kind == WinKind::SelfDraw {
-                    s.self_draws += 1;
-                }
-                if let Some(d) = discarder {
-                    per_bot[r.seating[d]].deal_ins += 1;
-                }
-                *histogram.entry(total).or_default() += 1;
+    let mut first = 0u64;
+    while first < total {
+        let last = (first + CHUNK).min(total);
+        let results: Result<Vec<HandResult>, UsageError> = pool.install(|| {
+            (first..last)
+                .into_par_iter()
+                .map(|h| {
+                    let deal = h / rotations as u64;
+                    let rotation = (h % rotations as u64) as usize;
+                    let r = play_one(&rules, &args.bots, args.seed, deal, rotation, args.lao);
+                    pb.inc(1);
+                    r
+                })
+                .collect()
+        });
+        for r in &results? {
+            hands += 1;
+            for (chair, &b) in r.seating.iter().enumerate() {
+                let s = &mut per_bot[b];
+                s.hands += 1;
+                s.chips += r.payments[chair];
+                s.chips_sq += (r.payments[chair] as f64).powi(2);
             }
-            None => draws += 1,
+            match r.win {
+                Some((w, kind, discarder, total)) => {
+                    let s = &mut per_bot[r.seating[w]];
+                    s.wins += 1;
+                    if kind == WinKind::SelfDraw {
+                        s.self_draws += 1;
+                    }
+                    if let Some(d) = discarder {
+                        per_bot[r.seating[d]].deal_ins += 1;
+                    }
+                    *histogram.entry(total).or_default() += 1;
+                }
+                None => draws += 1,
+            }
         }
+        first = last;
     }
+    pb.finish_and_clear();
+    let elapsed = start.elapsed().as_secs_f64();
     let mut by_name: BTreeMap<&str, BotStats> = BTreeMap::new();
     for (b, s) in per_bot.iter().enumerate() {
         by_name.entry(args.bots[b].as_str()).or_default().add(s);
     }
-    let hands = results.len() as u64;
     let unit = unit_name(&rules);
     let report = json!({
         "rules": rules.name(),

@@ -332,3 +332,64 @@ fn efficient_bot_keeps_wildcards_and_gambles_only_when_it_pays() {
         "no gambit: take the win"
     );
 }
+
+/// Facing an opponent with four exposed pungs late in the hand, a bot far from ready discards
+/// the tile that opponent threw away; with no such threat it plays for its own hand.
+#[test]
+fn efficient_bot_folds_against_a_clear_threat() {
+    use majiang::table::DiscardRecord;
+    use majiang::{Meld, MeldKind, Tile, TileCounts};
+    let rules = ruleset("hongkong", json!({}));
+    let (game, _) = Game::new(rules.clone(), HandSetup::new(5)).unwrap();
+    let mut obs = game.observation(Player(0));
+    obs.concealed = TileCounts::parse("5m1479p124579s155z").unwrap();
+    obs.drawn = Some("1z".parse().unwrap());
+    obs.turn = Some(Player(0));
+    obs.on_offer = None;
+    obs.live_wall = 20;
+    for h in obs.table.iter_mut() {
+        h.melds.clear();
+        h.discards.clear();
+        h.flowers.clear();
+    }
+    let five_m: Tile = "5m".parse().unwrap();
+    let from = Some(obs.table[0].seat);
+    let threat = &mut obs.table[1];
+    for t in ["2p", "5p", "8p", "9p"] {
+        threat.melds.push(Meld {
+            kind: MeldKind::Pung,
+            tile: t.parse().unwrap(),
+            from,
+            claimed: None,
+        });
+    }
+    threat.concealed_count = 1;
+    for t in [
+        "5m", "2z", "3z", "4z", "6z", "7z", "1m", "9m", "2s", "8s", "4m", "6m", "3m", "7m", "4s",
+        "6s",
+    ] {
+        threat.discards.push(DiscardRecord {
+            tile: t.parse().unwrap(),
+            claimed: false,
+            gambit: false,
+        });
+    }
+    let legal: Vec<Action> = obs
+        .concealed
+        .iter()
+        .map(|(t, _)| Action::Discard(t))
+        .collect();
+    obs.legal_actions = legal.clone();
+    let mut bot = EfficientBot::new(rules.clone(), 1);
+    assert_eq!(
+        bot.act(&obs, &legal),
+        Action::Discard(five_m),
+        "the safe tile"
+    );
+    // The same hand without the threat: the loose honour goes first.
+    obs.table[1].melds.clear();
+    obs.table[1].discards.clear();
+    obs.table[1].concealed_count = 13;
+    let a = bot.act(&obs, &legal);
+    assert_ne!(a, Action::Discard(five_m), "no threat, no fold: {a}");
+}

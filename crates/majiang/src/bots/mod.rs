@@ -8,7 +8,11 @@
 //!
 //! - [`RandomBot`]: a uniformly random legal action.
 //! - [`EfficientBot`]: discards and calls by shanten and the unseen useful tiles, aiming at
-//!   the patterns its rule set needs, with a basic defence late in the hand.
+//!   the patterns its rule set needs, with a basic defence late in the hand
+//!   ([`EfficientBot::without_defence`]: the same without it, `aggressive` in [`by_name`]).
+//!
+//! [`play_hand`] drives a [`Game`] to its end with one bot per chair, building each bot's
+//! observation with [`observe_into`] (reusing its buffers) only for bots that read it.
 //!
 //! ```
 //! use majiang::bots::{self, Bot};
