@@ -103,6 +103,10 @@ impl RoomConfig {
                 };
             }
         }
+        // Nobody could send `start` to a room of bots only: it starts at once.
+        if self.seats.iter().all(|s| s.bot) {
+            self.autostart = true;
+        }
         if let Some(h) = self.hands
             && !(1..=64).contains(&h)
         {
@@ -299,6 +303,20 @@ mod tests {
         assert_eq!(c.seats.len(), 4);
         assert_eq!(r.name(), "hongkong");
         assert!(!c.seats[0].bot && c.seats[1].bot);
+        assert!(!c.autostart);
+        let mut bots_only = RoomConfig {
+            seats: (0..4)
+                .map(|_| SeatConfig {
+                    name: String::new(),
+                    bot: true,
+                    bot_kind: Some("random".into()),
+                })
+                .collect(),
+            ..RoomConfig::default()
+        };
+        bots_only.validate().unwrap();
+        assert!(bots_only.autostart, "a room of bots starts by itself");
+        assert_eq!(bots_only.seats[2].name, "Bot 2");
         let mut c = RoomConfig {
             rules: "classic".into(),
             options: serde_json::from_str(r#"{"players": 3}"#).unwrap(),
