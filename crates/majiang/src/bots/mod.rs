@@ -14,6 +14,13 @@
 //! [`play_hand`] drives a [`Game`] to its end with one bot per chair, building each bot's
 //! observation with [`observe_into`] (reusing its buffers) only for bots that read it.
 //!
+//! Measured with `majiang sim` (seed 2026, release build): the efficient bot against the
+//! random one in 20 000 duplicate hands per rule set wins +11.5 chips a hand in Hong Kong,
+//! +1.5 in Hangzhou (1 lao: self-draws only; +2.3 at 3 lao), +11.4 in Yangzhou and +51 points
+//! in classic. Four efficient bots finish 68 % of Hong Kong hands with a win (3 fan minimum),
+//! 99 % in Hangzhou, 87 % in Yangzhou (15 fan minimum) and all but a handful in classic.
+//! `cargo bench --bench bots` times whole hands.
+//!
 //! ```
 //! use majiang::bots::{self, Bot};
 //! use majiang::table::{Game, HandSetup, Ruleset};
