@@ -6,6 +6,7 @@ mod play;
 mod replay;
 mod rules_file;
 mod score;
+mod serve;
 mod sim;
 
 use clap::{Parser, Subcommand};
@@ -32,6 +33,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Play one match with seeded random players and write its log (for `majiang replay`).
     Selfplay(replay::SelfplayArgs),
+    /// Run the game server and its browser UI.
+    Serve(serve::Args),
     /// Self-play between bots: win rates, chips, score histogram (parallel, seeded).
     Sim(Box<sim::Args>),
 }
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Replay(args) => return replay::run_replay(&args),
         Command::Selfplay(args) => replay::run_selfplay(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Sim(args) => sim::run(&args),
     };
     match result {

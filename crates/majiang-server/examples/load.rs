@@ -1,0 +1,182 @@
+//! Load test: many concurrent matches whose every seat is a WebSocket client playing by
+//! itself (the first winning action, else a pseudo-random legal one), against a server on
+//! loopback with a SQLite file in WAL mode. Reports the action → ack latency (each ack comes
+//! after the action is written to SQLite) and errors.
+//!
+//! ```text
+//! cargo run --release -p majiang-server --example load -- [MATCHES] [HANDS]
+//! ```
+//! (defaults: 200 matches of 1 hand). Bounded: it stops after 10 minutes whatever happens.
+
+use futures_util::{SinkExt, StreamExt};
+use majiang_server::App;
+use majiang_server::protocol::RoomConfig;
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+#[derive(Default)]
+struct Stats {
+    latencies_us: Vec<u64>,
+    errors: u64,
+    finished: bool,
+}
+
+async fn seat_client(addr: SocketAddr, room: String, token: String, salt: usize) -> Stats {
+    let mut stats = Stats::default();
+    let url = format!("ws://{addr}/ws/{room}?token={token}");
+    let Ok((mut ws, _)) = tokio_tungstenite::connect_async(url).await else {
+        stats.errors += 1;
+        return stats;
+    };
+    let mut seq = 0u64;
+    let mut sent: Option<Instant> = None;
+    let mut pick = salt;
+    while let Some(Ok(msg)) = ws.next().await {
+        let Message::Text(text) = msg else { continue };
+        let m: Value = match serde_json::from_str(text.as_str()) {
+            Ok(v) => v,
+            Err(_) => {
+                stats.errors += 1;
+                continue;
+            }
+        };
+        match m["type"].as_str() {
+            Some("ack") => {
+                if let Some(t) = sent.take() {
+                    stats.latencies_us.push(t.elapsed().as_micros() as u64);
+                }
+            }
+            Some("error") => {
+                stats.errors += 1;
+                sent = None;
+            }
+            Some("match_over") => {
+                stats.finished = true;
+                break;
+            }
+            Some("state") if sent.is_none() => {
+                let Some(legal) = m["observation"]["legal_actions"].as_array() else {
+                    continue;
+                };
+                if legal.is_empty() {
+                    continue;
+                }
+                let action = if legal.contains(&json!("win")) {
+                    json!("win")
+                } else {
+                    pick = pick
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    legal[(pick >> 33) % legal.len()].clone()
+                };
+                seq += 1;
+                let text = json!({"type": "action", "seq": seq, "action": action}).to_string();
+                sent = Some(Instant::now());
+                if ws.send(Message::text(text)).await.is_err() {
+                    stats.errors += 1;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    stats
+}
+
+fn percentile(sorted: &[u64], p: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i]
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let matches: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(200);
+    let hands: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let dir = std::env::temp_dir().join(format!("majiang-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("load.sqlite");
+    let app = App::open(&db).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let server_app = app.clone();
+    tokio::spawn(async move {
+        majiang_server::serve(listener, server_app, std::future::pending())
+            .await
+            .unwrap();
+    });
+
+    let rules = ["hongkong", "hangzhou", "yangzhou", "classic"];
+    let started = Instant::now();
+    let mut clients = Vec::new();
+    for i in 0..matches {
+        let config: RoomConfig = serde_json::from_value(json!({
+            "rules": rules[i % rules.len()],
+            "seats": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}],
+            "hands": hands,
+            "autostart": false
+        }))
+        .unwrap();
+        let created = app.create_room(config).unwrap();
+        for (s, seat) in created.seats.iter().enumerate() {
+            let token = seat.token.clone().unwrap();
+            let room = created.room.clone();
+            clients.push(tokio::spawn(seat_client(addr, room, token, i * 4 + s)));
+        }
+    }
+    // Start every match once its seats are connected (a start before that is fine too: the
+    // clients get the state when they connect).
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for r in app.rooms() {
+        let Some(token) = app_token(&app, &r.id) else {
+            continue;
+        };
+        let url = format!("ws://{addr}/ws/{}?token={token}", r.id);
+        if let Ok((mut ws, _)) = tokio_tungstenite::connect_async(url).await {
+            let _ = ws.send(Message::text(r#"{"type":"start"}"#)).await;
+            let _ = ws.close(None).await;
+        }
+    }
+    let all = tokio::time::timeout(
+        Duration::from_secs(600),
+        futures_util::future::join_all(clients),
+    )
+    .await
+    .expect("the load test ends within 10 minutes");
+    let elapsed = started.elapsed();
+    let mut lat = Vec::new();
+    let mut errors = 0;
+    let mut finished = 0;
+    for s in all.into_iter().flatten() {
+        lat.extend(s.latencies_us);
+        errors += s.errors;
+        finished += usize::from(s.finished);
+    }
+    lat.sort_unstable();
+    println!(
+        "{matches} matches x {hands} hand(s), {} clients: {} finished, {} actions acked in {:.1} s ({:.0} actions/s), {errors} errors",
+        matches * 4,
+        finished,
+        lat.len(),
+        elapsed.as_secs_f64(),
+        lat.len() as f64 / elapsed.as_secs_f64()
+    );
+    println!(
+        "action -> ack latency: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        percentile(&lat, 0.5) as f64 / 1000.0,
+        percentile(&lat, 0.9) as f64 / 1000.0,
+        percentile(&lat, 0.99) as f64 / 1000.0,
+        lat.last().copied().unwrap_or(0) as f64 / 1000.0
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Seat 0's token of a room (the load test holds every token through the store).
+fn app_token(app: &App, room: &str) -> Option<String> {
+    app.store().room(room).ok()??.tokens.first().cloned()?
+}

@@ -1,0 +1,316 @@
+//! The routes: the embedded UI, the JSON API, tile pictures and the WebSocket.
+
+use crate::protocol::{ClientMsg, MAX_CLIENT_MESSAGE, RoomConfig, ServerMsg};
+use crate::room::Cmd;
+use crate::{App, AppError, replay, svg};
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use std::future::Future;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::time::Instant;
+
+const INDEX_HTML: &str = include_str!("../web/index.html");
+const APP_JS: &str = include_str!("../web/app.js");
+const STYLE_CSS: &str = include_str!("../web/style.css");
+
+/// Messages a connection may send per second on average, and in a burst.
+const RATE_PER_SEC: f64 = 20.0;
+const RATE_BURST: f64 = 40.0;
+/// Refused messages after which the connection is closed.
+const MAX_STRIKES: u32 = 50;
+
+/// The server's routes over `app`.
+pub fn router(app: App) -> Router {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { page(INDEX_HTML, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { page(APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { page(STYLE_CSS, "text/css; charset=utf-8") }),
+        )
+        .route("/tile/{name}", get(tile))
+        .route("/api/rooms", post(create_room).get(list_rooms))
+        .route("/api/rooms/{id}", get(room_info))
+        .route("/api/rooms/{id}/log", get(room_log))
+        .route("/api/rooms/{id}/replay", get(room_replay))
+        .route("/api/rooms/{id}/log.jsonl", get(room_jsonl))
+        .route("/ws/{id}", get(ws))
+        .with_state(app)
+}
+
+/// Serves `app` on `listener` until `shutdown` completes, then closes every WebSocket and
+/// waits for the connections to end.
+pub async fn serve(
+    listener: TcpListener,
+    app: App,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let closer = app.clone();
+    axum::serve(listener, router(app))
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            closer.shut_down();
+        })
+        .await
+}
+
+fn page(body: &'static str, content_type: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, Json(serde_json::json!({ "error": message.into() }))).into_response()
+}
+
+async fn tile(Path(name): Path<String>) -> Response {
+    let name = name.strip_suffix(".svg").unwrap_or(&name);
+    match svg::tile_svg_by_name(name) {
+        Some(body) => (
+            [
+                (header::CONTENT_TYPE, "image/svg+xml"),
+                (header::CACHE_CONTROL, "public, max-age=86400"),
+            ],
+            body,
+        )
+            .into_response(),
+        None => error(StatusCode::NOT_FOUND, format!("no tile {name:?}")),
+    }
+}
+
+async fn create_room(State(app): State<App>, body: axum::body::Bytes) -> Response {
+    if body.len() > 16 * 1024 {
+        return error(StatusCode::PAYLOAD_TOO_LARGE, "room settings over 16 KiB");
+    }
+    let config: RoomConfig = match serde_json::from_slice(&body) {
+        Ok(c) => c,
+        Err(e) => return error(StatusCode::BAD_REQUEST, format!("room settings: {e}")),
+    };
+    match app.create_room(config) {
+        Ok(created) => (StatusCode::CREATED, Json(created)).into_response(),
+        Err(AppError::Config(e)) => error(StatusCode::BAD_REQUEST, e.0),
+        Err(e @ AppError::Full(_)) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
+}
+
+async fn list_rooms(State(app): State<App>) -> Response {
+    Json(app.rooms()).into_response()
+}
+
+async fn room_info(State(app): State<App>, Path(id): Path<String>) -> Response {
+    match app.room(&id) {
+        Some(r) => Json(r.summary()).into_response(),
+        None => error(StatusCode::NOT_FOUND, "no such room"),
+    }
+}
+
+/// The match log of a finished match (before the end it would reveal the seed, hence the wall).
+async fn room_log(State(app): State<App>, Path(id): Path<String>) -> Response {
+    match replay::finished_log(app.store(), &id) {
+        Ok(log) => Json(log).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The library's JSON-lines log of a finished match (`majiang::table::log::replay` checks it).
+async fn room_jsonl(State(app): State<App>, Path(id): Path<String>) -> Response {
+    match replay::finished_log(app.store(), &id).and_then(|log| replay::jsonl(&log)) {
+        Ok(text) => ([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn room_replay(State(app): State<App>, Path(id): Path<String>) -> Response {
+    match replay::finished_log(app.store(), &id).and_then(|log| replay::frames(&log)) {
+        Ok(frames) => Json(frames).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+impl IntoResponse for replay::ReplayError {
+    fn into_response(self) -> Response {
+        let status = match self {
+            replay::ReplayError::NoSuchRoom => StatusCode::NOT_FOUND,
+            replay::ReplayError::NotFinished => StatusCode::FORBIDDEN,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        error(status, self.to_string())
+    }
+}
+
+#[derive(Deserialize)]
+struct WsQuery {
+    token: Option<String>,
+}
+
+async fn ws(
+    ws: WebSocketUpgrade,
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Query(q): Query<WsQuery>,
+) -> Response {
+    let Some(room) = app.room(&id) else {
+        return error(StatusCode::NOT_FOUND, "no such room");
+    };
+    let seat = match q.token.as_deref() {
+        None | Some("") => None,
+        Some(t) => match room.seat_for_token(t) {
+            Some(s) => Some(s),
+            None => return error(StatusCode::FORBIDDEN, "that token opens no seat here"),
+        },
+    };
+    let shutdown = app.shutdown_signal();
+    ws.max_message_size(MAX_CLIENT_MESSAGE)
+        .max_frame_size(MAX_CLIENT_MESSAGE)
+        .on_upgrade(move |socket| connection(socket, room.tx.clone(), seat, shutdown))
+}
+
+/// A token bucket: `RATE_PER_SEC` messages a second, bursts up to `RATE_BURST`.
+struct RateLimit {
+    tokens: f64,
+    last: Instant,
+}
+
+impl RateLimit {
+    fn new() -> RateLimit {
+        RateLimit {
+            tokens: RATE_BURST,
+            last: Instant::now(),
+        }
+    }
+
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let dt = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + dt * RATE_PER_SEC).min(RATE_BURST);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+async fn connection(
+    socket: WebSocket,
+    room: tokio::sync::mpsc::Sender<Cmd>,
+    seat: Option<usize>,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+) {
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut outbox) = mpsc::channel::<Arc<str>>(512);
+    let (reply, conn) = oneshot::channel();
+    let kick = Arc::new(Notify::new());
+    if room
+        .send(Cmd::Connect {
+            seat,
+            out: out.clone(),
+            kick: kick.clone(),
+            reply,
+        })
+        .await
+        .is_err()
+    {
+        return;
+    }
+    let Ok(conn) = conn.await else { return };
+    let writer = tokio::spawn(async move {
+        while let Some(text) = outbox.recv().await {
+            if sink
+                .send(Message::Text(text.as_ref().into()))
+                .await
+                .is_err()
+            {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let mut limit = RateLimit::new();
+    let mut strikes = 0u32;
+    let refuse = |message: String| {
+        let msg = ServerMsg::Error { seq: None, message };
+        serde_json::to_string(&msg).map(Arc::<str>::from).ok()
+    };
+    loop {
+        let msg = tokio::select! {
+            m = stream.next() => m,
+            _ = shutdown.wait_for(|s| *s) => break,
+            _ = kick.notified() => break,
+        };
+        let Some(Ok(msg)) = msg else { break };
+        let text = match msg {
+            Message::Text(t) => t,
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Binary(_) => {
+                strikes += 1;
+                if let Some(e) = refuse("binary messages are not understood: send JSON text".into())
+                {
+                    let _ = out.try_send(e);
+                }
+                continue;
+            }
+        };
+        if !limit.allow() {
+            strikes += 1;
+            if let Some(e) = refuse("rate limit: slow down (message dropped)".into()) {
+                let _ = out.try_send(e);
+            }
+            if strikes > MAX_STRIKES {
+                break;
+            }
+            continue;
+        }
+        if text.len() > MAX_CLIENT_MESSAGE {
+            strikes += 1;
+            if let Some(e) = refuse(format!("message over {MAX_CLIENT_MESSAGE} bytes")) {
+                let _ = out.try_send(e);
+            }
+            continue;
+        }
+        match serde_json::from_str::<ClientMsg>(text.as_str()) {
+            Ok(msg) => {
+                if room.send(Cmd::Client { conn, msg }).await.is_err() {
+                    break;
+                }
+            }
+            Err(e) => {
+                strikes += 1;
+                if let Some(e) = refuse(format!("bad message: {e}")) {
+                    let _ = out.try_send(e);
+                }
+            }
+        }
+        if strikes > MAX_STRIKES {
+            break;
+        }
+    }
+    let _ = room.send(Cmd::Disconnect { conn }).await;
+    drop(out);
+    // The room drops its copy of the outbox on Disconnect; the writer then ends.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
+}

@@ -1,0 +1,232 @@
+//! The majiang game server: rooms where people and bots play matches of any of the four rule
+//! sets over WebSockets, a match log in SQLite that survives a crash, and a browser UI embedded
+//! in the binary.
+//!
+//! - [`App`] holds the store and the rooms; [`App::open`] rebuilds unfinished matches by
+//!   replaying their stored actions.
+//! - [`router`] builds the HTTP routes (UI, JSON API, WebSocket); [`serve`] runs them until a
+//!   shutdown signal.
+//! - [`protocol`] is the wire format (documented in `PROTOCOL.md`).
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let app = majiang_server::App::open(std::path::Path::new("majiang.sqlite"))?;
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! majiang_server::serve(listener, app, async { let _ = tokio::signal::ctrl_c().await; }).await?;
+//! # Ok(()) }
+//! ```
+
+#![warn(missing_docs)]
+
+mod http;
+pub mod play;
+pub mod protocol;
+pub mod replay;
+pub mod room;
+pub mod store;
+pub mod svg;
+
+pub use http::{router, serve};
+pub use room::{RoomHandle, RoomSummary};
+pub use store::{Store, StoreError};
+
+use protocol::{BadConfig, RoomConfig, RoomStatus};
+use room::RoomActor;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, RwLock};
+use store::StoredRoom;
+use tokio::sync::watch;
+
+/// A seat's invitation: its token and the path to open.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Invite {
+    /// Seat index.
+    pub seat: usize,
+    /// Seat name.
+    pub name: String,
+    /// The seat's secret token (`None` for bots).
+    pub token: Option<String>,
+    /// The path that opens the UI on this seat (with the token), for people.
+    pub link: Option<String>,
+}
+
+/// The answer to creating a room.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Created {
+    /// Room id.
+    pub room: String,
+    /// One invitation per seat.
+    pub seats: Vec<Invite>,
+    /// The path for spectators.
+    pub spectate: String,
+}
+
+/// Why the server could not do something.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// Storage failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Bad room settings.
+    #[error(transparent)]
+    Config(#[from] BadConfig),
+    /// A stored room could not be rebuilt.
+    #[error(transparent)]
+    Restore(#[from] room::RestoreError),
+    /// Too many rooms are open.
+    #[error("the server holds {0} rooms already: try again later")]
+    Full(usize),
+}
+
+/// Most rooms waiting or in play at once (each is a task with its match in memory).
+pub const MAX_OPEN_ROOMS: usize = 5000;
+
+/// The server's state: the store and the live rooms.
+#[derive(Clone)]
+pub struct App {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Arc<Store>,
+    rooms: RwLock<HashMap<String, RoomHandle>>,
+    shutdown: watch::Sender<bool>,
+}
+
+impl App {
+    /// Opens the database at `path` and rebuilds every room in it (unfinished matches resume
+    /// where their last stored action left them). Must be called inside a Tokio runtime.
+    pub fn open(path: &Path) -> Result<App, AppError> {
+        App::with_store(Store::open(path)?)
+    }
+
+    /// An app over an in-memory database (tests, benchmarks).
+    pub fn in_memory() -> Result<App, AppError> {
+        App::with_store(Store::in_memory()?)
+    }
+
+    fn with_store(store: Store) -> Result<App, AppError> {
+        let store = Arc::new(store);
+        let mut rooms = HashMap::new();
+        for stored in store.rooms()? {
+            let id = stored.id.clone();
+            match RoomActor::spawn(stored, store.clone()) {
+                Ok(h) => {
+                    rooms.insert(id, h);
+                }
+                // One bad room must not keep the server down; say which.
+                Err(e) => eprintln!("majiang-server: not restoring room {id}: {e}"),
+            }
+        }
+        Ok(App {
+            inner: Arc::new(Inner {
+                store,
+                rooms: RwLock::new(rooms),
+                shutdown: watch::channel(false).0,
+            }),
+        })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<Store> {
+        &self.inner.store
+    }
+
+    /// Creates a room (and starts its match when `autostart` is set).
+    pub fn create_room(&self, mut config: RoomConfig) -> Result<Created, AppError> {
+        config.validate()?;
+        let open = self
+            .rooms()
+            .iter()
+            .filter(|r| r.status != RoomStatus::Finished)
+            .count();
+        if open >= MAX_OPEN_ROOMS {
+            return Err(AppError::Full(open));
+        }
+        let id = random_hex(8);
+        let tokens: Vec<Option<String>> = config
+            .seats
+            .iter()
+            .map(|s| (!s.bot).then(|| random_hex(16)))
+            .collect();
+        let stored = StoredRoom {
+            id: id.clone(),
+            config: config.clone(),
+            tokens: tokens.clone(),
+            seed: rand::random(),
+            status: RoomStatus::Waiting,
+        };
+        let created = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as i64)
+            .unwrap_or(0);
+        self.inner.store.create_room(&stored, created)?;
+        let handle = RoomActor::spawn(stored, self.inner.store.clone())?;
+        self.rooms_mut().insert(id.clone(), handle);
+        Ok(Created {
+            seats: config
+                .seats
+                .iter()
+                .zip(tokens)
+                .enumerate()
+                .map(|(i, (s, t))| Invite {
+                    seat: i,
+                    name: s.name.clone(),
+                    link: t.as_ref().map(|t| format!("/?room={id}&token={t}")),
+                    token: t,
+                })
+                .collect(),
+            spectate: format!("/?room={id}"),
+            room: id,
+        })
+    }
+
+    /// A live room.
+    pub fn room(&self, id: &str) -> Option<RoomHandle> {
+        self.inner
+            .rooms
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(id)
+            .cloned()
+    }
+
+    /// Every room's lobby view, newest last.
+    pub fn rooms(&self) -> Vec<RoomSummary> {
+        let mut v: Vec<RoomSummary> = self
+            .inner
+            .rooms
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .map(|h| h.summary())
+            .collect();
+        v.sort_by(|a, b| a.id.cmp(&b.id));
+        v
+    }
+
+    fn rooms_mut(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, RoomHandle>> {
+        self.inner.rooms.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Tells every connection to close (graceful shutdown).
+    pub fn shut_down(&self) {
+        let _ = self.inner.shutdown.send(true);
+    }
+
+    pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.inner.shutdown.subscribe()
+    }
+}
+
+/// `bytes` random bytes from the operating system's CSPRNG, as hex (falling back to `rand`'s
+/// thread RNG, itself a CSPRNG seeded from the OS, if the OS source fails).
+fn random_hex(bytes: usize) -> String {
+    use rand::TryRngCore;
+    let mut buf = vec![0u8; bytes];
+    if rand::rngs::OsRng.try_fill_bytes(&mut buf).is_err() {
+        rand::fill(buf.as_mut_slice());
+    }
+    buf.iter().map(|b| format!("{b:02x}")).collect()
+}

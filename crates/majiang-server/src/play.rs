@@ -1,0 +1,199 @@
+//! A match as the server runs it: the library's [`Match`] (seat choice, dealer rotation, lao,
+//! ledger, the rule set's end of match, an optional limit on hands) with the hand in play, and
+//! the library's [`MatchLog`] written as it goes. Deterministic from the match seed and the
+//! actions applied, so a match is rebuilt by replaying its stored actions.
+
+use majiang::table::Settlement;
+use majiang::table::log::MatchLog;
+use majiang::table::matches::Standing;
+use majiang::table::{Action, ActionError, Event, Game, Match, MatchError, Player, Ruleset};
+use std::sync::Arc;
+
+/// What applying one action did.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// The hand the action was played in (from 1).
+    pub hand_number: u32,
+    /// The events of that hand (full truth; filter per viewer).
+    pub events: Vec<Event>,
+    /// Set when the action ended the hand.
+    pub settlement: Option<Settlement>,
+    /// The number and opening events (full truth) of the next hand, when one was dealt.
+    pub next_hand: Option<(u32, Vec<Event>)>,
+}
+
+/// A match in play.
+#[derive(Debug)]
+pub struct MatchState {
+    m: Match,
+    game: Game,
+    previous: Option<Game>,
+    log: MatchLog,
+}
+
+impl MatchState {
+    /// Starts a match (at most `hand_limit` hands, if given): seat choice then the first deal.
+    /// Returns the match and the opening events (seat choice and deal).
+    pub fn start(
+        ruleset: Arc<Ruleset>,
+        seed: u64,
+        hand_limit: Option<u32>,
+    ) -> Result<(MatchState, Vec<Event>), MatchError> {
+        let (mut m, mut events) = Match::with_hand_limit(ruleset, seed, hand_limit);
+        let mut log = MatchLog::new(&m);
+        log.push_events(None, events.iter().cloned());
+        let (game, deal) = m.start_hand()?;
+        log.push_hand(game.setup());
+        log.push_events(Some(game.setup().hand_number), deal.iter().cloned());
+        events.extend(deal);
+        Ok((
+            MatchState {
+                m,
+                game,
+                previous: None,
+                log,
+            },
+            events,
+        ))
+    }
+
+    /// The match (ledger, settlements, rotation).
+    pub fn matches(&self) -> &Match {
+        &self.m
+    }
+
+    /// The rule set.
+    pub fn ruleset(&self) -> &Arc<Ruleset> {
+        self.m.ruleset()
+    }
+
+    /// The current (or, once the match is over, the last) hand.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The hand before the current one, once a second hand has been dealt.
+    pub fn previous_game(&self) -> Option<&Game> {
+        self.previous.as_ref()
+    }
+
+    /// The chair of each entrant.
+    pub fn chairs(&self) -> &[Player] {
+        self.m.chairs()
+    }
+
+    /// Chips per chair so far.
+    pub fn ledger(&self) -> &[i64] {
+        self.m.ledger()
+    }
+
+    /// The standings, best first.
+    pub fn standings(&self) -> Vec<Standing> {
+        self.m.standings()
+    }
+
+    /// The current hand's number (from 1).
+    pub fn hand_number(&self) -> u32 {
+        self.game.setup().hand_number
+    }
+
+    /// The match is over.
+    pub fn is_finished(&self) -> bool {
+        self.m.is_over()
+    }
+
+    /// The library's match log so far (JSON lines with [`MatchLog::to_jsonl`]).
+    pub fn log(&self) -> &MatchLog {
+        &self.log
+    }
+
+    /// Applies one action of `player`. On error nothing changed.
+    pub fn apply(&mut self, player: Player, action: Action) -> Result<Step, ActionError> {
+        if self.m.is_over() {
+            return Err(ActionError::HandOver);
+        }
+        let hand_number = self.hand_number();
+        let events = self.game.apply(player, action)?;
+        self.log.push_action(hand_number, player, action);
+        self.log
+            .push_events(Some(hand_number), events.iter().cloned());
+        let mut step = Step {
+            hand_number,
+            events,
+            settlement: None,
+            next_hand: None,
+        };
+        if self.game.is_over() {
+            // The game is the match's hand in progress and it is over: settling cannot fail.
+            let settlement = self
+                .m
+                .finish_hand(&self.game)
+                .expect("the finished hand of this match");
+            self.log.push_settlement(settlement.clone());
+            step.settlement = Some(settlement);
+            if self.m.is_over() {
+                self.log.push_end(&self.m);
+            } else {
+                let (game, deal) = self
+                    .m
+                    .start_hand()
+                    .expect("the next hand of a match that is not over");
+                let n = game.setup().hand_number;
+                self.log.push_hand(game.setup());
+                self.log.push_events(Some(n), deal.iter().cloned());
+                self.previous = Some(std::mem::replace(&mut self.game, game));
+                step.next_hand = Some((n, deal));
+            }
+        }
+        Ok(step)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use majiang::bots::{self, Bot};
+
+    fn play_out(name: &str, seed: u64) -> (MatchState, Vec<(Player, Action)>) {
+        let rules = Arc::new(Ruleset::from_name(name, &serde_json::Map::new()).unwrap());
+        let (mut m, _) = MatchState::start(rules.clone(), seed, Some(3)).unwrap();
+        let mut players: Vec<Box<dyn Bot>> = (0..rules.players() as u64)
+            .map(|i| bots::by_name("random", &rules, seed + i).unwrap())
+            .collect();
+        let mut log = Vec::new();
+        while !m.is_finished() {
+            let p = m.game().to_act().next().unwrap();
+            let legal = m.game().legal_actions(p);
+            let obs = m.game().observation(p);
+            let a = players[p.index()].act(&obs, &legal);
+            m.apply(p, a).unwrap();
+            log.push((p, a));
+            assert!(log.len() < 10_000, "a match of 3 hands must end");
+        }
+        (m, log)
+    }
+
+    #[test]
+    fn matches_end_and_the_log_replays() {
+        for name in ["hongkong", "hangzhou", "yangzhou", "classic"] {
+            let (m, _) = play_out(name, 11);
+            assert!(m.matches().hands_played() <= 3, "{name}");
+            assert_eq!(m.matches().uncollected(), 0, "{name}");
+            let report = majiang::table::log::replay(&m.log().to_jsonl());
+            assert!(report.is_ok(), "{name}: {report:?}");
+        }
+    }
+
+    #[test]
+    fn replaying_the_actions_rebuilds_the_match() {
+        let (m, log) = play_out("hangzhou", 5);
+        let rules = Arc::new(Ruleset::from_name("hangzhou", &serde_json::Map::new()).unwrap());
+        let (mut r, _) = MatchState::start(rules, 5, Some(3)).unwrap();
+        for (p, a) in log {
+            r.apply(p, a).unwrap();
+        }
+        assert!(r.is_finished());
+        assert_eq!(r.ledger(), m.ledger());
+        assert_eq!(r.log(), m.log());
+    }
+}

@@ -1,0 +1,347 @@
+//! The wire protocol: JSON messages over the WebSocket, and the room settings of the HTTP API.
+//! `PROTOCOL.md` beside the crate documents them with examples.
+
+use majiang::table::matches::Standing;
+use majiang::table::{Action, Event, Observation, Player, Ruleset, Settlement};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The largest client message accepted, in bytes.
+pub const MAX_CLIENT_MESSAGE: usize = 4096;
+
+/// One seat of a room as created.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatConfig {
+    /// Display name.
+    #[serde(default)]
+    pub name: String,
+    /// The server plays this seat.
+    #[serde(default)]
+    pub bot: bool,
+    /// Which bot (`efficient` or `random`; default `efficient`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_kind: Option<String>,
+}
+
+/// How a room is set up (the body of `POST /api/rooms`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RoomConfig {
+    /// Rule set: hongkong, hangzhou, yangzhou or classic.
+    pub rules: String,
+    /// House rules, as in a rules file or `--option k=v` of `majiang score`.
+    pub options: Map<String, Value>,
+    /// The seats; empty means one person (seat 0) and bots in the others.
+    pub seats: Vec<SeatConfig>,
+    /// At most this many hands (1 to 64); without it the match runs to its rule set's end.
+    pub hands: Option<u32>,
+    /// Claim timer in milliseconds: a person who has not answered a claim by then passes.
+    pub claim_timeout_ms: Option<u64>,
+    /// Pause before each bot action, in milliseconds (0 to 5000), so people can follow.
+    pub bot_delay_ms: u64,
+    /// Start the match at once instead of waiting for a `start` message.
+    pub autostart: bool,
+}
+
+impl Default for RoomConfig {
+    fn default() -> Self {
+        RoomConfig {
+            rules: "hongkong".into(),
+            options: Map::new(),
+            seats: Vec::new(),
+            hands: None,
+            claim_timeout_ms: None,
+            bot_delay_ms: 0,
+            autostart: false,
+        }
+    }
+}
+
+/// A room setting refused, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadConfig(pub String);
+
+impl RoomConfig {
+    /// Checks the settings, fills in default seats, and builds the rule set.
+    pub fn validate(&mut self) -> Result<Ruleset, BadConfig> {
+        let ruleset =
+            Ruleset::from_name(&self.rules, &self.options).map_err(|e| BadConfig(e.to_string()))?;
+        let n = ruleset.players();
+        if self.seats.is_empty() {
+            self.seats = (0..n)
+                .map(|i| SeatConfig {
+                    name: if i == 0 {
+                        "You".into()
+                    } else {
+                        format!("Bot {i}")
+                    },
+                    bot: i != 0,
+                    bot_kind: None,
+                })
+                .collect();
+        }
+        if self.seats.len() != n {
+            return Err(BadConfig(format!(
+                "seats: {} given, but {} plays with {n}",
+                self.seats.len(),
+                self.rules
+            )));
+        }
+        for (i, s) in self.seats.iter_mut().enumerate() {
+            if s.name.chars().count() > 32 {
+                return Err(BadConfig(format!(
+                    "seat {i}: name longer than 32 characters"
+                )));
+            }
+            if s.name.trim().is_empty() {
+                s.name = if s.bot {
+                    format!("Bot {i}")
+                } else {
+                    format!("Player {i}")
+                };
+            }
+        }
+        // Nobody could send `start` to a room of bots only: it starts at once.
+        if self.seats.iter().all(|s| s.bot) {
+            self.autostart = true;
+        }
+        if let Some(h) = self.hands
+            && !(1..=64).contains(&h)
+        {
+            return Err(BadConfig(format!("hands: {h} is not 1 to 64")));
+        }
+        for (i, s) in self.seats.iter().enumerate() {
+            if let Some(k) = &s.bot_kind
+                && !majiang::bots::BOT_NAMES.contains(&k.as_str())
+            {
+                return Err(BadConfig(format!(
+                    "seat {i}: no bot {k:?} (bots: {})",
+                    majiang::bots::BOT_NAMES.join(", ")
+                )));
+            }
+        }
+        if let Some(t) = self.claim_timeout_ms
+            && !(500..=600_000).contains(&t)
+        {
+            return Err(BadConfig(format!(
+                "claim_timeout_ms: {t} is not 500 to 600000"
+            )));
+        }
+        if self.bot_delay_ms > 5000 {
+            return Err(BadConfig(format!(
+                "bot_delay_ms: {} is more than 5000",
+                self.bot_delay_ms
+            )));
+        }
+        Ok(ruleset)
+    }
+}
+
+/// Where a room is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomStatus {
+    /// Seats are being filled.
+    Waiting,
+    /// The match is on.
+    Playing,
+    /// The match is over.
+    Finished,
+}
+
+impl RoomStatus {
+    /// The stored spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RoomStatus::Waiting => "waiting",
+            RoomStatus::Playing => "playing",
+            RoomStatus::Finished => "finished",
+        }
+    }
+
+    /// Reads the stored spelling.
+    pub fn parse(s: &str) -> Option<RoomStatus> {
+        match s {
+            "waiting" => Some(RoomStatus::Waiting),
+            "playing" => Some(RoomStatus::Playing),
+            "finished" => Some(RoomStatus::Finished),
+            _ => None,
+        }
+    }
+}
+
+/// A message from a client.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Start the match (a seated person, while the room is waiting).
+    Start {},
+    /// Play an action. `seq` is the client's own counter, echoed in the `ack` or `error`.
+    Action {
+        /// The client's sequence number.
+        seq: u64,
+        /// The action, as the engine spells it (`{"discard": "5m"}`, `"pung"`, ...).
+        action: Action,
+    },
+    /// Ask for a fresh `state`.
+    Sync {},
+}
+
+/// One seat as everyone sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    /// Seat index (order of creation).
+    pub seat: usize,
+    /// Display name.
+    pub name: String,
+    /// Played by the server.
+    pub bot: bool,
+    /// Someone holds the seat's connection now (bots: always).
+    pub connected: bool,
+    /// The chair (`Player`) once the match has started.
+    pub player: Option<Player>,
+}
+
+/// A message to a client.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// First message on a connection.
+    Welcome {
+        /// Room id.
+        room: String,
+        /// Your seat, or `None` for a spectator.
+        seat: Option<usize>,
+        /// The room's settings.
+        config: RoomConfig,
+    },
+    /// The whole visible state; sent after every change.
+    State {
+        /// Waiting, playing, finished.
+        status: RoomStatus,
+        /// The seats.
+        seats: Vec<SeatInfo>,
+        /// Current hand (from 1), once playing.
+        hand_number: Option<u32>,
+        /// The limit on hands, if any.
+        hands: Option<u32>,
+        /// Chips per chair.
+        ledger: Vec<i64>,
+        /// What this connection may see of the hand (a spectator: no concealed tiles and no
+        /// actions).
+        observation: Option<Box<Observation>>,
+        /// Milliseconds left on the claim timer for this seat, if it runs.
+        claim_deadline_ms: Option<u64>,
+        /// Actions accepted so far in the match.
+        actions: u64,
+    },
+    /// Events of the hand, filtered for this connection.
+    Events {
+        /// The hand.
+        hand_number: u32,
+        /// What happened.
+        events: Vec<Event>,
+    },
+    /// An action was stored and applied.
+    Ack {
+        /// The client's sequence number.
+        seq: u64,
+    },
+    /// A message was refused; nothing changed.
+    Error {
+        /// The sequence number of the refused action, if it was one.
+        seq: Option<u64>,
+        /// Why, for a person.
+        message: String,
+    },
+    /// A hand ended: how (winner, patterns, payments by chair), the ledger after it, the next
+    /// deal.
+    HandResult {
+        /// The settlement.
+        settlement: Box<Settlement>,
+    },
+    /// The match is over.
+    MatchOver {
+        /// Final standings, best first.
+        standings: Vec<Standing>,
+        /// Final chips per chair.
+        ledger: Vec<i64>,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_parse_and_unknown_fields_are_refused() {
+        let m: ClientMsg =
+            serde_json::from_str(r#"{"type":"action","seq":3,"action":{"discard":"5m"}}"#).unwrap();
+        assert_eq!(
+            m,
+            ClientMsg::Action {
+                seq: 3,
+                action: Action::Discard("5m".parse().unwrap())
+            }
+        );
+        assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"start","x":1}"#).is_err());
+        assert!(serde_json::from_str::<ClientMsg>(r#"{"type":"action","seq":1}"#).is_err());
+        assert!(
+            serde_json::from_str::<ClientMsg>(
+                r#"{"type":"action","seq":1,"action":{"discard":"0m"}}"#
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn configs_are_checked() {
+        let mut c = RoomConfig::default();
+        let r = c.validate().unwrap();
+        assert_eq!(c.seats.len(), 4);
+        assert_eq!(r.name(), "hongkong");
+        assert!(!c.seats[0].bot && c.seats[1].bot);
+        assert!(!c.autostart);
+        let mut bots_only = RoomConfig {
+            seats: (0..4)
+                .map(|_| SeatConfig {
+                    name: String::new(),
+                    bot: true,
+                    bot_kind: Some("random".into()),
+                })
+                .collect(),
+            ..RoomConfig::default()
+        };
+        bots_only.validate().unwrap();
+        assert!(bots_only.autostart, "a room of bots starts by itself");
+        assert_eq!(bots_only.seats[2].name, "Bot 2");
+        let mut c = RoomConfig {
+            rules: "classic".into(),
+            options: serde_json::from_str(r#"{"players": 3}"#).unwrap(),
+            ..RoomConfig::default()
+        };
+        c.validate().unwrap();
+        assert_eq!(c.seats.len(), 3);
+        let mut bad = RoomConfig {
+            rules: "riichi".into(),
+            ..RoomConfig::default()
+        };
+        assert!(bad.validate().is_err());
+        let mut bad = RoomConfig {
+            hands: Some(0),
+            ..RoomConfig::default()
+        };
+        assert!(bad.validate().unwrap_err().0.contains("hands"));
+        let mut bad = RoomConfig {
+            seats: vec![SeatConfig {
+                name: "a".into(),
+                bot: false,
+                bot_kind: None,
+            }],
+            ..RoomConfig::default()
+        };
+        assert!(bad.validate().unwrap_err().0.contains("seats"));
+    }
+}

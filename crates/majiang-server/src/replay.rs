@@ -1,0 +1,172 @@
+//! Finished matches: the stored log, and the replay frames the UI steps through.
+
+use crate::play::MatchState;
+use crate::protocol::{RoomConfig, RoomStatus};
+use crate::room::SPECTATOR;
+use crate::store::{Store, StoreError, StoredAction};
+use majiang::table::{Action, Event, Observation, Player};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// Why a log or replay cannot be given.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// No room by that id.
+    #[error("no such room")]
+    NoSuchRoom,
+    /// The match is not over: its log would reveal the wall.
+    #[error("the match is not finished: its log is kept secret until the end")]
+    NotFinished,
+    /// Storage failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The log does not replay.
+    #[error("the stored log does not replay: {0}")]
+    Broken(String),
+}
+
+/// One action of a match log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoggedAction {
+    /// Position in the match.
+    pub seq: u64,
+    /// The chair.
+    pub player: Player,
+    /// The action.
+    pub action: Action,
+}
+
+/// A finished match's log: enough to replay it exactly.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredLog {
+    /// Room id.
+    pub room: String,
+    /// The room's settings (rule set, options, seats, hands).
+    pub config: RoomConfig,
+    /// The match seed.
+    pub seed: u64,
+    /// Every accepted action, in order.
+    pub actions: Vec<LoggedAction>,
+}
+
+/// One step of a replay: what happened and the table after it, every hand open.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Frame {
+    /// The action that led here (`None` for a deal).
+    pub action: Option<LoggedAction>,
+    /// The hand shown.
+    pub hand_number: u32,
+    /// What happened (full truth: the match is over).
+    pub events: Vec<Event>,
+    /// The table as a spectator sees it.
+    pub view: Observation,
+    /// Everyone's concealed tiles, by chair, in notation.
+    pub concealed: Vec<String>,
+    /// Chips per chair after this step.
+    pub ledger: Vec<i64>,
+}
+
+/// The log of a finished match.
+pub fn finished_log(store: &Store, id: &str) -> Result<StoredLog, ReplayError> {
+    let room = store.room(id)?.ok_or(ReplayError::NoSuchRoom)?;
+    if room.status != RoomStatus::Finished {
+        return Err(ReplayError::NotFinished);
+    }
+    let actions = store
+        .actions(id)?
+        .into_iter()
+        .map(
+            |StoredAction {
+                 seq,
+                 player,
+                 action,
+             }| LoggedAction {
+                seq,
+                player,
+                action,
+            },
+        )
+        .collect();
+    Ok(StoredLog {
+        room: room.id,
+        config: room.config,
+        seed: room.seed,
+        actions,
+    })
+}
+
+/// Replays a log into frames: the first deal, then one frame per action (and one for each new
+/// deal).
+pub fn frames(log: &StoredLog) -> Result<Vec<Frame>, ReplayError> {
+    let mut config = log.config.clone();
+    let ruleset = Arc::new(
+        config
+            .validate()
+            .map_err(|e| ReplayError::Broken(e.to_string()))?,
+    );
+    let (mut m, events) = MatchState::start(ruleset, log.seed, config.hands)
+        .map_err(|e| ReplayError::Broken(e.to_string()))?;
+    let first = m.hand_number();
+    let mut out = vec![frame(&m, None, first, events)];
+    for a in &log.actions {
+        let step = m
+            .apply(a.player, a.action)
+            .map_err(|e| ReplayError::Broken(format!("action {}: {e}", a.seq)))?;
+        if let Some((hand, deal)) = step.next_hand {
+            // Show the end of the hand before the next deal.
+            out.push(frame_of_finished(&m, a, step.hand_number, step.events));
+            out.push(frame(&m, None, hand, deal));
+        } else {
+            out.push(frame(&m, Some(a.clone()), step.hand_number, step.events));
+        }
+    }
+    Ok(out)
+}
+
+/// Replays a log into the library's JSON-lines match log (`majiang::table::log`): the header,
+/// every event, action and settlement, the end.
+pub fn jsonl(log: &StoredLog) -> Result<String, ReplayError> {
+    let mut config = log.config.clone();
+    let ruleset = Arc::new(
+        config
+            .validate()
+            .map_err(|e| ReplayError::Broken(e.to_string()))?,
+    );
+    let (mut m, _) = MatchState::start(ruleset, log.seed, config.hands)
+        .map_err(|e| ReplayError::Broken(e.to_string()))?;
+    for a in &log.actions {
+        m.apply(a.player, a.action)
+            .map_err(|e| ReplayError::Broken(format!("action {}: {e}", a.seq)))?;
+    }
+    Ok(m.log().to_jsonl())
+}
+
+fn frame(m: &MatchState, action: Option<LoggedAction>, hand: u32, events: Vec<Event>) -> Frame {
+    let g = m.game();
+    Frame {
+        action,
+        hand_number: hand,
+        events,
+        view: g.observation(SPECTATOR),
+        concealed: (0..g.players())
+            .map(|i| g.concealed(Player(i as u8)).to_string())
+            .collect(),
+        ledger: m.ledger().to_vec(),
+    }
+}
+
+/// The frame for the action that ended a hand when the match has already dealt the next one:
+/// the finished hand's table.
+fn frame_of_finished(m: &MatchState, a: &LoggedAction, hand: u32, events: Vec<Event>) -> Frame {
+    let g = m.previous_game().unwrap_or(m.game());
+    Frame {
+        action: Some(a.clone()),
+        hand_number: hand,
+        events,
+        view: g.observation(SPECTATOR),
+        concealed: (0..g.players())
+            .map(|i| g.concealed(Player(i as u8)).to_string())
+            .collect(),
+        ledger: m.ledger().to_vec(),
+    }
+}
