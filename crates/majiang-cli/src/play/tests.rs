@@ -453,6 +453,27 @@ fn a_three_player_table_has_no_one_across() {
 }
 
 #[test]
+fn five_and_six_player_tables_show_every_opponent_and_finish_a_hand() {
+    for n in [5u8, 6] {
+        let mut options = Map::new();
+        options.insert("players".into(), n.into());
+        let r = Arc::new(Ruleset::from_name("classic", &options).unwrap());
+        let mut a = App::new(r, 3, "efficient", Some(1), false).unwrap();
+        let s = screen(&a);
+        for k in 1..n {
+            assert!(
+                s.contains(&format!("Bot {k}")),
+                "{n} players, Bot {k} missing:\n{s}"
+            );
+        }
+        play_hand(&mut a);
+        let s = screen(&a);
+        assert!(s.contains("end of hand"), "{s}");
+        assert_eq!(a.settlement().unwrap().payments.len(), usize::from(n));
+    }
+}
+
+#[test]
 fn pattern_values_carry_their_unit() {
     use majiang::scoring::Unit;
     assert_eq!(view::value_text(3, Unit::Fan).trim(), "3 fan");

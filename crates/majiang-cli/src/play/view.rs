@@ -63,12 +63,22 @@ pub fn draw(f: &mut Frame, app: &App) {
 
     let n = obs.table.len();
     let rel = |k: usize| Player(((app.human().index() + k) % n) as u8);
-    let (left, across, right) = match n {
-        3 => (Some(rel(2)), None, Some(rel(1))),
-        _ => (Some(rel(n - 1)), Some(rel(2)), Some(rel(1))),
-    };
-    if let Some(p) = across {
-        opponent(f, app, &obs, p, centred(rows[1], 60));
+    // Right is the next player, left the one before you; everyone else sits across the top
+    // (one player at four, two or three at the classic five- and six-player tables).
+    let (left, right) = (Some(rel(n - 1)), Some(rel(1)));
+    let across: Vec<Player> = (2..n.saturating_sub(1)).map(rel).rev().collect();
+    match across.len() {
+        0 => {}
+        1 => opponent(f, app, &obs, across[0], centred(rows[1], 60)),
+        k => {
+            let cols = Layout::default()
+                .direction(Direction::Horizontal)
+                .constraints(vec![Constraint::Ratio(1, k as u32); k])
+                .split(rows[1]);
+            for (&p, &area) in across.iter().zip(cols.iter()) {
+                opponent(f, app, &obs, p, area);
+            }
+        }
     }
     let mid = Layout::default()
         .direction(Direction::Horizontal)
