@@ -12,7 +12,7 @@ use majiang::table::matches::{
     EndReason, GreedyPolicy, RandomPolicy, Settlement, play_match_limited,
 };
 use majiang::table::{HandOutcome, Player};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -96,28 +96,11 @@ pub fn run_replay(args: &ReplayArgs) -> ExitCode {
 
 /// Runs `majiang selfplay`.
 pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
-    let file = args
-        .rules_file
-        .as_deref()
-        .map(crate::rules_file::load)
-        .transpose()?;
-    let name = match (&args.rules, file.as_ref().and_then(|f| f.rules.clone())) {
-        (Some(r), _) => r.clone(),
-        (None, Some(r)) => r,
-        (None, None) => {
-            return Err(UsageError(
-                "name the rule set with --rules or rules = \"...\" in the rules file".into(),
-            ));
-        }
-    };
-    let mut options: Map<String, Value> = file.map(|f| f.options).unwrap_or_default();
-    for o in &args.options {
-        let (k, v) = o
-            .split_once('=')
-            .ok_or_else(|| UsageError(format!("--option {o:?}: write KEY=VALUE")))?;
-        let value = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string()));
-        options.insert(k.to_string(), value);
-    }
+    let (name, options) = crate::rules_file::resolve(
+        args.rules.as_deref(),
+        args.rules_file.as_deref(),
+        &args.options,
+    )?;
     let ruleset = Arc::new(Ruleset::from_name(&name, &options)?);
     let limit = (args.hand_limit > 0).then_some(args.hand_limit);
     let (m, log) = if args.policy == "random" {

@@ -42,6 +42,35 @@ pub fn parse(text: &str) -> Result<RulesFile, String> {
     Ok(RulesFile { rules, options })
 }
 
+/// The rule set and house rules a command was given: `--rules` (else the rules file's
+/// `rules`), the rules file's options, then each `--option KEY=VALUE` on top (the value read as
+/// JSON when it parses, else as a string: `cap=64`, `wildcard=indicator`).
+pub fn resolve(
+    rules: Option<&str>,
+    rules_file: Option<&str>,
+    options: &[String],
+) -> Result<(String, Map<String, Value>), crate::UsageError> {
+    let file = rules_file.map(load).transpose()?;
+    let name = match (rules, file.as_ref().and_then(|f| f.rules.clone())) {
+        (Some(r), _) => r.to_string(),
+        (None, Some(r)) => r,
+        (None, None) => {
+            return Err(crate::UsageError(
+                "name the rule set with --rules or rules = \"...\" in the rules file".into(),
+            ));
+        }
+    };
+    let mut merged = file.map(|f| f.options).unwrap_or_default();
+    for o in options {
+        let (k, v) = o
+            .split_once('=')
+            .ok_or_else(|| crate::UsageError(format!("--option {o:?}: write KEY=VALUE")))?;
+        let value = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string()));
+        merged.insert(k.to_string(), value);
+    }
+    Ok((name, merged))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,5 +87,22 @@ mod tests {
     fn bad_toml_is_an_error() {
         assert!(parse("min_fan = ").is_err());
         assert!(parse("rules = 3").is_err());
+    }
+
+    #[test]
+    fn resolve_layers_file_then_options() {
+        let (name, opts) = super::resolve(
+            Some("hangzhou"),
+            None,
+            &["cap=64".into(), "wildcard=indicator".into()],
+        )
+        .unwrap();
+        assert_eq!(name, "hangzhou");
+        assert_eq!(opts["cap"], 64);
+        assert_eq!(opts["wildcard"], "indicator");
+        let e = super::resolve(None, None, &[]).unwrap_err();
+        assert!(e.0.contains("--rules"), "{}", e.0);
+        let e = super::resolve(Some("hongkong"), None, &["min_fan".into()]).unwrap_err();
+        assert!(e.0.contains("KEY=VALUE"), "{}", e.0);
     }
 }

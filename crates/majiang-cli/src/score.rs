@@ -117,20 +117,11 @@ fn to_answer(outcome: &Result<Scored, Invalid>) -> Value {
 }
 
 fn request_from_args(args: &Args) -> Result<Value, UsageError> {
-    let file = args
-        .rules_file
-        .as_deref()
-        .map(crate::rules_file::load)
-        .transpose()?;
-    let rules = match (&args.rules, file.as_ref().and_then(|f| f.rules.clone())) {
-        (Some(r), _) => r.clone(),
-        (None, Some(r)) => r,
-        (None, None) => {
-            return Err(UsageError(
-                "name the rule set with --rules or rules = \"...\" in the rules file".into(),
-            ));
-        }
-    };
+    let (rules, options) = crate::rules_file::resolve(
+        args.rules.as_deref(),
+        args.rules_file.as_deref(),
+        &args.options,
+    )?;
     let hand_text = args
         .hand
         .as_deref()
@@ -177,14 +168,6 @@ fn request_from_args(args: &Args) -> Result<Value, UsageError> {
         (None, Some(d)) => ("robbing_kong", Some(d.clone())),
         (None, None) => ("self_draw", None),
     };
-    let mut options = file.map(|f| f.options).unwrap_or_default();
-    for o in &args.options {
-        let (k, v) = o
-            .split_once('=')
-            .ok_or_else(|| UsageError(format!("--option {o:?}: write KEY=VALUE")))?;
-        let value = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string()));
-        options.insert(k.to_string(), value);
-    }
     let flowers: Vec<String> = majiang::parse_tiles(&args.flowers)?
         .iter()
         .map(ToString::to_string)

@@ -12,7 +12,7 @@ use majiang::scoring::WinKind;
 use majiang::table::{Game, HandOutcome, HandSetup, Player, Ruleset};
 use majiang::tile::Wind;
 use rayon::prelude::*;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -196,14 +196,7 @@ fn progress(total: u64) -> ProgressBar {
 
 /// Runs `majiang sim`.
 pub fn run(args: &Args) -> Result<(), UsageError> {
-    let mut options = Map::new();
-    for o in &args.options {
-        let (k, v) = o
-            .split_once('=')
-            .ok_or_else(|| UsageError(format!("--option {o:?}: write KEY=VALUE")))?;
-        let value = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string()));
-        options.insert(k.to_string(), value);
-    }
+    let (_, options) = crate::rules_file::resolve(Some(&args.rules), None, &args.options)?;
     let rules = Arc::new(Ruleset::from_name(&args.rules, &options)?);
     let n = rules.players();
     if args.bots.len() != n {

@@ -23,7 +23,6 @@ use crossterm::terminal::{
 use majiang::table::Ruleset;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use serde_json::{Map, Value};
 use std::io::{IsTerminal, Stdout, Write};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -62,29 +61,11 @@ pub struct Args {
 
 /// Builds the app from the arguments (no terminal involved).
 pub fn build(args: &Args) -> Result<App, UsageError> {
-    let file = args
-        .rules_file
-        .as_deref()
-        .map(crate::rules_file::load)
-        .transpose()
-        .map_err(UsageError)?;
-    let rules = match (&args.rules, file.as_ref().and_then(|f| f.rules.clone())) {
-        (Some(r), _) => r.clone(),
-        (None, Some(r)) => r,
-        (None, None) => {
-            return Err(UsageError(
-                "no rule set: give --rules or a rules file with rules = \"...\"".into(),
-            ));
-        }
-    };
-    let mut options: Map<String, Value> = file.map(|f| f.options).unwrap_or_default();
-    for o in &args.options {
-        let (k, v) = o
-            .split_once('=')
-            .ok_or_else(|| UsageError(format!("--option {o:?}: write KEY=VALUE")))?;
-        let value = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string()));
-        options.insert(k.to_string(), value);
-    }
+    let (rules, options) = crate::rules_file::resolve(
+        args.rules.as_deref(),
+        args.rules_file.as_deref(),
+        &args.options,
+    )?;
     let ruleset = Ruleset::from_name(&rules, &options)?;
     if !majiang::bots::BOT_NAMES.contains(&args.bots.as_str()) {
         return Err(UsageError(format!(
