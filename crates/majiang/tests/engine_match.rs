@@ -215,7 +215,7 @@ fn yangzhou_four_winds() {
 
 #[test]
 fn classic_every_seat_deals_once() {
-    for players in [3u8, 4] {
+    for players in [3u8, 4, 5, 6] {
         for seed in 0..3 {
             let r = rules("classic", json!({"players": players}));
             let (m, log) = greedy(&r, seed);
