@@ -232,6 +232,8 @@ fn classic_every_seat_deals_once() {
                 assert_eq!(h.uncollected, 0);
             }
             assert_eq!(m.end_reason(), Some(EndReason::DealRounds));
+            majiang::table::log::replay(&log.to_jsonl())
+                .unwrap_or_else(|e| panic!("{players} players, seed {seed}: {e}"));
         }
     }
 }
