@@ -5,6 +5,8 @@
 //! Random legal play checks the invariants after every step and what scoring is handed at every
 //! win; scripted hands on stacked walls check the claims and the scores by hand.
 
+mod engine_common;
+use engine_common::random_illegal;
 use majiang::scoring::{WinKind, WinSituation};
 use majiang::table::{
     Action, ActionError, Event, ExtraWinds, Game, HandOutcome, HandSetup, KongKind, Player,
@@ -509,32 +511,6 @@ fn check_situation(g: &Game, p: Player, s: &WinSituation) -> bool {
         assert_eq!(o.melds, g.melds(q));
     }
     !s.flowers.is_empty() || s.winning_tile.is_bonus() || s.melds.iter().any(|m| m.tile.is_bonus())
-}
-
-/// An action certainly not legal now, chosen at random.
-fn random_illegal(legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
-    let all: Vec<Tile> = Tile::all().chain(Tile::bonus_tiles()).collect();
-    loop {
-        let t = *all.choose(rng).unwrap();
-        let a = match rng.random_range(0..8) {
-            0 => Action::Discard(t),
-            1 => Action::Pung,
-            2 => Action::Kong,
-            3 => Action::ConcealedKong(t),
-            4 => Action::AddedKong(t),
-            5 => Action::Win,
-            6 => Action::Pass,
-            _ => {
-                let i = t.index().min(39);
-                Action::Chow {
-                    tiles: [i, i + 1, i + 2].map(|k| Tile::from_index(k).unwrap()),
-                }
-            }
-        };
-        if !legal.contains(&a) {
-            return a;
-        }
-    }
 }
 
 /// A bot that wants to win: wins, claims sets, and discards the tile with the fewest

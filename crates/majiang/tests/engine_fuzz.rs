@@ -3,7 +3,8 @@
 //! nothing), every hand ends. `cargo test` plays a few thousand hands per rule set; the long
 //! runs (`--ignored`) play 100 000.
 
-use majiang::Tile;
+mod engine_common;
+use engine_common::random_illegal;
 use majiang::table::{Action, Game, HandOutcome, HandSetup, Player, Ruleset};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -38,32 +39,6 @@ fn variants() -> Vec<(&'static str, Arc<Ruleset>)> {
             ruleset("classic", json!({"flowers": true})),
         ),
     ]
-}
-
-/// An action that is certainly not legal now (not in `legal`), chosen at random.
-fn random_illegal(legal: &[Action], rng: &mut ChaCha8Rng) -> Action {
-    let all_tiles: Vec<Tile> = Tile::all().chain(Tile::bonus_tiles()).collect();
-    loop {
-        let t = *all_tiles.choose(rng).unwrap();
-        let a = match rng.random_range(0..8) {
-            0 => Action::Discard(t),
-            1 => Action::Pung,
-            2 => Action::Kong,
-            3 => Action::ConcealedKong(t),
-            4 => Action::AddedKong(t),
-            5 => Action::Win,
-            6 => Action::Pass,
-            _ => {
-                let i = t.index().min(24);
-                Action::Chow {
-                    tiles: [i, i + 1, i + 2].map(|k| Tile::from_index(k).unwrap()),
-                }
-            }
-        };
-        if !legal.contains(&a) {
-            return a;
-        }
-    }
 }
 
 struct Stats {
