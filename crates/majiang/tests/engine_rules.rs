@@ -3,6 +3,8 @@
 //! lao and Fortune Gambit rules, Yangzhou without chow; plus determinism and what an
 //! observation may show.
 
+mod engine_common;
+use engine_common::view::assert_views_follow_the_events;
 use majiang::scoring::WinKind;
 use majiang::table::{
     Action, Event, Game, HandOutcome, HandSetup, KongKind, Player, Ruleset, Wall,
@@ -819,195 +821,26 @@ fn the_wall_breaks_where_the_dice_say_and_keeps_its_dead_wall() {
     }
 }
 
-/// What one viewer can rebuild of the table from the events as they see them.
-struct Rebuilt {
-    own: majiang::TileCounts,
-    own_bonus: Vec<Tile>,
-    counts: Vec<i32>,
-    melds: Vec<Vec<majiang::Meld>>,
-    flowers: Vec<Vec<Tile>>,
-    discards: Vec<Vec<majiang::table::DiscardRecord>>,
-    pending_added: Option<(Player, Tile)>,
-}
-
-impl Rebuilt {
-    fn new(n: usize) -> Rebuilt {
-        Rebuilt {
-            own: majiang::TileCounts::EMPTY,
-            own_bonus: Vec::new(),
-            counts: vec![0; n],
-            melds: vec![Vec::new(); n],
-            flowers: vec![Vec::new(); n],
-            discards: vec![Vec::new(); n],
-            pending_added: None,
-        }
-    }
-
-    fn gain(&mut self, v: Player, p: Player, tile: Option<Tile>) {
-        self.counts[p.index()] += 1;
-        if p == v {
-            let t = tile.expect("own tiles are shown");
-            if t.is_bonus() {
-                self.own_bonus.push(t);
-            } else {
-                self.own.add(t);
-            }
-        }
-    }
-
-    fn lose(&mut self, v: Player, p: Player, t: Tile, k: usize) {
-        self.counts[p.index()] -= k as i32;
-        if p == v {
-            for _ in 0..k {
-                if t.is_bonus() {
-                    self.own_bonus.retain(|&x| x != t);
-                } else {
-                    assert!(self.own.remove(t));
-                }
-            }
-        }
-    }
-
-    fn see(&mut self, v: Player, e: &Event) {
-        use majiang::MeldKind;
-        if let Some((p, t)) = self.pending_added.take() {
-            if !matches!(e, Event::KongRobbed { .. }) {
-                self.lose(v, p, t, 1);
-                let m = self.melds[p.index()]
-                    .iter_mut()
-                    .find(|m| m.kind == MeldKind::Pung && m.tile == t)
-                    .unwrap();
-                m.kind = MeldKind::Kong;
-            }
-        }
-        match e {
-            Event::TilesDealt {
-                player,
-                tiles,
-                count,
-            } => {
-                assert_eq!(tiles.is_some(), *player == v);
-                for i in 0..usize::from(*count) {
-                    self.gain(v, *player, tiles.as_ref().map(|t| t[i]));
-                }
-            }
-            Event::Drew { player, tile } | Event::ReplacementDrawn { player, tile } => {
-                assert_eq!(tile.is_some(), *player == v);
-                self.gain(v, *player, *tile);
-            }
-            Event::FlowerDeclared { player, tile } => {
-                self.lose(v, *player, *tile, 1);
-                self.flowers[player.index()].push(*tile);
-            }
-            Event::Discarded {
-                player,
-                tile,
-                gambit,
-                ..
-            } => {
-                self.lose(v, *player, *tile, 1);
-                self.discards[player.index()].push(majiang::table::DiscardRecord {
-                    tile: *tile,
-                    claimed: false,
-                    gambit: *gambit,
-                });
-            }
-            Event::Claimed {
-                player,
-                from,
-                tile,
-                meld,
-            } => {
-                self.discards[from.index()].last_mut().unwrap().claimed = true;
-                let mut tiles = meld.tiles();
-                let i = tiles.iter().position(|x| x == tile).unwrap();
-                tiles.remove(i);
-                for t in tiles {
-                    self.lose(v, *player, t, 1);
-                }
-                self.melds[player.index()].push(*meld);
-            }
-            Event::KongDeclared { player, kind, tile } => match kind {
-                KongKind::Concealed => {
-                    self.lose(v, *player, *tile, 4);
-                    self.melds[player.index()].push(majiang::Meld {
-                        kind: MeldKind::ConcealedKong,
-                        tile: *tile,
-                        from: None,
-                        claimed: None,
-                    });
-                }
-                KongKind::Added => self.pending_added = Some((*player, *tile)),
-                KongKind::Exposed => {}
-            },
-            Event::KongRobbed { from, tile, .. } => self.lose(v, *from, *tile, 1),
-            Event::Won {
-                player,
-                win,
-                discarder,
-                tile,
-                ..
-            } => match win {
-                WinKind::SelfDraw => {}
-                WinKind::Discard => {
-                    let d = discarder.unwrap();
-                    self.discards[d.index()].last_mut().unwrap().claimed = true;
-                    self.counts[player.index()] += 1;
-                    if *player == v {
-                        self.own.add(*tile);
-                    }
-                }
-                WinKind::RobbingKong => {
-                    self.counts[player.index()] += 1;
-                    if *player == v {
-                        self.own.add(*tile);
-                    }
-                }
-            },
-            _ => {}
-        }
-    }
-}
-
 #[test]
 fn an_observation_is_exactly_what_the_seats_events_reveal() {
     for name in ["hongkong", "hangzhou", "yangzhou", "classic"] {
         let r = rules(name, json!({}));
         for hand in 0..150u64 {
-            let (mut g, events) = Game::new(r.clone(), HandSetup::new(900 + hand)).unwrap();
-            let n = g.players();
-            let mut views: Vec<Rebuilt> = (0..n).map(|_| Rebuilt::new(n)).collect();
+            let (g, events) = Game::new(r.clone(), HandSetup::new(900 + hand)).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(hand);
-            let mut batch = events;
-            loop {
-                for (v, view) in views.iter_mut().enumerate() {
-                    let v = Player(v as u8);
-                    for e in &batch {
-                        view.see(v, &e.seen_by(v));
+            assert_views_follow_the_events(
+                g,
+                events,
+                &mut rng,
+                &mut |_, _, legal, rng| {
+                    if legal.contains(&Action::Win) {
+                        Action::Win
+                    } else {
+                        *legal.choose(rng).unwrap()
                     }
-                    let obs = g.observation(v);
-                    assert_eq!(obs.concealed, view.own, "{name} {hand}");
-                    assert_eq!(obs.table.len(), n);
-                    for (q, public) in obs.table.iter().enumerate() {
-                        assert_eq!(i32::from(public.concealed_count), view.counts[q]);
-                        assert_eq!(public.melds, view.melds[q], "{name} {hand}");
-                        assert_eq!(public.flowers, view.flowers[q]);
-                        assert_eq!(public.discards, view.discards[q]);
-                    }
-                }
-                if g.is_over() {
-                    break;
-                }
-                let actors: Vec<Player> = g.to_act().collect();
-                let p = *actors.choose(&mut rng).unwrap();
-                let legal = g.legal_actions(p);
-                let a = if legal.contains(&Action::Win) {
-                    Action::Win
-                } else {
-                    *legal.choose(&mut rng).unwrap()
-                };
-                batch = g.apply(p, a).unwrap();
-            }
+                },
+                &format!("{name} {hand}"),
+            );
         }
     }
 }

@@ -1,4 +1,9 @@
-//! Helpers shared by the engine's random-play tests.
+//! Helpers shared by the engine's random-play tests: an illegal action at random, and the
+//! observation model ([`view`]) that rebuilds each seat's view from its events.
+
+#![allow(dead_code)] // each test crate uses its own subset
+
+pub mod view;
 
 use majiang::Tile;
 use majiang::table::Action;
