@@ -6,11 +6,7 @@ use common::majiang;
 
 #[test]
 fn every_case_through_the_binary() {
-    common::check_file_through_binary(
-        include_str!("../../majiang/tests/data/hongkong_cases.json"),
-        60,
-        &["fan"],
-    );
+    common::check_file_through_binary(&common::rule_set_file("hongkong_cases.json", 60), &["fan"]);
 }
 
 #[test]
