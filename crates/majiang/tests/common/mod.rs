@@ -101,18 +101,21 @@ pub fn check(name: &str, expected: &Value, got: &Value, compare: Compare) -> Res
     }
     let mut diffs = Vec::new();
     if expected["total"] != got["total"] {
-        diffs.push(format!("total {} != {}", got["total"], expected["total"]));
+        diffs.push(format!(
+            "total {} but expected {}",
+            got["total"], expected["total"]
+        ));
     }
     if payments(expected) != payments(got) {
         diffs.push(format!(
-            "payments {:?} != {:?}",
+            "payments {:?} but expected {:?}",
             payments(got),
             payments(expected)
         ));
     }
     if compare == Compare::Everything && pattern_set(expected) != pattern_set(got) {
         diffs.push(format!(
-            "patterns {:?} != {:?}",
+            "patterns {:?} but expected {:?}",
             pattern_set(got),
             pattern_set(expected)
         ));
