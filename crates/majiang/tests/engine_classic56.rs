@@ -6,39 +6,23 @@
 //! win; scripted hands on stacked walls check the claims and the scores by hand.
 
 mod engine_common;
-use engine_common::random_illegal;
 use engine_common::view::assert_views_follow_the_events;
+use engine_common::{act, random_illegal, ruleset, tile as t, tiles};
 use majiang::scoring::{WinKind, WinSituation};
 use majiang::table::{
     Action, ActionError, Event, Game, HandOutcome, HandSetup, KongKind, Player, Ruleset, Wall,
     wall::full_set,
 };
-use majiang::{MeldKind, Seat, Tile, parse_tiles};
+use majiang::{MeldKind, Seat, Tile};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use std::sync::Arc;
 
+/// The classic rule set at a table of `players`.
 fn classic(players: u8) -> Arc<Ruleset> {
-    let map = json!({ "players": players })
-        .as_object()
-        .cloned()
-        .unwrap_or_default();
-    Arc::new(Ruleset::from_name("classic", &map).unwrap())
-}
-
-fn tiles(s: &str) -> Vec<Tile> {
-    let s: String = s.split_whitespace().collect();
-    if s.is_empty() {
-        Vec::new()
-    } else {
-        parse_tiles(&s).unwrap()
-    }
-}
-
-fn t(s: &str) -> Tile {
-    s.parse().unwrap()
+    ruleset("classic", json!({ "players": players }))
 }
 
 /// A hand on a stacked wall: `hands` from the dealer (chair 0) in turn order, then the live
@@ -49,14 +33,6 @@ fn start(r: &Arc<Ruleset>, hands: &[&str], draws: &str, repl: &str) -> Game {
     let (g, _) = Game::with_wall(r.clone(), HandSetup::new(1), wall).unwrap();
     g.check_invariants().unwrap();
     g
-}
-
-fn act(g: &mut Game, p: Player, a: Action) -> Vec<Event> {
-    let events = g
-        .apply(p, a)
-        .unwrap_or_else(|e| panic!("{p} {a}: {e}; legal {:?}", g.legal_actions(p)));
-    g.check_invariants().unwrap();
-    events
 }
 
 fn refused(g: &mut Game, p: Player, a: Action) {

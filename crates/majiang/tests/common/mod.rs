@@ -34,7 +34,7 @@ pub enum Compare {
     Totals,
 }
 
-/// The library's answer to a §6 request, in the CLI's JSON shape.
+/// The library's answer to a scoring request, in the CLI's JSON shape.
 pub fn answer(request: &Value) -> Value {
     let req = majiang::scoring::request::ScoreRequest::from_json(&request.to_string())
         .unwrap_or_else(|e| panic!("malformed request {request}: {e}"));
