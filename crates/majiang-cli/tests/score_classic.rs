@@ -6,8 +6,7 @@ use common::majiang;
 #[test]
 fn every_classic_case_through_the_binary() {
     common::check_file_through_binary(
-        include_str!("../../majiang/tests/data/classic_cases.json"),
-        30,
+        &common::rule_set_file("classic_cases.json", 30),
         &["points", "double"],
     );
 }

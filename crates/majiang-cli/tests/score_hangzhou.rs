@@ -8,8 +8,7 @@ use serde_json::{Value, json};
 #[test]
 fn every_case_through_the_binary() {
     common::check_file_through_binary(
-        include_str!("../../majiang/tests/data/hangzhou_cases.json"),
-        50,
+        &common::rule_set_file("hangzhou_cases.json", 50),
         &["multiplier"],
     );
 }

@@ -6,11 +6,7 @@ use common::majiang;
 
 #[test]
 fn every_case_through_the_binary() {
-    common::check_file_through_binary(
-        include_str!("../../majiang/tests/data/hongkong_cases.json"),
-        60,
-        &["fan"],
-    );
+    common::check_file_through_binary(&common::rule_set_file("hongkong_cases.json", 60), &["fan"]);
 }
 
 #[test]
@@ -39,7 +35,8 @@ fn malformed_requests_exit_2_with_a_message() {
 
 #[test]
 fn human_form_prints_the_patterns() {
-    // Seed 002's example: pung hand 3 + two dragon pungs, with 1f (not West's): 5 fan.
+    // The worked example of `docs/rules/hongkong.md` (Settlement): pung hand 3 + two dragon
+    // pungs, with 1f (not West's): 5 fan.
     let out = majiang(
         &[
             "score",

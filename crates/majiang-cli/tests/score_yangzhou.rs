@@ -6,11 +6,7 @@ use common::{majiang, score_json};
 
 #[test]
 fn every_case_through_the_binary() {
-    common::check_file_through_binary(
-        include_str!("../../majiang/tests/data/yangzhou_cases.json"),
-        40,
-        &["fan"],
-    );
+    common::check_file_through_binary(&common::rule_set_file("yangzhou_cases.json", 40), &["fan"]);
 }
 
 #[test]

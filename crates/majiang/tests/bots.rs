@@ -1,15 +1,12 @@
 //! Bots: only legal actions, what they may see, determinism, and the efficient bot beating the
 //! random one in seeded duplicate runs.
 
+mod engine_common;
+use engine_common::ruleset;
 use majiang::bots::{self, Bot, EfficientBot, PlayError, RandomBot, observe_into, play_hand};
 use majiang::table::{Action, Game, HandOutcome, HandSetup, Observation, Player, Ruleset};
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use std::sync::Arc;
-
-fn ruleset(name: &str, options: Value) -> Arc<Ruleset> {
-    let map: Map<String, Value> = options.as_object().cloned().unwrap_or_default();
-    Arc::new(Ruleset::from_name(name, &map).unwrap())
-}
 
 /// Every table the engine seats, with a label.
 fn tables() -> Vec<(&'static str, Arc<Ruleset>)> {

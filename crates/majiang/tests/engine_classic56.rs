@@ -6,38 +6,23 @@
 //! win; scripted hands on stacked walls check the claims and the scores by hand.
 
 mod engine_common;
-use engine_common::random_illegal;
+use engine_common::view::assert_views_follow_the_events;
+use engine_common::{act, random_illegal, ruleset, tile as t, tiles};
 use majiang::scoring::{WinKind, WinSituation};
 use majiang::table::{
-    Action, ActionError, Event, ExtraWinds, Game, HandOutcome, HandSetup, KongKind, Player,
-    Ruleset, Wall, wall::full_set,
+    Action, ActionError, Event, Game, HandOutcome, HandSetup, KongKind, Player, Ruleset, Wall,
+    wall::full_set,
 };
-use majiang::{MeldKind, Seat, Tile, parse_tiles};
+use majiang::{MeldKind, Seat, Tile};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use std::sync::Arc;
 
+/// The classic rule set at a table of `players`.
 fn classic(players: u8) -> Arc<Ruleset> {
-    let map = json!({ "players": players })
-        .as_object()
-        .cloned()
-        .unwrap_or_default();
-    Arc::new(Ruleset::from_name("classic", &map).unwrap())
-}
-
-fn tiles(s: &str) -> Vec<Tile> {
-    let s: String = s.split_whitespace().collect();
-    if s.is_empty() {
-        Vec::new()
-    } else {
-        parse_tiles(&s).unwrap()
-    }
-}
-
-fn t(s: &str) -> Tile {
-    s.parse().unwrap()
+    ruleset("classic", json!({ "players": players }))
 }
 
 /// A hand on a stacked wall: `hands` from the dealer (chair 0) in turn order, then the live
@@ -48,14 +33,6 @@ fn start(r: &Arc<Ruleset>, hands: &[&str], draws: &str, repl: &str) -> Game {
     let (g, _) = Game::with_wall(r.clone(), HandSetup::new(1), wall).unwrap();
     g.check_invariants().unwrap();
     g
-}
-
-fn act(g: &mut Game, p: Player, a: Action) -> Vec<Event> {
-    let events = g
-        .apply(p, a)
-        .unwrap_or_else(|e| panic!("{p} {a}: {e}; legal {:?}", g.legal_actions(p)));
-    g.check_invariants().unwrap();
-    events
 }
 
 fn refused(g: &mut Game, p: Player, a: Action) {
@@ -717,191 +694,21 @@ fn random_play_at_five_and_six_players_long() {
 
 // ----- the events are the whole truth -----
 
-/// What one viewer rebuilds of the table from the events as they see them, taking an
-/// extra-wind set's tiles by the engine's documented rule (the tile named, then the lowest).
-struct Rebuilt {
-    own: majiang::TileCounts,
-    own_extra: ExtraWinds,
-    counts: Vec<i32>,
-    melds: Vec<Vec<majiang::Meld>>,
-    discards: Vec<Vec<majiang::table::DiscardRecord>>,
-    pending_added: Option<(Player, Tile)>,
-}
-
-impl Rebuilt {
-    fn new(n: usize) -> Rebuilt {
-        Rebuilt {
-            own: majiang::TileCounts::EMPTY,
-            own_extra: ExtraWinds::EMPTY,
-            counts: vec![0; n],
-            melds: vec![Vec::new(); n],
-            discards: vec![Vec::new(); n],
-            pending_added: None,
-        }
-    }
-
-    fn gain(&mut self, v: Player, p: Player, tile: Option<Tile>) {
-        self.counts[p.index()] += 1;
-        if p == v {
-            let t = tile.expect("own tiles are shown");
-            if t.is_bonus() {
-                self.own_extra.insert(t);
-            } else {
-                self.own.add(t);
-            }
-        }
-    }
-
-    fn lose(&mut self, v: Player, p: Player, t: Tile, k: u8) {
-        self.counts[p.index()] -= i32::from(k);
-        if p == v {
-            if t.is_bonus() {
-                assert_eq!(self.own_extra.take(t, k).len(), k);
-            } else {
-                for _ in 0..k {
-                    assert!(self.own.remove(t));
-                }
-            }
-        }
-    }
-
-    fn see(&mut self, v: Player, e: &Event) {
-        if let Some((p, t)) = self.pending_added.take() {
-            if !matches!(e, Event::KongRobbed { .. }) {
-                self.lose(v, p, t, 1);
-                let m = self.melds[p.index()]
-                    .iter_mut()
-                    .find(|m| {
-                        m.kind == MeldKind::Pung
-                            && (m.tile == t || m.tile.is_bonus() && t.is_bonus())
-                    })
-                    .unwrap();
-                m.kind = MeldKind::Kong;
-                m.tile = m.tile.min(t);
-            }
-        }
-        match e {
-            Event::TilesDealt {
-                player,
-                tiles,
-                count,
-            } => {
-                for i in 0..usize::from(*count) {
-                    self.gain(v, *player, tiles.as_ref().map(|t| t[i]));
-                }
-            }
-            Event::Drew { player, tile } | Event::ReplacementDrawn { player, tile } => {
-                self.gain(v, *player, *tile);
-            }
-            Event::Discarded { player, tile, .. } => {
-                self.lose(v, *player, *tile, 1);
-                self.discards[player.index()].push(majiang::table::DiscardRecord {
-                    tile: *tile,
-                    claimed: false,
-                    gambit: false,
-                });
-            }
-            Event::Claimed {
-                player,
-                from,
-                tile,
-                meld,
-            } => {
-                self.discards[from.index()].last_mut().unwrap().claimed = true;
-                if tile.is_bonus() {
-                    self.lose(v, *player, *tile, meld.kind.size() as u8 - 1);
-                } else {
-                    let mut tiles = meld.tiles();
-                    let i = tiles.iter().position(|x| x == tile).unwrap();
-                    tiles.remove(i);
-                    for t in tiles {
-                        self.lose(v, *player, t, 1);
-                    }
-                }
-                self.melds[player.index()].push(*meld);
-            }
-            Event::KongDeclared { player, kind, tile } => match kind {
-                KongKind::Concealed => {
-                    self.lose(v, *player, *tile, 4);
-                    self.melds[player.index()].push(majiang::Meld {
-                        kind: MeldKind::ConcealedKong,
-                        tile: *tile,
-                        from: None,
-                        claimed: None,
-                    });
-                }
-                KongKind::Added => self.pending_added = Some((*player, *tile)),
-                KongKind::Exposed => {}
-            },
-            Event::KongRobbed { from, tile, .. } => self.lose(v, *from, *tile, 1),
-            Event::Won {
-                player,
-                win,
-                discarder,
-                tile,
-                ..
-            } => {
-                if *win == WinKind::Discard {
-                    let d = discarder.unwrap();
-                    self.discards[d.index()].last_mut().unwrap().claimed = true;
-                }
-                if *win != WinKind::SelfDraw {
-                    self.gain(v, *player, Some(*tile));
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
 /// Every seat's observation is exactly what the events it saw reveal, extra winds included.
 #[test]
 fn an_observation_is_what_the_seats_events_reveal() {
     for players in [5u8, 6] {
         let r = classic(players);
         for hand in 0..150u64 {
-            let (mut g, events) = Game::new(r.clone(), HandSetup::new(700 + hand)).unwrap();
-            let n = g.players();
-            let mut views: Vec<Rebuilt> = (0..n).map(|_| Rebuilt::new(n)).collect();
+            let (g, events) = Game::new(r.clone(), HandSetup::new(700 + hand)).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(hand);
-            let mut batch = events;
-            loop {
-                for (v, view) in views.iter_mut().enumerate() {
-                    let v = Player(v as u8);
-                    for e in &batch {
-                        view.see(v, &e.seen_by(v));
-                    }
-                    let obs = g.observation(v);
-                    assert_eq!(obs.concealed, view.own, "{players}p {hand}");
-                    assert_eq!(
-                        obs.extra_winds,
-                        view.own_extra.tiles().collect::<Vec<_>>(),
-                        "{players}p {hand}"
-                    );
-                    for (q, public) in obs.table.iter().enumerate() {
-                        assert_eq!(i32::from(public.concealed_count), view.counts[q]);
-                        assert_eq!(public.melds, view.melds[q], "{players}p {hand}");
-                        let discards: Vec<(Tile, bool)> = public
-                            .discards
-                            .iter()
-                            .map(|d| (d.tile, d.claimed))
-                            .collect();
-                        let seen: Vec<(Tile, bool)> = view.discards[q]
-                            .iter()
-                            .map(|d| (d.tile, d.claimed))
-                            .collect();
-                        assert_eq!(discards, seen);
-                    }
-                }
-                if g.is_over() {
-                    break;
-                }
-                let actors: Vec<Player> = g.to_act().collect();
-                let p = *actors.choose(&mut rng).unwrap();
-                let legal = g.legal_actions(p);
-                let a = keen(&g, p, &legal, &mut rng);
-                batch = g.apply(p, a).unwrap();
-            }
+            assert_views_follow_the_events(
+                g,
+                events,
+                &mut rng,
+                &mut |g, p, legal, rng| keen(g, p, legal, rng),
+                &format!("{players}p {hand}"),
+            );
         }
     }
 }

@@ -4,18 +4,13 @@
 //! runs (`--ignored`) play 100 000.
 
 mod engine_common;
-use engine_common::random_illegal;
+use engine_common::{random_illegal, ruleset};
 use majiang::table::{Action, Game, HandOutcome, HandSetup, Player, Ruleset};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use std::sync::Arc;
-
-fn ruleset(name: &str, options: serde_json::Value) -> Arc<Ruleset> {
-    let map = options.as_object().cloned().unwrap_or_default();
-    Arc::new(Ruleset::from_name(name, &map).unwrap())
-}
 
 /// Every table variant the issue names, and classic with flowers.
 fn variants() -> Vec<(&'static str, Arc<Ruleset>)> {

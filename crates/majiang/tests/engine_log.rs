@@ -1,21 +1,19 @@
 //! Match logs: seeded matches for every rule set are written as JSON lines and replayed
 //! identically; tampered, truncated and unreadable logs are refused with the line named.
 
+mod engine_common;
+use engine_common::ruleset;
 use majiang::table::Ruleset;
 use majiang::table::log::{LOG_FORMAT, LogRecord, MatchLog, ReplayError, replay};
 use majiang::table::matches::{GreedyPolicy, Match, RandomPolicy, play_match};
-use serde_json::{Map, Value, json};
-use std::sync::Arc;
-
-fn rules(name: &str, options: Value) -> Arc<Ruleset> {
-    let map: Map<String, Value> = options.as_object().cloned().unwrap_or_default();
-    Arc::new(Ruleset::from_name(name, &map).unwrap())
-}
+use serde_json::{Value, json};
 
 fn played(name: &str, options: Value, seed: u64) -> (Match, String) {
     let mut policy = GreedyPolicy::new(seed);
-    let (m, log) =
-        play_match(rules(name, options), seed, |g, p, a| policy.choose(g, p, a)).unwrap();
+    let (m, log) = play_match(ruleset(name, options), seed, |g, p, a| {
+        policy.choose(g, p, a)
+    })
+    .unwrap();
     (m, log.to_jsonl())
 }
 
@@ -311,7 +309,7 @@ fn unreadable_input_is_told_apart() {
 fn random_play_logs_replay_too() {
     for (name, seed) in [("hangzhou", 3u64), ("yangzhou", 4), ("classic", 5)] {
         let mut policy = RandomPolicy::new(seed);
-        let (_, log) = play_match(rules(name, json!({})), seed, |g, p, a| {
+        let (_, log) = play_match(ruleset(name, json!({})), seed, |g, p, a| {
             policy.choose(g, p, a)
         })
         .unwrap();
@@ -380,7 +378,7 @@ fn a_players_view_of_the_log_hides_the_others_tiles() {
     for (name, options) in [("hongkong", json!({})), ("hangzhou", json!({}))] {
         let mut policy = GreedyPolicy::new(3);
         let (_, log) =
-            play_match(rules(name, options), 3, |g, p, a| policy.choose(g, p, a)).unwrap();
+            play_match(ruleset(name, options), 3, |g, p, a| policy.choose(g, p, a)).unwrap();
         for v in 0..4u8 {
             let viewer = Player(v);
             let seen = log.seen_by(viewer);

@@ -3,6 +3,8 @@
 //! counting and the end of the match are checked hand by hand against the rules, written out
 //! again here independently of `matches.rs`.
 
+mod engine_common;
+use engine_common::ruleset;
 use majiang::Wind;
 use majiang::scoring::WinKind;
 use majiang::table::log::{LogRecord, MatchLog};
@@ -11,13 +13,8 @@ use majiang::table::matches::{
     play_match_limited,
 };
 use majiang::table::{Action, DicePurpose, Event, HandOutcome, Player, Ruleset};
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use std::sync::Arc;
-
-fn rules(name: &str, options: Value) -> Arc<Ruleset> {
-    let map: Map<String, Value> = options.as_object().cloned().unwrap_or_default();
-    Arc::new(Ruleset::from_name(name, &map).unwrap())
-}
 
 fn greedy(r: &Arc<Ruleset>, seed: u64) -> (Match, MatchLog) {
     let mut policy = GreedyPolicy::new(seed ^ 0xABCD);
@@ -180,7 +177,7 @@ fn hong_kong_four_winds() {
         } else {
             json!({})
         };
-        let r = rules("hongkong", options);
+        let r = ruleset("hongkong", options);
         let (m, log) = greedy(&r, seed);
         check_common(&m, &log, 0);
         check_winds(&m, true);
@@ -201,14 +198,14 @@ fn yangzhou_four_winds() {
         } else {
             json!({})
         };
-        let r = rules("yangzhou", options);
+        let r = ruleset("yangzhou", options);
         let (m, log) = greedy(&r, seed);
         check_common(&m, &log, 0);
         check_winds(&m, false);
         assert!(m.settlements().iter().all(|h| h.uncollected == 0));
     }
     // With a low minimum, wins (dealer's and others') happen and rotate the deal.
-    let r = rules("yangzhou", json!({"chow": true, "min_fan": 1}));
+    let r = ruleset("yangzhou", json!({"chow": true, "min_fan": 1}));
     let (m, _) = greedy(&r, 4);
     assert!(m.settlements().iter().any(|h| h.outcome.winner().is_some()));
 }
@@ -217,7 +214,7 @@ fn yangzhou_four_winds() {
 fn classic_every_seat_deals_once() {
     for players in [3u8, 4, 5, 6] {
         for seed in 0..3 {
-            let r = rules("classic", json!({"players": players}));
+            let r = ruleset("classic", json!({"players": players}));
             let (m, log) = greedy(&r, seed);
             check_common(&m, &log, 0);
             let n = usize::from(players);
@@ -242,7 +239,7 @@ fn classic_every_seat_deals_once() {
 fn hangzhou_rounds_is_hands() {
     for (end, hands) in [("rounds:8", 8), ("rounds:16", 16), ("rounds:3", 3)] {
         for seed in 0..3 {
-            let r = rules("hangzhou", json!({"end": end}));
+            let r = ruleset("hangzhou", json!({"end": end}));
             let (m, log) = greedy(&r, seed);
             check_common(&m, &log, 0);
             check_lao(&m, 1);
@@ -251,7 +248,7 @@ fn hangzhou_rounds_is_hands() {
         }
     }
     // Lao climbs on dealer wins and draws (greedy play with uniform claims gives both).
-    let r = rules(
+    let r = ruleset(
         "hangzhou",
         json!({"end": "rounds:16", "wildcard": "indicator"}),
     );
@@ -270,7 +267,7 @@ fn hangzhou_points_and_the_zero_floor() {
     let mut floor_hits = 0;
     for seed in 0..40 {
         // Base 2 against 5 points: shares of 2 and 4 leave odd balances, so the floor bites.
-        let r = rules("hangzhou", json!({"end": "points:5", "base": 2}));
+        let r = ruleset("hangzhou", json!({"end": "points:5", "base": 2}));
         let (m, log) = greedy(&r, seed);
         check_common(&m, &log, 5);
         check_lao(&m, 1);
@@ -331,8 +328,8 @@ fn hangzhou_points_and_the_zero_floor() {
 
 #[test]
 fn hangzhou_double_roll_starts_at_three_lao() {
-    let r = rules("hangzhou", json!({"dice_double_starts_lao3": true}));
-    let plain = rules("hangzhou", json!({}));
+    let r = ruleset("hangzhou", json!({"dice_double_starts_lao3": true}));
+    let plain = ruleset("hangzhou", json!({}));
     let mut seen = [false; 2];
     for seed in 0..40 {
         let (m, events) = Match::new(Arc::clone(&r), seed);
@@ -372,7 +369,7 @@ fn random_play_matches_end_too() {
         ("hangzhou", json!({}), None),
         ("hongkong", json!({}), Some(40)),
     ] {
-        let r = rules(name, options);
+        let r = ruleset(name, options);
         let mut policy = RandomPolicy::new(9);
         let (m, log) =
             play_match_limited(Arc::clone(&r), 9, limit, |g, p, a| policy.choose(g, p, a)).unwrap();
@@ -388,7 +385,7 @@ fn random_play_matches_end_too() {
 
 #[test]
 fn same_seed_same_match() {
-    let r = rules("hangzhou", json!({"wildcard": "indicator"}));
+    let r = ruleset("hangzhou", json!({"wildcard": "indicator"}));
     let (a, la) = greedy(&r, 77);
     let (b, lb) = greedy(&r, 77);
     assert_eq!(la.to_jsonl(), lb.to_jsonl());
@@ -409,7 +406,7 @@ fn same_seed_same_match() {
 
 #[test]
 fn match_refuses_out_of_order_calls() {
-    let r = rules("classic", json!({}));
+    let r = ruleset("classic", json!({}));
     let (mut m, _) = Match::new(Arc::clone(&r), 5);
     assert_eq!(
         m.finish_hand(&Match::new(Arc::clone(&r), 6).0.start_hand().unwrap().0),
@@ -448,7 +445,7 @@ fn match_refuses_out_of_order_calls() {
 
 #[test]
 fn a_policy_that_cheats_is_refused() {
-    let r = rules("yangzhou", json!({}));
+    let r = ruleset("yangzhou", json!({}));
     let err = play_match(r, 1, |_, _, _| Action::Win).unwrap_err();
     assert!(matches!(err, MatchError::Action { hand: 1, .. }), "{err}");
 }
@@ -479,7 +476,7 @@ fn many_matches_per_rule_set() {
         ("classic", json!({"players": 4, "flowers": true}), 4),
     ];
     for (name, options, family) in cases {
-        let r = rules(name, options.clone());
+        let r = ruleset(name, options.clone());
         let t = std::time::Instant::now();
         let mut hands = 0;
         for seed in 0..300 {

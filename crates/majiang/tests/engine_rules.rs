@@ -3,11 +3,14 @@
 //! lao and Fortune Gambit rules, Yangzhou without chow; plus determinism and what an
 //! observation may show.
 
+mod engine_common;
+use engine_common::view::assert_views_follow_the_events;
+use engine_common::{act, ruleset, tile as t, tiles};
+use majiang::Tile;
 use majiang::scoring::WinKind;
 use majiang::table::{
     Action, Event, Game, HandOutcome, HandSetup, KongKind, Player, Ruleset, Wall,
 };
-use majiang::{Tile, parse_tiles};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -19,24 +22,6 @@ const P1: Player = Player(1);
 const P2: Player = Player(2);
 const P3: Player = Player(3);
 
-fn rules(name: &str, options: serde_json::Value) -> Arc<Ruleset> {
-    let map = options.as_object().cloned().unwrap_or_default();
-    Arc::new(Ruleset::from_name(name, &map).unwrap())
-}
-
-fn tiles(s: &str) -> Vec<Tile> {
-    let s: String = s.split_whitespace().collect();
-    if s.is_empty() {
-        Vec::new()
-    } else {
-        parse_tiles(&s).unwrap()
-    }
-}
-
-fn t(s: &str) -> Tile {
-    s.parse().unwrap()
-}
-
 /// A hand on a stacked wall: `hands` from the dealer (chair 0) in turn order, then the live
 /// draws, then the first replacement tiles.
 fn start(r: &Arc<Ruleset>, hands: [&str; 4], draws: &str, repl: &str, lao: u8) -> Game {
@@ -47,14 +32,6 @@ fn start(r: &Arc<Ruleset>, hands: [&str; 4], draws: &str, repl: &str, lao: u8) -
         ..HandSetup::new(1)
     };
     Game::with_wall(r.clone(), setup, wall).unwrap().0
-}
-
-fn act(g: &mut Game, p: Player, a: Action) -> Vec<Event> {
-    let events = g
-        .apply(p, a)
-        .unwrap_or_else(|e| panic!("{p} {a}: {e}; legal {:?}", g.legal_actions(p)));
-    g.check_invariants().unwrap();
-    events
 }
 
 fn to_act(g: &Game) -> Vec<Player> {
@@ -78,7 +55,7 @@ const CHOW_HANDS: [&str; 4] = [
 
 #[test]
 fn chow_only_from_the_left_neighbour() {
-    let mut g = start(&rules("classic", json!({})), CHOW_HANDS, "", "", 1);
+    let mut g = start(&ruleset("classic", json!({})), CHOW_HANDS, "", "", 1);
     act(&mut g, P0, Action::Discard(t("3m")));
     // Chair 2 (12m) and chair 3 (24m) could make a chow with 3m, but only chair 1 sits after
     // the discarder.
@@ -106,12 +83,12 @@ fn chow_only_from_the_left_neighbour() {
 
 #[test]
 fn yangzhou_has_no_chow_unless_the_option_is_on() {
-    let mut g = start(&rules("yangzhou", json!({})), CHOW_HANDS, "", "", 1);
+    let mut g = start(&ruleset("yangzhou", json!({})), CHOW_HANDS, "", "", 1);
     let events = act(&mut g, P0, Action::Discard(t("3m")));
     assert!(matches!(events.last(), Some(Event::Drew { player, .. }) if *player == P1));
     assert_eq!(g.turn(), Some(P1));
     let mut g = start(
-        &rules("yangzhou", json!({"chow": true})),
+        &ruleset("yangzhou", json!({"chow": true})),
         CHOW_HANDS,
         "",
         "",
@@ -130,7 +107,7 @@ const PRIORITY_HANDS: [&str; 4] = [
 
 #[test]
 fn win_beats_pung_beats_chow() {
-    let r = rules("classic", json!({}));
+    let r = ruleset("classic", json!({}));
     let mut g = start(&r, PRIORITY_HANDS, "", "", 1);
     act(&mut g, P0, Action::Discard(t("5p")));
     assert_eq!(to_act(&g), vec![P1, P2, P3]);
@@ -171,7 +148,7 @@ fn win_beats_pung_beats_chow() {
 
 #[test]
 fn one_winner_the_nearest_after_the_discarder() {
-    let r = rules("classic", json!({}));
+    let r = ruleset("classic", json!({}));
     let hands = [
         "5p 1m9m 1s9s 1z2z3z4z5z6z7z 2m8m",
         "123s456s789s34p22z",
@@ -200,7 +177,7 @@ fn a_pair_is_claimed_only_to_win() {
         "2s3s 5s6s 8s 1z2z3z 4z5z6z 7p 8p",
         "123m456m789m345p9s",
     ];
-    let mut g = start(&rules("classic", json!({})), hands, "", "", 1);
+    let mut g = start(&ruleset("classic", json!({})), hands, "", "", 1);
     act(&mut g, P0, Action::Discard(t("9s")));
     // Chair 3 pairs 9s to win; chair 1 holds a single 9s and may not claim it for a pair.
     assert_eq!(to_act(&g), vec![P3]);
@@ -219,7 +196,7 @@ const KONG_HANDS: [&str; 4] = [
 
 #[test]
 fn an_added_kong_can_be_robbed() {
-    let r = rules("classic", json!({}));
+    let r = ruleset("classic", json!({}));
     let mut g = start(&r, KONG_HANDS, "7z7z7z5p", "", 1);
     act(&mut g, P0, Action::Discard(t("5p")));
     // Chair 2 could win on 5p and passes; chair 1 pungs.
@@ -265,7 +242,7 @@ fn an_added_kong_can_be_robbed() {
 
 #[test]
 fn an_added_kong_nobody_robs_draws_a_replacement() {
-    let r = rules("classic", json!({}));
+    let r = ruleset("classic", json!({}));
     let mut g = start(&r, KONG_HANDS, "7z7z7z5p", "9p", 1);
     act(&mut g, P0, Action::Discard(t("5p")));
     act(&mut g, P2, Action::Pass);
@@ -292,7 +269,7 @@ fn a_concealed_kong_cannot_be_robbed_and_draws_a_replacement() {
         "123m456m789m34p99s",
         "2s3s 5s6s 8s 1z2z3z 4z 6z 1p 9p 7m",
     ];
-    let mut g = start(&rules("classic", json!({})), hands, "", "9p", 1);
+    let mut g = start(&ruleset("classic", json!({})), hands, "", "9p", 1);
     assert!(
         g.legal_actions(P0)
             .contains(&Action::ConcealedKong(t("5p")))
@@ -330,7 +307,7 @@ fn hong_kong_minimum_fan_refuses_a_cheap_win() {
         }
         act(g, P0, Action::Discard(t("5p")));
     };
-    let strict = rules("hongkong", json!({"flowers": false}));
+    let strict = ruleset("hongkong", json!({"flowers": false}));
     let mut g = start(&strict, hands, "7z7z7z9p", "", 1);
     play(&mut g);
     // 345p completes the hand, but it is worth no fan: no win offered, and none accepted.
@@ -340,7 +317,7 @@ fn hong_kong_minimum_fan_refuses_a_cheap_win() {
     );
     let e = g.apply(P1, Action::Win).unwrap_err();
     assert!(e.to_string().contains("does not win"), "{e}");
-    let lenient = rules("hongkong", json!({"flowers": false, "min_fan": 0}));
+    let lenient = ruleset("hongkong", json!({"flowers": false, "min_fan": 0}));
     let mut g = start(&lenient, hands, "7z7z7z9p", "", 1);
     play(&mut g);
     assert_eq!(g.legal_actions(P1)[0], Action::Win);
@@ -361,7 +338,7 @@ const HANGZHOU_HANDS: [&str; 4] = [
 
 #[test]
 fn hangzhou_wildcard_discards_are_unclaimable_and_open_a_gambit_round() {
-    let r = rules("hangzhou", json!({}));
+    let r = ruleset("hangzhou", json!({}));
     let mut g = start(&r, HANGZHOU_HANDS, "9s 7z 7z 6m", "", 1);
     let events = act(&mut g, P0, Action::Discard(Tile::WHITE));
     assert!(matches!(
@@ -397,7 +374,7 @@ const LAO_HANDS: [&str; 4] = [
 
 #[test]
 fn hangzhou_lao_decides_who_wins_on_a_discard() {
-    let r = rules("hangzhou", json!({}));
+    let r = ruleset("hangzhou", json!({}));
     // The dealer waits on 2p/5p after discarding 1z; chair 1 draws 5p and discards it.
     for (lao, dealer_may_win) in [(1, false), (2, false), (3, true), (5, true)] {
         let mut g = start(&r, LAO_HANDS, "5p", "", lao);
@@ -437,7 +414,7 @@ fn hangzhou_lao_decides_who_wins_on_a_discard() {
 
 #[test]
 fn hangzhou_fortune_gambit() {
-    let r = rules("hangzhou", json!({}));
+    let r = ruleset("hangzhou", json!({}));
     let hands = [
         "123m456m789m111p 5z5z",
         "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 7z 9p",
@@ -499,7 +476,7 @@ fn random_hand(r: &Arc<Ruleset>, seed: u64, policy_seed: u64) -> (Vec<Event>, Ga
 #[test]
 fn a_seed_fixes_every_shuffle_and_die() {
     for name in ["hongkong", "hangzhou", "yangzhou", "classic"] {
-        let r = rules(name, json!({}));
+        let r = ruleset(name, json!({}));
         let (a, ga) = random_hand(&r, 11, 5);
         let (b, gb) = random_hand(&r, 11, 5);
         assert_eq!(a, b, "{name}");
@@ -519,7 +496,7 @@ fn observations_never_show_another_players_concealed_tiles() {
         .iter()
         .enumerate()
     {
-        let r = rules(name, json!({}));
+        let r = ruleset(name, json!({}));
         for hand in 0..40u64 {
             let (mut g, events) =
                 Game::new(r.clone(), HandSetup::new(hand * 7 + i as u64)).unwrap();
@@ -582,7 +559,7 @@ fn observations_never_show_another_players_concealed_tiles() {
 
 #[test]
 fn bad_input_is_a_typed_error() {
-    let r = rules("classic", json!({"players": 3}));
+    let r = ruleset("classic", json!({"players": 3}));
     let bad_dealer = HandSetup {
         dealer: Player(3),
         ..HandSetup::new(1)
@@ -621,7 +598,7 @@ fn bad_input_is_a_typed_error() {
 
 #[test]
 fn hangzhou_kong_chain_is_counted() {
-    let r = rules("hangzhou", json!({}));
+    let r = ruleset("hangzhou", json!({}));
     let hands = [
         "1111m 2222m 345p 678p",
         "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 7z 9p",
@@ -653,7 +630,7 @@ fn hangzhou_kong_chain_is_counted() {
 
 #[test]
 fn flowers_are_declared_and_replaced_in_the_deal_and_in_play() {
-    let r = rules("hongkong", json!({}));
+    let r = ruleset("hongkong", json!({}));
     let hands = [
         "1f 1m9m 1s9s 1z2z3z4z5z6z7z 2m8m",
         "2s3s 6s 8s 1z2z3z 4z 7p 8p 6z 7z 9p",
@@ -703,7 +680,7 @@ fn seat_choice_follows_each_rule_set() {
     use majiang::table::{DicePurpose, choose_seats};
     for seed in 0..50 {
         // Hong Kong: the wind-tile ceremony; whoever draws East sits in chair 0 and deals.
-        let r = rules("hongkong", json!({}));
+        let r = ruleset("hongkong", json!({}));
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let c = choose_seats(&r, &mut rng);
         assert_eq!(c.dealer, P0);
@@ -726,7 +703,7 @@ fn seat_choice_follows_each_rule_set() {
         assert_eq!(choose_seats(&r, &mut again), c);
 
         // Yangzhou and classic: the highest roll deals (ties roll again).
-        let r = rules("classic", json!({"players": 3}));
+        let r = ruleset("classic", json!({"players": 3}));
         let c = choose_seats(&r, &mut rng);
         let rolls: Vec<(Player, u8)> = c
             .events
@@ -742,7 +719,7 @@ fn seat_choice_follows_each_rule_set() {
         assert!(first_round.contains(&(c.dealer, best)));
 
         // Hangzhou: one roll counted round the table from chair 0.
-        let r = rules("hangzhou", json!({}));
+        let r = ruleset("hangzhou", json!({}));
         let c = choose_seats(&r, &mut rng);
         match &c.events[0] {
             Event::DiceRolled {
@@ -768,7 +745,7 @@ fn the_wall_breaks_where_the_dice_say_and_keeps_its_dead_wall() {
         ("yangzhou", json!({}), 2, 0),
         ("classic", json!({"players": 3}), 2, 0),
     ] {
-        let r = rules(name, options);
+        let r = ruleset(name, options);
         for seed in 0..30 {
             let (mut g, events) = Game::new(r.clone(), HandSetup::new(seed)).unwrap();
             let total: u8 = events
@@ -819,195 +796,26 @@ fn the_wall_breaks_where_the_dice_say_and_keeps_its_dead_wall() {
     }
 }
 
-/// What one viewer can rebuild of the table from the events as they see them.
-struct Rebuilt {
-    own: majiang::TileCounts,
-    own_bonus: Vec<Tile>,
-    counts: Vec<i32>,
-    melds: Vec<Vec<majiang::Meld>>,
-    flowers: Vec<Vec<Tile>>,
-    discards: Vec<Vec<majiang::table::DiscardRecord>>,
-    pending_added: Option<(Player, Tile)>,
-}
-
-impl Rebuilt {
-    fn new(n: usize) -> Rebuilt {
-        Rebuilt {
-            own: majiang::TileCounts::EMPTY,
-            own_bonus: Vec::new(),
-            counts: vec![0; n],
-            melds: vec![Vec::new(); n],
-            flowers: vec![Vec::new(); n],
-            discards: vec![Vec::new(); n],
-            pending_added: None,
-        }
-    }
-
-    fn gain(&mut self, v: Player, p: Player, tile: Option<Tile>) {
-        self.counts[p.index()] += 1;
-        if p == v {
-            let t = tile.expect("own tiles are shown");
-            if t.is_bonus() {
-                self.own_bonus.push(t);
-            } else {
-                self.own.add(t);
-            }
-        }
-    }
-
-    fn lose(&mut self, v: Player, p: Player, t: Tile, k: usize) {
-        self.counts[p.index()] -= k as i32;
-        if p == v {
-            for _ in 0..k {
-                if t.is_bonus() {
-                    self.own_bonus.retain(|&x| x != t);
-                } else {
-                    assert!(self.own.remove(t));
-                }
-            }
-        }
-    }
-
-    fn see(&mut self, v: Player, e: &Event) {
-        use majiang::MeldKind;
-        if let Some((p, t)) = self.pending_added.take() {
-            if !matches!(e, Event::KongRobbed { .. }) {
-                self.lose(v, p, t, 1);
-                let m = self.melds[p.index()]
-                    .iter_mut()
-                    .find(|m| m.kind == MeldKind::Pung && m.tile == t)
-                    .unwrap();
-                m.kind = MeldKind::Kong;
-            }
-        }
-        match e {
-            Event::TilesDealt {
-                player,
-                tiles,
-                count,
-            } => {
-                assert_eq!(tiles.is_some(), *player == v);
-                for i in 0..usize::from(*count) {
-                    self.gain(v, *player, tiles.as_ref().map(|t| t[i]));
-                }
-            }
-            Event::Drew { player, tile } | Event::ReplacementDrawn { player, tile } => {
-                assert_eq!(tile.is_some(), *player == v);
-                self.gain(v, *player, *tile);
-            }
-            Event::FlowerDeclared { player, tile } => {
-                self.lose(v, *player, *tile, 1);
-                self.flowers[player.index()].push(*tile);
-            }
-            Event::Discarded {
-                player,
-                tile,
-                gambit,
-                ..
-            } => {
-                self.lose(v, *player, *tile, 1);
-                self.discards[player.index()].push(majiang::table::DiscardRecord {
-                    tile: *tile,
-                    claimed: false,
-                    gambit: *gambit,
-                });
-            }
-            Event::Claimed {
-                player,
-                from,
-                tile,
-                meld,
-            } => {
-                self.discards[from.index()].last_mut().unwrap().claimed = true;
-                let mut tiles = meld.tiles();
-                let i = tiles.iter().position(|x| x == tile).unwrap();
-                tiles.remove(i);
-                for t in tiles {
-                    self.lose(v, *player, t, 1);
-                }
-                self.melds[player.index()].push(*meld);
-            }
-            Event::KongDeclared { player, kind, tile } => match kind {
-                KongKind::Concealed => {
-                    self.lose(v, *player, *tile, 4);
-                    self.melds[player.index()].push(majiang::Meld {
-                        kind: MeldKind::ConcealedKong,
-                        tile: *tile,
-                        from: None,
-                        claimed: None,
-                    });
-                }
-                KongKind::Added => self.pending_added = Some((*player, *tile)),
-                KongKind::Exposed => {}
-            },
-            Event::KongRobbed { from, tile, .. } => self.lose(v, *from, *tile, 1),
-            Event::Won {
-                player,
-                win,
-                discarder,
-                tile,
-                ..
-            } => match win {
-                WinKind::SelfDraw => {}
-                WinKind::Discard => {
-                    let d = discarder.unwrap();
-                    self.discards[d.index()].last_mut().unwrap().claimed = true;
-                    self.counts[player.index()] += 1;
-                    if *player == v {
-                        self.own.add(*tile);
-                    }
-                }
-                WinKind::RobbingKong => {
-                    self.counts[player.index()] += 1;
-                    if *player == v {
-                        self.own.add(*tile);
-                    }
-                }
-            },
-            _ => {}
-        }
-    }
-}
-
 #[test]
 fn an_observation_is_exactly_what_the_seats_events_reveal() {
     for name in ["hongkong", "hangzhou", "yangzhou", "classic"] {
-        let r = rules(name, json!({}));
+        let r = ruleset(name, json!({}));
         for hand in 0..150u64 {
-            let (mut g, events) = Game::new(r.clone(), HandSetup::new(900 + hand)).unwrap();
-            let n = g.players();
-            let mut views: Vec<Rebuilt> = (0..n).map(|_| Rebuilt::new(n)).collect();
+            let (g, events) = Game::new(r.clone(), HandSetup::new(900 + hand)).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(hand);
-            let mut batch = events;
-            loop {
-                for (v, view) in views.iter_mut().enumerate() {
-                    let v = Player(v as u8);
-                    for e in &batch {
-                        view.see(v, &e.seen_by(v));
+            assert_views_follow_the_events(
+                g,
+                events,
+                &mut rng,
+                &mut |_, _, legal, rng| {
+                    if legal.contains(&Action::Win) {
+                        Action::Win
+                    } else {
+                        *legal.choose(rng).unwrap()
                     }
-                    let obs = g.observation(v);
-                    assert_eq!(obs.concealed, view.own, "{name} {hand}");
-                    assert_eq!(obs.table.len(), n);
-                    for (q, public) in obs.table.iter().enumerate() {
-                        assert_eq!(i32::from(public.concealed_count), view.counts[q]);
-                        assert_eq!(public.melds, view.melds[q], "{name} {hand}");
-                        assert_eq!(public.flowers, view.flowers[q]);
-                        assert_eq!(public.discards, view.discards[q]);
-                    }
-                }
-                if g.is_over() {
-                    break;
-                }
-                let actors: Vec<Player> = g.to_act().collect();
-                let p = *actors.choose(&mut rng).unwrap();
-                let legal = g.legal_actions(p);
-                let a = if legal.contains(&Action::Win) {
-                    Action::Win
-                } else {
-                    *legal.choose(&mut rng).unwrap()
-                };
-                batch = g.apply(p, a).unwrap();
-            }
+                },
+                &format!("{name} {hand}"),
+            );
         }
     }
 }

@@ -45,12 +45,12 @@ pub fn binary_answer(request: &Value) -> Value {
         .unwrap_or_else(|e| json!({"valid": format!("not one JSON answer: {e}")}))
 }
 
-/// Every case of a data file through the binary: the answers match the hand-worked ones, and
-/// every pattern is named and counted in `unit`.
-pub fn check_file_through_binary(text: &str, min_cases: usize, units: &[&str]) {
-    let cases = cases::load(text, None);
-    assert!(cases.len() >= min_cases, "{} cases", cases.len());
-    cases::check_all(&cases, cases::Compare::Everything, |request| {
+/// Every case of the library's data file `file` (e.g. `hongkong_cases.json`) through the
+/// binary: the file passes the same shape checks as in the library's tests, the answers match
+/// the hand-worked ones, and every pattern is named and counted in one of `units`.
+pub fn check_file_through_binary(spec: &cases::CaseFile, units: &[&str]) {
+    let all = cases::load_case_file(spec);
+    cases::check_all(spec.file, &all, spec.compare, |request| {
         let got = binary_answer(request);
         let well_formed = got["patterns"].as_array().is_none_or(|ps| {
             ps.iter().all(|p| {
@@ -64,4 +64,17 @@ pub fn check_file_through_binary(text: &str, min_cases: usize, units: &[&str]) {
             json!({"valid": format!("patterns must be named and in {units:?}: {got}")})
         }
     });
+}
+
+/// A rule set's own case file, compared on everything, with no pattern coverage asked (the
+/// library's tests check that).
+pub fn rule_set_file(file: &'static str, min_cases: usize) -> cases::CaseFile {
+    cases::CaseFile {
+        file,
+        min_cases,
+        compare: cases::Compare::Everything,
+        patterns: Vec::new(),
+        section: None,
+        disputed_keys: &[],
+    }
 }

@@ -1,10 +1,48 @@
-//! Helpers shared by the engine's random-play tests.
+//! Helpers shared by the engine's tests: a rule set by name, tiles in notation, an action that
+//! must be accepted, an illegal action at random, and the observation model ([`view`]) that
+//! rebuilds each seat's view from its events.
 
-use majiang::Tile;
-use majiang::table::Action;
+#![allow(dead_code)] // each test crate uses its own subset
+
+pub mod view;
+
+use majiang::table::{Action, Event, Game, Player, Ruleset};
+use majiang::{Tile, parse_tiles};
 use rand::Rng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+/// The rule set `name` with the JSON object `options` (a test's own input: panics if refused).
+pub fn ruleset(name: &str, options: serde_json::Value) -> Arc<Ruleset> {
+    let map = options.as_object().cloned().unwrap_or_default();
+    Arc::new(Ruleset::from_name(name, &map).unwrap_or_else(|e| panic!("{name} {options}: {e}")))
+}
+
+/// Tiles in notation, whitespace ignored (`"123m 4p"`); an empty string is no tiles.
+pub fn tiles(s: &str) -> Vec<Tile> {
+    let s: String = s.split_whitespace().collect();
+    if s.is_empty() {
+        Vec::new()
+    } else {
+        parse_tiles(&s).unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+}
+
+/// One tile in notation (`"5m"`).
+pub fn tile(s: &str) -> Tile {
+    s.parse().unwrap_or_else(|e| panic!("{s}: {e:?}"))
+}
+
+/// Applies an action the test expects to be legal, then checks the game's invariants; a refusal
+/// panics naming the legal actions.
+pub fn act(g: &mut Game, p: Player, a: Action) -> Vec<Event> {
+    let events = g
+        .apply(p, a)
+        .unwrap_or_else(|e| panic!("{p} {a}: {e}; legal {:?}", g.legal_actions(p)));
+    g.check_invariants().unwrap();
+    events
+}
 
 /// An action certainly not legal now (not in `legal`), chosen at random over every tile,
 /// bonus tiles included, and every kind of action.

@@ -309,127 +309,334 @@ fn winning_situations() {
     invalid(&format!(r#"{PLAIN}, "situation": ["kong_replacement"]"#));
 }
 
-fn limit(fields: &str, id: &str) {
-    let s = run("", fields).unwrap_or_else(|e| panic!("{e}: {fields}"));
-    assert_eq!(s.total, 10, "{fields}");
-    assert!(
-        s.patterns.iter().any(|p| p.id == id && p.value == 10),
-        "{id} in {:?}",
-        s.patterns
-    );
-    assert!(s.patterns.iter().all(|p| p.value == 10));
+/// What a row of [`LIMIT_ROWS`] expects of its hand.
+enum Expect {
+    /// The limit (10 fan), scored by this special hand alone.
+    Limit(&'static str),
+    /// A near miss: still a valid ordinary win (minimum 0 fan), so that it cannot pass by
+    /// accident, without this special hand and with no row at the limit; with a total, the
+    /// fan it scores under the default options.
+    NotLimit(&'static str, Option<i64>),
+    /// Not a win at all.
+    Invalid,
 }
 
-fn not_limit(fields: &str, id: &str) {
-    // A near miss must still be a (valid, ordinary) win, so that it cannot pass by accident.
-    let s = run(r#""min_fan": 0"#, fields).unwrap_or_else(|e| panic!("{e}: {fields}"));
-    assert!(
-        s.patterns.iter().all(|p| p.id != id),
-        "{id} in {:?}",
-        s.patterns
-    );
-    assert!(s.patterns.iter().all(|p| p.value < 10), "{:?}", s.patterns);
+/// One limit-hand case: the hand (tiles and melds), the situation (JSON members; West winning
+/// on South's discard where left out), what it must score, and why.
+struct LimitRow {
+    why: &'static str,
+    hand: &'static str,
+    situation: &'static str,
+    expect: Expect,
 }
 
-#[test]
-fn hidden_treasure() {
-    let h = r#""concealed": "111m222p333s444s5m", "winning_tile": "5m", "win": "self_draw""#;
-    limit(h, "hidden_treasure");
-    limit(
-        &h.replace(
-            r#""concealed": "111m"#,
-            r#""melds": [{"kind": "concealed_kong", "tiles": "1111m"}], "concealed": ""#,
-        ),
-        "hidden_treasure",
-    );
-    // The same hand on a discard, or with an exposed pung, is an ordinary Pung hand.
-    not_limit(
-        &h.replace(r#""self_draw""#, r#""discard", "discarder": "south""#),
-        "hidden_treasure",
-    );
-    not_limit(
-        &h.replace(
-            r#""concealed": "111m"#,
-            r#""melds": [{"kind": "pung", "tiles": "111m", "from": "south"}], "concealed": ""#,
-        ),
-        "hidden_treasure",
-    );
+/// A [`LimitRow`], written on one line of the table.
+const fn row(
+    why: &'static str,
+    hand: &'static str,
+    situation: &'static str,
+    expect: Expect,
+) -> LimitRow {
+    LimitRow {
+        why,
+        hand,
+        situation,
+        expect,
+    }
 }
 
-#[test]
-fn three_great_scholars() {
-    limit(
+/// Four concealed pungs and a pair, the shape of Hidden Treasure.
+const FOUR_CONCEALED_PUNGS: &str = r#""concealed": "111m222p333s444s5m", "winning_tile": "5m""#;
+/// Four kongs and a pair.
+const FOUR_KONGS: &str = r#""melds": [{"kind": "kong", "tiles": "1111m", "from": "north"},
+    {"kind": "kong", "tiles": "2222p", "from": "east"},
+    {"kind": "concealed_kong", "tiles": "3333s"},
+    {"kind": "kong", "tiles": "6666s", "from": "south"}],
+    "concealed": "5m", "winning_tile": "5m""#;
+/// Seven pairs of honours, which pay as Seven Pairs ([`seven_honor_pairs_are_not_all_honors`]).
+const SEVEN_HONOR_PAIRS: &str = r#""concealed": "1122334455667z", "winning_tile": "7z""#;
+/// The winner drew the winning tile.
+const SELF_DRAWN: &str = r#""win": "self_draw""#;
+/// The winner (West) took South's discard.
+const OFF_SOUTH: &str = r#""win": "discard", "discarder": "south""#;
+
+/// Every special hand of the table at the limit, and a near miss of each.
+const LIMIT_ROWS: &[LimitRow] = &[
+    row(
+        "hidden treasure: four concealed pungs, self-drawn",
+        FOUR_CONCEALED_PUNGS,
+        SELF_DRAWN,
+        Expect::Limit("hidden_treasure"),
+    ),
+    row(
+        "hidden treasure: a concealed kong counts as a concealed pung",
+        r#""melds": [{"kind": "concealed_kong", "tiles": "1111m"}],
+            "concealed": "222p333s444s5m", "winning_tile": "5m""#,
+        SELF_DRAWN,
+        Expect::Limit("hidden_treasure"),
+    ),
+    row(
+        "hidden treasure near miss: on a discard it is an ordinary Pung hand",
+        FOUR_CONCEALED_PUNGS,
+        OFF_SOUTH,
+        Expect::NotLimit("hidden_treasure", None),
+    ),
+    row(
+        "hidden treasure near miss: an exposed pung",
+        r#""melds": [{"kind": "pung", "tiles": "111m", "from": "south"}],
+            "concealed": "222p333s444s5m", "winning_tile": "5m""#,
+        SELF_DRAWN,
+        Expect::NotLimit("hidden_treasure", None),
+    ),
+    row(
+        "three great scholars: three dragon pungs",
         r#""concealed": "555z666z777z123m9p", "winning_tile": "9p""#,
-        "three_great_scholars",
-    );
-    not_limit(
+        "",
+        Expect::Limit("three_great_scholars"),
+    ),
+    row(
+        "three great scholars near miss: two dragon pungs and a dragon pair",
         r#""concealed": "555z666z77z123m99p", "winning_tile": "9p""#,
-        "three_great_scholars",
-    );
-}
-
-#[test]
-fn four_winds() {
-    let little = r#""concealed": "111z222z333z4z123m", "winning_tile": "4z""#;
-    limit(little, "little_four_winds");
-    let only = |fields: &str| run("", fields).map(|s| s.patterns.len());
-    assert_eq!(only(little), Ok(1), "no big four winds");
-    not_limit(
+        "",
+        Expect::NotLimit("three_great_scholars", None),
+    ),
+    row(
+        "little four winds, and no big four winds",
+        r#""concealed": "111z222z333z4z123m", "winning_tile": "4z""#,
+        "",
+        Expect::Limit("little_four_winds"),
+    ),
+    row(
+        "little four winds near miss: two wind pungs and a wind pair",
         r#""concealed": "111z222z33z123m99m", "winning_tile": "3z""#,
-        "little_four_winds",
-    );
-    let big = r#""melds": [{"kind": "pung", "tiles": "444z", "from": "south"}],
-        "concealed": "111z222z333z5m", "winning_tile": "5m""#;
-    limit(big, "big_four_winds");
-    assert_eq!(only(big), Ok(1), "no little four winds");
-}
-
-#[test]
-fn all_honors_and_all_terminals() {
-    limit(
+        "",
+        Expect::NotLimit("little_four_winds", None),
+    ),
+    row(
+        "big four winds, and no little four winds",
+        r#""melds": [{"kind": "pung", "tiles": "444z", "from": "south"}],
+            "concealed": "111z222z333z5m", "winning_tile": "5m""#,
+        "",
+        Expect::Limit("big_four_winds"),
+    ),
+    row(
+        "all honours",
         r#""concealed": "111z222z333z555z7z", "winning_tile": "7z""#,
-        "all_honors",
-    );
-    not_limit(
+        "",
+        Expect::Limit("all_honors"),
+    ),
+    row(
+        "all honours near miss: one pung of 9m",
         r#""concealed": "111z222z999m555z7z", "winning_tile": "7z""#,
-        "all_honors",
-    );
-    limit(
+        "",
+        Expect::NotLimit("all_honors", None),
+    ),
+    row(
+        "all terminals",
         r#""concealed": "111m999m111p999p1s", "winning_tile": "1s""#,
-        "all_terminals",
-    );
-    not_limit(
+        "",
+        Expect::Limit("all_terminals"),
+    ),
+    row(
+        "all terminals near miss: one pung of 8p",
         r#""concealed": "111m999m111p888p1s", "winning_tile": "1s""#,
-        "all_terminals",
-    );
+        "",
+        Expect::NotLimit("all_terminals", None),
+    ),
+    row(
+        "nine gates",
+        r#""concealed": "1112345678999m", "winning_tile": "5m""#,
+        "",
+        Expect::Limit("nine_gates"),
+    ),
+    row(
+        "nine gates near miss: a kong of 1s is One suit only 6 + No Flowers 1",
+        r#""melds": [{"kind": "concealed_kong", "tiles": "1111m"}],
+            "concealed": "2345678999m", "winning_tile": "8m""#,
+        "",
+        Expect::NotLimit("nine_gates", Some(7)),
+    ),
+    row(
+        "nine gates near miss (ruling): the 13 before the winning tile were not \
+         1112345678999; 11m 123m 456m 789m 999m is One suit only 6 + No Flowers 1",
+        r#""concealed": "1123456789999m", "winning_tile": "1m""#,
+        "",
+        Expect::NotLimit("nine_gates", Some(7)),
+    ),
+    row(
+        "all honours near miss (ruling): seven honour pairs are Seven Pairs 4 + No Flowers 1",
+        SEVEN_HONOR_PAIRS,
+        "",
+        Expect::NotLimit("all_honors", Some(5)),
+    ),
+    row(
+        "thirteen orphans",
+        r#""concealed": "19m19p19s1234567z", "winning_tile": "1m""#,
+        "",
+        Expect::Limit("thirteen_orphans"),
+    ),
+    row(
+        "thirteen orphans near miss: an 8s is no orphan, and the hand no win",
+        r#""concealed": "19m19p18s1234567z", "winning_tile": "1m""#,
+        "",
+        Expect::Invalid,
+    ),
+    row("all kongs", FOUR_KONGS, "", Expect::Limit("all_kongs")),
+    row(
+        "all kongs near miss: three kongs and a pung",
+        r#""melds": [{"kind": "kong", "tiles": "1111m", "from": "north"},
+            {"kind": "kong", "tiles": "2222p", "from": "east"},
+            {"kind": "concealed_kong", "tiles": "3333s"},
+            {"kind": "pung", "tiles": "666s", "from": "south"}],
+            "concealed": "5m", "winning_tile": "5m""#,
+        "",
+        Expect::NotLimit("all_kongs", None),
+    ),
+    row(
+        "jade dragon: 222 444 666 bamboo read as pungs, not chows",
+        r#""concealed": "222s444s666s666z8s", "winning_tile": "8s""#,
+        "",
+        Expect::Limit("jade_dragon"),
+    ),
+    row(
+        "jade dragon near miss: a bamboo chow",
+        r#""concealed": "123s444s666s666z8s", "winning_tile": "8s""#,
+        "",
+        Expect::NotLimit("jade_dragon", None),
+    ),
+    row(
+        "ruby dragon",
+        r#""concealed": "111m555m999m777z3m", "winning_tile": "3m""#,
+        "",
+        Expect::Limit("ruby_dragon"),
+    ),
+    row(
+        "ruby dragon near miss: the white dragon, not the red",
+        r#""concealed": "111m555m999m555z3m", "winning_tile": "3m""#,
+        "",
+        Expect::NotLimit("ruby_dragon", None),
+    ),
+    row(
+        "pearl dragon",
+        r#""concealed": "111p555p999p555z3p", "winning_tile": "3p""#,
+        "",
+        Expect::Limit("pearl_dragon"),
+    ),
+    row(
+        "pearl dragon near miss: a dots chow",
+        r#""concealed": "111p555p789p555z3p", "winning_tile": "3p""#,
+        "",
+        Expect::NotLimit("pearl_dragon", None),
+    ),
+    row(
+        "heavenly hand: the dealer's self-drawn first hand",
+        r#""concealed": "123m456p789s234s9m", "winning_tile": "9m""#,
+        r#""win": "self_draw", "seat": "east", "dealer": "east", "situation": ["heavenly"]"#,
+        Expect::Limit("heavenly_hand"),
+    ),
+    row(
+        "heavenly hand near miss: the same self-drawn hand later in the game",
+        r#""concealed": "123m456p789s234s9m", "winning_tile": "9m""#,
+        r#""win": "self_draw", "seat": "east", "dealer": "east""#,
+        Expect::NotLimit("heavenly_hand", None),
+    ),
+    row(
+        "heavenly hand is the dealer's only",
+        r#""concealed": "123m456p789s234s9m", "winning_tile": "9m""#,
+        r#""win": "self_draw", "seat": "south", "dealer": "east", "situation": ["heavenly"]"#,
+        Expect::Invalid,
+    ),
+    row(
+        "earthly hand: winning on the dealer's first discard",
+        r#""concealed": "123m456p789s234s9m", "winning_tile": "9m""#,
+        r#""win": "discard", "discarder": "east", "seat": "north", "situation": ["earthly"]"#,
+        Expect::Limit("earthly_hand"),
+    ),
+    row(
+        "earthly hand near miss: the same win on a later discard",
+        r#""concealed": "123m456p789s234s9m", "winning_tile": "9m""#,
+        r#""win": "discard", "discarder": "east", "seat": "north""#,
+        Expect::NotLimit("earthly_hand", None),
+    ),
+    row(
+        "earthly hand is on the dealer's discard only",
+        r#""concealed": "123m456p789s234s9m", "winning_tile": "9m""#,
+        r#""win": "discard", "discarder": "west", "seat": "north", "situation": ["earthly"]"#,
+        Expect::Invalid,
+    ),
+];
+
+/// Checks one row; `Err` says what differs.
+fn check_limit_row(row: &LimitRow) -> Result<(), String> {
+    let fields = if row.situation.is_empty() {
+        row.hand.to_string()
+    } else {
+        format!("{}, {}", row.hand, row.situation)
+    };
+    let ordinary = r#""min_fan": 0"#;
+    match row.expect {
+        Expect::Limit(id) => {
+            let s = run("", &fields).map_err(|e| format!("refused ({e}): {fields}"))?;
+            let got: Vec<(&str, i64)> = s
+                .patterns
+                .iter()
+                .map(|p| (p.id.as_str(), p.value))
+                .collect();
+            if got != [(id, 10)] || s.total != 10 {
+                return Err(format!(
+                    "expected {id} alone at 10, got {got:?} = {}",
+                    s.total
+                ));
+            }
+        }
+        Expect::NotLimit(id, total) => {
+            let s = run(ordinary, &fields).map_err(|e| format!("refused ({e}): {fields}"))?;
+            if s.patterns.iter().any(|p| p.id == id || p.value >= 10) {
+                return Err(format!("{id} or a limit in {:?}", s.patterns));
+            }
+            if let Some(want) = total {
+                let got = run("", &fields).map(|s| s.total);
+                if got != Ok(want) {
+                    return Err(format!(
+                        "total {got:?} under the default options, not {want}"
+                    ));
+                }
+            }
+        }
+        Expect::Invalid => {
+            if let Ok(s) = run(ordinary, &fields) {
+                return Err(format!("should be invalid, scored {:?}", s.patterns));
+            }
+        }
+    }
+    Ok(())
 }
 
 #[test]
-fn nine_gates() {
-    limit(
-        r#""concealed": "1112345678999m", "winning_tile": "5m""#,
-        "nine_gates",
+fn special_hands_score_the_limit_and_near_misses_do_not() {
+    let failures: Vec<String> = LIMIT_ROWS
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            check_limit_row(r)
+                .err()
+                .map(|e| format!("row {i} ({}): {e}", r.why))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} limit rows differ:\n{}",
+        failures.len(),
+        LIMIT_ROWS.len(),
+        failures.join("\n")
     );
-    // A kong of 1s is no Nine Gates: One suit only, 6 + no flowers 1.
-    let near = r#""melds": [{"kind": "concealed_kong", "tiles": "1111m"}],
-        "concealed": "2345678999m", "winning_tile": "8m""#;
-    not_limit(near, "nine_gates");
-    assert_eq!(run("", near).map(|s| s.total), Ok(7));
-    // The same 14 tiles, but the 13 before the winning tile were not 1112345678999 (ruling):
-    // 11m 123m 456m 789m 999m, One suit only 6 + No Flowers 1.
-    let held = r#""concealed": "1123456789999m", "winning_tile": "1m""#;
-    not_limit(held, "nine_gates");
-    assert_eq!(run("", held).map(|s| s.total), Ok(7));
 }
 
 #[test]
 fn seven_honor_pairs_are_not_all_honors() {
-    // Ruling: All Honors is four pungs/kongs and a pair. Seven Pairs 4 + No Flowers 1 = 5.
-    let pairs = r#""concealed": "1122334455667z", "winning_tile": "7z""#;
-    not_limit(pairs, "all_honors");
-    let s = run("", pairs).expect("valid");
-    assert_eq!(s.total, 5);
+    // Ruling: All Honors is four pungs/kongs and a pair (the row above checks the 5 fan).
     // 16 points: South (discarder) pays 32, East and North 16 each.
+    let s = run("", SEVEN_HONOR_PAIRS).expect("valid");
     assert_eq!(s.payments[&Seat::West], 64);
     assert_eq!(s.payments[&Seat::South], -32);
 }
@@ -472,81 +679,6 @@ fn meld_sources_are_checked() {
         r#""melds": [{"kind": "pung", "tiles": "222s", "from": "west"}],
         "concealed": "456m789p555z1z", "winning_tile": "1z""#,
     );
-}
-
-#[test]
-fn thirteen_orphans() {
-    limit(
-        r#""concealed": "19m19p19s1234567z", "winning_tile": "1m""#,
-        "thirteen_orphans",
-    );
-    invalid(r#""concealed": "19m19p18s1234567z", "winning_tile": "1m""#);
-}
-
-#[test]
-fn all_kongs() {
-    let kongs = r#""melds": [{"kind": "kong", "tiles": "1111m", "from": "north"},
-        {"kind": "kong", "tiles": "2222p", "from": "east"},
-        {"kind": "concealed_kong", "tiles": "3333s"},
-        {"kind": "kong", "tiles": "6666s", "from": "south"}],
-        "concealed": "5m", "winning_tile": "5m""#;
-    limit(kongs, "all_kongs");
-    not_limit(
-        &kongs.replace(r#""kong", "tiles": "6666s""#, r#""pung", "tiles": "666s""#),
-        "all_kongs",
-    );
-}
-
-#[test]
-fn dragon_hands() {
-    // 222 444 666 bamboo could be read as chows too; the pungs reading is the limit.
-    limit(
-        r#""concealed": "222s444s666s666z8s", "winning_tile": "8s""#,
-        "jade_dragon",
-    );
-    not_limit(
-        r#""concealed": "123s444s666s666z8s", "winning_tile": "8s""#,
-        "jade_dragon",
-    );
-    limit(
-        r#""concealed": "111m555m999m777z3m", "winning_tile": "3m""#,
-        "ruby_dragon",
-    );
-    not_limit(
-        r#""concealed": "111m555m999m555z3m", "winning_tile": "3m""#,
-        "ruby_dragon",
-    );
-    limit(
-        r#""concealed": "111p555p999p555z3p", "winning_tile": "3p""#,
-        "pearl_dragon",
-    );
-    not_limit(
-        r#""concealed": "111p555p789p555z3p", "winning_tile": "3p""#,
-        "pearl_dragon",
-    );
-}
-
-#[test]
-fn heavenly_and_earthly() {
-    let heavenly = format!(
-        r#"{PLAIN}, "win": "self_draw", "seat": "east", "dealer": "east", "situation": ["heavenly"]"#
-    );
-    limit(&heavenly, "heavenly_hand");
-    // The same self-drawn hand later in the game is ordinary.
-    not_limit(
-        &format!(r#"{PLAIN}, "win": "self_draw", "seat": "east", "dealer": "east""#),
-        "heavenly_hand",
-    );
-    invalid(&heavenly.replace(r#""seat": "east""#, r#""seat": "south""#));
-    let earthly = format!(
-        r#"{PLAIN}, "win": "discard", "discarder": "east", "seat": "north", "situation": ["earthly"]"#
-    );
-    limit(&earthly, "earthly_hand");
-    not_limit(
-        &format!(r#"{PLAIN}, "win": "discard", "discarder": "east", "seat": "north""#),
-        "earthly_hand",
-    );
-    invalid(&earthly.replace(r#""discarder": "east""#, r#""discarder": "west""#));
 }
 
 #[test]
