@@ -66,6 +66,7 @@
 pub mod action;
 mod complete;
 pub mod config;
+mod dice;
 pub mod event;
 pub mod extra_winds;
 pub mod game;
@@ -73,20 +74,19 @@ pub mod log;
 pub mod matches;
 pub mod observation;
 pub mod ruleset;
+pub mod seating;
 pub mod wall;
 
-pub use action::{Action, ActionError};
+pub use action::{Action, ActionError, IllegalReason};
 pub use config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 pub use event::{DicePurpose, Event, KongKind, PlayerScore};
 pub use extra_winds::ExtraWinds;
-pub use game::{
-    Actors, DiscardRecord, Game, HandOutcome, HandSetup, SeatChoice, SetupError, TileSource,
-    choose_seats,
-};
+pub use game::{Actors, DiscardRecord, Game, HandOutcome, HandSetup, SetupError, TileSource};
 pub use log::{MatchLog, ReplayError, ReplayReport, replay};
 pub use matches::{Match, MatchError, Settlement, play_match};
 pub use observation::{Observation, PublicHand};
 pub use ruleset::{RuleSetKind, Ruleset};
+pub use seating::{SeatChoice, choose_seats};
 pub use wall::{Wall, WallError};
 
 use serde::{Deserialize, Serialize};
