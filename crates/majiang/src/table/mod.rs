@@ -6,8 +6,10 @@
 //! - [`Wall`] ([`wall`]): four sides of stacks two high, broken by the dice, the dead wall.
 //! - [`Game`] ([`game`]): the state machine. [`Game::to_act`] says who must decide,
 //!   [`Game::legal_actions`] what they may do, and [`Game::apply`] does it, returning the
-//!   [`Event`]s it caused or an [`ActionError`] (the game is then unchanged).
+//!   [`Event`]s it caused or an [`ActionError`] (the game is then unchanged; an
+//!   [`IllegalReason`] says why).
 //! - [`Observation`] ([`observation`]): what one player may see.
+//! - [`choose_seats`] ([`seating`]): seats and the first dealer, once per match.
 //! - [`Match`] ([`matches`](mod@matches)): a whole match, hand after hand, with its ledger; [`MatchLog`]
 //!   ([`log`]): its JSON-lines record, and [`log::replay`] to check one.
 //!

@@ -4,15 +4,15 @@
 //! This module holds the [`Game`] itself, the values around it and its read-only accessors; the
 //! rules of play are split by job:
 //!
-//! - [`setup`]: a new hand (shuffle, dice, deal, flower replacement).
-//! - [`legality`]: what a player may do now ([`Game::legal_actions`]) and why anything else is
+//! - `setup`: a new hand (shuffle, dice, deal, flower replacement).
+//! - `legality`: what a player may do now ([`Game::legal_actions`]) and why anything else is
 //!   refused ([`Game::check`]), worked out in one place.
-//! - [`turn`]: applying actions; entering a turn, drawing, discarding, the exhaustive draw.
-//! - [`claims`]: who may claim a discard, and resolving their answers.
-//! - [`kongs`]: concealed, exposed and added kongs, robbing, replacement tiles.
-//! - [`win`]: finishing a win: its situation, scoring and payments.
-//! - [`gambit`]: Hangzhou's Fortune Gambit.
-//! - [`invariants`]: [`Game::check_invariants`], the engine's self-check.
+//! - `turn`: applying actions; entering a turn, drawing, discarding, the exhaustive draw.
+//! - `claims`: who may claim a discard, and resolving their answers.
+//! - `kongs`: concealed, exposed and added kongs, robbing, replacement tiles.
+//! - `win`: finishing a win: its situation, scoring and payments.
+//! - `gambit`: Hangzhou's Fortune Gambit.
+//! - `invariants`: [`Game::check_invariants`], the engine's self-check.
 //!
 //! Seat choice at the start of a match lives in [`super::seating`] (re-exported here).
 
