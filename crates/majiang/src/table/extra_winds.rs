@@ -29,7 +29,6 @@
 //!   in [`OtherHand::flowers`](crate::scoring::OtherHand::flowers); `concealed` holds only the
 //!   34 kinds.
 
-use super::action::Action;
 use super::complete::{self, Screen};
 use crate::analysis::HandRules;
 use crate::counts::TileCounts;
@@ -138,19 +137,23 @@ pub(crate) fn same_kind(a: Tile, b: Tile) -> bool {
 }
 
 /// The kongs of extra winds a player may declare on their turn: a concealed kong of all four
-/// (named by the lowest), or adding a held extra wind to an exposed pung of them.
-pub(crate) fn kongs_into(extra: ExtraWinds, melds: &[Meld], out: &mut Vec<Action>) {
-    if extra.len() == 4 {
-        if let Some(t) = extra.lowest() {
-            out.push(Action::ConcealedKong(t));
-        }
-    }
-    if melds
+/// (named by the lowest), and the held extra winds that may be added to an exposed pung of
+/// them.
+pub(crate) fn kong_options(extra: ExtraWinds, melds: &[Meld]) -> (Option<Tile>, ExtraWinds) {
+    let concealed = if extra.len() == 4 {
+        extra.lowest()
+    } else {
+        None
+    };
+    let added = if melds
         .iter()
         .any(|m| m.kind == MeldKind::Pung && m.tile.is_bonus())
     {
-        out.extend(extra.tiles().map(Action::AddedKong));
-    }
+        extra
+    } else {
+        ExtraWinds::EMPTY
+    };
+    (concealed, added)
 }
 
 /// Checks that the extra winds recorded as melded are exactly as many as the extra-wind melds

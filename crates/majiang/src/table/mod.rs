@@ -6,8 +6,10 @@
 //! - [`Wall`] ([`wall`]): four sides of stacks two high, broken by the dice, the dead wall.
 //! - [`Game`] ([`game`]): the state machine. [`Game::to_act`] says who must decide,
 //!   [`Game::legal_actions`] what they may do, and [`Game::apply`] does it, returning the
-//!   [`Event`]s it caused or an [`ActionError`] (the game is then unchanged).
+//!   [`Event`]s it caused or an [`ActionError`] (the game is then unchanged; an
+//!   [`IllegalReason`] says why).
 //! - [`Observation`] ([`observation`]): what one player may see.
+//! - [`choose_seats`] ([`seating`]): seats and the first dealer, once per match.
 //! - [`Match`] ([`matches`](mod@matches)): a whole match, hand after hand, with its ledger; [`MatchLog`]
 //!   ([`log`]): its JSON-lines record, and [`log::replay`] to check one.
 //!
@@ -66,6 +68,7 @@
 pub mod action;
 mod complete;
 pub mod config;
+mod dice;
 pub mod event;
 pub mod extra_winds;
 pub mod game;
@@ -73,20 +76,19 @@ pub mod log;
 pub mod matches;
 pub mod observation;
 pub mod ruleset;
+pub mod seating;
 pub mod wall;
 
-pub use action::{Action, ActionError};
+pub use action::{Action, ActionError, IllegalReason};
 pub use config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 pub use event::{DicePurpose, Event, KongKind, PlayerScore};
 pub use extra_winds::ExtraWinds;
-pub use game::{
-    Actors, DiscardRecord, Game, HandOutcome, HandSetup, SeatChoice, SetupError, TileSource,
-    choose_seats,
-};
+pub use game::{Actors, DiscardRecord, Game, HandOutcome, HandSetup, SetupError, TileSource};
 pub use log::{MatchLog, ReplayError, ReplayReport, replay};
 pub use matches::{Match, MatchError, Settlement, play_match};
 pub use observation::{Observation, PublicHand};
 pub use ruleset::{RuleSetKind, Ruleset};
+pub use seating::{SeatChoice, choose_seats};
 pub use wall::{Wall, WallError};
 
 use serde::{Deserialize, Serialize};

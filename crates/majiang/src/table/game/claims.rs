@@ -1,0 +1,244 @@
+//! Claims on a discard: who may claim it and for what ([`ClaimOptions`], worked out once when
+//! it is made), collecting the answers, and resolving them (a win first, then a pung or kong,
+//! then a chow, nearest the discarder first).
+
+use super::super::Player;
+use super::super::action::{Action, ActionError};
+use super::super::event::{Event, KongKind};
+use super::win::WinContext;
+use super::{Game, MAX_PLAYERS, Phase, TileSource, tile_at};
+use crate::meld::{Meld, MeldKind};
+use crate::scoring::WinKind;
+use crate::tile::Tile;
+
+/// What one player may claim a discard for, worked out once when it is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct ClaimOptions {
+    /// A win on the discard (complete, allowed off this discarder, and scoring).
+    pub(super) win: bool,
+    /// A pung (two of the kind in hand).
+    pub(super) pung: bool,
+    /// An exposed kong (three in hand, kongs allowed, a replacement tile left).
+    pub(super) kong: bool,
+    /// Bit `i`: the chow starting `2 - i` below the tile (bit 0: the tile is the top of the
+    /// chow, bit 1: middle, bit 2: bottom).
+    pub(super) chows: u8,
+}
+
+impl ClaimOptions {
+    /// True if the player may do anything but pass.
+    pub(super) fn any(&self) -> bool {
+        self.win || self.pung || self.kong || self.chows != 0
+    }
+}
+
+/// The tiles of the chow for bit `bit` of [`ClaimOptions::chows`] with `t` claimed.
+pub(super) fn chow_tiles(t: Tile, bit: u8) -> [Tile; 3] {
+    let low = t.index() + usize::from(bit) - 2;
+    [tile_at(low), tile_at(low + 1), tile_at(low + 2)]
+}
+
+impl Game {
+    /// Puts `p`'s discard `t` on offer to everyone who may claim it (nobody during a Fortune
+    /// Gambit round or for a wildcard); if nobody may, the next player draws.
+    pub(super) fn offer_discard(&mut self, p: Player, t: Tile, events: &mut Vec<Event>) {
+        let last_discard = self.wall.live_remaining() == 0;
+        let mut options = [ClaimOptions::default(); MAX_PLAYERS];
+        let mut pending = 0u8;
+        if self.gambit_round.is_none() && Some(t) != self.wild {
+            for q in self.after(p) {
+                let o = self.claim_options(q, p, t, last_discard);
+                if o.any() {
+                    pending |= 1 << q.0;
+                    options[q.index()] = o;
+                }
+            }
+        }
+        if pending == 0 {
+            self.draw_for(self.next_player(p), events);
+        } else {
+            self.phase = Phase::Claims {
+                discarder: p,
+                tile: t,
+                last_discard,
+                options,
+                answers: [None; MAX_PLAYERS],
+                pending,
+            };
+        }
+    }
+
+    /// What `q` may claim `d`'s discard `t` for.
+    fn claim_options(&self, q: Player, d: Player, t: Tile, last_discard: bool) -> ClaimOptions {
+        let config = *self.ruleset.config();
+        let h = &self.hands[q.index()];
+        let n = h.count(t);
+        let mut o = ClaimOptions {
+            pung: n >= 2,
+            kong: n >= 3 && config.kongs_allowed && self.wall.can_replace(),
+            ..ClaimOptions::default()
+        };
+        if config.chow_allowed && self.next_player(d) == q && t.is_numbered() {
+            let r = t.rank();
+            let has = |k: usize| {
+                let x = tile_at(k);
+                Some(x) != self.wild && h.concealed.get(x) > 0
+            };
+            let i = t.index();
+            // bit 0: t is the top (t-2, t-1); bit 1: middle; bit 2: bottom.
+            if r >= 3 && has(i - 2) && has(i - 1) {
+                o.chows |= 1;
+            }
+            if (2..=8).contains(&r) && has(i - 1) && has(i + 1) {
+                o.chows |= 2;
+            }
+            if r <= 7 && has(i + 1) && has(i + 2) {
+                o.chows |= 4;
+            }
+        }
+        let seat_q = self.seat_of(q);
+        let seat_d = self.seat_of(d);
+        if self
+            .ruleset
+            .may_win_on_discard(seat_q, seat_d, self.setup.lao)
+            && self.completes(h, Some(t))
+        {
+            let ctx = WinContext {
+                win: WinKind::Discard,
+                tile: t,
+                discarder: Some(d),
+                source: TileSource::Claim,
+                kong_chain: 0,
+                last: last_discard,
+            };
+            o.win = self.score_win(q, &ctx).is_ok();
+        }
+        o
+    }
+
+    /// Records `p`'s (checked) answer to the discard on offer; the last answer resolves them.
+    pub(super) fn answer_claim(
+        &mut self,
+        p: Player,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        let Phase::Claims {
+            discarder,
+            tile,
+            last_discard,
+            answers,
+            pending,
+            ..
+        } = &mut self.phase
+        else {
+            return Err(ActionError::HandOver);
+        };
+        let mut all = *answers;
+        all[p.index()] = Some(action);
+        let left = *pending & !(1 << p.0);
+        if left != 0 {
+            *answers = all;
+            *pending = left;
+            return Ok(());
+        }
+        // The phase is left as it was until the claims resolve (a refused win changes nothing).
+        let (d, t, last) = (*discarder, *tile, *last_discard);
+        self.resolve_claims(d, t, last, &all, events)
+    }
+
+    /// Everyone has answered the discard: the win nearest the discarder in turn order, else a
+    /// pung or kong, else a chow, else the next player draws.
+    fn resolve_claims(
+        &mut self,
+        d: Player,
+        tile: Tile,
+        last_discard: bool,
+        answers: &[Option<Action>; MAX_PLAYERS],
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        let order: Vec<Player> = self.after(d).collect();
+        let pick = |pred: &dyn Fn(&Action) -> bool| {
+            order
+                .iter()
+                .copied()
+                .find(|q| answers[q.index()].as_ref().is_some_and(pred))
+        };
+        if let Some(q) = pick(&|a| *a == Action::Win) {
+            let ctx = WinContext {
+                win: WinKind::Discard,
+                tile,
+                discarder: Some(d),
+                source: TileSource::Claim,
+                kong_chain: 0,
+                last: last_discard,
+            };
+            return self.finish_win(q, ctx, events);
+        }
+        let claim = pick(&|a| matches!(a, Action::Pung | Action::Kong))
+            .or_else(|| pick(&|a| matches!(a, Action::Chow { .. })));
+        let Some(q) = claim else {
+            self.draw_for(self.next_player(d), events);
+            return Ok(());
+        };
+        let action = answers[q.index()].unwrap_or(Action::Pass);
+        let from = self.seat_of(d);
+        if let Some(rec) = self.hands[d.index()].discards.last_mut() {
+            rec.claimed = true;
+        }
+        self.end_gambit_run(q);
+        let h = &mut self.hands[q.index()];
+        let meld = match action {
+            Action::Pung => {
+                let low = h.take_for_meld(tile, 2, true);
+                Meld {
+                    kind: MeldKind::Pung,
+                    tile: low,
+                    from: Some(from),
+                    claimed: Some(tile),
+                }
+            }
+            Action::Kong => {
+                let low = h.take_for_meld(tile, 3, true);
+                Meld {
+                    kind: MeldKind::Kong,
+                    tile: low,
+                    from: Some(from),
+                    claimed: Some(tile),
+                }
+            }
+            Action::Chow { tiles } => {
+                for x in tiles {
+                    if x != tile {
+                        h.take(x, 1);
+                    }
+                }
+                Meld {
+                    kind: MeldKind::Chow,
+                    tile: tiles[0],
+                    from: Some(from),
+                    claimed: Some(tile),
+                }
+            }
+            _ => unreachable!("a claim"),
+        };
+        h.melds.push(meld);
+        events.push(Event::Claimed {
+            player: q,
+            from: d,
+            tile,
+            meld,
+        });
+        if action == Action::Kong {
+            events.push(Event::KongDeclared {
+                player: q,
+                kind: KongKind::Exposed,
+                tile,
+            });
+            self.replacement(q, 1, events);
+        } else {
+            self.enter_turn(q, None, TileSource::Claim, 0, false);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,118 @@
+//! One player's tiles during a hand, with the small operations the rules of play use.
+
+use super::super::complete::Screen;
+use super::super::extra_winds::ExtraWinds;
+use super::DiscardRecord;
+use crate::counts::TileCounts;
+use crate::meld::Meld;
+use crate::tile::Tile;
+
+/// One player's tiles: concealed (with the running screen statistics), melds, flowers laid
+/// out, discards, and their Fortune Gambit run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Hand {
+    /// The concealed playing tiles (extra winds apart).
+    pub(super) concealed: TileCounts,
+    /// Running statistics of `concealed` for the quick completeness screen.
+    pub(super) screen: Screen,
+    /// Declared melds.
+    pub(super) melds: Vec<Meld>,
+    /// Flowers and seasons laid out.
+    pub(super) flowers: Vec<Tile>,
+    /// The discard row.
+    pub(super) discards: Vec<DiscardRecord>,
+    /// Fortune Gambits in the player's current unbroken run.
+    pub(super) gambit_run: u8,
+    /// Extra winds held concealed (five- and six-player classic).
+    pub(super) extra: ExtraWinds,
+    /// Extra winds in the declared melds.
+    pub(super) extra_melded: ExtraWinds,
+}
+
+impl Hand {
+    /// A hand before the deal.
+    pub(super) fn empty() -> Hand {
+        Hand {
+            concealed: TileCounts::EMPTY,
+            screen: Screen::default(),
+            melds: Vec::with_capacity(4),
+            flowers: Vec::new(),
+            discards: Vec::with_capacity(32),
+            gambit_run: 0,
+            extra: ExtraWinds::EMPTY,
+            extra_melded: ExtraWinds::EMPTY,
+        }
+    }
+
+    /// Adds a tile to the concealed hand (an extra wind to the extra winds held).
+    pub(super) fn add(&mut self, t: Tile) {
+        if t.is_bonus() {
+            self.extra.insert(t);
+            return;
+        }
+        let before = self.concealed.get(t);
+        self.concealed.add(t);
+        self.screen.update(t, before, before + 1);
+    }
+
+    /// Removes `k` copies of `t` (the caller has checked that they are there; for extra winds,
+    /// `t` if held and then the lowest others).
+    pub(super) fn take(&mut self, t: Tile, k: u8) {
+        if t.is_bonus() {
+            self.extra.take(t, k);
+            return;
+        }
+        let before = self.concealed.get(t);
+        let after = before.saturating_sub(k);
+        self.concealed.0[t.index()] = after;
+        self.screen.update(t, before, after);
+    }
+
+    /// Copies of `t`'s kind held concealed (every extra wind is one kind).
+    pub(super) fn count(&self, t: Tile) -> u8 {
+        if t.is_bonus() {
+            self.extra.len()
+        } else {
+            self.concealed.get(t)
+        }
+    }
+
+    /// True if the tile `t` itself is held concealed.
+    pub(super) fn holds(&self, t: Tile) -> bool {
+        if t.is_bonus() {
+            self.extra.contains(t)
+        } else {
+            self.concealed.get(t) > 0
+        }
+    }
+
+    /// Takes `k` tiles of `t`'s kind for a meld (`claimed`: `t` itself is a claimed discard)
+    /// and returns the meld's tile: `t`, or for extra winds the lowest of the meld's tiles.
+    pub(super) fn take_for_meld(&mut self, t: Tile, k: u8, claimed: bool) -> Tile {
+        if !t.is_bonus() {
+            self.take(t, k);
+            return t;
+        }
+        let mut set = self.extra.take(t, k);
+        if claimed {
+            set.insert(t);
+        }
+        self.extra_melded = self.extra_melded.union(set);
+        set.lowest().unwrap_or(t)
+    }
+
+    /// The concealed tiles, extra winds included.
+    pub(super) fn all_tiles(&self) -> Vec<Tile> {
+        let mut v = self.concealed.tiles();
+        v.extend(self.extra.tiles());
+        v
+    }
+
+    /// The bonus tiles scoring reads as `flowers`: the flowers laid out, or the extra winds
+    /// held (less `without`, the winning or robbed tile).
+    pub(super) fn scoring_flowers(&self, without: Option<Tile>) -> Vec<Tile> {
+        let mut v = self.flowers.clone();
+        v.extend(self.extra.tiles().filter(|&t| Some(t) != without));
+        v
+    }
+}
