@@ -1,5 +1,6 @@
 //! House rules of the classic game (`RULES.md` §5 *options*).
 
+use crate::rules::option_table;
 use crate::scoring::request::Malformed;
 use serde::{Deserialize, Serialize};
 
@@ -32,6 +33,7 @@ impl Options {
     pub fn from_json(
         map: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Options, Malformed> {
+        option_table::check("classic", super::spec::OPTIONS, map)?;
         let options: Options = serde_json::from_value(serde_json::Value::Object(map.clone()))
             .map_err(|e| Malformed(format!("options (classic): {e}")))?;
         if !(3..=6).contains(&options.players) {

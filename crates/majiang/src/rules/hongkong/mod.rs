@@ -26,6 +26,7 @@
 
 mod hand;
 mod options;
+pub mod spec;
 mod patterns;
 mod settle;
 

@@ -1,5 +1,6 @@
 //! The Hong Kong house rules (RULES.md §4 *options*).
 
+use crate::rules::option_table;
 use crate::scoring::request::Malformed;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -45,6 +46,7 @@ impl Options {
     /// `"players"` (read by the request itself) is accepted only as 4: Hong Kong is a
     /// four-player game.
     pub fn from_json(map: &Map<String, Value>) -> Result<Options, Malformed> {
+        option_table::check("hongkong", super::spec::OPTIONS, map)?;
         let mut map = map.clone();
         if let Some(p) = map.remove("players") {
             if p.as_u64() != Some(4) {

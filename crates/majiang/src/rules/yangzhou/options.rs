@@ -1,5 +1,6 @@
 //! Yangzhou house rules (RULES.md §3 *options*).
 
+use crate::rules::option_table;
 use crate::scoring::request::Malformed;
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +37,7 @@ impl Options {
     pub fn from_json(
         map: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Options, Malformed> {
+        option_table::check("yangzhou", super::spec::OPTIONS, map)?;
         serde_json::from_value(serde_json::Value::Object(map.clone()))
             .map_err(|e| Malformed(format!("options (yangzhou): {e}")))
     }
