@@ -115,13 +115,13 @@ pub fn check(set: &str, table: &[OptionSpec], options: &Map<String, Value>) -> R
         let Some(spec) = table.iter().find(|o| o.key == key) else {
             let keys: Vec<&str> = table.iter().map(|o| o.key).collect();
             return Err(Malformed(format!(
-                "options.{key}: unknown field, not a {set} option (its options are {})",
+                "options ({set}): unknown field `{key}`; the options are {}",
                 keys.join(", ")
             )));
         };
         if !spec.allowed.admits(value) {
             return Err(Malformed(format!(
-                "options.{key}: {value} is not allowed ({set} takes {})",
+                "options ({set}): {key} = {value} is not allowed; {key} takes {}",
                 spec.allowed
             )));
         }
