@@ -1,4 +1,5 @@
-//! House rules of the classic game (`RULES.md` §5 *options*).
+//! House rules of the classic game (`docs/rules/classic.md`, *Options*; the table is
+//! [`spec::OPTIONS`](super::spec::OPTIONS)).
 
 use crate::rules::option_table;
 use crate::scoring::request::Malformed;
@@ -6,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// House rules, read from the request's `"options"` object (and, later, a TOML rules file).
 ///
-/// Defaults are `RULES.md`'s: four players, no flowers.
+/// Defaults are those of `docs/rules/classic.md`: four players, no flowers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {

@@ -1,4 +1,5 @@
-//! Hangzhou house rules (`RULES.md` §2, every *option*), read from a request's `options` object
+//! Hangzhou house rules (`docs/rules/hangzhou.md`, *Options*; the table is
+//! [`spec::OPTIONS`](super::spec::OPTIONS)), read from a request's `options` object
 //! (and, later, a TOML rules file).
 
 use crate::rules::option_table;
@@ -68,7 +69,7 @@ impl TryFrom<String> for MatchEnd {
     }
 }
 
-/// Hangzhou house rules. Defaults are those of `RULES.md` §2.
+/// Hangzhou house rules. Defaults are those of `docs/rules/hangzhou.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {

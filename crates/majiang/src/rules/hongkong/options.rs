@@ -1,12 +1,13 @@
-//! The Hong Kong house rules (RULES.md §4 *options*).
+//! The Hong Kong house rules (`docs/rules/hongkong.md`, *Options*; the table is
+//! [`spec::OPTIONS`](super::spec::OPTIONS)).
 
 use crate::rules::option_table;
 use crate::scoring::request::Malformed;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// House rules (RULES.md §4 *options*), read from the request's `"options"` object and, later,
-/// a TOML rules file. Every field has the RULES.md default.
+/// House rules (`docs/rules/hongkong.md`), read from the request's `"options"` object and, later,
+/// a TOML rules file. Every field has the documented default.
 ///
 /// ```
 /// use majiang::rules::hongkong::Options;
