@@ -121,7 +121,12 @@ async fn a_five_player_classic_room_is_created_the_lobby_way() {
     let (_, _, body) = http(addr, "GET", "/api/rulesets", "").await;
     let sets: Vec<Value> = serde_json::from_str(&body).unwrap();
     let classic = sets.iter().find(|s| s["name"] == "classic").unwrap();
-    assert!(classic["seat_counts"].as_array().unwrap().contains(&Value::from(5)));
+    assert!(
+        classic["seat_counts"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from(5))
+    );
     let seats: Vec<Value> = (0..5)
         .map(|i| {
             if i == 0 {

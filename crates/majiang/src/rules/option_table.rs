@@ -110,7 +110,11 @@ impl OptionSpec {
 /// let e = check("hongkong", table, &bad).unwrap_err();
 /// assert!(e.0.contains("min_fann") && e.0.contains("seven_pairs"));
 /// ```
-pub fn check(set: &str, table: &[OptionSpec], options: &Map<String, Value>) -> Result<(), Malformed> {
+pub fn check(
+    set: &str,
+    table: &[OptionSpec],
+    options: &Map<String, Value>,
+) -> Result<(), Malformed> {
     for (key, value) in options {
         let Some(spec) = table.iter().find(|o| o.key == key) else {
             let keys: Vec<&str> = table.iter().map(|o| o.key).collect();

@@ -51,7 +51,12 @@ pub fn lookup(name: &str) -> Result<&'static RuleSetSpec, Malformed> {
         .iter()
         .copied()
         .find(|s| s.name == name)
-        .ok_or_else(|| Malformed(format!("rules: {name:?} is not a rule set ({})", names_text())))
+        .ok_or_else(|| {
+            Malformed(format!(
+                "rules: {name:?} is not a rule set ({})",
+                names_text()
+            ))
+        })
 }
 
 /// The rule sets' names, comma-separated (`hongkong, hangzhou, yangzhou, classic`).

@@ -15,7 +15,10 @@ fn the_registry_lists_four_sets_by_unique_name() {
         assert!(!(spec.patterns)().is_empty(), "{}", spec.name);
     }
     let chinese: Vec<&str> = RULE_SETS.iter().map(|s| s.chinese).collect();
-    assert_eq!(chinese, ["香港麻将", "杭州麻将", "扬州麻将", "中国古典麻将"]);
+    assert_eq!(
+        chinese,
+        ["香港麻将", "杭州麻将", "扬州麻将", "中国古典麻将"]
+    );
 }
 
 #[test]
@@ -62,7 +65,12 @@ fn every_options_table_round_trips_its_defaults_through_its_parser() {
                 o.key,
                 o.default
             );
-            assert!(o.allowed.admits(&o.default_value()), "{}.{}", spec.name, o.key);
+            assert!(
+                o.allowed.admits(&o.default_value()),
+                "{}.{}",
+                spec.name,
+                o.key
+            );
             assert!(!o.meaning.is_empty());
         }
         let from_table = spec.read(&defaults(spec.options)).unwrap();
@@ -84,7 +92,12 @@ fn unknown_options_and_values_are_refused_naming_the_allowed_ones() {
         bad.insert("no_such_option".into(), json!(1));
         let e = spec.read(&bad).unwrap_err().0;
         for o in spec.options {
-            assert!(e.contains(o.key), "{}: {e} should list {}", spec.name, o.key);
+            assert!(
+                e.contains(o.key),
+                "{}: {e} should list {}",
+                spec.name,
+                o.key
+            );
         }
         for o in spec.options {
             let wrong = match o.allowed {
@@ -119,7 +132,10 @@ fn the_lobby_json_has_what_the_browser_needs() {
     assert_eq!(v["default_players"], 4);
     assert_eq!(v["unit"], "points");
     assert_eq!(v["options"][1]["key"], "players");
-    assert_eq!(v["options"][1]["allowed"], json!({"kind": "whole", "min": 3, "max": 6}));
+    assert_eq!(
+        v["options"][1]["allowed"],
+        json!({"kind": "whole", "min": 3, "max": 6})
+    );
     assert!(v["patterns"].as_array().is_some_and(|p| !p.is_empty()));
 }
 
@@ -129,7 +145,11 @@ fn the_lobby_json_has_what_the_browser_needs() {
 fn no_rule_set_names_are_compared_outside_rules() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut offenders = Vec::new();
-    let mut stack = vec![root.join("majiang/src"), root.join("majiang-cli/src"), root.join("majiang-server/src")];
+    let mut stack = vec![
+        root.join("majiang/src"),
+        root.join("majiang-cli/src"),
+        root.join("majiang-server/src"),
+    ];
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -164,5 +184,9 @@ fn no_rule_set_names_are_compared_outside_rules() {
             }
         }
     }
-    assert!(offenders.is_empty(), "ask the registry instead:\n{}", offenders.join("\n"));
+    assert!(
+        offenders.is_empty(),
+        "ask the registry instead:\n{}",
+        offenders.join("\n")
+    );
 }

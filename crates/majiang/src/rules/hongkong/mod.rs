@@ -26,9 +26,9 @@
 
 mod hand;
 mod options;
-pub mod spec;
 mod patterns;
 mod settle;
+pub mod spec;
 
 pub use options::Options;
 pub use patterns::{PATTERNS, PatternDef, PatternValue, pattern};
