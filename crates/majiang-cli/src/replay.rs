@@ -30,8 +30,13 @@ pub struct ReplayArgs {
 /// Arguments of `majiang selfplay`.
 #[derive(clap::Args)]
 pub struct SelfplayArgs {
-    /// The rule set: hongkong, hangzhou, yangzhou or classic.
-    #[arg(long, required_unless_present = "rules_file")]
+    // The rule set (help from the registry).
+    #[arg(
+        long,
+        required_unless_present = "rules_file",
+        help = crate::rules_file::rules_help(),
+        long_help = crate::rules_file::rules_long_help()
+    )]
     rules: Option<String>,
     /// A TOML file of house rules (`rules = "..."` and option keys); --option wins over it.
     #[arg(long, value_name = "FILE")]
@@ -229,7 +234,7 @@ fn describe(report: &ReplayReport) -> String {
         .map(|(e, c)| format!("entrant {e} in chair {c}"))
         .collect();
     let _ = writeln!(out, "seats: {}", seats.join(", "));
-    let show_lao = h.rules == "hangzhou";
+    let show_lao = majiang::rules::lookup(&h.rules).is_ok_and(|spec| spec.lao);
     for s in &report.hands {
         out.push_str(&hand_line(s, show_lao));
         out.push('\n');

@@ -71,6 +71,41 @@ pub fn resolve(
     Ok((name, merged))
 }
 
+/// The `--rules` help line, listing the rule sets from the registry.
+pub fn rules_help() -> String {
+    format!("The rule set: {}", majiang::rules::registry::names_text())
+}
+
+/// The `--rules` long help: every rule set with its names, seats, unit and options (key,
+/// default, allowed values, meaning), from the registry.
+pub fn rules_long_help() -> String {
+    let mut out = rules_help();
+    out.push_str(". House rules go in --option KEY=VALUE or a --rules-file:");
+    for spec in majiang::rules::RULE_SETS {
+        let seats = spec.seat_counts();
+        let players = if seats.start() == seats.end() {
+            seats.start().to_string()
+        } else {
+            format!("{}–{}", seats.start(), seats.end())
+        };
+        out.push_str(&format!(
+            "\n\n{} ({}, {}): {players} players, scored in {}{}",
+            spec.name,
+            spec.english,
+            spec.chinese,
+            spec.unit.name(),
+            if spec.lao { ", with lao" } else { "" }
+        ));
+        for o in spec.options {
+            out.push_str(&format!(
+                "\n  {} = {} ({}): {}",
+                o.key, o.default, o.allowed, o.meaning
+            ));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,8 +21,8 @@ use std::time::Instant;
 /// Arguments of `majiang sim`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The rule set: hongkong, hangzhou, yangzhou or classic.
-    #[arg(long)]
+    // The rule set (help from the registry).
+    #[arg(long, help = crate::rules_file::rules_help(), long_help = crate::rules_file::rules_long_help())]
     rules: String,
     /// A house-rule option, KEY=VALUE (repeatable), as for `majiang score`.
     #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
@@ -327,11 +327,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
 }
 
 fn unit_name(rules: &Ruleset) -> &'static str {
-    match rules.name() {
-        "hangzhou" => "multiplier",
-        "classic" => "points",
-        _ => "fan",
-    }
+    rules.spec().unit.name()
 }
 
 fn print_table(

@@ -43,6 +43,7 @@ pub fn router(app: App) -> Router {
             get(|| async { page(STYLE_CSS, "text/css; charset=utf-8") }),
         )
         .route("/tile/{name}", get(tile))
+        .route("/api/rulesets", get(rule_sets))
         .route("/api/rooms", post(create_room).get(list_rooms))
         .route("/api/rooms/{id}", get(room_info))
         .route("/api/rooms/{id}/log", get(room_log))
@@ -96,6 +97,16 @@ async fn tile(Path(name): Path<String>) -> Response {
             .into_response(),
         None => error(StatusCode::NOT_FOUND, format!("no tile {name:?}")),
     }
+}
+
+/// Every rule set as the lobby needs it: names, seat counts, default players, unit, lao,
+/// options (key, default, allowed values, meaning) and patterns, from the library's registry.
+async fn rule_sets() -> Response {
+    let sets: Vec<serde_json::Value> = majiang::rules::RULE_SETS
+        .iter()
+        .map(|spec| spec.to_json())
+        .collect();
+    Json(sets).into_response()
 }
 
 async fn create_room(State(app): State<App>, body: axum::body::Bytes) -> Response {

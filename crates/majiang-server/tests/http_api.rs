@@ -84,3 +84,70 @@ async fn the_ui_tiles_and_room_api() {
     }
     assert_eq!(http(addr, "GET", "/api/rooms/nope", "").await.0, 404);
 }
+
+#[tokio::test]
+async fn the_rule_sets_endpoint_describes_every_set() {
+    let (_app, addr) = common::start_server().await;
+    let (status, head, body) = http(addr, "GET", "/api/rulesets", "").await;
+    assert_eq!(status, 200);
+    assert!(head.contains("application/json"));
+    let sets: Vec<Value> = serde_json::from_str(&body).unwrap();
+    let names: Vec<&str> = sets.iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["hongkong", "hangzhou", "yangzhou", "classic"]);
+    for s in &sets {
+        for field in ["english", "chinese", "unit"] {
+            assert!(s[field].as_str().is_some_and(|v| !v.is_empty()), "{field}");
+        }
+        assert!(s["lao"].is_boolean());
+        assert!(s["patterns"].as_array().is_some_and(|p| !p.is_empty()));
+        for o in s["options"].as_array().unwrap() {
+            assert!(o["key"].is_string() && o["meaning"].is_string() && o["allowed"].is_object());
+            assert!(o.get("default").is_some());
+        }
+    }
+    let classic = &sets[3];
+    assert_eq!(classic["chinese"], "中国古典麻将");
+    assert_eq!(classic["seat_counts"], serde_json::json!([3, 4, 5, 6]));
+    assert_eq!(classic["default_players"], 4);
+    assert_eq!(sets[1]["lao"], true);
+    assert_eq!(sets[0]["seat_counts"], serde_json::json!([4]));
+}
+
+/// The lobby's path: read the set's seat counts from `/api/rulesets`, then post a room with
+/// `players` and one seat row per player.
+#[tokio::test]
+async fn a_five_player_classic_room_is_created_the_lobby_way() {
+    let (_app, addr) = common::start_server().await;
+    let (_, _, body) = http(addr, "GET", "/api/rulesets", "").await;
+    let sets: Vec<Value> = serde_json::from_str(&body).unwrap();
+    let classic = sets.iter().find(|s| s["name"] == "classic").unwrap();
+    assert!(
+        classic["seat_counts"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from(5))
+    );
+    let seats: Vec<Value> = (0..5)
+        .map(|i| {
+            if i == 0 {
+                serde_json::json!({"name": "You", "bot": false})
+            } else {
+                serde_json::json!({"name": format!("Bot {i}"), "bot": true, "bot_kind": "efficient"})
+            }
+        })
+        .collect();
+    let request = serde_json::json!({
+        "rules": "classic", "options": {"players": 5}, "seats": seats, "bot_delay_ms": 0,
+    });
+    let (status, _, body) = http(addr, "POST", "/api/rooms", &request.to_string()).await;
+    assert_eq!(status, 201, "{body}");
+    let created: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(created["seats"].as_array().unwrap().len(), 5);
+    // Four seat rows for five players is refused with the reason.
+    let short = serde_json::json!({
+        "rules": "classic", "options": {"players": 5}, "seats": &request["seats"].as_array().unwrap()[..4],
+    });
+    let (status, _, body) = http(addr, "POST", "/api/rooms", &short.to_string()).await;
+    assert_eq!(status, 400);
+    assert!(body.contains("seats"), "{body}");
+}

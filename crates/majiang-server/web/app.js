@@ -15,7 +15,19 @@ const el = (tag, attrs = {}, ...kids) => {
 
 const SEAT_NAMES = { east: "East", south: "South", west: "West", north: "North", north_east: "North-East", south_west: "South-West" };
 const WIND_NAMES = { east: "East", south: "South", west: "West", north: "North" };
-const SEAT_ORDER = { 3: ["east", "south", "north"], 4: ["east", "south", "west", "north"] };
+const SEAT_ORDER = {
+  3: ["east", "south", "north"],
+  4: ["east", "south", "west", "north"],
+  5: ["east", "south", "west", "north", "north_east"],
+  6: ["east", "south", "south_west", "west", "north", "north_east"],
+};
+
+// The rule sets as the server describes them (GET /api/rulesets), by name.
+let RULESETS = {};
+const rulesetsLoaded = fetch("/api/rulesets")
+  .then((res) => (res.ok ? res.json() : []))
+  .then((list) => { for (const r of list) RULESETS[r.name] = r; })
+  .catch(() => {});
 
 // ---------- tiles ----------
 
@@ -79,10 +91,61 @@ function parseOptions(text) {
   return options;
 }
 
+/** The chosen rule set's description, if the server sent it. */
+function chosenRuleset() {
+  return RULESETS[$("#rules").value] || null;
+}
+
+/** Seats at the table: the rule set's `players` option when it has one (within its seat
+ * counts), else its default. */
 function seatCount() {
-  const rules = $("#rules").value;
-  if (rules !== "classic") return 4;
-  try { const o = parseOptions($("#options").value); return o.players === 3 ? 3 : 4; } catch (_) { return 4; }
+  const r = chosenRuleset();
+  if (!r) return 4;
+  let players = r.default_players;
+  try {
+    const o = parseOptions($("#options").value);
+    if (Number.isInteger(o.players) && r.seat_counts.includes(o.players)) players = o.players;
+  } catch (_) { /* unreadable options: the default; creating the room will say why */ }
+  return players;
+}
+
+/** A valid example for the house-rules box: the first non-seat option set to its default. */
+function exampleOptions(r) {
+  const o = r.options.find((x) => x.key !== "players") || r.options[0];
+  return o ? o.key + " = " + JSON.stringify(o.default) : "";
+}
+
+/** The house-rule help under the box: each option of the chosen set, default and meaning. */
+function renderRulesHelp() {
+  const r = chosenRuleset();
+  const box = $("#rules-help");
+  if (!box) return;
+  box.innerHTML = "";
+  if (!r) return;
+  $("#options").placeholder = exampleOptions(r);
+  const seats = r.seat_counts.length > 1 ? r.seat_counts[0] + "–" + r.seat_counts[r.seat_counts.length - 1] : String(r.seat_counts[0]);
+  box.append(el("p", {}, r.english + " (" + r.chinese + "): " + seats + " players, scored in " + r.unit + (r.lao ? ", with lao" : "") + "."));
+  const list = el("dl");
+  for (const o of r.options) {
+    list.append(el("dt", {}, el("code", {}, o.key + " = " + JSON.stringify(o.default))), el("dd", {}, o.meaning + " (" + o.allowed_text + ")"));
+  }
+  box.append(list);
+}
+
+/** Fills the rule-set menu from the server's list, keeping the current choice. */
+function renderRulesetMenu() {
+  const list = Object.values(RULESETS);
+  if (!list.length) return;
+  const select = $("#rules");
+  const current = select.value;
+  select.innerHTML = "";
+  for (const r of list) select.append(el("option", { value: r.name }, r.english + " · " + r.chinese));
+  if (RULESETS[current]) select.value = current;
+}
+
+function onRulesChange() {
+  renderRulesHelp();
+  renderSeatRows();
 }
 
 function renderSeatRows() {
@@ -144,8 +207,10 @@ async function loadRooms() {
 function showLobby() {
   $("#lobby").hidden = false;
   renderSeatRows();
-  $("#rules").addEventListener("change", renderSeatRows);
+  rulesetsLoaded.then(() => { renderRulesetMenu(); onRulesChange(); });
+  $("#rules").addEventListener("change", onRulesChange);
   $("#options").addEventListener("change", renderSeatRows);
+  $("#options").addEventListener("input", renderSeatRows);
   $("#create-form").addEventListener("submit", createRoom);
   loadRooms();
   setInterval(loadRooms, 5000);
@@ -361,7 +426,7 @@ function renderTable() {
   if (!obs) { $("#hand").innerHTML = ""; $("#actions").innerHTML = ""; return; }
   info.append(el("span", {}, "Dealer: " + nameOf(obs.dealer)));
   info.append(el("span", {}, "Prevailing wind: " + WIND_NAMES[obs.prevailing_wind]));
-  if (game.config && game.config.rules === "hangzhou") info.append(el("span", {}, "Lao: " + obs.lao));
+  if (game.config && RULESETS[game.config.rules] && RULESETS[game.config.rules].lao) info.append(el("span", {}, "Lao: " + obs.lao));
   if (obs.indicator) info.append(el("span", {}, "Indicator: ", tileImg(obs.indicator, "small")));
   if (obs.wildcard) info.append(el("span", {}, "Wild: ", tileImg(obs.wildcard, "small")));
   if (obs.gambit_round) info.append(el("span", {}, "Fortune Gambit round"));

@@ -30,8 +30,13 @@ use std::time::{Duration, Instant};
 /// Arguments of `majiang play`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The rule set: hongkong, hangzhou, yangzhou or classic.
-    #[arg(long, required_unless_present = "rules_file")]
+    // The rule set (help from the registry).
+    #[arg(
+        long,
+        required_unless_present = "rules_file",
+        help = crate::rules_file::rules_help(),
+        long_help = crate::rules_file::rules_long_help()
+    )]
     rules: Option<String>,
     /// A TOML file of house rules (`rules = "..."` and option keys); --option wins over it.
     #[arg(long, value_name = "FILE")]

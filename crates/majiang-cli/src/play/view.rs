@@ -171,7 +171,7 @@ fn status_line(app: &App, obs: &Observation) -> Line<'static> {
         format!("hand {}", app.hand_number()),
         format!("dealer {}", app.name(obs.dealer)),
     ];
-    if rules.config().lao_win_phases {
+    if rules.spec().lao {
         parts.push(format!("lao {}", obs.lao));
     } else {
         parts.push(format!("{} wind", capital(obs.prevailing_wind.name())));
@@ -366,7 +366,7 @@ fn centre(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
     }
     lines.push(Line::from(format!("Wall: {} tiles left", obs.live_wall)));
     lines.push(Line::from(format!("Dealer: {}", app.name(obs.dealer))));
-    if app.ruleset().config().lao_win_phases {
+    if app.ruleset().spec().lao {
         lines.push(Line::from(format!("Lao: {}", obs.lao)));
     } else {
         lines.push(Line::from(format!(
@@ -613,7 +613,7 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
         Some((Some(next), _)) => lines.push(Line::from(format!(
             "Next hand: {} deals{}. Press Enter.",
             app.name(next.dealer),
-            if app.ruleset().config().lao_win_phases {
+            if app.ruleset().spec().lao {
                 format!(" at lao {}", next.lao)
             } else {
                 format!(", {} wind", capital(next.prevailing_wind.name()))

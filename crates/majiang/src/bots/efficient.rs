@@ -40,7 +40,7 @@ use super::Bot;
 use crate::analysis::{self, HandRules};
 use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
-use crate::table::{Action, Observation, RuleSetKind, Ruleset};
+use crate::table::{Action, Observation, Ruleset};
 use crate::tile::{KINDS, Tile};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -83,45 +83,16 @@ const DANGER_WEIGHT: f32 = 5.0;
 
 impl Goals {
     fn of(ruleset: &Ruleset) -> Goals {
-        let none = Goals {
-            min_fan: 0,
-            flush_fan: 0,
-            pungs_fan: 0,
-            seven_pairs_fan: 0,
-            hk_fan: false,
-            big_patterns_only: false,
-            pung_points: false,
+        let aims = ruleset.kind().aims();
+        Goals {
+            min_fan: aims.min_fan,
+            flush_fan: aims.flush_fan,
+            pungs_fan: aims.pungs_fan,
+            seven_pairs_fan: aims.seven_pairs_fan,
+            hk_fan: aims.value_honour_fan,
+            big_patterns_only: aims.big_patterns_only,
+            pung_points: aims.pung_points,
             flowers: ruleset.config().flowers,
-        };
-        match ruleset.kind() {
-            RuleSetKind::HongKong(o) => Goals {
-                min_fan: o.min_fan as i32,
-                flush_fan: 3,
-                pungs_fan: 3,
-                seven_pairs_fan: o.seven_pairs as i32,
-                hk_fan: true,
-                ..none
-            },
-            RuleSetKind::Yangzhou(o) => Goals {
-                min_fan: o.min_fan as i32,
-                flush_fan: 15,
-                big_patterns_only: true,
-                ..none
-            },
-            // Six players: only three pungs and a pair win, so all pungs is the one aim
-            // (read as "a win needs the all-pungs pattern").
-            RuleSetKind::Classic(o) if o.players == 6 => Goals {
-                min_fan: 1,
-                pungs_fan: 1,
-                big_patterns_only: true,
-                pung_points: true,
-                ..none
-            },
-            RuleSetKind::Classic(_) => Goals {
-                pung_points: true,
-                ..none
-            },
-            RuleSetKind::Hangzhou(_) => none,
         }
     }
 

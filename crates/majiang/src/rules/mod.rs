@@ -1,9 +1,14 @@
-//! The four rule sets, one module each, and scoring by rule-set name.
+//! The four rule sets, one module each; the [registry] that lists them; scoring by rule-set
+//! name.
 
 pub mod classic;
 pub mod hangzhou;
 pub mod hongkong;
+pub mod option_table;
+pub mod registry;
 pub mod yangzhou;
+
+pub use registry::{RULE_SETS, RuleSetKind, RuleSetSpec, ScoreUnit, lookup};
 
 use crate::scoring::request::{Malformed, ScoreRequest};
 use crate::scoring::{Invalid, Scored};
@@ -11,11 +16,8 @@ use crate::scoring::{Invalid, Scored};
 /// Scores a request with the rule set it names. `Err` is input that cannot be read (bad
 /// options); `Ok(Err(_))` is a readable hand that is not a valid win.
 pub fn score(request: &ScoreRequest) -> Result<Result<Scored, Invalid>, Malformed> {
-    match request.rules.as_str() {
-        "hongkong" => hongkong::score_request(&request.options, &request.situation),
-        "hangzhou" => hangzhou::score_request(&request.options, &request.situation),
-        "yangzhou" => yangzhou::score_request(&request.options, &request.situation),
-        "classic" => classic::score_request(&request.options, &request.situation),
-        other => Err(Malformed(format!("rules: {other:?} is not a rule set"))),
-    }
+    (lookup(&request.rules)?.score_request)(&request.options, &request.situation)
 }
+
+#[cfg(test)]
+mod tests;

@@ -34,14 +34,11 @@ impl fmt::Display for Malformed {
 
 impl std::error::Error for Malformed {}
 
-/// The names of the rule sets a request may name.
-pub const RULE_SETS: [&str; 4] = ["hongkong", "hangzhou", "yangzhou", "classic"];
-
 /// A scoring request: which rule set, its house-rule options (still as JSON, for the rule set to
 /// read), and the situation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScoreRequest {
-    /// `hongkong`, `hangzhou`, `yangzhou` or `classic`.
+    /// The rule set's name, one of [`RULE_SETS`](crate::rules::RULE_SETS).
     pub rules: String,
     /// House-rule options, as given.
     pub options: serde_json::Map<String, serde_json::Value>,
@@ -245,12 +242,7 @@ impl ScoreRequest {
     }
 
     fn from_raw(raw: RawRequest) -> Result<ScoreRequest, Malformed> {
-        if !RULE_SETS.contains(&raw.rules.as_str()) {
-            return Err(bad(format!(
-                "rules: {:?} is not a rule set (hongkong, hangzhou, yangzhou or classic)",
-                raw.rules
-            )));
-        }
+        let spec = crate::rules::lookup(&raw.rules)?;
         let players = match raw.options.get("players") {
             None => 4,
             Some(v) => v
@@ -261,11 +253,7 @@ impl ScoreRequest {
         };
         let seats = Seat::order(players).expect("3..=6").to_vec();
         let table = Table {
-            extra_winds: match (raw.rules.as_str(), players) {
-                ("classic", 5) => 4,
-                ("classic", 6) => 8,
-                _ => 0,
-            },
+            extra_winds: usize::from(spec.extra_winds(players as u8)),
             seats: seats.clone(),
         };
         let seat = seat_in(raw.seat.as_deref().unwrap_or("east"), "seat", &seats)?;

@@ -106,7 +106,13 @@ impl TableConfig {
     /// table, all 8 at six, none otherwise (only classic seats five or six). See
     /// [`crate::table::extra_winds`].
     pub const fn extra_winds(&self) -> u8 {
-        match self.players {
+        TableConfig::extra_winds_at(self.players)
+    }
+
+    /// Bonus tiles played as extra winds at a table of `players`: 4 at five, 8 at six, none
+    /// otherwise.
+    pub const fn extra_winds_at(players: u8) -> u8 {
+        match players {
             5 => 4,
             6 => 8,
             _ => 0,

@@ -129,16 +129,7 @@ pub enum LogRecord {
 
 /// The options of a rule set as a JSON object its options parser reads back.
 pub fn options_json(kind: &RuleSetKind) -> Map<String, Value> {
-    let value = match kind {
-        RuleSetKind::HongKong(o) => serde_json::to_value(o),
-        RuleSetKind::Hangzhou(o) => serde_json::to_value(o),
-        RuleSetKind::Yangzhou(o) => serde_json::to_value(o),
-        RuleSetKind::Classic(o) => serde_json::to_value(o),
-    };
-    match value {
-        Ok(Value::Object(map)) => map,
-        _ => Map::new(),
-    }
+    kind.options_json()
 }
 
 /// A match log: its records in order. Build it while playing (as

@@ -43,9 +43,8 @@
 
 use super::game::{Game, HandOutcome, HandSetup, SetupError, choose_seats};
 use super::log::MatchLog;
-use super::ruleset::{RuleSetKind, Ruleset};
+use super::ruleset::Ruleset;
 use super::{Action, ActionError, Event, Player};
-use crate::rules::hangzhou::MatchEnd as HangzhouEnd;
 use crate::tile::{Tile, Wind};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -117,31 +116,7 @@ pub struct MatchRules {
 impl MatchRules {
     /// The match rules of `ruleset` (see the table in the [module docs](self)).
     pub fn of(ruleset: &Ruleset) -> MatchRules {
-        let plain = |rotation, rounds| MatchRules {
-            rotation,
-            end: EndRule::DealRounds(rounds),
-            starting_points: 0,
-            floor: false,
-            double_starts_lao3: false,
-        };
-        match ruleset.kind() {
-            RuleSetKind::HongKong(_) => plain(Rotation::StayOnWinOrDraw, 4),
-            RuleSetKind::Yangzhou(_) => plain(Rotation::StayOnWin, 4),
-            RuleSetKind::Classic(_) => plain(Rotation::EveryHand, 1),
-            RuleSetKind::Hangzhou(o) => {
-                let (end, starting_points, floor) = match o.end {
-                    HangzhouEnd::Rounds(n) => (EndRule::Hands(n), 0, false),
-                    HangzhouEnd::Points(n) => (EndRule::Points(n), i64::from(n), true),
-                };
-                MatchRules {
-                    rotation: Rotation::WinnerDeals,
-                    end,
-                    starting_points,
-                    floor,
-                    double_starts_lao3: o.dice_double_starts_lao3,
-                }
-            }
-        }
+        ruleset.kind().match_rules()
     }
 }
 

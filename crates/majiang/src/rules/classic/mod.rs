@@ -29,6 +29,7 @@
 mod options;
 mod patterns;
 mod settle;
+pub mod spec;
 
 pub use options::Options;
 pub use patterns::{PATTERNS, PatternDef};

@@ -1,11 +1,13 @@
-//! House rules of the classic game (`RULES.md` §5 *options*).
+//! House rules of the classic game (`docs/rules/classic.md`, *Options*; the table is
+//! [`spec::OPTIONS`](super::spec::OPTIONS)).
 
+use crate::rules::option_table;
 use crate::scoring::request::Malformed;
 use serde::{Deserialize, Serialize};
 
 /// House rules, read from the request's `"options"` object (and, later, a TOML rules file).
 ///
-/// Defaults are `RULES.md`'s: four players, no flowers.
+/// Defaults are those of `docs/rules/classic.md`: four players, no flowers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
@@ -32,6 +34,7 @@ impl Options {
     pub fn from_json(
         map: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Options, Malformed> {
+        option_table::check("classic", super::spec::OPTIONS, map)?;
         let options: Options = serde_json::from_value(serde_json::Value::Object(map.clone()))
             .map_err(|e| Malformed(format!("options (classic): {e}")))?;
         if !(3..=6).contains(&options.players) {

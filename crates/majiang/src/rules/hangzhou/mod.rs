@@ -21,6 +21,7 @@ pub mod eligibility;
 pub mod options;
 pub mod patterns;
 pub mod settle;
+pub mod spec;
 
 pub use options::{MatchEnd, Options, WildcardMode};
 pub use patterns::{PATTERNS, PatternDef};

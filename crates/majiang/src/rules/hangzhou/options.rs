@@ -1,6 +1,8 @@
-//! Hangzhou house rules (`RULES.md` §2, every *option*), read from a request's `options` object
+//! Hangzhou house rules (`docs/rules/hangzhou.md`, *Options*; the table is
+//! [`spec::OPTIONS`](super::spec::OPTIONS)), read from a request's `options` object
 //! (and, later, a TOML rules file).
 
+use crate::rules::option_table;
 use crate::scoring::request::Malformed;
 use crate::tile::Tile;
 use serde::{Deserialize, Serialize};
@@ -67,7 +69,7 @@ impl TryFrom<String> for MatchEnd {
     }
 }
 
-/// Hangzhou house rules. Defaults are those of `RULES.md` §2.
+/// Hangzhou house rules. Defaults are those of `docs/rules/hangzhou.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
@@ -105,6 +107,7 @@ impl Options {
     pub fn from_json(
         map: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Options, Malformed> {
+        option_table::check("hangzhou", super::spec::OPTIONS, map)?;
         let mut map = map.clone();
         if let Some(p) = map.remove("players") {
             if p.as_u64() != Some(4) {
@@ -191,13 +194,13 @@ mod tests {
     fn bad_options_are_malformed() {
         for (v, needle) in [
             (json!({"min_fan": 3}), "unknown field"),
-            (json!({"wildcard": "red"}), "unknown variant"),
+            (json!({"wildcard": "red"}), "\"indicator\""),
             (json!({"base": 0}), "base"),
             (json!({"cap": 0}), "cap"),
             (json!({"end": "rounds"}), "rounds:N"),
             (json!({"end": "points:0"}), "points:N"),
             (json!({"end": "hours:2"}), "rounds:N"),
-            (json!({"players": 3}), "four players"),
+            (json!({"players": 3}), "players"),
         ] {
             let e = Options::from_json(&map(v.clone())).unwrap_err();
             assert!(e.0.contains(needle), "{v}: {e}");

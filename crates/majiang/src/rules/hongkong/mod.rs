@@ -28,6 +28,7 @@ mod hand;
 mod options;
 mod patterns;
 mod settle;
+pub mod spec;
 
 pub use options::Options;
 pub use patterns::{PATTERNS, PatternDef, PatternValue, pattern};

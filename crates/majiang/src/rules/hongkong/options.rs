@@ -1,11 +1,13 @@
-//! The Hong Kong house rules (RULES.md §4 *options*).
+//! The Hong Kong house rules (`docs/rules/hongkong.md`, *Options*; the table is
+//! [`spec::OPTIONS`](super::spec::OPTIONS)).
 
+use crate::rules::option_table;
 use crate::scoring::request::Malformed;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// House rules (RULES.md §4 *options*), read from the request's `"options"` object and, later,
-/// a TOML rules file. Every field has the RULES.md default.
+/// House rules (`docs/rules/hongkong.md`), read from the request's `"options"` object and, later,
+/// a TOML rules file. Every field has the documented default.
 ///
 /// ```
 /// use majiang::rules::hongkong::Options;
@@ -45,6 +47,7 @@ impl Options {
     /// `"players"` (read by the request itself) is accepted only as 4: Hong Kong is a
     /// four-player game.
     pub fn from_json(map: &Map<String, Value>) -> Result<Options, Malformed> {
+        option_table::check("hongkong", super::spec::OPTIONS, map)?;
         let mut map = map.clone();
         if let Some(p) = map.remove("players") {
             if p.as_u64() != Some(4) {

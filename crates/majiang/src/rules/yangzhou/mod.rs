@@ -25,6 +25,7 @@ mod options;
 pub mod patterns;
 pub mod reading;
 pub mod settle;
+pub mod spec;
 
 pub use options::Options;
 pub use patterns::{PATTERNS, PatternDef};

@@ -1,9 +1,11 @@
-//! Yangzhou house rules (RULES.md §3 *options*).
+//! Yangzhou house rules (`docs/rules/yangzhou.md`, *Options*; the table is
+//! [`spec::OPTIONS`](super::spec::OPTIONS)).
 
+use crate::rules::option_table;
 use crate::scoring::request::Malformed;
 use serde::{Deserialize, Serialize};
 
-/// House rules (RULES.md §3 *options*), read from the request's `"options"` object (and, later,
+/// House rules (`docs/rules/yangzhou.md`), read from the request's `"options"` object (and, later,
 /// a TOML rules file). Unknown names and bad values are [`Malformed`].
 ///
 /// ```
@@ -36,6 +38,7 @@ impl Options {
     pub fn from_json(
         map: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Options, Malformed> {
+        option_table::check("yangzhou", super::spec::OPTIONS, map)?;
         serde_json::from_value(serde_json::Value::Object(map.clone()))
             .map_err(|e| Malformed(format!("options (yangzhou): {e}")))
     }

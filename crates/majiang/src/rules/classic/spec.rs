@@ -1,0 +1,113 @@
+//! What classic Chinese mahjong is, for the [registry](crate::rules::registry): names, seats,
+//! unit, options table, table configuration, match rules and patterns (`docs/rules/classic.md`).
+
+use super::{HAND_RULES, Options, PATTERNS};
+use crate::rules::option_table::{Allowed, OptionSpec};
+use crate::rules::registry::{Aims, PatternInfo, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
+use crate::scoring::request::Malformed;
+use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
+use crate::table::matches::{EndRule, MatchRules, Rotation};
+
+/// Classic Chinese mahjong.
+pub static SPEC: RuleSetSpec = RuleSetSpec {
+    name: "classic",
+    english: "Classic Chinese mahjong",
+    chinese: "中国古典麻将",
+    seats: Seats::PlayersOption,
+    unit: ScoreUnit::Points,
+    lao: false,
+    options: OPTIONS,
+    patterns,
+    read: |map| Options::from_json(map).map(RuleSetKind::Classic),
+    score_request: super::score_request,
+};
+
+/// The house-rule options: the parser checks against this table, the help prints it.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "flowers",
+        default: "false",
+        allowed: Allowed::Bool,
+        meaning: "flowers and seasons in play (3 and 4 players only: at 5 and 6 they are extra winds)",
+    },
+    OptionSpec {
+        key: "players",
+        default: "4",
+        allowed: Allowed::Whole { min: 3, max: 6 },
+        meaning: "players at the table: 3 (no West), 4, 5 (adds North-East) or 6 (adds South-West)",
+    },
+];
+
+/// The table facts of these options. Flowers at a five- or six-player table (whose bonus
+/// tiles are extra winds) are refused.
+pub fn table_config(o: &Options) -> Result<TableConfig, Malformed> {
+    // Five and six players: the bonus tiles are extra winds, one wall side per player; six
+    // play 10-tile hands of pungs and a pair (see `table::extra_winds`).
+    if o.flowers && o.players >= 5 {
+        return Err(Malformed(format!(
+            "flowers: a {}-player classic table plays the flower tiles as extra winds, so they \
+             cannot also be flowers",
+            o.players
+        )));
+    }
+    let six = o.players == 6;
+    Ok(TableConfig {
+        players: o.players,
+        hand_size: if six { 10 } else { 13 },
+        flowers: o.flowers,
+        dead_wall: DeadWall::None,
+        break_dice: 2,
+        wall_sides: if o.players >= 5 { o.players } else { 4 },
+        chow_allowed: !six,
+        kongs_allowed: !six,
+        wildcard: WildcardRule::None,
+        hand_rules: HAND_RULES,
+        seat_choice: SeatChoiceRule::HighestRoll,
+        lao_win_phases: false,
+        fortune_gambit: false,
+    })
+}
+
+/// The deal passes after every hand; the match ends when every seat has dealt once.
+pub fn match_rules() -> MatchRules {
+    MatchRules {
+        rotation: Rotation::EveryHand,
+        end: EndRule::DealRounds(1),
+        starting_points: 0,
+        floor: false,
+        double_starts_lao3: false,
+    }
+}
+
+/// A planning bot's aims: pungs of honours and terminals pay; six players win only with
+/// three pungs and a pair, so all pungs is the one aim there.
+pub fn aims(o: &Options) -> Aims {
+    if o.players == 6 {
+        Aims {
+            min_fan: 1,
+            pungs_fan: 1,
+            big_patterns_only: true,
+            pung_points: true,
+            ..Aims::NONE
+        }
+    } else {
+        Aims {
+            pung_points: true,
+            ..Aims::NONE
+        }
+    }
+}
+
+/// The pattern table as the registry lists it (the one adapter from [`PATTERNS`]).
+pub fn patterns() -> Vec<PatternInfo> {
+    PATTERNS
+        .iter()
+        .map(|p| PatternInfo {
+            id: p.id,
+            name: p.name,
+            value: p.value,
+            unit: p.unit,
+            limit: false,
+        })
+        .collect()
+}

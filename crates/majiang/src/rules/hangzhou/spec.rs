@@ -1,0 +1,127 @@
+//! What Hangzhou mahjong is, for the [registry](crate::rules::registry): names, seats, unit,
+//! options table, table configuration, match rules and patterns (`docs/rules/hangzhou.md`).
+
+use super::options::MAX_BASE;
+use super::{MatchEnd, Options, PATTERNS, WildcardMode};
+use crate::rules::option_table::{Allowed, OptionSpec};
+use crate::rules::registry::{PatternInfo, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
+use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
+use crate::table::matches::{EndRule, MatchRules, Rotation};
+use crate::tile::Tile;
+
+/// Hangzhou mahjong.
+pub static SPEC: RuleSetSpec = RuleSetSpec {
+    name: "hangzhou",
+    english: "Hangzhou mahjong",
+    chinese: "杭州麻将",
+    seats: Seats::Fixed(4),
+    unit: ScoreUnit::Multiplier,
+    lao: true,
+    options: OPTIONS,
+    patterns,
+    read: |map| Options::from_json(map).map(RuleSetKind::Hangzhou),
+    score_request: super::score_request,
+};
+
+/// The house-rule options: the parser checks against this table, the help prints it.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "wildcard",
+        default: "\"white\"",
+        allowed: Allowed::OneOf {
+            values: &["white", "indicator"],
+        },
+        meaning: "which tiles are wild: the four White dragons, or the kind of a turned-up indicator",
+    },
+    OptionSpec {
+        key: "base",
+        default: "1",
+        allowed: Allowed::Whole {
+            min: 1,
+            max: MAX_BASE,
+        },
+        meaning: "the base score every hand starts from (tables use 1, 2, 3 or 5)",
+    },
+    OptionSpec {
+        key: "cap",
+        default: "null",
+        allowed: Allowed::WholeOrNone {
+            min: 1,
+            max: i64::MAX,
+        },
+        meaning: "the most one payer pays for one hand (tables use 64, 128 or 256); null: no cap",
+    },
+    OptionSpec {
+        key: "end",
+        default: "\"rounds:8\"",
+        allowed: Allowed::Form {
+            form: "rounds:N or points:N (N at least 1)",
+            examples: &["rounds:8", "rounds:16", "points:50"],
+        },
+        meaning: "when the match ends: after N hands, or once a player's N starting points are gone",
+    },
+    OptionSpec {
+        key: "dice_double_starts_lao3",
+        default: "false",
+        allowed: Allowed::Bool,
+        meaning: "a new dealer whose dealer-choice roll was a double or 12 starts at 3 lao",
+    },
+    OptionSpec {
+        key: "players",
+        default: "4",
+        allowed: Allowed::Whole { min: 4, max: 4 },
+        meaning: "players at the table: Hangzhou mahjong is played by four",
+    },
+];
+
+/// The table facts of these options.
+pub fn table_config(o: &Options) -> TableConfig {
+    TableConfig {
+        players: 4,
+        hand_size: 13,
+        flowers: false,
+        dead_wall: DeadWall::Fixed(20),
+        break_dice: 2,
+        wall_sides: 4,
+        chow_allowed: true,
+        kongs_allowed: true,
+        wildcard: match o.wildcard {
+            WildcardMode::White => WildcardRule::Fixed(Tile::WHITE),
+            WildcardMode::Indicator => WildcardRule::Indicator,
+        },
+        hand_rules: super::patterns::hand_rules(Tile::WHITE),
+        seat_choice: SeatChoiceRule::CountedRoll,
+        lao_win_phases: true,
+        fortune_gambit: true,
+    }
+}
+
+/// The winner deals next (lao); the match ends after `rounds:N` hands or once someone's
+/// `points:N` are gone (balances then floor at zero).
+pub fn match_rules(o: &Options) -> MatchRules {
+    let (end, starting_points, floor) = match o.end {
+        MatchEnd::Rounds(n) => (EndRule::Hands(n), 0, false),
+        MatchEnd::Points(n) => (EndRule::Points(n), i64::from(n), true),
+    };
+    MatchRules {
+        rotation: Rotation::WinnerDeals,
+        end,
+        starting_points,
+        floor,
+        double_starts_lao3: o.dice_double_starts_lao3,
+    }
+}
+
+/// The pattern table as the registry lists it (the one adapter from [`PATTERNS`]).
+pub fn patterns() -> Vec<PatternInfo> {
+    PATTERNS
+        .iter()
+        .map(|p| PatternInfo {
+            id: p.id,
+            name: p.name,
+            value: p.value,
+            unit: p.unit,
+            limit: false,
+        })
+        .collect()
+}

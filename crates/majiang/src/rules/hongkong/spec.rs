@@ -1,0 +1,127 @@
+//! What Hong Kong mahjong is, for the [registry](crate::rules::registry): names, seats, unit,
+//! options table, table configuration, match rules and patterns (`docs/rules/hongkong.md`).
+
+use super::{Options, PATTERNS, PatternValue};
+use crate::analysis::HandRules;
+use crate::rules::option_table::{Allowed, OptionSpec};
+use crate::rules::registry::{Aims, PatternInfo, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
+use crate::scoring::Unit;
+use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
+use crate::table::matches::{EndRule, MatchRules, Rotation};
+
+/// Hong Kong mahjong.
+pub static SPEC: RuleSetSpec = RuleSetSpec {
+    name: "hongkong",
+    english: "Hong Kong mahjong",
+    chinese: "香港麻将",
+    seats: Seats::Fixed(4),
+    unit: ScoreUnit::Fan,
+    lao: false,
+    options: OPTIONS,
+    patterns,
+    read: |map| Options::from_json(map).map(RuleSetKind::HongKong),
+    score_request: super::score_request,
+};
+
+/// The house-rule options: the parser checks against this table, the help prints it.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "min_fan",
+        default: "3",
+        allowed: Allowed::Whole { min: 0, max: 64 },
+        meaning: "fewest fan for a valid win; a hand at the limit always wins",
+    },
+    OptionSpec {
+        key: "limit",
+        default: "10",
+        allowed: Allowed::Whole { min: 1, max: 64 },
+        meaning: "fan at and above which the limit (64 points) pays",
+    },
+    OptionSpec {
+        key: "flowers",
+        default: "true",
+        allowed: Allowed::Bool,
+        meaning: "flowers and seasons are in play",
+    },
+    OptionSpec {
+        key: "seven_pairs",
+        default: "4",
+        allowed: Allowed::Whole { min: 0, max: 64 },
+        meaning: "fan for Seven Pairs; 0 means seven pairs is not a winning hand",
+    },
+    OptionSpec {
+        key: "players",
+        default: "4",
+        allowed: Allowed::Whole { min: 4, max: 4 },
+        meaning: "players at the table: Hong Kong mahjong is played by four",
+    },
+];
+
+/// The table facts of these options.
+pub fn table_config(o: &Options) -> TableConfig {
+    TableConfig {
+        players: 4,
+        hand_size: 13,
+        flowers: o.flowers,
+        dead_wall: DeadWall::Replenishing(14),
+        break_dice: 3,
+        wall_sides: 4,
+        chow_allowed: true,
+        kongs_allowed: true,
+        wildcard: WildcardRule::None,
+        hand_rules: HandRules {
+            seven_pairs: o.seven_pairs > 0,
+            four_as_two_pairs: false,
+            thirteen_orphans: true,
+            wildcard: None,
+        },
+        seat_choice: SeatChoiceRule::WindTiles,
+        lao_win_phases: false,
+        fortune_gambit: false,
+    }
+}
+
+/// The dealer stays on a win or a draw; four rounds of the deal, East to North.
+pub fn match_rules() -> MatchRules {
+    MatchRules {
+        rotation: Rotation::StayOnWinOrDraw,
+        end: EndRule::DealRounds(4),
+        starting_points: 0,
+        floor: false,
+        double_starts_lao3: false,
+    }
+}
+
+/// A planning bot's aims: the minimum, flushes and all pungs (3 fan), seven pairs, value pungs.
+pub fn aims(o: &Options) -> Aims {
+    Aims {
+        min_fan: o.min_fan as i32,
+        flush_fan: 3,
+        pungs_fan: 3,
+        seven_pairs_fan: o.seven_pairs as i32,
+        value_honour_fan: true,
+        ..Aims::NONE
+    }
+}
+
+/// The pattern table as the registry lists it (the one adapter from [`PATTERNS`]).
+pub fn patterns() -> Vec<PatternInfo> {
+    let defaults = Options::default();
+    PATTERNS
+        .iter()
+        .map(|p| {
+            let (value, limit) = match p.value {
+                PatternValue::Fan(n) => (i64::from(n), false),
+                PatternValue::FanOption(_, n) => (i64::from(n), false),
+                PatternValue::Limit => (i64::from(defaults.limit), true),
+            };
+            PatternInfo {
+                id: p.id,
+                name: p.name,
+                value,
+                unit: Unit::Fan,
+                limit,
+            }
+        })
+        .collect()
+}

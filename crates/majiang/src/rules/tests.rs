@@ -1,0 +1,192 @@
+//! The registry: four sets, options tables that agree with their parsers, no name comparisons
+//! outside `rules/`.
+
+use super::option_table::{Allowed, defaults};
+use super::{RULE_SETS, RuleSetKind, lookup};
+use serde_json::{Map, Value, json};
+
+#[test]
+fn the_registry_lists_four_sets_by_unique_name() {
+    let names: Vec<&str> = RULE_SETS.iter().map(|s| s.name).collect();
+    assert_eq!(names, ["hongkong", "hangzhou", "yangzhou", "classic"]);
+    for spec in RULE_SETS {
+        assert!(std::ptr::eq(lookup(spec.name).unwrap(), spec));
+        assert!(!spec.english.is_empty() && !spec.chinese.is_empty());
+        assert!(!(spec.patterns)().is_empty(), "{}", spec.name);
+    }
+    let chinese: Vec<&str> = RULE_SETS.iter().map(|s| s.chinese).collect();
+    assert_eq!(
+        chinese,
+        ["香港麻将", "杭州麻将", "扬州麻将", "中国古典麻将"]
+    );
+}
+
+#[test]
+fn seats_units_and_lao() {
+    let seats: Vec<_> = RULE_SETS.iter().map(|s| s.seat_counts()).collect();
+    assert_eq!(seats, [4..=4, 4..=4, 4..=4, 3..=6]);
+    assert!(RULE_SETS.iter().all(|s| s.default_players() == 4));
+    let lao: Vec<bool> = RULE_SETS.iter().map(|s| s.lao).collect();
+    assert_eq!(lao, [false, true, false, false]);
+    let units: Vec<&str> = RULE_SETS.iter().map(|s| s.unit.name()).collect();
+    assert_eq!(units, ["fan", "multiplier", "fan", "points"]);
+    assert_eq!(lookup("classic").unwrap().extra_winds(6), 8);
+    assert_eq!(lookup("hongkong").unwrap().extra_winds(6), 0);
+}
+
+#[test]
+fn a_players_option_allows_exactly_the_seat_counts() {
+    for spec in RULE_SETS {
+        let Some(players) = spec.players_option() else {
+            continue;
+        };
+        let seats = spec.seat_counts();
+        assert_eq!(
+            players.allowed,
+            Allowed::Whole {
+                min: i64::from(*seats.start()),
+                max: i64::from(*seats.end())
+            },
+            "{}",
+            spec.name
+        );
+        assert_eq!(players.default_value(), json!(spec.default_players()));
+    }
+}
+
+#[test]
+fn every_options_table_round_trips_its_defaults_through_its_parser() {
+    for spec in RULE_SETS {
+        for o in spec.options {
+            assert!(
+                serde_json::from_str::<Value>(o.default).is_ok(),
+                "{}.{}: default {:?} is not JSON",
+                spec.name,
+                o.key,
+                o.default
+            );
+            assert!(
+                o.allowed.admits(&o.default_value()),
+                "{}.{}",
+                spec.name,
+                o.key
+            );
+            assert!(!o.meaning.is_empty());
+        }
+        let from_table = spec.read(&defaults(spec.options)).unwrap();
+        let from_nothing = spec.read(&Map::new()).unwrap();
+        assert_eq!(from_table, from_nothing, "{}", spec.name);
+        // What the parser's defaults write back (the log header) is the table's defaults.
+        for (key, value) in from_nothing.options_json() {
+            let o = spec.options.iter().find(|o| o.key == key);
+            let o = o.unwrap_or_else(|| panic!("{}: {key} is not in the table", spec.name));
+            assert_eq!(value, o.default_value(), "{}.{key}", spec.name);
+        }
+    }
+}
+
+#[test]
+fn unknown_options_and_values_are_refused_naming_the_allowed_ones() {
+    for spec in RULE_SETS {
+        let mut bad = Map::new();
+        bad.insert("no_such_option".into(), json!(1));
+        let e = spec.read(&bad).unwrap_err().0;
+        for o in spec.options {
+            assert!(
+                e.contains(o.key),
+                "{}: {e} should list {}",
+                spec.name,
+                o.key
+            );
+        }
+        for o in spec.options {
+            let wrong = match o.allowed {
+                Allowed::Bool => json!("yes"),
+                Allowed::Whole { max, .. } | Allowed::WholeOrNone { max, .. } if max < i64::MAX => {
+                    json!(max + 1)
+                }
+                Allowed::Whole { .. } | Allowed::WholeOrNone { .. } => json!(0.5),
+                Allowed::OneOf { .. } | Allowed::Form { .. } => json!("nonsense"),
+            };
+            let mut one = Map::new();
+            one.insert(o.key.into(), wrong.clone());
+            let e = spec.read(&one).unwrap_err().0;
+            assert!(e.contains(o.key), "{}.{} = {wrong}: {e}", spec.name, o.key);
+            if let Allowed::OneOf { values } = o.allowed {
+                assert!(values.iter().all(|v| e.contains(v)), "{e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn unknown_rule_sets_are_refused_listing_the_sets() {
+    let e = RuleSetKind::from_name("riichi", &Map::new()).unwrap_err().0;
+    assert!(e.contains("riichi") && e.contains("hongkong, hangzhou, yangzhou, classic"));
+}
+
+#[test]
+fn the_lobby_json_has_what_the_browser_needs() {
+    let v = lookup("classic").unwrap().to_json();
+    assert_eq!(v["seat_counts"], json!([3, 4, 5, 6]));
+    assert_eq!(v["default_players"], 4);
+    assert_eq!(v["unit"], "points");
+    assert_eq!(v["options"][1]["key"], "players");
+    assert_eq!(
+        v["options"][1]["allowed"],
+        json!({"kind": "whole", "min": 3, "max": 6})
+    );
+    assert!(v["patterns"].as_array().is_some_and(|p| !p.is_empty()));
+}
+
+/// Source files outside `rules/` must not compare a rule-set name (`== "hangzhou"`,
+/// `"classic" =>`) or match a `RuleSetKind` variant: they ask the registry.
+#[test]
+fn no_rule_set_names_are_compared_outside_rules() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut offenders = Vec::new();
+    let mut stack = vec![
+        root.join("majiang/src"),
+        root.join("majiang-cli/src"),
+        root.join("majiang-server/src"),
+    ];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if !path.ends_with("majiang/src/rules") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for (n, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                let compares = RULE_SETS.iter().any(|s| {
+                    let lit = format!("\"{}\"", s.name);
+                    code.contains(&format!("== {lit}"))
+                        || code.contains(&format!("!= {lit}"))
+                        || code.contains(&format!("{lit} =>"))
+                        || code.contains(&format!("{lit} |"))
+                });
+                let matches_variant = ["HongKong(", "Hangzhou(", "Yangzhou(", "Classic("]
+                    .iter()
+                    .any(|v| code.contains(&format!("RuleSetKind::{v}")));
+                if compares || matches_variant {
+                    offenders.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "ask the registry instead:\n{}",
+        offenders.join("\n")
+    );
+}
