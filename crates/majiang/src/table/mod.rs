@@ -8,8 +8,11 @@
 //!   [`Game::legal_actions`] what they may do, and [`Game::apply`] does it, returning the
 //!   [`Event`]s it caused or an [`ActionError`] (the game is then unchanged).
 //! - [`Observation`] ([`observation`]): what one player may see.
-//! - [`Match`] ([`matches`](mod@matches)): a whole match, hand after hand, with its ledger; [`MatchLog`]
-//!   ([`log`]): its JSON-lines record, and [`log::replay`] to check one.
+//! - [`Match`] ([`matches`](mod@matches)): a whole match, hand after hand, with its ledger;
+//!   [`MatchLog`] ([`log`]): its JSON-lines record.
+//! - [`Session`] ([`session`]): one match flow, the match, the hand in play and the log written
+//!   as actions come in; every driver uses it, and [`replay()`] ([`mod@replay`]) checks a log by
+//!   re-driving one.
 //!
 //! Players are chairs, [`Player`]`(0..n)`, fixed for a match; each hand the dealer is East and
 //! the other seat winds follow in turn order ([`Game::seat_of`]).
@@ -72,7 +75,9 @@ pub mod game;
 pub mod log;
 pub mod matches;
 pub mod observation;
+pub mod replay;
 pub mod ruleset;
+pub mod session;
 pub mod wall;
 
 pub use action::{Action, ActionError};
@@ -83,8 +88,10 @@ pub use game::{
     Actors, DiscardRecord, Game, HandOutcome, HandSetup, SeatChoice, SetupError, TileSource,
     choose_seats,
 };
-pub use log::{MatchLog, ReplayError, ReplayReport, replay};
-pub use matches::{Match, MatchError, Settlement, play_match};
+pub use log::MatchLog;
+pub use matches::{Match, MatchError, Settlement};
+pub use replay::{ReplayError, ReplayReport, replay};
+pub use session::{Opening, Session, Step};
 pub use observation::{Observation, PublicHand};
 pub use ruleset::{RuleSetKind, Ruleset};
 pub use wall::{Wall, WallError};
