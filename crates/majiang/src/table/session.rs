@@ -63,7 +63,7 @@ pub struct Step {
 }
 
 /// A match in play, with its log.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Session {
     m: Match,
     game: Game,
