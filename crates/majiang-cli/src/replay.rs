@@ -11,8 +11,8 @@ use majiang::bots::{self, Bot};
 use majiang::scoring::{Unit, WinKind};
 use majiang::table::log::MatchSummary;
 use majiang::table::matches::{EndReason, Settlement};
-use majiang::table::{ReplayReport, Ruleset, replay};
 use majiang::table::{HandOutcome, Player};
+use majiang::table::{ReplayReport, Ruleset, replay};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -135,7 +135,11 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
 
 /// One bot per chair from `names` (one name for every chair, or one per chair, comma
 /// separated), each seeded from the match seed and its chair.
-fn seat_bots(names: &str, ruleset: &Arc<Ruleset>, seed: u64) -> Result<Vec<Box<dyn Bot>>, UsageError> {
+fn seat_bots(
+    names: &str,
+    ruleset: &Arc<Ruleset>,
+    seed: u64,
+) -> Result<Vec<Box<dyn Bot>>, UsageError> {
     let n = ruleset.players();
     let names: Vec<&str> = names.split(',').map(str::trim).collect();
     if names.len() != 1 && names.len() != n {

@@ -193,7 +193,10 @@ fn a_truncated_log_exits_3_saying_where_it_ends() {
     let out = run_stdin(&["replay", "-"], &cut);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
-    assert!(stdout.contains("hand   1") && stdout.contains("hand   2"), "{stdout}");
+    assert!(
+        stdout.contains("hand   1") && stdout.contains("hand   2"),
+        "{stdout}"
+    );
     assert!(!stdout.contains("hand   3"), "{stdout}");
     assert!(
         stdout.contains("the log ends in hand 3 (match not finished)"),
@@ -208,12 +211,19 @@ fn a_truncated_log_exits_3_saying_where_it_ends() {
 #[test]
 fn selfplay_chooses_bots_by_name() {
     let a = selfplay("classic", "3", &["--bots", "random"], "r.jsonl");
-    let b = selfplay("classic", "3", &["--bots", "efficient,random,random,random"], "m.jsonl");
+    let b = selfplay(
+        "classic",
+        "3",
+        &["--bots", "efficient,random,random,random"],
+        "m.jsonl",
+    );
     assert_ne!(a, b);
     let out = run_stdin(&["replay", "-q", "-"], &b);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     for bad in ["clever", "random,random"] {
-        let out = run(&["selfplay", "--rules", "classic", "--bots", bad, "--log", "-"]);
+        let out = run(&[
+            "selfplay", "--rules", "classic", "--bots", bad, "--log", "-",
+        ]);
         assert_eq!(out.status.code(), Some(2), "{bad}");
         assert!(text(&out.stderr).contains("--bots"), "{bad}");
     }

@@ -4,9 +4,9 @@
 //! again here independently of `matches.rs`.
 
 use majiang::Wind;
+use majiang::bots::{self, Bot, play_match};
 use majiang::scoring::WinKind;
 use majiang::table::log::{LogRecord, MatchLog};
-use majiang::bots::{self, Bot, play_match};
 use majiang::table::matches::{Deal, EndReason, Match, MatchError, Settlement};
 use majiang::table::{Action, DicePurpose, Event, HandOutcome, Observation, Player, Ruleset};
 use serde_json::{Map, Value, json};
@@ -472,7 +472,13 @@ fn a_bot_that_cheats_is_refused() {
     assert!(matches!(err, MatchError::Action { hand: 1, .. }), "{err}");
     // One bot per chair.
     let err = play_match(r, 1, None, &mut players[..3]).unwrap_err();
-    assert_eq!(err, MatchError::BotCount { bots: 3, players: 4 });
+    assert_eq!(
+        err,
+        MatchError::BotCount {
+            bots: 3,
+            players: 4
+        }
+    );
 }
 
 /// The long run: 300 seeded matches per rule set, each checked as above and replayed from its

@@ -60,10 +60,18 @@ fn drive(r: &Arc<Ruleset>, seed: u64, limit: Option<u32>) -> Session {
         }
         let hand = session.hand_number();
         let records = session.log().records.len();
-        let step = session.act(p, bots_act(&mut players, &session, p, &legal)).unwrap();
+        let step = session
+            .act(p, bots_act(&mut players, &session, p, &legal))
+            .unwrap();
         assert_eq!(step.hand_number, hand);
-        assert_eq!(session.log().records.len(), records + 1 + step.events.len()
-            + usize::from(step.settlement.is_some()) + usize::from(step.match_over));
+        assert_eq!(
+            session.log().records.len(),
+            records
+                + 1
+                + step.events.len()
+                + usize::from(step.settlement.is_some())
+                + usize::from(step.match_over)
+        );
         assert_eq!(step.match_over, session.is_over());
         assert!(!step.match_over || step.settlement.is_some());
     }
@@ -92,7 +100,11 @@ fn sessions_of_bots_write_logs_that_replay_for_every_rule_set() {
     let cases = [
         ("hongkong", json!({}), Some(6)),
         ("hangzhou", json!({}), None),
-        ("hangzhou", json!({"wildcard": "indicator", "end": "points:6"}), Some(10)),
+        (
+            "hangzhou",
+            json!({"wildcard": "indicator", "end": "points:6"}),
+            Some(10),
+        ),
         ("yangzhou", json!({}), Some(6)),
         ("classic", json!({}), None),
         ("classic", json!({"players": 3}), None),
@@ -105,9 +117,16 @@ fn sessions_of_bots_write_logs_that_replay_for_every_rule_set() {
         let text = session.log().to_jsonl();
         let report = replay(&text).unwrap_or_else(|e| panic!("{name} {options}: {e}"));
         assert!(report.complete, "{name} {options}");
-        assert_eq!(report.hands, session.matches().settlements(), "{name} {options}");
+        assert_eq!(
+            report.hands,
+            session.matches().settlements(),
+            "{name} {options}"
+        );
         assert_eq!(report.summary.standings, session.standings());
-        assert!(matches!(session.log().records.last(), Some(LogRecord::End(_))));
+        assert!(matches!(
+            session.log().records.last(),
+            Some(LogRecord::End(_))
+        ));
     }
 }
 
@@ -144,6 +163,9 @@ fn re_driving_a_recorded_log_writes_it_byte_for_byte() {
             }
         }
         assert!(session.is_over(), "{path:?}");
-        assert!(session.log().to_jsonl() == text, "{path:?}: the log text differs");
+        assert!(
+            session.log().to_jsonl() == text,
+            "{path:?}: the log text differs"
+        );
     }
 }

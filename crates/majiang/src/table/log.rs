@@ -275,4 +275,3 @@ pub(crate) fn parse_lines(text: &str) -> Result<Vec<(usize, LogRecord)>, ParseEr
     }
     Ok(out)
 }
-

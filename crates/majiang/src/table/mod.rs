@@ -90,10 +90,10 @@ pub use game::{
 };
 pub use log::MatchLog;
 pub use matches::{Match, MatchError, Settlement};
-pub use replay::{ReplayError, ReplayReport, replay};
-pub use session::{Opening, Session, Step};
 pub use observation::{Observation, PublicHand};
+pub use replay::{ReplayError, ReplayReport, replay};
 pub use ruleset::{RuleSetKind, Ruleset};
+pub use session::{Opening, Session, Step};
 pub use wall::{Wall, WallError};
 
 use serde::{Deserialize, Serialize};

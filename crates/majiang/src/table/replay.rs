@@ -42,7 +42,6 @@ use super::session::Session;
 use super::{Action, ActionError, Player};
 use std::sync::Arc;
 
-
 /// Why a log does not replay.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ReplayError {
@@ -255,12 +254,10 @@ pub fn replay(text: &str) -> Result<ReplayReport, ReplayError> {
             break true;
         }
         if session.awaiting_deal() {
-            session
-                .deal_next()
-                .map_err(|error| ReplayError::Match {
-                    line: check.last_line + 1,
-                    error,
-                })?;
+            session.deal_next().map_err(|error| ReplayError::Match {
+                line: check.last_line + 1,
+                error,
+            })?;
             continue;
         }
         let hand = session.hand_number();
