@@ -20,7 +20,8 @@
 //! ```
 //! use majiang::table::log::{LogRecord, MatchLog};
 //! use majiang::table::{Ruleset, Session};
-//! //!
+//! use std::sync::Arc;
+//!
 //! let rules = Arc::new(Ruleset::from_name("classic", &serde_json::Map::new()).unwrap());
 //! let (session, _) = Session::new(rules, 1, None).unwrap();
 //! let text = session.log().to_jsonl();

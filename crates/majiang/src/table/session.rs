@@ -188,7 +188,7 @@ impl Session {
     /// Applies `action` of `player` to the hand in play and logs it; when it ends the hand, the
     /// hand is settled (and the match may end). Refused actions leave the session unchanged:
     /// [`MatchError::Over`] once the match is over, else [`MatchError::Action`] with the
-    /// game's refusal (between hands, [`ActionError::HandOver`]).
+    /// game's refusal (between hands, [`ActionError::HandOver`](super::ActionError::HandOver)).
     pub fn act(&mut self, player: Player, action: Action) -> Result<Step, MatchError> {
         if self.m.is_over() {
             return Err(MatchError::Over);
