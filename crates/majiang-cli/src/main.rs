@@ -28,10 +28,11 @@ enum Command {
     Score(Box<score::Args>),
     /// Play a match in the terminal: you against three bots.
     Play(Box<play::Args>),
-    /// Check a match log: replay it and print each hand and the final standings (exit 1 if it
-    /// does not replay identically, 2 if it is not a log).
+    /// Check a match log: replay it and print each hand and the final standings (exit 3 if it
+    /// replays but stops before the match ended, 1 if it does not replay identically, 2 if it is
+    /// not a log).
     Replay(replay::ReplayArgs),
-    /// Play one match with seeded random players and write its log (for `majiang replay`).
+    /// Play one match with seeded bots (--bots) and write its log (for `majiang replay`).
     Selfplay(replay::SelfplayArgs),
     /// Run the game server and its browser UI.
     Serve(serve::Args),

@@ -144,7 +144,7 @@ async fn room_log(State(app): State<App>, Path(id): Path<String>) -> Response {
     }
 }
 
-/// The library's JSON-lines log of a finished match (`majiang::table::log::replay` checks it).
+/// The library's JSON-lines log of a finished match (`majiang::table::replay` checks it).
 async fn room_jsonl(State(app): State<App>, Path(id): Path<String>) -> Response {
     match replay::finished_log(app.store(), &id).and_then(|log| replay::jsonl(&log)) {
         Ok(text) => ([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response(),

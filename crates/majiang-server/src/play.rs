@@ -1,12 +1,12 @@
-//! A match as the server runs it: the library's [`Match`] (seat choice, dealer rotation, lao,
-//! ledger, the rule set's end of match, an optional limit on hands) with the hand in play, and
-//! the library's [`MatchLog`] written as it goes. Deterministic from the match seed and the
-//! actions applied, so a match is rebuilt by replaying its stored actions.
+//! A match as the server runs it: a thin use of the library's [`Session`] (the match, the hand
+//! in play and the log written as it goes) that deals the next hand as soon as one ends.
+//! Deterministic from the match seed and the actions applied, so a match is rebuilt by
+//! replaying its stored actions.
 
 use majiang::table::Settlement;
 use majiang::table::log::MatchLog;
 use majiang::table::matches::Standing;
-use majiang::table::{Action, ActionError, Event, Game, Match, MatchError, Player, Ruleset};
+use majiang::table::{Action, Event, Game, Match, MatchError, Player, Ruleset, Session};
 use std::sync::Arc;
 
 /// What applying one action did.
@@ -25,10 +25,7 @@ pub struct Step {
 /// A match in play.
 #[derive(Debug)]
 pub struct MatchState {
-    m: Match,
-    game: Game,
-    previous: Option<Game>,
-    log: MatchLog,
+    session: Session,
 }
 
 impl MatchState {
@@ -39,113 +36,83 @@ impl MatchState {
         seed: u64,
         hand_limit: Option<u32>,
     ) -> Result<(MatchState, Vec<Event>), MatchError> {
-        let (mut m, mut events) = Match::with_hand_limit(ruleset, seed, hand_limit);
-        let mut log = MatchLog::new(&m);
-        log.push_events(None, events.iter().cloned());
-        let (game, deal) = m.start_hand()?;
-        log.push_hand(game.setup());
-        log.push_events(Some(game.setup().hand_number), deal.iter().cloned());
-        events.extend(deal);
-        Ok((
-            MatchState {
-                m,
-                game,
-                previous: None,
-                log,
-            },
-            events,
-        ))
+        let (session, opening) = Session::new(ruleset, seed, hand_limit)?;
+        let mut events = opening.seat_choice;
+        events.extend(opening.deal);
+        Ok((MatchState { session }, events))
+    }
+
+    /// The session underneath.
+    pub fn session(&self) -> &Session {
+        &self.session
     }
 
     /// The match (ledger, settlements, rotation).
     pub fn matches(&self) -> &Match {
-        &self.m
+        self.session.matches()
     }
 
     /// The rule set.
     pub fn ruleset(&self) -> &Arc<Ruleset> {
-        self.m.ruleset()
+        self.session.ruleset()
     }
 
     /// The current (or, once the match is over, the last) hand.
     pub fn game(&self) -> &Game {
-        &self.game
+        self.session.game()
     }
 
     /// The hand before the current one, once a second hand has been dealt.
     pub fn previous_game(&self) -> Option<&Game> {
-        self.previous.as_ref()
+        self.session.previous_game()
     }
 
     /// The chair of each entrant.
     pub fn chairs(&self) -> &[Player] {
-        self.m.chairs()
+        self.session.chairs()
     }
 
     /// Chips per chair so far.
     pub fn ledger(&self) -> &[i64] {
-        self.m.ledger()
+        self.session.ledger()
     }
 
     /// The standings, best first.
     pub fn standings(&self) -> Vec<Standing> {
-        self.m.standings()
+        self.session.standings()
     }
 
     /// The current hand's number (from 1).
     pub fn hand_number(&self) -> u32 {
-        self.game.setup().hand_number
+        self.session.hand_number()
     }
 
     /// The match is over.
     pub fn is_finished(&self) -> bool {
-        self.m.is_over()
+        self.session.is_over()
     }
 
     /// The library's match log so far (JSON lines with [`MatchLog::to_jsonl`]).
     pub fn log(&self) -> &MatchLog {
-        &self.log
+        self.session.log()
     }
 
-    /// Applies one action of `player`. On error nothing changed.
-    pub fn apply(&mut self, player: Player, action: Action) -> Result<Step, ActionError> {
-        if self.m.is_over() {
-            return Err(ActionError::HandOver);
-        }
-        let hand_number = self.hand_number();
-        let events = self.game.apply(player, action)?;
-        self.log.push_action(hand_number, player, action);
-        self.log
-            .push_events(Some(hand_number), events.iter().cloned());
-        let mut step = Step {
-            hand_number,
-            events,
-            settlement: None,
-            next_hand: None,
+    /// Applies one action of `player`, and deals the next hand at once when it ended one. A
+    /// refused action changes nothing.
+    pub fn apply(&mut self, player: Player, action: Action) -> Result<Step, MatchError> {
+        let step = self.session.act(player, action)?;
+        let next_hand = if self.session.awaiting_deal() {
+            let deal = self.session.deal_next()?;
+            Some((self.session.hand_number(), deal))
+        } else {
+            None
         };
-        if self.game.is_over() {
-            // The game is the match's hand in progress and it is over: settling cannot fail.
-            let settlement = self
-                .m
-                .finish_hand(&self.game)
-                .expect("the finished hand of this match");
-            self.log.push_settlement(settlement.clone());
-            step.settlement = Some(settlement);
-            if self.m.is_over() {
-                self.log.push_end(&self.m);
-            } else {
-                let (game, deal) = self
-                    .m
-                    .start_hand()
-                    .expect("the next hand of a match that is not over");
-                let n = game.setup().hand_number;
-                self.log.push_hand(game.setup());
-                self.log.push_events(Some(n), deal.iter().cloned());
-                self.previous = Some(std::mem::replace(&mut self.game, game));
-                step.next_hand = Some((n, deal));
-            }
-        }
-        Ok(step)
+        Ok(Step {
+            hand_number: step.hand_number,
+            events: step.events,
+            settlement: step.settlement,
+            next_hand,
+        })
     }
 }
 
@@ -179,7 +146,7 @@ mod tests {
             let (m, _) = play_out(name, 11);
             assert!(m.matches().hands_played() <= 3, "{name}");
             assert_eq!(m.matches().uncollected(), 0, "{name}");
-            let report = majiang::table::log::replay(&m.log().to_jsonl());
+            let report = majiang::table::replay(&m.log().to_jsonl());
             assert!(report.is_ok(), "{name}: {report:?}");
         }
     }

@@ -121,7 +121,7 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
         assert_eq!(log.actions.len() as u64, total);
         let frames = majiang_server::replay::frames(&log).unwrap();
         let jsonl = majiang_server::replay::jsonl(&log).unwrap();
-        let report = majiang::table::log::replay(&jsonl);
+        let report = majiang::table::replay(&jsonl);
         assert!(
             report.is_ok(),
             "{rules}: the library replays the log: {report:?}"
