@@ -34,7 +34,7 @@ pub use patterns::{PATTERNS, PatternDef, PatternValue, pattern};
 pub use settle::points;
 
 use crate::scoring::request::Malformed;
-use crate::scoring::{Invalid, PatternScore, Scored, Unit, WinKind, WinSituation};
+use crate::scoring::{Invalid, PatternScore, RuleOptions, Scored, Unit, WinKind, WinSituation};
 use patterns::Context;
 use serde_json::{Map, Value};
 
@@ -148,20 +148,30 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
         )));
     }
     let pts = points(best.fan.min(options.limit), options.limit);
-    Ok(Scored {
-        patterns: best.patterns,
-        total: i64::from(best.fan),
-        payments: settle::payments(situation, pts),
-    })
+    Ok(Scored::settled(
+        best.patterns,
+        i64::from(best.fan),
+        settle::settle(situation, pts),
+    ))
 }
 
-/// Reads the options, then scores the win (see [`score`]). `Err` for unknown or bad options.
+impl RuleOptions for Options {
+    fn from_request(options: &Map<String, Value>, _: &WinSituation) -> Result<Options, Malformed> {
+        Options::from_json(options)
+    }
+
+    fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
+        score(situation, self)
+    }
+}
+
+/// Reads the options, then scores the win: [`crate::scoring::score_request`] with these
+/// [`Options`]. `Err` for unknown or bad options.
 pub fn score_request(
     options: &Map<String, Value>,
     situation: &WinSituation,
 ) -> Result<Result<Scored, Invalid>, Malformed> {
-    let options = Options::from_json(options)?;
-    Ok(score(situation, &options))
+    crate::scoring::score_request::<Options>(options, situation)
 }
 
 #[cfg(test)]
