@@ -1,4 +1,4 @@
-//! Classic Chinese mahjong (seed 003, `RULES.md` §5): points for sets, bonuses for the winner,
+//! Classic Chinese mahjong (seed 003, `docs/rules/classic.md`): points for sets, bonuses for the winner,
 //! doubles, and settlement in which every player scores.
 //!
 //! Every player's score is `points × 2^doubles`:
@@ -31,7 +31,7 @@ mod patterns;
 mod settle;
 
 pub use options::Options;
-pub use patterns::{PATTERNS, PatternDef};
+pub use patterns::PATTERNS;
 pub use settle::settle;
 
 use crate::analysis::{self, Form, Group, GroupKind, HandRules};

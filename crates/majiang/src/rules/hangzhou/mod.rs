@@ -23,7 +23,7 @@ pub mod patterns;
 pub mod settle;
 
 pub use options::{MatchEnd, Options, WildcardMode};
-pub use patterns::{PATTERNS, PatternDef};
+pub use patterns::PATTERNS;
 
 use crate::scoring::request::Malformed;
 use crate::scoring::{Invalid, RuleOptions, Scored, WinSituation};
