@@ -12,6 +12,7 @@
 
 pub mod ledger;
 pub mod pattern;
+pub mod reading;
 pub mod request;
 
 pub use ledger::{Ledger, Payment};

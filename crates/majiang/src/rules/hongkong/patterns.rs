@@ -293,7 +293,7 @@ fn chow_hand(h: &Hand, _: &Context) -> u32 {
 
 /// Pung hand: four pungs or kongs and a pair.
 fn pung_hand(h: &Hand, _: &Context) -> u32 {
-    u32::from(h.form == Form::Standard && h.sets.iter().all(|s| s.is_triplet()))
+    u32::from(h.form == Form::Standard && h.sets.iter().all(|s| s.is_pung_or_kong()))
 }
 
 /// One suit and Honors: exactly one number suit and at least one honor.
@@ -341,7 +341,7 @@ fn kong_replacement(_: &Hand, c: &Context) -> u32 {
 /// even when the discard completes the pair).
 fn hidden_treasure(h: &Hand, c: &Context) -> bool {
     h.form == Form::Standard
-        && h.sets.iter().all(|s| s.is_triplet() && s.concealed)
+        && h.sets.iter().all(|s| s.is_pung_or_kong() && s.concealed)
         && c.situation.win == WinKind::SelfDraw
 }
 
@@ -417,7 +417,7 @@ fn all_kongs(h: &Hand, _: &Context) -> bool {
 /// pung/kong of `dragon`.
 fn dragon_hand(h: &Hand, suit: Suit, dragon: Tile) -> bool {
     h.form == Form::Standard
-        && h.sets.iter().all(|s| s.is_triplet())
+        && h.sets.iter().all(|s| s.is_pung_or_kong())
         && h.triplets_of(dragon) > 0
         && h.all_tiles(|t| t == dragon || t.suit() == suit)
 }
