@@ -71,6 +71,24 @@ mod tests {
     }
 
     #[test]
+    fn every_payment_says_why() {
+        let scores = BTreeMap::from([(Seat::South, 24), (Seat::West, 6), (Seat::East, 16)]);
+        let ledger = settle(&Seat::FOUR, Seat::South, Seat::East, &scores);
+        let shown: Vec<String> = ledger.payments().iter().map(ToString::to_string).collect();
+        assert!(shown.contains(&"west pays south 24: pays the winner's score, 24".to_string()));
+        assert!(shown.contains(
+            &"east pays south 48: pays the winner's score, the dealer pays and receives double, \
+              2 × 24 = 48"
+                .to_string()
+        ));
+        assert!(shown.contains(
+            &"west pays east 20: pays the difference of the scores, 16 − 6: the dealer pays and \
+              receives double, 2 × 10 = 20"
+                .to_string()
+        ));
+    }
+
+    #[test]
     fn equal_losers_exchange_nothing() {
         let scores = BTreeMap::from([(Seat::West, 10), (Seat::South, 8), (Seat::North, 8)]);
         let net = settle(&Seat::FOUR, Seat::West, Seat::East, &scores).net();

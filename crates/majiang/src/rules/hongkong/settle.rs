@@ -52,3 +52,27 @@ pub(crate) fn settle(s: &WinSituation, points: i64) -> Ledger {
     }
     ledger
 }
+
+#[cfg(test)]
+mod tests {
+    use super::settle;
+    use crate::scoring::request::ScoreRequest;
+    use crate::seat::Seat;
+
+    #[test]
+    fn a_discard_win_itemises_the_discarders_double() {
+        let req = ScoreRequest::from_json(
+            r#"{"rules": "hongkong", "concealed": "111m999p555z66z22z", "winning_tile": "6z",
+            "win": "discard", "discarder": "south", "seat": "west"}"#,
+        )
+        .unwrap();
+        let ledger = settle(&req.situation, 16);
+        let net = ledger.net();
+        assert_eq!(net[&Seat::West], 32 + 16 + 16);
+        let south = ledger.payments().iter().find(|p| p.from == Seat::South);
+        assert_eq!(
+            south.map(ToString::to_string).as_deref(),
+            Some("south pays west 32: discard: the discarder pays double, 2 × 16")
+        );
+    }
+}
