@@ -339,7 +339,11 @@ fn quit_and_ctrl_c_restore_the_terminal() {
     ]);
     s.wait_for("the table", Duration::from_secs(10), actionable);
     s.send("\x03");
-    assert_eq!(s.exit_code(Duration::from_secs(5)), 0);
+    assert_eq!(
+        s.exit_code(Duration::from_secs(5)),
+        130,
+        "Ctrl-C ends play with 130, as for SIGINT"
+    );
     s.assert_restored();
 }
 
