@@ -10,7 +10,6 @@ use majiang::table::matches::Match;
 use majiang::table::{ReplayError, replay};
 use serde_json::{Value, json};
 
-
 /// A match of bots named `bot`, with its log.
 fn played_by(bot: &str, name: &str, options: Value, seed: u64) -> (Match, MatchLog) {
     let r = ruleset(name, options);

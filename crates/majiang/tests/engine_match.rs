@@ -14,7 +14,6 @@ use majiang::table::{Action, DicePurpose, Event, HandOutcome, Observation, Playe
 use serde_json::json;
 use std::sync::Arc;
 
-
 /// One bot named `name` per chair, seeded from `seed`.
 fn seated(r: &Arc<Ruleset>, name: &str, seed: u64) -> Vec<Box<dyn Bot>> {
     (0..r.players() as u64)

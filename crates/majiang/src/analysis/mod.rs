@@ -179,6 +179,14 @@ pub fn useful_tiles(hand: &TileCounts, rules: &HandRules) -> TileSet {
     TileSet(fast::useful_tiles(&hand.0, rules))
 }
 
+/// True when a hand of `3k + 1` tiles is complete sets plus one lone wildcard (the other
+/// wildcards standing in), so that any tile pairs with that wildcard and wins. Hangzhou calls
+/// this state Bao Tou (爆头): its scoring and its Fortune Gambit (财飘) both read it.
+pub fn lone_wildcard_wait(before_draw: &TileCounts, rules: &HandRules) -> bool {
+    let (mut real, w, forbidden) = reference::split_wild(&before_draw.0, rules);
+    w >= 1 && reference::sets_and_pair(&mut real, w - 1, false, forbidden)
+}
+
 /// Every reading of a winning hand, sorted; empty if it does not win.
 pub fn decompositions(hand: &TileCounts, rules: &HandRules) -> Vec<Decomposition> {
     decompose::decompositions(&hand.0, rules)

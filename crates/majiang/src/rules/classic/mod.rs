@@ -61,15 +61,6 @@ impl RuleOptions for Options {
     }
 }
 
-/// Scores a win under the classic rules with the given house-rule options:
-/// [`crate::scoring::score_request`] with these [`Options`].
-pub fn score_request(
-    options: &serde_json::Map<String, serde_json::Value>,
-    situation: &WinSituation,
-) -> Result<Result<Scored, Invalid>, Malformed> {
-    crate::scoring::score_request::<Options>(options, situation)
-}
-
 /// Scores and settles a win: the winner's patterns and score (`total`), and net chips for every
 /// seat after every player's score has been settled. A chow claimed from anyone but the
 /// winner's left neighbour, or a meld claimed from the winner's own seat, is [`Invalid`].

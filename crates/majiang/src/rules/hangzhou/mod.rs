@@ -83,13 +83,5 @@ impl RuleOptions for Options {
     }
 }
 
-/// Reads the options and scores: [`crate::scoring::score_request`] with these [`Options`].
-pub fn score_request(
-    options: &serde_json::Map<String, serde_json::Value>,
-    situation: &WinSituation,
-) -> Result<Result<Scored, Invalid>, Malformed> {
-    crate::scoring::score_request::<Options>(options, situation)
-}
-
 #[cfg(test)]
 mod tests;

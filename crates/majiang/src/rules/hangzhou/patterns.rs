@@ -142,8 +142,7 @@ pub fn hand_rules(wild: Tile) -> HandRules {
 /// True when a hand of `3k + 1` tiles is in the Bao Tou state: one wildcard plus complete sets
 /// (the other wildcards standing in), so that any tile pairs with that wildcard and wins.
 pub fn bao_tou_state(before_draw: &TileCounts, rules: &HandRules) -> bool {
-    let (mut real, w, forbidden) = reference::split_wild(&before_draw.0, rules);
-    w >= 1 && reference::sets_and_pair(&mut real, w - 1, false, forbidden)
+    crate::analysis::lone_wildcard_wait(before_draw, rules)
 }
 
 /// The winning forms a hand reads as: (four sets and a pair, seven pairs).

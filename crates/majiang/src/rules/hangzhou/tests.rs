@@ -13,7 +13,7 @@ fn run(overrides: Value) -> Result<Result<Scored, Invalid>, Malformed> {
         req[k] = v;
     }
     let r = ScoreRequest::from_json(&req.to_string())?;
-    score_request(&r.options, &r.situation)
+    crate::scoring::score_request::<Options>(&r.options, &r.situation)
 }
 
 fn ok(overrides: Value) -> Scored {

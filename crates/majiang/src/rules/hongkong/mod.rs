@@ -168,14 +168,5 @@ impl RuleOptions for Options {
     }
 }
 
-/// Reads the options, then scores the win: [`crate::scoring::score_request`] with these
-/// [`Options`]. `Err` for unknown or bad options.
-pub fn score_request(
-    options: &Map<String, Value>,
-    situation: &WinSituation,
-) -> Result<Result<Scored, Invalid>, Malformed> {
-    crate::scoring::score_request::<Options>(options, situation)
-}
-
 #[cfg(test)]
 mod tests;

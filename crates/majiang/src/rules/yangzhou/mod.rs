@@ -82,15 +82,6 @@ impl RuleOptions for Options {
     }
 }
 
-/// Reads the options, then scores: [`crate::scoring::score_request`] with these [`Options`].
-/// `Err` for unknown or bad options.
-pub fn score_request(
-    options: &serde_json::Map<String, serde_json::Value>,
-    situation: &WinSituation,
-) -> Result<Result<Scored, Invalid>, Malformed> {
-    crate::scoring::score_request::<Options>(options, situation)
-}
-
 type Best = (Reading, Vec<(&'static PatternDef, u32)>, i64);
 
 /// The reading worth most; on a tie, the first in the order of
