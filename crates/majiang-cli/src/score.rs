@@ -1,6 +1,6 @@
 //! `majiang score`: the score calculator.
 //!
-//! With `--json`, reads the JSON request of `RULES.md` §6 on standard input and writes one JSON
+//! With `--json`, reads the JSON request of `docs/score-json.md` on standard input and writes one JSON
 //! answer on standard output, or reads JSON lines (one request a line) and writes one answer a
 //! line. Without it, builds the same request from arguments and prints a
 //! table. Either way the same library call scores it.
@@ -18,7 +18,7 @@ use std::io::{BufRead, BufReader, Cursor, Read};
 /// Arguments of `majiang score`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Read a JSON request (RULES.md §6) on standard input and answer JSON; or JSON lines, one
+    /// Read a JSON request (docs/score-json.md) on standard input and answer JSON; or JSON lines, one
     /// request a line, one answer a line (a bad line gets {"line": N, "error": "..."}; exit 1
     /// if any did). JSON lines when the first non-blank line is a whole request and more follow.
     #[arg(long)]

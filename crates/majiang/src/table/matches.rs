@@ -1,7 +1,7 @@
 //! A whole match: seat choice once, then hands, with dealer rotation, the prevailing wind, lao
 //! counting, a chip ledger and the rule set's end of match.
 //!
-//! The rules of the match, per rule set (RULES.md §2–§5 and the seeds):
+//! The rules of the match, per rule set (`docs/rules/<set>.md`, "Match"):
 //!
 //! | rule set | dealer after a hand | prevailing wind | the match ends |
 //! | --- | --- | --- | --- |
