@@ -185,11 +185,29 @@ mod tests {
             .collect();
         let mut log = Vec::new();
         while !m.is_finished() {
+            if m.awaiting_deal() {
+                // A finished hand stays until dealt; `apply` would deal it too.
+                let (hand, _) = m.deal_next().unwrap();
+                assert_eq!(hand, m.hand_number());
+                assert!(m.win_score().is_none(), "a new hand has no winner yet");
+            }
             let p = m.game().to_act().next().unwrap();
             let legal = m.game().legal_actions(p);
             let obs = m.game().observation(p);
             let a = players[p.index()].act(&obs, &legal);
-            m.apply(p, a).unwrap();
+            let step = m.apply(p, a).unwrap();
+            assert!(step.dealt.is_none(), "dealt above");
+            if let Some(s) = &step.settlement
+                && let Some(winner) = s.outcome.winner()
+            {
+                // The itemised score read at the win is the one the hand settled with.
+                let (who, scored) = m.win_score().expect("a won hand keeps its score");
+                assert_eq!(*who, winner);
+                assert_eq!(
+                    scored.itemised.iter().map(|p| p.amount).sum::<i64>(),
+                    s.payments.iter().filter(|&&x| x > 0).sum::<i64>()
+                );
+            }
             log.push((p, a));
             assert!(log.len() < 10_000, "a match of 3 hands must end");
         }

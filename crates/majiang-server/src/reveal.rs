@@ -97,3 +97,19 @@ pub fn payments_explained(game: &Game, win: Option<&(Player, Scored)>) -> Vec<Pa
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use majiang::table::{Ruleset, Session};
+    use std::sync::Arc;
+
+    #[test]
+    fn nothing_is_revealed_while_the_hand_is_in_play() {
+        let rules = Arc::new(Ruleset::from_name("hangzhou", &serde_json::Map::new()).unwrap());
+        let (session, _) = Session::new(rules, 9, Some(1)).unwrap();
+        assert!(!session.game().is_over());
+        assert!(reveal(session.game()).is_empty());
+        assert!(payments_explained(session.game(), None).is_empty());
+    }
+}

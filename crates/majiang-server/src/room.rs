@@ -520,6 +520,13 @@ impl RoomActor {
         v
     }
 
+    /// Every connected person has sent `continue`: at least one did, or the room has no
+    /// people. With nobody connected (a restart, everyone reloading) the countdown decides.
+    fn everyone_continued(&self) -> bool {
+        self.waiting_for().is_empty()
+            && (!self.continued.is_empty() || self.config.people() == 0)
+    }
+
     /// Deals the next hand (everyone continued, or the countdown ended).
     fn deal_next(&mut self) {
         let Some(m) = self.game.as_mut() else { return };
@@ -623,7 +630,7 @@ impl RoomActor {
     /// standing in for an away person) act, now or after the bot delay, and run the turn and
     /// claim timers.
     fn after_change(&mut self) {
-        if self.status == RoomStatus::HandOver && self.waiting_for().is_empty() {
+        if self.status == RoomStatus::HandOver && self.everyone_continued() {
             self.deal_next();
         }
         // Without a bot delay, bots act at once, but at most a few in a row before the room

@@ -324,3 +324,52 @@ async fn a_reconnecting_client_gets_the_hands_events_so_far() {
         .collect();
     assert!(!dealt.is_empty() && dealt.iter().all(|e| e["tiles"].is_null()));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_server_holds_a_finished_hand_until_continue() {
+    let path = std::env::temp_dir().join(format!(
+        "majiang-evening-{}-{}.sqlite",
+        std::process::id(),
+        line!()
+    ));
+    let _ = std::fs::remove_file(&path);
+    let serve = |app: majiang_server::App| async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(majiang_server::serve(listener, app, std::future::pending()));
+        addr
+    };
+    let app = majiang_server::App::open(&path).unwrap();
+    let addr = serve(app.clone()).await;
+    let created = app
+        .create_room(config(json!({"rules": "hongkong", "hands": 3, "autostart": true})))
+        .unwrap();
+    let token = created.seats[0].token.clone().unwrap();
+    let mut c = Client::connect(addr, &created.room, Some(&token)).await;
+    let me = until_state(&mut c, |s| !s["seats"][0]["player"].is_null()).await["seats"][0]
+        ["player"]
+        .as_u64()
+        .unwrap();
+    let result = play_until_hand_result(&mut c, me).await;
+    if result["settlement"]["next"].is_null() {
+        return; // the match ended with its first hand
+    }
+    // A second server over the same database (the first one crashed, say).
+    let again = majiang_server::App::open(&path).unwrap();
+    let addr2 = serve(again).await;
+    let mut c2 = Client::connect(addr2, &created.room, Some(&token)).await;
+    assert_eq!(c2.recv().await.unwrap()["type"], "welcome");
+    assert_eq!(c2.recv().await.unwrap()["type"], "history");
+    let shown = c2.recv().await.unwrap();
+    assert_eq!(shown["type"], "hand_result", "the result is shown again");
+    assert_eq!(shown["reveal"], result["reveal"]);
+    assert_eq!(shown["payments_explained"], result["payments_explained"]);
+    let st = c2.until("state").await;
+    assert_eq!(st["status"], "hand_over");
+    assert_eq!(st["continue"]["waiting_for"], json!([me]));
+    c2.send_text(r#"{"type":"continue"}"#).await;
+    let next = until_state(&mut c2, |s| s["status"] == "playing").await;
+    assert_eq!(next["hand_number"], 2);
+    drop((c, c2));
+    let _ = std::fs::remove_file(&path);
+}
