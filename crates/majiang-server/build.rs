@@ -14,7 +14,11 @@ fn main() {
     files.sort();
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("set by cargo")).join("web_files.rs");
     let mut f = fs::File::create(&out).expect("OUT_DIR is writable");
-    writeln!(f, "/// Every file under `web/`: its path there (with `/`) and its bytes.").unwrap();
+    writeln!(
+        f,
+        "/// Every file under `web/`: its path there (with `/`) and its bytes."
+    )
+    .unwrap();
     writeln!(f, "pub(crate) static WEB_FILES: &[(&str, &[u8])] = &[").unwrap();
     for path in &files {
         let rel = path
@@ -24,7 +28,12 @@ fn main() {
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect::<Vec<_>>()
             .join("/");
-        writeln!(f, "    ({rel:?}, include_bytes!({:?})),", path.display().to_string()).unwrap();
+        writeln!(
+            f,
+            "    ({rel:?}, include_bytes!({:?})),",
+            path.display().to_string()
+        )
+        .unwrap();
     }
     writeln!(f, "];").unwrap();
 }

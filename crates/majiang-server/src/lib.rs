@@ -30,8 +30,8 @@ pub mod store;
 pub mod svg;
 pub mod waits;
 
-pub use http::{router, serve};
 pub use history::FinishedMatch;
+pub use http::{router, serve};
 pub use room::{RoomHandle, RoomSummary};
 pub use store::{Store, StoreError};
 

@@ -69,7 +69,9 @@ pub fn reveal(game: &Game) -> Vec<RevealedHand> {
 /// differ), rather than explain payments that were not made.
 pub fn payments_explained(game: &Game, win: Option<&(Player, Scored)>) -> Vec<PaymentExplained> {
     let Some(HandOutcome::Win {
-        winner, scored: net, ..
+        winner,
+        scored: net,
+        ..
     }) = game.outcome()
     else {
         return Vec::new();

@@ -330,9 +330,9 @@ impl RoomActor {
                         let result = match (seat, &self.game) {
                             (None, _) => Err("spectators cannot act".to_string()),
                             (Some(_), None) => Err("the match has not started".to_string()),
-                            (Some(_), Some(_)) if self.status == RoomStatus::HandOver => Err(
-                                "the hand is over: send continue for the next one".to_string(),
-                            ),
+                            (Some(_), Some(_)) if self.status == RoomStatus::HandOver => {
+                                Err("the hand is over: send continue for the next one".to_string())
+                            }
                             (Some(s), Some(m)) => {
                                 let player = m.chairs()[s];
                                 self.commit(player, action, Some((conn, seq)))
@@ -357,7 +357,13 @@ impl RoomActor {
     /// A new connection: `welcome`, then the current hand's history (and, between hands, its
     /// result again), then the state to everyone. A person taking their seat back ends the
     /// bot's stand-in; the last person of a room of several to arrive starts it.
-    fn connect(&mut self, seat: Option<usize>, out: Outbox, kick: Arc<Notify>, reply: oneshot::Sender<u64>) {
+    fn connect(
+        &mut self,
+        seat: Option<usize>,
+        out: Outbox,
+        kick: Arc<Notify>,
+        reply: oneshot::Sender<u64>,
+    ) {
         let id = self.next_conn;
         self.next_conn += 1;
         // A person seat filled with a bot at the start is the bot's: its old token watches.
@@ -523,8 +529,7 @@ impl RoomActor {
     /// Every connected person has sent `continue`: at least one did, or the room has no
     /// people. With nobody connected (a restart, everyone reloading) the countdown decides.
     fn everyone_continued(&self) -> bool {
-        self.waiting_for().is_empty()
-            && (!self.continued.is_empty() || self.config.people() == 0)
+        self.waiting_for().is_empty() && (!self.continued.is_empty() || self.config.people() == 0)
     }
 
     /// Deals the next hand (everyone continued, or the countdown ended).
@@ -761,7 +766,11 @@ impl RoomActor {
     /// is not connected stays played by it until they come back.
     fn time_out(&mut self) {
         let pending: Vec<Player> = match &self.game {
-            Some(m) => m.game().to_act().filter(|p| !self.server_plays(*p)).collect(),
+            Some(m) => m
+                .game()
+                .to_act()
+                .filter(|p| !self.server_plays(*p))
+                .collect(),
             None => Vec::new(),
         };
         for p in pending {

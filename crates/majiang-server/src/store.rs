@@ -270,6 +270,9 @@ mod tests {
         assert!(s.room("nope").unwrap().is_none());
         s.set_finished("r1", 77).unwrap();
         let back = s.room("r1").unwrap().unwrap();
-        assert_eq!((back.status, back.finished, back.created), (RoomStatus::Finished, Some(77), 1));
+        assert_eq!(
+            (back.status, back.finished, back.created),
+            (RoomStatus::Finished, Some(77), 1)
+        );
     }
 }

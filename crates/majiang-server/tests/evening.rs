@@ -79,10 +79,10 @@ async fn the_hand_result_shows_every_hand_and_waits_for_continue() {
         .unwrap();
     let token = created.seats[0].token.clone().unwrap();
     let mut c = Client::connect(addr, &created.room, Some(&token)).await;
-    let me = until_state(&mut c, |s| !s["seats"][0]["player"].is_null()).await["seats"][0]
-        ["player"]
-        .as_u64()
-        .unwrap();
+    let me =
+        until_state(&mut c, |s| !s["seats"][0]["player"].is_null()).await["seats"][0]["player"]
+            .as_u64()
+            .unwrap();
     let mut won = false;
     for hand in 1..=4u64 {
         let result = play_until_hand_result(&mut c, me).await;
@@ -110,7 +110,10 @@ async fn the_hand_result_shows_every_hand_and_waits_for_continue() {
             let mut net = [0i64; 4];
             for p in explained {
                 let amount = p["amount"].as_i64().unwrap();
-                assert!(amount > 0 && !p["reason"].as_str().unwrap().is_empty(), "{p}");
+                assert!(
+                    amount > 0 && !p["reason"].as_str().unwrap().is_empty(),
+                    "{p}"
+                );
                 net[p["from"].as_u64().unwrap() as usize] -= amount;
                 net[p["to"].as_u64().unwrap() as usize] += amount;
             }
@@ -159,10 +162,10 @@ async fn the_countdown_deals_the_next_hand_without_continue() {
         .unwrap();
     let token = created.seats[0].token.clone().unwrap();
     let mut c = Client::connect(addr, &created.room, Some(&token)).await;
-    let me = until_state(&mut c, |s| !s["seats"][0]["player"].is_null()).await["seats"][0]
-        ["player"]
-        .as_u64()
-        .unwrap();
+    let me =
+        until_state(&mut c, |s| !s["seats"][0]["player"].is_null()).await["seats"][0]["player"]
+            .as_u64()
+            .unwrap();
     let result = play_until_hand_result(&mut c, me).await;
     if result["settlement"]["next"].is_null() {
         return; // the first hand ended the match: nothing to deal
@@ -284,7 +287,9 @@ async fn the_bot_plays_for_an_away_person_at_the_timer_until_they_come_back() {
 async fn a_reconnecting_client_gets_the_hands_events_so_far() {
     let (app, addr) = start_server().await;
     let created = app
-        .create_room(config(json!({"rules": "hangzhou", "hands": 1, "autostart": true})))
+        .create_room(config(
+            json!({"rules": "hangzhou", "hands": 1, "autostart": true}),
+        ))
         .unwrap();
     let token = created.seats[0].token.clone().unwrap();
     let mut c = Client::connect(addr, &created.room, Some(&token)).await;
@@ -342,14 +347,16 @@ async fn a_restarted_server_holds_a_finished_hand_until_continue() {
     let app = majiang_server::App::open(&path).unwrap();
     let addr = serve(app.clone()).await;
     let created = app
-        .create_room(config(json!({"rules": "hongkong", "hands": 3, "autostart": true})))
+        .create_room(config(
+            json!({"rules": "hongkong", "hands": 3, "autostart": true}),
+        ))
         .unwrap();
     let token = created.seats[0].token.clone().unwrap();
     let mut c = Client::connect(addr, &created.room, Some(&token)).await;
-    let me = until_state(&mut c, |s| !s["seats"][0]["player"].is_null()).await["seats"][0]
-        ["player"]
-        .as_u64()
-        .unwrap();
+    let me =
+        until_state(&mut c, |s| !s["seats"][0]["player"].is_null()).await["seats"][0]["player"]
+            .as_u64()
+            .unwrap();
     let result = play_until_hand_result(&mut c, me).await;
     if result["settlement"]["next"].is_null() {
         return; // the match ended with its first hand

@@ -158,7 +158,10 @@ async fn the_favicon_and_every_web_file_are_served_with_their_types() {
     for path in ["/favicon.ico", "/favicon.svg"] {
         let (status, head, body) = http(addr, "GET", path, "").await;
         assert_eq!(status, 200, "{path}");
-        assert!(head.contains("content-type: image/svg+xml"), "{path}: {head}");
+        assert!(
+            head.contains("content-type: image/svg+xml"),
+            "{path}: {head}"
+        );
         assert!(body.contains("<svg"), "{path}");
     }
     let (_, head, _) = http(addr, "GET", "/app.js", "").await;
@@ -180,7 +183,10 @@ async fn finished_matches_are_listed_newest_first_and_open_rooms_lead_the_lobby(
         }))
     };
     let first = app.create_room(bots("hongkong")).unwrap().room;
-    let waiting = app.create_room(common::config(serde_json::json!({}))).unwrap().room;
+    let waiting = app
+        .create_room(common::config(serde_json::json!({})))
+        .unwrap()
+        .room;
     let second = app.create_room(bots("yangzhou")).unwrap().room;
     // Bots only: both matches play out by themselves.
     let mut listed: Vec<Value> = Vec::new();
