@@ -22,8 +22,10 @@ fn bench(c: &mut Criterion) {
         tokens: vec![None; 4],
         seed: 1,
         status: RoomStatus::Playing,
+        created: 0,
+        finished: None,
     };
-    store.create_room(&room, 0).unwrap();
+    store.create_room(&room).unwrap();
     let mut seq = 0u64;
     let discard = Action::Discard("5m".parse().unwrap());
     c.bench_function("store one action (SQLite WAL commit)", |b| {

@@ -1,8 +1,9 @@
 //! A match as the server runs it: a thin use of the library's [`Session`] (the match, the hand
-//! in play and the log written as it goes) that deals the next hand as soon as one ends.
-//! Deterministic from the match seed and the actions applied, so a match is rebuilt by
-//! replaying its stored actions.
+//! in play and the log written as it goes). A finished hand stays on the table until
+//! [`MatchState::deal_next`]; [`MatchState::apply`] deals it first if needed, so a stored match
+//! is rebuilt by replaying its actions. Deterministic from the match seed and the actions.
 
+use majiang::scoring::Scored;
 use majiang::table::Settlement;
 use majiang::table::log::MatchLog;
 use majiang::table::matches::Standing;
@@ -18,14 +19,20 @@ pub struct Step {
     pub events: Vec<Event>,
     /// Set when the action ended the hand.
     pub settlement: Option<Settlement>,
-    /// The number and opening events (full truth) of the next hand, when one was dealt.
-    pub next_hand: Option<(u32, Vec<Event>)>,
+    /// The number and opening events (full truth) of a hand dealt before the action, when the
+    /// previous one had ended.
+    pub dealt: Option<(u32, Vec<Event>)>,
 }
 
 /// A match in play.
 #[derive(Debug)]
 pub struct MatchState {
     session: Session,
+    /// The current hand's events so far (full truth; filter per viewer).
+    hand_events: Vec<Event>,
+    /// The winner's score with its itemised payments, read just before the win was applied
+    /// (the table keeps only the net payments).
+    win_score: Option<(Player, Scored)>,
 }
 
 impl MatchState {
@@ -39,7 +46,12 @@ impl MatchState {
         let (session, opening) = Session::new(ruleset, seed, hand_limit)?;
         let mut events = opening.seat_choice;
         events.extend(opening.deal);
-        Ok((MatchState { session }, events))
+        let state = MatchState {
+            session,
+            hand_events: events.clone(),
+            win_score: None,
+        };
+        Ok((state, events))
     }
 
     /// The session underneath.
@@ -97,21 +109,65 @@ impl MatchState {
         self.session.log()
     }
 
-    /// Applies one action of `player`, and deals the next hand at once when it ended one. A
-    /// refused action changes nothing.
+    /// The hand has ended and the next one is not dealt yet.
+    pub fn awaiting_deal(&self) -> bool {
+        self.session.awaiting_deal()
+    }
+
+    /// The current hand's events so far, full truth (filter with `Event::seen_by`).
+    pub fn hand_events(&self) -> &[Event] {
+        &self.hand_events
+    }
+
+    /// The itemised score of the winner of the hand just finished (`None` for a drawn hand, or
+    /// while the hand is in play).
+    pub fn win_score(&self) -> Option<&(Player, Scored)> {
+        self.win_score.as_ref().filter(|_| self.game().is_over())
+    }
+
+    /// Deals the next hand after one has ended; returns its number and opening events (full
+    /// truth).
+    pub fn deal_next(&mut self) -> Result<(u32, Vec<Event>), MatchError> {
+        let deal = self.session.deal_next()?;
+        self.hand_events = deal.clone();
+        self.win_score = None;
+        Ok((self.session.hand_number(), deal))
+    }
+
+    /// Applies one action of `player` (dealing the next hand first when the last one has
+    /// ended). A refused action changes nothing but that deal.
     pub fn apply(&mut self, player: Player, action: Action) -> Result<Step, MatchError> {
-        let step = self.session.act(player, action)?;
-        let next_hand = if self.session.awaiting_deal() {
-            let deal = self.session.deal_next()?;
-            Some((self.session.hand_number(), deal))
+        let dealt = if self.session.awaiting_deal() {
+            Some(self.deal_next()?)
         } else {
             None
         };
+        let mut step = self.act(player, action)?;
+        step.dealt = dealt;
+        Ok(step)
+    }
+
+    /// Applies one action of `player` to the hand in play; a finished hand stays until
+    /// [`MatchState::deal_next`]. A refused action changes nothing.
+    pub fn act(&mut self, player: Player, action: Action) -> Result<Step, MatchError> {
+        // What the winner's score will be, read now: once applied, the win situation is gone.
+        let score = match action {
+            Action::Win => self
+                .game()
+                .win_situation(player)
+                .and_then(|s| self.ruleset().score(&s).ok()),
+            _ => None,
+        };
+        let step = self.session.act(player, action)?;
+        if let Some(score) = score {
+            self.win_score = Some((player, score));
+        }
+        self.hand_events.extend(step.events.iter().cloned());
         Ok(Step {
             hand_number: step.hand_number,
             events: step.events,
             settlement: step.settlement,
-            next_hand,
+            dealt: None,
         })
     }
 }
@@ -129,11 +185,29 @@ mod tests {
             .collect();
         let mut log = Vec::new();
         while !m.is_finished() {
+            if m.awaiting_deal() {
+                // A finished hand stays until dealt; `apply` would deal it too.
+                let (hand, _) = m.deal_next().unwrap();
+                assert_eq!(hand, m.hand_number());
+                assert!(m.win_score().is_none(), "a new hand has no winner yet");
+            }
             let p = m.game().to_act().next().unwrap();
             let legal = m.game().legal_actions(p);
             let obs = m.game().observation(p);
             let a = players[p.index()].act(&obs, &legal);
-            m.apply(p, a).unwrap();
+            let step = m.apply(p, a).unwrap();
+            assert!(step.dealt.is_none(), "dealt above");
+            if let Some(s) = &step.settlement
+                && let Some(winner) = s.outcome.winner()
+            {
+                // The itemised score read at the win is the one the hand settled with.
+                let (who, scored) = m.win_score().expect("a won hand keeps its score");
+                assert_eq!(*who, winner);
+                assert_eq!(
+                    scored.itemised.iter().map(|p| p.amount).sum::<i64>(),
+                    s.payments.iter().filter(|&&x| x > 0).sum::<i64>()
+                );
+            }
             log.push((p, a));
             assert!(log.len() < 10_000, "a match of 3 hands must end");
         }

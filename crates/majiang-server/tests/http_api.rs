@@ -151,3 +151,69 @@ async fn a_five_player_classic_room_is_created_the_lobby_way() {
     assert_eq!(status, 400);
     assert!(body.contains("seats"), "{body}");
 }
+
+#[tokio::test]
+async fn the_favicon_and_every_web_file_are_served_with_their_types() {
+    let (_app, addr) = common::start_server().await;
+    for path in ["/favicon.ico", "/favicon.svg"] {
+        let (status, head, body) = http(addr, "GET", path, "").await;
+        assert_eq!(status, 200, "{path}");
+        assert!(
+            head.contains("content-type: image/svg+xml"),
+            "{path}: {head}"
+        );
+        assert!(body.contains("<svg"), "{path}");
+    }
+    let (_, head, _) = http(addr, "GET", "/app.js", "").await;
+    assert!(head.contains("content-type: text/javascript"), "{head}");
+    let (_, head, _) = http(addr, "GET", "/style.css", "").await;
+    assert!(head.contains("content-type: text/css"), "{head}");
+    for missing in ["/nope.js", "/../Cargo.toml", "/js/../../Cargo.toml"] {
+        assert_eq!(http(addr, "GET", missing, "").await.0, 404, "{missing}");
+    }
+}
+
+#[tokio::test]
+async fn finished_matches_are_listed_newest_first_and_open_rooms_lead_the_lobby() {
+    let (app, addr) = common::start_server().await;
+    let bots = |name: &str| {
+        common::config(serde_json::json!({
+            "rules": name, "hands": 1,
+            "seats": [{"bot": true, "name": "Ann"}, {"bot": true}, {"bot": true}, {"bot": true}]
+        }))
+    };
+    let first = app.create_room(bots("hongkong")).unwrap().room;
+    let waiting = app
+        .create_room(common::config(serde_json::json!({})))
+        .unwrap()
+        .room;
+    let second = app.create_room(bots("yangzhou")).unwrap().room;
+    // Bots only: both matches play out by themselves.
+    let mut listed: Vec<Value> = Vec::new();
+    for _ in 0..200 {
+        let (status, head, body) = http(addr, "GET", "/api/matches", "").await;
+        assert_eq!(status, 200);
+        assert!(head.contains("application/json"));
+        listed = serde_json::from_str::<Vec<Value>>(&body).unwrap();
+        if listed.len() == 2 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(listed.len(), 2, "two finished matches: {listed:?}");
+    let ids: Vec<&str> = listed.iter().map(|m| m["id"].as_str().unwrap()).collect();
+    assert!(ids.contains(&first.as_str()) && ids.contains(&second.as_str()));
+    assert!(listed[0]["finished"].as_i64() >= listed[1]["finished"].as_i64());
+    let one = listed.iter().find(|m| m["id"] == first.as_str()).unwrap();
+    assert_eq!(one["rules"], "hongkong");
+    assert_eq!(one["players"][0], "Ann");
+    let standings = one["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 4);
+    assert_eq!(standings[0]["rank"], 1);
+    assert!(standings.iter().any(|s| s["name"] == "Ann"));
+    let rooms: Vec<Value> =
+        serde_json::from_str(&http(addr, "GET", "/api/rooms", "").await.2).unwrap();
+    // The waiting room comes first, then the finished ones newest first.
+    assert_eq!(rooms[0]["id"], waiting.as_str());
+    assert!(rooms[1]["created"].as_i64() >= rooms[2]["created"].as_i64());
+}
