@@ -57,14 +57,21 @@ fn every_value_is_a_non_empty_string() {
 #[test]
 fn every_pattern_of_every_rule_set_has_a_name_in_both_languages() {
     let ids = pattern_ids();
-    assert!(ids.len() > 40, "the rule sets list their patterns: {}", ids.len());
+    assert!(
+        ids.len() > 40,
+        "the rule sets list their patterns: {}",
+        ids.len()
+    );
     for lang in ["en", "zh"] {
         let cat = catalogue(lang);
         let missing: Vec<&String> = ids
             .iter()
             .filter(|id| !cat.contains_key(&format!("pattern.{id}")))
             .collect();
-        assert!(missing.is_empty(), "{lang}.json names no pattern.{missing:?}");
+        assert!(
+            missing.is_empty(),
+            "{lang}.json names no pattern.{missing:?}"
+        );
     }
 }
 
@@ -74,7 +81,10 @@ fn chinese_pattern_names_are_chinese() {
     for id in pattern_ids() {
         if let Some(name) = zh.get(&format!("pattern.{id}")).and_then(Value::as_str) {
             let han = name.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
-            assert!(han, "zh.json pattern.{id} = {name:?} has no Chinese character");
+            assert!(
+                han,
+                "zh.json pattern.{id} = {name:?} has no Chinese character"
+            );
         }
     }
 }

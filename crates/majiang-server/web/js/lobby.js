@@ -51,7 +51,7 @@ function renderRulesHelp() {
   $("#options").placeholder = exampleOptions(r);
   const seats = r.seat_counts.length > 1 ? r.seat_counts[0] + "–" + r.seat_counts[r.seat_counts.length - 1] : String(r.seat_counts[0]);
   box.append(el("p", {}, t("lobby.ruleset_summary", { english: r.english, chinese: r.chinese, seats, unit: r.unit, unit_chinese: r.unit_chinese || r.unit }) + (r.lao ? t("lobby.with_lao") : "") + "."));
-  const details = el("details", {}, el("summary", {}, t("lobby.options_help")));
+  const details = el("details", { open: "" }, el("summary", {}, t("lobby.options_help")));
   const list = el("dl");
   for (const o of r.options) list.append(el("dt", {}, el("code", {}, o.key + " = " + JSON.stringify(o.default))), el("dd", {}, o.meaning + " (" + o.allowed_text + ")"));
   details.append(list);
