@@ -43,6 +43,8 @@ export function showTable(room, token, rulesets) {
   $("#start").addEventListener("click", () => game.conn.send({ type: "start" }));
   $("#start-fill").addEventListener("click", () => game.conn.send({ type: "start", fill_bots: true }));
   $("#modal-close").addEventListener("click", onContinue);
+  $("#continue-inline").addEventListener("click", onContinue);
+  $("#show-summary").addEventListener("click", showResult);
   document.addEventListener("keydown", onKey);
   setInterval(tick, 250);
   onLanguageChange(() => { renderAll(); });
@@ -178,6 +180,10 @@ function renderStart(st) {
   const note = $("#waiting-note");
   note.hidden = !waiting || absent.length === 0;
   note.textContent = t("table.waiting_for_people", { names: absent.map((s) => s.name).join(", ") });
+  // Between hands, with the summary closed: Continue, and the summary again.
+  const between = st.status === "hand_over" || st.status === "finished";
+  $("#continue-inline").hidden = !(st.status === "hand_over" && st.continue && game.seat !== null && !game.ready);
+  $("#show-summary").hidden = !(between && (game.result || game.over));
 }
 
 /** The own hand (drawn tile apart, wildcards marked) and the offered actions as big buttons. */
@@ -304,6 +310,7 @@ function onContinue() {
     game.ready = true;
   }
   closeModal();
+  if (st) renderStart(st);
 }
 
 function closeModal() { $("#modal").hidden = true; }
