@@ -11,6 +11,12 @@ let english = {};
 const listeners = [];
 
 function initialLanguage() {
+  // `?lang=zh` in the address chooses (and remembers) a language, e.g. in a shared link.
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (LANGUAGES.some(([code]) => code === asked)) {
+    try { localStorage.setItem(STORAGE_KEY, asked); } catch (_) { /* storage off */ }
+    return asked;
+  }
   let saved = null;
   try { saved = localStorage.getItem(STORAGE_KEY); } catch (_) { /* storage off */ }
   if (LANGUAGES.some(([code]) => code === saved)) return saved;

@@ -6,7 +6,7 @@ import { el, signClass, signed } from "./dom.js";
 import { t } from "./i18n.js";
 import { tileImg, parseTiles, tileName } from "./tiles.js";
 import { renderMelds } from "./board.js";
-import { patternName, unitName } from "./words.js";
+import { patternName, patternValue } from "./words.js";
 
 /** The title line: who won how, or a drawn hand. `me` is the viewer's chair or null. */
 export function resultTitle(s, nameOf, me) {
@@ -15,7 +15,8 @@ export function resultTitle(s, nameOf, me) {
   if (o.type !== "win") return t("result.drawn", { n });
   const you = o.winner === me ? ".you" : "";
   if (o.discarder === null || o.discarder === undefined) return t("result.wins_self" + you, { who: nameOf(o.winner), n });
-  return t("result.wins_discard" + you, { who: nameOf(o.winner), from: o.discarder === me ? t("common.you") : nameOf(o.discarder), n });
+  if (me !== null && o.discarder === me) return t("result.wins_discard.from_you", { who: nameOf(o.winner), n });
+  return t("result.wins_discard" + you, { who: nameOf(o.winner), from: nameOf(o.discarder), n });
 }
 
 /** One revealed hand: concealed tiles (the winning tile marked, wildcards with what they stood
@@ -61,14 +62,18 @@ export function renderSummary(s, { reveal = null, explained = null, seats = [], 
   }
   if (o.type === "win" && o.scored) {
     const pats = el("table", { id: "patterns" });
-    for (const p of o.scored.patterns) pats.append(el("tr", {}, el("td", {}, patternName(p)), el("td", { class: "mono" }, p.value + " " + unitName(p.unit))));
+    for (const p of o.scored.patterns) pats.append(el("tr", {}, el("td", {}, patternName(p)), el("td", { class: "mono" }, patternValue(p))));
     pats.append(el("tr", {}, el("th", {}, t("result.total")), el("th", { class: "mono" }, o.scored.total)));
     box.append(el("h3", {}, t("result.patterns")), pats);
   }
   box.append(el("h3", {}, t("result.payments")));
   if (explained && explained.length) {
     const list = el("ul", { id: "payments-explained" });
-    for (const p of explained) list.append(el("li", {}, el("b", {}, t("result.pays", { from: nameOf(p.from), to: nameOf(p.to), amount: p.amount })), p.reason ? ": " + p.reason : ""));
+    const object = (chair) => (me !== null && chair === me ? t("common.you_object") : nameOf(chair));
+    for (const p of explained) {
+      const key = me !== null && p.from === me ? "result.pays.you" : "result.pays";
+      list.append(el("li", {}, el("b", {}, t(key, { from: nameOf(p.from), to: object(p.to), amount: p.amount })), p.reason ? ": " + p.reason : ""));
+    }
     box.append(list);
   }
   const pays = el("table", { id: "payments" });

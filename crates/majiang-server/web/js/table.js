@@ -116,13 +116,10 @@ function renderStatusLine() {
     : t("table.seated", { name: me ? me.name : "#" + game.seat, room: game.room, rules });
 }
 
-/** The countdown text for the seat to act, if a timer runs. */
+/** The countdown for the seat to act (lit on the compass), if a timer runs. */
 function countdownText() {
   const left = secondsLeft(game.deadline);
   if (left === null || !game.state || !game.state.observation) return null;
-  const obs = game.state.observation;
-  if ((obs.legal_actions || []).length) return t("table.your_countdown", { n: left });
-  if (obs.turn !== null && obs.turn !== undefined) return t("table.countdown", { name: nameOrYou(obs.turn), n: left });
   return t("common.seconds", { n: left });
 }
 

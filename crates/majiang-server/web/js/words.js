@@ -12,6 +12,8 @@ function subject(key, chair, who) {
 /** Names and the viewer for describing events: `nameOf(chair)` and `me` (a chair or null). */
 export function describeEvent(e, who) {
   const name = (p) => (p === who.me ? t("common.you") : who.nameOf(p));
+  // The viewer as an object mid-sentence: "claims East from you".
+  const object = (p) => (p === who.me ? t("common.you_object") : who.nameOf(p));
   const say = (key, chair, params = {}) => t(subject(key, chair, who), { who: name(chair), ...params });
   switch (e.type) {
     case "seats_chosen": return say("ev.seats_chosen", e.dealer);
@@ -23,9 +25,9 @@ export function describeEvent(e, who) {
     case "drew": return say("ev.drew", e.player, { tile: tileName(e.tile) });
     case "replacement_drawn": return say("ev.replacement_drawn", e.player, { tile: tileName(e.tile) });
     case "discarded": return say(e.gambit ? "ev.discarded_gambit" : "ev.discarded", e.player, { tile: tileName(e.tile) });
-    case "claimed": return say("ev.claimed", e.player, { tile: tileName(e.tile), from: name(e.from), meld: t("meld." + e.meld.kind) });
+    case "claimed": return say("ev.claimed", e.player, { tile: tileName(e.tile), from: object(e.from), meld: t("meld." + e.meld.kind) });
     case "kong_declared": return say("ev.kong_declared", e.player, { tile: tileName(e.tile) });
-    case "kong_robbed": return say("ev.kong_robbed", e.player, { from: name(e.from) });
+    case "kong_robbed": return say("ev.kong_robbed", e.player, { from: object(e.from) });
     case "won": return say("ev.won", e.player, { how: t("win." + e.win), tile: tileName(e.tile), total: e.scored.total });
     case "exhaustive_draw": return t("ev.exhaustive_draw");
     case "hand_ended": return t("ev.hand_ended");
@@ -41,6 +43,11 @@ export function actionLabel(a) {
   if (a.concealed_kong) return t("action.concealed_kong", { tile: tileName(a.concealed_kong) });
   if (a.added_kong) return t("action.added_kong", { tile: tileName(a.added_kong) });
   return JSON.stringify(a);
+}
+
+/** A pattern's value with its unit: "×2" for a multiplier, "3 fan", "2 points". */
+export function patternValue(p) {
+  return /^multiplier$/i.test(p.unit) ? "×" + p.value : p.value + " " + unitName(p.unit);
 }
 
 /** A pattern's name by id, falling back to the server's English name. */
