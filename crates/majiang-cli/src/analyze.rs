@@ -1,16 +1,46 @@
-//! `majiang analyze`: win, decompositions, waits and shanten of a hand.
+//! `majiang analyze`: win, decompositions, waits and shanten of a hand, or of many hands (one
+//! a line, one JSON answer a line) with `--batch`.
 
-use crate::UsageError;
 use crate::hand_input::{check_copies, parse_hand};
+use crate::lines;
+use crate::{Finished, UsageError};
+use majiang::TileCounts;
 use majiang::analysis::{self, Decomposition, GroupKind, HandRules};
 use majiang::notation::{format_in_order, parse_tile};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Arguments of `majiang analyze`.
 #[derive(clap::Args)]
+#[command(after_help = BATCH_HELP)]
 pub struct Args {
     /// The hand: concealed tiles, then any declared melds, e.g. "123m456p11z pung 555z".
-    hand: String,
+    #[arg(required_unless_present = "batch", conflicts_with = "batch")]
+    hand: Option<String>,
+    /// Analyze many hands: one a line from FILE, or from standard input without FILE (or with
+    /// "-"); one JSON answer a line. See below.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    batch: Option<String>,
+    #[command(flatten)]
+    flags: Flags,
+    /// Print JSON instead of text (--batch always does, one answer a line).
+    #[arg(long)]
+    json: bool,
+}
+
+/// What `--help` says about `--batch` after the options.
+const BATCH_HELP: &str = "\
+--batch: each line is a hand in the notation above, or a JSON object with the hand and \
+its flags, e.g. {\"hand\": \"13m456p789s11z5555z\", \"wildcard\": \"5z\", \
+\"no_seven_pairs\": true} (fields: hand, wildcard, wild_not_own_kind, no_seven_pairs, \
+no_thirteen_orphans, four_as_two_pairs; a field left out takes the command line's value). \
+Blank lines are skipped. Each answer is the --json report on one line; a line that cannot be \
+analysed gets {\"line\": N, \"error\": \"...\"} instead and the rest go on.
+Exit status: 0 every line answered (or the reader of the output went away); 1 some lines got \
+an error line; 2 bad arguments or an unreadable FILE.";
+
+/// The rule flags of a hand, from the command line or a batch line.
+#[derive(clap::Args, Clone, Default)]
+struct Flags {
     /// The wildcard kind, e.g. 5z (every copy of it in the hand is wild).
     #[arg(long)]
     wildcard: Option<String>,
@@ -26,9 +56,33 @@ pub struct Args {
     /// In seven pairs, a four-of-a-kind may count as two pairs.
     #[arg(long)]
     four_as_two_pairs: bool,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    json: bool,
+}
+
+/// A batch line in JSON: the hand and any flags; a flag left out takes the command line's.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BatchLine {
+    hand: String,
+    wildcard: Option<String>,
+    wild_not_own_kind: Option<bool>,
+    no_seven_pairs: Option<bool>,
+    no_thirteen_orphans: Option<bool>,
+    four_as_two_pairs: Option<bool>,
+}
+
+impl BatchLine {
+    /// The line's flags over the command line's `defaults`.
+    fn flags(&self, defaults: &Flags) -> Flags {
+        Flags {
+            wildcard: self.wildcard.clone().or_else(|| defaults.wildcard.clone()),
+            wild_not_own_kind: self.wild_not_own_kind.unwrap_or(defaults.wild_not_own_kind),
+            no_seven_pairs: self.no_seven_pairs.unwrap_or(defaults.no_seven_pairs),
+            no_thirteen_orphans: self
+                .no_thirteen_orphans
+                .unwrap_or(defaults.no_thirteen_orphans),
+            four_as_two_pairs: self.four_as_two_pairs.unwrap_or(defaults.four_as_two_pairs),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -79,39 +133,59 @@ fn to_json(d: &Decomposition) -> JsonDecomposition {
 }
 
 /// Runs the command.
-pub fn run(args: &Args) -> Result<(), UsageError> {
-    let hand = parse_hand(&args.hand)?;
-    let counts = check_copies(&hand, &[])?;
-    let n = counts.len();
-    let sets = 3 * hand.melds.len();
-    if n == 0 || n % 3 == 0 || n + sets > 14 {
-        return Err(UsageError(format!(
-            "{:?}: {n} concealed tiles with {} melds is not a hand; give 14 − 3×melds tiles \
-             (a complete hand) or one fewer (to see waits)",
-            args.hand,
-            hand.melds.len()
-        )));
+pub fn run(args: &Args) -> Result<Finished, UsageError> {
+    if let Some(source) = &args.batch {
+        return batch(source, &args.flags);
     }
+    let text = args.hand.as_deref().unwrap_or_default();
+    let (report, counts, rules) = analyze(text, &args.flags).map_err(UsageError)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_text(&report, &counts, &rules);
+    }
+    Ok(Finished::Done)
+}
+
+/// The hand rules of `flags`.
+fn hand_rules(flags: &Flags) -> Result<HandRules, String> {
     let mut rules = HandRules {
-        seven_pairs: !args.no_seven_pairs,
-        four_as_two_pairs: args.four_as_two_pairs,
-        thirteen_orphans: !args.no_thirteen_orphans,
+        seven_pairs: !flags.no_seven_pairs,
+        four_as_two_pairs: flags.four_as_two_pairs,
+        thirteen_orphans: !flags.no_thirteen_orphans,
         wildcard: None,
     };
-    if let Some(w) = &args.wildcard {
-        let tile = parse_tile(w)?;
+    if let Some(w) = &flags.wildcard {
+        let tile = parse_tile(w).map_err(|e| e.to_string())?;
         if tile.is_bonus() {
-            return Err(UsageError(format!(
-                "{w}: a bonus tile cannot be the wildcard"
-            )));
+            return Err(format!("{w}: a bonus tile cannot be the wildcard"));
         }
         rules = rules.with_wildcard(tile);
-        if args.wild_not_own_kind {
+        if flags.wild_not_own_kind {
             if let Some(wc) = rules.wildcard.as_mut() {
                 wc.as_own_kind = false;
             }
         }
+    } else if flags.wild_not_own_kind {
+        return Err("--wild-not-own-kind needs a wildcard (--wildcard KIND)".into());
     }
+    Ok(rules)
+}
+
+/// Analyses one hand as typed; the report, the concealed counts and the rules used.
+fn analyze(text: &str, flags: &Flags) -> Result<(Report, TileCounts, HandRules), String> {
+    let hand = parse_hand(text)?;
+    let counts = check_copies(&hand, &[])?;
+    let n = counts.len();
+    let sets = 3 * hand.melds.len();
+    if n == 0 || n % 3 == 0 || n + sets > 14 {
+        return Err(format!(
+            "{text:?}: {n} concealed tiles with {} melds is not a hand; give 14 − 3×melds tiles \
+             (a complete hand) or one fewer (to see waits)",
+            hand.melds.len()
+        ));
+    }
+    let rules = hand_rules(flags)?;
     let by_form = analysis::shanten_by_form(&counts, &rules);
     let winning = n % 3 == 2 && analysis::is_win(&counts, &rules);
     let waits = if n % 3 == 1 {
@@ -138,15 +212,28 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         waits: waits.iter().map(|t| t.to_string()).collect(),
         decompositions: decompositions.iter().map(to_json).collect(),
     };
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print_text(&report, &counts, &rules);
-    }
-    Ok(())
+    Ok((report, counts, rules))
 }
 
-fn print_text(r: &Report, counts: &majiang::TileCounts, rules: &HandRules) {
+/// Analyses one batch line (notation or a JSON object); its JSON answer.
+fn batch_answer(line: &str, defaults: &Flags) -> Result<String, String> {
+    let (report, _, _) = if line.starts_with('{') {
+        let request: BatchLine =
+            serde_json::from_str(line).map_err(|e| format!("not a hand request: {e}"))?;
+        analyze(&request.hand, &request.flags(defaults))?
+    } else {
+        analyze(line, defaults)?
+    };
+    serde_json::to_string(&report).map_err(|e| e.to_string())
+}
+
+/// `--batch`: one hand a line from `source` ("-" for standard input), one answer a line.
+fn batch(source: &str, defaults: &Flags) -> Result<Finished, UsageError> {
+    let input = lines::open(source, "--batch")?;
+    lines::answer_lines(input, source, |line| batch_answer(line, defaults))
+}
+
+fn print_text(r: &Report, counts: &TileCounts, rules: &HandRules) {
     let glyphs = majiang::notation::format_glyphs(&counts.tiles());
     println!("Hand:     {}  {}", r.hand, glyphs);
     if !r.melds.is_empty() {

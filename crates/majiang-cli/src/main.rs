@@ -1,7 +1,15 @@
 //! `majiang`: the command line over the majiang library.
+//!
+//! Exit status, every subcommand: 0 success (also when the reader of standard output goes away
+//! early, as `majiang … | head -1` does); 1 when a batch (`analyze --batch`, `score --json` with
+//! JSON lines) had lines it could not answer, or `replay` found a log that does not replay; 2
+//! for bad arguments or input (the message is on standard error); 130 when `play` is
+//! interrupted with Ctrl-C.
 
 mod analyze;
 mod hand_input;
+mod lines;
+mod output;
 mod play;
 mod replay;
 mod rules_file;
@@ -22,16 +30,19 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Analyze a hand: does it win, every decomposition, waits and shanten.
+    /// Analyze a hand (does it win, every decomposition, waits and shanten), or many hands, one
+    /// a line, with --batch.
     Analyze(analyze::Args),
-    /// Score a winning hand under a rule set (JSON request on stdin with --json).
+    /// Score a winning hand under a rule set (JSON request, or JSON lines, on stdin with
+    /// --json).
     Score(Box<score::Args>),
-    /// Play a match in the terminal: you against three bots.
+    /// Play a match in the terminal: you against three bots (exit 130 on Ctrl-C).
     Play(Box<play::Args>),
-    /// Check a match log: replay it and print each hand and the final standings (exit 1 if it
-    /// does not replay identically, 2 if it is not a log).
+    /// Check a match log: replay it and print each hand and the final standings (exit 3 if it
+    /// replays but stops before the match ended, 1 if it does not replay identically, 2 if it is
+    /// not a log).
     Replay(replay::ReplayArgs),
-    /// Play one match with seeded random players and write its log (for `majiang replay`).
+    /// Play one match with seeded bots (--bots) and write its log (for `majiang replay`).
     Selfplay(replay::SelfplayArgs),
     /// Run the game server and its browser UI.
     Serve(serve::Args),
@@ -49,19 +60,41 @@ impl<E: std::fmt::Display> From<E> for UsageError {
     }
 }
 
+/// How a command that ran to its end went, beyond success: its exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Finished {
+    /// Everything was done: exit 0.
+    Done,
+    /// A batch had lines it could not answer (each got an error line): exit 1.
+    SomeLinesFailed,
+    /// The user interrupted it (Ctrl-C in `play`): exit 130, as a shell reports SIGINT.
+    Interrupted,
+}
+
+impl From<Finished> for ExitCode {
+    fn from(f: Finished) -> ExitCode {
+        match f {
+            Finished::Done => ExitCode::SUCCESS,
+            Finished::SomeLinesFailed => ExitCode::from(1),
+            Finished::Interrupted => ExitCode::from(130),
+        }
+    }
+}
+
 fn main() -> ExitCode {
+    output::exit_quietly_when_stdout_closes();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Score(args) => score::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Replay(args) => return replay::run_replay(&args),
-        Command::Selfplay(args) => replay::run_selfplay(&args),
-        Command::Serve(args) => serve::run(&args),
-        Command::Sim(args) => sim::run(&args),
+        Command::Selfplay(args) => replay::run_selfplay(&args).map(|()| Finished::Done),
+        Command::Serve(args) => serve::run(&args).map(|()| Finished::Done),
+        Command::Sim(args) => sim::run(&args).map(|()| Finished::Done),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(finished) => finished.into(),
         Err(UsageError(msg)) => {
             eprintln!("majiang: {msg}");
             ExitCode::from(2)

@@ -1,17 +1,18 @@
 //! `majiang replay FILE`: checks a match log and prints what happened; `majiang selfplay`:
-//! plays one match with seeded random policies and writes its log.
+//! plays one match with seeded bots and writes its log.
 //!
-//! `replay` exits 0 when the log replays identically, 1 (with the first differing line) when it
-//! does not, and 2 when the input cannot be read as a log at all.
+//! `replay` exits 0 when the log replays identically to the end of the match, 3 when it
+//! replays identically but stops before the match ended (a match left unfinished: the finished
+//! hands are printed and where the log ends), 1 (with the first differing line) when it does
+//! not replay, and 2 when the input cannot be read as a log at all.
 
 use crate::UsageError;
+use majiang::bots::{self, Bot};
 use majiang::scoring::{Unit, WinKind};
-use majiang::table::Ruleset;
-use majiang::table::log::{MatchSummary, ReplayReport, replay};
-use majiang::table::matches::{
-    EndReason, GreedyPolicy, RandomPolicy, Settlement, play_match_limited,
-};
+use majiang::table::log::MatchSummary;
+use majiang::table::matches::{EndReason, Settlement};
 use majiang::table::{HandOutcome, Player};
+use majiang::table::{ReplayReport, Ruleset, replay};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -50,12 +51,13 @@ pub struct SelfplayArgs {
     /// Where to write the match log (JSON lines); `-` for standard output.
     #[arg(long, value_name = "FILE")]
     log: String,
-    /// How the players choose: `greedy` (random, but discarding towards a win and taking every
-    /// win) or `random` (uniform among the legal actions; wins are rare).
-    #[arg(long, default_value = "greedy", value_parser = ["greedy", "random"])]
-    policy: String,
-    /// Stop the match after this many hands whatever the rules say (0: no limit). Uniformly
-    /// random Hong Kong play draws nearly every hand, and the dealer keeps the deal on a draw.
+    /// The players: one bot name for every chair, or one per chair separated by commas
+    /// (`efficient`, `aggressive`: efficient without defence, `random`: uniform among the legal
+    /// actions, wins are rare).
+    #[arg(long, default_value = "efficient", value_name = "NAME[,NAME...]")]
+    bots: String,
+    /// Stop the match after this many hands whatever the rules say (0: no limit). Random bots
+    /// in Hong Kong draw nearly every hand, and the dealer keeps the deal on a draw.
     #[arg(long, default_value_t = 1000)]
     hand_limit: u32,
 }
@@ -86,7 +88,13 @@ pub fn run_replay(args: &ReplayArgs) -> ExitCode {
                 report.actions,
                 report.records
             );
-            ExitCode::SUCCESS
+            match report.stops_in {
+                Some(hand) if !report.complete => {
+                    println!("the log ends in hand {hand} (match not finished)");
+                    ExitCode::from(3)
+                }
+                _ => ExitCode::SUCCESS,
+            }
         }
         Err(e) if e.is_unreadable() => {
             eprintln!("majiang: {}: not a match log: {e}", args.file);
@@ -108,13 +116,8 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
     )?;
     let ruleset = Arc::new(Ruleset::from_name(&name, &options)?);
     let limit = (args.hand_limit > 0).then_some(args.hand_limit);
-    let (m, log) = if args.policy == "random" {
-        let mut p = RandomPolicy::new(args.seed);
-        play_match_limited(ruleset, args.seed, limit, |g, q, a| p.choose(g, q, a))?
-    } else {
-        let mut p = GreedyPolicy::new(args.seed);
-        play_match_limited(ruleset, args.seed, limit, |g, q, a| p.choose(g, q, a))?
-    };
+    let mut players = seat_bots(&args.bots, &ruleset, args.seed)?;
+    let (m, log) = bots::play_match(ruleset, args.seed, limit, &mut players)?;
     let text = log.to_jsonl();
     let summary = MatchSummary::of(&m);
     if args.log == "-" {
@@ -133,6 +136,32 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
         print!("{}", standings_text(&summary));
     }
     Ok(())
+}
+
+/// One bot per chair from `names` (one name for every chair, or one per chair, comma
+/// separated), each seeded from the match seed and its chair.
+fn seat_bots(
+    names: &str,
+    ruleset: &Arc<Ruleset>,
+    seed: u64,
+) -> Result<Vec<Box<dyn Bot>>, UsageError> {
+    let n = ruleset.players();
+    let names: Vec<&str> = names.split(',').map(str::trim).collect();
+    if names.len() != 1 && names.len() != n {
+        return Err(UsageError(format!(
+            "--bots: give one bot name for every chair or {n} names (one per chair), not {}",
+            names.len()
+        )));
+    }
+    (0..n)
+        .map(|i| {
+            let name = names[if names.len() == 1 { 0 } else { i }];
+            let bot_seed = seed
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .wrapping_add(i as u64);
+            bots::by_name(name, ruleset, bot_seed).map_err(|e| UsageError(format!("--bots: {e}")))
+        })
+        .collect()
 }
 
 fn reason_text(r: Option<EndReason>) -> &'static str {
@@ -239,12 +268,21 @@ fn describe(report: &ReplayReport) -> String {
         out.push_str(&hand_line(s, show_lao));
         out.push('\n');
     }
-    let _ = writeln!(
-        out,
-        "match over after {} hands: {}",
-        report.summary.hands,
-        reason_text(report.summary.reason)
-    );
-    out.push_str(&standings_text(&report.summary));
+    if report.complete {
+        let _ = writeln!(
+            out,
+            "match over after {} hands: {}",
+            report.summary.hands,
+            reason_text(report.summary.reason)
+        );
+        out.push_str(&standings_text(&report.summary));
+    } else {
+        let _ = writeln!(
+            out,
+            "{} hands finished before the log ends; standings so far:",
+            report.summary.hands
+        );
+        out.push_str(standings_text(&report.summary).trim_start_matches("final standings:\n"));
+    }
     out
 }

@@ -1,21 +1,26 @@
 //! `majiang score`: the score calculator.
 //!
 //! With `--json`, reads the JSON request of `RULES.md` §6 on standard input and writes one JSON
-//! answer on standard output. Without it, builds the same request from arguments and prints a
+//! answer on standard output, or reads JSON lines (one request a line) and writes one answer a
+//! line. Without it, builds the same request from arguments and prints a
 //! table. Either way the same library call scores it.
 
-use crate::UsageError;
 use crate::hand_input::parse_hand;
+use crate::lines;
+use crate::{Finished, UsageError};
 use majiang::rules;
 use majiang::scoring::request::ScoreRequest;
 use majiang::scoring::{Invalid, Scored, Unit};
+use serde::de::IgnoredAny;
 use serde_json::{Map, Value, json};
-use std::io::Read;
+use std::io::{BufRead, BufReader, Cursor, Read};
 
 /// Arguments of `majiang score`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Read a JSON request (RULES.md §6) on standard input and answer JSON.
+    /// Read a JSON request (RULES.md §6) on standard input and answer JSON; or JSON lines, one
+    /// request a line, one answer a line (a bad line gets {"line": N, "error": "..."}; exit 1
+    /// if any did). JSON lines when the first non-blank line is a whole request and more follow.
     #[arg(long)]
     json: bool,
     /// The rule set: hongkong, hangzhou, yangzhou or classic.
@@ -28,7 +33,7 @@ pub struct Args {
     /// "123m456p789s11z55z 5z" or "123m11z pung 555z chow 789s 1z". Give a meld's source as
     /// pung@west.
     hand: Option<String>,
-    /// The winning tile came from the wall.
+    /// The winning tile came from the wall (give this, --discard-from or --robbing-kong-from).
     #[arg(long, conflicts_with_all = ["discard_from", "robbing_kong_from"])]
     self_drawn: bool,
     /// The winning tile was this seat's discard.
@@ -74,15 +79,9 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: &Args) -> Result<(), UsageError> {
+pub fn run(args: &Args) -> Result<Finished, UsageError> {
     if args.json {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| UsageError(format!("reading standard input: {e}")))?;
-        let answer = answer(&text)?;
-        println!("{}", serde_json::to_string(&answer)?);
-        return Ok(());
+        return json_mode();
     }
     let request = request_from_args(args)?;
     let text = serde_json::to_string(&request)?;
@@ -93,7 +92,44 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
     } else {
         print_table(&parsed, &outcome);
     }
-    Ok(())
+    Ok(Finished::Done)
+}
+
+/// `--json`: one request document on standard input, one answer line; or, when the first
+/// non-blank line is a whole JSON value and another non-blank line follows, JSON lines: one
+/// request a line, one answer a line, an error object for a bad line.
+fn json_mode() -> Result<Finished, UsageError> {
+    let read_error = |e: std::io::Error| UsageError(format!("reading standard input: {e}"));
+    let mut input = BufReader::new(std::io::stdin().lock());
+    // The lines read so far, blank ones included, to be answered or parsed as one document.
+    let mut head = String::new();
+    let mut non_blank = 0;
+    while non_blank < 2 {
+        let before = head.len();
+        if input.read_line(&mut head).map_err(read_error)? == 0 {
+            break;
+        }
+        let line = head[before..].trim();
+        if line.is_empty() {
+            continue;
+        }
+        non_blank += 1;
+        if non_blank == 1 && serde_json::from_str::<IgnoredAny>(line).is_err() {
+            break; // a document over several lines
+        }
+    }
+    if non_blank == 2 {
+        let lines = Cursor::new(head.into_bytes()).chain(input);
+        return lines::answer_lines(lines, "standard input", |line| {
+            answer(line)
+                .map(|a| a.to_string())
+                .map_err(|UsageError(e)| e)
+        });
+    }
+    input.read_to_string(&mut head).map_err(read_error)?;
+    let answer = answer(&head)?;
+    println!("{}", serde_json::to_string(&answer)?);
+    Ok(Finished::Done)
 }
 
 /// Scores one JSON request; `Err` for malformed input (exit 2).
@@ -166,7 +202,14 @@ fn request_from_args(args: &Args) -> Result<Value, UsageError> {
     let (win, discarder) = match (&args.discard_from, &args.robbing_kong_from) {
         (Some(d), _) => ("discard", Some(d.clone())),
         (None, Some(d)) => ("robbing_kong", Some(d.clone())),
-        (None, None) => ("self_draw", None),
+        (None, None) if args.self_drawn => ("self_draw", None),
+        (None, None) => {
+            return Err(UsageError(
+                "say how the winning tile came: give --self-drawn (from the wall) or \
+                 --discard-from SEAT (or --robbing-kong-from SEAT)"
+                    .into(),
+            ));
+        }
     };
     let flowers: Vec<String> = majiang::parse_tiles(&args.flowers)?
         .iter()

@@ -102,3 +102,21 @@ fn bad_input_exits_2_with_a_message() {
     assert_eq!(code, 2);
     assert!(err.contains("bonus tile"), "{err}");
 }
+
+#[test]
+fn score_asks_how_the_winning_tile_came() {
+    let (code, out, err) = majiang(&["score", "--rules", "hongkong", "123m456p789s11z55z 5z"]);
+    assert_eq!(code, 2, "no silent self-draw: {out}");
+    assert!(
+        err.contains("--self-drawn") && err.contains("--discard-from"),
+        "{err}"
+    );
+    let (code, _, err) = majiang(&[
+        "score",
+        "--rules",
+        "hongkong",
+        "123m456p789s11z55z 5z",
+        "--self-drawn",
+    ]);
+    assert_eq!(code, 0, "{err}");
+}

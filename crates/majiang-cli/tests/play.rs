@@ -289,13 +289,14 @@ fn play_a_hand_in_a_terminal() {
 
     // The log replays.
     let text = std::fs::read_to_string(&log).expect("the log was written");
-    let report = majiang::table::log::replay(&text).expect("the log replays");
+    let report = majiang::table::replay(&text).expect("the log replays");
     assert_eq!(report.hands.len(), 1);
     eprintln!("a hand in the terminal took {:?}", started.elapsed());
 }
 
 #[test]
 fn quit_and_ctrl_c_restore_the_terminal() {
+    let log = temp_log("quit.jsonl");
     let mut s = Session::start(&[
         "play",
         "--rules",
@@ -304,6 +305,8 @@ fn quit_and_ctrl_c_restore_the_terminal() {
         "3",
         "--delay-ms",
         "0",
+        "--log",
+        log.to_str().unwrap(),
     ]);
     s.wait_for("the table", Duration::from_secs(10), actionable);
     s.send("q");
@@ -313,6 +316,17 @@ fn quit_and_ctrl_c_restore_the_terminal() {
     s.send("y");
     assert_eq!(s.exit_code(Duration::from_secs(5)), 0);
     s.assert_restored();
+    // The log of the abandoned match replays as far as it goes: exit 3.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .args(["replay", log.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{stdout}");
+    assert!(
+        stdout.contains("the log ends in hand 1 (match not finished)"),
+        "{stdout}"
+    );
 
     let mut s = Session::start(&[
         "play",
@@ -325,7 +339,11 @@ fn quit_and_ctrl_c_restore_the_terminal() {
     ]);
     s.wait_for("the table", Duration::from_secs(10), actionable);
     s.send("\x03");
-    assert_eq!(s.exit_code(Duration::from_secs(5)), 0);
+    assert_eq!(
+        s.exit_code(Duration::from_secs(5)),
+        130,
+        "Ctrl-C ends play with 130, as for SIGINT"
+    );
     s.assert_restored();
 }
 

@@ -1,5 +1,6 @@
 //! `majiang selfplay` writes a match log; `majiang replay` checks it: exit 0 when it replays
-//! identically, 1 when a line differs, 2 when it is not a log.
+//! identically, 3 when it replays but stops before the match ended, 1 when a line differs, 2
+//! when it is not a log.
 
 use serde_json::{Value, json};
 use std::io::Write;
@@ -58,7 +59,7 @@ fn a_selfplay_log_replays_with_a_summary() {
     for (rules, extra) in [
         ("hangzhou", vec!["--option", "end=rounds:3"]),
         ("classic", vec!["-o", "players=3"]),
-        ("yangzhou", vec!["--policy", "random"]),
+        ("yangzhou", vec!["--bots", "random"]),
     ] {
         let file = format!("{rules}.jsonl");
         let log = selfplay(rules, "5", &extra, &file);
@@ -172,5 +173,61 @@ fn unreadable_input_exits_2() {
         let out = run(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(text(&out.stderr).starts_with("majiang: "));
+    }
+}
+
+#[test]
+fn a_truncated_log_exits_3_saying_where_it_ends() {
+    let path = format!(
+        "{}/../majiang/tests/data/logs/hangzhou-greedy.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let full = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    // Cut after the first action of hand 3.
+    let i = lines
+        .iter()
+        .position(|l| l.contains(r#""kind":"action","hand":3"#))
+        .unwrap();
+    let cut = lines[..=i].join("\n") + "\n";
+    let out = run_stdin(&["replay", "-"], &cut);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("hand   1") && stdout.contains("hand   2"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("hand   3"), "{stdout}");
+    assert!(
+        stdout.contains("the log ends in hand 3 (match not finished)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("match over"), "{stdout}");
+    // The whole log: exit 0.
+    let out = run_stdin(&["replay", "-q", "-"], &full);
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn selfplay_chooses_bots_by_name() {
+    let a = selfplay("classic", "3", &["--bots", "random"], "r.jsonl");
+    let b = selfplay(
+        "classic",
+        "3",
+        &["--bots", "efficient,random,random,random"],
+        "m.jsonl",
+    );
+    assert_ne!(a, b);
+    let out = run_stdin(&["replay", "-q", "-"], &b);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for bad in ["clever", "random,random"] {
+        let out = run(&[
+            "selfplay", "--rules", "classic", "--bots", bad, "--log", "-",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(text(&out.stderr).contains("--bots"), "{bad}");
+    }
+    for f in ["r.jsonl", "m.jsonl"] {
+        let _ = std::fs::remove_file(temp(f));
     }
 }

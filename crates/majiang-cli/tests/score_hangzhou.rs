@@ -52,6 +52,7 @@ fn human_form_table_names_the_patterns() {
             "--rules",
             "hangzhou",
             "123m456p789s111z5z 9m",
+            "--self-drawn",
             "--seat",
             "east",
             "--lao",

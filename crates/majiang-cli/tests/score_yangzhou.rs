@@ -26,7 +26,16 @@ fn malformed_input_exits_2_with_a_message() {
 
 #[test]
 fn human_form_lists_the_patterns() {
-    let out = majiang(&["score", "--rules", "yangzhou", "123456789m567p5s 5s"], "");
+    let out = majiang(
+        &[
+            "score",
+            "--rules",
+            "yangzhou",
+            "123456789m567p5s 5s",
+            "--self-drawn",
+        ],
+        "",
+    );
     assert!(
         out.status.success(),
         "{}",

@@ -2,10 +2,10 @@
 
 use crate::protocol::{ClientMsg, MAX_CLIENT_MESSAGE, RoomConfig, ServerMsg};
 use crate::room::Cmd;
-use crate::{App, AppError, replay, svg};
+use crate::{App, AppError, replay, static_files, svg};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -17,10 +17,6 @@ use tokio::net::TcpListener;
 use tokio::sync::{Notify, mpsc, oneshot};
 use tokio::time::Instant;
 
-const INDEX_HTML: &str = include_str!("../web/index.html");
-const APP_JS: &str = include_str!("../web/app.js");
-const STYLE_CSS: &str = include_str!("../web/style.css");
-
 /// Messages a connection may send per second on average, and in a burst.
 const RATE_PER_SEC: f64 = 20.0;
 const RATE_BURST: f64 = 40.0;
@@ -30,19 +26,11 @@ const MAX_STRIKES: u32 = 50;
 /// The server's routes over `app`.
 pub fn router(app: App) -> Router {
     Router::new()
-        .route(
-            "/",
-            get(|| async { page(INDEX_HTML, "text/html; charset=utf-8") }),
-        )
-        .route(
-            "/app.js",
-            get(|| async { page(APP_JS, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/style.css",
-            get(|| async { page(STYLE_CSS, "text/css; charset=utf-8") }),
-        )
+        .route("/", get(|| async { web_file("index.html") }))
+        .route("/history", get(|| async { web_file("history.html") }))
+        .route("/favicon.ico", get(|| async { web_file("favicon.svg") }))
         .route("/tile/{name}", get(tile))
+        .route("/api/matches", get(list_matches))
         .route("/api/rulesets", get(rule_sets))
         .route("/api/rooms", post(create_room).get(list_rooms))
         .route("/api/rooms/{id}", get(room_info))
@@ -50,6 +38,7 @@ pub fn router(app: App) -> Router {
         .route("/api/rooms/{id}/replay", get(room_replay))
         .route("/api/rooms/{id}/log.jsonl", get(room_jsonl))
         .route("/ws/{id}", get(ws))
+        .fallback(get(static_file))
         .with_state(app)
 }
 
@@ -69,15 +58,24 @@ pub async fn serve(
         .await
 }
 
-fn page(body: &'static str, content_type: &'static str) -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, content_type),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        body,
-    )
-        .into_response()
+/// A file of the embedded UI (`web/<path>`), or `404`.
+fn web_file(path: &str) -> Response {
+    match static_files::file(path) {
+        Some((body, content_type)) => (
+            [
+                (header::CONTENT_TYPE, content_type),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            body,
+        )
+            .into_response(),
+        None => error(StatusCode::NOT_FOUND, format!("no file {path:?}")),
+    }
+}
+
+/// Any other path: the embedded UI file of that name (`/js/table.js` is `web/js/table.js`).
+async fn static_file(uri: Uri) -> Response {
+    web_file(uri.path().trim_start_matches('/'))
 }
 
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
@@ -129,6 +127,10 @@ async fn list_rooms(State(app): State<App>) -> Response {
     Json(app.rooms()).into_response()
 }
 
+async fn list_matches(State(app): State<App>) -> Response {
+    Json(app.finished_matches()).into_response()
+}
+
 async fn room_info(State(app): State<App>, Path(id): Path<String>) -> Response {
     match app.room(&id) {
         Some(r) => Json(r.summary()).into_response(),
@@ -144,7 +146,7 @@ async fn room_log(State(app): State<App>, Path(id): Path<String>) -> Response {
     }
 }
 
-/// The library's JSON-lines log of a finished match (`majiang::table::log::replay` checks it).
+/// The library's JSON-lines log of a finished match (`majiang::table::replay` checks it).
 async fn room_jsonl(State(app): State<App>, Path(id): Path<String>) -> Response {
     match replay::finished_log(app.store(), &id).and_then(|log| replay::jsonl(&log)) {
         Ok(text) => ([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response(),

@@ -18,15 +18,20 @@
 
 #![warn(missing_docs)]
 
+mod history;
 mod http;
 pub mod play;
 pub mod protocol;
 pub mod replay;
+pub mod reveal;
 pub mod room;
+mod static_files;
 pub mod store;
 pub mod svg;
+pub mod waits;
 
 pub use http::{router, serve};
+pub use history::FinishedMatch;
 pub use room::{RoomHandle, RoomSummary};
 pub use store::{Store, StoreError};
 
@@ -156,12 +161,10 @@ impl App {
             tokens: tokens.clone(),
             seed: rand::random(),
             status: RoomStatus::Waiting,
+            created: now_ms(),
+            finished: None,
         };
-        let created = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_millis() as i64)
-            .unwrap_or(0);
-        self.inner.store.create_room(&stored, created)?;
+        self.inner.store.create_room(&stored)?;
         let handle = RoomActor::spawn(stored, self.inner.store.clone())?;
         self.rooms_mut().insert(id.clone(), handle);
         Ok(Created {
@@ -192,7 +195,8 @@ impl App {
             .cloned()
     }
 
-    /// Every room's lobby view, newest last.
+    /// Every room's lobby view: open rooms (waiting for people) first, then the others; newest
+    /// first within each.
     pub fn rooms(&self) -> Vec<RoomSummary> {
         let mut v: Vec<RoomSummary> = self
             .inner
@@ -202,7 +206,24 @@ impl App {
             .values()
             .map(|h| h.summary())
             .collect();
-        v.sort_by(|a, b| a.id.cmp(&b.id));
+        v.sort_by(|a, b| {
+            let open = |r: &RoomSummary| r.status != RoomStatus::Waiting;
+            (open(a), -a.created, &a.id).cmp(&(open(b), -b.created, &b.id))
+        });
+        v
+    }
+
+    /// The finished matches, newest first.
+    pub fn finished_matches(&self) -> Vec<FinishedMatch> {
+        let mut v: Vec<FinishedMatch> = self
+            .inner
+            .rooms
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter_map(|h| FinishedMatch::of(&h.summary()))
+            .collect();
+        v.sort_by(|a, b| (-a.finished, &a.id).cmp(&(-b.finished, &b.id)));
         v
     }
 
@@ -218,6 +239,14 @@ impl App {
     pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.inner.shutdown.subscribe()
     }
+}
+
+/// Milliseconds since the Unix epoch (0 if the clock is before it).
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
 }
 
 /// `bytes` random bytes from the operating system's CSPRNG, as hex (falling back to `rand`'s

@@ -1,12 +1,13 @@
-//! A match as the server runs it: the library's [`Match`] (seat choice, dealer rotation, lao,
-//! ledger, the rule set's end of match, an optional limit on hands) with the hand in play, and
-//! the library's [`MatchLog`] written as it goes. Deterministic from the match seed and the
-//! actions applied, so a match is rebuilt by replaying its stored actions.
+//! A match as the server runs it: a thin use of the library's [`Session`] (the match, the hand
+//! in play and the log written as it goes). A finished hand stays on the table until
+//! [`MatchState::deal_next`]; [`MatchState::apply`] deals it first if needed, so a stored match
+//! is rebuilt by replaying its actions. Deterministic from the match seed and the actions.
 
+use majiang::scoring::Scored;
 use majiang::table::Settlement;
 use majiang::table::log::MatchLog;
 use majiang::table::matches::Standing;
-use majiang::table::{Action, ActionError, Event, Game, Match, MatchError, Player, Ruleset};
+use majiang::table::{Action, Event, Game, Match, MatchError, Player, Ruleset, Session};
 use std::sync::Arc;
 
 /// What applying one action did.
@@ -18,17 +19,20 @@ pub struct Step {
     pub events: Vec<Event>,
     /// Set when the action ended the hand.
     pub settlement: Option<Settlement>,
-    /// The number and opening events (full truth) of the next hand, when one was dealt.
-    pub next_hand: Option<(u32, Vec<Event>)>,
+    /// The number and opening events (full truth) of a hand dealt before the action, when the
+    /// previous one had ended.
+    pub dealt: Option<(u32, Vec<Event>)>,
 }
 
 /// A match in play.
 #[derive(Debug)]
 pub struct MatchState {
-    m: Match,
-    game: Game,
-    previous: Option<Game>,
-    log: MatchLog,
+    session: Session,
+    /// The current hand's events so far (full truth; filter per viewer).
+    hand_events: Vec<Event>,
+    /// The winner's score with its itemised payments, read just before the win was applied
+    /// (the table keeps only the net payments).
+    win_score: Option<(Player, Scored)>,
 }
 
 impl MatchState {
@@ -39,113 +43,132 @@ impl MatchState {
         seed: u64,
         hand_limit: Option<u32>,
     ) -> Result<(MatchState, Vec<Event>), MatchError> {
-        let (mut m, mut events) = Match::with_hand_limit(ruleset, seed, hand_limit);
-        let mut log = MatchLog::new(&m);
-        log.push_events(None, events.iter().cloned());
-        let (game, deal) = m.start_hand()?;
-        log.push_hand(game.setup());
-        log.push_events(Some(game.setup().hand_number), deal.iter().cloned());
-        events.extend(deal);
-        Ok((
-            MatchState {
-                m,
-                game,
-                previous: None,
-                log,
-            },
-            events,
-        ))
+        let (session, opening) = Session::new(ruleset, seed, hand_limit)?;
+        let mut events = opening.seat_choice;
+        events.extend(opening.deal);
+        let state = MatchState {
+            session,
+            hand_events: events.clone(),
+            win_score: None,
+        };
+        Ok((state, events))
+    }
+
+    /// The session underneath.
+    pub fn session(&self) -> &Session {
+        &self.session
     }
 
     /// The match (ledger, settlements, rotation).
     pub fn matches(&self) -> &Match {
-        &self.m
+        self.session.matches()
     }
 
     /// The rule set.
     pub fn ruleset(&self) -> &Arc<Ruleset> {
-        self.m.ruleset()
+        self.session.ruleset()
     }
 
     /// The current (or, once the match is over, the last) hand.
     pub fn game(&self) -> &Game {
-        &self.game
+        self.session.game()
     }
 
     /// The hand before the current one, once a second hand has been dealt.
     pub fn previous_game(&self) -> Option<&Game> {
-        self.previous.as_ref()
+        self.session.previous_game()
     }
 
     /// The chair of each entrant.
     pub fn chairs(&self) -> &[Player] {
-        self.m.chairs()
+        self.session.chairs()
     }
 
     /// Chips per chair so far.
     pub fn ledger(&self) -> &[i64] {
-        self.m.ledger()
+        self.session.ledger()
     }
 
     /// The standings, best first.
     pub fn standings(&self) -> Vec<Standing> {
-        self.m.standings()
+        self.session.standings()
     }
 
     /// The current hand's number (from 1).
     pub fn hand_number(&self) -> u32 {
-        self.game.setup().hand_number
+        self.session.hand_number()
     }
 
     /// The match is over.
     pub fn is_finished(&self) -> bool {
-        self.m.is_over()
+        self.session.is_over()
     }
 
     /// The library's match log so far (JSON lines with [`MatchLog::to_jsonl`]).
     pub fn log(&self) -> &MatchLog {
-        &self.log
+        self.session.log()
     }
 
-    /// Applies one action of `player`. On error nothing changed.
-    pub fn apply(&mut self, player: Player, action: Action) -> Result<Step, ActionError> {
-        if self.m.is_over() {
-            return Err(ActionError::HandOver);
-        }
-        let hand_number = self.hand_number();
-        let events = self.game.apply(player, action)?;
-        self.log.push_action(hand_number, player, action);
-        self.log
-            .push_events(Some(hand_number), events.iter().cloned());
-        let mut step = Step {
-            hand_number,
-            events,
-            settlement: None,
-            next_hand: None,
+    /// The hand has ended and the next one is not dealt yet.
+    pub fn awaiting_deal(&self) -> bool {
+        self.session.awaiting_deal()
+    }
+
+    /// The current hand's events so far, full truth (filter with `Event::seen_by`).
+    pub fn hand_events(&self) -> &[Event] {
+        &self.hand_events
+    }
+
+    /// The itemised score of the winner of the hand just finished (`None` for a drawn hand, or
+    /// while the hand is in play).
+    pub fn win_score(&self) -> Option<&(Player, Scored)> {
+        self.win_score.as_ref().filter(|_| self.game().is_over())
+    }
+
+    /// Deals the next hand after one has ended; returns its number and opening events (full
+    /// truth).
+    pub fn deal_next(&mut self) -> Result<(u32, Vec<Event>), MatchError> {
+        let deal = self.session.deal_next()?;
+        self.hand_events = deal.clone();
+        self.win_score = None;
+        Ok((self.session.hand_number(), deal))
+    }
+
+    /// Applies one action of `player` (dealing the next hand first when the last one has
+    /// ended). A refused action changes nothing but that deal.
+    pub fn apply(&mut self, player: Player, action: Action) -> Result<Step, MatchError> {
+        let dealt = if self.session.awaiting_deal() {
+            Some(self.deal_next()?)
+        } else {
+            None
         };
-        if self.game.is_over() {
-            // The game is the match's hand in progress and it is over: settling cannot fail.
-            let settlement = self
-                .m
-                .finish_hand(&self.game)
-                .expect("the finished hand of this match");
-            self.log.push_settlement(settlement.clone());
-            step.settlement = Some(settlement);
-            if self.m.is_over() {
-                self.log.push_end(&self.m);
-            } else {
-                let (game, deal) = self
-                    .m
-                    .start_hand()
-                    .expect("the next hand of a match that is not over");
-                let n = game.setup().hand_number;
-                self.log.push_hand(game.setup());
-                self.log.push_events(Some(n), deal.iter().cloned());
-                self.previous = Some(std::mem::replace(&mut self.game, game));
-                step.next_hand = Some((n, deal));
-            }
-        }
+        let mut step = self.act(player, action)?;
+        step.dealt = dealt;
         Ok(step)
+    }
+
+    /// Applies one action of `player` to the hand in play; a finished hand stays until
+    /// [`MatchState::deal_next`]. A refused action changes nothing.
+    pub fn act(&mut self, player: Player, action: Action) -> Result<Step, MatchError> {
+        // What the winner's score will be, read now: once applied, the win situation is gone.
+        let score = match action {
+            Action::Win => self
+                .game()
+                .win_situation(player)
+                .and_then(|s| self.ruleset().score(&s).ok()),
+            _ => None,
+        };
+        let step = self.session.act(player, action)?;
+        if let Some(score) = score {
+            self.win_score = Some((player, score));
+        }
+        self.hand_events.extend(step.events.iter().cloned());
+        Ok(Step {
+            hand_number: step.hand_number,
+            events: step.events,
+            settlement: step.settlement,
+            dealt: None,
+        })
     }
 }
 
@@ -179,7 +202,7 @@ mod tests {
             let (m, _) = play_out(name, 11);
             assert!(m.matches().hands_played() <= 3, "{name}");
             assert_eq!(m.matches().uncollected(), 0, "{name}");
-            let report = majiang::table::log::replay(&m.log().to_jsonl());
+            let report = majiang::table::replay(&m.log().to_jsonl());
             assert!(report.is_ok(), "{name}: {report:?}");
         }
     }

@@ -1,6 +1,8 @@
 //! The wire protocol: JSON messages over the WebSocket, and the room settings of the HTTP API.
 //! `PROTOCOL.md` beside the crate documents them with examples.
 
+use crate::reveal::{PaymentExplained, RevealedHand};
+use crate::waits::Wait;
 use majiang::table::matches::Standing;
 use majiang::table::{Action, Event, Observation, Player, Ruleset, Settlement};
 use serde::{Deserialize, Serialize};
@@ -36,8 +38,17 @@ pub struct RoomConfig {
     pub seats: Vec<SeatConfig>,
     /// At most this many hands (1 to 64); without it the match runs to its rule set's end.
     pub hands: Option<u32>,
-    /// Claim timer in milliseconds: a person who has not answered a claim by then passes.
+    /// Claim timer in milliseconds: a person who has not answered a tile on offer by then is
+    /// played by the efficient bot. 0: off; unset: [`DEFAULT_CLAIM_TIMEOUT_MS`] in rooms with
+    /// two or more person seats, else off.
     pub claim_timeout_ms: Option<u64>,
+    /// Turn timer in milliseconds: a person who has not played their turn by then is played by
+    /// the efficient bot. 0: off; unset: [`DEFAULT_TURN_TIMEOUT_MS`] in rooms with two or more
+    /// person seats, else off.
+    pub turn_timeout_ms: Option<u64>,
+    /// After a hand, the next is dealt when every connected person has sent `continue`, or
+    /// after this many milliseconds (unset: [`DEFAULT_CONTINUE_TIMEOUT_MS`]; 0: at once).
+    pub continue_timeout_ms: Option<u64>,
     /// Pause before each bot action, in milliseconds (0 to 5000), so people can follow.
     pub bot_delay_ms: u64,
     /// Start the match at once instead of waiting for a `start` message.
@@ -52,11 +63,20 @@ impl Default for RoomConfig {
             seats: Vec::new(),
             hands: None,
             claim_timeout_ms: None,
+            turn_timeout_ms: None,
+            continue_timeout_ms: None,
             bot_delay_ms: 0,
             autostart: false,
         }
     }
 }
+
+/// The claim timer of a room with two or more person seats, unless set.
+pub const DEFAULT_CLAIM_TIMEOUT_MS: u64 = 15_000;
+/// The turn timer of a room with two or more person seats, unless set.
+pub const DEFAULT_TURN_TIMEOUT_MS: u64 = 30_000;
+/// The pause after a hand for `continue`, unless set.
+pub const DEFAULT_CONTINUE_TIMEOUT_MS: u64 = 30_000;
 
 /// A room setting refused, with the reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -122,11 +142,24 @@ impl RoomConfig {
                 )));
             }
         }
-        if let Some(t) = self.claim_timeout_ms
-            && !(500..=600_000).contains(&t)
+        for (name, value) in [
+            ("claim_timeout_ms", self.claim_timeout_ms),
+            ("turn_timeout_ms", self.turn_timeout_ms),
+        ] {
+            if let Some(t) = value
+                && t != 0
+                && !(500..=600_000).contains(&t)
+            {
+                return Err(BadConfig(format!(
+                    "{name}: {t} is not 0 (off) or 500 to 600000"
+                )));
+            }
+        }
+        if let Some(t) = self.continue_timeout_ms
+            && t > 600_000
         {
             return Err(BadConfig(format!(
-                "claim_timeout_ms: {t} is not 500 to 600000"
+                "continue_timeout_ms: {t} is more than 600000"
             )));
         }
         if self.bot_delay_ms > 5000 {
@@ -136,6 +169,36 @@ impl RoomConfig {
             )));
         }
         Ok(ruleset)
+    }
+
+    /// Person seats (not bots).
+    pub fn people(&self) -> usize {
+        self.seats.iter().filter(|s| !s.bot).count()
+    }
+
+    /// The claim timer in force (`None`: off).
+    pub fn claim_timeout(&self) -> Option<u64> {
+        self.timer(self.claim_timeout_ms, DEFAULT_CLAIM_TIMEOUT_MS)
+    }
+
+    /// The turn timer in force (`None`: off).
+    pub fn turn_timeout(&self) -> Option<u64> {
+        self.timer(self.turn_timeout_ms, DEFAULT_TURN_TIMEOUT_MS)
+    }
+
+    /// The pause after a hand for `continue`.
+    pub fn continue_timeout(&self) -> u64 {
+        self.continue_timeout_ms
+            .unwrap_or(DEFAULT_CONTINUE_TIMEOUT_MS)
+    }
+
+    fn timer(&self, set: Option<u64>, default: u64) -> Option<u64> {
+        match set {
+            Some(0) => None,
+            Some(ms) => Some(ms),
+            None if self.people() >= 2 => Some(default),
+            None => None,
+        }
     }
 }
 
@@ -147,6 +210,9 @@ pub enum RoomStatus {
     Waiting,
     /// The match is on.
     Playing,
+    /// A hand has ended; the next is dealt on `continue` (never stored: a restored room in
+    /// this state shows it again).
+    HandOver,
     /// The match is over.
     Finished,
 }
@@ -157,6 +223,7 @@ impl RoomStatus {
         match self {
             RoomStatus::Waiting => "waiting",
             RoomStatus::Playing => "playing",
+            RoomStatus::HandOver => "hand_over",
             RoomStatus::Finished => "finished",
         }
     }
@@ -166,6 +233,7 @@ impl RoomStatus {
         match s {
             "waiting" => Some(RoomStatus::Waiting),
             "playing" => Some(RoomStatus::Playing),
+            "hand_over" => Some(RoomStatus::HandOver),
             "finished" => Some(RoomStatus::Finished),
             _ => None,
         }
@@ -176,8 +244,16 @@ impl RoomStatus {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
-    /// Start the match (a seated person, while the room is waiting).
-    Start {},
+    /// Start the match (a seated person, while the room is waiting). Without `fill_bots`,
+    /// only once every person seat is connected; with it (the creator, seat 0, only), the
+    /// person seats nobody holds become efficient bots.
+    Start {
+        /// Fill the empty person seats with bots.
+        #[serde(default)]
+        fill_bots: bool,
+    },
+    /// Ready for the next hand (while the room is `hand_over`).
+    Continue {},
     /// Play an action. `seq` is the client's own counter, echoed in the `ack` or `error`.
     Action {
         /// The client's sequence number.
@@ -202,6 +278,19 @@ pub struct SeatInfo {
     pub connected: bool,
     /// The chair (`Player`) once the match has started.
     pub player: Option<Player>,
+    /// A person seat the efficient bot plays for now: its person was away when their timer
+    /// ran out, and takes the seat back by reconnecting.
+    #[serde(default)]
+    pub stand_in: bool,
+}
+
+/// Who the next deal waits for, while a room is `hand_over`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContinueState {
+    /// The chairs of connected people who have not sent `continue`.
+    pub waiting_for: Vec<Player>,
+    /// Milliseconds until the next hand is dealt anyway.
+    pub deadline_ms: u64,
 }
 
 /// A message to a client.
@@ -234,8 +323,24 @@ pub enum ServerMsg {
         observation: Option<Box<Observation>>,
         /// Milliseconds left on the claim timer for this seat, if it runs.
         claim_deadline_ms: Option<u64>,
+        /// Milliseconds left for this seat to act (its turn or its answer to a tile on offer),
+        /// if a timer runs.
+        deadline_ms: Option<u64>,
+        /// While `hand_over`: who the next deal waits for.
+        #[serde(rename = "continue")]
+        continue_: Option<ContinueState>,
+        /// The waits of this seat's hand when it is ready (else empty).
+        waits: Vec<Wait>,
         /// Actions accepted so far in the match.
         actions: u64,
+    },
+    /// After `welcome` on a match in play: the current hand's events so far, filtered for this
+    /// connection as they were live.
+    History {
+        /// The hand.
+        hand_number: u32,
+        /// What happened, in order.
+        events: Vec<Event>,
     },
     /// Events of the hand, filtered for this connection.
     Events {
@@ -261,6 +366,10 @@ pub enum ServerMsg {
     HandResult {
         /// The settlement.
         settlement: Box<Settlement>,
+        /// Every chair's hand face up, by chair.
+        reveal: Vec<RevealedHand>,
+        /// Each payment with its reason (empty for a drawn hand).
+        payments_explained: Vec<PaymentExplained>,
     },
     /// The match is over.
     MatchOver {

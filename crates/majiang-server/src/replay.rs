@@ -109,16 +109,17 @@ pub fn frames(log: &StoredLog) -> Result<Vec<Frame>, ReplayError> {
     let first = m.hand_number();
     let mut out = vec![frame(&m, None, first, events)];
     for a in &log.actions {
-        let step = m
-            .apply(a.player, a.action)
-            .map_err(|e| ReplayError::Broken(format!("action {}: {e}", a.seq)))?;
-        if let Some((hand, deal)) = step.next_hand {
-            // Show the end of the hand before the next deal.
-            out.push(frame_of_finished(&m, a, step.hand_number, step.events));
+        if m.awaiting_deal() {
+            // Show the end of the hand (the frame before) until the next deal.
+            let (hand, deal) = m
+                .deal_next()
+                .map_err(|e| ReplayError::Broken(format!("deal before action {}: {e}", a.seq)))?;
             out.push(frame(&m, None, hand, deal));
-        } else {
-            out.push(frame(&m, Some(a.clone()), step.hand_number, step.events));
         }
+        let step = m
+            .act(a.player, a.action)
+            .map_err(|e| ReplayError::Broken(format!("action {}: {e}", a.seq)))?;
+        out.push(frame(&m, Some(a.clone()), step.hand_number, step.events));
     }
     Ok(out)
 }
@@ -145,22 +146,6 @@ fn frame(m: &MatchState, action: Option<LoggedAction>, hand: u32, events: Vec<Ev
     let g = m.game();
     Frame {
         action,
-        hand_number: hand,
-        events,
-        view: g.observation(SPECTATOR),
-        concealed: (0..g.players())
-            .map(|i| g.concealed(Player(i as u8)).to_string())
-            .collect(),
-        ledger: m.ledger().to_vec(),
-    }
-}
-
-/// The frame for the action that ended a hand when the match has already dealt the next one:
-/// the finished hand's table.
-fn frame_of_finished(m: &MatchState, a: &LoggedAction, hand: u32, events: Vec<Event>) -> Frame {
-    let g = m.previous_game().unwrap_or(m.game());
-    Frame {
-        action: Some(a.clone()),
         hand_number: hand,
         events,
         view: g.observation(SPECTATOR),

@@ -1,11 +1,14 @@
 //! A room: one task owning one match. Connections talk to it through a channel; it checks each
 //! action, writes it to the store, applies it, acknowledges it and sends every connection what
-//! its seat may see. Bots and the claim timer act through the same path.
+//! its seat may see. Bots and the turn and claim timers act through the same path. After each
+//! hand the room waits (`hand_over`) for every connected person's `continue`, or its countdown.
 
 use crate::play::{MatchState, Step};
-use crate::protocol::{ClientMsg, RoomConfig, RoomStatus, SeatInfo, ServerMsg};
+use crate::protocol::{ClientMsg, ContinueState, RoomConfig, RoomStatus, SeatInfo, ServerMsg};
+use crate::reveal;
 use crate::store::{Store, StoreError, StoredAction, StoredRoom};
 use majiang::bots::{self, Bot};
+use majiang::table::matches::Standing;
 use majiang::table::{Action, Event, Player, Ruleset};
 use serde::Serialize;
 use std::sync::Arc;
@@ -32,6 +35,12 @@ pub struct RoomSummary {
     pub hand_number: Option<u32>,
     /// Chips per chair.
     pub ledger: Vec<i64>,
+    /// When the room was created (milliseconds since the Unix epoch).
+    pub created: i64,
+    /// When its match finished (milliseconds since the Unix epoch), once it has.
+    pub finished: Option<i64>,
+    /// Final standings, best first, once the match is over (else empty).
+    pub standings: Vec<Standing>,
 }
 
 /// A message for one connection: JSON text, or an order to close.
@@ -125,10 +134,34 @@ pub(crate) struct RoomActor {
     next_conn: u64,
     /// The server's players, by seat (`None` for people).
     bots: Vec<Option<Box<dyn Bot>>>,
-    claim_deadline: Option<Instant>,
+    /// The efficient bot that plays for a person at a time-out, by seat (made when first
+    /// needed).
+    stand_ins: Vec<Option<Box<dyn Bot>>>,
+    /// Person seats the server plays for now: away when their timer ran out, until they
+    /// reconnect.
+    standing_in: Vec<bool>,
+    /// The timer of the people who must act now (their turn, or their answer to a tile on
+    /// offer).
+    deadline: Option<Deadline>,
+    /// While `hand_over`: the chairs that sent `continue`, and when the next hand is dealt
+    /// anyway.
+    continued: Vec<Player>,
+    continue_deadline: Option<Instant>,
     bot_due: Option<Instant>,
+    created: i64,
+    finished: Option<i64>,
     summary: watch::Sender<RoomSummary>,
 }
+
+/// A running turn or claim timer, for one decision point of the hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Deadline {
+    at: Instant,
+    /// The decision it times: hand, whose turn, the tile on offer, the live wall's count.
+    point: DecisionPoint,
+}
+
+type DecisionPoint = (u32, Option<Player>, Option<(Player, majiang::Tile)>, usize);
 
 impl RoomActor {
     /// Builds the actor for a stored room, replaying its actions; spawns it and returns the
@@ -162,7 +195,11 @@ impl RoomActor {
             hands: config.hands,
             hand_number: None,
             ledger: Vec::new(),
+            created: stored.created,
+            finished: stored.finished,
+            standings: Vec::new(),
         });
+        let seats = config.seats.len();
         let mut actor = RoomActor {
             id: stored.id.clone(),
             ruleset,
@@ -173,13 +210,18 @@ impl RoomActor {
             actions: 0,
             conns: Vec::new(),
             next_conn: 0,
-            bots: Vec::new(),
-            claim_deadline: None,
+            bots,
+            stand_ins: (0..seats).map(|_| None).collect(),
+            standing_in: vec![false; seats],
+            deadline: None,
+            continued: Vec::new(),
+            continue_deadline: None,
             bot_due: None,
+            created: stored.created,
+            finished: stored.finished,
             summary,
             config,
         };
-        actor.bots = bots;
         if stored.status != RoomStatus::Waiting {
             let (m, _) = MatchState::start(actor.ruleset.clone(), actor.seed, actor.config.hands)
                 .map_err(|e| replay_err(e.to_string()))?;
@@ -200,7 +242,13 @@ impl RoomActor {
             let finished = actor.game.as_ref().is_some_and(|m| m.is_finished());
             if finished && actor.status != RoomStatus::Finished {
                 actor.status = RoomStatus::Finished;
-                store.set_status(&actor.id, RoomStatus::Finished)?;
+                let at = crate::now_ms();
+                store.set_finished(&actor.id, at)?;
+                actor.finished = Some(at);
+            }
+            if actor.game.as_ref().is_some_and(|m| m.awaiting_deal()) {
+                // Stopped between hands: show the result again and wait for `continue`.
+                actor.enter_hand_over();
             }
         }
         actor.publish_summary();
@@ -222,10 +270,14 @@ impl RoomActor {
         }
         self.after_change();
         loop {
-            let timer = match (self.bot_due, self.claim_deadline) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
+            let timer = [
+                self.bot_due,
+                self.deadline.map(|d| d.at),
+                self.continue_deadline,
+            ]
+            .into_iter()
+            .flatten()
+            .min();
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => self.handle(cmd),
@@ -245,28 +297,12 @@ impl RoomActor {
                 out,
                 kick,
                 reply,
-            } => {
-                let id = self.next_conn;
-                self.next_conn += 1;
-                let welcome = ServerMsg::Welcome {
-                    room: self.id.clone(),
-                    seat,
-                    config: self.config.clone(),
-                };
-                let conn = Conn {
-                    id,
-                    seat,
-                    out,
-                    kick,
-                };
-                send(&conn, &welcome);
-                self.conns.push(conn);
-                let _ = reply.send(id);
-                self.broadcast_state();
-            }
+            } => self.connect(seat, out, kick, reply),
             Cmd::Disconnect { conn } => {
                 self.conns.retain(|c| c.id != conn);
                 self.broadcast_state();
+                // The next deal may have waited for this person only.
+                self.after_change();
             }
             Cmd::Client { conn, msg } => {
                 let Some(c) = self.conns.iter().find(|c| c.id == conn) else {
@@ -275,16 +311,18 @@ impl RoomActor {
                 let seat = c.seat;
                 match msg {
                     ClientMsg::Sync {} => self.send_state(conn),
-                    ClientMsg::Start {} => {
-                        let result = match seat {
-                            None => Err("spectators cannot start the match".to_string()),
-                            Some(_) if self.status != RoomStatus::Waiting => {
-                                Err("the match has already started".to_string())
-                            }
-                            Some(_) => self.start(),
-                        };
-                        if let Err(message) = result {
+                    ClientMsg::Start { fill_bots } => {
+                        if let Err(message) = self.start_by(seat, fill_bots) {
                             self.send_to(conn, &ServerMsg::Error { seq: None, message });
+                        }
+                        self.after_change();
+                    }
+                    ClientMsg::Continue {} => {
+                        match self.continue_by(seat) {
+                            Ok(()) => self.broadcast_state(),
+                            Err(message) => {
+                                self.send_to(conn, &ServerMsg::Error { seq: None, message })
+                            }
                         }
                         self.after_change();
                     }
@@ -292,6 +330,9 @@ impl RoomActor {
                         let result = match (seat, &self.game) {
                             (None, _) => Err("spectators cannot act".to_string()),
                             (Some(_), None) => Err("the match has not started".to_string()),
+                            (Some(_), Some(_)) if self.status == RoomStatus::HandOver => Err(
+                                "the hand is over: send continue for the next one".to_string(),
+                            ),
                             (Some(s), Some(m)) => {
                                 let player = m.chairs()[s];
                                 self.commit(player, action, Some((conn, seq)))
@@ -313,6 +354,120 @@ impl RoomActor {
         }
     }
 
+    /// A new connection: `welcome`, then the current hand's history (and, between hands, its
+    /// result again), then the state to everyone. A person taking their seat back ends the
+    /// bot's stand-in; the last person of a room of several to arrive starts it.
+    fn connect(&mut self, seat: Option<usize>, out: Outbox, kick: Arc<Notify>, reply: oneshot::Sender<u64>) {
+        let id = self.next_conn;
+        self.next_conn += 1;
+        // A person seat filled with a bot at the start is the bot's: its old token watches.
+        let seat = seat.filter(|&s| !self.config.seats[s].bot);
+        let conn = Conn {
+            id,
+            seat,
+            out,
+            kick,
+        };
+        send(
+            &conn,
+            &ServerMsg::Welcome {
+                room: self.id.clone(),
+                seat,
+                config: self.config.clone(),
+            },
+        );
+        if let Some(m) = &self.game {
+            let viewer = self.viewer(seat);
+            send(
+                &conn,
+                &ServerMsg::History {
+                    hand_number: m.hand_number(),
+                    events: m.hand_events().iter().map(|e| e.seen_by(viewer)).collect(),
+                },
+            );
+            if self.status == RoomStatus::HandOver {
+                if let Some(result) = self.hand_result() {
+                    send(&conn, &result);
+                }
+            }
+        }
+        self.conns.push(conn);
+        let _ = reply.send(id);
+        if let Some(s) = seat {
+            self.standing_in[s] = false;
+        }
+        if self.status == RoomStatus::Waiting
+            && self.config.people() >= 2
+            && self.missing_people().is_empty()
+        {
+            if let Err(e) = self.start() {
+                eprintln!("majiang-server: room {}: cannot start: {e}", self.id);
+            }
+        }
+        self.broadcast_state();
+        self.after_change();
+    }
+
+    /// Person seats nobody holds a connection to.
+    fn missing_people(&self) -> Vec<usize> {
+        (0..self.config.seats.len())
+            .filter(|&s| !self.config.seats[s].bot && !self.conns.iter().any(|c| c.seat == Some(s)))
+            .collect()
+    }
+
+    /// `start` from a connection on `seat`.
+    fn start_by(&mut self, seat: Option<usize>, fill_bots: bool) -> Result<(), String> {
+        let Some(seat) = seat else {
+            return Err("spectators cannot start the match".into());
+        };
+        if self.status != RoomStatus::Waiting {
+            return Err("the match has already started".into());
+        }
+        let missing = self.missing_people();
+        if fill_bots {
+            if seat != 0 {
+                return Err(
+                    "only the room's creator (seat 0) may fill the empty seats with bots".into(),
+                );
+            }
+            self.fill_with_bots(&missing)?;
+        } else if !missing.is_empty() {
+            let names: Vec<&str> = missing
+                .iter()
+                .map(|&s| self.config.seats[s].name.as_str())
+                .collect();
+            return Err(format!(
+                "waiting for {} to join; the creator may start now with the empty seats played by bots",
+                names.join(", ")
+            ));
+        }
+        self.start()
+    }
+
+    /// Makes the person seats in `seats` efficient bots, in the stored settings too.
+    fn fill_with_bots(&mut self, seats: &[usize]) -> Result<(), String> {
+        if seats.is_empty() {
+            return Ok(());
+        }
+        let mut config = self.config.clone();
+        let mut bots = Vec::new();
+        for &s in seats {
+            config.seats[s].bot = true;
+            config.seats[s].bot_kind = Some("efficient".into());
+            let bot = bots::by_name("efficient", &self.ruleset, self.seed ^ (s as u64 + 1))
+                .map_err(|e| e.to_string())?;
+            bots.push((s, bot));
+        }
+        self.store
+            .set_config(&self.id, &config)
+            .map_err(|e| format!("not stored, try again: {e}"))?;
+        self.config = config;
+        for (s, bot) in bots {
+            self.bots[s] = Some(bot);
+        }
+        Ok(())
+    }
+
     fn start(&mut self) -> Result<(), String> {
         let (m, events) = MatchState::start(self.ruleset.clone(), self.seed, self.config.hands)
             .map_err(|e| e.to_string())?;
@@ -324,6 +479,60 @@ impl RoomActor {
         self.broadcast_events(m_hand(&self.game), &events);
         self.broadcast_state();
         Ok(())
+    }
+
+    /// `continue` from a connection on `seat`.
+    fn continue_by(&mut self, seat: Option<usize>) -> Result<(), String> {
+        let (Some(seat), Some(m)) = (seat, &self.game) else {
+            return Err("only a seated player continues".into());
+        };
+        if self.status != RoomStatus::HandOver {
+            return Err("no hand result is waiting for continue".into());
+        }
+        let chair = m.chairs()[seat];
+        if !self.continued.contains(&chair) {
+            self.continued.push(chair);
+        }
+        Ok(())
+    }
+
+    /// The hand has ended and the match goes on: wait for `continue`.
+    fn enter_hand_over(&mut self) {
+        self.status = RoomStatus::HandOver;
+        self.continued.clear();
+        self.deadline = None;
+        self.continue_deadline =
+            Some(Instant::now() + Duration::from_millis(self.config.continue_timeout()));
+    }
+
+    /// The connected people the next deal still waits for, by chair.
+    fn waiting_for(&self) -> Vec<Player> {
+        let Some(m) = &self.game else {
+            return Vec::new();
+        };
+        let mut v: Vec<Player> = (0..self.config.seats.len())
+            .filter(|&s| !self.config.seats[s].bot)
+            .filter(|&s| self.conns.iter().any(|c| c.seat == Some(s)))
+            .map(|s| m.chairs()[s])
+            .filter(|p| !self.continued.contains(p))
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Deals the next hand (everyone continued, or the countdown ended).
+    fn deal_next(&mut self) {
+        let Some(m) = self.game.as_mut() else { return };
+        match m.deal_next() {
+            Ok((hand, events)) => {
+                self.status = RoomStatus::Playing;
+                self.continue_deadline = None;
+                self.continued.clear();
+                self.broadcast_events(hand, &events);
+                self.broadcast_state();
+            }
+            Err(e) => eprintln!("majiang-server: room {}: cannot deal: {e}", self.id),
+        }
     }
 
     /// Checks, stores, applies and announces one action. On error nothing changed.
@@ -346,7 +555,7 @@ impl RoomActor {
         self.store
             .append_action(&self.id, &stored)
             .map_err(|e| format!("not stored, try again: {e}"))?;
-        let step = match m.apply(player, action) {
+        let step = match m.act(player, action) {
             Ok(step) => step,
             Err(e) => {
                 // `check` passed, so the engine must accept it; if not, the stored log no
@@ -366,21 +575,40 @@ impl RoomActor {
         Ok(())
     }
 
+    /// The result of the hand just finished, with every hand face up and each payment
+    /// explained; `None` while a hand is in play.
+    fn hand_result(&self) -> Option<ServerMsg> {
+        let m = self.game.as_ref()?;
+        let g = m.game();
+        if !g.is_over() {
+            return None;
+        }
+        let settlement = m.matches().settlements().last()?.clone();
+        Some(ServerMsg::HandResult {
+            settlement: Box::new(settlement),
+            reveal: reveal::reveal(g),
+            payments_explained: reveal::payments_explained(g, m.win_score()),
+        })
+    }
+
     fn announce(&mut self, step: Step) {
         self.broadcast_events(step.hand_number, &step.events);
-        if let Some(settlement) = step.settlement {
-            self.broadcast(&ServerMsg::HandResult {
-                settlement: Box::new(settlement),
-            });
-        }
-        if let Some((hand, events)) = &step.next_hand {
-            self.broadcast_events(*hand, events);
+        if step.settlement.is_some() {
+            if let Some(result) = self.hand_result() {
+                self.broadcast(&result);
+            }
+            if self.game.as_ref().is_some_and(|m| m.awaiting_deal()) {
+                self.enter_hand_over();
+            }
         }
         if self.game.as_ref().is_some_and(|m| m.is_finished()) {
             self.status = RoomStatus::Finished;
-            if let Err(e) = self.store.set_status(&self.id, RoomStatus::Finished) {
+            self.continue_deadline = None;
+            let at = crate::now_ms();
+            if let Err(e) = self.store.set_finished(&self.id, at) {
                 eprintln!("majiang-server: room {}: {e}", self.id);
             }
+            self.finished = Some(at);
             let (standings, ledger) = self
                 .game
                 .as_ref()
@@ -391,30 +619,27 @@ impl RoomActor {
         self.broadcast_state();
     }
 
-    /// After any change: let bots act (now, or after the bot delay), and run the claim timer.
+    /// After any change: deal when every connected person continued, let bots (and the bot
+    /// standing in for an away person) act, now or after the bot delay, and run the turn and
+    /// claim timers.
     fn after_change(&mut self) {
+        if self.status == RoomStatus::HandOver && self.waiting_for().is_empty() {
+            self.deal_next();
+        }
         // Without a bot delay, bots act at once, but at most a few in a row before the room
         // task yields (through an immediate timer): connections drain, other rooms run.
         let mut burst = 0;
         while let Some(m) = &self.game {
-            if m.is_finished() {
+            if m.is_finished() || m.game().is_over() {
                 self.bot_due = None;
-                self.claim_deadline = None;
+                self.deadline = None;
                 break;
             }
-            let g = m.game();
-            let bot = g.to_act().find(|p| self.is_bot(*p));
-            // Claim timer: runs while a person must answer a tile on offer.
-            let person_claiming = g.on_offer().is_some() && g.to_act().any(|p| !self.is_bot(p));
-            match (self.config.claim_timeout_ms, person_claiming) {
-                (Some(ms), true) => {
-                    if self.claim_deadline.is_none() {
-                        self.claim_deadline = Some(Instant::now() + Duration::from_millis(ms));
-                        self.broadcast_state();
-                    }
-                }
-                _ => self.claim_deadline = None,
-            }
+            self.run_deadline();
+            let bot = self
+                .game
+                .as_ref()
+                .and_then(|m| m.game().to_act().find(|p| self.server_plays(*p)));
             let Some(bot) = bot else {
                 self.bot_due = None;
                 break;
@@ -438,21 +663,60 @@ impl RoomActor {
         self.publish_summary();
     }
 
-    fn bot_act(&mut self, bot: Player) -> bool {
+    /// Starts the turn or claim timer when people must decide at a new point of the hand (and
+    /// tells them), stops it when nobody must.
+    fn run_deadline(&mut self) {
+        let Some(m) = &self.game else { return };
+        let g = m.game();
+        let people = g.to_act().any(|p| !self.server_plays(p));
+        let timeout = if g.on_offer().is_some() {
+            self.config.claim_timeout()
+        } else {
+            self.config.turn_timeout()
+        };
+        let point: DecisionPoint = (m.hand_number(), g.turn(), g.on_offer(), g.live_remaining());
+        match timeout {
+            Some(ms) if people => {
+                if self.deadline.is_none_or(|d| d.point != point) {
+                    self.deadline = Some(Deadline {
+                        at: Instant::now() + Duration::from_millis(ms),
+                        point,
+                    });
+                    self.broadcast_state();
+                }
+            }
+            _ => self.deadline = None,
+        }
+    }
+
+    /// `p` acts with its bot: the room's own bot, or the efficient bot standing in for a person.
+    fn bot_act(&mut self, p: Player) -> bool {
         let Some(m) = &self.game else { return false };
-        let Some(seat) = self.seat_of_chair(bot) else {
+        let Some(seat) = self.seat_of_chair(p) else {
             return false;
         };
-        let legal = m.game().legal_actions(bot);
-        let Some(Some(brain)) = self.bots.get_mut(seat) else {
-            return false;
-        };
+        let legal = m.game().legal_actions(p);
         if legal.is_empty() {
             return false;
         }
-        let obs = m.game().observation(bot);
+        let obs = m.game().observation(p);
+        let brain = if self.config.seats[seat].bot {
+            self.bots.get_mut(seat).and_then(|b| b.as_mut())
+        } else {
+            if self.stand_ins[seat].is_none() {
+                match bots::by_name("efficient", &self.ruleset, self.seed ^ (seat as u64 + 1)) {
+                    Ok(b) => self.stand_ins[seat] = Some(b),
+                    Err(e) => {
+                        eprintln!("majiang-server: room {}: no stand-in bot: {e}", self.id);
+                        return false;
+                    }
+                }
+            }
+            self.stand_ins[seat].as_mut()
+        };
+        let Some(brain) = brain else { return false };
         let action = brain.act(&obs, &legal);
-        match self.commit(bot, action, None) {
+        match self.commit(p, action, None) {
             Ok(()) => true,
             Err(e) => {
                 eprintln!("majiang-server: room {}: bot action refused: {e}", self.id);
@@ -463,30 +727,22 @@ impl RoomActor {
 
     fn on_timer(&mut self) {
         let now = Instant::now();
-        if self.claim_deadline.is_some_and(|d| d <= now) {
-            self.claim_deadline = None;
-            let pending: Vec<Player> = match &self.game {
-                Some(m) if m.game().on_offer().is_some() => {
-                    m.game().to_act().filter(|p| !self.is_bot(*p)).collect()
-                }
-                _ => Vec::new(),
-            };
-            for p in pending {
-                let still = self
-                    .game
-                    .as_ref()
-                    .is_some_and(|m| m.game().legal_actions(p).contains(&Action::Pass));
-                if still && let Err(e) = self.commit(p, Action::Pass, None) {
-                    eprintln!("majiang-server: room {}: timer pass refused: {e}", self.id);
-                }
+        if self.continue_deadline.is_some_and(|d| d <= now) {
+            self.continue_deadline = None;
+            if self.status == RoomStatus::HandOver {
+                self.deal_next();
             }
+        }
+        if self.deadline.is_some_and(|d| d.at <= now) {
+            self.deadline = None;
+            self.time_out();
         }
         if self.bot_due.is_some_and(|d| d <= now) {
             self.bot_due = None;
             let bot = self
                 .game
                 .as_ref()
-                .and_then(|m| m.game().to_act().find(|p| self.is_bot(*p)));
+                .and_then(|m| m.game().to_act().find(|p| self.server_plays(*p)));
             if let Some(bot) = bot {
                 self.bot_act(bot);
             }
@@ -494,14 +750,40 @@ impl RoomActor {
         self.after_change();
     }
 
+    /// The timer ran out: the efficient bot plays for each person who has not acted; one who
+    /// is not connected stays played by it until they come back.
+    fn time_out(&mut self) {
+        let pending: Vec<Player> = match &self.game {
+            Some(m) => m.game().to_act().filter(|p| !self.server_plays(*p)).collect(),
+            None => Vec::new(),
+        };
+        for p in pending {
+            let Some(seat) = self.seat_of_chair(p) else {
+                continue;
+            };
+            let still = self
+                .game
+                .as_ref()
+                .is_some_and(|m| m.game().to_act().contains(p));
+            if !still {
+                continue;
+            }
+            if !self.conns.iter().any(|c| c.seat == Some(seat)) {
+                self.standing_in[seat] = true;
+            }
+            self.bot_act(p);
+        }
+    }
+
     fn seat_of_chair(&self, p: Player) -> Option<usize> {
         let m = self.game.as_ref()?;
         m.chairs().iter().position(|&c| c == p)
     }
 
-    fn is_bot(&self, p: Player) -> bool {
+    /// The server decides for `p`: a bot seat, or a person away past their timer.
+    fn server_plays(&self, p: Player) -> bool {
         self.seat_of_chair(p)
-            .is_some_and(|s| self.config.seats[s].bot)
+            .is_some_and(|s| self.config.seats[s].bot || self.standing_in[s])
     }
 
     fn viewer(&self, seat: Option<usize>) -> Player {
@@ -522,6 +804,7 @@ impl RoomActor {
                 bot: s.bot,
                 connected: s.bot || self.conns.iter().any(|c| c.seat == Some(i)),
                 player: self.game.as_ref().map(|m| m.chairs()[i]),
+                stand_in: self.standing_in[i],
             })
             .collect()
     }
@@ -532,11 +815,27 @@ impl RoomActor {
             .game
             .as_ref()
             .map(|m| Box::new(m.game().observation(viewer)));
-        let claim_deadline_ms = match (self.claim_deadline, &self.game) {
+        let now = Instant::now();
+        let left = |at: Instant| at.saturating_duration_since(now).as_millis() as u64;
+        let (deadline_ms, claim_deadline_ms) = match (self.deadline, &self.game) {
             (Some(d), Some(m)) if m.game().to_act().contains(viewer) => {
-                Some(d.saturating_duration_since(Instant::now()).as_millis() as u64)
+                let ms = left(d.at);
+                (Some(ms), m.game().on_offer().is_some().then_some(ms))
             }
+            _ => (None, None),
+        };
+        let continue_ = match (self.status, self.continue_deadline) {
+            (RoomStatus::HandOver, Some(at)) => Some(ContinueState {
+                waiting_for: self.waiting_for(),
+                deadline_ms: left(at),
+            }),
             _ => None,
+        };
+        let waits = match (&observation, &self.game) {
+            (Some(obs), Some(m)) if seat.is_some() && !m.game().is_over() => {
+                crate::waits::waits(obs, m.game().hand_rules())
+            }
+            _ => Vec::new(),
         };
         ServerMsg::State {
             status: self.status,
@@ -550,6 +849,9 @@ impl RoomActor {
                 .unwrap_or_else(|| vec![0; self.ruleset.players()]),
             observation,
             claim_deadline_ms,
+            deadline_ms,
+            continue_,
+            waits,
             actions: self.actions,
         }
     }
@@ -627,6 +929,12 @@ impl RoomActor {
                 .as_ref()
                 .map(|m| m.ledger().to_vec())
                 .unwrap_or_default(),
+            created: self.created,
+            finished: self.finished,
+            standings: match &self.game {
+                Some(m) if m.is_finished() => m.standings(),
+                _ => Vec::new(),
+            },
         };
         self.summary.send_if_modified(|old| {
             if *old != s {

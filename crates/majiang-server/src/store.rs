@@ -32,6 +32,10 @@ pub struct StoredRoom {
     pub seed: u64,
     /// Waiting, playing or finished.
     pub status: RoomStatus,
+    /// When it was created (milliseconds since the Unix epoch).
+    pub created: i64,
+    /// When its match finished (milliseconds since the Unix epoch), once it has.
+    pub finished: Option<i64>,
 }
 
 /// One stored action.
@@ -86,6 +90,13 @@ impl Store {
                  PRIMARY KEY (room, seq)
              );",
         )?;
+        // Databases from before the match history lack the finish time.
+        let has_finished: bool = conn
+            .prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = 'finished'")?
+            .exists([])?;
+        if !has_finished {
+            conn.execute_batch("ALTER TABLE rooms ADD COLUMN finished INTEGER")?;
+        }
         Ok(Store {
             conn: Mutex::new(conn),
         })
@@ -98,12 +109,31 @@ impl Store {
     }
 
     /// Stores a new room.
-    pub fn create_room(&self, room: &StoredRoom, created: i64) -> Result<(), StoreError> {
+    pub fn create_room(&self, room: &StoredRoom) -> Result<(), StoreError> {
         let config = serde_json::to_string(&room.config).map_err(corrupt)?;
         let tokens = serde_json::to_string(&room.tokens).map_err(corrupt)?;
         self.conn().execute(
             "INSERT INTO rooms (id, created, config, tokens, seed, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![room.id, created, config, tokens, room.seed as i64, room.status.as_str()],
+            params![room.id, room.created, config, tokens, room.seed as i64, room.status.as_str()],
+        )?;
+        Ok(())
+    }
+
+    /// Replaces a room's settings (its seats filled with bots at the start).
+    pub fn set_config(&self, room: &str, config: &RoomConfig) -> Result<(), StoreError> {
+        let config = serde_json::to_string(config).map_err(corrupt)?;
+        self.conn().execute(
+            "UPDATE rooms SET config = ?2 WHERE id = ?1",
+            params![room, config],
+        )?;
+        Ok(())
+    }
+
+    /// Marks a room's match finished at `at` (milliseconds since the Unix epoch).
+    pub fn set_finished(&self, room: &str, at: i64) -> Result<(), StoreError> {
+        self.conn().execute(
+            "UPDATE rooms SET status = ?2, finished = ?3 WHERE id = ?1",
+            params![room, RoomStatus::Finished.as_str(), at],
         )?;
         Ok(())
     }
@@ -131,7 +161,7 @@ impl Store {
     pub fn rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn
-            .prepare("SELECT id, config, tokens, seed, status FROM rooms ORDER BY created, id")?;
+            .prepare("SELECT id, config, tokens, seed, status, created, finished FROM rooms ORDER BY created, id")?;
         let rows = stmt.query_map([], row_to_room)?;
         let mut out = Vec::new();
         for r in rows {
@@ -145,7 +175,7 @@ impl Store {
         let conn = self.conn();
         let r = conn
             .query_row(
-                "SELECT id, config, tokens, seed, status FROM rooms WHERE id = ?1",
+                "SELECT id, config, tokens, seed, status, created, finished FROM rooms WHERE id = ?1",
                 [id],
                 row_to_room,
             )
@@ -186,6 +216,8 @@ fn row_to_room(row: &rusqlite::Row<'_>) -> rusqlite::Result<RoomRow> {
     let tokens: String = row.get(2)?;
     let seed: i64 = row.get(3)?;
     let status: String = row.get(4)?;
+    let created: i64 = row.get(5)?;
+    let finished: Option<i64> = row.get(6)?;
     Ok((|| {
         Ok(StoredRoom {
             id,
@@ -194,6 +226,8 @@ fn row_to_room(row: &rusqlite::Row<'_>) -> rusqlite::Result<RoomRow> {
             seed: seed as u64,
             status: RoomStatus::parse(&status)
                 .ok_or_else(|| StoreError::Corrupt(format!("room status {status:?}")))?,
+            created,
+            finished,
         })
     })())
 }
@@ -215,8 +249,10 @@ mod tests {
             tokens: vec![Some("t".into()), None, None, None],
             seed: u64::MAX - 3,
             status: RoomStatus::Waiting,
+            created: 1,
+            finished: None,
         };
-        s.create_room(&room, 1).unwrap();
+        s.create_room(&room).unwrap();
         s.set_status("r1", RoomStatus::Playing).unwrap();
         let a = StoredAction {
             seq: 0,
@@ -232,5 +268,8 @@ mod tests {
         assert_eq!(back.tokens, room.tokens);
         assert_eq!(s.actions("r1").unwrap(), vec![a]);
         assert!(s.room("nope").unwrap().is_none());
+        s.set_finished("r1", 77).unwrap();
+        let back = s.room("r1").unwrap().unwrap();
+        assert_eq!((back.status, back.finished, back.created), (RoomStatus::Finished, Some(77), 1));
     }
 }

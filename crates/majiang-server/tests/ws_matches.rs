@@ -52,22 +52,13 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
                 let mut c = Client::connect(addr, &room, Some(&token)).await;
                 let welcome = c.until("welcome").await;
                 assert_eq!(welcome["seat"], s);
-                if s == 0 {
-                    // Everyone connects before the start; seat 0 starts when all are in.
-                    loop {
-                        let st = c.until("state").await;
-                        let all = st["seats"]
-                            .as_array()
-                            .unwrap()
-                            .iter()
-                            .all(|x| x["connected"] == true);
-                        if all {
-                            break;
-                        }
+                // The room starts by itself once every person seat has joined.
+                let me = loop {
+                    let st = c.until("state").await;
+                    if st["status"] == "playing" {
+                        break st["seats"][s]["player"].as_u64().unwrap();
                     }
-                    c.send_text(r#"{"type":"start"}"#).await;
-                }
-                let me = chair_of(&mut c, s).await;
+                };
                 let acked = play_with_bot(&mut c, me, bot.as_mut()).await;
                 (acked, c.seen.len())
             }));
@@ -121,7 +112,7 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
         assert_eq!(log.actions.len() as u64, total);
         let frames = majiang_server::replay::frames(&log).unwrap();
         let jsonl = majiang_server::replay::jsonl(&log).unwrap();
-        let report = majiang::table::log::replay(&jsonl);
+        let report = majiang::table::replay(&jsonl);
         assert!(
             report.is_ok(),
             "{rules}: the library replays the log: {report:?}"
@@ -287,7 +278,8 @@ fn the_privacy_check_catches_concealed_tiles_for_a_spectator() {
     assert_private(&leak, None);
 }
 
-/// A person who never answers claims: the claim timer passes for them and the match goes on.
+/// A person who never answers claims: at the claim timer the efficient bot answers for them
+/// and the match goes on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_claim_timer_passes_for_a_silent_seat() {
     let (app, addr) = start_server().await;
@@ -304,6 +296,7 @@ async fn the_claim_timer_passes_for_a_silent_seat() {
         let m = c.recv().await.expect("open");
         match m["type"].as_str().unwrap() {
             "match_over" => break,
+            "hand_result" => c.send_text(r#"{"type":"continue"}"#).await,
             "ack" | "error" => waiting = false,
             "state" if !waiting => {
                 let legal = m["observation"]["legal_actions"].as_array().cloned();

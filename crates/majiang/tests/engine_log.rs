@@ -3,17 +3,24 @@
 
 mod engine_common;
 use engine_common::ruleset;
+use majiang::bots::{self, Bot, play_match};
 use majiang::table::Ruleset;
-use majiang::table::log::{LOG_FORMAT, LogRecord, MatchLog, ReplayError, replay};
-use majiang::table::matches::{GreedyPolicy, Match, RandomPolicy, play_match};
+use majiang::table::log::{LOG_FORMAT, LogRecord, MatchLog};
+use majiang::table::matches::Match;
+use majiang::table::{ReplayError, replay};
 use serde_json::{Value, json};
 
+/// A match of bots named `bot`, with its log.
+fn played_by(bot: &str, name: &str, options: Value, seed: u64) -> (Match, MatchLog) {
+    let r = ruleset(name, options);
+    let mut players: Vec<Box<dyn Bot>> = (0..r.players() as u64)
+        .map(|i| bots::by_name(bot, &r, seed.wrapping_add(i)).unwrap())
+        .collect();
+    play_match(r, seed, None, &mut players).unwrap()
+}
+
 fn played(name: &str, options: Value, seed: u64) -> (Match, String) {
-    let mut policy = GreedyPolicy::new(seed);
-    let (m, log) = play_match(ruleset(name, options), seed, |g, p, a| {
-        policy.choose(g, p, a)
-    })
-    .unwrap();
+    let (m, log) = played_by("efficient", name, options, seed);
     (m, log.to_jsonl())
 }
 
@@ -241,11 +248,28 @@ fn missing_and_extra_lines() {
     assert_eq!(err.line(), i + 1);
     assert!(err.to_string().contains("an action of hand 3"), "{err}");
 
-    // Truncated in the middle of a hand.
+    // Truncated in the middle of a hand: the finished hands replay, and the report says where
+    // the log stops.
     let cut = join(&l[..i]);
-    let err = replay(&cut).unwrap_err();
-    assert!(matches!(err, ReplayError::Truncated { .. }), "{err}");
-    assert_eq!(err.line(), i);
+    let report = replay(&cut).unwrap();
+    assert!(!report.complete);
+    assert_eq!(report.stops_in, Some(3));
+    assert_eq!(report.hands.len(), 2);
+    assert_eq!(report.records, i);
+    assert_eq!(report.summary.reason, None);
+    let full = replay(&text).unwrap();
+    assert!(full.complete);
+    assert_eq!(full.stops_in, None);
+    assert_eq!(report.hands[..], full.hands[..2]);
+    // Cut between two hands: it stops in the next one.
+    let s = find(&l, "settlement", |v| v["hand_number"] == 2);
+    let report = replay(&join(&l[..=s])).unwrap();
+    assert_eq!((report.complete, report.stops_in), (false, Some(3)));
+    assert_eq!(report.hands.len(), 2);
+    // Cut before the end line: incomplete too.
+    let report = replay(&join(&l[..l.len() - 1])).unwrap();
+    assert!(!report.complete);
+    assert_eq!(report.hands.len(), 4);
 
     // A line after the end.
     let mut extra = l.clone();
@@ -295,25 +319,18 @@ fn unreadable_input_is_told_apart() {
         assert!(err.is_unreadable(), "{text}: {err}");
         assert_eq!(err.line(), line, "{text}: {err}");
     }
-    // A header alone is a truncated log, not an unreadable one.
+    // A header alone is a log that stops before the first hand, not an unreadable one.
     let header = classic_log().lines().next().unwrap().to_string();
-    let err = replay(&header).unwrap_err();
-    assert!(
-        matches!(err, ReplayError::Truncated { line: 1, .. }),
-        "{err}"
-    );
-    assert!(!err.is_unreadable());
+    let report = replay(&header).unwrap();
+    assert_eq!((report.complete, report.stops_in), (false, Some(1)));
+    assert!(report.hands.is_empty());
 }
 
 #[test]
 fn random_play_logs_replay_too() {
     for (name, seed) in [("hangzhou", 3u64), ("yangzhou", 4), ("classic", 5)] {
-        let mut policy = RandomPolicy::new(seed);
-        let (_, log) = play_match(ruleset(name, json!({})), seed, |g, p, a| {
-            policy.choose(g, p, a)
-        })
-        .unwrap();
-        replay(&log.to_jsonl()).unwrap();
+        let (_, log) = played_by("random", name, json!({}), seed);
+        assert!(replay(&log.to_jsonl()).unwrap().complete);
     }
 }
 
@@ -376,9 +393,7 @@ fn settlement_and_end_records_read_as_documented() {
 fn a_players_view_of_the_log_hides_the_others_tiles() {
     use majiang::table::{Action, Event, Player};
     for (name, options) in [("hongkong", json!({})), ("hangzhou", json!({}))] {
-        let mut policy = GreedyPolicy::new(3);
-        let (_, log) =
-            play_match(ruleset(name, options), 3, |g, p, a| policy.choose(g, p, a)).unwrap();
+        let (_, log) = played_by("efficient", name, options, 3);
         for v in 0..4u8 {
             let viewer = Player(v);
             let seen = log.seen_by(viewer);

@@ -1,24 +1,30 @@
-//! Whole matches for every rule set, played by seeded policies (a greedy-random one that wins
-//! often, and a uniformly random one): the ledger, the dealer rotation, the prevailing wind, lao
+//! Whole matches for every rule set, played by seeded bots (the efficient one, which wins
+//! often, and the uniformly random one): the ledger, the dealer rotation, the prevailing wind, lao
 //! counting and the end of the match are checked hand by hand against the rules, written out
 //! again here independently of `matches.rs`.
 
 mod engine_common;
 use engine_common::ruleset;
 use majiang::Wind;
+use majiang::bots::{self, Bot, play_match};
 use majiang::scoring::WinKind;
 use majiang::table::log::{LogRecord, MatchLog};
-use majiang::table::matches::{
-    Deal, EndReason, GreedyPolicy, Match, MatchError, RandomPolicy, Settlement, play_match,
-    play_match_limited,
-};
-use majiang::table::{Action, DicePurpose, Event, HandOutcome, Player, Ruleset};
+use majiang::table::matches::{Deal, EndReason, Match, MatchError, Settlement};
+use majiang::table::{Action, DicePurpose, Event, HandOutcome, Observation, Player, Ruleset};
 use serde_json::json;
 use std::sync::Arc;
 
+/// One bot named `name` per chair, seeded from `seed`.
+fn seated(r: &Arc<Ruleset>, name: &str, seed: u64) -> Vec<Box<dyn Bot>> {
+    (0..r.players() as u64)
+        .map(|i| bots::by_name(name, r, seed.wrapping_add(i)).unwrap())
+        .collect()
+}
+
+/// A match played by efficient bots, with its log.
 fn greedy(r: &Arc<Ruleset>, seed: u64) -> (Match, MatchLog) {
-    let mut policy = GreedyPolicy::new(seed ^ 0xABCD);
-    play_match(Arc::clone(r), seed, |g, p, a| policy.choose(g, p, a)).unwrap()
+    let mut players = seated(r, "efficient", seed ^ 0xABCD);
+    play_match(Arc::clone(r), seed, None, &mut players).unwrap()
 }
 
 fn dealer_won(s: &Settlement) -> bool {
@@ -229,7 +235,7 @@ fn classic_every_seat_deals_once() {
                 assert_eq!(h.uncollected, 0);
             }
             assert_eq!(m.end_reason(), Some(EndReason::DealRounds));
-            majiang::table::log::replay(&log.to_jsonl())
+            majiang::table::replay(&log.to_jsonl())
                 .unwrap_or_else(|e| panic!("{players} players, seed {seed}: {e}"));
         }
     }
@@ -370,9 +376,8 @@ fn random_play_matches_end_too() {
         ("hongkong", json!({}), Some(40)),
     ] {
         let r = ruleset(name, options);
-        let mut policy = RandomPolicy::new(9);
-        let (m, log) =
-            play_match_limited(Arc::clone(&r), 9, limit, |g, p, a| policy.choose(g, p, a)).unwrap();
+        let mut players = seated(&r, "random", 9);
+        let (m, log) = play_match(Arc::clone(&r), 9, limit, &mut players).unwrap();
         check_common(&m, &log, 0);
         if name == "hongkong" {
             assert!(m.hands_played() <= 40);
@@ -421,10 +426,10 @@ fn match_refuses_out_of_order_calls() {
     let (og, _) = other.start_hand().unwrap();
     assert_eq!(m.finish_hand(&og), Err(MatchError::WrongGame(1)));
     assert_eq!(m, before);
-    let mut policy = RandomPolicy::new(1);
+    let mut policy = bots::RandomBot::new(1);
     while let Some(p) = game.to_act().next() {
         let legal = game.legal_actions(p);
-        let a = policy.choose(&game, p, &legal);
+        let a = policy.act(&game.observation(p), &legal);
         game.apply(p, a).unwrap();
     }
     let s = m.finish_hand(&game).unwrap();
@@ -434,7 +439,7 @@ fn match_refuses_out_of_order_calls() {
         let (mut g, _) = m.start_hand().unwrap();
         while let Some(p) = g.to_act().next() {
             let legal = g.legal_actions(p);
-            let a = policy.choose(&g, p, &legal);
+            let a = policy.act(&g.observation(p), &legal);
             g.apply(p, a).unwrap();
         }
         m.finish_hand(&g).unwrap();
@@ -443,11 +448,34 @@ fn match_refuses_out_of_order_calls() {
     assert_eq!(m.hands_played(), 4);
 }
 
+/// A bot that claims a win whatever it holds.
+struct Cheat;
+
+impl Bot for Cheat {
+    fn name(&self) -> &'static str {
+        "cheat"
+    }
+
+    fn act(&mut self, _: &Observation, _: &[Action]) -> Action {
+        Action::Win
+    }
+}
+
 #[test]
-fn a_policy_that_cheats_is_refused() {
+fn a_bot_that_cheats_is_refused() {
     let r = ruleset("yangzhou", json!({}));
-    let err = play_match(r, 1, |_, _, _| Action::Win).unwrap_err();
+    let mut players: Vec<Box<dyn Bot>> = (0..4).map(|_| Box::new(Cheat) as Box<dyn Bot>).collect();
+    let err = play_match(Arc::clone(&r), 1, None, &mut players).unwrap_err();
     assert!(matches!(err, MatchError::Action { hand: 1, .. }), "{err}");
+    // One bot per chair.
+    let err = play_match(r, 1, None, &mut players[..3]).unwrap_err();
+    assert_eq!(
+        err,
+        MatchError::BotCount {
+            bots: 3,
+            players: 4
+        }
+    );
 }
 
 /// The long run: 300 seeded matches per rule set, each checked as above and replayed from its
@@ -455,7 +483,7 @@ fn a_policy_that_cheats_is_refused() {
 #[test]
 #[ignore]
 fn many_matches_per_rule_set() {
-    use majiang::table::log::replay;
+    use majiang::table::replay;
     let cases = [
         ("hongkong", json!({}), 0u8),
         ("hongkong", json!({"flowers": false}), 0),

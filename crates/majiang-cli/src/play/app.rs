@@ -4,9 +4,9 @@
 use super::tiles::TileStyle;
 use majiang::bots::{self, Bot};
 use majiang::scoring::{PatternScore, WinKind};
-use majiang::table::log::{LogRecord, MatchLog};
-use majiang::table::matches::{Match, Settlement, Standing};
-use majiang::table::{Action, Event, Game, Observation, Player, Ruleset};
+use majiang::table::log::LogRecord;
+use majiang::table::matches::{Settlement, Standing};
+use majiang::table::{Action, Event, MatchError, Observation, Player, Ruleset, Session};
 use majiang::tile::Tile;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -78,8 +78,7 @@ pub struct HandSummary {
 
 /// The whole interactive game.
 pub struct App {
-    session: Match,
-    game: Game,
+    session: Session,
     human: Player,
     bots: Vec<Option<Box<dyn Bot>>>,
     names: Vec<String>,
@@ -91,7 +90,7 @@ pub struct App {
     notice: Option<String>,
     summary: Option<HandSummary>,
     settlement: Option<Settlement>,
-    log: Option<MatchLog>,
+    logging: bool,
     written: usize,
     last_turn_drawn: Option<(Player, Option<Tile>, usize)>,
 }
@@ -111,14 +110,9 @@ impl App {
         logging: bool,
     ) -> Result<App, String> {
         let n = ruleset.players();
-        let (mut session, seat_events) =
-            Match::with_hand_limit(Arc::clone(&ruleset), seed, hand_limit);
+        let (session, opening) =
+            Session::new(Arc::clone(&ruleset), seed, hand_limit).map_err(|e| e.to_string())?;
         let human = session.chairs()[0];
-        let mut log = logging.then(|| MatchLog::new(&session));
-        if let Some(log) = log.as_mut() {
-            log.push_events(None, seat_events);
-        }
-        let (game, events) = session.start_hand().map_err(|e| e.to_string())?;
         let mut bots_vec = Vec::with_capacity(n);
         for i in 0..n {
             bots_vec.push(if Player(i as u8) == human {
@@ -143,7 +137,6 @@ impl App {
             .collect();
         let mut app = App {
             session,
-            game,
             human,
             bots: bots_vec,
             names,
@@ -154,11 +147,11 @@ impl App {
             notice: None,
             summary: None,
             settlement: None,
-            log,
+            logging,
             written: 0,
             last_turn_drawn: None,
         };
-        app.hand_started(events);
+        app.hand_started(opening.deal);
         Ok(app)
     }
 
@@ -166,8 +159,8 @@ impl App {
 
     /// The current hand.
     #[cfg(test)]
-    pub fn game(&self) -> &Game {
-        &self.game
+    pub fn game(&self) -> &majiang::table::Game {
+        self.session.game()
     }
 
     /// The human's chair.
@@ -177,7 +170,7 @@ impl App {
 
     /// What the human may see now.
     pub fn observation(&self) -> Observation {
-        self.game.observation(self.human)
+        self.session.game().observation(self.human)
     }
 
     /// A player's name ("You", "Bot 1", ...).
@@ -217,7 +210,7 @@ impl App {
 
     /// Hand number, from 1.
     pub fn hand_number(&self) -> u32 {
-        self.game.setup().hand_number
+        self.session.game().setup().hand_number
     }
 
     /// The last finished hand's settlement (payments, ledger, next deal).
@@ -227,7 +220,7 @@ impl App {
 
     /// The match seed (the same seed and the same moves give the same match).
     pub fn seed(&self) -> u64 {
-        self.session.seed()
+        self.session.matches().seed()
     }
 
     /// The standings, best first.
@@ -237,7 +230,7 @@ impl App {
 
     /// Points each player started the match with (Hangzhou `points:N`; else 0).
     pub fn starting_points(&self) -> i64 {
-        self.session.rules().starting_points
+        self.session.matches().rules().starting_points
     }
 
     /// The rule set.
@@ -267,7 +260,7 @@ impl App {
     /// The human must decide now.
     #[cfg(test)]
     pub fn human_to_act(&self) -> bool {
-        self.mode == Mode::Playing && self.game.to_act().contains(self.human)
+        self.mode == Mode::Playing && self.session.game().to_act().contains(self.human)
     }
 
     /// A bot that must decide now, if any (and the game is being played).
@@ -275,7 +268,7 @@ impl App {
         if self.mode != Mode::Playing {
             return None;
         }
-        self.game.to_act().find(|&p| p != self.human)
+        self.session.game().to_act().find(|&p| p != self.human)
     }
 
     /// The keys that do something now, for the help line.
@@ -283,7 +276,7 @@ impl App {
         let mut keys: Vec<&str> = Vec::new();
         match &self.mode {
             Mode::Playing => {
-                let legal = self.game.legal_actions(self.human);
+                let legal = self.session.game().legal_actions(self.human);
                 let has = |f: &dyn Fn(&Action) -> bool| legal.iter().any(f);
                 if has(&|a| matches!(a, Action::Discard(_))) {
                     keys.push("←/→ pick");
@@ -331,9 +324,10 @@ impl App {
 
     /// The log lines (JSON) recorded since the last call (none unless logging).
     pub fn take_log(&mut self) -> Vec<String> {
-        let Some(log) = self.log.as_ref() else {
+        if !self.logging {
             return Vec::new();
-        };
+        }
+        let log = self.session.log();
         let new: Vec<String> = log.records[self.written..]
             .iter()
             .map(|r: &LogRecord| serde_json::to_string(r).unwrap_or_default())
@@ -347,7 +341,7 @@ impl App {
     /// Lets one bot act, if one must: the action taken, if any.
     pub fn step_bot(&mut self) -> Option<Action> {
         let p = self.bot_to_act()?;
-        let obs = self.game.observation(p);
+        let obs = self.session.game().observation(p);
         let legal = obs.legal_actions.clone();
         if legal.is_empty() {
             return None;
@@ -431,7 +425,7 @@ impl App {
     }
 
     fn on_play_key(&mut self, key: Key) {
-        let legal = self.game.legal_actions(self.human);
+        let legal = self.session.game().legal_actions(self.human);
         let n_tiles = self.hand_tiles().len();
         match key {
             Key::Char('q') => self.confirm_quit(),
@@ -488,7 +482,8 @@ impl App {
         match options.len() {
             0 => {
                 let why = self
-                    .game
+                    .session
+                    .game()
                     .check(self.human, self.probe(what))
                     .err()
                     .map_or(String::new(), |e| format!(" ({e})"));
@@ -521,15 +516,22 @@ impl App {
         }
     }
 
-    fn apply(&mut self, p: Player, action: Action) -> Result<(), majiang::table::ActionError> {
-        let events = self.game.apply(p, action)?;
-        let hand = self.game.setup().hand_number;
-        if let Some(log) = self.log.as_mut() {
-            log.push_action(hand, p, action);
-            log.push_events(Some(hand), events.iter().cloned());
-        }
-        self.record(&events);
+    /// Plays one action through the session (which settles a finished hand and logs it); the
+    /// game's refusal, if refused.
+    fn apply(&mut self, p: Player, action: Action) -> Result<(), String> {
+        let step = self.session.act(p, action).map_err(|e| match e {
+            MatchError::Action { error, .. } => error.to_string(),
+            other => other.to_string(),
+        })?;
+        self.record(&step.events);
         self.after_step();
+        if let Some(settlement) = step.settlement {
+            if let Some(s) = self.summary.as_mut() {
+                s.payments = settlement.payments.clone();
+            }
+            self.settlement = Some(settlement);
+            self.mode = Mode::HandOver;
+        }
         Ok(())
     }
 
@@ -549,35 +551,13 @@ impl App {
         if n > 0 {
             self.cursor = self.cursor.min(n - 1);
         }
-        if self.game.is_over() && self.mode == Mode::Playing {
-            match self.session.finish_hand(&self.game) {
-                Ok(settlement) => {
-                    if let Some(s) = self.summary.as_mut() {
-                        s.payments = settlement.payments.clone();
-                    }
-                    if let Some(log) = self.log.as_mut() {
-                        log.push_settlement(settlement.clone());
-                        if self.session.is_over() {
-                            log.push_end(&self.session);
-                        }
-                    }
-                    self.settlement = Some(settlement);
-                }
-                Err(e) => self.notice = Some(format!("The hand could not be settled: {e}")),
-            }
-            self.mode = Mode::HandOver;
-        }
     }
 
     fn hand_started(&mut self, events: Vec<Event>) {
-        if let Some(log) = self.log.as_mut() {
-            log.push_hand(self.game.setup());
-            log.push_events(Some(self.game.setup().hand_number), events.iter().cloned());
-        }
         self.summary = None;
         self.last_turn_drawn = None;
         self.messages.clear();
-        let d = self.game.dealer();
+        let d = self.session.game().dealer();
         self.push_message(format!(
             "Hand {} begins: {} deal{}.",
             self.hand_number(),
@@ -593,9 +573,8 @@ impl App {
             self.mode = Mode::MatchOver;
             return;
         }
-        match self.session.start_hand() {
-            Ok((game, events)) => {
-                self.game = game;
+        match self.session.deal_next() {
+            Ok(events) => {
                 self.mode = Mode::Playing;
                 self.hand_started(events);
             }
@@ -615,7 +594,7 @@ impl App {
 
     /// Logs the events and turns what the human may see of them into messages.
     fn record(&mut self, events: &[Event]) {
-        let hand = self.game.setup().hand_number;
+        let hand = self.session.game().setup().hand_number;
         for e in events {
             if let Event::Won {
                 player,
@@ -633,8 +612,8 @@ impl App {
                     discarder: *discarder,
                     tile: Some(*tile),
                     hand_tiles: tiles.clone(),
-                    melds: self.game.melds(*player).to_vec(),
-                    flowers: self.game.flowers(*player).to_vec(),
+                    melds: self.session.game().melds(*player).to_vec(),
+                    flowers: self.session.game().flowers(*player).to_vec(),
                     patterns: scored.patterns.clone(),
                     total: scored.total,
                     payments: scored.payments.clone(),
@@ -652,7 +631,7 @@ impl App {
                     flowers: Vec::new(),
                     patterns: Vec::new(),
                     total: 0,
-                    payments: vec![0; self.game.players()],
+                    payments: vec![0; self.session.game().players()],
                 });
             }
             if let Some(m) = self.describe(&e.seen_by(self.human)) {

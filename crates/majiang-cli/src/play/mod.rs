@@ -13,7 +13,7 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use crate::UsageError;
+use crate::{Finished, UsageError};
 use app::{App, Key};
 use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::execute;
@@ -98,8 +98,8 @@ pub fn build(args: &Args) -> Result<App, UsageError> {
     Ok(app)
 }
 
-/// Runs the command.
-pub fn run(args: &Args) -> Result<(), UsageError> {
+/// Runs the command: [`Finished::Interrupted`] when the player pressed Ctrl-C.
+pub fn run(args: &Args) -> Result<Finished, UsageError> {
     let mut app = build(args)?;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(UsageError(
@@ -126,7 +126,12 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         w.flush()
             .map_err(|e| UsageError(format!("writing the log: {e}")))?;
     }
-    result.map_err(|e| UsageError(format!("terminal: {e}")))
+    let interrupted = result.map_err(|e| UsageError(format!("terminal: {e}")))?;
+    Ok(if interrupted {
+        Finished::Interrupted
+    } else {
+        Finished::Done
+    })
 }
 
 fn write_log(
@@ -147,7 +152,9 @@ fn event_loop(
     app: &mut App,
     delay: Duration,
     log: &mut Option<std::io::BufWriter<std::fs::File>>,
-) -> std::io::Result<()> {
+) -> std::io::Result<bool> {
+    // Ctrl-C arrives as a key in raw mode: the match ends at once, and the exit code says so.
+    let mut interrupted = false;
     let mut next_bot = Instant::now() + delay;
     while !app.should_quit() {
         write_log(app, log)?;
@@ -171,6 +178,7 @@ fn event_loop(
             match event::read()? {
                 TermEvent::Key(k) if k.kind != KeyEventKind::Release => {
                     if let Some(key) = map_key(k) {
+                        interrupted |= key == Key::Interrupt;
                         app.on_key(key);
                         next_bot = Instant::now() + delay;
                     }
@@ -195,7 +203,8 @@ fn event_loop(
             }
         }
     }
-    write_log(app, log)
+    write_log(app, log)?;
+    Ok(interrupted)
 }
 
 fn map_key(k: KeyEvent) -> Option<Key> {

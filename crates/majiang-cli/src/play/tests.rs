@@ -237,7 +237,7 @@ fn a_short_match_ends_with_standings() {
     assert!(a.should_quit());
     // The log of the match replays identically.
     let log = a.take_log().join("\n");
-    let report = majiang::table::log::replay(&log).expect("the log replays");
+    let report = majiang::table::replay(&log).expect("the log replays");
     assert_eq!(report.hands.len(), 2);
 }
 
@@ -727,7 +727,7 @@ fn whole_matches_end_with_standings_and_replayable_logs() {
         assert_eq!(standings.len(), 4);
         assert!(standings.windows(2).all(|w| w[0].points >= w[1].points));
         let log = a.take_log().join("\n");
-        let report = majiang::table::log::replay(&log)
+        let report = majiang::table::replay(&log)
             .unwrap_or_else(|e| panic!("{rules}: the log does not replay: {e}"));
         assert_eq!(report.hands.len(), hands, "{rules}");
         assert_eq!(report.summary.ledger, a.ledger(), "{rules}");
@@ -771,4 +771,26 @@ fn the_latest_discard_stands_out() {
                 .contains(Modifier::REVERSED)
         );
     }
+}
+
+#[test]
+fn a_match_left_in_hand_3_logs_the_finished_hands() {
+    let mut a = app("hangzhou", 45, 8);
+    for _ in 0..2 {
+        play_hand(&mut a);
+        a.on_key(Key::Enter);
+    }
+    assert_eq!(a.hand_number(), 3);
+    // A few moves into hand 3, the player leaves.
+    a.run_bots();
+    human_step(&mut a);
+    a.on_key(Key::Char('q'));
+    a.on_key(Key::Char('y'));
+    assert!(a.should_quit());
+    let log = a.take_log().join("\n");
+    let report = majiang::table::replay(&log).expect("a partial log replays");
+    assert!(!report.complete);
+    assert_eq!(report.stops_in, Some(3));
+    assert_eq!(report.hands.len(), 2);
+    assert_eq!(report.summary.ledger, a.ledger());
 }

@@ -123,7 +123,7 @@ pub fn assert_private(msg: &Value, me: Option<u64>) {
         assert!(!text.contains(forbidden), "{forbidden} in {text}");
     }
     match msg["type"].as_str().unwrap() {
-        "events" => {
+        "events" | "history" => {
             for e in msg["events"].as_array().unwrap() {
                 let who = e["player"].as_u64();
                 match e["type"].as_str().unwrap() {
@@ -143,6 +143,9 @@ pub fn assert_private(msg: &Value, me: Option<u64>) {
             if o.is_null() {
                 return;
             }
+            // Waits are read from the viewer's own hand: never a spectator's.
+            let waits = msg["waits"].as_array().map_or(0, |w| w.len());
+            assert!(me.is_some() || waits == 0, "a spectator has no waits");
             let me_index = me.map(|m| m as usize);
             let table = o["table"].as_array().unwrap();
             for (i, t) in table.iter().enumerate() {
@@ -200,6 +203,7 @@ pub async fn play_with_bot(client: &mut Client, me: u64, bot: &mut dyn majiang::
         assert_private(&m, Some(me));
         match m["type"].as_str().unwrap() {
             "match_over" => return acked,
+            "hand_result" => client.send_text(r#"{"type":"continue"}"#).await,
             "ack" => {
                 acked += 1;
                 waiting_ack = false;
@@ -236,6 +240,7 @@ pub async fn play_to_the_end(client: &mut Client, me: u64, pick: usize) -> u64 {
         assert_private(&m, Some(me));
         match m["type"].as_str().unwrap() {
             "match_over" => return acked,
+            "hand_result" => client.send_text(r#"{"type":"continue"}"#).await,
             "ack" => {
                 acked += 1;
                 waiting_ack = false;

@@ -193,21 +193,21 @@ fn improving_kinds<const K: usize>(
             let mut x = *ids;
             x[g] = usize::from(t.suit_id[keys[g] + POW5[r]]);
             let best = best_pair_k::<K>(
-                &t.suit_suit[x[0] * ns + x[1]],
-                &t.suit_honor[x[2] * nh + x[3]],
+                t.suit_suit.row(x[0] * ns + x[1]),
+                t.suit_honor.row(x[2] * nh + x[3]),
             );
             if i32::from(best) > target {
                 mask |= 1 << (base + r);
             }
         }
     }
-    let a = &t.suit_suit[ids[0] * ns + ids[1]];
+    let a = t.suit_suit.row(ids[0] * ns + ids[1]);
     for r in 0..7 {
         if c[27 + r] >= 4 {
             continue;
         }
         let h = usize::from(t.honor_id[keys[3] + POW5[r]]);
-        let best = best_pair_k::<K>(a, &t.suit_honor[ids[2] * nh + h]);
+        let best = best_pair_k::<K>(a, t.suit_honor.row(ids[2] * nh + h));
         if i32::from(best) > target {
             mask |= 1 << (27 + r);
         }
@@ -233,8 +233,8 @@ fn best_after<const K: usize>(held: u64, keys: &[usize; 4], ids: &[usize; 4]) ->
             v[3] = usize::from(t.honor_id[keys[3] - POW5[i - 27]]);
         }
         out[i] = best_pair_k::<K>(
-            &t.suit_suit[v[0] * ns + v[1]],
-            &t.suit_honor[v[2] * nh + v[3]],
+            t.suit_suit.row(v[0] * ns + v[1]),
+            t.suit_honor.row(v[2] * nh + v[3]),
         );
     }
     out
@@ -274,8 +274,8 @@ pub fn useful_tiles_quick(hand: &TileCounts, rules: &HandRules) -> Option<TileSe
     let sets = n / 3;
     let full = n == 13;
     let best = best_pair(
-        &t.suit_suit[ids[0] * ns + ids[1]],
-        &t.suit_honor[ids[2] * nh + ids[3]],
+        t.suit_suit.row(ids[0] * ns + ids[1]),
+        t.suit_honor.row(ids[2] * nh + ids[3]),
         sets,
     );
     let mut now = (3 * sets + 2) as i32 - i32::from(best) - 1;

@@ -74,8 +74,8 @@ fn keys(c: &Counts) -> Option<Keys> {
 }
 
 #[inline(always)]
-fn bit(bits: &[u64], key: usize) -> bool {
-    bits[key / 64] >> (key % 64) & 1 != 0
+fn bit(bits: &[u8], key: usize) -> bool {
+    bits[key / 8] >> (key % 8) & 1 != 0
 }
 
 fn total(c: &Counts) -> usize {
@@ -148,10 +148,10 @@ pub fn is_win(hand: &Counts, rules: &HandRules) -> bool {
         .fold(0u32, |a, &l| a + [0, 16, 1][usize::from(l % 3)]);
     if shape == 1 {
         let t = tables::plain();
-        if bit(&t.suit_win, suit_key(&c[0..9]).0)
-            && bit(&t.suit_win, suit_key(&c[9..18]).0)
-            && bit(&t.suit_win, suit_key(&c[18..27]).0)
-            && bit(&t.honor_win, honor_key(&c[27..34]).0)
+        if bit(t.suit_win, suit_key(&c[0..9]).0)
+            && bit(t.suit_win, suit_key(&c[9..18]).0)
+            && bit(t.suit_win, suit_key(&c[18..27]).0)
+            && bit(t.honor_win, honor_key(&c[27..34]).0)
         {
             return true;
         }
@@ -330,8 +330,8 @@ pub fn shanten_by_form(hand: &Counts, rules: &HandRules) -> (i8, Option<i8>, Opt
         let c = usize::from(t.suit_id[k.key[2]]);
         let h = usize::from(t.honor_id[k.key[3]]);
         best_pair(
-            &t.suit_suit[a * t.suit_ids + b],
-            &t.suit_honor[c * t.honor_ids + h],
+            t.suit_suit.row(a * t.suit_ids + b),
+            t.suit_honor.row(c * t.honor_ids + h),
             sets,
         )
     } else {
@@ -374,30 +374,30 @@ fn wild_standard_best(k: &Keys, forbidden: Option<usize>, sets: usize) -> u8 {
     let h = usize::from(t.honor_id[k.key[3]]);
     let Some((g, r)) = forbidden_suit(forbidden) else {
         return best_pair(
-            &t.suit_suit[id(0) * ns + id(1)],
-            &t.suit_honor[id(2) * nh + h],
+            t.suit_suit.row(id(0) * ns + id(1)),
+            t.suit_honor.row(id(2) * nh + h),
             sets,
         );
     };
-    let run = |len: usize, key: usize| unpack(t.run_vals[len][usize::from(t.run_id[len][key])]);
+    let run = |len: usize, key: usize| unpack(t.run_vals[len].get(usize::from(t.run_id[len][key])));
     let key = k.key[g];
     let cut = merge(&run(r, key % POW5[r]), &run(8 - r, key / POW5[r + 1]), sets);
-    let full = |g: usize| unpack(t.run_vals[9][id(g)]);
+    let full = |g: usize| unpack(t.run_vals[9].get(id(g)));
     match g {
         0 => best_pair(
             &merge(&cut, &full(1), sets),
-            &t.suit_honor[id(2) * nh + h],
+            t.suit_honor.row(id(2) * nh + h),
             sets,
         ),
         1 => best_pair(
             &merge(&full(0), &cut, sets),
-            &t.suit_honor[id(2) * nh + h],
+            t.suit_honor.row(id(2) * nh + h),
             sets,
         ),
         _ => {
-            let honors = unpack(t.honor_vals[h]);
+            let honors = unpack(t.honor_vals.get(h));
             best_pair(
-                &t.suit_suit[id(0) * ns + id(1)],
+                t.suit_suit.row(id(0) * ns + id(1)),
                 &merge(&cut, &honors, sets),
                 sets,
             )
@@ -425,10 +425,10 @@ pub fn waits(hand: &Counts, rules: &HandRules) -> u64 {
     }
     let t = tables::plain();
     let complete = [
-        bit(&t.suit_win, k.key[0]),
-        bit(&t.suit_win, k.key[1]),
-        bit(&t.suit_win, k.key[2]),
-        bit(&t.honor_win, k.key[3]),
+        bit(t.suit_win, k.key[0]),
+        bit(t.suit_win, k.key[1]),
+        bit(t.suit_win, k.key[2]),
+        bit(t.honor_win, k.key[3]),
     ];
     let incomplete = complete.iter().filter(|&&c| !c).count();
     let mut mask = 0u64;
@@ -445,9 +445,9 @@ pub fn waits(hand: &Counts, rules: &HandRules) -> u64 {
                 continue;
             }
             let w = if g == 3 {
-                t.honor_waits[k.key[3]]
+                u16::from(t.honor_waits[k.key[3]])
             } else {
-                t.suit_waits[k.key[g]]
+                t.suit_waits.get(k.key[g])
             };
             mask |= u64::from(w) << (9 * g);
         }
@@ -669,8 +669,8 @@ pub fn useful_tiles(hand: &Counts, rules: &HandRules) -> u64 {
             let mut x = ids;
             x[g] = id(g, k.key[g] + POW5[r]);
             let best = best_pair(
-                &t.suit_suit[x[0] * ns + x[1]],
-                &t.suit_honor[x[2] * nh + x[3]],
+                t.suit_suit.row(x[0] * ns + x[1]),
+                t.suit_honor.row(x[2] * nh + x[3]),
                 sets,
             );
             if i32::from(best) > target {

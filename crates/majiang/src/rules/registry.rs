@@ -16,7 +16,7 @@
 use super::option_table::{Allowed, OptionSpec};
 use super::{classic, hangzhou, hongkong, yangzhou};
 use crate::scoring::request::Malformed;
-use crate::scoring::{Invalid, Scored, Unit, WinSituation};
+use crate::scoring::{Invalid, PatternDef, Scored, WinSituation};
 use crate::seat::Seat;
 use crate::table::config::TableConfig;
 use crate::table::matches::MatchRules;
@@ -114,21 +114,6 @@ pub enum Seats {
     PlayersOption,
 }
 
-/// One scoring pattern of a rule set as the help and the lobby show it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PatternInfo {
-    /// Stable snake_case id.
-    pub id: &'static str,
-    /// The seed's name.
-    pub name: &'static str,
-    /// Its value with the default options (a limit hand: the default limit in fan).
-    pub value: i64,
-    /// What the value counts.
-    pub unit: Unit,
-    /// A limit (special) hand, paid the limit rather than its value added up.
-    pub limit: bool,
-}
-
 /// What a rule set asks of a winning hand and what pays, as a planning bot reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Aims {
@@ -186,7 +171,7 @@ pub struct RuleSetSpec {
     /// Its house-rule options (the table its parser checks against).
     pub options: &'static [OptionSpec],
     /// Its scoring patterns.
-    pub patterns: fn() -> Vec<PatternInfo>,
+    pub patterns: &'static [PatternDef],
     /// Its options parser.
     pub read: ReadOptions,
     /// Its scorer for a §6 scoring request.
@@ -257,7 +242,17 @@ impl RuleSetSpec {
                 "allowed_text": o.allowed.to_string(),
                 "meaning": o.meaning,
             })).collect::<Vec<_>>(),
-            "patterns": (self.patterns)(),
+            "patterns": self.patterns.iter().map(|p| serde_json::json!({
+                "id": p.id,
+                "name": p.name,
+                "value": p.value,
+                "unit": p.unit,
+                "definition": p.definition,
+                "option": p.option,
+                "per_set": p.per_set,
+                // A limit hand is paid the limit (an option) rather than its value added up.
+                "limit": p.option == Some("limit"),
+            })).collect::<Vec<_>>(),
         })
     }
 }

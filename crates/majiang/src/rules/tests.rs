@@ -12,7 +12,7 @@ fn the_registry_lists_four_sets_by_unique_name() {
     for spec in RULE_SETS {
         assert!(std::ptr::eq(lookup(spec.name).unwrap(), spec));
         assert!(!spec.english.is_empty() && !spec.chinese.is_empty());
-        assert!(!(spec.patterns)().is_empty(), "{}", spec.name);
+        assert!(!spec.patterns.is_empty(), "{}", spec.name);
     }
     let chinese: Vec<&str> = RULE_SETS.iter().map(|s| s.chinese).collect();
     assert_eq!(

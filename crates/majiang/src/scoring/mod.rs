@@ -3,9 +3,20 @@
 //! A rule set reads a [`WinSituation`] (who won, how, with which tiles, in which circumstances)
 //! and answers a [`Scored`] (the patterns that count, the total, and net payments per seat) or
 //! an [`Invalid`] reason (not a winning hand, below the minimum, a win the rules forbid).
-//! [`request`] reads the JSON scoring request of `RULES.md` §6 into a [`WinSituation`].
+//! [`request`] reads the JSON scoring request (`docs/rules/` and the CLI's `score --json`) into a
+//! [`WinSituation`].
+//!
+//! The vocabulary the rule sets share: [`PatternDef`] (one row of a rule set's pattern table),
+//! [`PatternScore`] (a row that counts, with its value), [`Ledger`] (zero-sum payments with their
+//! reasons) and [`score_request`] (options read, then a win scored).
 
+pub mod ledger;
+pub mod pattern;
+pub mod reading;
 pub mod request;
+
+pub use ledger::{Ledger, Payment};
+pub use pattern::{PatternDef, RuleOptions, score_request};
 
 use crate::counts::TileCounts;
 use crate::meld::Meld;
@@ -124,7 +135,8 @@ impl WinSituation {
     }
 
     /// Checks that every declared chow of the winner that names its source came from the
-    /// winner's left neighbour (RULES.md §1: only the left neighbour's discard can be chowed).
+    /// winner's left neighbour (only the left neighbour's discard can be chowed; see the
+    /// "Meld sources" ruling in `docs/rules/hangzhou.md`).
     pub fn check_chow_sources(&self) -> Result<(), Invalid> {
         let left = self.left_of(self.seat);
         for m in &self.melds {
@@ -218,6 +230,19 @@ impl PatternScore {
     }
 }
 
+/// "Seven Pairs ×2", "Mixed One Suit 3 fan", "Mahjong 20 points", "All Concealed 1 double".
+impl fmt::Display for PatternScore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let plural = if self.value == 1 { "" } else { "s" };
+        match self.unit {
+            Unit::Multiplier => write!(f, "{} ×{}", self.name, self.value),
+            Unit::Fan => write!(f, "{} {} fan", self.name, self.value),
+            Unit::Points => write!(f, "{} {} point{plural}", self.name, self.value),
+            Unit::Double => write!(f, "{} {} double{plural}", self.name, self.value),
+        }
+    }
+}
+
 /// A valid win, scored and settled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scored {
@@ -225,9 +250,26 @@ pub struct Scored {
     pub patterns: Vec<PatternScore>,
     /// The hand's total in the rule set's unit (fan, points after doubles, or the payout).
     pub total: i64,
-    /// Net chips per seat (the winner positive). They sum to zero except where a rule (the
-    /// Hangzhou zero floor) leaves something uncollected.
+    /// Net chips per seat (the winner positive). They sum to zero: what a rule (the Hangzhou
+    /// cap and zero floor) leaves uncollected, the winner does not receive.
     pub payments: BTreeMap<Seat, i64>,
+    /// The payments one by one, each with its reason; they add up to `payments`.
+    #[serde(default)]
+    pub itemised: Vec<Payment>,
+}
+
+impl Scored {
+    /// A scored win settled by `ledger`: its net chips become `payments`, its entries
+    /// `itemised`.
+    pub fn settled(patterns: Vec<PatternScore>, total: i64, ledger: Ledger) -> Scored {
+        let (payments, itemised) = ledger.into_parts();
+        Scored {
+            patterns,
+            total,
+            payments,
+            itemised,
+        }
+    }
 }
 
 /// Why a hand scores nothing: not a winning hand, below the minimum, or a win the rules forbid.
@@ -245,6 +287,24 @@ impl std::error::Error for Invalid {}
 #[cfg(test)]
 mod tests {
     use super::request::ScoreRequest;
+    use super::{PatternScore, Unit};
+
+    #[test]
+    fn pattern_scores_read_in_their_unit() {
+        let show = |name, value, unit| PatternScore::new("x", name, value, unit).to_string();
+        assert_eq!(show("Seven Pairs", 2, Unit::Multiplier), "Seven Pairs ×2");
+        assert_eq!(show("Mixed One Suit", 3, Unit::Fan), "Mixed One Suit 3 fan");
+        assert_eq!(show("Mahjong", 20, Unit::Points), "Mahjong 20 points");
+        assert_eq!(show("Flower", 1, Unit::Points), "Flower 1 point");
+        assert_eq!(
+            show("All Concealed", 1, Unit::Double),
+            "All Concealed 1 double"
+        );
+        assert_eq!(
+            show("One Suit Only", 3, Unit::Double),
+            "One Suit Only 3 doubles"
+        );
+    }
 
     fn with_meld(seat: &str, kind: &str, tiles: &str, from: &str) -> super::WinSituation {
         let text = format!(

@@ -1,4 +1,4 @@
-//! The JSON scoring request of `RULES.md` §6, read into a [`WinSituation`].
+//! The JSON scoring request (`majiang score --json`), read into a [`WinSituation`].
 //!
 //! ```
 //! use majiang::scoring::request::ScoreRequest;

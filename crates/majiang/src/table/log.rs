@@ -1,4 +1,4 @@
-//! The match log and its replay.
+//! The match log: its records, read and written as JSON lines.
 //!
 //! A [`MatchLog`] is JSON lines, one [`LogRecord`] per line, tagged by `"kind"`:
 //!
@@ -14,35 +14,30 @@
 //! Events are the full truth (every player's dealt and drawn tiles), so a log is for the
 //! record, not for a player's eyes.
 //!
-//! [`replay`] rebuilds the match from the header, re-applies the actions, and checks that every
-//! other line is exactly what the replay produces; the first difference is reported with its
-//! line number ([`ReplayError`]).
+//! This module holds the records and reads and writes them; a [`Session`](super::Session)
+//! writes a log as a match is played, and [`replay`](super::replay::replay) checks one.
 //!
 //! ```
-//! use majiang::table::{Ruleset, log::replay, matches::{play_match, RandomPolicy}};
+//! use majiang::table::log::{LogRecord, MatchLog};
+//! use majiang::table::{Ruleset, Session};
 //! use std::sync::Arc;
 //!
 //! let rules = Arc::new(Ruleset::from_name("classic", &serde_json::Map::new()).unwrap());
-//! let mut policy = RandomPolicy::new(1);
-//! let (_, log) = play_match(rules, 1, |g, p, a| policy.choose(g, p, a)).unwrap();
-//! let text = log.to_jsonl();
+//! let (session, _) = Session::new(rules, 1, None).unwrap();
+//! let text = session.log().to_jsonl();
 //! assert!(text.starts_with(r#"{"kind":"header","format":1,"rules":"classic""#));
-//! let report = replay(&text).unwrap();
-//! assert_eq!(report.hands.len(), 4);
-//!
-//! // A tampered line is caught and named.
-//! let bad = text.replacen(r#""kind":"action","hand":1,"player":"#, r#""kind":"action","hand":2,"player":"#, 1);
-//! let err = replay(&bad).unwrap_err();
-//! assert!(err.to_string().starts_with("line "), "{err}");
+//! let log = MatchLog::parse(&text).unwrap();
+//! assert_eq!(log.to_jsonl(), text);
+//! assert!(matches!(log.records.last(), Some(LogRecord::Event { hand: Some(1), .. })));
+//! assert!(MatchLog::parse("hello").is_err());
 //! ```
 
 use super::game::HandSetup;
-use super::matches::{EndReason, Match, MatchError, Settlement, Standing};
-use super::ruleset::{RuleSetKind, Ruleset};
-use super::{Action, ActionError, Event, Player};
+use super::matches::{EndReason, Match, Settlement, Standing};
+use super::ruleset::RuleSetKind;
+use super::{Action, Event, Player};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::sync::Arc;
 
 /// The version of the log format written by this library.
 pub const LOG_FORMAT: u32 = 1;
@@ -132,9 +127,8 @@ pub fn options_json(kind: &RuleSetKind) -> Map<String, Value> {
     kind.options_json()
 }
 
-/// A match log: its records in order. Build it while playing (as
-/// [`play_match`](super::matches::play_match) does), write it with [`MatchLog::to_jsonl`],
-/// check it with [`replay`].
+/// A match log: its records in order. A [`Session`](super::Session) builds it while playing;
+/// write it with [`MatchLog::to_jsonl`], check it with [`replay`](super::replay::replay).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct MatchLog {
     /// The records, header first.
@@ -187,7 +181,7 @@ impl MatchLog {
     /// The log as `viewer` (a chair) may see it: the tiles dealt to and drawn by other players
     /// are hidden ([`Event::seen_by`]) and other players' passes are left out (being asked
     /// would tell that they could claim). The rest is public. Such a log is for showing a
-    /// player, not for [`replay`], which needs the full truth.
+    /// player, not for [`replay`](super::replay::replay), which needs the full truth.
     pub fn seen_by(&self, viewer: Player) -> MatchLog {
         let records = self
             .records
@@ -220,9 +214,9 @@ impl MatchLog {
         out
     }
 
-    /// Reads JSON lines (blank lines are skipped). A line that is not a record is
-    /// [`ReplayError::Unreadable`], with its number.
-    pub fn parse(text: &str) -> Result<MatchLog, ReplayError> {
+    /// Reads JSON lines (blank lines are skipped). A line that is not a record is a
+    /// [`ParseError`] naming it.
+    pub fn parse(text: &str) -> Result<MatchLog, ParseError> {
         Ok(MatchLog {
             records: parse_lines(text)?.into_iter().map(|(_, r)| r).collect(),
         })
@@ -240,304 +234,36 @@ fn header_of(m: &Match) -> LogHeader {
     }
 }
 
-fn record_json(r: &LogRecord) -> String {
+/// The record as one line of JSON.
+pub(crate) fn record_json(r: &LogRecord) -> String {
     // Every record is plain data with string keys: serialization cannot fail.
     serde_json::to_string(r).unwrap_or_else(|e| {
         serde_json::json!({"kind": "unserializable", "error": e.to_string()}).to_string()
     })
 }
 
-fn parse_lines(text: &str) -> Result<Vec<(usize, LogRecord)>, ReplayError> {
+/// A line of text that is not a log record.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: not a log record: {message}")]
+pub struct ParseError {
+    /// The line (from 1).
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The records of JSON lines, each with its line number (from 1); blank lines are skipped.
+pub(crate) fn parse_lines(text: &str) -> Result<Vec<(usize, LogRecord)>, ParseError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let record = serde_json::from_str(line).map_err(|e| ReplayError::Unreadable {
+        let record = serde_json::from_str(line).map_err(|e| ParseError {
             line: i + 1,
             message: e.to_string(),
         })?;
         out.push((i + 1, record));
     }
     Ok(out)
-}
-
-/// Why a log does not replay.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ReplayError {
-    /// A line that is not a log record.
-    #[error("line {line}: not a log record: {message}")]
-    Unreadable {
-        /// The line (from 1).
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// The header is missing or names a match that cannot be built.
-    #[error("line {line}: bad header: {message}")]
-    Header {
-        /// The line (from 1).
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// A line differs from what the replay produces.
-    #[error("line {line}: the log diverges from the replay: expected {expected}, found {found}")]
-    Diverged {
-        /// The line (from 1).
-        line: usize,
-        /// What the replay produced there (JSON, or a description).
-        expected: String,
-        /// What the log says (JSON).
-        found: String,
-    },
-    /// An action the game refuses.
-    #[error("line {line}: player {player} cannot play {action}: {error}")]
-    Refused {
-        /// The line (from 1).
-        line: usize,
-        /// Who.
-        player: Player,
-        /// The action.
-        action: Action,
-        /// The refusal.
-        error: ActionError,
-    },
-    /// The log stops while the match goes on.
-    #[error("the log ends after line {line} but the match goes on: expected {expected}")]
-    Truncated {
-        /// The last line read.
-        line: usize,
-        /// What should come next.
-        expected: String,
-    },
-    /// Lines after the end of the match.
-    #[error("line {line}: the match is over, yet the log goes on")]
-    Trailing {
-        /// The first extra line.
-        line: usize,
-    },
-    /// The match refused a step (a log whose actions do not finish a hand, say).
-    #[error("line {line}: {error}")]
-    Match {
-        /// The line (from 1).
-        line: usize,
-        /// The refusal.
-        error: MatchError,
-    },
-}
-
-impl ReplayError {
-    /// The line the error is about (from 1).
-    pub fn line(&self) -> usize {
-        match self {
-            ReplayError::Unreadable { line, .. }
-            | ReplayError::Header { line, .. }
-            | ReplayError::Diverged { line, .. }
-            | ReplayError::Refused { line, .. }
-            | ReplayError::Truncated { line, .. }
-            | ReplayError::Trailing { line }
-            | ReplayError::Match { line, .. } => *line,
-        }
-    }
-
-    /// True when the input is not a log at all (a line that does not parse, a bad header),
-    /// rather than a log that does not replay.
-    pub fn is_unreadable(&self) -> bool {
-        matches!(
-            self,
-            ReplayError::Unreadable { .. } | ReplayError::Header { .. }
-        )
-    }
-}
-
-/// What a log that replays identically says.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReplayReport {
-    /// The header.
-    pub header: LogHeader,
-    /// For each entrant, the chair they sat in.
-    pub chairs: Vec<Player>,
-    /// Every hand's settlement.
-    pub hands: Vec<Settlement>,
-    /// How the match ended.
-    pub summary: MatchSummary,
-    /// Actions re-applied.
-    pub actions: usize,
-    /// Records checked.
-    pub records: usize,
-}
-
-struct Cursor {
-    lines: Vec<(usize, LogRecord)>,
-    pos: usize,
-    last_line: usize,
-}
-
-impl Cursor {
-    fn next(
-        &mut self,
-        expected: impl FnOnce() -> String,
-    ) -> Result<(usize, LogRecord), ReplayError> {
-        match self.lines.get_mut(self.pos) {
-            Some((line, rec)) => {
-                self.pos += 1;
-                self.last_line = *line;
-                Ok((
-                    *line,
-                    std::mem::replace(rec, LogRecord::End(empty_summary())),
-                ))
-            }
-            None => Err(ReplayError::Truncated {
-                line: self.last_line,
-                expected: expected(),
-            }),
-        }
-    }
-
-    fn expect(&mut self, want: LogRecord) -> Result<(), ReplayError> {
-        let (line, found) = self.next(|| record_json(&want))?;
-        if found == want {
-            Ok(())
-        } else {
-            Err(ReplayError::Diverged {
-                line,
-                expected: record_json(&want),
-                found: record_json(&found),
-            })
-        }
-    }
-}
-
-fn empty_summary() -> MatchSummary {
-    MatchSummary {
-        hands: 0,
-        reason: None,
-        ledger: Vec::new(),
-        uncollected: 0,
-        standings: Vec::new(),
-    }
-}
-
-/// Replays a log written as JSON lines: rebuilds the match from the header, re-applies every
-/// action, and checks that every event, settlement and the final ledger are identical. The
-/// first difference is an error naming its line.
-pub fn replay(text: &str) -> Result<ReplayReport, ReplayError> {
-    let lines = parse_lines(text)?;
-    let records = lines.len();
-    let mut cur = Cursor {
-        lines,
-        pos: 0,
-        last_line: 0,
-    };
-    let bad_header = |line: usize, message: String| ReplayError::Header { line, message };
-    let (line, first) = cur
-        .next(String::new)
-        .map_err(|_| bad_header(1, "the log is empty".into()))?;
-    let LogRecord::Header(header) = first else {
-        return Err(bad_header(
-            line,
-            format!(
-                "the first record must be the header, not {}",
-                record_json(&first)
-            ),
-        ));
-    };
-    if header.format != LOG_FORMAT {
-        return Err(bad_header(
-            line,
-            format!(
-                "log format {} is not the format this version reads ({LOG_FORMAT})",
-                header.format
-            ),
-        ));
-    }
-    let ruleset =
-        Ruleset::from_name(&header.rules, &header.options).map_err(|e| bad_header(line, e.0))?;
-    if usize::from(header.players) != ruleset.players() {
-        return Err(bad_header(
-            line,
-            format!(
-                "{} players, but these rules seat {}",
-                header.players,
-                ruleset.players()
-            ),
-        ));
-    }
-    let (mut m, events) = Match::with_hand_limit(Arc::new(ruleset), header.seed, header.hand_limit);
-    for event in events {
-        cur.expect(LogRecord::Event { hand: None, event })?;
-    }
-    let mut actions = 0;
-    while !m.is_over() {
-        let (mut game, events) = m.start_hand().map_err(|error| ReplayError::Match {
-            line: cur.last_line + 1,
-            error,
-        })?;
-        let hand = game.setup().hand_number;
-        cur.expect(LogRecord::Hand {
-            setup: game.setup().clone(),
-        })?;
-        for event in events {
-            cur.expect(LogRecord::Event {
-                hand: Some(hand),
-                event,
-            })?;
-        }
-        while !game.is_over() {
-            let waiting = || {
-                let who: Vec<String> = game.to_act().map(|p| p.to_string()).collect();
-                format!("an action of hand {hand} by player {}", who.join(" or "))
-            };
-            let (line, rec) = cur.next(waiting)?;
-            match rec {
-                LogRecord::Action {
-                    hand: h,
-                    player,
-                    action,
-                } if h == hand => {
-                    let events =
-                        game.apply(player, action)
-                            .map_err(|error| ReplayError::Refused {
-                                line,
-                                player,
-                                action,
-                                error,
-                            })?;
-                    actions += 1;
-                    for event in events {
-                        cur.expect(LogRecord::Event {
-                            hand: Some(hand),
-                            event,
-                        })?;
-                    }
-                }
-                other => {
-                    return Err(ReplayError::Diverged {
-                        line,
-                        expected: waiting(),
-                        found: record_json(&other),
-                    });
-                }
-            }
-        }
-        let settlement = m.finish_hand(&game).map_err(|error| ReplayError::Match {
-            line: cur.last_line,
-            error,
-        })?;
-        cur.expect(LogRecord::Settlement(settlement))?;
-    }
-    let summary = MatchSummary::of(&m);
-    cur.expect(LogRecord::End(summary.clone()))?;
-    if let Some((line, _)) = cur.lines.get(cur.pos) {
-        return Err(ReplayError::Trailing { line: *line });
-    }
-    Ok(ReplayReport {
-        header,
-        chairs: m.chairs().to_vec(),
-        hands: m.settlements().to_vec(),
-        summary,
-        actions,
-        records,
-    })
 }

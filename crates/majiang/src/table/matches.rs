@@ -28,25 +28,14 @@
 //! Hands are numbered from 1. Each hand's seed is derived from the match seed and the hand
 //! number ([`hand_seed`]), so a match seed fixes every shuffle and die of the match.
 //!
-//! ```
-//! use majiang::table::{Ruleset, matches::{play_match, RandomPolicy}};
-//! use std::sync::Arc;
-//!
-//! let rules = Arc::new(Ruleset::from_name("classic", &serde_json::Map::new()).unwrap());
-//! let mut policy = RandomPolicy::new(7);
-//! let (m, log) = play_match(rules, 7, |g, p, a| policy.choose(g, p, a)).unwrap();
-//! assert!(m.is_over());
-//! assert_eq!(m.hands_played(), 4); // every seat deals once
-//! assert_eq!(m.ledger().iter().sum::<i64>(), 0);
-//! assert!(majiang::table::log::replay(&log.to_jsonl()).is_ok());
-//! ```
+//! Drive a match with a [`Session`](super::Session), which also writes its log; a match played
+//! by bots from start to end is [`bots::play_match`](crate::bots::play_match).
 
 use super::game::{Game, HandOutcome, HandSetup, SetupError, choose_seats};
-use super::log::MatchLog;
 use super::ruleset::Ruleset;
-use super::{Action, ActionError, Event, Player};
-use crate::tile::{Tile, Wind};
-use rand::{Rng, SeedableRng};
+use super::{ActionError, Event, Player};
+use crate::tile::Wind;
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -188,7 +177,15 @@ pub enum MatchError {
     /// The hand could not be set up.
     #[error(transparent)]
     Setup(#[from] SetupError),
-    /// A policy chose an action the game refused.
+    /// One bot per player is needed.
+    #[error("{bots} bots for {players} players")]
+    BotCount {
+        /// Bots given.
+        bots: usize,
+        /// Players at the table.
+        players: usize,
+    },
+    /// An action the game refused.
     #[error("hand {hand}: {error}")]
     Action {
         /// The hand.
@@ -216,8 +213,8 @@ const SEAT_STREAM: u64 = 0;
 /// A match: seats chosen once, then hands until the rule set says it is over.
 ///
 /// Drive it with [`Match::start_hand`] (a [`Game`] to play to its end) and
-/// [`Match::finish_hand`] (the settlement and the rotation), or let [`play_match`] do both with a
-/// policy.
+/// [`Match::finish_hand`] (the settlement and the rotation), or through a
+/// [`Session`](super::Session), which does both and writes the log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Match {
     ruleset: Arc<Ruleset>,
@@ -495,182 +492,4 @@ impl Match {
         self.settlements.push(settlement.clone());
         Ok(settlement)
     }
-}
-
-/// A policy that plays at random: it takes a win whenever one is legal (so that hands end in
-/// wins often enough to exercise the match rules) and otherwise picks uniformly among the legal
-/// actions. Seeded, so a match played with it is reproducible.
-#[derive(Debug, Clone)]
-pub struct RandomPolicy {
-    rng: ChaCha8Rng,
-}
-
-impl RandomPolicy {
-    /// A random policy seeded with `seed`.
-    pub fn new(seed: u64) -> RandomPolicy {
-        RandomPolicy {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        }
-    }
-
-    /// Chooses one of `legal` (which must not be empty; `Pass` if it is).
-    pub fn choose(&mut self, _game: &Game, _player: Player, legal: &[Action]) -> Action {
-        if legal.contains(&Action::Win) {
-            return Action::Win;
-        }
-        if legal.is_empty() {
-            return Action::Pass;
-        }
-        legal[self.rng.random_range(0..legal.len())]
-    }
-}
-
-/// A policy that plays at random but towards a win: it takes every legal win, discards a tile
-/// that leaves the hand closest to winning (by shanten, ties broken at random), declares kongs,
-/// and claims a discard for a meld only when that brings the hand closer to winning (pungs and
-/// kongs always, chows half the time). Seeded, so a match played with it is reproducible. Hands
-/// end in wins far more often than with [`RandomPolicy`], which exercises the match rules.
-#[derive(Debug, Clone)]
-pub struct GreedyPolicy {
-    rng: ChaCha8Rng,
-    best: Vec<Action>,
-}
-
-impl GreedyPolicy {
-    /// A greedy policy seeded with `seed`.
-    pub fn new(seed: u64) -> GreedyPolicy {
-        GreedyPolicy {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-            best: Vec::with_capacity(16),
-        }
-    }
-
-    /// Chooses one of `legal` for `player` in `game` (`Pass` if `legal` is empty).
-    pub fn choose(&mut self, game: &Game, player: Player, legal: &[Action]) -> Action {
-        if legal.contains(&Action::Win) {
-            return Action::Win;
-        }
-        let Some(&first) = legal.first() else {
-            return Action::Pass;
-        };
-        if player.index() >= game.players() {
-            return first;
-        }
-        let rules = game.ruleset().hand_rules(game.wildcard());
-        let hand = *game.concealed(player);
-        let mut best_shanten = i8::MAX;
-        self.best.clear();
-        for &a in legal {
-            match a {
-                Action::ConcealedKong(_) | Action::AddedKong(_) | Action::Kong => return a,
-                Action::Discard(t) => {
-                    let mut h = hand;
-                    h.remove(t);
-                    let s = crate::analysis::shanten(&h, &rules);
-                    if s < best_shanten {
-                        best_shanten = s;
-                        self.best.clear();
-                    }
-                    if s == best_shanten {
-                        self.best.push(a);
-                    }
-                }
-                _ => {}
-            }
-        }
-        if !self.best.is_empty() {
-            return self.best[self.rng.random_range(0..self.best.len())];
-        }
-        // A claim: take it when the hand gets closer to winning.
-        let Some((_, tile)) = game.on_offer() else {
-            return first;
-        };
-        let now = crate::analysis::shanten(&hand, &rules);
-        for &a in legal {
-            let used: &[Tile] = match &a {
-                Action::Pung => &[tile, tile],
-                Action::Chow { tiles } => {
-                    if self.rng.random_range(0..2) == 0 {
-                        continue;
-                    }
-                    &tiles[..]
-                }
-                _ => continue,
-            };
-            let mut h = hand;
-            let mut taken = false;
-            for &t in used {
-                if t == tile && !taken && matches!(a, Action::Chow { .. }) {
-                    taken = true;
-                    continue;
-                }
-                h.remove(t);
-            }
-            // After the claim a discard follows: the best of them.
-            let after = h
-                .iter()
-                .map(|(t, _)| {
-                    let mut x = h;
-                    x.remove(t);
-                    crate::analysis::shanten(&x, &rules)
-                })
-                .min()
-                .unwrap_or(i8::MAX);
-            if after < now {
-                return a;
-            }
-        }
-        if legal.contains(&Action::Pass) {
-            Action::Pass
-        } else {
-            first
-        }
-    }
-}
-
-/// Plays a whole match with `policy` choosing every action (it is given the game, the player
-/// to act and their legal actions) and records it: the match at its end and its [`MatchLog`].
-/// Players who must answer a discard are asked in chair order.
-///
-/// A policy that never wins may never end a match whose dealer keeps the deal on a drawn hand
-/// (Hong Kong; Hangzhou with `end = points:N`): give such play a limit with
-/// [`play_match_limited`].
-pub fn play_match(
-    ruleset: Arc<Ruleset>,
-    seed: u64,
-    policy: impl FnMut(&Game, Player, &[Action]) -> Action,
-) -> Result<(Match, MatchLog), MatchError> {
-    play_match_limited(ruleset, seed, None, policy)
-}
-
-/// [`play_match`] with a safety limit on hands ([`Match::with_hand_limit`]).
-pub fn play_match_limited(
-    ruleset: Arc<Ruleset>,
-    seed: u64,
-    hand_limit: Option<u32>,
-    mut policy: impl FnMut(&Game, Player, &[Action]) -> Action,
-) -> Result<(Match, MatchLog), MatchError> {
-    let (mut m, events) = Match::with_hand_limit(ruleset, seed, hand_limit);
-    let mut log = MatchLog::new(&m);
-    log.push_events(None, events);
-    let mut legal = Vec::with_capacity(32);
-    while !m.is_over() {
-        let (mut game, events) = m.start_hand()?;
-        let hand = game.setup().hand_number;
-        log.push_hand(game.setup());
-        log.push_events(Some(hand), events);
-        while let Some(p) = game.to_act().next() {
-            game.legal_actions_into(p, &mut legal);
-            let action = policy(&game, p, &legal);
-            let events = game
-                .apply(p, action)
-                .map_err(|error| MatchError::Action { hand, error })?;
-            log.push_action(hand, p, action);
-            log.push_events(Some(hand), events);
-        }
-        let settlement = m.finish_hand(&game)?;
-        log.push_settlement(settlement);
-    }
-    log.push_end(&m);
-    Ok((m, log))
 }

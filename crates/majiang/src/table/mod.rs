@@ -10,8 +10,11 @@
 //!   [`IllegalReason`] says why).
 //! - [`Observation`] ([`observation`]): what one player may see.
 //! - [`choose_seats`] ([`seating`]): seats and the first dealer, once per match.
-//! - [`Match`] ([`matches`](mod@matches)): a whole match, hand after hand, with its ledger; [`MatchLog`]
-//!   ([`log`]): its JSON-lines record, and [`log::replay`] to check one.
+//! - [`Match`] ([`matches`](mod@matches)): a whole match, hand after hand, with its ledger;
+//!   [`MatchLog`] ([`log`]): its JSON-lines record.
+//! - [`Session`] ([`session`]): one match flow, the match, the hand in play and the log written
+//!   as actions come in; every driver uses it, and [`replay()`] ([`mod@replay`]) checks a log by
+//!   re-driving one.
 //!
 //! Players are chairs, [`Player`]`(0..n)`, fixed for a match; each hand the dealer is East and
 //! the other seat winds follow in turn order ([`Game::seat_of`]).
@@ -75,8 +78,10 @@ pub mod game;
 pub mod log;
 pub mod matches;
 pub mod observation;
+pub mod replay;
 pub mod ruleset;
 pub mod seating;
+pub mod session;
 pub mod wall;
 
 pub use action::{Action, ActionError, IllegalReason};
@@ -84,11 +89,13 @@ pub use config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 pub use event::{DicePurpose, Event, KongKind, PlayerScore};
 pub use extra_winds::ExtraWinds;
 pub use game::{Actors, DiscardRecord, Game, HandOutcome, HandSetup, SetupError, TileSource};
-pub use log::{MatchLog, ReplayError, ReplayReport, replay};
-pub use matches::{Match, MatchError, Settlement, play_match};
+pub use log::MatchLog;
+pub use matches::{Match, MatchError, Settlement};
 pub use observation::{Observation, PublicHand};
+pub use replay::{ReplayError, ReplayReport, replay};
 pub use ruleset::{RuleSetKind, Ruleset};
 pub use seating::{SeatChoice, choose_seats};
+pub use session::{Opening, Session, Step};
 pub use wall::{Wall, WallError};
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! Classic Chinese mahjong (seed 003, `RULES.md` §5): points for sets, bonuses for the winner,
+//! Classic Chinese mahjong (seed 003, `docs/rules/classic.md`): points for sets, bonuses for the winner,
 //! doubles, and settlement in which every player scores.
 //!
 //! Every player's score is `points × 2^doubles`:
@@ -32,14 +32,14 @@ mod settle;
 pub mod spec;
 
 pub use options::Options;
-pub use patterns::{PATTERNS, PatternDef};
+pub use patterns::PATTERNS;
 pub use settle::settle;
 
 use crate::analysis::{self, Form, Group, GroupKind, HandRules};
 use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
 use crate::scoring::request::Malformed;
-use crate::scoring::{Invalid, OtherHand, Scored, WinKind, WinSituation};
+use crate::scoring::{Invalid, OtherHand, RuleOptions, Scored, WinKind, WinSituation};
 use crate::seat::Seat;
 use crate::tile::{Suit, Tile};
 use patterns::{Pattern, Tally, pair_scores, score_flowers, score_set};
@@ -48,13 +48,17 @@ use std::collections::BTreeMap;
 /// Classic hands are sets and a pair only: no seven pairs, no thirteen orphans, no wildcards.
 pub const HAND_RULES: HandRules = HandRules::STANDARD_ONLY;
 
-/// Scores a win under the classic rules with the given house-rule options.
-pub fn score_request(
-    options: &serde_json::Map<String, serde_json::Value>,
-    situation: &WinSituation,
-) -> Result<Result<Scored, Invalid>, Malformed> {
-    let options = Options::from_json(options)?;
-    Ok(score(situation, &options))
+impl RuleOptions for Options {
+    fn from_request(
+        options: &serde_json::Map<String, serde_json::Value>,
+        _: &WinSituation,
+    ) -> Result<Options, Malformed> {
+        Options::from_json(options)
+    }
+
+    fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
+        score(situation, self)
+    }
 }
 
 /// Scores and settles a win: the winner's patterns and score (`total`), and net chips for every
@@ -73,11 +77,11 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
     for (&seat, hand) in &situation.others {
         scores.insert(seat, loser_score(seat, hand, options));
     }
-    Ok(Scored {
-        patterns: winner.patterns(),
-        total: winner.score(),
-        payments: settle(&situation.seats, situation.seat, situation.dealer, &scores),
-    })
+    Ok(Scored::settled(
+        winner.patterns(),
+        winner.score(),
+        settle(&situation.seats, situation.seat, situation.dealer, &scores),
+    ))
 }
 
 /// True if the table plays the bonus tiles as extra winds (five or six players).

@@ -2,22 +2,9 @@
 //!
 //! Points are added first; the doubles then apply to the sum: score = points × 2^doubles.
 
-use crate::scoring::{PatternScore, Unit};
+use crate::scoring::{PatternDef, PatternScore, Unit};
 use crate::seat::Seat;
 use crate::tile::Tile;
-
-/// One row of the classic scoring table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PatternDef {
-    /// Stable snake_case id.
-    pub id: &'static str,
-    /// The seed's name.
-    pub name: &'static str,
-    /// Value of one occurrence: points, or the number of doublings.
-    pub value: i64,
-    /// Points or doubles.
-    pub unit: Unit,
-}
 
 /// The rows of the table, indexed by [`Pattern`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,72 +29,155 @@ pub(crate) enum Pattern {
     AllFourSeasons,
 }
 
-const fn def(id: &'static str, name: &'static str, value: i64, unit: Unit) -> PatternDef {
-    PatternDef {
-        id,
-        name,
-        value,
-        unit,
-    }
+const fn def(
+    id: &'static str,
+    name: &'static str,
+    value: i64,
+    unit: Unit,
+    definition: &'static str,
+) -> PatternDef {
+    PatternDef::new(id, name, value, unit, definition)
 }
 
 /// Every pattern of the classic table (seed 003), in [`Pattern`] order. Chows score 0 and are
 /// not listed. A pattern met several times (two pungs of simples, two dragon pungs) is reported
 /// once with its values summed.
 pub const PATTERNS: &[PatternDef] = &[
-    def("pung_simples", "Pung of 2's through 8's", 2, Unit::Points),
-    def("pung_terminals", "Pung of 1's or 9's", 4, Unit::Points),
-    def("pung_honors", "Pung of a Wind or Dragon", 4, Unit::Points),
-    def("kong_simples", "Kong of 2's through 8's", 8, Unit::Points),
-    def("kong_terminals", "Kong of 1's or 9's", 16, Unit::Points),
-    def("kong_honors", "Kong of Winds or Dragons", 16, Unit::Points),
+    def(
+        "pung_simples",
+        "Pung of 2's through 8's",
+        2,
+        Unit::Points,
+        "Each pung of a number 2 to 8, declared or concealed.",
+    )
+    .per_set(),
+    def(
+        "pung_terminals",
+        "Pung of 1's or 9's",
+        4,
+        Unit::Points,
+        "Each pung of a 1 or a 9, declared or concealed.",
+    )
+    .per_set(),
+    def(
+        "pung_honors",
+        "Pung of a Wind or Dragon",
+        4,
+        Unit::Points,
+        "Each pung of a wind or dragon (an extra wind at five or six players included).",
+    )
+    .per_set(),
+    def(
+        "kong_simples",
+        "Kong of 2's through 8's",
+        8,
+        Unit::Points,
+        "Each kong of a number 2 to 8.",
+    )
+    .per_set(),
+    def(
+        "kong_terminals",
+        "Kong of 1's or 9's",
+        16,
+        Unit::Points,
+        "Each kong of a 1 or a 9.",
+    )
+    .per_set(),
+    def(
+        "kong_honors",
+        "Kong of Winds or Dragons",
+        16,
+        Unit::Points,
+        "Each kong of a wind or dragon.",
+    )
+    .per_set(),
     def(
         "pair_dragons_or_own_wind",
         "Pair of Dragons or own Wind",
         2,
         Unit::Points,
+        "A pair of dragons or of the player's own wind.",
     ),
-    def("mahjong", "Mahjong", 20, Unit::Points),
-    def("no_chows", "No Chows formed", 10, Unit::Points),
+    def(
+        "mahjong",
+        "Mahjong",
+        20,
+        Unit::Points,
+        "The winner, for going out.",
+    ),
+    def(
+        "no_chows",
+        "No Chows formed",
+        10,
+        Unit::Points,
+        "The winner, when the hand holds no chow.",
+    ),
     def(
         "self_drawn",
         "Draw the last card needed to call Mahjong",
         2,
         Unit::Points,
+        "The winner, when the winning tile was drawn, not a discard.",
     ),
-    def("flower", "Flower or Season", 1, Unit::Points),
+    def(
+        "flower",
+        "Flower or Season",
+        1,
+        Unit::Points,
+        "Each flower or season laid out (the flowers option).",
+    )
+    .per_set(),
     def(
         "dragon_set",
         "Have a pung or kong of Dragons",
         1,
         Unit::Double,
-    ),
+        "One doubling for each pung or kong of dragons.",
+    )
+    .per_set(),
     def(
         "own_wind_set",
         "Have a pung or kong of your own Wind",
         1,
         Unit::Double,
-    ),
+        "One doubling for each pung or kong of the player's own wind.",
+    )
+    .per_set(),
     def(
         "all_concealed",
         "All your sets are concealed in hand",
         1,
         Unit::Double,
+        "The winner, with no exposed meld and a self-drawn winning tile.",
     ),
     def(
         "one_suit_with_honors",
         "All sets of one suit, with honors",
         1,
         Unit::Double,
+        "The winner, when every tile is of one number suit or an honor, with honors present.",
     ),
     def(
         "one_suit_only",
         "All sets made are of one suit",
         3,
         Unit::Double,
+        "The winner, when every tile is of one number suit, no honors.",
     ),
-    def("all_four_flowers", "All four Flowers", 3, Unit::Double),
-    def("all_four_seasons", "All four Seasons", 3, Unit::Double),
+    def(
+        "all_four_flowers",
+        "All four Flowers",
+        3,
+        Unit::Double,
+        "All four flowers laid out.",
+    ),
+    def(
+        "all_four_seasons",
+        "All four Seasons",
+        3,
+        Unit::Double,
+        "All four seasons laid out.",
+    ),
 ];
 
 /// How often each pattern occurs in one player's hand.
@@ -165,9 +235,7 @@ impl Tally {
 
     /// The patterns that count, for the answer.
     pub(crate) fn patterns(&self) -> Vec<PatternScore> {
-        self.rows()
-            .map(|(d, v)| PatternScore::new(d.id, d.name, v, d.unit))
-            .collect()
+        self.rows().map(|(d, v)| d.score(v)).collect()
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::{HAND_RULES, Options, PATTERNS};
 use crate::rules::option_table::{Allowed, OptionSpec};
-use crate::rules::registry::{Aims, PatternInfo, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
+use crate::rules::registry::{Aims, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
 use crate::scoring::request::Malformed;
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 use crate::table::matches::{EndRule, MatchRules, Rotation};
@@ -17,9 +17,9 @@ pub static SPEC: RuleSetSpec = RuleSetSpec {
     unit: ScoreUnit::Points,
     lao: false,
     options: OPTIONS,
-    patterns,
+    patterns: PATTERNS,
     read: |map| Options::from_json(map).map(RuleSetKind::Classic),
-    score_request: super::score_request,
+    score_request: crate::scoring::score_request::<Options>,
 };
 
 /// The house-rule options: the parser checks against this table, the help prints it.
@@ -96,18 +96,4 @@ pub fn aims(o: &Options) -> Aims {
             ..Aims::NONE
         }
     }
-}
-
-/// The pattern table as the registry lists it (the one adapter from [`PATTERNS`]).
-pub fn patterns() -> Vec<PatternInfo> {
-    PATTERNS
-        .iter()
-        .map(|p| PatternInfo {
-            id: p.id,
-            name: p.name,
-            value: p.value,
-            unit: p.unit,
-            limit: false,
-        })
-        .collect()
 }

@@ -1,4 +1,4 @@
-//! Whether a win is allowed at all (`RULES.md` §2 *Who may win*, wildcards, kongs), before any
+//! Whether a win is allowed at all (`docs/rules/hangzhou.md`: who may win, wildcards, kongs), before any
 //! multiplier is counted.
 
 use super::patterns::kong_chain;
@@ -79,7 +79,7 @@ pub fn check_indicator_copies(s: &WinSituation, wild: Tile) -> Result<(), Invali
     Ok(())
 }
 
-/// Whether `winner` may win on `discarder`'s discard at this lao (`RULES.md` §2): from 3 lao on,
+/// Whether `winner` may win on `discarder`'s discard at this lao (`docs/rules/hangzhou.md`): from 3 lao on,
 /// the dealer on a non-dealer's discard or a non-dealer on the dealer's; never non-dealer on
 /// non-dealer. (Robbing an added kong is not a discard: it is allowed at any lao.)
 pub fn discard_win_allowed(winner: Seat, discarder: Seat, dealer: Seat, lao: u8) -> bool {

@@ -1,4 +1,4 @@
-//! Hangzhou mahjong scoring and settlement (`RULES.md` §2, seed 000).
+//! Hangzhou mahjong scoring and settlement (seed 000; `docs/rules/hangzhou.md`).
 //!
 //! A hand's total is a product of multipliers ([`PATTERNS`]): the base score, seven pairs and
 //! its bonuses, Bao Tou, Fortune Gambits, Kong Blossom (and their combined forms Gang Bao and Gang
@@ -24,10 +24,10 @@ pub mod settle;
 pub mod spec;
 
 pub use options::{MatchEnd, Options, WildcardMode};
-pub use patterns::{PATTERNS, PatternDef};
+pub use patterns::PATTERNS;
 
 use crate::scoring::request::Malformed;
-use crate::scoring::{Invalid, Scored, WinSituation};
+use crate::scoring::{Invalid, RuleOptions, Scored, WinSituation};
 use crate::tile::Tile;
 
 fn wild_kind(situation: &WinSituation, options: &Options) -> Result<Tile, Invalid> {
@@ -50,32 +50,37 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
     eligibility::check_win(situation, wild)?;
     let patterns = patterns::multipliers(situation, options.base, wild)?;
     let total = patterns::product(&patterns);
-    let payments = settle::payments(situation, total, options.cap);
-    Ok(Scored {
+    Ok(Scored::settled(
         patterns,
         total,
-        payments,
-    })
+        settle::settle(situation, total, options.cap),
+    ))
 }
 
-/// Reads the options and scores. Malformed: unknown or bad options, `lao` 0, or the
-/// `indicator` wildcard mode without the request's `wildcard` field.
-pub fn score_request(
-    options: &serde_json::Map<String, serde_json::Value>,
-    situation: &WinSituation,
-) -> Result<Result<Scored, Invalid>, Malformed> {
-    let options = Options::from_json(options)?;
-    if options.wild_kind(situation.wildcard).is_none() {
-        return Err(Malformed(
-            "wildcard: with the option wildcard = \"indicator\" the request must name the wild \
-             kind, e.g. \"wildcard\": \"5m\""
-                .into(),
-        ));
+/// Malformed: unknown or bad options, `lao` 0, or the `indicator` wildcard mode without the
+/// request's `wildcard` field.
+impl RuleOptions for Options {
+    fn from_request(
+        options: &serde_json::Map<String, serde_json::Value>,
+        situation: &WinSituation,
+    ) -> Result<Options, Malformed> {
+        let options = Options::from_json(options)?;
+        if options.wild_kind(situation.wildcard).is_none() {
+            return Err(Malformed(
+                "wildcard: with the option wildcard = \"indicator\" the request must name the \
+                 wild kind, e.g. \"wildcard\": \"5m\""
+                    .into(),
+            ));
+        }
+        if situation.lao == 0 {
+            return Err(Malformed("lao: counts from 1".into()));
+        }
+        Ok(options)
     }
-    if situation.lao == 0 {
-        return Err(Malformed("lao: counts from 1".into()));
+
+    fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
+        score(situation, self)
     }
-    Ok(score(situation, &options))
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The Hangzhou multipliers (`RULES.md` §2): the pattern table as data, one function per
+//! The Hangzhou multipliers (`docs/rules/hangzhou.md`): the pattern table as data, one function per
 //! pattern, and the choice of the reading worth most.
 //!
 //! Every multiplier multiplies: the hand's total is the product of the values of the patterns
@@ -8,23 +8,8 @@
 use crate::analysis::HandRules;
 use crate::analysis::reference;
 use crate::counts::TileCounts;
-use crate::scoring::{Invalid, PatternScore, Unit, WinKind, WinSituation};
+use crate::scoring::{Invalid, PatternDef, PatternScore, Unit, WinKind, WinSituation};
 use crate::tile::Tile;
-
-/// One row of the Hangzhou pattern table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PatternDef {
-    /// Stable snake_case id.
-    pub id: &'static str,
-    /// The seed's name.
-    pub name: &'static str,
-    /// The multiplier of one instance (for `base_score`, the default base).
-    pub value: i64,
-    /// Always [`Unit::Multiplier`].
-    pub unit: Unit,
-    /// The definition as implemented.
-    pub definition: &'static str,
-}
 
 const fn def(
     id: &'static str,
@@ -32,13 +17,7 @@ const fn def(
     value: i64,
     definition: &'static str,
 ) -> PatternDef {
-    PatternDef {
-        id,
-        name,
-        value,
-        unit: Unit::Multiplier,
-        definition,
-    }
+    PatternDef::new(id, name, value, Unit::Multiplier, definition)
 }
 
 /// Base score: every hand; its value is the `base` option.
@@ -47,7 +26,8 @@ pub const BASE_SCORE: PatternDef = def(
     "Base Score",
     1,
     "Every winning hand; the value is the base option (1 by default).",
-);
+)
+.set_by("base");
 /// Seven pairs.
 pub const SEVEN_PAIRS: PatternDef = def(
     "seven_pairs",
@@ -147,10 +127,6 @@ pub const MAX_GAMBITS: u8 = 4;
 /// Most four-of-a-kinds counted in seven pairs.
 pub const MAX_LUXURY: u32 = 3;
 
-fn score_of(d: &PatternDef, value: i64) -> PatternScore {
-    PatternScore::new(d.id, d.name, value, d.unit)
-}
-
 /// The winning shapes: four sets and a pair or seven pairs (a four-of-a-kind may be two pairs),
 /// no thirteen orphans, with `wild` wild (standing for any tile, its own kind included).
 pub fn hand_rules(wild: Tile) -> HandRules {
@@ -166,8 +142,7 @@ pub fn hand_rules(wild: Tile) -> HandRules {
 /// True when a hand of `3k + 1` tiles is in the Bao Tou state: one wildcard plus complete sets
 /// (the other wildcards standing in), so that any tile pairs with that wildcard and wins.
 pub fn bao_tou_state(before_draw: &TileCounts, rules: &HandRules) -> bool {
-    let (mut real, w, forbidden) = reference::split_wild(&before_draw.0, rules);
-    w >= 1 && reference::sets_and_pair(&mut real, w - 1, false, forbidden)
+    crate::analysis::lone_wildcard_wait(before_draw, rules)
 }
 
 /// The winning forms a hand reads as: (four sets and a pair, seven pairs).
@@ -224,22 +199,22 @@ fn situational(bao_tou: bool, gambits: u8, kongs: u8) -> Vec<PatternScore> {
     let (mut g, mut k) = (u32::from(gambits), u32::from(kongs));
     let mut bao = bao_tou;
     if g > 0 && k > 0 {
-        out.push(score_of(&GANG_PIAO, GANG_PIAO.value));
+        out.push(GANG_PIAO.score(GANG_PIAO.value));
         g -= 1;
         k -= 1;
     } else if bao && k > 0 {
-        out.push(score_of(&GANG_BAO, GANG_BAO.value));
+        out.push(GANG_BAO.score(GANG_BAO.value));
         bao = false;
         k -= 1;
     }
     if bao {
-        out.push(score_of(&BAO_TOU, BAO_TOU.value));
+        out.push(BAO_TOU.score(BAO_TOU.value));
     }
     if g > 0 {
-        out.push(score_of(&FORTUNE_GAMBIT, pow2(g)));
+        out.push(FORTUNE_GAMBIT.score(pow2(g)));
     }
     if k > 0 {
-        out.push(score_of(&KONG_BLOSSOM, pow2(k)));
+        out.push(KONG_BLOSSOM.score(pow2(k)));
     }
     out
 }
@@ -271,8 +246,8 @@ pub fn multipliers(s: &WinSituation, base: i64, wild: Tile) -> Result<Vec<Patter
     }
     let gambits = s.gambits.min(MAX_GAMBITS);
     let kongs = kong_chain(s);
-    let dealer = dealer_multiplier(s).map(|d| score_of(d, d.value));
-    let base = score_of(&BASE_SCORE, base);
+    let dealer = dealer_multiplier(s).map(|d| d.score(d.value));
+    let base = BASE_SCORE.score(base);
 
     let mut best: Option<Vec<PatternScore>> = None;
     if standard {
@@ -282,13 +257,13 @@ pub fn multipliers(s: &WinSituation, base: i64, wild: Tile) -> Result<Vec<Patter
         best = Some(v);
     }
     if pairs {
-        let mut v = vec![base, score_of(&SEVEN_PAIRS, SEVEN_PAIRS.value)];
+        let mut v = vec![base, SEVEN_PAIRS.score(SEVEN_PAIRS.value)];
         if pure_seven_pairs(&full, wild) {
-            v.push(score_of(&PURE_SEVEN_PAIRS, PURE_SEVEN_PAIRS.value));
+            v.push(PURE_SEVEN_PAIRS.score(PURE_SEVEN_PAIRS.value));
         }
         let lux = luxury_pairs(&full, wild);
         if lux > 0 {
-            v.push(score_of(&LUXURY_PAIRS, pow2(lux)));
+            v.push(LUXURY_PAIRS.score(pow2(lux)));
         }
         v.extend(situational(false, gambits, kongs));
         v.extend(dealer);

@@ -4,7 +4,7 @@
 use super::options::MAX_BASE;
 use super::{MatchEnd, Options, PATTERNS, WildcardMode};
 use crate::rules::option_table::{Allowed, OptionSpec};
-use crate::rules::registry::{PatternInfo, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
+use crate::rules::registry::{RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 use crate::table::matches::{EndRule, MatchRules, Rotation};
 use crate::tile::Tile;
@@ -18,9 +18,9 @@ pub static SPEC: RuleSetSpec = RuleSetSpec {
     unit: ScoreUnit::Multiplier,
     lao: true,
     options: OPTIONS,
-    patterns,
+    patterns: PATTERNS,
     read: |map| Options::from_json(map).map(RuleSetKind::Hangzhou),
-    score_request: super::score_request,
+    score_request: crate::scoring::score_request::<Options>,
 };
 
 /// The house-rule options: the parser checks against this table, the help prints it.
@@ -110,18 +110,4 @@ pub fn match_rules(o: &Options) -> MatchRules {
         floor,
         double_starts_lao3: o.dice_double_starts_lao3,
     }
-}
-
-/// The pattern table as the registry lists it (the one adapter from [`PATTERNS`]).
-pub fn patterns() -> Vec<PatternInfo> {
-    PATTERNS
-        .iter()
-        .map(|p| PatternInfo {
-            id: p.id,
-            name: p.name,
-            value: p.value,
-            unit: p.unit,
-            limit: false,
-        })
-        .collect()
 }

@@ -13,7 +13,7 @@ fn run(overrides: Value) -> Result<Result<Scored, Invalid>, Malformed> {
         req[k] = v;
     }
     let r = ScoreRequest::from_json(&req.to_string())?;
-    score_request(&r.options, &r.situation)
+    crate::scoring::score_request::<Options>(&r.options, &r.situation)
 }
 
 fn ok(overrides: Value) -> Scored {
@@ -322,28 +322,108 @@ fn san_tan_chengbao() {
     assert_eq!(pay(&ok(two)), [-2, 4, -1, -1]);
 }
 
+/// `seat` made three pungs (333m, 666m, 888m) from `source`'s discards, as `others` JSON.
+fn three_from(seat: &str, source: &str) -> Value {
+    json!({seat: {"melds": [
+        {"kind": "pung", "tiles": "333m", "from": source},
+        {"kind": "pung", "tiles": "666m", "from": source},
+        {"kind": "pung", "tiles": "888m", "from": source}]}})
+}
+
+/// The plain hand won by `seat` at `lao`, with `others` melds.
+fn plain_won_by(seat: &str, lao: u8, others: Value) -> Scored {
+    ok(with(
+        plain(),
+        json!({"seat": seat, "lao": lao, "others": others}),
+    ))
+}
+
 #[test]
-fn reverse_chengbao() {
-    // North made three melds from south's discards; south self-draws the plain hand.
-    // Shares: east 2, west 1, north 1. North pays (2 + 1) × 2 + 1 = 7.
-    let others = json!({"north": {"melds": [
-        {"kind": "pung", "tiles": "333m", "from": "south"},
-        {"kind": "pung", "tiles": "666m", "from": "south"},
-        {"kind": "pung", "tiles": "888m", "from": "south"}]}});
-    let s = ok(with(plain(), json!({"others": others})));
-    assert_eq!(pay(&s), [0, 7, 0, -7]);
+fn reverse_chengbao_dealer_neither() {
+    // Issue 21: west made three melds from south's discards; south (non-dealer) self-draws the
+    // plain hand, T = 1. Shares east 2 (dealer), west 1, north 1: west pays (2 + 1 + 1) × 2 = 8,
+    // its own share included; east and north pay nothing.
+    for lao in [1, 3] {
+        let s = plain_won_by("south", lao, three_from("west", "south"));
+        assert_eq!(s.total, 1, "a non-dealer's win carries no lao multiplier");
+        assert_eq!(pay(&s), [0, 8, -8, 0], "lao {lao}");
+    }
+}
+
+#[test]
+fn reverse_chengbao_dealer_as_a() {
+    // East (dealer) made three melds from south; south wins, T = 1. Shares east 2, west 1,
+    // north 1: east pays (2 + 1 + 1) × 2 = 8.
+    for lao in [1, 2] {
+        let s = plain_won_by("south", lao, three_from("east", "south"));
+        assert_eq!(pay(&s), [-8, 8, 0, 0], "lao {lao}");
+    }
+}
+
+#[test]
+fn reverse_chengbao_dealer_as_b() {
+    // West made three melds from east (dealer), and east wins. At 1 lao T = 1 × 2 = 2, shares
+    // 2 + 2 + 2 = 6: west pays 12. At 3 lao T = 1 × 8 = 8, shares 8 + 8 + 8 = 24: west pays 48.
+    let s = plain_won_by("east", 1, three_from("west", "east"));
+    assert_eq!(s.total, 2);
+    assert_eq!(pay(&s), [12, 0, -12, 0]);
+    let s = plain_won_by("east", 3, three_from("west", "east"));
+    assert_eq!(s.total, 8);
+    assert_eq!(pay(&s), [48, 0, -48, 0]);
+}
+
+#[test]
+fn reverse_chengbao_near_miss_and_reason() {
+    // Two melds from south only: an ordinary self-draw.
+    let mut two = three_from("west", "south");
+    two["west"]["melds"][2]["from"] = json!("north");
+    assert_eq!(pay(&plain_won_by("south", 1, two)), [-2, 4, -1, -1]);
+    // The payment names the rule and its arithmetic.
+    let s = plain_won_by("south", 1, three_from("west", "south"));
+    assert_eq!(s.itemised.len(), 1);
+    let p = &s.itemised[0];
+    assert_eq!((p.from, p.to, p.amount), (Seat::West, Seat::South, 8));
+    assert!(p.reason.starts_with("Reverse Chengbao"), "{}", p.reason);
+    assert!(p.reason.contains("(2 + 1 + 1) × 2 = 8"), "{}", p.reason);
 }
 
 #[test]
 fn combined_chengbao_applies_each_rule() {
-    // South (A) made three melds from west (B); north (C) made three from south.
-    // Shares east 2, west 1, north 1, S = 4. West pays 2S = 8; north pays 2(S − 1) + 1 = 7.
-    let others = json!({"north": {"melds": [
-        {"kind": "pung", "tiles": "333m", "from": "south"},
-        {"kind": "pung", "tiles": "666m", "from": "south"},
-        {"kind": "pung", "tiles": "888m", "from": "south"}]}});
-    let s = ok(with(three_from_west(), json!({"others": others})));
-    assert_eq!(pay(&s), [0, 15, -8, -7]);
+    // South (A) made three melds from west (B); north (C) made three from south; south wins.
+    // Shares east 2, west 1, north 1, S = 4. West pays 2S = 8; north pays 2S = 8; east nothing.
+    let s = ok(with(
+        three_from_west(),
+        json!({"others": three_from("north", "south")}),
+    ));
+    assert_eq!(pay(&s), [0, 16, -8, -8]);
+    let reasons: Vec<&str> = s.itemised.iter().map(|p| p.reason.as_str()).collect();
+    assert!(reasons[0].starts_with("San Tan Chengbao"), "{reasons:?}");
+    assert!(reasons[1].starts_with("Reverse Chengbao"), "{reasons:?}");
+    // The dealer as A at 2 lao: east made three from west, north three from east, east wins.
+    // T = 1 × 4 = 4, shares 4 + 4 + 4 = 12: west pays 24, north pays 24.
+    let s = ok(with(
+        three_from_west(),
+        json!({"seat": "east", "lao": 2, "others": three_from("north", "east")}),
+    ));
+    assert_eq!(s.total, 4);
+    assert_eq!(pay(&s), [48, 0, -24, -24]);
+}
+
+#[test]
+fn a_payer_who_is_both_b_and_a_pays_both() {
+    // South made three melds from west, and west three from south; south wins: S = 4, west
+    // pays 8 as B and 8 as A. With cap 10 it pays 10, in one payment naming the cap.
+    let both = with(
+        three_from_west(),
+        json!({"others": three_from("west", "south")}),
+    );
+    let s = ok(both.clone());
+    assert_eq!(pay(&s), [0, 16, -16, 0]);
+    assert_eq!(s.itemised.len(), 2);
+    let s = ok(with(both, json!({"options": {"cap": 10}})));
+    assert_eq!(pay(&s), [0, 10, -10, 0]);
+    assert_eq!(s.itemised.len(), 1);
+    assert!(s.itemised[0].reason.contains("owes 16, capped at 10"));
 }
 
 #[test]

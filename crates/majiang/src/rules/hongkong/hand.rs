@@ -1,45 +1,21 @@
-//! A winning hand read as sets: the declared melds plus one decomposition of the concealed
-//! tiles. Scoring looks at every reading and keeps the one worth most.
+//! A Hong Kong reading of a winning hand: its form (sets and a pair, seven pairs, thirteen
+//! orphans) and, for sets and a pair, the shared
+//! [`scoring::reading`](crate::scoring::reading) sets. Scoring looks at every reading and keeps
+//! the one worth most.
 
 use super::options::Options;
-use crate::analysis::{self, Form, GroupKind, HandRules};
+use crate::analysis::{self, Form, HandRules};
 use crate::counts::TileCounts;
-use crate::meld::MeldKind;
+pub(crate) use crate::scoring::reading::{Set, SetKind};
+use crate::scoring::reading::{declared_sets, readings_of};
 use crate::scoring::{Invalid, WinSituation};
 use crate::tile::{KINDS, Suit, Tile};
-
-/// The shape of a set in a reading.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum SetKind {
-    /// Three in sequence.
-    Chow,
-    /// Three of a kind.
-    Pung,
-    /// Four of a kind (exposed or concealed).
-    Kong,
-}
-
-/// One set of a reading.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Set {
-    pub kind: SetKind,
-    pub tile: Tile,
-    /// Never exposed: a set of the concealed tiles or a concealed kong.
-    pub concealed: bool,
-}
-
-impl Set {
-    /// A pung or a kong.
-    pub fn is_triplet(&self) -> bool {
-        self.kind != SetKind::Chow
-    }
-}
 
 /// One reading of the winner's whole hand.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Hand {
     pub form: Form,
-    /// The four sets (standard form only).
+    /// The four sets, the concealed hand's then the declared melds (standard form only).
     pub sets: Vec<Set>,
     /// The pair (standard form only).
     pub pair: Option<Tile>,
@@ -54,7 +30,7 @@ impl Hand {
     pub fn triplets_of(&self, t: Tile) -> usize {
         self.sets
             .iter()
-            .filter(|s| s.is_triplet() && s.tile == t)
+            .filter(|s| s.is_pung_or_kong() && s.tile == t)
             .count()
     }
 
@@ -105,21 +81,12 @@ pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>,
         )));
     }
     let mut tiles = full;
-    let mut meld_sets = Vec::with_capacity(s.melds.len());
     for m in &s.melds {
         for t in m.tiles() {
             tiles.add(t);
         }
-        meld_sets.push(Set {
-            kind: match m.kind {
-                MeldKind::Chow => SetKind::Chow,
-                MeldKind::Pung => SetKind::Pung,
-                MeldKind::Kong | MeldKind::ConcealedKong => SetKind::Kong,
-            },
-            tile: m.tile,
-            concealed: !m.is_exposed(),
-        });
     }
+    let meld_sets = declared_sets(s);
     if let Some(i) = (0..KINDS).find(|&i| tiles.0[i] > 4) {
         let t = Tile::from_index(i).map_or_else(String::new, |t| t.to_string());
         return Err(Invalid(format!("more than four {t} in one hand")));
@@ -134,29 +101,15 @@ pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>,
     Ok(decomps
         .into_iter()
         .map(|d| {
-            let mut sets = meld_sets.clone();
-            let mut pair = None;
-            if d.form == Form::Standard {
-                for g in &d.groups {
-                    match g.kind {
-                        GroupKind::Chow | GroupKind::Pung => sets.push(Set {
-                            kind: if g.kind == GroupKind::Chow {
-                                SetKind::Chow
-                            } else {
-                                SetKind::Pung
-                            },
-                            tile: g.tile,
-                            concealed: true,
-                        }),
-                        GroupKind::Pair => pair = Some(g.tile),
-                        GroupKind::Single => {}
-                    }
-                }
-            }
+            // Hong Kong's rows ignore where the winning tile sits: one reading per split (the
+            // first place of the winning tile) is enough.
+            let reading = readings_of(s, &d).into_iter().next();
             Hand {
                 form: d.form,
-                sets,
-                pair,
+                sets: reading
+                    .as_ref()
+                    .map_or_else(|| meld_sets.clone(), |r| r.sets.clone()),
+                pair: reading.map(|r| r.pair),
                 tiles,
                 no_melds: s.melds.is_empty(),
             }

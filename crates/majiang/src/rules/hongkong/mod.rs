@@ -1,4 +1,4 @@
-//! Hong Kong scoring and settlement (seeds 002 and 004; RULES.md §4).
+//! Hong Kong scoring and settlement (seeds 002 and 004; `docs/rules/hongkong.md`).
 //!
 //! Only seed 004's rows score (see [`PATTERNS`]); they add up, One suit only replacing One suit
 //! and honors. A special hand scores the limit: its patterns are reported with the limit as
@@ -15,7 +15,7 @@
 //! assert_eq!(scored.total, 6);
 //! ```
 //!
-//! Decisions where the seeds and RULES.md are silent:
+//! Decisions where the seeds are silent (recorded in `docs/rules/hongkong.md`):
 //! - `total` is the sum of the listed rows (payments stop growing at the limit); a special
 //!   hand's total is the limit.
 //! - Of several readings of a hand, the one with the most fan counts (a special hand beats
@@ -31,11 +31,13 @@ mod settle;
 pub mod spec;
 
 pub use options::Options;
-pub use patterns::{PATTERNS, PatternDef, PatternValue, pattern};
+pub use patterns::{DEFAULT_LIMIT, PATTERNS, pattern};
 pub use settle::points;
 
 use crate::scoring::request::Malformed;
-use crate::scoring::{Invalid, PatternScore, Scored, Unit, WinKind, WinSituation};
+use crate::scoring::{
+    Invalid, PatternDef, PatternScore, RuleOptions, Scored, WinKind, WinSituation,
+};
 use patterns::Context;
 use serde_json::{Map, Value};
 
@@ -48,7 +50,7 @@ struct Best {
 }
 
 fn score_of(def: &PatternDef, fan: u32) -> PatternScore {
-    PatternScore::new(def.id, def.name, i64::from(fan), Unit::Fan)
+    def.score(i64::from(fan))
 }
 
 /// Checks that the circumstances fit the kind of win.
@@ -149,20 +151,21 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
         )));
     }
     let pts = points(best.fan.min(options.limit), options.limit);
-    Ok(Scored {
-        patterns: best.patterns,
-        total: i64::from(best.fan),
-        payments: settle::payments(situation, pts),
-    })
+    Ok(Scored::settled(
+        best.patterns,
+        i64::from(best.fan),
+        settle::settle(situation, pts),
+    ))
 }
 
-/// Reads the options, then scores the win (see [`score`]). `Err` for unknown or bad options.
-pub fn score_request(
-    options: &Map<String, Value>,
-    situation: &WinSituation,
-) -> Result<Result<Scored, Invalid>, Malformed> {
-    let options = Options::from_json(options)?;
-    Ok(score(situation, &options))
+impl RuleOptions for Options {
+    fn from_request(options: &Map<String, Value>, _: &WinSituation) -> Result<Options, Malformed> {
+        Options::from_json(options)
+    }
+
+    fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
+        score(situation, self)
+    }
 }
 
 #[cfg(test)]

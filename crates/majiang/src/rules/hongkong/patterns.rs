@@ -1,6 +1,6 @@
 //! Seed 004's fan table and its special (limit) hands, one function per row.
 //!
-//! Rows add up (RULES.md §4) except One suit only, which replaces One suit and honors (they
+//! Rows add up (`docs/rules/hongkong.md`) except One suit only, which replaces One suit and honors (they
 //! exclude each other by definition here: honors present or not). Little Three Dragons keeps the
 //! fan of its two dragon pungs (4 + 1 + 1 = 6), as seed 002's worked example adds Pung hand and
 //! two dragon pungs (3 + 1 + 1 = 5). Pung and kong rows are counted once per set.
@@ -8,255 +8,192 @@
 use super::hand::{Hand, SetKind};
 use super::options::Options;
 use crate::analysis::Form;
-use crate::scoring::{WinKind, WinSituation};
+use crate::scoring::{PatternDef, Unit, WinKind, WinSituation};
 use crate::tile::{Suit, Tile, Wind};
 
-/// What a pattern is worth.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PatternValue {
-    /// This many fan (per set, for the pung and kong rows).
-    Fan(u32),
-    /// Fan set by an option (Seven Pairs: `seven_pairs`, default 4).
-    FanOption(&'static str, u32),
-    /// A special hand: the limit (`limit` fan, 64 points).
-    Limit,
-}
+/// The limit under the default options: a special hand's value (the `limit` option).
+pub const DEFAULT_LIMIT: i64 = 10;
 
-/// One row of the table as data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PatternDef {
-    /// Stable snake_case id.
-    pub id: &'static str,
-    /// The seed's name.
-    pub name: &'static str,
-    /// Its value.
-    pub value: PatternValue,
-    /// The definition as implemented, in a sentence.
-    pub definition: &'static str,
-}
-
+/// A row worth `fan` fan, at most once per hand.
 const fn row(
     id: &'static str,
     name: &'static str,
-    value: PatternValue,
+    fan: i64,
     definition: &'static str,
 ) -> PatternDef {
-    PatternDef {
-        id,
-        name,
-        value,
-        definition,
-    }
+    PatternDef::new(id, name, fan, Unit::Fan, definition)
 }
 
-use PatternValue::{Fan, FanOption, Limit};
+/// A special hand: worth the limit (the `limit` option, 64 points).
+const fn limit(id: &'static str, name: &'static str, definition: &'static str) -> PatternDef {
+    row(id, name, DEFAULT_LIMIT, definition).set_by("limit")
+}
 
 /// Every pattern of seed 004's table and special hands, in the seed's order.
 pub const PATTERNS: &[PatternDef] = &[
-    row(
-        "dragon_pung",
-        "Pung of Dragons",
-        Fan(1),
-        "each pung of a dragon",
-    ),
-    row(
-        "dragon_kong",
-        "Kong of Dragons",
-        Fan(1),
-        "each kong of a dragon",
-    ),
+    row("dragon_pung", "Pung of Dragons", 1, "each pung of a dragon").per_set(),
+    row("dragon_kong", "Kong of Dragons", 1, "each kong of a dragon").per_set(),
     row(
         "seat_wind_pung",
         "Pung of player's Own Wind",
-        Fan(1),
+        1,
         "a pung of the winner's seat wind",
     ),
     row(
         "seat_wind_kong",
         "Kong of player's Own Wind",
-        Fan(1),
+        1,
         "a kong of the winner's seat wind",
     ),
     row(
         "round_wind_pung",
         "Pung of the Wind of the Round",
-        Fan(1),
+        1,
         "a pung of the prevailing wind",
     ),
     row(
         "round_wind_kong",
         "Kong of the Wind of the Round",
-        Fan(1),
+        1,
         "a kong of the prevailing wind",
     ),
     row(
         "own_flower",
         "Flower of own Wind",
-        Fan(1),
+        1,
         "the flower (1f-4f) of the winner's seat wind",
     ),
     row(
         "own_season",
         "Season of own Wind",
-        Fan(1),
+        1,
         "the season (5f-8f) of the winner's seat wind",
     ),
-    row(
-        "all_flowers",
-        "All Flowers",
-        Fan(2),
-        "all four flowers 1f-4f",
-    ),
-    row(
-        "all_seasons",
-        "All Seasons",
-        Fan(2),
-        "all four seasons 5f-8f",
-    ),
+    row("all_flowers", "All Flowers", 2, "all four flowers 1f-4f"),
+    row("all_seasons", "All Seasons", 2, "all four seasons 5f-8f"),
     row(
         "no_flowers",
         "No Flowers or Seasons",
-        Fan(1),
+        1,
         "no bonus tile, flowers in play",
     ),
     row(
         "little_three_dragons",
         "Little Three Dragons",
-        Fan(4),
+        4,
         "two dragon pungs/kongs and a pair of the third dragon",
     ),
-    row("chow_hand", "Chow hand", Fan(1), "four chows and any pair"),
-    row(
-        "pung_hand",
-        "Pung hand",
-        Fan(3),
-        "four pungs/kongs and a pair",
-    ),
+    row("chow_hand", "Chow hand", 1, "four chows and any pair"),
+    row("pung_hand", "Pung hand", 3, "four pungs/kongs and a pair"),
     row(
         "one_suit_and_honors",
         "One suit and Honors",
-        Fan(3),
+        3,
         "one number suit and at least one honor",
     ),
     row(
         "seven_pairs",
         "Seven Pairs",
-        FanOption("seven_pairs", 4),
+        4,
         "seven distinct pairs, concealed",
-    ),
+    )
+    .set_by("seven_pairs"),
     row(
         "one_suit",
         "One suit only",
-        Fan(6),
+        6,
         "every tile of one number suit",
     ),
     row(
         "self_drawn",
         "Self-drawn",
-        Fan(1),
+        1,
         "the winning tile drawn by the winner",
     ),
     row(
         "last_wall_tile",
         "Out on the last tile of the Wall",
-        Fan(1),
+        1,
         "self-drawn on the last tile of the live wall",
     ),
     row(
         "last_discard",
         "Out on the last discard",
-        Fan(1),
+        1,
         "won on the last discard of the hand",
     ),
     row(
         "robbing_kong",
         "Out by robbing a Kong",
-        Fan(1),
+        1,
         "won on a tile added to a kong",
     ),
     row(
         "kong_replacement",
         "Out on a supplement tile",
-        Fan(1),
+        1,
         "self-drawn on a kong (or flower) supplement tile",
     ),
-    row(
+    limit(
         "hidden_treasure",
         "Hidden Treasure",
-        Limit,
         "four concealed pungs/concealed kongs and a pair, self-drawn",
     ),
-    row(
+    limit(
         "three_great_scholars",
         "Three Great Scholars",
-        Limit,
         "pungs/kongs of all three dragons, any set and a pair",
     ),
-    row(
+    limit(
         "little_four_winds",
         "Little Four Winds",
-        Limit,
         "pungs/kongs of three winds, a pair of the fourth, any set",
     ),
-    row(
+    limit(
         "big_four_winds",
         "Big Four Winds",
-        Limit,
         "pungs/kongs of all four winds and a pair",
     ),
-    row(
-        "all_honors",
-        "All Honors",
-        Limit,
-        "every tile a wind or dragon",
-    ),
-    row(
+    limit("all_honors", "All Honors", "every tile a wind or dragon"),
+    limit(
         "all_terminals",
         "All Terminals",
-        Limit,
         "every tile a 1 or 9 of a number suit",
     ),
-    row(
+    limit(
         "nine_gates",
         "Nine Gates",
-        Limit,
         "1112345678999 of one suit before the winning tile (one more of it), no melds",
     ),
-    row(
+    limit(
         "thirteen_orphans",
         "Thirteen Orphans",
-        Limit,
         "one of each terminal and honor plus one more of them, no melds",
     ),
-    row("all_kongs", "All Kongs", Limit, "four kongs and a pair"),
-    row(
+    limit("all_kongs", "All Kongs", "four kongs and a pair"),
+    limit(
         "jade_dragon",
         "Jade Dragon",
-        Limit,
         "pungs/kongs and pair of bamboo with a pung/kong of Green dragon",
     ),
-    row(
+    limit(
         "ruby_dragon",
         "Ruby Dragon",
-        Limit,
         "pungs/kongs and pair of characters with a pung/kong of Red dragon",
     ),
-    row(
+    limit(
         "pearl_dragon",
         "Pearl Dragon",
-        Limit,
         "pungs/kongs and pair of dots with a pung/kong of White dragon",
     ),
-    row(
+    limit(
         "heavenly_hand",
         "Heavenly Hand",
-        Limit,
         "the dealer wins on the dealt hand",
     ),
-    row(
+    limit(
         "earthly_hand",
         "Earthly Hand",
-        Limit,
         "a non-dealer wins on the dealer's first discard",
     ),
 ];
@@ -356,7 +293,7 @@ fn chow_hand(h: &Hand, _: &Context) -> u32 {
 
 /// Pung hand: four pungs or kongs and a pair.
 fn pung_hand(h: &Hand, _: &Context) -> u32 {
-    u32::from(h.form == Form::Standard && h.sets.iter().all(|s| s.is_triplet()))
+    u32::from(h.form == Form::Standard && h.sets.iter().all(|s| s.is_pung_or_kong()))
 }
 
 /// One suit and Honors: exactly one number suit and at least one honor.
@@ -404,7 +341,7 @@ fn kong_replacement(_: &Hand, c: &Context) -> u32 {
 /// even when the discard completes the pair).
 fn hidden_treasure(h: &Hand, c: &Context) -> bool {
     h.form == Form::Standard
-        && h.sets.iter().all(|s| s.is_triplet() && s.concealed)
+        && h.sets.iter().all(|s| s.is_pung_or_kong() && s.concealed)
         && c.situation.win == WinKind::SelfDraw
 }
 
@@ -480,7 +417,7 @@ fn all_kongs(h: &Hand, _: &Context) -> bool {
 /// pung/kong of `dragon`.
 fn dragon_hand(h: &Hand, suit: Suit, dragon: Tile) -> bool {
     h.form == Form::Standard
-        && h.sets.iter().all(|s| s.is_triplet())
+        && h.sets.iter().all(|s| s.is_pung_or_kong())
         && h.triplets_of(dragon) > 0
         && h.all_tiles(|t| t == dragon || t.suit() == suit)
 }
@@ -565,10 +502,10 @@ pub fn pattern(id: &str) -> Option<&'static PatternDef> {
 
 /// The fan of one application of an ordinary row.
 fn fan_of(def: &PatternDef, options: &Options) -> u32 {
-    match def.value {
-        Fan(n) => n,
-        FanOption(_, _) => options.seven_pairs,
-        Limit => options.limit,
+    match def.option {
+        Some("seven_pairs") => options.seven_pairs,
+        Some(_) => options.limit,
+        None => u32::try_from(def.value).unwrap_or(0),
     }
 }
 

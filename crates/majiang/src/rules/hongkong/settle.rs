@@ -1,8 +1,6 @@
 //! From fan to chips: seed 004's payment ("fan-laak") table and who pays.
 
-use crate::scoring::{WinKind, WinSituation};
-use crate::seat::Seat;
-use std::collections::BTreeMap;
+use crate::scoring::{Ledger, WinKind, WinSituation};
 
 /// Points for a hand of `fan` under a limit of `limit` fan: 0→1, 1→2, 2→4, 3→8, 4–6→16,
 /// 7 up to `limit − 1`→32 (7–9 under the default limit of 10), at or above the limit→64.
@@ -30,21 +28,51 @@ pub fn points(fan: u32, limit: u32) -> i64 {
     }
 }
 
-/// Net chips per seat. Discard win: the discarder pays 2× points, each other loser 1×.
-/// Self-draw: every loser pays 2×. Robbing a kong pays as a discard win with the kong's owner
-/// (`discarder`) as the discarder.
-pub(crate) fn payments(s: &WinSituation, points: i64) -> BTreeMap<Seat, i64> {
-    let mut out: BTreeMap<Seat, i64> = s.seats.iter().map(|&seat| (seat, 0)).collect();
-    let mut won = 0;
+/// The payments of a win worth `points`. Discard win: the discarder pays 2× points, each other
+/// loser 1×. Self-draw: every loser pays 2×. Robbing a kong pays as a discard win with the
+/// kong's owner (`discarder`) as the discarder.
+pub(crate) fn settle(s: &WinSituation, points: i64) -> Ledger {
+    let mut ledger = Ledger::new(&s.seats);
     for loser in s.losers() {
-        let pays = match s.win {
-            WinKind::SelfDraw => 2 * points,
-            WinKind::Discard | WinKind::RobbingKong if s.discarder == Some(loser) => 2 * points,
-            WinKind::Discard | WinKind::RobbingKong => points,
+        let (pays, reason) = match s.win {
+            WinKind::SelfDraw => (
+                2 * points,
+                format!("self-draw: everyone pays double, 2 × {points}"),
+            ),
+            WinKind::Discard | WinKind::RobbingKong if s.discarder == Some(loser) => (
+                2 * points,
+                format!("discard: the discarder pays double, 2 × {points}"),
+            ),
+            WinKind::Discard | WinKind::RobbingKong => (
+                points,
+                format!("discard: the others pay the points, {points}"),
+            ),
         };
-        out.insert(loser, -pays);
-        won += pays;
+        ledger.pay(loser, s.seat, pays, reason);
     }
-    out.insert(s.seat, won);
-    out
+    ledger
+}
+
+#[cfg(test)]
+mod tests {
+    use super::settle;
+    use crate::scoring::request::ScoreRequest;
+    use crate::seat::Seat;
+
+    #[test]
+    fn a_discard_win_itemises_the_discarders_double() {
+        let req = ScoreRequest::from_json(
+            r#"{"rules": "hongkong", "concealed": "111m999p555z66z22z", "winning_tile": "6z",
+            "win": "discard", "discarder": "south", "seat": "west"}"#,
+        )
+        .unwrap();
+        let ledger = settle(&req.situation, 16);
+        let net = ledger.net();
+        assert_eq!(net[&Seat::West], 32 + 16 + 16);
+        let south = ledger.payments().iter().find(|p| p.from == Seat::South);
+        assert_eq!(
+            south.map(ToString::to_string).as_deref(),
+            Some("south pays west 32: discard: the discarder pays double, 2 × 16")
+        );
+    }
 }

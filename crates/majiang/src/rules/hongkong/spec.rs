@@ -1,11 +1,10 @@
 //! What Hong Kong mahjong is, for the [registry](crate::rules::registry): names, seats, unit,
 //! options table, table configuration, match rules and patterns (`docs/rules/hongkong.md`).
 
-use super::{Options, PATTERNS, PatternValue};
+use super::{Options, PATTERNS};
 use crate::analysis::HandRules;
 use crate::rules::option_table::{Allowed, OptionSpec};
-use crate::rules::registry::{Aims, PatternInfo, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
-use crate::scoring::Unit;
+use crate::rules::registry::{Aims, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 use crate::table::matches::{EndRule, MatchRules, Rotation};
 
@@ -18,9 +17,9 @@ pub static SPEC: RuleSetSpec = RuleSetSpec {
     unit: ScoreUnit::Fan,
     lao: false,
     options: OPTIONS,
-    patterns,
+    patterns: PATTERNS,
     read: |map| Options::from_json(map).map(RuleSetKind::HongKong),
-    score_request: super::score_request,
+    score_request: crate::scoring::score_request::<Options>,
 };
 
 /// The house-rule options: the parser checks against this table, the help prints it.
@@ -102,26 +101,4 @@ pub fn aims(o: &Options) -> Aims {
         value_honour_fan: true,
         ..Aims::NONE
     }
-}
-
-/// The pattern table as the registry lists it (the one adapter from [`PATTERNS`]).
-pub fn patterns() -> Vec<PatternInfo> {
-    let defaults = Options::default();
-    PATTERNS
-        .iter()
-        .map(|p| {
-            let (value, limit) = match p.value {
-                PatternValue::Fan(n) => (i64::from(n), false),
-                PatternValue::FanOption(_, n) => (i64::from(n), false),
-                PatternValue::Limit => (i64::from(defaults.limit), true),
-            };
-            PatternInfo {
-                id: p.id,
-                name: p.name,
-                value,
-                unit: Unit::Fan,
-                limit,
-            }
-        })
-        .collect()
 }

@@ -71,7 +71,7 @@ fn every_pattern_has_one_detector_and_a_unique_id() {
             .iter()
             .filter(|(id, _)| *id == p.id)
             .count();
-        if p.value == PatternValue::Limit {
+        if p.option == Some("limit") {
             assert_eq!((ordinary, special), (0, 1), "{}", p.id);
         } else {
             assert_eq!((ordinary, special), (1, 0), "{}", p.id);

@@ -1,8 +1,8 @@
-//! Yangzhou scoring and settlement (seed 001, RULES.md §3).
+//! Yangzhou scoring and settlement (seed 001, `docs/rules/yangzhou.md`).
 //!
 //! A win is four sets and a pair (no seven pairs) worth at least `min_fan` (15) fan. Fan is
 //! the sum of the seed's 27 rows ([`PATTERNS`]) that the hand meets, with the exclusions of
-//! RULES.md §3, taking the reading (split into sets, and place of the winning tile) worth most.
+//! `docs/rules/yangzhou.md`, taking the reading (split into sets, and place of the winning tile) worth most.
 //! Self-draw: each of the three others pays the total; discard: the discarder pays twice the
 //! total; Pao Pai moves the whole payment onto the feeder of a flush or honors hand's third
 //! exposed meld. See `docs/rules/yangzhou.md`.
@@ -28,11 +28,11 @@ pub mod settle;
 pub mod spec;
 
 pub use options::Options;
-pub use patterns::{PATTERNS, PatternDef};
+pub use patterns::PATTERNS;
 
 use crate::meld::MeldKind;
 use crate::scoring::request::Malformed;
-use crate::scoring::{Invalid, PatternScore, Scored, WinKind, WinSituation};
+use crate::scoring::{Invalid, PatternDef, RuleOptions, Scored, WinKind, WinSituation};
 use patterns::{fan_of, total};
 use reading::{Reading, readings};
 
@@ -61,24 +61,25 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
             options.min_fan
         )));
     }
-    let payments = settle::payments(situation, &reading, fan)?;
-    Ok(Scored {
-        patterns: met
-            .iter()
-            .map(|(p, n)| PatternScore::new(p.id, p.name, p.value * i64::from(*n), p.unit))
-            .collect(),
-        total: fan,
-        payments,
-    })
+    let ledger = settle::settle(situation, &reading, fan)?;
+    let patterns = met
+        .iter()
+        .map(|(p, n)| p.score(p.value * i64::from(*n)))
+        .collect();
+    Ok(Scored::settled(patterns, fan, ledger))
 }
 
-/// Reads the options, then scores. `Err` for unknown or bad options.
-pub fn score_request(
-    options: &serde_json::Map<String, serde_json::Value>,
-    situation: &WinSituation,
-) -> Result<Result<Scored, Invalid>, Malformed> {
-    let options = Options::from_json(options)?;
-    Ok(score(situation, &options))
+impl RuleOptions for Options {
+    fn from_request(
+        options: &serde_json::Map<String, serde_json::Value>,
+        _: &WinSituation,
+    ) -> Result<Options, Malformed> {
+        Options::from_json(options)
+    }
+
+    fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
+        score(situation, self)
+    }
 }
 
 type Best = (Reading, Vec<(&'static PatternDef, u32)>, i64);

@@ -3,161 +3,229 @@
 //! Every function reads one [`Reading`] and answers how many times its row counts (0 = it does
 //! not apply). Most rows count at most once per hand; the rows about single sets (dragon pungs,
 //! concealed triplets, kongs) count once per set, as in common Chinese table practice.
-//! [`fan_of`] adds them up with the exclusions of RULES.md §3.
+//! [`fan_of`] adds them up with the exclusions of `docs/rules/yangzhou.md`.
 //!
 //! Shared vocabulary: a *chow* is identified by its suit and starting rank (`345m`). Two chows
 //! are *identical* when both suit and ranks agree; *matching* when the ranks agree in different
 //! suits. Declared chows (possible only with the `chow` option) count like concealed ones.
 
 use super::reading::{Reading, SetKind, WinPlace};
-use crate::scoring::Unit;
+use crate::scoring::{PatternDef, Unit};
 use crate::tile::{Suit, Tile};
-
-/// One row of the fan table.
-#[derive(Debug, Clone, Copy)]
-pub struct PatternDef {
-    /// Stable snake_case id, e.g. `yi_tiao_long`.
-    pub id: &'static str,
-    /// The seed's name, with the pinyin to tell rows apart.
-    pub name: &'static str,
-    /// Fan per occurrence.
-    pub value: i64,
-    /// Always [`Unit::Fan`].
-    pub unit: Unit,
-    /// True if the row counts once per set that meets it (dragon pungs, concealed triplets,
-    /// kongs); false if it counts at most once per hand.
-    pub per_set: bool,
-    /// How many times the row counts in a reading (0 = not met). Exclusions are applied later.
-    pub count: fn(&Reading) -> u32,
-}
 
 const fn row(
     id: &'static str,
     name: &'static str,
     value: i64,
-    per_set: bool,
-    count: fn(&Reading) -> u32,
+    definition: &'static str,
 ) -> PatternDef {
-    PatternDef {
-        id,
-        name,
-        value,
-        unit: Unit::Fan,
-        per_set,
-        count,
-    }
+    PatternDef::new(id, name, value, Unit::Fan, definition)
 }
 
-/// Every row of the seed's table, in the seed's order.
+/// Every row of the seed's table, in the seed's order. The rows about single sets (dragon
+/// pungs, concealed triplets, kongs) count once per set ([`PatternDef::per_set`]).
 pub const PATTERNS: &[PatternDef] = &[
-    row("pi_hu", "Basic Win (Pi Hu)", 1, false, pi_hu),
-    row("men_qing", "No Melds (Menqing)", 1, false, men_qing),
-    row("ping_hu", "Sequence Hand (Ping Hu)", 1, false, ping_hu),
-    row("ya_zi", "Edge Wait (Yazi)", 1, false, ya_zi),
-    row("que_yi", "Missing One Suit (Que Yi)", 1, false, que_yi),
-    row("yao_tou", "Terminal Pair (Yao Tou)", 1, false, yao_tou),
-    row("duan_yao", "No Terminals (Duan Yao)", 1, false, duan_yao),
+    row(
+        "pi_hu",
+        "Basic Win (Pi Hu)",
+        1,
+        "A win that meets no other row.",
+    ),
+    row(
+        "men_qing",
+        "No Melds (Menqing)",
+        1,
+        "No exposed meld (concealed kongs allowed); a win on a discard still counts.",
+    ),
+    row(
+        "ping_hu",
+        "Sequence Hand (Ping Hu)",
+        1,
+        "All four sets are chows and there is no honor tile.",
+    ),
+    row(
+        "ya_zi",
+        "Edge Wait (Yazi)",
+        1,
+        "The only winning kind completes a chow as an edge or closed wait.",
+    ),
+    row(
+        "que_yi",
+        "Missing One Suit (Que Yi)",
+        1,
+        "Tiles of exactly two of the three number suits (honors allowed).",
+    ),
+    row(
+        "yao_tou",
+        "Terminal Pair (Yao Tou)",
+        1,
+        "The pair is a 1 or a 9 of a number suit.",
+    ),
+    row(
+        "duan_yao",
+        "No Terminals (Duan Yao)",
+        1,
+        "No 1 and no 9 of a number suit anywhere in the hand (honors allowed).",
+    ),
     row(
         "qi_xiang",
         "Matching Sequences (Qi Xiang)",
         1,
-        false,
-        qi_xiang,
+        "Two chows of the same ranks in two different suits; counts once.",
     ),
     row(
         "lian_fu",
         "Continuous Sequences (Lian Fu)",
         1,
-        false,
-        lian_fu,
+        "Two chows of one suit that follow each other without overlap (345m + 678m); counts once.",
     ),
     row(
         "lao_shao",
         "Elder-Younger Sequence (Lao Shao)",
         1,
-        false,
-        lao_shao,
+        "123 and 789 of one suit; counts once.",
     ),
-    row("zi_ge", "Concealed Triplet (Zi Ge)", 1, true, zi_ge),
-    row("du_diao", "Single Wait (Du Diao)", 1, false, du_diao),
+    row(
+        "zi_ge",
+        "Concealed Triplet (Zi Ge)",
+        1,
+        "Each pung formed in the concealed hand (not one completed by a discard).",
+    )
+    .per_set(),
+    row(
+        "du_diao",
+        "Single Wait (Du Diao)",
+        1,
+        "The hand waited on one kind only, and the winning tile completes the pair.",
+    ),
     row(
         "dragon_pung",
         "Dragon Tiles (Zhong, Fa, Bai)",
         1,
-        true,
-        dragon_pung,
-    ),
-    row("ming_gang", "Exposed Kong (Ming Gang)", 1, true, ming_gang),
-    row("an_gang", "Concealed Kong (An Gang)", 2, true, an_gang),
+        "Each pung or kong of dragons, exposed or concealed.",
+    )
+    .per_set(),
+    row(
+        "ming_gang",
+        "Exposed Kong (Ming Gang)",
+        1,
+        "Each kong claimed from a discard or added to an exposed pung.",
+    )
+    .per_set(),
+    row(
+        "an_gang",
+        "Concealed Kong (An Gang)",
+        2,
+        "Each kong declared from the concealed hand.",
+    )
+    .per_set(),
     row(
         "yi_ban",
         "Two Identical Sequences (Yi Ban)",
         10,
-        false,
-        yi_ban,
+        "Two identical chows, same suit and ranks; counts once.",
     ),
     row(
         "yi_tiao_long",
         "Pure Straight (Yi Tiao Long)",
         15,
-        false,
-        yi_tiao_long,
+        "123, 456 and 789 of one suit.",
     ),
     row(
         "san_fu_tong",
         "Three Suits, Same Sequences (San Fu Tong)",
         15,
-        false,
-        san_fu_tong,
+        "Chows of the same ranks in all three suits.",
     ),
-    row("hun_yi_se", "Mixed Suit (Hun Yi Se)", 15, false, hun_yi_se),
+    row(
+        "hun_yi_se",
+        "Mixed Suit (Hun Yi Se)",
+        15,
+        "One number suit and honors, at least one tile of each.",
+    ),
     row(
         "si_fu_tong",
         "Four Identical Sequences (Si Fu Tong)",
         30,
-        false,
-        si_fu_tong,
+        "All four sets are chows of the same ranks, spread over all three suits.",
     ),
     row(
         "shuang_ban_ban",
         "Double Two Identical Sequences (Shuang Ban Ban)",
         30,
-        false,
-        shuang_ban_ban,
+        "The four sets are two pairs of identical chows.",
     ),
     row(
         "qing_yi_se",
         "Full Flush (Qing Yi Se)",
         60,
-        false,
-        qing_yi_se,
+        "Every tile of one number suit, no honors.",
     ),
     row(
         "tie_ban",
         "Three Identical Sequences (Tie Ban)",
         60,
-        false,
-        tie_ban,
+        "Three identical chows.",
     ),
     row(
         "qing_dui_dui",
         "Pure All Triplets (Qing Dui Dui)",
         75,
-        false,
-        qing_dui_dui,
+        "A full flush whose four sets are all pungs or kongs.",
     ),
-    row("qing_long", "Pure Dragon (Qing Long)", 75, false, qing_long),
-    row("feng_qing", "All Honors (Feng Qing)", 240, false, feng_qing),
+    row(
+        "qing_long",
+        "Pure Dragon (Qing Long)",
+        75,
+        "A full flush holding the pure straight 123 456 789.",
+    ),
+    row(
+        "feng_qing",
+        "All Honors (Feng Qing)",
+        240,
+        "Every tile a wind or dragon.",
+    ),
     row(
         "gang_ban",
         "Four Identical Sequences (Gang Ban)",
         480,
-        false,
-        gang_ban,
+        "Four identical chows.",
     ),
 ];
 
-/// RULES.md §3: a combination row replaces its parts. (row, the rows it replaces)
+/// How many times each row of [`PATTERNS`] counts in a reading (0 = not met), in the same
+/// order. Exclusions are applied later, by [`fan_of`].
+const COUNTS: [fn(&Reading) -> u32; 27] = [
+    pi_hu,
+    men_qing,
+    ping_hu,
+    ya_zi,
+    que_yi,
+    yao_tou,
+    duan_yao,
+    qi_xiang,
+    lian_fu,
+    lao_shao,
+    zi_ge,
+    du_diao,
+    dragon_pung,
+    ming_gang,
+    an_gang,
+    yi_ban,
+    yi_tiao_long,
+    san_fu_tong,
+    hun_yi_se,
+    si_fu_tong,
+    shuang_ban_ban,
+    qing_yi_se,
+    tie_ban,
+    qing_dui_dui,
+    qing_long,
+    feng_qing,
+    gang_ban,
+];
+
+/// `docs/rules/yangzhou.md`: a combination row replaces its parts. (row, the rows it replaces)
 const REPLACES: &[(&str, &[&str])] = &[
     ("qing_long", &["qing_yi_se", "yi_tiao_long"]),
     ("qing_dui_dui", &["qing_yi_se"]),
@@ -172,8 +240,9 @@ const REPLACES: &[(&str, &[&str])] = &[
 pub fn fan_of(reading: &Reading) -> Vec<(&'static PatternDef, u32)> {
     let mut met: Vec<(&'static PatternDef, u32)> = PATTERNS
         .iter()
+        .zip(COUNTS)
         .skip(1) // Basic Win is decided last.
-        .map(|p| (p, (p.count)(reading)))
+        .map(|(p, count)| (p, count(reading)))
         .filter(|&(_, n)| n > 0)
         .collect();
     let replaced: Vec<&str> = REPLACES

@@ -1,188 +1,38 @@
-//! One reading of a winning hand: its four sets, its pair, and where the winning tile sits.
-//!
-//! A hand may split into sets in more than one way, and within one split the winning tile may
-//! belong to more than one group (e.g. `23456m` + `4m` won on a `4m`: the `4m` can be read as
-//! the end of `234m` or the start of `456m`). Every (split, place of the winning tile) pair is
-//! one [`Reading`]; scoring takes the one worth most.
+//! A Yangzhou reading of a winning hand: the shared [`scoring::reading`](crate::scoring::reading)
+//! (four sets, the pair, where the winning tile sits) and whether the hand waited on one kind
+//! only, which the wait rows (Edge Wait, Single Wait) need.
 
-use crate::analysis::{self, GroupKind, HandRules};
-use crate::meld::MeldKind;
-use crate::scoring::{WinKind, WinSituation};
-use crate::tile::{Suit, Tile};
+use crate::analysis::{self, HandRules};
+use crate::scoring::WinSituation;
+pub use crate::scoring::reading::{Set, SetKind, WinPlace};
+use std::ops::Deref;
 
-/// The kind of a set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum SetKind {
-    /// Three in sequence.
-    Chow,
-    /// Three of a kind.
-    Pung,
-    /// Four of a kind (exposed or concealed).
-    Kong,
-}
-
-/// One of the four sets of a reading.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Set {
-    /// Chow, pung or kong.
-    pub kind: SetKind,
-    /// The lowest tile (for pungs and kongs, the tile).
-    pub tile: Tile,
-    /// True for a set formed in hand: a concealed-hand set, or a concealed kong. A pung completed
-    /// by a discarded (or robbed) winning tile is not concealed.
-    pub concealed: bool,
-    /// True for a declared meld (exposed meld or concealed kong).
-    pub declared: bool,
-}
-
-impl Set {
-    /// The tiles of the set (a kong's four).
-    pub fn tiles(&self) -> Vec<Tile> {
-        let i = self.tile.index();
-        match self.kind {
-            SetKind::Chow => (i..i + 3).filter_map(Tile::from_index).collect(),
-            SetKind::Pung => vec![self.tile; 3],
-            SetKind::Kong => vec![self.tile; 4],
-        }
-    }
-
-    /// True for pungs and kongs.
-    pub fn is_pung_or_kong(&self) -> bool {
-        self.kind != SetKind::Chow
-    }
-
-    /// For a chow, its suit and starting rank.
-    pub fn chow(&self) -> Option<(Suit, u8)> {
-        (self.kind == SetKind::Chow).then(|| (self.tile.suit(), self.tile.rank()))
-    }
-}
-
-/// Where the winning tile sits in a reading.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum WinPlace {
-    /// It completes the pair (a single wait).
-    Pair,
-    /// It completes a chow starting at `start`; `offset` is its position in the chow (0–2).
-    Chow {
-        /// The chow's lowest tile.
-        start: Tile,
-        /// 0 = low end, 1 = middle, 2 = high end.
-        offset: u8,
-    },
-    /// It completes a pung (a wait on either of two pairs).
-    Pung,
-}
-
-/// A winning hand read as four sets and a pair.
+/// One reading of the winner's hand, with the wait it was won on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reading {
-    /// The four sets: the concealed hand's, then the declared melds in the order given.
-    pub sets: Vec<Set>,
-    /// The pair's tile.
-    pub pair: Tile,
-    /// Where the winning tile sits.
-    pub win: WinPlace,
+    /// The sets, the pair and the winning tile's place.
+    pub hand: crate::scoring::reading::Reading,
     /// True if the hand before the winning tile waited on exactly one kind (a kind whose four
-    /// copies the winner already holds in hand and melds is no wait). The wait rows (Edge Wait,
-    /// Single Wait) need it.
+    /// copies the winner already holds in hand and melds is no wait).
     pub sole_wait: bool,
 }
 
-impl Reading {
-    /// Every tile of the hand (kongs count four).
-    pub fn tiles(&self) -> impl Iterator<Item = Tile> + '_ {
-        self.sets
-            .iter()
-            .flat_map(Set::tiles)
-            .chain([self.pair, self.pair])
-    }
+impl Deref for Reading {
+    type Target = crate::scoring::reading::Reading;
 
-    /// The chows as (suit, starting rank).
-    pub fn chows(&self) -> Vec<(Suit, u8)> {
-        self.sets.iter().filter_map(Set::chow).collect()
-    }
-
-    /// True if every tile is of one number suit (a full flush shape).
-    pub fn is_one_suit(&self) -> bool {
-        let suit = self.pair.suit();
-        suit.is_numbered() && self.tiles().all(|t| t.suit() == suit)
-    }
-
-    /// True if every tile is an honor.
-    pub fn is_all_honors(&self) -> bool {
-        self.tiles().all(Tile::is_honor)
+    fn deref(&self) -> &Self::Target {
+        &self.hand
     }
 }
 
 /// Every reading of the winner's hand (empty if it is not four sets and a pair). The caller
 /// has checked the concealed hand's size.
 pub fn readings(situation: &WinSituation) -> Vec<Reading> {
-    let hand = situation.full_concealed();
-    let by_discard = matches!(situation.win, WinKind::Discard | WinKind::RobbingKong);
-    let declared: Vec<Set> = situation
-        .melds
-        .iter()
-        .map(|m| Set {
-            kind: match m.kind {
-                MeldKind::Chow => SetKind::Chow,
-                MeldKind::Pung => SetKind::Pung,
-                MeldKind::Kong | MeldKind::ConcealedKong => SetKind::Kong,
-            },
-            tile: m.tile,
-            concealed: m.kind == MeldKind::ConcealedKong,
-            declared: true,
-        })
-        .collect();
-    let won = situation.winning_tile;
     let sole_wait = winning_kinds(situation) == 1;
-    let mut out = Vec::new();
-    for d in analysis::decompositions(&hand, &HandRules::STANDARD_ONLY) {
-        let Some(pair) = d.pair() else { continue };
-        let groups: Vec<_> = d.sets().collect();
-        // The winning tile's possible places: the pair, or any set holding it (duplicates of
-        // the same set give the same reading).
-        let mut places: Vec<(Option<usize>, WinPlace)> = Vec::new();
-        if pair.tile == won {
-            places.push((None, WinPlace::Pair));
-        }
-        for (i, g) in groups.iter().enumerate() {
-            let place = match g.kind {
-                GroupKind::Pung if g.tile == won => WinPlace::Pung,
-                GroupKind::Chow if g.tiles().contains(&won) => WinPlace::Chow {
-                    start: g.tile,
-                    offset: (won.index() - g.tile.index()) as u8,
-                },
-                _ => continue,
-            };
-            if !places.iter().any(|(_, p)| *p == place) {
-                places.push((Some(i), place));
-            }
-        }
-        for (at, place) in places {
-            let mut sets: Vec<Set> = groups
-                .iter()
-                .enumerate()
-                .map(|(i, g)| Set {
-                    kind: if g.kind == GroupKind::Chow {
-                        SetKind::Chow
-                    } else {
-                        SetKind::Pung
-                    },
-                    tile: g.tile,
-                    concealed: !(by_discard && at == Some(i)),
-                    declared: false,
-                })
-                .collect();
-            sets.extend(declared.iter().copied());
-            out.push(Reading {
-                sets,
-                pair: pair.tile,
-                win: place,
-                sole_wait,
-            });
-        }
-    }
-    out
+    crate::scoring::reading::readings(situation, &HandRules::STANDARD_ONLY)
+        .into_iter()
+        .map(|hand| Reading { hand, sole_wait })
+        .collect()
 }
 
 /// How many kinds would have completed the winner's hand before the winning tile (four sets

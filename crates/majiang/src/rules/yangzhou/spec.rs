@@ -4,7 +4,7 @@
 use super::{Options, PATTERNS};
 use crate::analysis::HandRules;
 use crate::rules::option_table::{Allowed, OptionSpec};
-use crate::rules::registry::{Aims, PatternInfo, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
+use crate::rules::registry::{Aims, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 use crate::table::matches::{EndRule, MatchRules, Rotation};
 
@@ -17,9 +17,9 @@ pub static SPEC: RuleSetSpec = RuleSetSpec {
     unit: ScoreUnit::Fan,
     lao: false,
     options: OPTIONS,
-    patterns,
+    patterns: PATTERNS,
     read: |map| Options::from_json(map).map(RuleSetKind::Yangzhou),
-    score_request: super::score_request,
+    score_request: crate::scoring::score_request::<Options>,
 };
 
 /// The house-rule options: the parser checks against this table, the help prints it.
@@ -80,18 +80,4 @@ pub fn aims(o: &Options) -> Aims {
         big_patterns_only: true,
         ..Aims::NONE
     }
-}
-
-/// The pattern table as the registry lists it (the one adapter from [`PATTERNS`]).
-pub fn patterns() -> Vec<PatternInfo> {
-    PATTERNS
-        .iter()
-        .map(|p| PatternInfo {
-            id: p.id,
-            name: p.name,
-            value: p.value,
-            unit: p.unit,
-            limit: false,
-        })
-        .collect()
 }

@@ -5,7 +5,7 @@
 
 use super::super::Player;
 use super::{Game, TileSource};
-use crate::rules::hangzhou::patterns::bao_tou_state;
+use crate::analysis::lone_wildcard_wait;
 use crate::tile::Tile;
 
 impl Game {
@@ -38,7 +38,7 @@ impl Game {
         }
         let mut rest = h.concealed;
         rest.remove(tile);
-        bao_tou_state(&rest, &self.hand_rules)
+        lone_wildcard_wait(&rest, &self.hand_rules)
     }
 
     /// True if discarding `tile` is a wildcard discard that opens a Fortune Gambit round.

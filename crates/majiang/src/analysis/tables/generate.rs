@@ -1,4 +1,6 @@
-//! Per-run lookup tables for the fast analysis, built on first use with [`std::sync::OnceLock`].
+//! Builds the per-run lookup tables of the fast analysis. Compiled only into the crate's build
+//! script (`build.rs`), which calls [`write_tables`] once per build of the crate; the library
+//! embeds the files it writes (see the `tables` module).
 //!
 //! A *run* is a row of `len` consecutive kinds: a number suit (9 kinds, chows allowed), the
 //! honours (7 kinds, no chows), or, when a wildcard may not stand for its own number kind, the
@@ -23,24 +25,14 @@
 //! completes it); from the uncapped membership the fewest wildcards that complete the run, with
 //! and without the pair.
 
-use std::sync::OnceLock;
-
-/// Powers of five.
-pub(crate) const POW5: [usize; 10] = [1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125];
+use super::shape::{POW5, merge, unpack};
+use std::fs;
+use std::io;
+use std::path::Path;
 
 /// Bit of a `(sets, pair)` target in a membership mask, and nibble of it in a packed entry.
 const fn slot(s: usize, p: usize) -> usize {
     s * 2 + p
-}
-
-/// Unpacks the ten `m(s, p)` nibbles of an entry, indexed by `s * 2 + p`.
-#[inline(always)]
-pub(crate) fn unpack(x: u64) -> [u8; 10] {
-    let mut out = [0u8; 10];
-    for (i, o) in out.iter_mut().enumerate() {
-        *o = ((x >> (4 * i)) & 0xF) as u8;
-    }
-    out
 }
 
 fn digits(mut key: usize, len: usize) -> [u8; 9] {
@@ -157,34 +149,24 @@ fn best_fit(len: usize, mask: &[u16]) -> Vec<u64> {
         .collect()
 }
 
-/// Tables for play without wildcards: win bits and waits of suits and honours.
-pub(crate) struct PlainTables {
-    /// Suit win bits, one per key (bit `key % 64` of word `key / 64`).
-    pub suit_win: Vec<u64>,
-    /// Suit waits: bit `r` set when adding rank `r + 1` completes the suit (`r`-th count < 4).
-    pub suit_waits: Vec<u16>,
-    /// Honour win bits.
-    pub honor_win: Vec<u64>,
-    /// Honour waits.
-    pub honor_waits: Vec<u16>,
-}
-
-fn win_bits(len: usize, mask: &[u16]) -> Vec<u64> {
+/// Win bits of a run, eight keys a byte (bit `key % 8` of byte `key / 8`).
+fn win_bits(len: usize, mask: &[u16]) -> Vec<u8> {
     let size = POW5[len];
-    let mut bits = vec![0u64; size.div_ceil(64)];
+    let mut bits = vec![0u8; size.div_ceil(8)];
     for (key, &m) in mask.iter().enumerate() {
         let t: usize = digits(key, len).iter().map(|&x| usize::from(x)).sum();
         let (s, p) = (t / 3, t % 3);
         if p != 1 && s <= 4 && m & (1 << slot(s, p / 2)) != 0 {
-            bits[key / 64] |= 1 << (key % 64);
+            bits[key / 8] |= 1 << (key % 8);
         }
     }
     bits
 }
 
-fn waits_of(len: usize, bits: &[u64]) -> Vec<u16> {
+/// Waits of a run: bit `r` set when adding rank `r + 1` completes it (`r`-th count < 4).
+fn waits_of(len: usize, bits: &[u8]) -> Vec<u16> {
     let size = POW5[len];
-    let win = |k: usize| bits[k / 64] >> (k % 64) & 1 != 0;
+    let win = |k: usize| bits[k / 8] >> (k % 8) & 1 != 0;
     (0..size)
         .map(|key| {
             let d = digits(key, len);
@@ -193,47 +175,6 @@ fn waits_of(len: usize, bits: &[u64]) -> Vec<u16> {
                 .fold(0u16, |acc, r| acc | 1 << r)
         })
         .collect()
-}
-
-/// Tables for shanten without wildcards (capped shapes).
-///
-/// Only 126 different `m(s, p)` arrays occur over all suit keys and 55 over honour keys, so
-/// each key maps to a one-byte id, and the max-plus products of two suits and of a suit with the
-/// honours are tabulated per pair of ids.
-pub(crate) struct ShantenTables {
-    /// Id of each suit key's array.
-    pub suit_id: Vec<u8>,
-    /// Id of each honour key's array.
-    pub honor_id: Vec<u8>,
-    /// Number of suit ids.
-    pub suit_ids: usize,
-    /// Number of honour ids.
-    pub honor_ids: usize,
-    /// `suit_suit[a * suit_ids + b]`: the product of suit arrays `a` and `b`.
-    pub suit_suit: Vec<[u8; 10]>,
-    /// `suit_honor[a * honor_ids + h]`: the product of suit array `a` and honour array `h`.
-    pub suit_honor: Vec<[u8; 10]>,
-}
-
-/// Max-plus product of two groups' `m(s, p)` arrays (indexed `s * 2 + p`) for set counts up to
-/// `k`: the best use of both groups together with `s` sets between them and at most one pair.
-#[inline(always)]
-pub(crate) fn merge(a: &[u8; 10], b: &[u8; 10], k: usize) -> [u8; 10] {
-    let mut c = [0u8; 10];
-    for s in 0..=k {
-        let mut best0 = 0u8;
-        let mut best1 = 0u8;
-        for x in 0..=s {
-            let y = s - x;
-            best0 = best0.max(a[2 * x] + b[2 * y]);
-            best1 = best1
-                .max(a[2 * x + 1] + b[2 * y])
-                .max(a[2 * x] + b[2 * y + 1]);
-        }
-        c[2 * s] = best0;
-        c[2 * s + 1] = best1;
-    }
-    c
 }
 
 /// Distinct values of `table`, and each entry's id.
@@ -252,6 +193,7 @@ fn ids(table: &[u64]) -> (Vec<u8>, Vec<u64>) {
     (id, distinct)
 }
 
+/// Max-plus products of every array of `a` with every array of `b`, row-major.
 fn products(a: &[u64], b: &[u64]) -> Vec<[u8; 10]> {
     let mut out = Vec::with_capacity(a.len() * b.len());
     for &x in a {
@@ -262,28 +204,8 @@ fn products(a: &[u64], b: &[u64]) -> Vec<[u8; 10]> {
     out
 }
 
-/// Tables for wildcards (uncapped shapes), for every run length `0..=9` with chows, and the
-/// honours.
-pub(crate) struct WildTables {
-    /// `run_id[len]`: id of the `m(s, p)` array of each key of a run of `len` number kinds.
-    pub run_id: Vec<Vec<u8>>,
-    /// `run_vals[len]`: packed `m(s, p)` per id.
-    pub run_vals: Vec<Vec<u64>>,
-    /// `run_wilds[len]`: fewest wildcards completing the run without (low nibble) and with (high
-    /// nibble) the pair, saturated at 15.
-    pub run_wilds: Vec<Vec<u8>>,
-    /// Id of each honour key's array.
-    pub honor_id: Vec<u8>,
-    /// Packed `m(s, p)` per honour id.
-    pub honor_vals: Vec<u64>,
-    /// Fewest wildcards completing the honours.
-    pub honor_wilds: Vec<u8>,
-    /// `suit_suit[a * run_vals[9].len() + b]`: the product of full-suit arrays `a` and `b`.
-    pub suit_suit: Vec<[u8; 10]>,
-    /// `suit_honor[a * honor_vals.len() + h]`: the product of suit array `a` and honour array `h`.
-    pub suit_honor: Vec<[u8; 10]>,
-}
-
+/// Fewest wildcards completing each key of a run, without (low nibble) and with (high nibble)
+/// the pair, saturated at 15.
 fn fewest_wilds(len: usize, mask: &[u16]) -> Vec<u8> {
     mask.iter()
         .enumerate()
@@ -305,69 +227,69 @@ fn fewest_wilds(len: usize, mask: &[u16]) -> Vec<u8> {
         .collect()
 }
 
-/// The tables for play without wildcards, built on first use (about a tenth of a second).
-pub(crate) fn plain() -> &'static PlainTables {
-    static T: OnceLock<PlainTables> = OnceLock::new();
-    T.get_or_init(|| {
-        let sm = membership(9, true, true);
-        let hm = membership(7, false, true);
-        let suit_win = win_bits(9, &sm);
-        let honor_win = win_bits(7, &hm);
-        PlainTables {
-            suit_waits: waits_of(9, &suit_win),
-            honor_waits: waits_of(7, &honor_win),
-            suit_win,
-            honor_win,
-        }
-    })
+/// Little-endian bytes of 16-bit words.
+fn words16(x: &[u16]) -> Vec<u8> {
+    x.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// The shanten tables without wildcards, built on first use.
-pub(crate) fn shanten() -> &'static ShantenTables {
-    static T: OnceLock<ShantenTables> = OnceLock::new();
-    T.get_or_init(|| {
-        let sm = membership(9, true, true);
-        let hm = membership(7, false, true);
-        let suit = best_fit(9, &sm);
-        let honor = best_fit(7, &hm);
-        let (suit_id, suit_vals) = ids(&suit);
-        let (honor_id, honor_vals) = ids(&honor);
-        ShantenTables {
-            suit_ids: suit_vals.len(),
-            honor_ids: honor_vals.len(),
-            suit_suit: products(&suit_vals, &suit_vals),
-            suit_honor: products(&suit_vals, &honor_vals),
-            suit_id,
-            honor_id,
-        }
-    })
+/// Little-endian bytes of 64-bit words.
+fn words64(x: &[u64]) -> Vec<u8> {
+    x.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// The wildcard tables, built on first use.
-pub(crate) fn wild() -> &'static WildTables {
-    static T: OnceLock<WildTables> = OnceLock::new();
-    T.get_or_init(|| {
-        let mut run_id = Vec::with_capacity(10);
-        let mut run_vals = Vec::with_capacity(10);
-        let mut run_wilds = Vec::with_capacity(10);
-        for len in 0..=9 {
-            let m = membership(len, true, false);
-            let (id, vals) = ids(&best_fit(len, &m));
-            run_id.push(id);
-            run_vals.push(vals);
-            run_wilds.push(fewest_wilds(len, &m));
-        }
-        let hm = membership(7, false, false);
-        let (honor_id, honor_vals) = ids(&best_fit(7, &hm));
-        WildTables {
-            suit_suit: products(&run_vals[9], &run_vals[9]),
-            suit_honor: products(&run_vals[9], &honor_vals),
-            run_id,
-            run_vals,
-            run_wilds,
-            honor_id,
-            honor_vals,
-            honor_wilds: fewest_wilds(7, &hm),
-        }
-    })
+/// Writes every table into `dir`, one `.bin` file each, in the layouts the `tables` module
+/// reads: win bits eight keys a byte, waits and `m(s, p)` arrays as little-endian words, ids,
+/// honour waits and wildcard counts a byte each, products ten bytes a row.
+pub fn write_tables(dir: &Path) -> io::Result<()> {
+    let put = |name: &str, bytes: &[u8]| fs::write(dir.join(format!("{name}.bin")), bytes);
+
+    // Without wildcards (capped shapes): win bits, waits and shanten.
+    let sm = membership(9, true, true);
+    let hm = membership(7, false, true);
+    let suit_win = win_bits(9, &sm);
+    let honor_win = win_bits(7, &hm);
+    put("suit_waits", &words16(&waits_of(9, &suit_win)))?;
+    let honor_waits: Vec<u8> = waits_of(7, &honor_win)
+        .iter()
+        .map(|&w| u8::try_from(w).expect("seven honour kinds fit a byte"))
+        .collect();
+    put("honor_waits", &honor_waits)?;
+    put("suit_win", &suit_win)?;
+    put("honor_win", &honor_win)?;
+    let (suit_id, suit_vals) = ids(&best_fit(9, &sm));
+    let (honor_id, honor_vals) = ids(&best_fit(7, &hm));
+    put("shanten_suit_id", &suit_id)?;
+    put("shanten_honor_id", &honor_id)?;
+    put("shanten_suit_vals", &words64(&suit_vals))?;
+    put("shanten_honor_vals", &words64(&honor_vals))?;
+    put(
+        "shanten_suit_suit",
+        &products(&suit_vals, &suit_vals).concat(),
+    )?;
+    put(
+        "shanten_suit_honor",
+        &products(&suit_vals, &honor_vals).concat(),
+    )?;
+
+    // Wildcards (uncapped shapes): runs of every length, and the honours.
+    let mut full_vals = Vec::new();
+    for len in 0..=9 {
+        let m = membership(len, true, false);
+        let (id, vals) = ids(&best_fit(len, &m));
+        put(&format!("wild_run_id_{len}"), &id)?;
+        put(&format!("wild_run_vals_{len}"), &words64(&vals))?;
+        put(&format!("wild_run_wilds_{len}"), &fewest_wilds(len, &m))?;
+        full_vals = vals;
+    }
+    let hm = membership(7, false, false);
+    let (honor_id, honor_vals) = ids(&best_fit(7, &hm));
+    put("wild_honor_id", &honor_id)?;
+    put("wild_honor_vals", &words64(&honor_vals))?;
+    put("wild_honor_wilds", &fewest_wilds(7, &hm))?;
+    put("wild_suit_suit", &products(&full_vals, &full_vals).concat())?;
+    put(
+        "wild_suit_honor",
+        &products(&full_vals, &honor_vals).concat(),
+    )?;
+    Ok(())
 }

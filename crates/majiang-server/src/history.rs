@@ -1,0 +1,65 @@
+//! The match history: finished matches as the history page lists them.
+
+use crate::protocol::RoomStatus;
+use crate::room::RoomSummary;
+use serde::{Deserialize, Serialize};
+
+/// One finished match in the history.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FinishedMatch {
+    /// Room id (its replay is `/?replay=ID`).
+    pub id: String,
+    /// When the match finished (milliseconds since the Unix epoch; 0 if not recorded, for
+    /// matches finished before the server kept the time).
+    pub finished: i64,
+    /// Rule set.
+    pub rules: String,
+    /// The players' names, by seat.
+    pub players: Vec<String>,
+    /// Final standings, best first.
+    pub standings: Vec<FinalStanding>,
+}
+
+/// One line of a finished match's standings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FinalStanding {
+    /// Place, from 1 (equal totals share a place).
+    pub rank: u8,
+    /// The seat (entrant).
+    pub seat: usize,
+    /// The seat's name.
+    pub name: String,
+    /// Chips at the end.
+    pub points: i64,
+}
+
+impl FinishedMatch {
+    /// The history line of a room, if its match is finished.
+    pub fn of(room: &RoomSummary) -> Option<FinishedMatch> {
+        if room.status != RoomStatus::Finished {
+            return None;
+        }
+        let name = |seat: usize| {
+            room.seats
+                .get(seat)
+                .map(|s| s.name.clone())
+                .unwrap_or_default()
+        };
+        Some(FinishedMatch {
+            id: room.id.clone(),
+            finished: room.finished.unwrap_or(0),
+            rules: room.rules.clone(),
+            players: room.seats.iter().map(|s| s.name.clone()).collect(),
+            standings: room
+                .standings
+                .iter()
+                .map(|s| FinalStanding {
+                    rank: s.rank,
+                    seat: s.entrant as usize,
+                    name: name(s.entrant as usize),
+                    points: s.points,
+                })
+                .collect(),
+        })
+    }
+}

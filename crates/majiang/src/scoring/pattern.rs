@@ -1,0 +1,104 @@
+//! The shape every rule set's pattern table shares, and scoring a request under a rule set's
+//! options.
+
+use super::request::Malformed;
+use super::{Invalid, PatternScore, Scored, Unit, WinSituation};
+use serde_json::{Map, Value};
+
+/// One row of a rule set's pattern table (each set lists its rows as `rules::<set>::PATTERNS`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PatternDef {
+    /// Stable snake_case id, e.g. `little_three_dragons`.
+    pub id: &'static str,
+    /// The seed's name, e.g. "Little Three Dragons".
+    pub name: &'static str,
+    /// The value of one occurrence under the default options (for a row whose value an option
+    /// sets, that option's default).
+    pub value: i64,
+    /// What the value counts.
+    pub unit: Unit,
+    /// The definition as implemented, in a sentence.
+    pub definition: &'static str,
+    /// The option that sets the value instead, if any: `limit` for the Hong Kong special hands,
+    /// `seven_pairs` for Hong Kong's Seven Pairs, `base` for the Hangzhou base score.
+    pub option: Option<&'static str>,
+    /// True if the row counts once per set that meets it (a pung of dragons, a concealed
+    /// triplet), false if at most once per hand.
+    pub per_set: bool,
+}
+
+impl PatternDef {
+    /// A row counted at most once per hand, its value fixed.
+    pub const fn new(
+        id: &'static str,
+        name: &'static str,
+        value: i64,
+        unit: Unit,
+        definition: &'static str,
+    ) -> PatternDef {
+        PatternDef {
+            id,
+            name,
+            value,
+            unit,
+            definition,
+            option: None,
+            per_set: false,
+        }
+    }
+
+    /// The same row, counted once per set that meets it.
+    pub const fn per_set(self) -> PatternDef {
+        PatternDef {
+            per_set: true,
+            ..self
+        }
+    }
+
+    /// The same row, its value set by the option `option` (whose default is `value`).
+    pub const fn set_by(self, option: &'static str) -> PatternDef {
+        PatternDef {
+            option: Some(option),
+            ..self
+        }
+    }
+
+    /// This row scored at `value` (in its unit).
+    pub fn score(&self, value: i64) -> PatternScore {
+        PatternScore::new(self.id, self.name, value, self.unit)
+    }
+}
+
+/// A rule set's options: read from a scoring request, and the scoring of a win under them.
+pub trait RuleOptions: Sized {
+    /// Reads the request's `options` object, and checks what the options need of the request
+    /// (Hangzhou: a `wildcard` field in indicator mode, a `lao` from 1). `Malformed` for
+    /// unknown or bad options, or a request the options cannot read.
+    fn from_request(
+        options: &Map<String, Value>,
+        situation: &WinSituation,
+    ) -> Result<Self, Malformed>;
+
+    /// Scores and settles a win under these options; `Invalid` when the hand does not win or
+    /// the rules forbid the win.
+    fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid>;
+}
+
+/// Reads the options, then scores the win. `Err` is input that cannot be read (bad options);
+/// `Ok(Err(_))` is a readable hand that is not a valid win.
+///
+/// ```
+/// use majiang::rules::hongkong::Options;
+/// use majiang::scoring::request::ScoreRequest;
+/// let req = ScoreRequest::from_json(r#"{"rules": "hongkong", "concealed": "111m999p555z66z22z",
+///     "winning_tile": "6z", "win": "discard", "discarder": "south", "seat": "west"}"#).unwrap();
+/// let scored = majiang::scoring::score_request::<Options>(&req.options, &req.situation);
+/// assert_eq!(scored.unwrap().unwrap().total, 6);
+/// ```
+pub fn score_request<O: RuleOptions>(
+    options: &Map<String, Value>,
+    situation: &WinSituation,
+) -> Result<Result<Scored, Invalid>, Malformed> {
+    let options = O::from_request(options, situation)?;
+    Ok(options.score(situation))
+}

@@ -1,0 +1,318 @@
+//! Checking a match log: [`replay`] rebuilds the match from the header, re-drives a
+//! [`Session`] with the logged actions, and compares every record the session writes with the
+//! logged one; the first difference is reported with its line number ([`ReplayError`]).
+//!
+//! A log that stops early (a match left unfinished, a file cut short) but agrees with the
+//! replay as far as it goes is not an error: the report says it is incomplete and in which
+//! hand it stops ([`ReplayReport::complete`], [`ReplayReport::stops_in`]).
+//!
+//! ```
+//! use majiang::bots::{self, Bot};
+//! use majiang::table::{Ruleset, replay};
+//! use std::sync::Arc;
+//!
+//! let rules = Arc::new(Ruleset::from_name("classic", &serde_json::Map::new()).unwrap());
+//! let mut players: Vec<Box<dyn Bot>> = (0..4)
+//!     .map(|i| bots::by_name("random", &rules, i).unwrap())
+//!     .collect();
+//! let (_, log) = bots::play_match(rules, 1, None, &mut players).unwrap();
+//! let text = log.to_jsonl();
+//! let report = replay(&text).unwrap();
+//! assert!(report.complete);
+//! assert_eq!(report.hands.len(), 4);
+//!
+//! // A tampered line is caught and named.
+//! let bad = text.replacen(r#""kind":"action","hand":1,"player":"#, r#""kind":"action","hand":2,"player":"#, 1);
+//! let err = replay(&bad).unwrap_err();
+//! assert!(err.to_string().starts_with("line "), "{err}");
+//!
+//! // A log cut short replays as far as it goes.
+//! let cut: String = text.lines().take(200).map(|l| format!("{l}\n")).collect();
+//! let partial = replay(&cut).unwrap();
+//! assert!(!partial.complete);
+//! assert!(partial.stops_in.is_some());
+//! ```
+
+use super::log::{
+    LOG_FORMAT, LogHeader, LogRecord, MatchLog, MatchSummary, ParseError, parse_lines, record_json,
+};
+use super::matches::{MatchError, Settlement};
+use super::ruleset::Ruleset;
+use super::session::Session;
+use super::{Action, ActionError, Player};
+use std::sync::Arc;
+
+/// Why a log does not replay.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReplayError {
+    /// A line that is not a log record.
+    #[error("line {line}: not a log record: {message}")]
+    Unreadable {
+        /// The line (from 1).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The header is missing or names a match that cannot be built.
+    #[error("line {line}: bad header: {message}")]
+    Header {
+        /// The line (from 1).
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A line differs from what the replay produces.
+    #[error("line {line}: the log diverges from the replay: expected {expected}, found {found}")]
+    Diverged {
+        /// The line (from 1).
+        line: usize,
+        /// What the replay produced there (JSON, or a description).
+        expected: String,
+        /// What the log says (JSON).
+        found: String,
+    },
+    /// An action the game refuses.
+    #[error("line {line}: player {player} cannot play {action}: {error}")]
+    Refused {
+        /// The line (from 1).
+        line: usize,
+        /// Who.
+        player: Player,
+        /// The action.
+        action: Action,
+        /// The refusal.
+        error: ActionError,
+    },
+    /// Lines after the end of the match.
+    #[error("line {line}: the match is over, yet the log goes on")]
+    Trailing {
+        /// The first extra line.
+        line: usize,
+    },
+    /// The match refused a step.
+    #[error("line {line}: {error}")]
+    Match {
+        /// The line (from 1).
+        line: usize,
+        /// The refusal.
+        error: MatchError,
+    },
+}
+
+impl From<ParseError> for ReplayError {
+    fn from(e: ParseError) -> ReplayError {
+        ReplayError::Unreadable {
+            line: e.line,
+            message: e.message,
+        }
+    }
+}
+
+impl ReplayError {
+    /// The line the error is about (from 1).
+    pub fn line(&self) -> usize {
+        match self {
+            ReplayError::Unreadable { line, .. }
+            | ReplayError::Header { line, .. }
+            | ReplayError::Diverged { line, .. }
+            | ReplayError::Refused { line, .. }
+            | ReplayError::Trailing { line }
+            | ReplayError::Match { line, .. } => *line,
+        }
+    }
+
+    /// True when the input is not a log at all (a line that does not parse, a bad header),
+    /// rather than a log that does not replay.
+    pub fn is_unreadable(&self) -> bool {
+        matches!(
+            self,
+            ReplayError::Unreadable { .. } | ReplayError::Header { .. }
+        )
+    }
+}
+
+/// What a log that agrees with its replay says.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplayReport {
+    /// The header.
+    pub header: LogHeader,
+    /// For each entrant, the chair they sat in.
+    pub chairs: Vec<Player>,
+    /// Every finished hand's settlement.
+    pub hands: Vec<Settlement>,
+    /// The match as the log leaves it (for a complete log: how it ended).
+    pub summary: MatchSummary,
+    /// Actions re-applied.
+    pub actions: usize,
+    /// Records checked.
+    pub records: usize,
+    /// True when the log runs to the end of the match; false when it stops early (every line
+    /// it has agreeing with the replay).
+    pub complete: bool,
+    /// For a log that stops early, the hand it stops in (from 1; the hand after the last
+    /// finished one when it stops between hands).
+    pub stops_in: Option<u32>,
+}
+
+/// The logged records, compared in order with the records a session writes.
+struct Checker {
+    lines: std::iter::Peekable<std::vec::IntoIter<(usize, LogRecord)>>,
+    /// Records of the session's log already compared.
+    checked: usize,
+    /// The last line read.
+    last_line: usize,
+}
+
+impl Checker {
+    fn next(&mut self) -> Option<(usize, LogRecord)> {
+        let next = self.lines.next();
+        if let Some((line, _)) = &next {
+            self.last_line = *line;
+        }
+        next
+    }
+
+    /// Compares the records `log` has written since the last call with the next logged ones:
+    /// `Ok(false)` when the logged lines run out first.
+    fn compare(&mut self, log: &MatchLog) -> Result<bool, ReplayError> {
+        while let Some(want) = log.records.get(self.checked) {
+            let Some((line, found)) = self.next() else {
+                return Ok(false);
+            };
+            if &found != want {
+                return Err(ReplayError::Diverged {
+                    line,
+                    expected: record_json(want),
+                    found: record_json(&found),
+                });
+            }
+            self.checked += 1;
+        }
+        Ok(true)
+    }
+}
+
+/// Replays a log written as JSON lines: rebuilds the match from the header, re-drives a
+/// [`Session`] with every logged action, and checks that every record the session writes
+/// (events, settlements, the end) is the logged one. The first difference is an error naming
+/// its line; a log that stops early but agrees as far as it goes is an incomplete report.
+pub fn replay(text: &str) -> Result<ReplayReport, ReplayError> {
+    let lines = parse_lines(text)?;
+    let records = lines.len();
+    let mut lines = lines.into_iter();
+    let bad_header = |line: usize, message: String| ReplayError::Header { line, message };
+    let (line, first) = lines
+        .next()
+        .ok_or_else(|| bad_header(1, "the log is empty".into()))?;
+    let LogRecord::Header(header) = first else {
+        return Err(bad_header(
+            line,
+            format!(
+                "the first record must be the header, not {}",
+                record_json(&first)
+            ),
+        ));
+    };
+    if header.format != LOG_FORMAT {
+        return Err(bad_header(
+            line,
+            format!(
+                "log format {} is not the format this version reads ({LOG_FORMAT})",
+                header.format
+            ),
+        ));
+    }
+    let ruleset =
+        Ruleset::from_name(&header.rules, &header.options).map_err(|e| bad_header(line, e.0))?;
+    if usize::from(header.players) != ruleset.players() {
+        return Err(bad_header(
+            line,
+            format!(
+                "{} players, but these rules seat {}",
+                header.players,
+                ruleset.players()
+            ),
+        ));
+    }
+    let (mut session, _) = Session::new(Arc::new(ruleset), header.seed, header.hand_limit)
+        .map_err(|error| ReplayError::Match {
+            line: line + 1,
+            error,
+        })?;
+    let mut check = Checker {
+        lines: lines.collect::<Vec<_>>().into_iter().peekable(),
+        // The header was read above.
+        checked: 1,
+        last_line: line,
+    };
+    let mut actions = 0;
+    let complete = loop {
+        if !check.compare(session.log())? {
+            break false;
+        }
+        if session.is_over() {
+            break true;
+        }
+        if session.awaiting_deal() {
+            session.deal_next().map_err(|error| ReplayError::Match {
+                line: check.last_line + 1,
+                error,
+            })?;
+            continue;
+        }
+        let hand = session.hand_number();
+        let Some((line, record)) = check.next() else {
+            break false;
+        };
+        match record {
+            LogRecord::Action {
+                hand: h,
+                player,
+                action,
+            } if h == hand => {
+                session.act(player, action).map_err(|e| match e {
+                    MatchError::Action { error, .. } => ReplayError::Refused {
+                        line,
+                        player,
+                        action,
+                        error,
+                    },
+                    error => ReplayError::Match { line, error },
+                })?;
+                // The action record the session wrote is the line just read.
+                check.checked += 1;
+                actions += 1;
+            }
+            other => {
+                let who: Vec<String> = session.game().to_act().map(|p| p.to_string()).collect();
+                return Err(ReplayError::Diverged {
+                    line,
+                    expected: format!("an action of hand {hand} by player {}", who.join(" or ")),
+                    found: record_json(&other),
+                });
+            }
+        }
+    };
+    if complete {
+        if let Some((line, _)) = check.lines.peek() {
+            return Err(ReplayError::Trailing { line: *line });
+        }
+    }
+    let m = session.matches();
+    Ok(ReplayReport {
+        header,
+        chairs: m.chairs().to_vec(),
+        hands: m.settlements().to_vec(),
+        summary: MatchSummary::of(m),
+        actions,
+        records,
+        complete,
+        stops_in: (!complete).then(|| {
+            if session.awaiting_deal() {
+                m.hands_played() + 1
+            } else {
+                session.hand_number()
+            }
+        }),
+    })
+}

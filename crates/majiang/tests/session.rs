@@ -1,0 +1,171 @@
+//! The one match flow, `table::Session`: driven by bots it writes logs that replay; re-driven
+//! with a recorded log's actions it writes the same text byte for byte; refused actions and
+//! out-of-turn deals leave it unchanged.
+
+mod engine_common;
+
+use majiang::bots::{self, Bot};
+use majiang::table::log::{LogRecord, MatchLog};
+use majiang::table::{ActionError, MatchError, Ruleset, Session, replay};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+fn rules(name: &str, options: Value) -> Arc<Ruleset> {
+    let map: Map<String, Value> = options.as_object().cloned().unwrap_or_default();
+    Arc::new(Ruleset::from_name(name, &map).unwrap())
+}
+
+/// Plays a whole match through a session with one efficient bot per chair, checking the
+/// explicit deal between hands; every tenth step also tries an illegal action first.
+fn drive(r: &Arc<Ruleset>, seed: u64, limit: Option<u32>) -> Session {
+    let mut players: Vec<Box<dyn Bot>> = (0..r.players() as u64)
+        .map(|i| bots::by_name("efficient", r, seed + i).unwrap())
+        .collect();
+    let (mut session, opening) = Session::new(Arc::clone(r), seed, limit).unwrap();
+    assert!(!opening.seat_choice.is_empty() && !opening.deal.is_empty());
+    assert!(session.finished_game().is_none());
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut steps = 0u32;
+    while !session.is_over() {
+        if session.awaiting_deal() {
+            // The finished hand is on show until the next deal.
+            let hand = session.hand_number();
+            assert_eq!(session.finished_game().map(|g| g.is_over()), Some(true));
+            assert_eq!(session.last_settlement().unwrap().hand_number, hand);
+            let before = session.clone();
+            let p = majiang::table::Player(0);
+            assert_eq!(
+                session.act(p, majiang::table::Action::Pass),
+                Err(MatchError::Action {
+                    hand,
+                    error: ActionError::HandOver
+                })
+            );
+            assert_eq!(session, before);
+            session.deal_next().unwrap();
+            assert_eq!(session.hand_number(), hand + 1);
+            assert_eq!(session.previous_game().unwrap().setup().hand_number, hand);
+            continue;
+        }
+        let p = session.to_act().unwrap();
+        let legal = session.legal_actions(p);
+        steps += 1;
+        if steps % 10 == 0 {
+            let before = session.clone();
+            let bad = engine_common::random_illegal(&legal, &mut rng);
+            assert!(session.act(p, bad).is_err(), "{bad} is not legal");
+            assert_eq!(session, before, "a refused {bad} changed the session");
+        }
+        let hand = session.hand_number();
+        let records = session.log().records.len();
+        let step = session
+            .act(p, bots_act(&mut players, &session, p, &legal))
+            .unwrap();
+        assert_eq!(step.hand_number, hand);
+        assert_eq!(
+            session.log().records.len(),
+            records
+                + 1
+                + step.events.len()
+                + usize::from(step.settlement.is_some())
+                + usize::from(step.match_over)
+        );
+        assert_eq!(step.match_over, session.is_over());
+        assert!(!step.match_over || step.settlement.is_some());
+    }
+    // Nothing more once the match is over.
+    let before = session.clone();
+    assert_eq!(session.deal_next(), Err(MatchError::Over));
+    assert_eq!(
+        session.act(majiang::table::Player(0), majiang::table::Action::Pass),
+        Err(MatchError::Over)
+    );
+    assert_eq!(session, before);
+    session
+}
+
+fn bots_act(
+    players: &mut [Box<dyn Bot>],
+    session: &Session,
+    p: majiang::table::Player,
+    legal: &[majiang::table::Action],
+) -> majiang::table::Action {
+    players[p.index()].act(&session.observation(p), legal)
+}
+
+#[test]
+fn sessions_of_bots_write_logs_that_replay_for_every_rule_set() {
+    let cases = [
+        ("hongkong", json!({}), Some(6)),
+        ("hangzhou", json!({}), None),
+        (
+            "hangzhou",
+            json!({"wildcard": "indicator", "end": "points:6"}),
+            Some(10),
+        ),
+        ("yangzhou", json!({}), Some(6)),
+        ("classic", json!({}), None),
+        ("classic", json!({"players": 3}), None),
+        ("classic", json!({"players": 5}), None),
+        ("classic", json!({"players": 6}), None),
+    ];
+    for (i, (name, options, limit)) in cases.into_iter().enumerate() {
+        let r = rules(name, options.clone());
+        let session = drive(&r, 40 + i as u64, limit);
+        let text = session.log().to_jsonl();
+        let report = replay(&text).unwrap_or_else(|e| panic!("{name} {options}: {e}"));
+        assert!(report.complete, "{name} {options}");
+        assert_eq!(
+            report.hands,
+            session.matches().settlements(),
+            "{name} {options}"
+        );
+        assert_eq!(report.summary.standings, session.standings());
+        assert!(matches!(
+            session.log().records.last(),
+            Some(LogRecord::End(_))
+        ));
+    }
+}
+
+#[test]
+fn re_driving_a_recorded_log_writes_it_byte_for_byte() {
+    let dir = format!("{}/tests/data/logs", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 12, "{files:?}");
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let log = MatchLog::parse(&text).unwrap();
+        let Some(LogRecord::Header(h)) = log.records.first() else {
+            panic!("{path:?}: no header");
+        };
+        let r = Arc::new(Ruleset::from_name(&h.rules, &h.options).unwrap());
+        let (mut session, _) = Session::new(r, h.seed, h.hand_limit).unwrap();
+        for rec in &log.records {
+            if let LogRecord::Action {
+                hand,
+                player,
+                action,
+            } = rec
+            {
+                if session.awaiting_deal() {
+                    session.deal_next().unwrap();
+                }
+                assert_eq!(session.hand_number(), *hand, "{path:?}");
+                session.act(*player, *action).unwrap();
+            }
+        }
+        assert!(session.is_over(), "{path:?}");
+        assert!(
+            session.log().to_jsonl() == text,
+            "{path:?}: the log text differs"
+        );
+    }
+}
