@@ -162,7 +162,7 @@ function renderScores(st) {
   for (const s of st.seats) {
     const chair = s.player;
     const pts = chair === null || chair === undefined ? 0 : st.ledger[chair];
-    const tag = s.bot ? " (" + t("common.bot") + ")" : s.connected ? "" : " (" + t("common.away") + ")";
+    const tag = s.bot ? " (" + t("common.bot") + ")" : s.stand_in ? " (" + t("common.stand_in") + ")" : s.connected ? "" : " (" + t("common.away") + ")";
     scores.append(el("tr", {}, el("td", {}, s.name + tag + (s.seat === game.seat ? " " + t("table.you_suffix") : "")), el("td", { class: "mono " + signClass(pts) }, pts)));
   }
 }
@@ -173,7 +173,8 @@ function renderStart(st) {
   const waiting = st.status === "waiting" && game.seat !== null;
   const absent = st.seats.filter((s) => !s.bot && !s.connected);
   $("#start").hidden = !waiting || absent.length > 0;
-  $("#start-fill").hidden = !waiting || absent.length === 0;
+  // Only the room's creator (seat 0) may fill the empty seats with bots.
+  $("#start-fill").hidden = !waiting || absent.length === 0 || game.seat !== 0;
   const note = $("#waiting-note");
   note.hidden = !waiting || absent.length === 0;
   note.textContent = t("table.waiting_for_people", { names: absent.map((s) => s.name).join(", ") });
