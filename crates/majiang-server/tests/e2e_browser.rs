@@ -362,7 +362,7 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
     assert!(!summary.is_empty(), "the replay ends on the summary");
     save_screenshot(c, "replay-summary-en-1400x1000").await?;
     // The match history lists the finished match with a link to its replay.
-    c.goto(&format!("{base}/?history")).await.map_err(err)?;
+    c.goto(&format!("{base}/history")).await.map_err(err)?;
     c.wait()
         .at_most(Duration::from_secs(10))
         .for_element(Locator::Css("#history-list tbody tr"))
