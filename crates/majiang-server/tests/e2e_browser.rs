@@ -386,7 +386,94 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
     }
     look_at_table(c, base, "hangzhou", "", 4).await?;
     look_at_table(c, base, "classic", "players = 6", 6).await?;
+    start_with_bots_for_an_absent_friend(c, base).await?;
     Ok(())
+}
+
+/// Two person seats, the friend never comes: the creator starts with a bot in the friend's
+/// seat.
+async fn start_with_bots_for_an_absent_friend(
+    c: &fantoccini::Client,
+    base: &str,
+) -> Result<(), String> {
+    let err = |e: fantoccini::error::CmdError| e.to_string();
+    c.goto(&format!("{base}/")).await.map_err(err)?;
+    c.wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("#seats .seat-row"))
+        .await
+        .map_err(err)?;
+    c.find(Locator::Css("#seats select[name='seat-kind-1']"))
+        .await
+        .map_err(err)?
+        .select_by_value("person")
+        .await
+        .map_err(err)?;
+    let delay = c.find(Locator::Css("#bot-delay")).await.map_err(err)?;
+    delay.clear().await.map_err(err)?;
+    delay.send_keys("0").await.map_err(err)?;
+    c.find(Locator::Css("#create"))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(err)?;
+    c.wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("a.seat-link[data-seat='0']"))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(err)?;
+    let fill = c
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("#start-fill:not([hidden])"))
+        .await
+        .map_err(err)?;
+    let plain = c
+        .execute("return document.querySelector('#start').hidden", vec![])
+        .await
+        .map_err(err)?;
+    assert_eq!(
+        plain,
+        json!(true),
+        "no plain Start while a friend is missing"
+    );
+    let note = c
+        .find(Locator::Css("#waiting-note"))
+        .await
+        .map_err(err)?
+        .text()
+        .await
+        .map_err(err)?;
+    assert!(note.contains("Bot 1"), "who is awaited: {note:?}");
+    fill.click().await.map_err(err)?;
+    // The person's first decision, with the timer running.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let state = c.execute(PAGE_STATE, vec![]).await.map_err(err)?;
+        if matches!(state.as_str(), Some("tiles") | Some("buttons")) {
+            break;
+        }
+        if Instant::now() > deadline {
+            return Err(format!("filled room: no decision for the person ({state})"));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let scores = c
+        .find(Locator::Css("#scores"))
+        .await
+        .map_err(err)?
+        .text()
+        .await
+        .map_err(err)?;
+    assert!(
+        scores.contains("Bot 1 (bot)"),
+        "the empty seat is a bot now: {scores:?}"
+    );
+    save_screenshot(c, "filled-room-en-1400x1000").await
 }
 
 /// Saves a screenshot of the page as `target/e2e-screenshots/NAME.png`.
