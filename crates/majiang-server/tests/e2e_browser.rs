@@ -1,6 +1,9 @@
 //! End to end in headless Chromium (through chromedriver and fantoccini): open the lobby,
 //! create a room with three bots, open the seat, play a whole hand by clicking tiles and
-//! buttons, and check what the page shows at the end.
+//! buttons, and check what the page shows at the end. At 1366×768, 1920×1080 and 390×844 the
+//! own hand and every offered action must lie inside the viewport with nothing overflowing
+//! sideways, in English and in Chinese, for Hong Kong, Hangzhou and a six-player classic table;
+//! the screenshots stay in `target/e2e-screenshots/` for people to look at.
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver`: when they are missing the test runs
 //! `scripts/install-browser.sh` (apt-get) first; if that cannot install them (no root, no
@@ -157,6 +160,7 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         .for_element(Locator::Css("a.seat-link"))
         .await
         .map_err(err)?;
+    save_screenshot(c, "lobby-en-1400x1000").await?;
     link.click().await.map_err(err)?;
     c.wait()
         .at_most(Duration::from_secs(10))
@@ -186,12 +190,9 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
             // A win if offered, else pass on claims, else the first button (a kong, ...).
             Some("buttons") => {
                 if !shot {
-                    // A picture of the first decision with buttons, for people to look at.
+                    // The first decision with buttons: it fits at every size, in both languages.
                     shot = true;
-                    if let Ok(png) = c.screenshot().await {
-                        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-                        let _ = std::fs::write(dir.join("e2e-buttons.png"), png);
-                    }
+                    check_fit_everywhere(c, "hongkong-buttons", 4).await?;
                 }
                 let win = c
                     .find(Locator::Css(r#"#actions button[data-key="w"]"#))
@@ -229,6 +230,7 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         tokio::time::sleep(Duration::from_millis(30)).await;
     }
     assert!(clicks > 0, "the person played");
+    save_screenshot(c, "hongkong-result-en-1400x1000").await?;
 
     // The end-of-hand screen: a title, and a payment for each of the four players that sums to 0.
     let title = c
@@ -349,5 +351,353 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         last.starts_with(&format!("{total} / {total}")),
         "{first} -> {last}"
     );
+    // The last step is the hand's summary: every hand face up, the payments.
+    let summary = c
+        .find(Locator::Css("#replay-summary:not([hidden]) #payments"))
+        .await
+        .map_err(err)?
+        .text()
+        .await
+        .map_err(err)?;
+    assert!(!summary.is_empty(), "the replay ends on the summary");
+    save_screenshot(c, "replay-summary-en-1400x1000").await?;
+    // The match history lists the finished match with a link to its replay.
+    c.goto(&format!("{base}/history")).await.map_err(err)?;
+    c.wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("#history-list tbody tr"))
+        .await
+        .map_err(err)?;
+    save_screenshot(c, "history-en-1400x1000").await?;
+    let offered = c
+        .execute("return fetch('/api/matches').then(r => r.ok)", vec![])
+        .await
+        .map_err(err)?;
+    if offered == json!(true) {
+        c.find(Locator::Css(
+            "#history-list a.replay-link[href^='/?replay=']",
+        ))
+        .await
+        .map_err(err)?;
+    } else {
+        eprintln!(
+            "!!!!!!!! the server has no GET /api/matches yet: the history lists nothing !!!!!!!!"
+        );
+    }
+    look_at_table(c, base, "hangzhou", "", 4).await?;
+    look_at_table(c, base, "classic", "players = 6", 6).await?;
+    start_with_bots_for_an_absent_friend(c, base).await?;
     Ok(())
+}
+
+/// Two person seats, the friend never comes: the creator starts with a bot in the friend's
+/// seat.
+async fn start_with_bots_for_an_absent_friend(
+    c: &fantoccini::Client,
+    base: &str,
+) -> Result<(), String> {
+    let err = |e: fantoccini::error::CmdError| e.to_string();
+    c.goto(&format!("{base}/")).await.map_err(err)?;
+    c.wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("#seats .seat-row"))
+        .await
+        .map_err(err)?;
+    c.find(Locator::Css("#seats select[name='seat-kind-1']"))
+        .await
+        .map_err(err)?
+        .select_by_value("person")
+        .await
+        .map_err(err)?;
+    let delay = c.find(Locator::Css("#bot-delay")).await.map_err(err)?;
+    delay.clear().await.map_err(err)?;
+    delay.send_keys("0").await.map_err(err)?;
+    c.find(Locator::Css("#create"))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(err)?;
+    c.wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("a.seat-link[data-seat='0']"))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(err)?;
+    let fill = c
+        .wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("#start-fill:not([hidden])"))
+        .await
+        .map_err(err)?;
+    let plain = c
+        .execute("return document.querySelector('#start').hidden", vec![])
+        .await
+        .map_err(err)?;
+    assert_eq!(
+        plain,
+        json!(true),
+        "no plain Start while a friend is missing"
+    );
+    let note = c
+        .find(Locator::Css("#waiting-note"))
+        .await
+        .map_err(err)?
+        .text()
+        .await
+        .map_err(err)?;
+    assert!(note.contains("Bot 1"), "who is awaited: {note:?}");
+    fill.click().await.map_err(err)?;
+    // The person's first decision, with the timer running.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let state = c.execute(PAGE_STATE, vec![]).await.map_err(err)?;
+        if matches!(state.as_str(), Some("tiles") | Some("buttons")) {
+            break;
+        }
+        if Instant::now() > deadline {
+            return Err(format!("filled room: no decision for the person ({state})"));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let scores = c
+        .find(Locator::Css("#scores"))
+        .await
+        .map_err(err)?
+        .text()
+        .await
+        .map_err(err)?;
+    assert!(
+        scores.contains("Bot 1 (bot)"),
+        "the empty seat is a bot now: {scores:?}"
+    );
+    save_screenshot(c, "filled-room-en-1400x1000").await
+}
+
+/// Saves a screenshot of the page as `target/e2e-screenshots/NAME.png`.
+async fn save_screenshot(c: &fantoccini::Client, name: &str) -> Result<(), String> {
+    let png = c.screenshot().await.map_err(|e| e.to_string())?;
+    let file = screenshot_dir().join(format!("{name}.png"));
+    std::fs::write(&file, png).map_err(|e| format!("{}: {e}", file.display()))?;
+    eprintln!("screenshot: {}", file.display());
+    Ok(())
+}
+
+/// The sizes a table must fit: a laptop, a desktop, a phone held upright.
+const SIZES: [(u32, u32); 3] = [(1366, 768), (1920, 1080), (390, 844)];
+
+/// Where the screenshots go: `target/e2e-screenshots/`.
+fn screenshot_dir() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("target/tmp has a parent")
+        .join("e2e-screenshots");
+    let _ = std::fs::create_dir_all(&dir);
+    dir
+}
+
+/// The viewport, the page's width, and the boxes of the hand, the action buttons and the
+/// player boxes, read by a small script.
+const LAYOUT: &str = r#"
+const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+const hand = document.querySelector('#hand');
+return {
+  width: window.innerWidth, height: window.innerHeight,
+  scroll_width: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
+  hand: hand && hand.children.length ? box(hand) : null,
+  hand_tiles: [...document.querySelectorAll('#hand .tile')].map(box),
+  actions: [...document.querySelectorAll('#actions button')].map(box),
+  players: document.querySelectorAll('#board .player-box').length,
+};
+"#;
+
+/// Checks at every size and in both languages that the hand and the actions are inside the
+/// viewport, nothing overflows sideways and every player shows; saves a screenshot of each.
+async fn check_fit_everywhere(
+    c: &fantoccini::Client,
+    name: &str,
+    seats: usize,
+) -> Result<(), String> {
+    let err = |e: fantoccini::error::CmdError| e.to_string();
+    for lang in ["en", "zh"] {
+        c.find(Locator::Css(&format!(
+            "#lang-switch button[data-lang='{lang}']"
+        )))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(err)?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let info = c
+            .find(Locator::Css("#info"))
+            .await
+            .map_err(err)?
+            .text()
+            .await
+            .map_err(err)?;
+        let expected = if lang == "zh" {
+            "状态："
+        } else {
+            "Status: "
+        };
+        assert!(
+            info.starts_with(expected),
+            "{lang}: the status line reads {info:?}"
+        );
+        let stored = c
+            .execute("return localStorage.getItem('majiang.lang')", vec![])
+            .await
+            .map_err(err)?;
+        assert_eq!(stored, json!(lang), "the choice is remembered");
+        for (w, h) in SIZES {
+            set_viewport(c, w, h).await?;
+            let l = c.execute(LAYOUT, vec![]).await.map_err(err)?;
+            save_screenshot(c, &format!("{name}-{lang}-{w}x{h}")).await?;
+            let (vw, vh) = (l["width"].as_f64().unwrap(), l["height"].as_f64().unwrap());
+            assert!(
+                (vw - w as f64).abs() < 2.0,
+                "{name} {lang}: viewport {vw}×{vh} for {w}×{h}"
+            );
+            let sw = l["scroll_width"].as_f64().unwrap();
+            assert!(sw <= vw, "{name} {lang} {w}×{h}: page {sw} px wide in {vw}");
+            let inside = |r: &Value| {
+                let r: Vec<f64> = r
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_f64().unwrap())
+                    .collect();
+                r[0] >= -0.5 && r[1] >= -0.5 && r[2] <= vw + 0.5 && r[3] <= vh + 0.5
+            };
+            for key in ["hand_tiles", "actions"] {
+                for r in l[key].as_array().unwrap() {
+                    assert!(
+                        inside(r),
+                        "{name} {lang} {w}×{h}: {key} box {r} outside {vw}×{vh}"
+                    );
+                }
+            }
+            if !l["hand"].is_null() {
+                assert!(
+                    inside(&l["hand"]),
+                    "{name} {lang} {w}×{h}: hand {}",
+                    l["hand"]
+                );
+            }
+            assert_eq!(
+                l["players"].as_u64(),
+                Some(seats as u64),
+                "{name} {lang} {w}×{h}: every player shows"
+            );
+        }
+    }
+    c.find(Locator::Css("#lang-switch button[data-lang='en']"))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(err)?;
+    set_viewport(c, 1400, 1000).await
+}
+
+/// Resizes the window so that the page's viewport is `w`×`h`.
+async fn set_viewport(c: &fantoccini::Client, w: u32, h: u32) -> Result<(), String> {
+    let err = |e: fantoccini::error::CmdError| e.to_string();
+    c.set_window_size(w, h).await.map_err(err)?;
+    // The window's frame takes some room: grow it by the difference once.
+    let inner = c
+        .execute("return [window.innerWidth, window.innerHeight]", vec![])
+        .await
+        .map_err(err)?;
+    let (iw, ih) = (
+        inner[0].as_u64().unwrap() as u32,
+        inner[1].as_u64().unwrap() as u32,
+    );
+    if (iw, ih) != (w, h) {
+        c.set_window_size(w + (w.saturating_sub(iw)), h + (h.saturating_sub(ih)))
+            .await
+            .map_err(err)?;
+    }
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    Ok(())
+}
+
+/// Creates a room of `rules` from the lobby (one person, bots elsewhere), starts it, waits for
+/// the person's first decision and checks the table at every size and in both languages.
+async fn look_at_table(
+    c: &fantoccini::Client,
+    base: &str,
+    rules: &str,
+    options: &str,
+    seats: usize,
+) -> Result<(), String> {
+    let err = |e: fantoccini::error::CmdError| e.to_string();
+    c.goto(&format!("{base}/")).await.map_err(err)?;
+    c.wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css(&format!("#rules option[value='{rules}']")))
+        .await
+        .map_err(err)?;
+    c.find(Locator::Css("#rules"))
+        .await
+        .map_err(err)?
+        .select_by_value(rules)
+        .await
+        .map_err(err)?;
+    let opts = c.find(Locator::Css("#options")).await.map_err(err)?;
+    opts.send_keys(options).await.map_err(err)?;
+    let rows = c
+        .find_all(Locator::Css("#seats .seat-row"))
+        .await
+        .map_err(err)?;
+    assert_eq!(rows.len(), seats, "{rules} {options:?}: the lobby's seats");
+    let delay = c.find(Locator::Css("#bot-delay")).await.map_err(err)?;
+    delay.clear().await.map_err(err)?;
+    delay.send_keys("0").await.map_err(err)?;
+    c.find(Locator::Css("#create"))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(err)?;
+    c.wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("a.seat-link"))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(err)?;
+    c.wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("#start:not([hidden])"))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(err)?;
+    // The person's first decision: the bots wait for it.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let state = c.execute(PAGE_STATE, vec![]).await.map_err(err)?;
+        match state.as_str() {
+            Some("tiles") | Some("buttons") => break,
+            // A hand ended before the person's turn came: go on to the next.
+            Some("modal") => {
+                let _ = c
+                    .execute("document.querySelector('#modal-close').click()", vec![])
+                    .await;
+            }
+            _ => {}
+        }
+        if Instant::now() > deadline {
+            return Err(format!("{rules}: no decision for the person ({state})"));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    check_fit_everywhere(c, &format!("{rules}-{seats}p"), seats).await
 }

@@ -29,8 +29,8 @@ async fn the_ui_tiles_and_room_api() {
     let (status, head, body) = http(addr, "GET", "/", "").await;
     assert_eq!(status, 200);
     assert!(head.contains("text/html"));
-    assert!(body.contains("/app.js"));
-    for path in ["/app.js", "/style.css"] {
+    assert!(body.contains("/js/main.js"));
+    for path in ["/js/main.js", "/js/table.js", "/style.css", "/i18n/zh.json"] {
         let (status, _, body) = http(addr, "GET", path, "").await;
         assert_eq!(status, 200, "{path}");
         assert!(body.len() > 500, "{path} is the embedded file");

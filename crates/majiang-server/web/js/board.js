@@ -1,0 +1,133 @@
+// The board shared by the table and the replay: each opponent's box (melds with the claimed
+// tile turned, flowers, discards with the last one lit), the viewer's own box, and the centre
+// compass with the seat winds and the seat to act.
+
+import { $, el } from "./dom.js";
+import { t } from "./i18n.js";
+import { tileImg, backImg, meldTiles, parseTiles } from "./tiles.js";
+
+/** Seat winds in turn order, by table size. */
+const SEAT_ORDER = {
+  3: ["east", "south", "north"],
+  4: ["east", "south", "west", "north"],
+  5: ["east", "south", "west", "north", "north_east"],
+  6: ["east", "south", "south_west", "west", "north", "north_east"],
+};
+
+/** Where a meld's claimed tile sits: from the left neighbour first, opposite middle, right last. */
+function turnedIndex(meld, ownerSeat, n) {
+  if (!meld.from) return -1;
+  const order = SEAT_ORDER[n] || SEAT_ORDER[4];
+  const i = order.indexOf(ownerSeat), j = order.indexOf(meld.from);
+  if (i < 0 || j < 0) return -1;
+  const rel = (j - i + n) % n;
+  const size = meld.kind === "kong" ? 4 : 3;
+  if (rel === n - 1) return 0;
+  if (rel === 1) return size - 1;
+  return 1;
+}
+
+/** One meld, the claimed tile turned towards the player it came from. */
+export function renderMeld(meld, ownerSeat, n, cls = "small") {
+  const box = el("span", { class: "meld", "data-kind": meld.kind });
+  let tiles = meldTiles(meld);
+  if (meld.kind === "concealed_kong") {
+    box.append(backImg(cls), tileImg(tiles[1], cls), tileImg(tiles[2], cls), backImg(cls));
+    return box;
+  }
+  const turned = turnedIndex(meld, ownerSeat, n);
+  if (meld.kind === "chow" && meld.claimed) {
+    const rest = tiles.filter((x) => x !== meld.claimed);
+    tiles = turned === 0 ? [meld.claimed, ...rest] : turned === 2 ? [...rest, meld.claimed] : [rest[0], meld.claimed, rest[1]];
+  }
+  tiles.forEach((x, k) => box.append(tileImg(x, cls + (k === turned ? " turned" : ""))));
+  return box;
+}
+
+/** Melds and flowers of one player. */
+export function renderMelds(pub, n, cls = "small") {
+  const row = el("div", { class: "melds" });
+  for (const m of pub.melds) row.append(renderMeld(m, pub.seat, n, cls));
+  for (const f of pub.flowers) row.append(tileImg(f, cls + " flower"));
+  return row;
+}
+
+/** A player's discards in order; the latest discard of the hand lit when it is theirs. */
+export function renderDiscards(pub, obs) {
+  const row = el("div", { class: "discards" });
+  const last = obs.last_discard && obs.last_discard[0] === pub.player ? pub.discards.length - 1 : -1;
+  pub.discards.forEach((r, i) => {
+    const cls = "small" + (r.claimed ? " claimed" : "") + (r.gambit ? " gambit" : "") + (i === last && !r.claimed ? " last-discard" : "");
+    row.append(tileImg(r.tile, cls));
+  });
+  return row;
+}
+
+/** One player's box: name, seat, dealer mark, concealed tiles (open or as a count), melds,
+ * discards. */
+export function renderPlayerBox(pub, obs, { nameOf, concealed = null, self = false, deadlineText = null }) {
+  const n = obs.table.length;
+  const onTurn = obs.turn === pub.player;
+  const box = el("div", { class: "player-box" + (onTurn ? " on-turn" : "") + (self ? " self" : ""), "data-chair": String(pub.player) });
+  const head = el("div", { class: "player-head" },
+    el("span", { class: "seat-wind" }, t("seat.short." + pub.seat)),
+    el("span", { class: "player-name" }, nameOf(pub.player)),
+    obs.dealer === pub.player ? el("span", { class: "dealer-mark" }, t("table.dealer_mark")) : null,
+    pub.gambit_run ? el("span", { class: "gambit-mark" }, t("table.gambits", { n: pub.gambit_run })) : null,
+    !self && !concealed ? el("span", { class: "count" }, t("table.concealed_count", { n: pub.concealed_count })) : null,
+    onTurn && deadlineText ? el("span", { class: "turn-timer" }, deadlineText) : null);
+  box.append(head);
+  if (concealed) {
+    const row = el("div", { class: "concealed" });
+    for (const x of parseTiles(concealed)) row.append(tileImg(x, "small"));
+    box.append(row);
+  }
+  box.append(renderMelds(pub, n), renderDiscards(pub, obs));
+  return box;
+}
+
+/** The compass: every chair's seat wind around the centre, the viewer at the bottom, the seat to
+ * act lit; the wall count, the tile on offer and the countdown in the middle. */
+export function renderCompass(obs, me, { nameOf, countdown = null }) {
+  const n = obs.table.length;
+  const box = el("div", { class: "compass", "data-seats": String(n) });
+  for (let k = 0; k < n; k++) {
+    const chair = (me + k) % n;
+    const pub = obs.table[chair];
+    // The viewer at the bottom, the next player to the right, counter-clockwise round.
+    const angle = (90 - (k * 360) / n) * Math.PI / 180;
+    const x = 50 + 38 * Math.cos(angle), y = 50 + 38 * Math.sin(angle);
+    const lit = obs.turn === chair;
+    box.append(el("div", { class: "compass-seat" + (lit ? " lit" : "") + (obs.dealer === chair ? " dealer" : ""), style: `left:${x}%;top:${y}%`, title: nameOf(chair), "data-chair": String(chair) },
+      t("seat.short." + pub.seat)));
+  }
+  const mid = el("div", { class: "compass-mid" }, el("div", { class: "wall-count" }, t("table.wall", { n: obs.live_wall })));
+  if (obs.on_offer) mid.append(el("div", { class: "offer" }, tileImg(obs.on_offer[1], "offer-tile")));
+  if (countdown) mid.append(el("div", { class: "countdown" }, countdown));
+  box.append(mid);
+  return box;
+}
+
+/** Positions of the opponents round the viewer: `left` (previous), `right` (next), and the
+ * rest across the top in turn order from right to left. */
+export function opponentsAround(me, n) {
+  const right = (me + 1) % n, left = (me + n - 1) % n;
+  const top = [];
+  for (let k = n - 2; k >= 2; k--) top.push((me + k) % n);
+  return { left, right, top };
+}
+
+/** Renders the board into `#board`: the opponents, the compass and the viewer's own box. */
+export function renderBoard(obs, me, { nameOf, concealedAll = null, selfSeated = false, countdown = null, deadlineText = null }) {
+  const n = obs.table.length;
+  const around = opponentsAround(me, n);
+  const box = (chair) => renderPlayerBox(obs.table[chair], obs, { nameOf, concealed: concealedAll ? concealedAll[chair] : null, deadlineText });
+  const top = $("#seat-top");
+  top.innerHTML = "";
+  top.dataset.count = String(around.top.length);
+  for (const chair of around.top) top.append(box(chair));
+  $("#seat-left").replaceChildren(box(around.left));
+  $("#seat-right").replaceChildren(n > 2 ? box(around.right) : "");
+  $("#centre").replaceChildren(renderCompass(obs, me, { nameOf, countdown }));
+  $("#me").replaceChildren(renderPlayerBox(obs.table[me], obs, { nameOf, self: selfSeated, concealed: concealedAll ? concealedAll[me] : null, deadlineText }));
+}

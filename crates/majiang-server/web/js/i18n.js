@@ -1,0 +1,88 @@
+// i18n: the two string catalogues (web/i18n/en.json, zh.json), the chosen language remembered in
+// localStorage, and the language switch shown on every page.
+
+const STORAGE_KEY = "majiang.lang";
+/** The languages offered, with their own names. */
+export const LANGUAGES = [["en", "English"], ["zh", "简体中文"]];
+
+let lang = "en";
+let strings = {};
+let english = {};
+const listeners = [];
+
+function initialLanguage() {
+  // `?lang=zh` in the address chooses (and remembers) a language, e.g. in a shared link.
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (LANGUAGES.some(([code]) => code === asked)) {
+    try { localStorage.setItem(STORAGE_KEY, asked); } catch (_) { /* storage off */ }
+    return asked;
+  }
+  let saved = null;
+  try { saved = localStorage.getItem(STORAGE_KEY); } catch (_) { /* storage off */ }
+  if (LANGUAGES.some(([code]) => code === saved)) return saved;
+  return (navigator.language || "").toLowerCase().startsWith("zh") ? "zh" : "en";
+}
+
+async function fetchCatalogue(code) {
+  try {
+    const res = await fetch("/i18n/" + code + ".json");
+    return res.ok ? await res.json() : {};
+  } catch (_) {
+    return {};
+  }
+}
+
+/** Loads the remembered language's catalogue (and English, the fallback). */
+export async function loadLanguage() {
+  lang = initialLanguage();
+  english = await fetchCatalogue("en");
+  strings = lang === "en" ? english : await fetchCatalogue(lang);
+  document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+}
+
+/** The current language code. */
+export function currentLanguage() { return lang; }
+
+/** Whether the catalogue has `key`. */
+export function has(key) { return key in strings || key in english; }
+
+/** The string for `key` with `{name}` placeholders filled from `params`. */
+export function t(key, params = {}) {
+  const s = strings[key] ?? english[key] ?? key;
+  return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** Calls `f` after every language change (pages re-render with it). */
+export function onLanguageChange(f) { listeners.push(f); }
+
+/** Switches to `code`, remembers it and re-renders. */
+export async function setLanguage(code) {
+  try { localStorage.setItem(STORAGE_KEY, code); } catch (_) { /* storage off */ }
+  await loadLanguage();
+  translateStatic();
+  for (const f of listeners) f();
+}
+
+/** Fills every element marked `data-i18n` (text), `data-i18n-title` and `data-i18n-placeholder`. */
+export function translateStatic(root = document) {
+  for (const e of root.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
+  for (const e of root.querySelectorAll("[data-i18n-title]")) e.title = t(e.dataset.i18nTitle);
+  for (const e of root.querySelectorAll("[data-i18n-placeholder]")) e.placeholder = t(e.dataset.i18nPlaceholder);
+  for (const b of document.querySelectorAll("#lang-switch button")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+}
+
+/** Puts the language buttons into `#lang-switch`. */
+export function mountLanguageSwitch() {
+  const box = document.querySelector("#lang-switch");
+  if (!box) return;
+  box.innerHTML = "";
+  for (const [code, name] of LANGUAGES) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.lang = code;
+    b.textContent = name;
+    b.addEventListener("click", () => setLanguage(code));
+    box.append(b);
+  }
+  translateStatic();
+}

@@ -1,0 +1,164 @@
+// The lobby: a new room from the server's rule sets (seats follow the set and its `players`
+// option; house-rule help from the same description), timers, and the rooms, open first.
+
+import { $, el } from "./dom.js";
+import { t, onLanguageChange, currentLanguage } from "./i18n.js";
+import { rulesName } from "./words.js";
+
+let RULESETS = {};
+let rooms = [];
+
+/** Reads the house-rules box: one `key = value` a line (JSON values, bare words as strings). */
+export function parseOptions(text) {
+  const options = {};
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/#.*/, "").trim();
+    if (!line) continue;
+    const m = line.match(/^([A-Za-z0-9_]+)\s*=\s*(.+)$/);
+    if (!m) throw new Error(t("lobby.house_rules_error", { line: JSON.stringify(line) }));
+    let v = m[2].trim();
+    try { v = JSON.parse(v); } catch (_) { /* a bare word is a string */ }
+    options[m[1]] = v;
+  }
+  return options;
+}
+
+function chosenRuleset() { return RULESETS[$("#rules").value] || null; }
+
+/** Seats at the table: the set's `players` option when given (within its seat counts). */
+function seatCount() {
+  const r = chosenRuleset();
+  if (!r) return 4;
+  let players = r.default_players;
+  try {
+    const o = parseOptions($("#options").value);
+    if (Number.isInteger(o.players) && r.seat_counts.includes(o.players)) players = o.players;
+  } catch (_) { /* unreadable: the default; creating the room says why */ }
+  return players;
+}
+
+/** A valid example for the house-rules box: the first option other than `players`. */
+function exampleOptions(r) {
+  const o = r.options.find((x) => x.key !== "players") || r.options[0];
+  return o ? o.key + " = " + JSON.stringify(o.default) : "";
+}
+
+function renderRulesHelp() {
+  const r = chosenRuleset();
+  const box = $("#rules-help");
+  box.replaceChildren();
+  if (!r) return;
+  $("#options").placeholder = exampleOptions(r);
+  const seats = r.seat_counts.length > 1 ? r.seat_counts[0] + "–" + r.seat_counts[r.seat_counts.length - 1] : String(r.seat_counts[0]);
+  box.append(el("p", {}, t("lobby.ruleset_summary", { english: r.english, chinese: r.chinese, seats, unit: r.unit, unit_chinese: r.unit_chinese || r.unit }) + (r.lao ? t("lobby.with_lao") : "") + "."));
+  const details = el("details", { open: "" }, el("summary", {}, t("lobby.options_help")));
+  const list = el("dl");
+  for (const o of r.options) list.append(el("dt", {}, el("code", {}, o.key + " = " + JSON.stringify(o.default))), el("dd", {}, o.meaning + " (" + o.allowed_text + ")"));
+  details.append(list);
+  box.append(details);
+}
+
+function renderRulesetMenu() {
+  const list = Object.values(RULESETS);
+  if (!list.length) return;
+  const select = $("#rules");
+  const current = select.value;
+  select.replaceChildren();
+  for (const r of list) {
+    const label = currentLanguage() === "zh" ? r.chinese + " · " + r.english : r.english + " · " + r.chinese;
+    select.append(el("option", { value: r.name }, label));
+  }
+  if (RULESETS[current]) select.value = current;
+}
+
+function renderSeatRows() {
+  const box = $("#seats");
+  const n = seatCount();
+  const old = [...box.querySelectorAll(".seat-row")].map((r) => ({ name: r.querySelector("input").value, who: r.querySelector("select").value }));
+  box.querySelectorAll(".seat-row").forEach((r) => r.remove());
+  for (let i = 0; i < n; i++) {
+    const prev = old[i] || { name: i === 0 ? t("lobby.default_you") : t("lobby.default_bot", { n: i }), who: i === 0 ? "person" : "efficient" };
+    const select = el("select", { name: "seat-kind-" + i },
+      el("option", { value: "person" }, t("lobby.person")), el("option", { value: "efficient" }, t("lobby.bot_efficient")), el("option", { value: "random" }, t("lobby.bot_random")));
+    select.value = prev.who;
+    box.append(el("div", { class: "seat-row" }, el("input", { name: "seat-name-" + i, value: prev.name, maxlength: "32" }), select));
+  }
+}
+
+function onRulesChange() { renderRulesHelp(); renderSeatRows(); }
+
+async function createRoom(ev) {
+  ev.preventDefault();
+  const out = $("#created");
+  out.hidden = false;
+  let options;
+  try { options = parseOptions($("#options").value); } catch (e) { out.textContent = e.message; return; }
+  const seats = [...document.querySelectorAll("#seats .seat-row")].map((r) => {
+    const who = r.querySelector("select").value;
+    const s = { name: r.querySelector("input").value, bot: who !== "person" };
+    if (s.bot) s.bot_kind = who;
+    return s;
+  });
+  const body = { rules: $("#rules").value, options, seats, bot_delay_ms: Number($("#bot-delay").value || 0) };
+  if ($("#hands").value) body.hands = Number($("#hands").value);
+  if ($("#turn-timeout").value) body.turn_timeout_ms = Number($("#turn-timeout").value) * 1000;
+  if ($("#continue-timeout").value) body.continue_timeout_ms = Number($("#continue-timeout").value) * 1000;
+  const res = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const data = await res.json().catch(() => ({ error: res.statusText }));
+  if (!res.ok) { out.textContent = t("lobby.refused", { error: data.error }); return; }
+  out.replaceChildren(el("h2", {}, t("lobby.room", { id: data.room })));
+  const list = el("ul");
+  for (const s of data.seats) {
+    if (!s.link) { list.append(el("li", {}, t("lobby.seat_is_bot", { name: s.name }))); continue; }
+    list.append(el("li", {}, s.name + ": ", el("a", { href: s.link, class: "seat-link", "data-seat": String(s.seat) }, t("lobby.open_seat")), " — " + t("lobby.invite") + ": ", el("code", { class: "invite" }, location.origin + s.link)));
+  }
+  out.append(list, el("p", {}, t("lobby.spectators") + ": ", el("a", { href: data.spectate }, location.origin + data.spectate)));
+  loadRooms();
+}
+
+/** Open rooms first (waiting, then playing), newest first within each. */
+function orderRooms(list) {
+  const rank = { waiting: 0, playing: 1, hand_over: 1, finished: 2 };
+  return list.map((r, i) => ({ r, i }))
+    .sort((a, b) => (rank[a.r.status] ?? 1) - (rank[b.r.status] ?? 1) || (b.r.created ?? b.i) - (a.r.created ?? a.i))
+    .map((x) => x.r);
+}
+
+async function loadRooms() {
+  try { rooms = await (await fetch("/api/rooms")).json(); } catch (_) { rooms = []; }
+  renderRooms();
+}
+
+function renderRooms() {
+  const body = $("#room-list tbody");
+  body.replaceChildren();
+  if (!rooms.length) body.append(el("tr", {}, el("td", { colspan: "5" }, t("lobby.no_rooms"))));
+  for (const r of orderRooms(rooms)) {
+    const seats = r.seats.map((s) => s.name + (s.bot ? " (" + t("common.bot") + ")" : s.connected ? " ●" : "")).join(", ");
+    const act = r.status === "finished" ? el("a", { class: "replay-link", href: "/?replay=" + r.id }, t("lobby.replay")) : el("a", { href: "/?room=" + r.id }, t("lobby.watch"));
+    const status = t("status." + r.status) + (r.hand_number ? " · " + t("status.hand_n", { n: r.hand_number }) : "");
+    body.append(el("tr", { class: "room-" + r.status }, el("td", { class: "mono" }, r.id), el("td", {}, rulesName(r.rules)), el("td", {}, status), el("td", { class: "seats-cell" }, seats), el("td", {}, act)));
+  }
+}
+
+/** Shows the lobby, built from the rule sets the server sent. */
+export function showLobby(rulesets) {
+  RULESETS = rulesets;
+  $("#lobby").hidden = false;
+  renderRulesetMenu();
+  onRulesChange();
+  $("#rules").addEventListener("change", onRulesChange);
+  $("#options").addEventListener("input", renderSeatRows);
+  $("#create-form").addEventListener("submit", createRoom);
+  onLanguageChange(() => { renderRulesetMenu(); renderRulesHelp(); relabelSeats(); renderRooms(); });
+  loadRooms();
+  setInterval(loadRooms, 5000);
+}
+
+/** The seat kinds in the chosen language, keeping names and choices. */
+function relabelSeats() {
+  for (const s of document.querySelectorAll("#seats select")) {
+    const labels = { person: "lobby.person", efficient: "lobby.bot_efficient", random: "lobby.bot_random" };
+    for (const o of s.options) o.textContent = t(labels[o.value]);
+  }
+}

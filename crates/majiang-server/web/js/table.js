@@ -1,0 +1,338 @@
+// The table page: one seat (or a spectator) in a room. State from the server, the board, the
+// own hand and the offered actions with their keys, the countdowns, the event log in words, the
+// hand's summary with Continue, the final standings.
+
+import { $, el, signClass } from "./dom.js";
+import { t, onLanguageChange } from "./i18n.js";
+import { Connection } from "./connection.js";
+import { tileImg, parseTiles, setWildcard, tileName } from "./tiles.js";
+import { renderBoard, renderMelds } from "./board.js";
+import { describeEvent, actionLabel, rulesName, seatName } from "./words.js";
+import { renderSummary } from "./result.js";
+
+/** Keys for the claim and declare buttons. */
+const CHOW_KEYS = ["c", "v", "b", "n"];
+const MAX_EVENTS = 200;
+
+const game = {
+  conn: null, room: null, seat: null, config: null, state: null,
+  events: [], pending: false, result: null, over: null, ready: false,
+  deadline: null, continueDeadline: null, rulesets: {},
+};
+
+/** The chair of the viewer (null for a spectator or before the match). */
+function myChair() {
+  if (game.seat === null || !game.state) return null;
+  const s = game.state.seats.find((x) => x.seat === game.seat);
+  return s && s.player !== null && s.player !== undefined ? s.player : null;
+}
+
+/** A chair's name: the seat's name, "You" handled by the callers that need grammar. */
+function nameOf(chair) {
+  const s = game.state && game.state.seats.find((x) => x.player === chair);
+  return s ? s.name : "#" + chair;
+}
+
+function nameOrYou(chair) { return chair === myChair() ? t("common.you") : nameOf(chair); }
+
+/** Opens the table for `room` with seat `token` (or as a spectator). */
+export function showTable(room, token, rulesets) {
+  game.room = room;
+  game.rulesets = rulesets;
+  $("#table").hidden = false;
+  $("#start").addEventListener("click", () => game.conn.send({ type: "start" }));
+  $("#start-fill").addEventListener("click", () => game.conn.send({ type: "start", fill_bots: true }));
+  $("#modal-close").addEventListener("click", onContinue);
+  $("#continue-inline").addEventListener("click", onContinue);
+  $("#show-summary").addEventListener("click", showResult);
+  document.addEventListener("keydown", onKey);
+  setInterval(tick, 250);
+  onLanguageChange(() => { renderAll(); });
+  game.conn = new Connection(room, token, {
+    onMessage,
+    onDrop: (n) => { game.pending = false; $("#status-line").textContent = t("table.disconnected", { n }); },
+    finished: () => !!(game.state && game.state.status === "finished"),
+  });
+}
+
+function onMessage(m) {
+  switch (m.type) {
+    case "welcome":
+      game.seat = m.seat;
+      game.config = m.config;
+      renderStatusLine();
+      break;
+    case "history":
+      // Sent after welcome on a reconnect: the hand so far, so a reload keeps the log.
+      game.events = (m.events || []).slice(-MAX_EVENTS);
+      renderEvents();
+      break;
+    case "state": {
+      const before = game.state;
+      game.state = m;
+      game.pending = false;
+      game.deadline = deadlineOf(m);
+      game.continueDeadline = m.continue && m.continue.deadline_ms != null ? Date.now() + m.continue.deadline_ms : null;
+      // A new hand under way: the summary of the last one goes away (when the server waits for
+      // Continue; an older server leaves it to the Continue button).
+      if (before && before.status === "hand_over" && m.status === "playing") closeModal();
+      if (m.status !== "hand_over") game.ready = false;
+      renderAll();
+      break;
+    }
+    case "events":
+      game.events.push(...m.events);
+      if (game.events.length > MAX_EVENTS) game.events.splice(0, game.events.length - MAX_EVENTS);
+      renderEvents();
+      break;
+    case "ack": game.pending = false; break;
+    case "error": game.pending = false; game.events.push({ type: "error", message: m.message }); renderEvents(); break;
+    case "hand_result": game.result = m; game.ready = false; showResult(); break;
+    case "match_over": game.over = m; showResult(); break;
+  }
+}
+
+/** The turn or claim countdown for the seat to act, as a clock time. */
+function deadlineOf(m) {
+  const ms = m.deadline_ms ?? m.claim_deadline_ms;
+  return ms === null || ms === undefined ? null : Date.now() + ms;
+}
+
+function secondsLeft(end) { return end === null ? null : Math.max(0, Math.ceil((end - Date.now()) / 1000)); }
+
+function renderAll() {
+  renderStatusLine();
+  renderTable();
+  renderEvents();
+  if (!$("#modal").hidden) showResult();
+}
+
+function renderStatusLine() {
+  if (!game.config) return;
+  const rules = rulesName(game.config.rules);
+  const me = game.state && game.seat !== null ? game.state.seats.find((x) => x.seat === game.seat) : null;
+  $("#status-line").textContent = game.seat === null
+    ? t("table.watching", { room: game.room, rules })
+    : t("table.seated", { name: me ? me.name : "#" + game.seat, room: game.room, rules });
+}
+
+/** The countdown for the seat to act (lit on the compass), if a timer runs. */
+function countdownText() {
+  const left = secondsLeft(game.deadline);
+  if (left === null || !game.state || !game.state.observation) return null;
+  return t("common.seconds", { n: left });
+}
+
+function renderTable() {
+  const st = game.state;
+  if (!st) return;
+  const obs = st.observation;
+  renderInfo(st, obs);
+  renderScores(st);
+  renderStart(st);
+  if (!obs) { $("#hand").replaceChildren(); $("#actions").replaceChildren(); $("#my-melds").replaceChildren(); $("#waits").replaceChildren(); return; }
+  setWildcard(obs.wildcard);
+  const me = myChair();
+  renderBoard(obs, me === null ? 0 : me, { nameOf: nameOrYou, selfSeated: me !== null, countdown: countdownText(), deadlineText: null });
+  renderHand(obs, me);
+  renderWaits(st);
+}
+
+/** The status line of the table: hand, dealer, wind, lao, Caishen, Bao Tou, the gambit round. */
+function renderInfo(st, obs) {
+  const info = $("#info");
+  info.replaceChildren();
+  const add = (...kids) => info.append(el("span", {}, ...kids));
+  add(t("table.status", { status: t("status." + st.status) }));
+  if (st.hand_number) add(st.hands ? t("table.hand_of", { n: st.hand_number, of: st.hands }) : t("table.hand", { n: st.hand_number }));
+  if (!obs) return;
+  add(t("table.dealer", { name: nameOrYou(obs.dealer) }));
+  add(t("table.prevailing", { wind: seatName(obs.prevailing_wind) }));
+  const rs = game.config && game.rulesets[game.config.rules];
+  if (rs && rs.lao) info.append(el("span", { class: "lao" }, t("table.lao", { n: obs.lao })));
+  if (obs.indicator) add(t("table.indicator") + " ", tileImg(obs.indicator, "small"));
+  if (obs.wildcard) info.append(el("span", { class: "caishen-note" }, t("table.caishen_is") + " ", tileImg(obs.wildcard, "small"), " " + tileName(obs.wildcard)));
+  if (obs.wildcard_discard_is_gambit) info.append(el("span", { class: "bao-tou" }, t("table.bao_tou")));
+  if (obs.gambit_round) info.append(el("span", { class: "gambit-round" }, t("table.gambit_round")));
+}
+
+function renderScores(st) {
+  const scores = $("#scores");
+  scores.replaceChildren();
+  for (const s of st.seats) {
+    const chair = s.player;
+    const pts = chair === null || chair === undefined ? 0 : st.ledger[chair];
+    const tag = s.bot ? " (" + t("common.bot") + ")" : s.stand_in ? " (" + t("common.stand_in") + ")" : s.connected ? "" : " (" + t("common.away") + ")";
+    scores.append(el("tr", {}, el("td", {}, s.name + tag + (s.seat === game.seat ? " " + t("table.you_suffix") : "")), el("td", { class: "mono " + signClass(pts) }, pts)));
+  }
+}
+
+/** The start buttons while the room waits: Start when every person has joined, and for the
+ * creator "Start now, fill empty seats with bots". */
+function renderStart(st) {
+  const waiting = st.status === "waiting" && game.seat !== null;
+  const absent = st.seats.filter((s) => !s.bot && !s.connected);
+  $("#start").hidden = !waiting || absent.length > 0;
+  // Only the room's creator (seat 0) may fill the empty seats with bots.
+  $("#start-fill").hidden = !waiting || absent.length === 0 || game.seat !== 0;
+  const note = $("#waiting-note");
+  note.hidden = !waiting || absent.length === 0;
+  note.textContent = t("table.waiting_for_people", { names: absent.map((s) => s.name).join(", ") });
+  // Between hands, with the summary closed: Continue, and the summary again.
+  const between = st.status === "hand_over" || st.status === "finished";
+  $("#continue-inline").hidden = !(st.status === "hand_over" && st.continue && game.seat !== null && !game.ready);
+  $("#show-summary").hidden = !(between && (game.result || game.over));
+}
+
+/** The own hand (drawn tile apart, wildcards marked) and the offered actions as big buttons. */
+function renderHand(obs, me) {
+  const hand = $("#hand");
+  const actions = $("#actions");
+  hand.replaceChildren();
+  actions.replaceChildren();
+  $("#my-melds").replaceChildren();
+  if (me === null) return;
+  $("#my-melds").append(renderMelds(obs.table[me], obs.table.length, "small"));
+  const legal = obs.legal_actions || [];
+  const discardable = new Set(legal.filter((a) => a.discard).map((a) => a.discard));
+  const tiles = parseTiles(obs.concealed);
+  let drawn = null;
+  if (obs.drawn) { const i = tiles.lastIndexOf(obs.drawn); if (i >= 0) { tiles.splice(i, 1); drawn = obs.drawn; } }
+  const add = (x, extra) => {
+    const pic = tileImg(x, (discardable.has(x) ? "playable " : "") + extra);
+    const img = pic.tagName === "IMG" ? pic : pic.querySelector("img");
+    if (discardable.has(x)) img.addEventListener("click", () => act({ discard: x }));
+    hand.append(pic);
+  };
+  tiles.forEach((x) => add(x, ""));
+  for (const x of obs.extra_winds || []) add(x, "extra-wind");
+  if (drawn) add(drawn, "drawn");
+
+  const others = legal.filter((a) => !a.discard);
+  const selfDrawWin = others.includes("win") && !obs.on_offer;
+  let chows = 0, kongs = 0;
+  for (const a of others) {
+    let key = "";
+    if (a === "win") key = "w";
+    else if (a === "pass") key = "x";
+    else if (a === "pung") key = "p";
+    else if (a === "kong") key = "k";
+    else if (a.chow) key = CHOW_KEYS[chows++] || "";
+    else { kongs += 1; key = kongs <= 9 ? String(kongs) : ""; }
+    const big = a === "win" && selfDrawWin;
+    const label = big ? t("action.self_draw_win") : actionLabel(a);
+    const kind = typeof a === "string" ? a : Object.keys(a)[0];
+    const b = el("button", { class: "action act-" + kind + (big ? " win-now" : ""), "data-action": JSON.stringify(a), "data-key": key }, label, key ? el("kbd", {}, key.toUpperCase()) : null);
+    b.addEventListener("click", () => act(a));
+    actions.append(b);
+  }
+  // Hangzhou: discarding the Caishen in the Bao Tou state is its own choice.
+  if (obs.wildcard_discard_is_gambit && obs.wildcard && discardable.has(obs.wildcard)) {
+    const b = el("button", { class: "action act-gambit", "data-action": JSON.stringify({ discard: obs.wildcard }), "data-key": "g", title: t("action.gambit_explain") },
+      t("action.gambit"), " ", tileImg(obs.wildcard, "small"), el("kbd", {}, "G"));
+    b.addEventListener("click", () => act({ discard: obs.wildcard }));
+    actions.append(el("span", { class: "gambit-choice" }, b, el("small", { class: "explain" }, t("action.gambit_explain"))));
+  }
+  if (discardable.size) actions.append(el("span", { class: "hint" }, t("table.your_turn_discard")));
+}
+
+/** The waits of a ready hand with how many of each are unseen (when the server sends them). */
+function renderWaits(st) {
+  const box = $("#waits");
+  box.replaceChildren();
+  const waits = st.waits || [];
+  if (!waits.length) return;
+  box.append(el("span", { class: "waits-label" }, t("table.waits")));
+  for (const w of waits) box.append(el("span", { class: "wait" + (w.unseen === 0 ? " dead" : "") }, tileImg(w.tile, "small"), el("small", {}, t("table.unseen", { n: w.unseen }))));
+}
+
+function renderEvents() {
+  const list = $("#events");
+  if (!list) return;
+  const who = { nameOf, me: myChair() };
+  list.replaceChildren();
+  for (const e of game.events) {
+    const text = e.type === "error" ? "⚠ " + e.message : describeEvent(e, who);
+    if (text) list.append(el("li", {}, text));
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function act(action) {
+  if (game.pending) return;
+  if (game.conn.act(action)) game.pending = true;
+}
+
+function tick() {
+  const st = game.state;
+  if (!st) return;
+  const text = countdownText();
+  const cd = document.querySelector("#centre .countdown");
+  if (text !== null) {
+    if (cd) cd.textContent = text;
+    else if (document.querySelector("#centre .compass-mid")) document.querySelector("#centre .compass-mid").append(el("div", { class: "countdown" }, text));
+  } else if (cd) cd.remove();
+  const left = secondsLeft(game.continueDeadline);
+  const btn = $("#modal-close");
+  if (!$("#modal").hidden && !game.over) btn.textContent = left !== null && !game.ready ? t("result.continue_in", { n: left }) : t("result.continue");
+}
+
+function onKey(ev) {
+  if (!$("#modal").hidden) {
+    if (ev.key === "Enter" || ev.key === "Escape") { onContinue(); ev.preventDefault(); }
+    return;
+  }
+  if (ev.target && ["INPUT", "TEXTAREA", "SELECT"].includes(ev.target.tagName)) return;
+  const b = document.querySelector('#actions button[data-key="' + ev.key.toLowerCase() + '"]');
+  if (b) { b.click(); ev.preventDefault(); return; }
+  const playable = [...document.querySelectorAll("#hand .tile.playable")];
+  if (!playable.length) return;
+  if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+    const cur = playable.findIndex((x) => x.classList.contains("selected"));
+    playable.forEach((x) => x.classList.remove("selected"));
+    const step = ev.key === "ArrowLeft" ? -1 : 1;
+    const next = cur < 0 ? (step < 0 ? playable.length - 1 : 0) : (cur + step + playable.length) % playable.length;
+    playable[next].classList.add("selected");
+  } else if (ev.key === "Enter") {
+    const sel = playable.find((x) => x.classList.contains("selected"));
+    if (sel) act({ discard: sel.dataset.tile });
+  }
+}
+
+/** Continue: tells the server this seat is ready for the next hand (when it waits for that),
+ * and closes the summary. */
+function onContinue() {
+  const st = game.state;
+  if (st && st.status === "hand_over" && st.continue && game.seat !== null && !game.ready) {
+    game.conn.send({ type: "continue" });
+    game.ready = true;
+  }
+  closeModal();
+  if (st) renderStart(st);
+}
+
+function closeModal() { $("#modal").hidden = true; }
+
+/** The hand's summary (and the final standings once the match is over) in the modal. */
+function showResult() {
+  const body = $("#modal-body");
+  body.replaceChildren();
+  const me = myChair();
+  if (game.result) {
+    const m = game.result;
+    const s = m.settlement;
+    const seats = game.state && game.state.observation ? game.state.observation.table.map((p) => p.seat) : [];
+    body.dataset.kind = "hand_result";
+    body.append(renderSummary(s, { reveal: m.reveal || s.reveal || null, explained: m.payments_explained || s.payments_explained || null, seats, nameOf: nameOrYou, me }));
+  }
+  if (game.over) {
+    const tbl = el("table", { id: "standings" });
+    for (const s of game.over.standings) tbl.append(el("tr", {}, el("td", {}, s.rank + "."), el("td", {}, nameOf(s.player)), el("td", { class: "mono " + signClass(s.points) }, s.points)));
+    body.append(el("h2", {}, t("result.standings")), tbl, el("p", {}, el("a", { class: "replay-link big-link", href: "/?replay=" + game.room }, t("result.replay_link"))));
+  }
+  const st = game.state;
+  const waiting = st && st.continue ? st.continue.waiting_for || [] : [];
+  $("#continue-note").textContent = game.ready && waiting.length ? t("result.waiting_for", { names: waiting.map(nameOrYou).join(", ") }) : "";
+  $("#modal-close").textContent = t("result.continue");
+  $("#modal").hidden = false;
+}

@@ -1,0 +1,54 @@
+// Tiles: notation, pictures (served SVGs) and names in words; the wildcard (Caishen) marked
+// wherever a tile shows.
+
+import { el } from "./dom.js";
+import { t } from "./i18n.js";
+
+let wildcard = null;
+
+/** Sets the wild kind for the tiles drawn from now on (null: none). */
+export function setWildcard(tile) { wildcard = tile || null; }
+
+/** The wild kind now, if any. */
+export function currentWildcard() { return wildcard; }
+
+/** "123m55z" -> ["1m","2m","3m","5z","5z"]; an array is returned as it is. */
+export function parseTiles(s) {
+  if (Array.isArray(s)) return s.slice();
+  const out = [];
+  let digits = [];
+  for (const c of s || "") {
+    if (c >= "0" && c <= "9") digits.push(c);
+    else { for (const d of digits) out.push(d + c); digits = []; }
+  }
+  return out;
+}
+
+/** A tile's name in words ("East", "5 Dots", "红中"). */
+export function tileName(tile) {
+  if (!tile) return t("tile.back");
+  const key = "tile." + tile;
+  const name = t(key);
+  return name === key ? tile : name;
+}
+
+/** A tile picture. A wildcard comes wrapped with its Caishen label; the image keeps the class
+ * `tile` (and `extra`) either way. */
+export function tileImg(tile, extra = "") {
+  const wild = wildcard && tile === wildcard;
+  const img = el("img", { class: "tile " + extra + (wild ? " wild" : ""), src: "/tile/" + tile + ".svg", alt: tileName(tile), title: tileName(tile), "data-tile": tile });
+  if (!wild) return img;
+  return el("span", { class: "wild-wrap", title: t("table.caishen") + " · " + tileName(tile) }, img, el("b", { class: "wild-label" }, t("table.caishen_badge")));
+}
+
+/** A face-down tile. */
+export function backImg(extra = "") {
+  return el("img", { class: "tile back " + extra, src: "/tile/back.svg", alt: t("tile.back") });
+}
+
+/** The tiles of a meld in order (a chow from its lowest tile). */
+export function meldTiles(meld) {
+  const suit = meld.tile.slice(-1), rank = Number(meld.tile.slice(0, -1));
+  if (meld.kind === "chow") return [0, 1, 2].map((k) => (rank + k) + suit);
+  return Array(meld.kind === "pung" ? 3 : 4).fill(meld.tile);
+}

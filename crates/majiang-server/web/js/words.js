@@ -1,0 +1,69 @@
+// The game in words: events ("Bot 1 discards East", "You discard East"), actions and names,
+// in the chosen language.
+
+import { t, has } from "./i18n.js";
+import { tileName } from "./tiles.js";
+
+/** `key.you` when the subject is the viewer and the catalogue has it, else `key`. */
+function subject(key, chair, who) {
+  return chair !== null && chair !== undefined && chair === who.me && has(key + ".you") ? key + ".you" : key;
+}
+
+/** Names and the viewer for describing events: `nameOf(chair)` and `me` (a chair or null). */
+export function describeEvent(e, who) {
+  const name = (p) => (p === who.me ? t("common.you") : who.nameOf(p));
+  // The viewer as an object mid-sentence: "claims East from you".
+  const object = (p) => (p === who.me ? t("common.you_object") : who.nameOf(p));
+  const say = (key, chair, params = {}) => t(subject(key, chair, who), { who: name(chair), ...params });
+  switch (e.type) {
+    case "seats_chosen": return say("ev.seats_chosen", e.dealer);
+    case "hand_started":
+      return say("ev.hand_started", e.dealer, { n: e.hand_number, wind: t("seat." + e.prevailing_wind) }) + (e.lao > 1 ? t("ev.lao", { n: e.lao }) : "");
+    case "wall_broken": return t("ev.wall_broken", { side: e.side + 1, stack: e.stack });
+    case "flower_declared": return say("ev.flower_declared", e.player, { tile: tileName(e.tile) });
+    case "indicator_revealed": return t("ev.indicator_revealed", { tile: tileName(e.tile), wild: tileName(e.wildcard) });
+    case "drew": return say("ev.drew", e.player, { tile: tileName(e.tile) });
+    case "replacement_drawn": return say("ev.replacement_drawn", e.player, { tile: tileName(e.tile) });
+    case "discarded": return say(e.gambit ? "ev.discarded_gambit" : "ev.discarded", e.player, { tile: tileName(e.tile) });
+    case "claimed": return say("ev.claimed", e.player, { tile: tileName(e.tile), from: object(e.from), meld: t("meld." + e.meld.kind) });
+    case "kong_declared": return say("ev.kong_declared", e.player, { tile: tileName(e.tile) });
+    case "kong_robbed": return say("ev.kong_robbed", e.player, { from: object(e.from) });
+    case "won": return say("ev.won", e.player, { how: t("win." + e.win), tile: tileName(e.tile), total: e.scored.total });
+    case "exhaustive_draw": return t("ev.exhaustive_draw");
+    case "hand_ended": return t("ev.hand_ended");
+    default: return null;
+  }
+}
+
+/** A legal action as a button label. */
+export function actionLabel(a) {
+  if (typeof a === "string") return has("action." + a) ? t("action." + a) : a;
+  if (a.discard) return t("action.discard", { tile: tileName(a.discard) });
+  if (a.chow) return t("action.chow", { tiles: a.chow.tiles.map(tileName).join(" ") });
+  if (a.concealed_kong) return t("action.concealed_kong", { tile: tileName(a.concealed_kong) });
+  if (a.added_kong) return t("action.added_kong", { tile: tileName(a.added_kong) });
+  return JSON.stringify(a);
+}
+
+/** A pattern's value with its unit: "×2" for a multiplier, "3 fan", "2 points". */
+export function patternValue(p) {
+  return /^multiplier$/i.test(p.unit) ? "×" + p.value : p.value + " " + unitName(p.unit);
+}
+
+/** A pattern's name by id, falling back to the server's English name. */
+export function patternName(p) {
+  return has("pattern." + p.id) ? t("pattern." + p.id) : p.name;
+}
+
+/** A scoring unit in words. */
+export function unitName(unit) {
+  return has("unit." + unit) ? t("unit." + unit) : unit;
+}
+
+/** A rule set's display name. */
+export function rulesName(name) {
+  return has("rules." + name) ? t("rules." + name) : name;
+}
+
+/** A seat wind in words. */
+export function seatName(seat) { return t("seat." + seat); }
