@@ -164,7 +164,7 @@ async fn the_favicon_and_every_web_file_are_served_with_their_types() {
         );
         assert!(body.contains("<svg"), "{path}");
     }
-    let (_, head, _) = http(addr, "GET", "/app.js", "").await;
+    let (_, head, _) = http(addr, "GET", "/js/main.js", "").await;
     assert!(head.contains("content-type: text/javascript"), "{head}");
     let (_, head, _) = http(addr, "GET", "/style.css", "").await;
     assert!(head.contains("content-type: text/css"), "{head}");
