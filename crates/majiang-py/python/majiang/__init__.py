@@ -139,6 +139,6 @@ def gym_env(
     (``opponents``: a bot name from :data:`BOT_NAMES` or one per other chair).
     Needs ``gymnasium`` (``pip install majiang[rl]``).
     """
-    from .gym_env import MajiangGymEnv
+    from .gymnasium_env import MajiangGymEnv
 
     return MajiangGymEnv(rules=rules, options=options, seed=seed, opponents=opponents, seat=seat, hands=hands)
