@@ -115,17 +115,23 @@ fn relative(p: Player, q: Player, players: usize) -> usize {
 ///   7 a Fortune Gambit round is open, 8 discarding a wildcard now is a gambit, 9 the latest
 ///   discard's discarder (relative; `n` if none), `10 + k` concealed tile count of seat `k`,
 ///   `10 + n + k` Fortune Gambit run of seat `k`; the rest 0.
-pub fn encode_observation(obs: &Observation, seats: &[majiang::Seat], out: &mut [u8], mask: &mut [u8]) {
+pub fn encode_observation(
+    obs: &Observation,
+    seats: &[majiang::Seat],
+    out: &mut [u8],
+    mask: &mut [u8],
+) {
     let n = obs.table.len();
     let p = obs.player;
     out.fill(0);
     mask.fill(0);
-    let row = |r: usize| r * TILE_KINDS;
-    for (t, c) in obs.concealed.iter() {
-        out[row(0) + t.index()] = c;
+    fn add(out: &mut [u8], i: usize, v: u8) {
+        out[i] = out[i].saturating_add(v);
     }
+    let row = |r: usize| r * TILE_KINDS;
+    out[..obs.concealed.0.len()].copy_from_slice(&obs.concealed.0);
     for t in &obs.extra_winds {
-        out[row(0) + t.index()] += 1;
+        add(out, t.index(), 1);
     }
     if let Some(t) = obs.drawn {
         out[row(1) + t.index()] = 1;
@@ -139,13 +145,16 @@ pub fn encode_observation(obs: &Observation, seats: &[majiang::Seat], out: &mut 
             } else {
                 base
             };
-            for t in m.tiles() {
-                out[row(r) + t.index()] += 1;
+            let at = row(r) + m.tile.index();
+            // Chows are three kinds in a row; pungs and kongs several copies of one kind.
+            match m.kind {
+                MeldKind::Chow => (at..at + 3).for_each(|i| add(out, i, 1)),
+                kind => add(out, at, kind.size() as u8),
             }
         }
+        let discards = row(base + 2);
         for d in &hand.discards {
-            let cell = &mut out[row(base + 2) + d.tile.index()];
-            *cell = cell.saturating_add(1);
+            add(out, discards + d.tile.index(), 1);
         }
         for t in &hand.flowers {
             out[row(base + 3) + t.index()] = 1;
@@ -163,16 +172,19 @@ pub fn encode_observation(obs: &Observation, seats: &[majiang::Seat], out: &mut 
     one_hot(tail + 3, obs.last_discard.map(|(_, t)| t));
     let s = row(tail + 4);
     let rel = |q: Option<Player>| q.map_or(n, |q| relative(p, q, n)) as u8;
-    out[s] = u8::try_from(obs.live_wall).unwrap_or(u8::MAX);
-    out[s + 1] = obs.lao;
-    out[s + 2] = obs.prevailing_wind as u8;
-    out[s + 3] = seats.iter().position(|&x| x == obs.seat).unwrap_or(0) as u8;
-    out[s + 4] = rel(Some(obs.dealer));
-    out[s + 5] = rel(obs.turn);
-    out[s + 6] = rel(obs.on_offer.map(|(q, _)| q));
-    out[s + 7] = u8::from(obs.gambit_round);
-    out[s + 8] = u8::from(obs.wildcard_discard_is_gambit);
-    out[s + 9] = rel(obs.last_discard.map(|(q, _)| q));
+    let scalars = [
+        u8::try_from(obs.live_wall).unwrap_or(u8::MAX),
+        obs.lao,
+        obs.prevailing_wind as u8,
+        seats.iter().position(|&x| x == obs.seat).unwrap_or(0) as u8,
+        rel(Some(obs.dealer)),
+        rel(obs.turn),
+        rel(obs.on_offer.map(|(q, _)| q)),
+        u8::from(obs.gambit_round),
+        u8::from(obs.wildcard_discard_is_gambit),
+        rel(obs.last_discard.map(|(q, _)| q)),
+    ];
+    out[s..s + scalars.len()].copy_from_slice(&scalars);
     for hand in &obs.table {
         let k = relative(p, hand.player, n);
         out[s + 10 + k] = hand.concealed_count;

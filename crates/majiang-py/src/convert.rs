@@ -98,6 +98,85 @@ pub fn to_py(py: Python<'_>, value: &Value) -> PyResult<PyObject> {
     })
 }
 
+/// Where [`write_json`] met something that is not JSON: the path to it (innermost last).
+pub struct NotJson {
+    path: Vec<String>,
+    message: String,
+}
+
+impl NotJson {
+    /// The error for a person, the path written from `root` (`request.melds[0]: ...`).
+    pub fn into_err(mut self, root: &str) -> PyErr {
+        self.path.reverse();
+        value_error(format!("{root}{}: {}", self.path.concat(), self.message))
+    }
+}
+
+/// Writes a Python object as JSON text into `out` (the fast path of [`to_json`], for requests
+/// parsed from text): `None`, `bool`, `int`, `float`, `str`, lists, tuples, dicts with string
+/// keys.
+pub fn write_json(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> Result<(), NotJson> {
+    let fail = |message: String| NotJson {
+        path: Vec::new(),
+        message,
+    };
+    if let Ok(s) = obj.downcast_exact::<PyString>() {
+        let text = s.to_str().map_err(|e| fail(e.to_string()))?;
+        return serde_json::to_writer(&mut *out, text).map_err(|e| fail(e.to_string()));
+    }
+    if let Ok(d) = obj.downcast_exact::<PyDict>() {
+        out.push(b'{');
+        for (i, (k, v)) in d.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let key = k
+                .downcast::<PyString>()
+                .map_err(|_| fail("object keys must be strings".into()))?;
+            write_json(&key, out)?;
+            out.push(b':');
+            write_json(&v, out).map_err(|mut e| {
+                e.path.push(format!(".{key}"));
+                e
+            })?;
+        }
+        out.push(b'}');
+        return Ok(());
+    }
+    if obj.downcast::<PyList>().is_ok() || obj.downcast::<PyTuple>().is_ok() {
+        out.push(b'[');
+        let items = obj.try_iter().map_err(|e| fail(e.to_string()))?;
+        for (i, v) in items.enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            let v = v.map_err(|e| fail(e.to_string()))?;
+            write_json(&v, out).map_err(|mut e| {
+                e.path.push(format!("[{i}]"));
+                e
+            })?;
+        }
+        out.push(b']');
+        return Ok(());
+    }
+    if obj.is_none() {
+        out.extend_from_slice(b"null");
+        return Ok(());
+    }
+    // Everything else (bools, numbers, string subclasses, other objects) through the general
+    // conversion, with its checks and messages.
+    let value = to_json(obj, "").map_err(|e| {
+        let text = e.to_string();
+        let message = text
+            .strip_prefix("ValueError: ")
+            .unwrap_or(&text)
+            .trim_start_matches(": ")
+            .to_string();
+        fail(message)
+    })?;
+    serde_json::to_writer(&mut *out, &value).map_err(|e| fail(e.to_string()))
+}
+
 /// An optional options dict as a JSON object (`None`: no options).
 pub fn options_map(options: Option<&Bound<'_, PyAny>>) -> PyResult<Map<String, Value>> {
     match options {

@@ -1,17 +1,18 @@
 //! The library's calculators from Python: tiles and notation, hand analysis, scoring, the rule
 //! sets, and checking a match log.
 
-use crate::convert::{to_json, to_py, value_error};
+use crate::convert::{to_py, value_error, write_json};
 use majiang::analysis::{self, Decomposition, HandRules};
 use majiang::notation::{format_glyphs, format_in_order, parse_tile, parse_tiles as parse};
 use majiang::rules::{self, RULE_SETS};
 use majiang::scoring::request::ScoreRequest;
-use majiang::scoring::{Invalid, Scored};
+use majiang::scoring::{Invalid, Scored, Unit};
 use majiang::table::replay as replay_log;
 use majiang::{Meld, MeldKind, Tile, TileCounts};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
-use serde_json::{Map, Value, json};
+use pyo3::types::{PyDict, PyList, PyString};
+use serde_json::{Value, json};
 
 /// parse_tiles(text)
 /// --
@@ -198,20 +199,6 @@ pub fn analyze(
     to_py(py, &report)
 }
 
-/// The answer of `majiang score --json` to a scored request.
-fn score_answer(outcome: &Result<Scored, Invalid>) -> Value {
-    match outcome {
-        Ok(s) => json!({
-            "valid": true,
-            "patterns": s.patterns,
-            "total": s.total,
-            "payments": s.payments.iter().map(|(k, v)| (k.name().to_string(), json!(v)))
-                .collect::<Map<_, _>>(),
-        }),
-        Err(Invalid(reason)) => json!({"valid": false, "reason": reason}),
-    }
-}
-
 /// score(request)
 /// --
 ///
@@ -221,13 +208,64 @@ fn score_answer(outcome: &Result<Scored, Invalid>) -> Value {
 /// raises `ValueError` with the command line's message.
 #[pyfunction]
 pub fn score(py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    let text = match request.downcast::<PyString>() {
-        Ok(s) => s.to_str()?.to_owned(),
-        Err(_) => to_json(request, "request")?.to_string(),
-    };
-    let parsed = ScoreRequest::from_json(&text).map_err(value_error)?;
+    let parsed = match request.downcast::<PyString>() {
+        Ok(s) => ScoreRequest::from_json(s.to_str()?),
+        Err(_) => {
+            let mut text = Vec::with_capacity(256);
+            write_json(request, &mut text).map_err(|e| e.into_err("request"))?;
+            ScoreRequest::from_json(std::str::from_utf8(&text).map_err(value_error)?)
+        }
+    }
+    .map_err(value_error)?;
     let outcome = rules::score(&parsed).map_err(value_error)?;
-    to_py(py, &score_answer(&outcome))
+    score_answer_py(py, &outcome)
+}
+
+/// A unit as the JSON answer spells it (serde's snake_case names; the tests compare with the
+/// binary's output).
+fn unit_name(py: Python<'_>, unit: Unit) -> &Bound<'_, PyString> {
+    match unit {
+        Unit::Fan => intern!(py, "fan"),
+        Unit::Points => intern!(py, "points"),
+        Unit::Double => intern!(py, "double"),
+        Unit::Multiplier => intern!(py, "multiplier"),
+    }
+}
+
+/// The answer of `majiang score --json` to a scored request, built straight into Python
+/// objects (the tests compare it with the binary's output).
+fn score_answer_py(py: Python<'_>, outcome: &Result<Scored, Invalid>) -> PyResult<PyObject> {
+    let answer = PyDict::new(py);
+    match outcome {
+        Ok(s) => {
+            answer.set_item(intern!(py, "valid"), true)?;
+            let patterns = PyList::empty(py);
+            for p in &s.patterns {
+                let d = PyDict::new(py);
+                d.set_item(intern!(py, "id"), &p.id)?;
+                d.set_item(intern!(py, "name"), &p.name)?;
+                d.set_item(intern!(py, "value"), p.value)?;
+                d.set_item(intern!(py, "unit"), unit_name(py, p.unit))?;
+                patterns.append(d)?;
+            }
+            answer.set_item(intern!(py, "patterns"), patterns)?;
+            answer.set_item(intern!(py, "total"), s.total)?;
+            let payments = PyDict::new(py);
+            // The command line's map is ordered by seat name.
+            let mut by_name: Vec<(&str, i64)> =
+                s.payments.iter().map(|(k, v)| (k.name(), *v)).collect();
+            by_name.sort_unstable();
+            for (k, v) in by_name {
+                payments.set_item(k, v)?;
+            }
+            answer.set_item(intern!(py, "payments"), payments)?;
+        }
+        Err(Invalid(reason)) => {
+            answer.set_item(intern!(py, "valid"), false)?;
+            answer.set_item(intern!(py, "reason"), reason)?;
+        }
+    }
+    Ok(answer.into_any().unbind())
 }
 
 /// rule_sets()

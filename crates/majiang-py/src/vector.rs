@@ -100,7 +100,12 @@ impl VectorTables {
         write_buffer(py, &get("obs")?, &self.out.planes, "obs")?;
         write_buffer(py, &get("mask")?, &self.out.masks, "mask")?;
         write_buffer(py, &get("legal")?, &self.out.legal, "legal")?;
-        write_buffer(py, &get("legal_count")?, &self.out.legal_count, "legal_count")?;
+        write_buffer(
+            py,
+            &get("legal_count")?,
+            &self.out.legal_count,
+            "legal_count",
+        )?;
         write_buffer(py, &get("actor")?, &self.out.actors, "actor")?;
         write_buffer(py, &get("reward")?, &self.out.rewards, "reward")?;
         write_buffer(py, &get("done")?, &self.out.dones, "done")
@@ -128,8 +133,7 @@ impl VectorTables {
         let ruleset = ruleset(rules, options)?;
         let players = ruleset.players();
         let obs = blank_observation(&ruleset)?;
-        let (first, _) =
-            Game::new(ruleset.clone(), HandSetup::new(0)).map_err(value_error)?;
+        let (first, _) = Game::new(ruleset.clone(), HandSetup::new(0)).map_err(value_error)?;
         let size = codec::planes(players) * TILE_KINDS;
         Ok(VectorTables {
             ruleset,
