@@ -133,7 +133,7 @@ pub fn write_json(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> Result<(), NotJs
             let key = k
                 .downcast::<PyString>()
                 .map_err(|_| fail("object keys must be strings".into()))?;
-            write_json(&key, out)?;
+            write_json(key, out)?;
             out.push(b':');
             write_json(&v, out).map_err(|mut e| {
                 e.path.push(format!(".{key}"));

@@ -4,7 +4,7 @@
 
 use crate::codec::{self, ACTIONS, TILE_KINDS};
 use crate::convert::value_error;
-use crate::table::{blank_observation, ruleset, write_buffer};
+use crate::table::{blank_observation, ruleset};
 use majiang::bots::observe_into;
 use majiang::table::matches::hand_seed;
 use majiang::table::{Action, Event, Game, HandSetup, Observation, Player, Ruleset};
@@ -17,16 +17,100 @@ use std::sync::Arc;
 /// about two dozen: every distinct tile held as a discard, kongs, a win).
 pub const MAX_LEGAL: usize = 48;
 
-/// Where the step's results go: one array per output, each `num_tables` rows.
-#[derive(Default)]
-struct Outputs {
-    planes: Vec<u8>,
-    masks: Vec<u8>,
-    legal: Vec<i16>,
-    legal_count: Vec<i64>,
-    actors: Vec<i64>,
-    rewards: Vec<i64>,
-    dones: Vec<u8>,
+/// Where a call's results go: the caller's numpy arrays, each `num_tables` rows, borrowed for
+/// the call.
+struct Outputs<'a> {
+    planes: &'a mut [u8],
+    masks: &'a mut [u8],
+    legal: &'a mut [i16],
+    legal_count: &'a mut [i64],
+    actors: &'a mut [i64],
+    rewards: &'a mut [i64],
+    dones: &'a mut [u8],
+}
+
+/// The caller's arrays, checked and held for one call.
+struct Buffers {
+    planes: PyBuffer<u8>,
+    masks: PyBuffer<u8>,
+    legal: PyBuffer<i16>,
+    legal_count: PyBuffer<i64>,
+    actors: PyBuffer<i64>,
+    rewards: PyBuffer<i64>,
+    dones: PyBuffer<u8>,
+}
+
+/// A writable, C-contiguous buffer of exactly `len` elements named `name` in `arrays`.
+fn buffer<T: pyo3::buffer::Element>(
+    arrays: &Bound<'_, PyAny>,
+    name: &str,
+    len: usize,
+) -> PyResult<PyBuffer<T>> {
+    let buf = PyBuffer::<T>::get(&arrays.get_item(name)?)
+        .map_err(|e| value_error(format!("{name}: not a suitable array: {e}")))?;
+    if buf.readonly() || !buf.is_c_contiguous() || buf.item_count() != len {
+        return Err(value_error(format!(
+            "{name}: needs a writable C-contiguous array of {len} elements"
+        )));
+    }
+    Ok(buf)
+}
+
+/// The memory of `buf` as a mutable slice, for the duration of one call.
+///
+/// Sound because `buffer` checked that it is writable, C-contiguous and of `item_count`
+/// elements of `T`; `Buffers::borrow` checked that no two of the call's buffers overlap; the
+/// `PyBuffer` keeps the exporter's memory alive and unmoved while it lives; and the GIL, held
+/// for the whole call (no Python code runs while the slice lives), keeps anyone else from
+/// touching it.
+fn slice_of<'a, T: pyo3::buffer::Element>(buf: &'a PyBuffer<T>, _py: Python<'a>) -> &'a mut [T] {
+    // SAFETY: see above.
+    unsafe { std::slice::from_raw_parts_mut(buf.buf_ptr().cast::<T>(), buf.item_count()) }
+}
+
+impl Buffers {
+    fn get(
+        arrays: &Bound<'_, PyAny>,
+        tables: usize,
+        planes: usize,
+        players: usize,
+    ) -> PyResult<Buffers> {
+        let b = Buffers {
+            planes: buffer(arrays, "obs", tables * planes * TILE_KINDS)?,
+            masks: buffer(arrays, "mask", tables * ACTIONS)?,
+            legal: buffer(arrays, "legal", tables * MAX_LEGAL)?,
+            legal_count: buffer(arrays, "legal_count", tables)?,
+            actors: buffer(arrays, "actor", tables)?,
+            rewards: buffer(arrays, "reward", tables * players)?,
+            dones: buffer(arrays, "done", tables)?,
+        };
+        let mut spans = [
+            (b.planes.buf_ptr() as usize, b.planes.len_bytes()),
+            (b.masks.buf_ptr() as usize, b.masks.len_bytes()),
+            (b.legal.buf_ptr() as usize, b.legal.len_bytes()),
+            (b.legal_count.buf_ptr() as usize, b.legal_count.len_bytes()),
+            (b.actors.buf_ptr() as usize, b.actors.len_bytes()),
+            (b.rewards.buf_ptr() as usize, b.rewards.len_bytes()),
+            (b.dones.buf_ptr() as usize, b.dones.len_bytes()),
+        ];
+        spans.sort_unstable();
+        if spans.windows(2).any(|w| w[0].0 + w[0].1 > w[1].0) {
+            return Err(value_error("the output arrays must not share memory"));
+        }
+        Ok(b)
+    }
+
+    fn borrow<'a>(&'a self, py: Python<'a>) -> Outputs<'a> {
+        Outputs {
+            planes: slice_of(&self.planes, py),
+            masks: slice_of(&self.masks, py),
+            legal: slice_of(&self.legal, py),
+            legal_count: slice_of(&self.legal_count, py),
+            actors: slice_of(&self.actors, py),
+            rewards: slice_of(&self.rewards, py),
+            dones: slice_of(&self.dones, py),
+        }
+    }
 }
 
 /// Many tables under one rule set, each playing hand after hand.
@@ -41,7 +125,6 @@ pub struct VectorTables {
     obs: Observation,
     scratch: Vec<Action>,
     events: Vec<Event>,
-    out: Outputs,
     hands_finished: u64,
 }
 
@@ -69,7 +152,7 @@ impl VectorTables {
     }
 
     /// Writes table `t`'s next decision (actor, observation, mask, legal list) into the outputs.
-    fn write_decision(&mut self, t: usize) {
+    fn write_decision(&mut self, t: usize, out: &mut Outputs<'_>) {
         let game = &self.games[t];
         let p = game.to_act().next().unwrap_or(Player(0));
         game.legal_actions_into(p, &mut self.scratch);
@@ -78,10 +161,10 @@ impl VectorTables {
         codec::encode_observation(
             &self.obs,
             self.ruleset.seats(),
-            &mut self.out.planes[t * size..(t + 1) * size],
-            &mut self.out.masks[t * ACTIONS..(t + 1) * ACTIONS],
+            &mut out.planes[t * size..(t + 1) * size],
+            &mut out.masks[t * ACTIONS..(t + 1) * ACTIONS],
         );
-        let list = &mut self.out.legal[t * MAX_LEGAL..(t + 1) * MAX_LEGAL];
+        let list = &mut out.legal[t * MAX_LEGAL..(t + 1) * MAX_LEGAL];
         list.fill(-1);
         let mut count = 0;
         for a in &self.scratch {
@@ -90,25 +173,8 @@ impl VectorTables {
                 count += 1;
             }
         }
-        self.out.legal_count[t] = count as i64;
-        self.out.actors[t] = p.index() as i64;
-    }
-
-    /// Copies every output into the caller's arrays.
-    fn publish(&self, py: Python<'_>, arrays: &Bound<'_, PyAny>) -> PyResult<()> {
-        let get = |name: &str| arrays.get_item(name);
-        write_buffer(py, &get("obs")?, &self.out.planes, "obs")?;
-        write_buffer(py, &get("mask")?, &self.out.masks, "mask")?;
-        write_buffer(py, &get("legal")?, &self.out.legal, "legal")?;
-        write_buffer(
-            py,
-            &get("legal_count")?,
-            &self.out.legal_count,
-            "legal_count",
-        )?;
-        write_buffer(py, &get("actor")?, &self.out.actors, "actor")?;
-        write_buffer(py, &get("reward")?, &self.out.rewards, "reward")?;
-        write_buffer(py, &get("done")?, &self.out.dones, "done")
+        out.legal_count[t] = count as i64;
+        out.actors[t] = p.index() as i64;
     }
 }
 
@@ -134,7 +200,6 @@ impl VectorTables {
         let players = ruleset.players();
         let obs = blank_observation(&ruleset)?;
         let (first, _) = Game::new(ruleset.clone(), HandSetup::new(0)).map_err(value_error)?;
-        let size = codec::planes(players) * TILE_KINDS;
         Ok(VectorTables {
             ruleset,
             players,
@@ -144,15 +209,6 @@ impl VectorTables {
             obs,
             scratch: Vec::with_capacity(32),
             events: Vec::with_capacity(16),
-            out: Outputs {
-                planes: vec![0; num_tables * size],
-                masks: vec![0; num_tables * ACTIONS],
-                legal: vec![-1; num_tables * MAX_LEGAL],
-                legal_count: vec![0; num_tables],
-                actors: vec![0; num_tables],
-                rewards: vec![0; num_tables * players],
-                dones: vec![0; num_tables],
-            },
             hands_finished: 0,
         })
     }
@@ -189,13 +245,15 @@ impl VectorTables {
     /// int16 (N, MAX_LEGAL; -1 padded), `legal_count` int64 (N), `actor` int64 (N), `reward`
     /// int64 (N, players), `done` uint8 (N). Rewards and ends are zeroed.
     fn reset(&mut self, py: Python<'_>, arrays: &Bound<'_, PyAny>) -> PyResult<()> {
+        let buffers = Buffers::get(arrays, self.games.len(), self.planes(), self.players)?;
+        let mut out = buffers.borrow(py);
+        out.rewards.fill(0);
+        out.dones.fill(0);
         for t in 0..self.games.len() {
             self.deal(t)?;
-            self.write_decision(t);
+            self.write_decision(t, &mut out);
         }
-        self.out.rewards.fill(0);
-        self.out.dones.fill(0);
-        self.publish(py, arrays)
+        Ok(())
     }
 
     /// step(actions, arrays)
@@ -221,8 +279,10 @@ impl VectorTables {
                 chosen.len()
             )));
         }
-        self.out.rewards.fill(0);
-        self.out.dones.fill(0);
+        let buffers = Buffers::get(arrays, n, self.planes(), self.players)?;
+        let mut out = buffers.borrow(py);
+        out.rewards.fill(0);
+        out.dones.fill(0);
         for (t, &code) in chosen.iter().enumerate() {
             let action = usize::try_from(code)
                 .ok()
@@ -238,16 +298,16 @@ impl VectorTables {
                     .outcome()
                     .map(|o| o.payments(self.players))
                     .unwrap_or_default();
-                let row = &mut self.out.rewards[t * self.players..(t + 1) * self.players];
+                let row = &mut out.rewards[t * self.players..(t + 1) * self.players];
                 for (r, v) in row.iter_mut().zip(payments) {
                     *r = v;
                 }
-                self.out.dones[t] = 1;
+                out.dones[t] = 1;
                 self.hands_finished += 1;
                 self.deal(t)?;
             }
-            self.write_decision(t);
+            self.write_decision(t, &mut out);
         }
-        self.publish(py, arrays)
+        Ok(())
     }
 }

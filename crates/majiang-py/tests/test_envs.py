@@ -220,3 +220,18 @@ def test_vector_env_refuses_illegal_actions():
         venv.step(np.array([majiang.ACTION_SPACE + 3, 0]))
     with pytest.raises(ValueError, match="2 tables"):
         venv.step(np.array([0, 0, 0]))
+
+
+def test_vector_tables_check_the_output_arrays():
+    venv = majiang.VectorEnv("hongkong", 2)
+    arrays = dict(venv._arrays)
+    arrays["done"] = venv.obs.reshape(-1)[:2]  # shares memory with obs
+    with pytest.raises(ValueError, match="share memory"):
+        venv.tables.reset(arrays)
+    arrays = dict(venv._arrays, actor=np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="actor"):
+        venv.tables.reset(arrays)
+    frozen = venv.obs.copy()
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="obs"):
+        venv.tables.reset(dict(venv._arrays, obs=frozen))
