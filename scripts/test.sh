@@ -28,7 +28,10 @@ fi
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
     "maturin>=1.5,<2" numpy pettingzoo gymnasium pytest
 
+# The maturin build backend runs the venv's maturin by name.
+export PATH="$VENV/bin:$PATH"
 export CARGO_TARGET_DIR="$ROOT/target/py"
+cargo fmt --manifest-path "$ROOT/crates/majiang-py/Cargo.toml" -- --check
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall \
     --no-build-isolation "$ROOT/crates/majiang-py"
 
