@@ -1,0 +1,39 @@
+//! `majiang._core`: the majiang engine for Python (PyO3). The pure-Python package `majiang`
+//! wraps it: the PettingZoo and Gymnasium environments, the vector environment, type stubs.
+//!
+//! - `library`: tiles and notation, `analyze`, `score`, `rule_sets`, `replay`.
+//! - `codec`: actions as numbers and observations as `uint8` planes.
+//! - `table`: `Table`, one match through the engine's `Session`, bots in any chairs.
+//! - `vector`: `VectorTables`, many hands stepped in one call into numpy arrays.
+//! - `convert`: JSON values to and from Python objects; errors as `ValueError`.
+
+mod codec;
+mod convert;
+mod library;
+mod table;
+mod vector;
+
+use pyo3::prelude::*;
+
+/// The compiled core of the `majiang` package (import `majiang`, not this module).
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(library::parse_tiles, m)?)?;
+    m.add_function(wrap_pyfunction!(library::tile_index, m)?)?;
+    m.add_function(wrap_pyfunction!(library::tile_name, m)?)?;
+    m.add_function(wrap_pyfunction!(library::glyphs, m)?)?;
+    m.add_function(wrap_pyfunction!(library::analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(library::score, m)?)?;
+    m.add_function(wrap_pyfunction!(library::rule_sets, m)?)?;
+    m.add_function(wrap_pyfunction!(library::replay, m)?)?;
+    m.add_function(wrap_pyfunction!(table::encode_observation_json, m)?)?;
+    m.add_function(wrap_pyfunction!(table::decode_action, m)?)?;
+    m.add_function(wrap_pyfunction!(table::action_name, m)?)?;
+    m.add_class::<table::Table>()?;
+    m.add_class::<vector::VectorTables>()?;
+    m.add("ACTION_SPACE", codec::ACTIONS)?;
+    m.add("TILE_KINDS", codec::TILE_KINDS)?;
+    m.add("MAX_LEGAL", vector::MAX_LEGAL)?;
+    m.add("BOT_NAMES", majiang::bots::BOT_NAMES.to_vec())?;
+    Ok(())
+}

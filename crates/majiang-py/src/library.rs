@@ -1,0 +1,308 @@
+//! The library's calculators from Python: tiles and notation, hand analysis, scoring, the rule
+//! sets, and checking a match log.
+
+use crate::convert::{to_py, value_error, write_json};
+use majiang::analysis::{self, Decomposition, HandRules};
+use majiang::notation::{format_glyphs, format_in_order, parse_tile, parse_tiles as parse};
+use majiang::rules::{self, RULE_SETS};
+use majiang::scoring::request::ScoreRequest;
+use majiang::scoring::{Invalid, Scored, Unit};
+use majiang::table::replay as replay_log;
+use majiang::{Meld, MeldKind, Tile, TileCounts};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use serde_json::{Value, json};
+
+/// parse_tiles(text)
+/// --
+///
+/// The tiles written in `text` (`"123m55z"`, glyphs too), each in notation (`["1m", "2m",
+/// "3m", "5z", "5z"]`). Raises `ValueError` naming the bad position.
+#[pyfunction]
+pub fn parse_tiles(text: &str) -> PyResult<Vec<String>> {
+    let tiles = parse(text).map_err(value_error)?;
+    Ok(tiles.iter().map(Tile::to_string).collect())
+}
+
+/// tile_index(tile)
+/// --
+///
+/// The kind index of one tile (`0..34` playing kinds in the order 1m..9m 1p..9p 1s..9s 1z..7z,
+/// `34..42` the bonus tiles 1f..8f): the column of that tile in every observation plane.
+#[pyfunction]
+pub fn tile_index(tile: &str) -> PyResult<usize> {
+    Ok(parse_tile(tile).map_err(value_error)?.index())
+}
+
+/// tile_name(index)
+/// --
+///
+/// The notation of kind `index` (`0..42`), e.g. `tile_name(27) == "1z"`.
+#[pyfunction]
+pub fn tile_name(index: usize) -> PyResult<String> {
+    Tile::from_index(index)
+        .map(|t| t.to_string())
+        .ok_or_else(|| value_error(format!("{index} is not a tile kind (0..42)")))
+}
+
+/// glyphs(text)
+/// --
+///
+/// The tiles of `text` as Unicode mahjong glyphs (`"123m"` → `"🀇🀈🀉"`).
+#[pyfunction]
+pub fn glyphs(text: &str) -> PyResult<String> {
+    Ok(format_glyphs(&parse(text).map_err(value_error)?))
+}
+
+/// A hand as typed: concealed tiles and declared melds (as `majiang analyze` reads it).
+struct HandInput {
+    concealed: Vec<Tile>,
+    melds: Vec<Meld>,
+}
+
+/// Reads `concealed [kind tiles]...` with the command line's messages.
+fn parse_hand(input: &str) -> Result<HandInput, String> {
+    let mut concealed = Vec::new();
+    let mut melds = Vec::new();
+    let mut words = input.split_whitespace().peekable();
+    while let Some(word) = words.next() {
+        if MeldKind::from_keyword(&word.to_ascii_lowercase()).is_some() {
+            let tiles = words.next().ok_or_else(|| {
+                format!("{input:?}: {word} needs its tiles after it, e.g. \"{word} 555z\"")
+            })?;
+            let meld = Meld::parse(&format!("{word} {tiles}")).map_err(|e| e.to_string())?;
+            melds.push(meld);
+        } else {
+            concealed.extend(parse(word).map_err(|e| e.to_string())?);
+        }
+    }
+    Ok(HandInput { concealed, melds })
+}
+
+/// No kind more than four times across concealed tiles and melds; the concealed counts.
+fn check_copies(hand: &HandInput) -> Result<TileCounts, String> {
+    let mut all = hand.concealed.clone();
+    for m in &hand.melds {
+        all.extend(m.tiles());
+    }
+    TileCounts::from_tiles(&all).map_err(|e| e.to_string())?;
+    TileCounts::from_tiles(&hand.concealed).map_err(|e| e.to_string())
+}
+
+fn decomposition_json(d: &Decomposition) -> Value {
+    let groups: Vec<Value> = d
+        .groups
+        .iter()
+        .map(|g| json!({"kind": g.kind, "tiles": format_in_order(&g.tiles()), "wilds": g.wilds}))
+        .collect();
+    json!({"form": d.form, "groups": groups})
+}
+
+/// The report of `majiang analyze --json`, or its error message.
+fn analyze_json(
+    hand_text: &str,
+    wildcard: Option<&str>,
+    wild_not_own_kind: bool,
+    seven_pairs: bool,
+    thirteen_orphans: bool,
+    four_as_two_pairs: bool,
+) -> Result<Value, String> {
+    let hand = parse_hand(hand_text)?;
+    let counts = check_copies(&hand)?;
+    let n = counts.len();
+    let sets = 3 * hand.melds.len();
+    if n == 0 || n % 3 == 0 || n + sets > 14 {
+        return Err(format!(
+            "{hand_text:?}: {n} concealed tiles with {} melds is not a hand; give 14 − 3×melds \
+             tiles (a complete hand) or one fewer (to see waits)",
+            hand.melds.len()
+        ));
+    }
+    let mut rules = HandRules {
+        seven_pairs,
+        four_as_two_pairs,
+        thirteen_orphans,
+        wildcard: None,
+    };
+    if let Some(w) = wildcard {
+        let tile = parse_tile(w).map_err(|e| e.to_string())?;
+        if tile.is_bonus() {
+            return Err(format!("{w}: a bonus tile cannot be the wildcard"));
+        }
+        rules = rules.with_wildcard(tile);
+        if wild_not_own_kind {
+            if let Some(wc) = rules.wildcard.as_mut() {
+                wc.as_own_kind = false;
+            }
+        }
+    } else if wild_not_own_kind {
+        return Err("wild_not_own_kind needs a wildcard".into());
+    }
+    let by_form = analysis::shanten_by_form(&counts, &rules);
+    let winning = n % 3 == 2 && analysis::is_win(&counts, &rules);
+    let waits = if n % 3 == 1 {
+        analysis::waits(&counts, &rules)
+    } else {
+        analysis::TileSet::EMPTY
+    };
+    let decompositions: Vec<Value> = if winning {
+        analysis::decompositions(&counts, &rules)
+            .iter()
+            .map(decomposition_json)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(json!({
+        "hand": counts.to_string(),
+        "tiles": n,
+        "melds": hand.melds.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "winning": winning,
+        "shanten": by_form.min(),
+        "shanten_by_form": {
+            "standard": by_form.standard,
+            "seven_pairs": by_form.seven_pairs,
+            "thirteen_orphans": by_form.thirteen_orphans,
+        },
+        "waits": waits.iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+        "decompositions": decompositions,
+    }))
+}
+
+/// analyze(hand, wildcard=None, wild_not_own_kind=False, seven_pairs=True, thirteen_orphans=True, four_as_two_pairs=False)
+/// --
+///
+/// Win, shanten (by form), waits and decompositions of a hand: the dict `majiang analyze
+/// --json` prints. `hand` is concealed tiles then declared melds (`"123m456p11z pung 555z"`);
+/// `wildcard` names the wild kind. Raises `ValueError` with the command line's message.
+#[pyfunction]
+#[pyo3(signature = (hand, wildcard=None, wild_not_own_kind=false, seven_pairs=true, thirteen_orphans=true, four_as_two_pairs=false))]
+pub fn analyze(
+    py: Python<'_>,
+    hand: &str,
+    wildcard: Option<&str>,
+    wild_not_own_kind: bool,
+    seven_pairs: bool,
+    thirteen_orphans: bool,
+    four_as_two_pairs: bool,
+) -> PyResult<PyObject> {
+    let report = analyze_json(
+        hand,
+        wildcard,
+        wild_not_own_kind,
+        seven_pairs,
+        thirteen_orphans,
+        four_as_two_pairs,
+    )
+    .map_err(value_error)?;
+    to_py(py, &report)
+}
+
+/// score(request)
+/// --
+///
+/// Scores a win: `request` is the JSON request of RULES.md §6 as a dict (or its JSON text);
+/// the answer is the dict `majiang score --json` prints (`{"valid": True, "patterns": [...],
+/// "total": ..., "payments": {...}}` or `{"valid": False, "reason": ...}`). Unreadable input
+/// raises `ValueError` with the command line's message.
+#[pyfunction]
+pub fn score(py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let parsed = match request.downcast::<PyString>() {
+        Ok(s) => ScoreRequest::from_json(s.to_str()?),
+        Err(_) => {
+            let mut text = Vec::with_capacity(256);
+            write_json(request, &mut text).map_err(|e| e.into_err("request"))?;
+            ScoreRequest::from_json(std::str::from_utf8(&text).map_err(value_error)?)
+        }
+    }
+    .map_err(value_error)?;
+    let outcome = rules::score(&parsed).map_err(value_error)?;
+    score_answer_py(py, &outcome)
+}
+
+/// A unit as the JSON answer spells it (serde's snake_case names; the tests compare with the
+/// binary's output).
+fn unit_name(py: Python<'_>, unit: Unit) -> &Bound<'_, PyString> {
+    match unit {
+        Unit::Fan => intern!(py, "fan"),
+        Unit::Points => intern!(py, "points"),
+        Unit::Double => intern!(py, "double"),
+        Unit::Multiplier => intern!(py, "multiplier"),
+    }
+}
+
+/// The answer of `majiang score --json` to a scored request, built straight into Python
+/// objects (the tests compare it with the binary's output).
+fn score_answer_py(py: Python<'_>, outcome: &Result<Scored, Invalid>) -> PyResult<PyObject> {
+    let answer = PyDict::new(py);
+    match outcome {
+        Ok(s) => {
+            answer.set_item(intern!(py, "valid"), true)?;
+            let patterns = PyList::empty(py);
+            for p in &s.patterns {
+                let d = PyDict::new(py);
+                d.set_item(intern!(py, "id"), &p.id)?;
+                d.set_item(intern!(py, "name"), &p.name)?;
+                d.set_item(intern!(py, "value"), p.value)?;
+                d.set_item(intern!(py, "unit"), unit_name(py, p.unit))?;
+                patterns.append(d)?;
+            }
+            answer.set_item(intern!(py, "patterns"), patterns)?;
+            answer.set_item(intern!(py, "total"), s.total)?;
+            let payments = PyDict::new(py);
+            // The command line's map is ordered by seat name.
+            let mut by_name: Vec<(&str, i64)> =
+                s.payments.iter().map(|(k, v)| (k.name(), *v)).collect();
+            by_name.sort_unstable();
+            for (k, v) in by_name {
+                payments.set_item(k, v)?;
+            }
+            answer.set_item(intern!(py, "payments"), payments)?;
+        }
+        Err(Invalid(reason)) => {
+            answer.set_item(intern!(py, "valid"), false)?;
+            answer.set_item(intern!(py, "reason"), reason)?;
+        }
+    }
+    Ok(answer.into_any().unbind())
+}
+
+/// rule_sets()
+/// --
+///
+/// Every rule set as the server's `GET /api/rulesets` describes it: name, names in English and
+/// Chinese, seat counts, unit, options with their allowed values and defaults, patterns.
+#[pyfunction]
+pub fn rule_sets(py: Python<'_>) -> PyResult<PyObject> {
+    let list: Vec<Value> = RULE_SETS.iter().map(|s| s.to_json()).collect();
+    to_py(py, &Value::Array(list))
+}
+
+fn json_of<T: serde::Serialize>(v: &T) -> PyResult<Value> {
+    serde_json::to_value(v).map_err(value_error)
+}
+
+/// replay(log)
+/// --
+///
+/// Checks a match log (JSON lines, as `majiang play --log` and `Table.log_jsonl()` write it) by
+/// re-driving the match with its actions. Returns `{"complete", "actions", "records",
+/// "stops_in", "chairs", "header", "hands" (settlements), "summary"}`; a log that does not
+/// replay raises `ValueError` naming the first line that differs.
+#[pyfunction]
+pub fn replay(py: Python<'_>, log: &str) -> PyResult<PyObject> {
+    let report = replay_log(log).map_err(|e| value_error(format!("does not replay: {e}")))?;
+    let hands: Vec<Value> = report.hands.iter().map(json_of).collect::<PyResult<_>>()?;
+    let value = json!({
+        "complete": report.complete,
+        "actions": report.actions,
+        "records": report.records,
+        "stops_in": report.stops_in,
+        "chairs": report.chairs.iter().map(|c| c.0).collect::<Vec<_>>(),
+        "header": json_of(&report.header)?,
+        "hands": hands,
+        "summary": json_of(&report.summary)?,
+    });
+    to_py(py, &value)
+}

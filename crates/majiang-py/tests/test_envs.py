@@ -1,0 +1,237 @@
+"""The environments: PettingZoo's api_test, masks equal to the engine's legal actions,
+determinism, observations built from the seat's own Observation, every rule set at every table
+size, the Gymnasium wrapper and the vector environment."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+import majiang
+from conftest import TABLES, table_id
+
+
+def legal_set(table, chair):
+    return {json.dumps(json.loads(a), sort_keys=True) for a in table.legal_json(chair)}
+
+
+def masked_set(mask):
+    return {json.dumps(json.loads(majiang.decode_action(i)), sort_keys=True) for i in np.flatnonzero(mask)}
+
+
+@pytest.mark.parametrize("case", TABLES, ids=table_id)
+def test_api_test(case):
+    rules, options = case
+    api_test(majiang.env(rules=rules, options=options, seed=3), num_cycles=300)
+
+
+@pytest.mark.parametrize("case", TABLES, ids=table_id)
+def test_mask_is_legal_actions_and_obs_is_the_seats_observation(case):
+    """Over random steps of whole hands: for every chair, the mask decodes to exactly the engine's
+    legal actions, and the planes equal those encoded from that seat's Observation alone."""
+    rules, options = case
+    rng = random.Random(11)
+    steps = 0
+    for seed in range(3):
+        table = majiang.Table(rules, options, seed, 2)
+        obs = np.zeros((table.planes, majiang.TILE_KINDS), dtype=np.uint8)
+        mask = np.zeros(majiang.ACTION_SPACE, dtype=np.uint8)
+        while not table.is_over():
+            if table.awaiting_deal():
+                table.deal_next()
+                continue
+            for chair in range(table.players):
+                table.observe(chair, obs, mask)
+                assert masked_set(mask) == legal_set(table, chair)
+                assert (chair in table.actors()) == bool(mask.any())
+                view = table.observation_json(chair)
+                planes, mask2 = majiang.encode_observation_json(view, rules, options)
+                assert bytes(obs.tobytes()) == bytes(planes) and bytes(mask.tobytes()) == bytes(mask2)
+            chair = table.to_act()
+            table.act(chair, rng.choice(table.legal(chair)))
+            steps += 1
+    assert steps > 100
+
+
+def hidden_info_free(view, chair):
+    """An engine Observation shows the viewer's concealed tiles only."""
+    for hand in view["table"]:
+        assert set(hand) == {"player", "seat", "melds", "flowers", "discards", "concealed_count", "gambit_run"}
+    assert view["player"] == chair
+
+
+@pytest.mark.parametrize("case", TABLES, ids=table_id)
+def test_no_hidden_information(case):
+    """Each seat's planes: own concealed row matches its own count; no other row holds more of a
+    kind than could be visible; the engine view carries no other seat's concealed tiles (the
+    planes are built from that view alone: test_mask_is_legal_actions_and_obs_is_the_seats_observation)."""
+    rules, options = case
+    table = majiang.Table(rules, options, 5, 1)
+    obs = np.zeros((table.planes, majiang.TILE_KINDS), dtype=np.uint8)
+    mask = np.zeros(majiang.ACTION_SPACE, dtype=np.uint8)
+    n = table.players
+    rng = random.Random(2)
+    for _ in range(60):
+        if table.to_act() is None:
+            break
+        for chair in range(n):
+            view = json.loads(table.observation_json(chair))
+            hidden_info_free(view, chair)
+            table.observe(chair, obs, mask)
+            own = int(obs[0].sum())
+            assert own == view["table"][chair]["concealed_count"]
+            scalars = obs[6 + 4 * n]
+            assert scalars[10] == own
+            # Everything visible plus the own hand never exceeds four copies of a playing kind.
+            visible = obs[0].astype(int) + sum(obs[2 + 4 * k].astype(int) + obs[3 + 4 * k] for k in range(n))
+            assert (visible[:34] <= 4).all()
+        chair = table.to_act()
+        table.act(chair, rng.choice(table.legal(chair)))
+
+
+def play(env_fn, seed, steps=400):
+    env = env_fn()
+    env.reset(seed=seed)
+    trace = []
+    rng = random.Random(seed)
+    for agent in env.agent_iter(steps):
+        obs, reward, term, trunc, _ = env.last()
+        trace.append((agent, obs["observation"].tobytes(), reward))
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(rng.choice(list(legal))))
+    return trace
+
+
+@pytest.mark.parametrize("rules", majiang.RULES)
+def test_seed_reproduces_exactly(rules):
+    first = play(lambda: majiang.env(rules=rules, hands=2), 9)
+    again = play(lambda: majiang.env(rules=rules, hands=2), 9)
+    other = play(lambda: majiang.env(rules=rules, hands=2), 10)
+    assert first == again
+    assert first != other
+    # Constructor seed and reset seed agree.
+    e1, e2 = majiang.env(rules=rules, seed=4), majiang.env(rules=rules)
+    e1.reset()
+    e2.reset(seed=4)
+    assert (e1.observe(e1.agent_selection)["observation"] == e2.observe(e2.agent_selection)["observation"]).all()
+
+
+@pytest.mark.parametrize("case", TABLES, ids=table_id)
+def test_rewards_are_the_hands_payments(case):
+    rules, options = case
+    env = majiang.env(rules=rules, options=options, seed=21, hands=None)
+    env.reset()
+    totals = {a: 0 for a in env.possible_agents}
+    rng = random.Random(0)
+    for agent in env.agent_iter(3000):
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+    table = env.unwrapped.table
+    if table.is_over():
+        # Summed rewards = the match's ledger (chips won and lost hand by hand).
+        assert [totals[a] for a in env.possible_agents] == table.ledger()
+    settlement = table.last_settlement()
+    if settlement is not None:
+        assert sum(settlement["payments"]) == -settlement["uncollected"]
+
+
+def test_env_log_replays():
+    env = majiang.env(rules="hangzhou", seed=2, hands=2)
+    env.reset()
+    rng = random.Random(1)
+    for agent in env.agent_iter(5000):
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))
+    report = majiang.replay(env.unwrapped.table.log_jsonl())
+    assert report["complete"] and len(report["hands"]) == 2
+
+
+def test_bad_env_input():
+    with pytest.raises(ValueError, match="not a rule set"):
+        majiang.env(rules="riichi")
+    with pytest.raises(ValueError):
+        majiang.env(rules="classic", options={"players": 9})
+    t = majiang.Table("hongkong")
+    with pytest.raises(ValueError):
+        t.act(t.to_act(), majiang.ACTION_SPACE - 1 + 5)
+    with pytest.raises(ValueError, match="cannot"):
+        t.act(t.to_act(), 155 if 155 not in t.legal(t.to_act()) else 153)
+    with pytest.raises(ValueError, match="no player 7"):
+        t.legal(7)
+
+
+@pytest.mark.parametrize("opponents", ["random", "efficient", "aggressive"])
+def test_gym_wrapper(opponents):
+    env = majiang.gym_env(rules="hongkong", opponents=opponents, seed=1)
+    obs, _ = env.reset(seed=3)
+    assert env.observation_space.contains(obs)
+    again, _ = env.reset(seed=3)
+    assert (again["observation"] == obs["observation"]).all()
+    rng = np.random.default_rng(0)
+    done, total = False, 0.0
+    while not done:
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, reward, done, _, info = env.step(int(rng.choice(legal)))
+        assert env.observation_space.contains(obs)
+        total += reward
+    assert total == info["ledger"][0]
+    with pytest.raises(ValueError, match="unknown bot"):
+        majiang.gym_env(opponents="grandmaster")
+
+
+@pytest.mark.parametrize("case", TABLES, ids=table_id)
+def test_vector_env(case):
+    rules, options = case
+    venv = majiang.VectorEnv(rules, 8, options, seed=5)
+    venv.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        # The compact legal lists are the mask.
+        for t in range(venv.num_tables):
+            listed = set(venv.legal[t, : venv.legal_count[t]].tolist())
+            assert listed == set(np.flatnonzero(venv.mask[t]).tolist())
+        venv.step(venv.random_actions(rng))
+        for t in np.flatnonzero(venv.done):
+            assert venv.reward[t].sum() <= 0 or rules == "hangzhou" or venv.reward[t].sum() == 0
+    assert venv.hands_finished > 0
+    # Same seed, same play.
+    a, b = majiang.VectorEnv(rules, 4, options, seed=1), majiang.VectorEnv(rules, 4, options, seed=1)
+    a.reset(), b.reset()
+    ra, rb = np.random.default_rng(7), np.random.default_rng(7)
+    for _ in range(200):
+        a.step(a.random_actions(ra))
+        b.step(b.random_actions(rb))
+        assert (a.obs == b.obs).all() and (a.reward == b.reward).all()
+
+
+def test_vector_env_refuses_illegal_actions():
+    venv = majiang.VectorEnv("hongkong", 2)
+    venv.reset()
+    with pytest.raises(ValueError, match="table 0"):
+        venv.step(np.array([majiang.ACTION_SPACE + 3, 0]))
+    with pytest.raises(ValueError, match="2 tables"):
+        venv.step(np.array([0, 0, 0]))
+
+
+def test_vector_tables_check_the_output_arrays():
+    venv = majiang.VectorEnv("hongkong", 2)
+    arrays = dict(venv._arrays)
+    arrays["done"] = venv.obs.reshape(-1)[:2]  # shares memory with obs
+    with pytest.raises(ValueError, match="share memory"):
+        venv.tables.reset(arrays)
+    arrays = dict(venv._arrays, actor=np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="actor"):
+        venv.tables.reset(arrays)
+    frozen = venv.obs.copy()
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="obs"):
+        venv.tables.reset(dict(venv._arrays, obs=frozen))

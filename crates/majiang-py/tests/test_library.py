@@ -1,0 +1,140 @@
+"""The library from Python: notation, analyze, score (against the case files and the
+command line), replay, and errors as ValueError."""
+
+import json
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+import majiang
+
+REPO = pathlib.Path(__file__).resolve().parents[3]
+DATA = REPO / "crates" / "majiang" / "tests" / "data"
+CASE_FILES = sorted(DATA.glob("*_cases.json"))
+
+
+def cli():
+    """The `majiang` binary if it has been built (scripts/test.sh builds it)."""
+    for profile in ("release", "debug"):
+        path = REPO / "target" / profile / "majiang"
+        if path.exists():
+            return path
+    return None
+
+
+def test_notation():
+    assert majiang.parse_tiles("123m55z") == ["1m", "2m", "3m", "5z", "5z"]
+    assert majiang.tile_index("1z") == 27
+    assert majiang.tile_name(34) == "1f"
+    assert [majiang.tile_name(majiang.tile_index(t)) for t in ("9p", "7z", "8f")] == ["9p", "7z", "8f"]
+    assert majiang.glyphs("1m") == "🀇"
+    with pytest.raises(ValueError, match="unexpected 'x' at 3"):
+        majiang.parse_tiles("12x3m")
+    with pytest.raises(ValueError):
+        majiang.tile_name(42)
+
+
+def test_analyze_waits_shanten_wildcards_melds():
+    r = majiang.analyze("123m456p789s1122z")
+    assert r["waits"] == ["1z", "2z"] and not r["winning"] and r["shanten"] == 0
+    win = majiang.analyze("123m456p789s11122z")
+    assert win["winning"] and win["decompositions"]
+    # A wildcard (white dragon) completes the pair.
+    wild = majiang.analyze("123m456p789s111z2z5z", wildcard="5z")
+    assert wild["winning"]
+    # Declared melds shorten the concealed part.
+    melded = majiang.analyze("123m456p1z pung 555z", wildcard=None)
+    assert melded["melds"] == ["pung 555z"] and melded["waits"] == ["1z"]
+
+
+@pytest.mark.parametrize(
+    "hand",
+    ["12x3m", "123m456p789s11122z pung", "1111m1m", "123m", "123m456p789s11z pung 555z chow 234s", "11111m"],
+)
+def test_analyze_errors_are_value_errors(hand):
+    with pytest.raises(ValueError):
+        majiang.analyze(hand)
+
+
+def cases():
+    for path in CASE_FILES:
+        for case in json.loads(path.read_text()):
+            yield pytest.param(case, id=f"{path.stem}:{case['name']}")
+
+
+def compared(answer):
+    """What the case files fix, as crates/majiang/tests/common compares it: validity, total,
+    the set of (id, value) patterns and the non-zero payments."""
+    return (
+        answer["valid"],
+        answer.get("total"),
+        sorted((p["id"], p["value"]) for p in answer.get("patterns", [])),
+        {seat: v for seat, v in answer.get("payments", {}).items() if v != 0},
+    )
+
+
+@pytest.mark.parametrize("case", list(cases()))
+def test_score_matches_case_files(case):
+    assert compared(majiang.score(case["request"])) == compared(case["expected"])
+
+
+def test_score_equals_cli_json():
+    binary = cli()
+    if binary is None:
+        pytest.skip("the majiang binary is not built (cargo build -p majiang-cli)")
+    checked = 0
+    for path in CASE_FILES:
+        for case in json.loads(path.read_text()):
+            text = json.dumps(case["request"])
+            out = subprocess.run(
+                [str(binary), "score", "--json"], input=text, capture_output=True, text=True
+            )
+            assert out.returncode == 0, out.stderr
+            assert majiang.score(case["request"]) == json.loads(out.stdout)
+            assert majiang.score(text) == json.loads(out.stdout)
+            checked += 1
+    assert checked > 50
+
+
+BAD_REQUESTS = [
+    {"rules": "riichi"},
+    {"rules": "hongkong", "concealed": "12x3m"},
+    {"rules": "hongkong", "concealed": "123m", "seat": "middle"},
+    {"rules": "hangzhou", "options": {"wildcard": "purple"}},
+    "not json",
+    {"rules": "hongkong", "concealed": 5},
+]
+
+
+@pytest.mark.parametrize("request_", BAD_REQUESTS)
+def test_score_bad_input_raises_cli_message(request_):
+    with pytest.raises(ValueError) as err:
+        majiang.score(request_)
+    binary = cli()
+    if binary is not None:
+        # The same text the binding parses: compact, keys in the dict's order.
+        text = request_ if isinstance(request_, str) else json.dumps(request_, separators=(",", ":"))
+        out = subprocess.run([str(binary), "score", "--json"], input=text, capture_output=True, text=True)
+        assert out.returncode == 2
+        assert out.stderr.strip() == f"majiang: {err.value}"
+
+
+def test_score_refuses_non_json_objects():
+    with pytest.raises(ValueError, match="not JSON"):
+        majiang.score({"rules": "hongkong", "concealed": object()})
+
+
+def test_replay_recorded_logs():
+    logs = sorted((DATA / "logs").glob("*.jsonl"))
+    assert logs
+    for log in logs:
+        report = majiang.replay(log.read_text())
+        assert report["actions"] > 0 and report["hands"]
+
+
+def test_replay_refuses_a_tampered_log():
+    log = next((DATA / "logs").glob("*.jsonl")).read_text().splitlines()
+    with pytest.raises(ValueError, match="does not replay"):
+        majiang.replay("\n".join(log[:3] + ["{\"bogus\": 1}"] + log[3:]))

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The project's one test command: the Rust workspace's tests, then the Python package
+# (crates/majiang-py) built into a project-local venv and its pytest suite.
+#
+#   bash scripts/test.sh            # everything
+#   SKIP_CARGO=1 bash scripts/test.sh   # only the Python part
+#
+# The venv is .venv/ at the repository root (created with python3 -m venv on first use; pip
+# installs maturin, numpy, pettingzoo, gymnasium and pytest from PyPI). The extension is built
+# in release mode into target/py/ (kept apart from the workspace's target dirs, reused between
+# runs). pytest finding no tests (exit 5) counts as a failure.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+if [[ -z "${SKIP_CARGO:-}" ]]; then
+    cargo test --workspace
+fi
+
+# The binary the score tests compare with (already built by cargo test --workspace).
+cargo build -q -p majiang-cli
+
+PY="${PYTHON:-python3}"
+VENV="$ROOT/.venv"
+if [[ ! -x "$VENV/bin/python" ]]; then
+    "$PY" -m venv "$VENV"
+fi
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check \
+    "maturin>=1.5,<2" numpy pettingzoo gymnasium pytest
+
+# The maturin build backend runs the venv's maturin by name.
+export PATH="$VENV/bin:$PATH"
+export CARGO_TARGET_DIR="$ROOT/target/py"
+cargo fmt --manifest-path "$ROOT/crates/majiang-py/Cargo.toml" -- --check
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall \
+    --no-build-isolation "$ROOT/crates/majiang-py"
+
+status=0
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/crates/majiang-py/tests" || status=$?
+if [[ $status -eq 5 ]]; then
+    echo "pytest collected no tests: failing" >&2
+    exit 1
+fi
+exit $status
