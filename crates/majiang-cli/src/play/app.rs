@@ -135,7 +135,7 @@ impl App {
             });
         }
         let mut k = 0;
-        let names = (0..n)
+        let names: Vec<String> = (0..n)
             .map(|i| {
                 if Player(i as u8) == human {
                     "You".to_string()
@@ -145,6 +145,15 @@ impl App {
                 }
             })
             .collect();
+        let mut session = session;
+        // The log remembers who was who, so `majiang replay` shows the same names.
+        session.name_entrants(
+            session
+                .chairs()
+                .iter()
+                .map(|c| names[c.index()].clone())
+                .collect(),
+        );
         let mut app = App {
             session,
             human,
