@@ -82,6 +82,9 @@ pub struct HandSummary {
     pub total: i64,
     /// Payments by chair.
     pub payments: Vec<i64>,
+    /// The payments one by one with their reasons, when they could be worked out again
+    /// ([`super::explain`]).
+    pub itemised: Vec<majiang::scoring::Payment>,
 }
 
 /// The whole interactive game.
@@ -103,6 +106,8 @@ pub struct App {
     logging: bool,
     written: usize,
     last_turn_drawn: Option<(Player, Option<Tile>, usize)>,
+    /// Who last drew a replacement tile (cleared by an ordinary draw).
+    replacement: Option<Player>,
 }
 
 /// How many event lines the log keeps (PgUp/PgDn scroll through them).
@@ -171,6 +176,7 @@ impl App {
             logging,
             written: 0,
             last_turn_drawn: None,
+            replacement: None,
         };
         app.hand_started(opening.deal);
         Ok(app)
@@ -742,6 +748,11 @@ impl App {
     fn record(&mut self, events: &[Event]) {
         let hand = self.session.game().setup().hand_number;
         for e in events {
+            match e {
+                Event::ReplacementDrawn { player, .. } => self.replacement = Some(*player),
+                Event::Drew { .. } => self.replacement = None,
+                _ => {}
+            }
             if let Event::Won {
                 player,
                 win,
@@ -763,6 +774,19 @@ impl App {
                     patterns: scored.patterns.clone(),
                     total: scored.total,
                     payments: scored.payments.clone(),
+                    itemised: super::explain::itemised(
+                        self.session.game(),
+                        &super::explain::Win {
+                            winner: *player,
+                            win: *win,
+                            discarder: *discarder,
+                            tile: *tile,
+                            hand: tiles,
+                            replacement: self.replacement == Some(*player),
+                            payments: &scored.payments,
+                        },
+                    )
+                    .unwrap_or_default(),
                 });
             }
             if let Event::ExhaustiveDraw = e {
@@ -778,6 +802,7 @@ impl App {
                     patterns: Vec::new(),
                     total: 0,
                     payments: vec![0; self.session.game().players()],
+                    itemised: Vec::new(),
                 });
             }
             if let Some(m) = self.describe(&e.seen_by(self.human)) {
@@ -832,13 +857,15 @@ impl App {
             Event::Claimed {
                 player, from, meld, ..
             } => format!(
-                "{} {} {} {}.",
-                who(player),
-                match meld.kind {
-                    majiang::meld::MeldKind::Chow => "chow",
-                    majiang::meld::MeldKind::Pung => "pung",
-                    _ => "kong",
-                },
+                "{} {} {}.",
+                self.says(
+                    *player,
+                    match meld.kind {
+                        majiang::meld::MeldKind::Chow => "chow",
+                        majiang::meld::MeldKind::Pung => "pung",
+                        _ => "kong",
+                    }
+                ),
                 self.whose(*from),
                 st.tile(meld.claimed.unwrap_or(meld.tile))
             ),

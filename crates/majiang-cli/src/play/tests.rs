@@ -1012,3 +1012,41 @@ fn leaving_prints_the_standings_and_the_log_path() {
     assert!(text.contains("1 hand of hongkong, seed 3."), "{text}");
     assert!(text.contains("m.jsonl"), "{text}");
 }
+
+#[test]
+fn won_hands_explain_their_payments() {
+    for rules in ["hongkong", "hangzhou", "yangzhou", "classic"] {
+        let (mut wins, mut explained) = (0, 0);
+        for seed in 0..12 {
+            let mut a = app(rules, seed, 2);
+            play_hand(&mut a);
+            let s = a.summary().unwrap().clone();
+            if s.winner.is_none() {
+                continue;
+            }
+            wins += 1;
+            if s.itemised.is_empty() {
+                continue;
+            }
+            explained += 1;
+            // The itemised payments add up to the hand's payments, chair by chair.
+            let obs = a.observation();
+            let mut net = vec![0i64; s.payments.len()];
+            for p in &s.itemised {
+                let chair = |seat| obs.table.iter().position(|h| h.seat == seat).unwrap();
+                net[chair(p.from)] -= p.amount;
+                net[chair(p.to)] += p.amount;
+            }
+            assert_eq!(net, s.payments, "{rules} seed {seed}");
+            let screen = screen_of(&a, 120, 60);
+            assert!(screen.contains("Why:"), "{screen}");
+            let reason: String = s.itemised[0].reason.chars().take(30).collect();
+            assert!(screen.contains(&reason), "{screen}");
+        }
+        eprintln!("{rules}: {explained} of {wins} wins explained");
+        assert!(
+            explained > 0 && explained * 2 >= wins,
+            "{rules}: {explained}/{wins}"
+        );
+    }
+}

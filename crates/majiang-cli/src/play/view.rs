@@ -662,6 +662,30 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
             points(app, app.ledger().get(i).copied().unwrap_or(0))
         )));
     }
+    if !s.itemised.is_empty() {
+        lines.push(Line::from("Why:"));
+        let table = app.observation().table;
+        let name = |seat: Seat| {
+            table
+                .iter()
+                .find(|h| h.seat == seat)
+                .map_or("?", |h| app.name(h.player))
+        };
+        for pay in &s.itemised {
+            lines.push(Line::from(format!(
+                "  {} {} {} {}: {}",
+                name(pay.from),
+                if name(pay.from) == "You" {
+                    "pay"
+                } else {
+                    "pays"
+                },
+                name(pay.to),
+                pay.amount,
+                pay.reason
+            )));
+        }
+    }
     lines.push(Line::from(""));
     match app.settlement().map(|st| (st.next, st.ended)) {
         Some((Some(next), _)) => lines.push(Line::from(format!(
