@@ -187,11 +187,34 @@ fn help_popup(f: &mut Frame, app: &App) {
             Style::default().add_modifier(Modifier::BOLD),
         )),
     ];
-    for p in spec.patterns {
-        lines.push(Line::from(format!("  {:<34} {}", p.name, p.value_text())));
-    }
     let area = f.area();
-    let r = popup_rect(area, 80, lines.len() as u16 + 2);
+    let room = usize::from(area.height.saturating_sub(2)).saturating_sub(lines.len());
+    if spec.patterns.len() <= room {
+        for p in spec.patterns {
+            lines.push(Line::from(format!("  {:<34} {}", p.name, p.value_text())));
+        }
+    } else {
+        // Two columns when one does not fit: limit hands say "limit", long names are cut.
+        let cell_width = usize::from(area.width.min(110).saturating_sub(4)) / 2;
+        let name_width = cell_width.saturating_sub(13).max(8);
+        let cell = |p: &majiang::scoring::PatternDef| {
+            let name: String = p.name.chars().take(name_width).collect();
+            let value = if p.option == Some("limit") {
+                "limit".to_string()
+            } else {
+                p.value_text()
+            };
+            let value = value.split(" (option").next().unwrap_or_default();
+            format!("{name:<name_width$} {value:<12}")
+        };
+        let half = spec.patterns.len().div_ceil(2);
+        for i in 0..half {
+            let left = cell(&spec.patterns[i]);
+            let right = spec.patterns.get(half + i).map(cell).unwrap_or_default();
+            lines.push(Line::from(format!(" {left} {right}")));
+        }
+    }
+    let r = popup_rect(area, 110, lines.len() as u16 + 2);
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: false }).block(
@@ -662,8 +685,9 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
             points(app, app.ledger().get(i).copied().unwrap_or(0))
         )));
     }
+    let head = lines.len();
+    let mut why = Vec::new();
     if !s.itemised.is_empty() {
-        lines.push(Line::from("Why:"));
         let table = app.observation().table;
         let name = |seat: Seat| {
             table
@@ -672,7 +696,7 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
                 .map_or("?", |h| app.name(h.player))
         };
         for pay in &s.itemised {
-            lines.push(Line::from(format!(
+            why.push(Line::from(format!(
                 "  {} {} {} {}: {}",
                 name(pay.from),
                 if name(pay.from) == "You" {
@@ -710,10 +734,34 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
         }
         None => lines.push(Line::from("Press Enter.")),
     }
-    // The box is as tall as its text once wrapped, so nothing is cut.
-    let width: u16 = 76;
+    // The box is as tall as its text once wrapped, so nothing is cut; when the terminal is too
+    // short for every reason, the last ones give way to a count.
+    let width: u16 = f.area().width.saturating_sub(4).clamp(76, 110);
     let inner = usize::from(width.min(f.area().width).saturating_sub(2)).max(1);
-    let rows: usize = lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum();
+    let rows_of =
+        |lines: &[Line]| -> usize { lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum() };
+    let room = usize::from(f.area().height.saturating_sub(2));
+    let tail = lines.split_off(head);
+    let mut shown = why.len();
+    let lines = loop {
+        let mut all = lines.clone();
+        if shown > 0 {
+            all.push(Line::from("Why:"));
+            all.extend(why[..shown].iter().cloned());
+            if shown < why.len() {
+                all.push(Line::from(format!(
+                    "  … and {} more payments",
+                    why.len() - shown
+                )));
+            }
+        }
+        all.extend(tail.iter().cloned());
+        if shown == 0 || rows_of(&all) <= room {
+            break all;
+        }
+        shown -= 1;
+    };
+    let rows = rows_of(&lines);
     let r = popup_rect(f.area(), width, rows as u16 + 2);
     f.render_widget(Clear, r);
     f.render_widget(
