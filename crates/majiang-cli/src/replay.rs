@@ -133,7 +133,8 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
             log.records.len(),
             args.log
         );
-        print!("{}", standings_text(&summary));
+        let names = Names((0..m.players()).map(|c| format!("player {c}")).collect());
+        print!("{}", standings_text(&summary, &names));
     }
     Ok(())
 }
@@ -191,11 +192,43 @@ fn signed(v: &[i64]) -> String {
         .join(" ")
 }
 
-fn hand_line(s: &Settlement, show_lao: bool) -> String {
+/// The players' names by chair: those seen in play when the log names them ("You", "Bot
+/// 1"), else "player N".
+struct Names(Vec<String>);
+
+impl Names {
+    fn of(report: &ReplayReport) -> Names {
+        let n = usize::from(report.header.players);
+        let mut names: Vec<String> = (0..n).map(|c| format!("player {c}")).collect();
+        for (entrant, chair) in report.chairs.iter().enumerate() {
+            if let (Some(name), Some(slot)) = (
+                report.header.names.get(entrant),
+                names.get_mut(chair.index()),
+            ) {
+                *slot = name.clone();
+            }
+        }
+        Names(names)
+    }
+
+    fn chair(&self, p: Player) -> &str {
+        self.0.get(p.index()).map_or("?", String::as_str)
+    }
+
+    /// "your" for "You", else "Bot 1's".
+    fn whose(&self, p: Player) -> String {
+        match self.chair(p) {
+            "You" => "your".to_string(),
+            name => format!("{name}'s"),
+        }
+    }
+}
+
+fn hand_line(s: &Settlement, show_lao: bool, names: &Names) -> String {
     let mut line = format!(
         "hand {:>3}  dealer {}  {:<5} wind",
         s.hand_number,
-        s.deal.dealer,
+        names.chair(s.deal.dealer),
         s.deal.prevailing_wind.name()
     );
     if show_lao {
@@ -211,20 +244,22 @@ fn hand_line(s: &Settlement, show_lao: bool) -> String {
             scored,
             ..
         } => {
-            let from = |d: &Option<Player>| d.map(|p| p.to_string()).unwrap_or_default();
+            let from = |d: &Option<Player>| d.map(|p| names.whose(p)).unwrap_or_default();
             let how = match win {
                 WinKind::SelfDraw => "by self-draw".to_string(),
-                WinKind::Discard => format!("on player {}'s discard", from(discarder)),
-                WinKind::RobbingKong => format!("robbing player {}'s kong", from(discarder)),
+                WinKind::Discard => format!("on {} discard", from(discarder)),
+                WinKind::RobbingKong => format!("robbing {} kong", from(discarder)),
             };
             let patterns: Vec<String> = scored
                 .patterns
                 .iter()
                 .map(|p| format!("{} {}", p.name, unit_word(p.unit, p.value)))
                 .collect();
+            let winner = names.chair(*winner);
+            let verb = if winner == "You" { "win" } else { "wins" };
             let _ = write!(
                 line,
-                "  player {winner} wins {how} with {tile}: {}; total {}",
+                "  {winner} {verb} {how} with {tile}: {}; total {}",
                 patterns.join(", "),
                 scored.total
             );
@@ -234,13 +269,16 @@ fn hand_line(s: &Settlement, show_lao: bool) -> String {
     line
 }
 
-fn standings_text(summary: &MatchSummary) -> String {
+fn standings_text(summary: &MatchSummary, names: &Names) -> String {
     let mut out = String::from("final standings:\n");
     for st in &summary.standings {
         let _ = writeln!(
             out,
-            "  {}. player {} (entrant {})  {:+}",
-            st.rank, st.player, st.entrant, st.points
+            "  {}. {} (chair {})  {:+}",
+            st.rank,
+            names.chair(st.player),
+            st.player,
+            st.points
         );
     }
     out
@@ -256,16 +294,16 @@ fn describe(report: &ReplayReport) -> String {
         h.players,
         Value::Object(h.options.clone())
     );
+    let names = Names::of(report);
     let seats: Vec<String> = report
         .chairs
         .iter()
-        .enumerate()
-        .map(|(e, c)| format!("entrant {e} in chair {c}"))
+        .map(|&c| format!("{} in chair {c}", names.chair(c)))
         .collect();
     let _ = writeln!(out, "seats: {}", seats.join(", "));
     let show_lao = majiang::rules::lookup(&h.rules).is_ok_and(|spec| spec.lao);
     for s in &report.hands {
-        out.push_str(&hand_line(s, show_lao));
+        out.push_str(&hand_line(s, show_lao, &names));
         out.push('\n');
     }
     if report.complete {
@@ -275,14 +313,37 @@ fn describe(report: &ReplayReport) -> String {
             report.summary.hands,
             reason_text(report.summary.reason)
         );
-        out.push_str(&standings_text(&report.summary));
+        out.push_str(&standings_text(&report.summary, &names));
     } else {
         let _ = writeln!(
             out,
             "{} hands finished before the log ends; standings so far:",
             report.summary.hands
         );
-        out.push_str(standings_text(&report.summary).trim_start_matches("final standings:\n"));
+        out.push_str(
+            standings_text(&report.summary, &names).trim_start_matches("final standings:\n"),
+        );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe;
+    use crate::play::app::App;
+    use majiang::table::{Ruleset, replay};
+    use std::sync::Arc;
+
+    #[test]
+    fn a_played_match_replays_with_the_names_seen_in_play() {
+        let r = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+        let mut app = App::new(r, 8, "efficient", Some(1), true).unwrap();
+        app.run_bots();
+        let log = app.take_log().join("\n");
+        let text = describe(&replay(&log).expect("a partial log replays"));
+        assert!(text.contains("You in chair"), "{text}");
+        assert!(text.contains("Bot 1 in chair"), "{text}");
+        assert!(!text.contains("entrant"), "{text}");
+        assert!(text.contains(". You (chair "), "{text}");
+    }
 }

@@ -15,6 +15,7 @@ struct Session {
     output: Receiver<Vec<u8>>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
+    master: Box<dyn portable_pty::MasterPty + Send>,
     /// Everything the program wrote, for checks on the raw escape sequences.
     raw: Vec<u8>,
     closed: bool,
@@ -45,9 +46,8 @@ impl Session {
         let mut reader = pty.master.try_clone_reader().expect("pty reader");
         let writer = pty.master.take_writer().expect("pty writer");
         let (tx, rx) = channel();
+        let master = pty.master;
         std::thread::spawn(move || {
-            // Keep the master open as long as the reader runs.
-            let _master = pty.master;
             let mut buf = [0u8; 8192];
             loop {
                 match reader.read(&mut buf) {
@@ -65,6 +65,7 @@ impl Session {
             output: rx,
             writer,
             child,
+            master,
             raw: Vec::new(),
             closed: false,
         }
@@ -120,6 +121,19 @@ impl Session {
                 );
             }
         }
+    }
+
+    /// Resizes the terminal (the program sees a resize event), and the emulator with it.
+    fn resize(&mut self, cols: u16, rows: u16) {
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("resize the pseudo-terminal");
+        self.parser.set_size(rows, cols);
     }
 
     fn send(&mut self, keys: &str) {
@@ -295,6 +309,43 @@ fn play_a_hand_in_a_terminal() {
 }
 
 #[test]
+fn keys_do_nothing_while_the_table_is_hidden() {
+    let mut s = Session::start(&[
+        "play",
+        "--rules",
+        "hongkong",
+        "--seed",
+        "3",
+        "--delay-ms",
+        "0",
+    ]);
+    s.wait_for("the table", Duration::from_secs(10), |sc| {
+        keys_line(sc).contains("Enter discard")
+    });
+    let hand = line(&s.screen(), "hand: ").to_string();
+    s.resize(60, 20);
+    s.wait_for("the size message", Duration::from_secs(5), |sc| {
+        sc.contains("at least 90×32")
+    });
+    s.send("\r");
+    s.send("d");
+    s.pump(Duration::from_millis(300));
+    s.resize(COLS, ROWS);
+    s.wait_for("the table again", Duration::from_secs(5), |sc| {
+        keys_line(sc).contains("Enter discard")
+    });
+    let screen = s.screen();
+    assert_eq!(
+        line(&screen, "hand: "),
+        hand,
+        "a tile was discarded blind:\n{screen}"
+    );
+    assert!(screen.contains("discards: none"), "{screen}");
+    s.send("\x03");
+    assert_eq!(s.exit_code(Duration::from_secs(5)), 130);
+}
+
+#[test]
 fn quit_and_ctrl_c_restore_the_terminal() {
     let log = temp_log("quit.jsonl");
     let mut s = Session::start(&[
@@ -316,6 +367,13 @@ fn quit_and_ctrl_c_restore_the_terminal() {
     s.send("y");
     assert_eq!(s.exit_code(Duration::from_secs(5)), 0);
     s.assert_restored();
+    // Leaving prints the standings and where the log is.
+    let screen = s.screen();
+    assert!(
+        screen.contains("Standings:") && screen.contains("You"),
+        "{screen}"
+    );
+    assert!(screen.contains("quit.jsonl"), "{screen}");
     // The log of the abandoned match replays as far as it goes: exit 3.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_majiang"))
         .args(["replay", log.to_str().unwrap()])

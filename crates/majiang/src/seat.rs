@@ -92,6 +92,25 @@ impl Seat {
         }
     }
 
+    /// The name for people: `East`, ..., `North-east`, `South-west` (the terminal and the
+    /// browser both show this).
+    ///
+    /// ```
+    /// use majiang::seat::Seat;
+    /// assert_eq!(Seat::NorthEast.title(), "North-east");
+    /// assert_eq!(Seat::West.title(), "West");
+    /// ```
+    pub const fn title(self) -> &'static str {
+        match self {
+            Seat::East => "East",
+            Seat::South => "South",
+            Seat::West => "West",
+            Seat::North => "North",
+            Seat::NorthEast => "North-east",
+            Seat::SouthWest => "South-west",
+        }
+    }
+
     /// Parses a JSON/command-line seat name (case-insensitive; `-` or `_` in compound names).
     pub fn parse(s: &str) -> Option<Seat> {
         match s.to_ascii_lowercase().replace('-', "_").as_str() {

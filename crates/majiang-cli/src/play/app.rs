@@ -6,7 +6,9 @@ use majiang::bots::{self, Bot};
 use majiang::scoring::{PatternScore, WinKind};
 use majiang::table::log::LogRecord;
 use majiang::table::matches::{Settlement, Standing};
-use majiang::table::{Action, Event, MatchError, Observation, Player, Ruleset, Session};
+use majiang::table::{
+    Action, ActionError, Event, MatchError, Observation, Player, Ruleset, Session,
+};
 use majiang::tile::Tile;
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -28,6 +30,10 @@ pub enum Key {
     Home,
     /// End.
     End,
+    /// Page Up (the log, back).
+    PageUp,
+    /// Page Down (the log, forward).
+    PageDown,
     /// Ctrl-C.
     Interrupt,
 }
@@ -45,6 +51,8 @@ pub enum Mode {
     MatchOver,
     /// "Abandon the match?" over the mode below.
     ConfirmQuit(Box<Mode>),
+    /// The keys and the rule set's patterns (`?`) over the mode below.
+    Help(Box<Mode>),
     /// The user left: the program ends.
     Quit,
 }
@@ -74,6 +82,9 @@ pub struct HandSummary {
     pub total: i64,
     /// Payments by chair.
     pub payments: Vec<i64>,
+    /// The payments one by one with their reasons, when they could be worked out again
+    /// ([`super::explain`]).
+    pub itemised: Vec<majiang::scoring::Payment>,
 }
 
 /// The whole interactive game.
@@ -87,16 +98,20 @@ pub struct App {
     cursor: usize,
     mode: Mode,
     messages: VecDeque<String>,
+    log_scroll: usize,
     notice: Option<String>,
+    fits: bool,
     summary: Option<HandSummary>,
     settlement: Option<Settlement>,
     logging: bool,
     written: usize,
     last_turn_drawn: Option<(Player, Option<Tile>, usize)>,
+    /// Who last drew a replacement tile (cleared by an ordinary draw).
+    replacement: Option<Player>,
 }
 
-/// How many event lines the message area keeps.
-const MESSAGES: usize = 4;
+/// How many event lines the log keeps (PgUp/PgDn scroll through them).
+const MESSAGES: usize = 500;
 
 impl App {
     /// A new match against bots named `bots` (`efficient`, `random`), seeded; the human is the
@@ -125,7 +140,7 @@ impl App {
             });
         }
         let mut k = 0;
-        let names = (0..n)
+        let names: Vec<String> = (0..n)
             .map(|i| {
                 if Player(i as u8) == human {
                     "You".to_string()
@@ -135,6 +150,15 @@ impl App {
                 }
             })
             .collect();
+        let mut session = session;
+        // The log remembers who was who, so `majiang replay` shows the same names.
+        session.name_entrants(
+            session
+                .chairs()
+                .iter()
+                .map(|c| names[c.index()].clone())
+                .collect(),
+        );
         let mut app = App {
             session,
             human,
@@ -144,12 +168,15 @@ impl App {
             cursor: 0,
             mode: Mode::Playing,
             messages: VecDeque::new(),
+            log_scroll: 0,
             notice: None,
+            fits: true,
             summary: None,
             settlement: None,
             logging,
             written: 0,
             last_turn_drawn: None,
+            replacement: None,
         };
         app.hand_started(opening.deal);
         Ok(app)
@@ -188,9 +215,58 @@ impl App {
         self.cursor
     }
 
-    /// The last few things that happened, oldest first.
+    /// The log of the match so far, oldest first (the last [`MESSAGES`] lines).
     pub fn messages(&self) -> impl Iterator<Item = &str> {
         self.messages.iter().map(|s| s.as_str())
+    }
+
+    /// How many lines the log is scrolled back from its end (PgUp/PgDn).
+    pub fn log_scroll(&self) -> usize {
+        self.log_scroll
+    }
+
+    /// Tells the app whether the terminal is big enough to show the table. While it is not,
+    /// keys other than quitting do nothing and the bots wait: nobody plays blind.
+    pub fn set_fits(&mut self, fits: bool) {
+        self.fits = fits;
+    }
+
+    /// A player's name as the subject of `verb`: "You deal", "Bot 1 deals".
+    pub fn says(&self, p: Player, verb: &str) -> String {
+        let s = if p == self.human { "" } else { "s" };
+        format!("{} {verb}{s}", self.name(p))
+    }
+
+    /// A player's name as an owner: "your", "Bot 1's".
+    pub fn whose(&self, p: Player) -> String {
+        if p == self.human {
+            "your".to_string()
+        } else {
+            format!("{}'s", self.name(p))
+        }
+    }
+
+    /// How long the match is, from the rule set's end rule: `hand 2 of 8`, `hand 3, until
+    /// someone's 20 points are gone`, `hand 5, East round of 4`.
+    pub fn match_length(&self) -> String {
+        use majiang::table::matches::EndRule;
+        let hand = self.hand_number();
+        let limit = self.session.matches().hand_limit();
+        match (self.session.matches().rules().end, limit) {
+            (_, Some(n)) => format!("hand {hand} of {n}"),
+            (EndRule::Hands(n), None) => format!("hand {hand} of {n}"),
+            (EndRule::Points(p), None) => {
+                format!("hand {hand}, until someone's {p} points are gone")
+            }
+            (EndRule::DealRounds(r), None) => {
+                let rounds = if r == 1 {
+                    "the deal goes round once".to_string()
+                } else {
+                    format!("the deal goes round {r} times")
+                };
+                format!("hand {hand}, {rounds}")
+            }
+        }
     }
 
     /// Why the last key did nothing, if it did nothing.
@@ -243,14 +319,16 @@ impl App {
         self.mode == Mode::Quit
     }
 
-    /// The human's concealed tiles in display order: sorted, with the tile just drawn last.
+    /// The human's concealed tiles in display order: sorted, the extra winds of a five- or
+    /// six-player table after the playing tiles, the tile just drawn last.
     pub fn hand_tiles(&self) -> Vec<Tile> {
         let obs = self.observation();
         let mut rest = obs.concealed;
-        if let Some(d) = obs.drawn {
+        if let Some(d) = obs.drawn.filter(|d| !d.is_bonus()) {
             rest.remove(d);
         }
         let mut tiles = rest.tiles();
+        tiles.extend(obs.extra_winds.iter().filter(|&&t| Some(t) != obs.drawn));
         if let Some(d) = obs.drawn {
             tiles.push(d);
         }
@@ -265,7 +343,7 @@ impl App {
 
     /// A bot that must decide now, if any (and the game is being played).
     pub fn bot_to_act(&self) -> Option<Player> {
-        if self.mode != Mode::Playing {
+        if self.mode != Mode::Playing || !self.fits {
             return None;
         }
         self.session.game().to_act().find(|&p| p != self.human)
@@ -308,15 +386,19 @@ impl App {
                 if legal.is_empty() {
                     keys.push("(waiting for the bots)");
                 }
-                keys.push("g glyphs");
+                keys.push("? help");
                 keys.push("q quit");
             }
             Mode::Choose(_) => {
                 keys.extend(["1-9 or ←/→ + Enter choose", "Esc back"]);
             }
-            Mode::HandOver => keys.extend(["Enter next hand", "g glyphs", "q quit"]),
+            Mode::HandOver if self.session.is_over() => {
+                keys.extend(["Enter standings", "? help", "q quit"]);
+            }
+            Mode::HandOver => keys.extend(["Enter next hand", "? help", "q quit"]),
             Mode::MatchOver => keys.extend(["Enter or q leave"]),
             Mode::ConfirmQuit(_) => keys.extend(["y abandon the match", "n keep playing"]),
+            Mode::Help(_) => keys.extend(["any key back to the game"]),
             Mode::Quit => {}
         }
         keys.join("  ")
@@ -355,7 +437,12 @@ impl App {
         } else {
             legal[0]
         };
-        self.apply(p, action).ok().map(|()| action)
+        let done = self.apply(p, action).ok().map(|()| action);
+        if !self.session.game().legal_actions(self.human).is_empty() {
+            // The human must decide now: a notice about waiting is stale.
+            self.notice = None;
+        }
+        done
     }
 
     /// Lets the bots act until the human must decide or the hand ends (no delay: tests).
@@ -371,8 +458,29 @@ impl App {
             self.mode = Mode::Quit;
             return;
         }
+        if !self.fits && !matches!(self.mode, Mode::ConfirmQuit(_)) {
+            match key {
+                Key::Char('q' | 'Q') => self.confirm_quit(),
+                _ => {
+                    self.notice = Some("The table is hidden: enlarge the terminal to play.".into());
+                }
+            }
+            return;
+        }
+        match key {
+            Key::PageUp => {
+                self.log_scroll = (self.log_scroll + 5).min(self.messages.len());
+                return;
+            }
+            Key::PageDown => {
+                self.log_scroll = self.log_scroll.saturating_sub(5);
+                return;
+            }
+            _ => {}
+        }
         match self.mode.clone() {
             Mode::Quit => {}
+            Mode::Help(back) => self.mode = *back,
             Mode::ConfirmQuit(back) => match key {
                 Key::Char('y' | 'Y') => self.mode = Mode::Quit,
                 Key::Char('n' | 'N') | Key::Esc => self.mode = *back,
@@ -386,12 +494,21 @@ impl App {
             Mode::HandOver => match key {
                 Key::Enter | Key::Char('n') => self.next_hand(),
                 Key::Char('g') => self.style = self.style.toggled(),
+                Key::Char('?') => self.open_help(),
                 Key::Char('q') => self.confirm_quit(),
+                _ if self.session.is_over() => {
+                    self.notice = Some("Press Enter for the standings.".into());
+                }
                 _ => self.notice = Some("Press Enter for the next hand.".into()),
             },
             Mode::Choose(options) => self.on_choose_key(key, &options),
             Mode::Playing => self.on_play_key(key),
         }
+    }
+
+    fn open_help(&mut self) {
+        let back = std::mem::replace(&mut self.mode, Mode::Quit);
+        self.mode = Mode::Help(Box::new(back));
     }
 
     fn confirm_quit(&mut self) {
@@ -430,6 +547,7 @@ impl App {
         match key {
             Key::Char('q') => self.confirm_quit(),
             Key::Char('g') => self.style = self.style.toggled(),
+            Key::Char('?') => self.open_help(),
             Key::Left | Key::Char('h') => self.cursor = self.cursor.saturating_sub(1),
             Key::Right | Key::Char('l') => {
                 self.cursor = (self.cursor + 1).min(n_tiles.saturating_sub(1));
@@ -481,19 +599,50 @@ impl App {
         let options: Vec<Action> = legal.iter().copied().filter(|a| f(a)).collect();
         match options.len() {
             0 => {
-                let why = self
-                    .session
-                    .game()
-                    .check(self.human, self.probe(what))
-                    .err()
-                    .map_or(String::new(), |e| format!(" ({e})"));
-                self.notice = Some(format!("You cannot {what} now{why}."));
+                let probe = self.probe(what);
+                self.notice = Some(match self.session.game().check(self.human, probe) {
+                    Err(e) => self.refusal(&e),
+                    Ok(()) => format!("You cannot {what} now."),
+                });
             }
             1 => self.human_acts(options[0]),
             _ => {
                 self.cursor = 0;
                 self.mode = Mode::Choose(options);
             }
+        }
+    }
+
+    /// Why the game refused the human's action, in words: "You cannot chow the East wind:
+    /// …", "You cannot pung now: it is Bot 2's turn".
+    fn refusal(&self, e: &ActionError) -> String {
+        let config = self.ruleset().config();
+        match e {
+            ActionError::Illegal { action, reason, .. } => {
+                let what = match action {
+                    Action::Chow { .. } | Action::Pung | Action::Kong => {
+                        let verb = match action {
+                            Action::Chow { .. } => "chow",
+                            Action::Pung => "pung",
+                            _ => "kong",
+                        };
+                        match self.observation().on_offer {
+                            Some((_, t)) => format!("{verb} the {}", config.tile_name(t)),
+                            None => verb.to_string(),
+                        }
+                    }
+                    Action::Discard(t) => format!("discard the {}", config.tile_name(*t)),
+                    Action::ConcealedKong(t) | Action::AddedKong(t) => {
+                        format!("declare a kong of the {}", config.tile_name(*t))
+                    }
+                    Action::Win => "win".to_string(),
+                    other => other.to_string(),
+                };
+                format!("You cannot {what}: {reason}.")
+            }
+            ActionError::NotYourTurn { .. } => "Not your turn: waiting for the bots.".to_string(),
+            ActionError::HandOver => "The hand is over.".to_string(),
+            other => format!("Refused: {other}."),
         }
     }
 
@@ -512,17 +661,17 @@ impl App {
 
     fn human_acts(&mut self, action: Action) {
         if let Err(e) = self.apply(self.human, action) {
-            self.notice = Some(format!("Refused: {e}"));
+            self.notice = Some(match e {
+                MatchError::Action { error, .. } => self.refusal(&error),
+                other => format!("Refused: {other}."),
+            });
         }
     }
 
     /// Plays one action through the session (which settles a finished hand and logs it); the
     /// game's refusal, if refused.
-    fn apply(&mut self, p: Player, action: Action) -> Result<(), String> {
-        let step = self.session.act(p, action).map_err(|e| match e {
-            MatchError::Action { error, .. } => error.to_string(),
-            other => other.to_string(),
-        })?;
+    fn apply(&mut self, p: Player, action: Action) -> Result<(), MatchError> {
+        let step = self.session.act(p, action)?;
         self.record(&step.events);
         self.after_step();
         if let Some(settlement) = step.settlement {
@@ -556,13 +705,12 @@ impl App {
     fn hand_started(&mut self, events: Vec<Event>) {
         self.summary = None;
         self.last_turn_drawn = None;
-        self.messages.clear();
         let d = self.session.game().dealer();
+        self.log_scroll = 0;
         self.push_message(format!(
-            "Hand {} begins: {} deal{}.",
+            "Hand {} begins: {}.",
             self.hand_number(),
-            self.name(d),
-            if d == self.human { "" } else { "s" }
+            self.says(d, "deal")
         ));
         self.record(&events);
         self.after_step();
@@ -589,6 +737,10 @@ impl App {
         if self.messages.len() == MESSAGES {
             self.messages.pop_front();
         }
+        if self.log_scroll > 0 {
+            // Scrolled back: the lines on screen stay put as new ones arrive.
+            self.log_scroll += 1;
+        }
         self.messages.push_back(m);
     }
 
@@ -596,6 +748,11 @@ impl App {
     fn record(&mut self, events: &[Event]) {
         let hand = self.session.game().setup().hand_number;
         for e in events {
+            match e {
+                Event::ReplacementDrawn { player, .. } => self.replacement = Some(*player),
+                Event::Drew { .. } => self.replacement = None,
+                _ => {}
+            }
             if let Event::Won {
                 player,
                 win,
@@ -617,6 +774,19 @@ impl App {
                     patterns: scored.patterns.clone(),
                     total: scored.total,
                     payments: scored.payments.clone(),
+                    itemised: super::explain::itemised(
+                        self.session.game(),
+                        &super::explain::Win {
+                            winner: *player,
+                            win: *win,
+                            discarder: *discarder,
+                            tile: *tile,
+                            hand: tiles,
+                            replacement: self.replacement == Some(*player),
+                            payments: &scored.payments,
+                        },
+                    )
+                    .unwrap_or_default(),
                 });
             }
             if let Event::ExhaustiveDraw = e {
@@ -632,6 +802,7 @@ impl App {
                     patterns: Vec::new(),
                     total: 0,
                     payments: vec![0; self.session.game().players()],
+                    itemised: Vec::new(),
                 });
             }
             if let Some(m) = self.describe(&e.seen_by(self.human)) {
@@ -686,32 +857,34 @@ impl App {
             Event::Claimed {
                 player, from, meld, ..
             } => format!(
-                "{} {} {}'s {}.",
-                who(player),
-                match meld.kind {
-                    majiang::meld::MeldKind::Chow => "chow",
-                    majiang::meld::MeldKind::Pung => "pung",
-                    _ => "kong",
-                },
-                who(from),
+                "{} {} {}.",
+                self.says(
+                    *player,
+                    match meld.kind {
+                        majiang::meld::MeldKind::Chow => "chow",
+                        majiang::meld::MeldKind::Pung => "pung",
+                        _ => "kong",
+                    }
+                ),
+                self.whose(*from),
                 st.tile(meld.claimed.unwrap_or(meld.tile))
             ),
             Event::KongDeclared { player, kind, tile } => format!(
-                "{} declare{} a {} kong of {}.",
+                "{} declare{} {} kong of {}.",
                 who(player),
                 self.s(player),
                 match kind {
-                    majiang::table::KongKind::Exposed => "exposed",
-                    majiang::table::KongKind::Concealed => "concealed",
-                    majiang::table::KongKind::Added => "added",
+                    majiang::table::KongKind::Exposed => "an exposed",
+                    majiang::table::KongKind::Concealed => "a concealed",
+                    majiang::table::KongKind::Added => "an added",
                 },
                 st.tile(*tile)
             ),
             Event::KongRobbed { player, from, tile } => format!(
-                "{} rob{} {}'s kong of {}!",
+                "{} rob{} {} kong of {}!",
                 who(player),
                 self.s(player),
-                who(from),
+                self.whose(*from),
                 st.tile(*tile)
             ),
             Event::Won {

@@ -7,6 +7,7 @@
 //! loop, the bots' delay, and the log file.
 
 pub mod app;
+pub mod explain;
 pub mod tiles;
 pub mod view;
 
@@ -47,8 +48,8 @@ pub struct Args {
     /// The seed: the same seed (and the same moves) gives the same game.
     #[arg(long)]
     seed: Option<u64>,
-    /// The bots' policy: efficient or random.
-    #[arg(long, default_value = "efficient")]
+    // The bots' policy (help from the library's list of bots).
+    #[arg(long, default_value = "efficient", help = bots_help())]
     bots: String,
     /// Milliseconds to wait before each bot action, so you can follow the play.
     #[arg(long, default_value_t = 250)]
@@ -62,6 +63,43 @@ pub struct Args {
     /// Start with Unicode tile glyphs rather than ASCII notation (g toggles).
     #[arg(long)]
     glyphs: bool,
+}
+
+/// The `--bots` help, listing every bot the library knows (the list the error quotes).
+fn bots_help() -> String {
+    format!("The bots' policy: {}", majiang::bots::BOT_NAMES.join(", "))
+}
+
+/// What `play` prints when the player leaves: the standings, the hands played and the seed,
+/// and where the log went.
+pub fn farewell(app: &App, log: Option<&str>) -> String {
+    let mut out = String::from("Standings:\n");
+    for s in app.standings() {
+        out.push_str(&format!(
+            "  {}. {:<8} {:>7}\n",
+            s.rank,
+            app.name(s.player),
+            if app.starting_points() == 0 {
+                format!("{:+}", s.points)
+            } else {
+                s.points.to_string()
+            }
+        ));
+    }
+    let hands = app.hand_number();
+    out.push_str(&format!(
+        "{hands} hand{} of {}, seed {}.\n",
+        if hands == 1 { "" } else { "s" },
+        app.ruleset().name(),
+        app.seed()
+    ));
+    match log {
+        Some(path) => out.push_str(&format!(
+            "The match log is in {path} (majiang replay {path} checks it).\n"
+        )),
+        None => out.push_str("No log was written (--log FILE keeps one).\n"),
+    }
+    out
 }
 
 /// Builds the app from the arguments (no terminal involved).
@@ -127,6 +165,8 @@ pub fn run(args: &Args) -> Result<Finished, UsageError> {
             .map_err(|e| UsageError(format!("writing the log: {e}")))?;
     }
     let interrupted = result.map_err(|e| UsageError(format!("terminal: {e}")))?;
+    print!("{}", farewell(&app, args.log.as_deref()));
+    let _ = std::io::stdout().flush();
     Ok(if interrupted {
         Finished::Interrupted
     } else {
@@ -162,6 +202,8 @@ fn event_loop(
             // See `view::skip_after_glyphs`: a full redraw keeps skipped cells blank.
             terminal.clear()?;
         }
+        let size = terminal.size()?;
+        app.set_fits(view::fits(size.width, size.height));
         terminal.draw(|f| view::draw(f, app))?;
         // Debug builds only: lets the tests check that a panic restores the terminal.
         #[cfg(debug_assertions)]
@@ -219,6 +261,8 @@ fn map_key(k: KeyEvent) -> Option<Key> {
         KeyCode::Right => Key::Right,
         KeyCode::Home => Key::Home,
         KeyCode::End => Key::End,
+        KeyCode::PageUp => Key::PageUp,
+        KeyCode::PageDown => Key::PageDown,
         _ => return None,
     })
 }

@@ -92,7 +92,10 @@ pub fn meld_text(
     let Some(side) = side else {
         return style.tiles(&tiles);
     };
-    if let Some(i) = tiles.iter().position(|&t| t == claimed) {
+    // Extra winds (five- and six-player classic) are one kind: a claimed one stands for one of
+    // the meld's tiles whatever its number.
+    let alike = |t: Tile| t == claimed || (t.is_bonus() && claimed.is_bonus());
+    if let Some(i) = tiles.iter().position(|&t| alike(t)) {
         tiles.remove(i);
     }
     let at = match side {
@@ -158,6 +161,16 @@ mod tests {
         chow.from = Some(Seat::North);
         chow.claimed = Some(t("4s"));
         assert_eq!(meld_text(a, four, Seat::East, &chow, false), "[4s]3s 5s");
+        // An extra-wind pung (six players) named by its lowest tile, 6f claimed: three tiles.
+        let mut extra = Meld {
+            kind: MeldKind::Pung,
+            tile: t("3f"),
+            from: Some(Seat::North),
+            claimed: Some(t("6f")),
+        };
+        assert_eq!(meld_text(a, four, Seat::East, &extra, false), "[6f]3f 3f");
+        extra.from = Some(Seat::West);
+        assert_eq!(meld_text(a, four, Seat::East, &extra, false), "3f[6f]3f");
         let ck: Meld = "concealed_kong 9999p".parse().unwrap();
         assert_eq!(meld_text(a, four, Seat::East, &ck, false), "## 9p 9p ##");
         assert_eq!(meld_text(a, four, Seat::East, &ck, true), "9p 9p 9p 9p");

@@ -3,12 +3,10 @@
 
 use super::app::{App, HandSummary, Mode};
 use super::tiles::meld_text;
-use majiang::TileCounts;
-use majiang::analysis::{self, shanten};
 use majiang::scoring::{Unit, WinKind};
 use majiang::seat::Seat;
 use majiang::table::matches::EndReason;
-use majiang::table::{Action, Observation, Player, PublicHand};
+use majiang::table::{Action, Observation, Player, PublicHand, ready_hint};
 use majiang::tile::{Suit, Tile};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
@@ -24,11 +22,16 @@ pub const MIN_WIDTH: u16 = 90;
 /// The shortest terminal the table is drawn in (rows).
 pub const MIN_HEIGHT: u16 = 32;
 
+/// True if a terminal of `width`×`height` is big enough to show the table.
+pub fn fits(width: u16, height: u16) -> bool {
+    width >= MIN_WIDTH && height >= MIN_HEIGHT
+}
+
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, app: &App) {
     let obs = app.observation();
     let area = f.area();
-    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+    if !fits(area.width, area.height) {
         let text = vec![
             Line::from(format!(
                 "The table needs a terminal of at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}.",
@@ -54,7 +57,7 @@ pub fn draw(f: &mut Frame, app: &App) {
             Constraint::Length(8),
             Constraint::Min(8),
             Constraint::Length(9),
-            Constraint::Length(4),
+            Constraint::Min(4),
             Constraint::Length(1),
             Constraint::Length(1),
         ])
@@ -97,11 +100,7 @@ pub fn draw(f: &mut Frame, app: &App) {
     }
     own(f, app, &obs, rows[3]);
 
-    let messages: Vec<Line> = app
-        .messages()
-        .map(|m| Line::from(format!("» {m}")))
-        .collect();
-    f.render_widget(Paragraph::new(messages), rows[4]);
+    f.render_widget(Paragraph::new(log_lines(app, rows[4].height)), rows[4]);
     let notice = app.notice().unwrap_or("");
     f.render_widget(
         Paragraph::new(Line::from(Span::styled(
@@ -126,6 +125,7 @@ pub fn draw(f: &mut Frame, app: &App) {
             }
         }
         Mode::MatchOver => standings_popup(f, app),
+        Mode::Help(_) => help_popup(f, app),
         Mode::ConfirmQuit(_) => {
             let r = popup_rect(area, 44, 5);
             f.render_widget(Clear, r);
@@ -141,6 +141,89 @@ pub fn draw(f: &mut Frame, app: &App) {
         Mode::Playing | Mode::Quit => {}
     }
     skip_after_glyphs(f.buffer_mut());
+}
+
+/// The log's lines that fit in `height` rows, scrolled back as the app says; a marker on the
+/// first line when there is more above or below.
+fn log_lines(app: &App, height: u16) -> Vec<Line<'static>> {
+    let all: Vec<&str> = app.messages().collect();
+    let h = usize::from(height).max(1);
+    let end = all.len().saturating_sub(app.log_scroll());
+    let start = end.saturating_sub(h);
+    let mut lines: Vec<Line> = all[start..end]
+        .iter()
+        .map(|m| Line::from(format!("» {m}")))
+        .collect();
+    if start > 0 || end < all.len() {
+        let mark = format!(
+            "  (log: {} earlier, {} later — PgUp/PgDn)",
+            start,
+            all.len() - end
+        );
+        if let Some(first) = lines.first_mut() {
+            first
+                .spans
+                .push(Span::styled(mark, Style::default().fg(Color::DarkGray)));
+        }
+    }
+    lines
+}
+
+/// The `?` overlay: the keys, then the rule set's patterns with their values.
+fn help_popup(f: &mut Frame, app: &App) {
+    let spec = app.ruleset().spec();
+    let mut lines = vec![
+        Line::from(Span::styled(
+            "Keys",
+            Style::default().add_modifier(Modifier::BOLD),
+        )),
+        Line::from("  ←/→ h/l Home/End  pick a tile      Enter or d  discard it"),
+        Line::from("  w win   c chow   p pung   k kong   Space/x/Esc  pass on a discard"),
+        Line::from("  PgUp/PgDn  scroll the log          g  tiles as glyphs or text"),
+        Line::from("  ?  this help                       q  quit (asks first)"),
+        Line::from(""),
+        Line::from(Span::styled(
+            format!("{} ({}) patterns", spec.english, spec.chinese),
+            Style::default().add_modifier(Modifier::BOLD),
+        )),
+    ];
+    let area = f.area();
+    let room = usize::from(area.height.saturating_sub(2)).saturating_sub(lines.len());
+    if spec.patterns.len() <= room {
+        for p in spec.patterns {
+            lines.push(Line::from(format!("  {:<34} {}", p.name, p.value_text())));
+        }
+    } else {
+        // Two columns when one does not fit: limit hands say "limit", long names are cut.
+        let cell_width = usize::from(area.width.min(110).saturating_sub(4)) / 2;
+        let name_width = cell_width.saturating_sub(13).max(8);
+        let cell = |p: &majiang::scoring::PatternDef| {
+            let name: String = p.name.chars().take(name_width).collect();
+            let value = if p.option == Some("limit") {
+                "limit".to_string()
+            } else {
+                p.value_text()
+            };
+            let value = value.split(" (option").next().unwrap_or_default();
+            format!("{name:<name_width$} {value:<12}")
+        };
+        let half = spec.patterns.len().div_ceil(2);
+        for i in 0..half {
+            let left = cell(&spec.patterns[i]);
+            let right = spec.patterns.get(half + i).map(cell).unwrap_or_default();
+            lines.push(Line::from(format!(" {left} {right}")));
+        }
+    }
+    let r = popup_rect(area, 110, lines.len() as u16 + 2);
+    f.render_widget(Clear, r);
+    f.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" help — any key to go back "),
+        ),
+        r,
+    );
 }
 
 /// Terminals disagree on the width of the mahjong glyphs (one column or two). Each glyph is
@@ -168,7 +251,7 @@ fn status_line(app: &App, obs: &Observation) -> Line<'static> {
     let rules = app.ruleset();
     let mut parts = vec![
         format!("majiang · {}", rules.name()),
-        format!("hand {}", app.hand_number()),
+        app.match_length(),
         format!("dealer {}", app.name(obs.dealer)),
     ];
     if rules.spec().lao {
@@ -254,7 +337,7 @@ fn points(app: &App, x: i64) -> String {
 }
 
 fn seat_name(s: Seat) -> String {
-    capital(s.name())
+    s.title().to_string()
 }
 
 fn capital(name: &str) -> String {
@@ -443,7 +526,7 @@ fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
     lines.push(Line::from(spans));
     let mut caret_line = caret.trim_end().to_string();
     if let (true, Some(&t)) = (picking, tiles.get(app.cursor())) {
-        caret_line.push_str(&format!("  {}", t.name()));
+        caret_line.push_str(&format!("  {}", app.ruleset().config().tile_name(t)));
         if Some(t) == obs.wildcard {
             caret_line.push_str(if obs.wildcard_discard_is_gambit {
                 " (wild): discarding it is a Fortune Gambit"
@@ -451,11 +534,9 @@ fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
                 " (wild)"
             });
         }
-        let mut rest = obs.concealed;
-        rest.remove(t);
-        caret_line.push_str(&format!(" → {}", readiness(app, obs, &rest)));
-    } else if obs.concealed.len() % 3 == 1 && obs.turn != Some(app.human()) {
-        caret_line = readiness(app, obs, &obs.concealed);
+        caret_line.push_str(&format!(" → {}", readiness(app, obs, Some(t))));
+    } else if tiles.len() % 3 == 1 && obs.turn != Some(app.human()) {
+        caret_line = readiness(app, obs, None);
     }
     if let Some((p, t)) = obs.on_offer {
         if !obs.legal_actions.is_empty() {
@@ -477,23 +558,19 @@ fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
     );
 }
 
-/// How far a hand of `3k + 1` tiles is from ready, and its waits when ready (by shape: a
-/// wait may still be below a rule set's minimum).
-pub(super) fn readiness(app: &App, obs: &Observation, hand: &TileCounts) -> String {
-    let rules = app.ruleset().hand_rules(obs.wildcard);
-    match shanten(hand, &rules) {
-        0 => {
-            let waits: Vec<Tile> = analysis::waits(hand, &rules).iter().collect();
-            if waits.len() >= 20 {
-                format!("ready, waiting on almost anything ({} kinds)", waits.len())
-            } else {
-                format!("ready, waits: {}", app.style.tiles(&waits))
-            }
-        }
-        s if s < 0 => "complete".to_string(),
-        1 => "1 tile from ready".to_string(),
-        s => format!("{s} tiles from ready"),
+/// How far the human's hand (after discarding `discard`, if given) is from ready, and when
+/// ready each wait with its unseen copies and score, from the library's ready hint (the
+/// rule set's minimum and the tiles seen taken into account).
+pub(super) fn readiness(app: &App, obs: &Observation, discard: Option<Tile>) -> String {
+    let hint = ready_hint(obs, app.ruleset(), discard);
+    if hint.waits.len() >= 20 && hint.any_reaches_minimum() {
+        let live: u32 = hint.waits.iter().map(|w| u32::from(w.live())).sum();
+        return format!(
+            "ready, waiting on almost anything ({} kinds, {live} tiles unseen)",
+            hint.waits.len()
+        );
     }
+    hint.text(app.ruleset().spec().unit, |t| app.style.tile(t))
 }
 
 fn choose_popup(f: &mut Frame, app: &App, options: &[Action]) {
@@ -540,21 +617,21 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
         Some(w) => {
             let how = match s.win {
                 Some(WinKind::SelfDraw) => "by self-draw".to_string(),
-                Some(WinKind::Discard) => {
-                    format!("on {}'s discard", s.discarder.map_or("?", |d| app.name(d)))
-                }
+                Some(WinKind::Discard) => format!(
+                    "on {} discard",
+                    s.discarder.map_or("?".to_string(), |d| app.whose(d))
+                ),
                 Some(WinKind::RobbingKong) => format!(
-                    "robbing {}'s kong",
-                    s.discarder.map_or("?", |d| app.name(d))
+                    "robbing {} kong",
+                    s.discarder.map_or("?".to_string(), |d| app.whose(d))
                 ),
                 None => String::new(),
             };
             lines.push(Line::from(Span::styled(
                 format!(
-                    "Hand {}: {} win{} {how} with {}",
+                    "Hand {}: {} {how} with {}",
                     s.hand,
-                    app.name(w),
-                    if w == app.human() { "" } else { "s" },
+                    app.says(w, "win"),
                     s.tile.map_or(String::new(), |t| st.tile(t))
                 ),
                 Style::default().add_modifier(Modifier::BOLD),
@@ -608,29 +685,84 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
             points(app, app.ledger().get(i).copied().unwrap_or(0))
         )));
     }
+    let head = lines.len();
+    let mut why = Vec::new();
+    if !s.itemised.is_empty() {
+        let table = app.observation().table;
+        let name = |seat: Seat| {
+            table
+                .iter()
+                .find(|h| h.seat == seat)
+                .map_or("?", |h| app.name(h.player))
+        };
+        for pay in &s.itemised {
+            why.push(Line::from(format!(
+                "  {} {} {} {}: {}",
+                name(pay.from),
+                if name(pay.from) == "You" {
+                    "pay"
+                } else {
+                    "pays"
+                },
+                name(pay.to),
+                pay.amount,
+                pay.reason
+            )));
+        }
+    }
     lines.push(Line::from(""));
     match app.settlement().map(|st| (st.next, st.ended)) {
         Some((Some(next), _)) => lines.push(Line::from(format!(
-            "Next hand: {} deals{}. Press Enter.",
-            app.name(next.dealer),
+            "Next hand: {}{}. Press Enter.",
+            app.says(next.dealer, "deal"),
             if app.ruleset().spec().lao {
                 format!(" at lao {}", next.lao)
             } else {
                 format!(", {} wind", capital(next.prevailing_wind.name()))
             }
         ))),
-        Some((None, ended)) => lines.push(Line::from(format!(
-            "The match is over ({}). Press Enter for the standings.",
-            match ended {
-                Some(EndReason::HandLimit) => "the hand limit was reached",
-                Some(EndReason::Points) => "a player ran out of points",
-                _ => "every hand has been played",
-            }
-        ))),
+        Some((None, ended)) => {
+            lines.push(Line::from(format!(
+                "The match is over: {}.",
+                match ended {
+                    Some(EndReason::HandLimit) => "the hand limit was reached",
+                    Some(EndReason::Points) => "a player ran out of points",
+                    _ => "every hand has been played",
+                }
+            )));
+            lines.push(Line::from("Press Enter for the standings."));
+        }
         None => lines.push(Line::from("Press Enter.")),
     }
-    let h = lines.len() as u16 + 2;
-    let r = popup_rect(f.area(), 76, h);
+    // The box is as tall as its text once wrapped, so nothing is cut; when the terminal is too
+    // short for every reason, the last ones give way to a count.
+    let width: u16 = f.area().width.saturating_sub(4).clamp(76, 110);
+    let inner = usize::from(width.min(f.area().width).saturating_sub(2)).max(1);
+    let rows_of =
+        |lines: &[Line]| -> usize { lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum() };
+    let room = usize::from(f.area().height.saturating_sub(2));
+    let tail = lines.split_off(head);
+    let mut shown = why.len();
+    let lines = loop {
+        let mut all = lines.clone();
+        if shown > 0 {
+            all.push(Line::from("Why:"));
+            all.extend(why[..shown].iter().cloned());
+            if shown < why.len() {
+                all.push(Line::from(format!(
+                    "  … and {} more payments",
+                    why.len() - shown
+                )));
+            }
+        }
+        all.extend(tail.iter().cloned());
+        if shown == 0 || rows_of(&all) <= room {
+            break all;
+        }
+        shown -= 1;
+    };
+    let rows = rows_of(&lines);
+    let r = popup_rect(f.area(), width, rows as u16 + 2);
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: false }).block(
@@ -659,9 +791,10 @@ fn standings_popup(f: &mut Frame, app: &App) {
         )));
     }
     lines.push(Line::from(""));
+    let hands = app.hand_number();
     lines.push(Line::from(format!(
-        "{} hands, seed {}.",
-        app.hand_number(),
+        "{hands} hand{}, seed {}.",
+        if hands == 1 { "" } else { "s" },
         app.seed()
     )));
     lines.push(Line::from("Press Enter or q to leave."));

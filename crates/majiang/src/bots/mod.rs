@@ -73,7 +73,7 @@ pub const BOT_NAMES: &[&str] = &["random", "efficient", "aggressive"];
 
 /// An unknown bot name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown bot {0:?} (known bots: random, efficient, aggressive)")]
+#[error("unknown bot {0:?} (known bots: {known})", known = BOT_NAMES.join(", "))]
 pub struct UnknownBot(pub String);
 
 /// A bot by name (`random`, `efficient`, or `aggressive`: the efficient bot without defence) for a table under `ruleset`, seeded with `seed`.

@@ -63,6 +63,33 @@ impl PatternDef {
         }
     }
 
+    /// The row's value as people read it, the same words everywhere: `3 fan`, `10 points`,
+    /// `1 double`, `×2`, with `each` for a row counted per set and `(option limit)` when an
+    /// option sets it.
+    ///
+    /// ```
+    /// use majiang::rules::lookup;
+    /// let hk = lookup("hongkong").unwrap();
+    /// let texts: Vec<String> = hk.patterns.iter().map(|p| p.value_text()).collect();
+    /// assert!(texts.iter().any(|t| t == "3 fan"));
+    /// ```
+    pub fn value_text(&self) -> String {
+        let plural = if self.value == 1 { "" } else { "s" };
+        let mut text = match self.unit {
+            Unit::Fan => format!("{} fan", self.value),
+            Unit::Points => format!("{} point{plural}", self.value),
+            Unit::Double => format!("{} double{plural}", self.value),
+            Unit::Multiplier => format!("×{}", self.value),
+        };
+        if self.per_set {
+            text.push_str(" each");
+        }
+        if let Some(option) = self.option {
+            text.push_str(&format!(" (option {option})"));
+        }
+        text
+    }
+
     /// This row scored at `value` (in its unit).
     pub fn score(&self, value: i64) -> PatternScore {
         PatternScore::new(self.id, self.name, value, self.unit)

@@ -126,6 +126,32 @@ impl TableConfig {
         t.is_bonus() && self.extra_winds() == 0
     }
 
+    /// A tile's name at this table: a bonus tile played as an extra wind is a "North-east
+    /// wind" at five players and an "Extra wind" at six (seed 003), not a flower or season;
+    /// every other tile has its usual [`Tile::name`].
+    ///
+    /// ```
+    /// use majiang::table::Ruleset;
+    /// let six = serde_json::json!({"players": 6});
+    /// let r = Ruleset::from_name("classic", six.as_object().unwrap()).unwrap();
+    /// let f = |s: &str| s.parse::<majiang::Tile>().unwrap();
+    /// assert_eq!(r.config().tile_name(f("5f")), "Extra wind (5f)");
+    /// assert_eq!(r.config().tile_name(f("5m")), "5 of characters");
+    /// let four = Ruleset::from_name("classic", &serde_json::Map::new()).unwrap();
+    /// assert_eq!(four.config().tile_name(f("5f")), "Spring");
+    /// ```
+    pub fn tile_name(&self, t: Tile) -> String {
+        if !t.is_bonus() || self.extra_winds() == 0 {
+            return t.name();
+        }
+        let kind = if self.players == 5 {
+            "North-east wind"
+        } else {
+            "Extra wind"
+        };
+        format!("{kind} ({t})")
+    }
+
     /// Stacks (two tiles high) on each side of the wall.
     pub const fn stacks_per_side(&self) -> usize {
         self.tile_count() / 2 / self.wall_sides as usize

@@ -58,6 +58,11 @@ pub struct LogHeader {
     /// The safety limit on hands, if the match had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hand_limit: Option<u32>,
+    /// The names the players saw in play, by entrant ("You", "Bot 1"), when the driver gave
+    /// them ([`Session::name_entrants`](crate::table::Session::name_entrants)); a replay shows
+    /// them. Absent in logs written without names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
 }
 
 /// The last line of a log: how the match ended.
@@ -231,6 +236,7 @@ fn header_of(m: &Match) -> LogHeader {
         seed: m.seed(),
         players: m.players() as u8,
         hand_limit: m.hand_limit(),
+        names: Vec::new(),
     }
 }
 

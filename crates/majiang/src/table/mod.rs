@@ -8,7 +8,8 @@
 //!   [`Game::legal_actions`] what they may do, and [`Game::apply`] does it, returning the
 //!   [`Event`]s it caused or an [`ActionError`] (the game is then unchanged; an
 //!   [`IllegalReason`] says why).
-//! - [`Observation`] ([`observation`]): what one player may see.
+//! - [`Observation`] ([`observation`]): what one player may see; [`ready_hint`] ([`hint`]):
+//!   how far their hand is from ready, each wait's unseen copies and what it would score.
 //! - [`choose_seats`] ([`seating`]): seats and the first dealer, once per match.
 //! - [`Match`] ([`matches`](mod@matches)): a whole match, hand after hand, with its ledger;
 //!   [`MatchLog`] ([`log`]): its JSON-lines record.
@@ -75,6 +76,7 @@ mod dice;
 pub mod event;
 pub mod extra_winds;
 pub mod game;
+pub mod hint;
 pub mod log;
 pub mod matches;
 pub mod observation;
@@ -89,6 +91,7 @@ pub use config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 pub use event::{DicePurpose, Event, KongKind, PlayerScore};
 pub use extra_winds::ExtraWinds;
 pub use game::{Actors, DiscardRecord, Game, HandOutcome, HandSetup, SetupError, TileSource};
+pub use hint::{ReadyHint, Wait, ready_hint};
 pub use log::MatchLog;
 pub use matches::{Match, MatchError, Settlement};
 pub use observation::{Observation, PublicHand};

@@ -140,6 +140,14 @@ impl Session {
         (self.m, self.log)
     }
 
+    /// Records the names the players see in play, by entrant ("You", "Bot 1"), in the log's
+    /// header, so a replay can show them. Call it before the log is written out.
+    pub fn name_entrants(&mut self, names: Vec<String>) {
+        if let Some(super::log::LogRecord::Header(h)) = self.log.records.first_mut() {
+            h.names = names;
+        }
+    }
+
     /// For each entrant, the chair they sit in.
     pub fn chairs(&self) -> &[Player] {
         self.m.chairs()
