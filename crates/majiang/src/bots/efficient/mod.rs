@@ -50,8 +50,11 @@ mod defence;
 mod discards;
 mod evaluation;
 mod extra_winds;
+mod planner;
 
-use extra_winds::involves_extra_winds;
+pub(crate) use planner::Planner;
+
+pub(crate) use extra_winds::involves_extra_winds;
 
 use super::Bot;
 use crate::table::{Action, Observation, Ruleset};
@@ -85,6 +88,13 @@ impl EfficientBot {
     /// `aggressive` bot of `majiang sim`).
     pub fn without_defence(mut self) -> EfficientBot {
         self.defence = false;
+        self
+    }
+
+    /// The same bot planning as if the rule set had no minimum fan (the `easy` bot's
+    /// misjudgement: in Hong Kong and Yangzhou it builds hands that cannot be declared).
+    pub fn ignoring_minimum_fan(mut self) -> EfficientBot {
+        self.goals.min_fan = 0;
         self
     }
 }
