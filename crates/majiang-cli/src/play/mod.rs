@@ -47,7 +47,7 @@ pub struct Args {
     /// The seed: the same seed (and the same moves) gives the same game.
     #[arg(long)]
     seed: Option<u64>,
-    /// The bots' policy: efficient or random.
+    /// The bots' policy: a level (easy, normal, hard) or a bot (efficient, random, ...).
     #[arg(long, default_value = "efficient")]
     bots: String,
     /// Milliseconds to wait before each bot action, so you can follow the play.
