@@ -119,8 +119,8 @@ impl Pool {
         if (0..KINDS).any(|i| want[i] > self.0[i]) {
             return false;
         }
-        for i in 0..KINDS {
-            self.0[i] -= want[i];
+        for (have, w) in self.0.iter_mut().zip(want) {
+            *have -= w;
         }
         true
     }
