@@ -197,3 +197,76 @@ fn bad_bots_exit_2_with_a_message() {
     assert_eq!(code, 2);
     assert!(err.contains("--threads"), "{err}");
 }
+
+#[test]
+fn matches_report_standings_and_ranks_and_do_not_depend_on_threads() {
+    let base = [
+        "--rules",
+        "hangzhou",
+        "--matches",
+        "3",
+        "--bots",
+        "normal,random,normal,random",
+        "--seed",
+        "5",
+    ];
+    let mut one = base.to_vec();
+    one.extend_from_slice(&["--threads", "1"]);
+    let mut two = base.to_vec();
+    two.extend_from_slice(&["--threads", "2"]);
+    let (a, v, out) = sim_json(&one, "m1.json");
+    let (b, _, _) = sim_json(&two, "m2.json");
+    assert_eq!(a, b);
+    assert_eq!(v["matches"], 3);
+    assert!(
+        out.contains("mean final") && out.contains("per hand"),
+        "{out}"
+    );
+    let per_bot = v["standings_per_bot"].as_array().unwrap();
+    assert_eq!(per_bot.len(), 2);
+    for s in per_bot {
+        // Two chairs each over three matches: six finishes, one rank each.
+        assert_eq!(s["matches"], 6, "{s}");
+        let ranks: u64 = s["ranks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_u64().unwrap())
+            .sum();
+        assert_eq!(ranks, 6, "{s}");
+    }
+    // Every match has hands, and the figures per hand are those of the hands played.
+    let hands = v["hands"].as_u64().unwrap();
+    assert!(hands >= 3, "{v}");
+    let seat_hands: u64 = v["per_seat"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["hands"].as_u64().unwrap())
+        .sum();
+    assert_eq!(seat_hands, 4 * hands);
+    // The efficient bots outscore the random ones over whole matches.
+    let mean = |name: &str| {
+        per_bot
+            .iter()
+            .find(|s| s["bot"] == name)
+            .map(|s| s["mean_final_score"].as_f64().unwrap())
+            .unwrap()
+    };
+    assert!(mean("normal") > mean("random"), "{v}");
+}
+
+#[test]
+fn matches_refuse_zero() {
+    let (code, _, err) = majiang(&[
+        "sim",
+        "--rules",
+        "classic",
+        "--matches",
+        "0",
+        "--bots",
+        "easy,normal,hard,random",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--matches"), "{err}");
+}

@@ -392,3 +392,133 @@ fn efficient_bot_folds_against_a_clear_threat() {
     let a = bot.act(&obs, &legal);
     assert_ne!(a, Action::Discard(five_m), "no threat, no fold: {a}");
 }
+
+#[test]
+fn every_level_plays_legal_hands_on_every_table() {
+    for (label, rules) in tables() {
+        let n = rules.players();
+        for i in 0..2u32 {
+            let (mut game, _) = Game::new(rules.clone(), setup(i, n, 3, 17)).unwrap();
+            let levels = ["hard", "easy", "normal", "expert", "aggressive", "hard"];
+            let mut players: Vec<Box<dyn Bot>> = (0..n)
+                .map(|k| {
+                    let name = levels[(k + i as usize) % levels.len()];
+                    let bot = bots::by_name(name, &rules, u64::from(i) * 7 + k as u64).unwrap();
+                    Box::new(Checked(bot, 0)) as Box<dyn Bot>
+                })
+                .collect();
+            let outcome =
+                play_hand(&mut game, &mut players).unwrap_or_else(|e| panic!("{label}: {e}"));
+            assert_eq!(outcome.payments(n).iter().sum::<i64>(), 0, "{label}");
+        }
+    }
+}
+
+#[test]
+fn levels_are_the_bots_they_name() {
+    let rules = ruleset("hongkong", json!({}));
+    for (level, bot) in bots::LEVELS {
+        assert_eq!(bots::by_name(level, &rules, 1).unwrap().name(), *bot);
+        assert!(bots::BOT_NAMES.contains(level) && bots::BOT_NAMES.contains(bot));
+    }
+    let err = bots::by_name("grandmaster", &rules, 1)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("grandmaster") && err.contains("easy, normal, hard"),
+        "{err}"
+    );
+}
+
+/// The dealt hands of a game, dealer first, as `Wall::stacked` takes them.
+fn dealt(game: &Game) -> Vec<Vec<majiang::tile::Tile>> {
+    (0..game.players())
+        .map(|p| {
+            game.concealed(Player(p as u8))
+                .iter()
+                .flat_map(|(t, c)| std::iter::repeat_n(t, usize::from(c)))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_expert_decides_from_the_observation_alone() {
+    use majiang::table::Wall;
+    let mut searched = 0;
+    for name in ["yangzhou", "hongkong"] {
+        let options = if name == "hongkong" {
+            json!({"flowers": false})
+        } else {
+            json!({})
+        };
+        let rules = ruleset(name, options);
+        for seed in 0..6u64 {
+            let (probe, _) = Game::new(rules.clone(), setup(0, 4, 1, seed)).unwrap();
+            let hands = dealt(&probe);
+            // The same dealer hand; the other seats' hands (hidden from the dealer) swapped.
+            let mut swapped = hands.clone();
+            swapped.swap(1, 2);
+            let game = |hands: &[Vec<majiang::tile::Tile>]| {
+                let wall = Wall::stacked(rules.config(), hands, &[], &[]).unwrap();
+                Game::with_wall(rules.clone(), setup(0, 4, 1, seed), wall)
+                    .unwrap()
+                    .0
+            };
+            let (a, b) = (game(&hands), game(&swapped));
+            assert_ne!(
+                a.concealed(Player(1)),
+                b.concealed(Player(1)),
+                "{name} {seed}: hidden tiles differ"
+            );
+            let (oa, ob) = (a.observation(Player(0)), b.observation(Player(0)));
+            assert_eq!(oa, ob, "{name} {seed}: the dealer sees the same");
+            for bot_seed in 0..4 {
+                let mut x = bots::ExpertBot::new(rules.clone(), bot_seed);
+                let mut y = bots::ExpertBot::new(rules.clone(), bot_seed);
+                let da = x.act(&oa, &oa.legal_actions);
+                assert_eq!(da, y.act(&ob, &ob.legal_actions), "{name} {seed}");
+                let efficient =
+                    EfficientBot::new(rules.clone(), bot_seed).act(&oa, &oa.legal_actions);
+                searched += usize::from(da != efficient);
+            }
+        }
+    }
+    // The search is not a no-op: somewhere it overrules the efficient bot.
+    assert!(searched > 0, "the expert never overruled the efficient bot");
+}
+
+#[test]
+fn the_expert_is_deterministic_for_a_seed_and_budget() {
+    for name in ["hangzhou", "yangzhou"] {
+        let rules = ruleset(name, json!({}));
+        let budget = bots::Budget {
+            rollouts: 8,
+            candidates: 3,
+            horizon: 4,
+        };
+        let hand = || {
+            let (mut game, _) = Game::new(rules.clone(), setup(1, 4, 3, 23)).unwrap();
+            let mut players: Vec<Box<dyn Bot>> = (0..4)
+                .map(|k| {
+                    Box::new(bots::ExpertBot::new(rules.clone(), k).with_budget(budget))
+                        as Box<dyn Bot>
+                })
+                .collect();
+            play_hand(&mut game, &mut players).unwrap()
+        };
+        assert_eq!(hand(), hand(), "{name}");
+        assert_eq!(
+            bots::ExpertBot::new(rules.clone(), 0)
+                .with_budget(bots::Budget {
+                    rollouts: 0,
+                    candidates: 0,
+                    horizon: 0
+                })
+                .budget()
+                .rollouts,
+            1
+        );
+    }
+}

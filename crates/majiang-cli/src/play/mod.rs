@@ -67,7 +67,10 @@ pub struct Args {
 
 /// The `--bots` help, listing every bot the library knows (the list the error quotes).
 fn bots_help() -> String {
-    format!("The bots' policy: {}", majiang::bots::BOT_NAMES.join(", "))
+    format!(
+        "The bots' policy: a level or a bot by name ({})",
+        majiang::bots::BOT_NAMES.join(", ")
+    )
 }
 
 /// What `play` prints when the player leaves: the standings, the hands played and the seed,

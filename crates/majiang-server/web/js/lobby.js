@@ -5,6 +5,9 @@ import { $, el } from "./dom.js";
 import { t, onLanguageChange, currentLanguage } from "./i18n.js";
 import { rulesName } from "./words.js";
 
+/** The bot difficulty levels the server knows (majiang::bots::LEVELS), easiest first. */
+const BOT_LEVELS = ["easy", "normal", "hard"];
+
 let RULESETS = {};
 let rooms = [];
 
@@ -77,9 +80,10 @@ function renderSeatRows() {
   const old = [...box.querySelectorAll(".seat-row")].map((r) => ({ name: r.querySelector("input").value, who: r.querySelector("select").value }));
   box.querySelectorAll(".seat-row").forEach((r) => r.remove());
   for (let i = 0; i < n; i++) {
-    const prev = old[i] || { name: i === 0 ? t("lobby.default_you") : t("lobby.default_bot", { n: i }), who: i === 0 ? "person" : "efficient" };
+    const prev = old[i] || { name: i === 0 ? t("lobby.default_you") : t("lobby.default_bot", { n: i }), who: i === 0 ? "person" : "normal" };
     const select = el("select", { name: "seat-kind-" + i },
-      el("option", { value: "person" }, t("lobby.person")), el("option", { value: "efficient" }, t("lobby.bot_efficient")), el("option", { value: "random" }, t("lobby.bot_random")));
+      el("option", { value: "person" }, t("lobby.person")),
+      ...BOT_LEVELS.map((level) => el("option", { value: level }, t("lobby.bot_" + level))));
     select.value = prev.who;
     box.append(el("div", { class: "seat-row" }, el("input", { name: "seat-name-" + i, value: prev.name, maxlength: "32" }), select));
   }
@@ -158,7 +162,6 @@ export function showLobby(rulesets) {
 /** The seat kinds in the chosen language, keeping names and choices. */
 function relabelSeats() {
   for (const s of document.querySelectorAll("#seats select")) {
-    const labels = { person: "lobby.person", efficient: "lobby.bot_efficient", random: "lobby.bot_random" };
-    for (const o of s.options) o.textContent = t(labels[o.value]);
+    for (const o of s.options) o.textContent = t(o.value === "person" ? "lobby.person" : "lobby.bot_" + o.value);
   }
 }

@@ -7,7 +7,9 @@
 //! seeds.
 //!
 //! - [`RandomBot`]: a uniformly random legal action.
-//! - [`EfficientBot`]: discards and calls by shanten and the unseen useful tiles, aiming at
+//! - [`EasyBot`]: the `easy` level, the efficient bot with misjudgements.
+//! - [`ExpertBot`]: the `hard` level, determinized Monte-Carlo search over the discards.
+//! - [`EfficientBot`] (the `normal` level): discards and calls by shanten and the unseen useful tiles, aiming at
 //!   the patterns its rule set needs, with a basic defence late in the hand
 //!   ([`EfficientBot::without_defence`]: the same without it, `aggressive` in [`by_name`]).
 //!
@@ -37,11 +39,15 @@
 //! assert_eq!(outcome.payments(4).iter().sum::<i64>(), 0);
 //! ```
 
+pub mod easy;
 pub mod efficient;
+pub mod expert;
 pub mod random;
 mod view;
 
+pub use easy::EasyBot;
 pub use efficient::EfficientBot;
+pub use expert::{Budget, ExpertBot};
 pub use random::RandomBot;
 pub use view::observe_into;
 
@@ -68,22 +74,58 @@ pub trait Bot: Send {
     }
 }
 
-/// The bot names [`by_name`] knows.
-pub const BOT_NAMES: &[&str] = &["random", "efficient", "aggressive"];
+/// The difficulty levels, weakest first, with the bot each one is: `easy` ([`EasyBot`]),
+/// `normal` ([`EfficientBot`]) and `hard` ([`ExpertBot`]).
+pub const LEVELS: &[(&str, &str)] = &[
+    ("easy", "easy"),
+    ("normal", "efficient"),
+    ("hard", "expert"),
+];
+
+/// Every name [`by_name`] knows: the difficulty levels, then the bots by their own names.
+pub const BOT_NAMES: &[&str] = &[
+    "easy",
+    "normal",
+    "hard",
+    "random",
+    "efficient",
+    "aggressive",
+    "expert",
+];
 
 /// An unknown bot name.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown bot {0:?} (known bots: {known})", known = BOT_NAMES.join(", "))]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownBot(pub String);
 
-/// A bot by name (`random`, `efficient`, or `aggressive`: the efficient bot without defence) for a table under `ruleset`, seeded with `seed`.
+impl std::fmt::Display for UnknownBot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown bot {:?} (known bots: {})",
+            self.0,
+            BOT_NAMES.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownBot {}
+
+/// A bot by name for a table under `ruleset`, seeded with `seed`: a difficulty level (`easy`,
+/// `normal`, `hard`) or a bot's own name (`random`; `efficient`; `aggressive`, the efficient
+/// bot without defence; `expert`).
 pub fn by_name(name: &str, ruleset: &Arc<Ruleset>, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
+    let name = LEVELS
+        .iter()
+        .find(|(level, _)| *level == name)
+        .map_or(name, |(_, bot)| *bot);
     match name {
         "random" => Ok(Box::new(RandomBot::new(seed))),
+        "easy" => Ok(Box::new(EasyBot::new(ruleset.clone(), seed))),
         "efficient" => Ok(Box::new(EfficientBot::new(ruleset.clone(), seed))),
         "aggressive" => Ok(Box::new(
             EfficientBot::new(ruleset.clone(), seed).without_defence(),
         )),
+        "expert" => Ok(Box::new(ExpertBot::new(ruleset.clone(), seed))),
         other => Err(UnknownBot(other.to_string())),
     }
 }

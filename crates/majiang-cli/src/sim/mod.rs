@@ -1,9 +1,16 @@
 //! `majiang sim`: self-play between bots, in parallel, with a summary table and a JSON report.
 //!
-//! Every hand is independent: hand `g` has its own seed, derived from `--seed` and `g`, and the
+//! With `--matches N` it plays N whole matches instead (dealer rotation, Hangzhou's lao and
+//! match end, Hong Kong's winds) through `majiang::bots::play_match`, the bots rotated over the
+//! chairs from match to match, and reports per-bot standings (mean final score, rank
+//! distribution) beside the per-hand figures of every hand played.
+//!
+//! Otherwise every hand is independent: hand `g` has its own seed, derived from `--seed` and `g`, and the
 //! dealer rotates with `g`. With `--duplicate` each deal (wall) is played once per rotation of
 //! the bots over the chairs, so that the luck of the tiles cancels out. Results are reduced in
 //! hand order, so the same seed gives the same figures whatever `--threads` is.
+
+mod matches;
 
 use crate::UsageError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -30,7 +37,8 @@ pub struct Args {
     /// Deals to play (with --duplicate, each is played once per rotation of the bots).
     #[arg(long, default_value_t = 1000)]
     games: u64,
-    /// One bot per chair, comma-separated: random, efficient or aggressive (efficient without defence).
+    /// One bot per chair, comma-separated: a level (easy, normal, hard) or a bot (random,
+    /// efficient, aggressive: efficient without defence, expert).
     #[arg(
         long,
         value_delimiter = ',',
@@ -50,30 +58,40 @@ pub struct Args {
     /// the others are allowed).
     #[arg(long, default_value_t = 1)]
     lao: u8,
+    /// Play this many whole matches instead of independent deals (--games, --duplicate and
+    /// --lao are then not used).
+    #[arg(long, value_name = "N")]
+    matches: Option<u64>,
+    /// With --matches: the most hands a match may last (bots may never end a match whose
+    /// dealer keeps the deal on a drawn hand).
+    #[arg(long, default_value_t = 200, value_name = "HANDS")]
+    hand_limit: u32,
     /// Write the figures as JSON to this file.
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
 }
 
 /// One hand's result, as the reduction needs it.
-struct HandResult {
+pub(crate) struct HandResult {
     /// The bot (index in --bots) at each chair.
-    seating: Vec<usize>,
+    pub(crate) seating: Vec<usize>,
     /// Winner chair, how, discarder chair, total in the rule set's unit.
-    win: Option<(usize, WinKind, Option<usize>, i64)>,
+    pub(crate) win: Option<(usize, WinKind, Option<usize>, i64)>,
     /// Net chips per chair.
-    payments: Vec<i64>,
+    pub(crate) payments: Vec<i64>,
 }
 
 /// Per-bot (per position in --bots) running figures.
 #[derive(Default, Clone)]
-struct BotStats {
+pub(crate) struct BotStats {
     hands: u64,
     wins: u64,
     self_draws: u64,
     deal_ins: u64,
     chips: i64,
     chips_sq: f64,
+    /// Summed totals of the wins (in the rule set's unit), for the mean win size.
+    win_total: i64,
 }
 
 impl BotStats {
@@ -84,6 +102,7 @@ impl BotStats {
         self.deal_ins += o.deal_ins;
         self.chips += o.chips;
         self.chips_sq += o.chips_sq;
+        self.win_total += o.win_total;
     }
 
     fn mean(&self) -> f64 {
@@ -103,11 +122,29 @@ impl BotStats {
         ((self.chips_sq - n * m * m) / (n - 1.0)).max(0.0).sqrt()
     }
 
-    fn rate(a: u64, b: u64) -> f64 {
+    pub(crate) fn rate(a: u64, b: u64) -> f64 {
         if b == 0 { 0.0 } else { a as f64 / b as f64 }
     }
 
-    fn json(&self, name: &str) -> Value {
+    /// The mean total of the bot's wins (0 without wins).
+    pub(crate) fn mean_win(&self) -> f64 {
+        if self.wins == 0 {
+            0.0
+        } else {
+            self.win_total as f64 / self.wins as f64
+        }
+    }
+
+    /// Half the width of the 95 % confidence interval of the mean chips per hand.
+    fn ci95(&self) -> f64 {
+        if self.hands < 2 {
+            0.0
+        } else {
+            1.96 * self.stddev() / (self.hands as f64).sqrt()
+        }
+    }
+
+    pub(crate) fn json(&self, name: &str) -> Value {
         json!({
             "bot": name,
             "hands": self.hands,
@@ -120,12 +157,14 @@ impl BotStats {
             "chips": self.chips,
             "chips_per_hand": self.mean(),
             "chips_stddev": self.stddev(),
+            "chips_per_hand_ci95": self.ci95(),
+            "mean_win_size": self.mean_win(),
         })
     }
 }
 
 /// SplitMix64: derives independent seeds from the master seed and an index.
-fn mix(mut z: u64) -> u64 {
+pub(crate) fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -158,7 +197,46 @@ fn play_one(
         players.push(bots::by_name(&names[b], rules, bot_seed)?);
     }
     let outcome = bots::play_hand(&mut game, &mut players)?;
-    let win = match &outcome {
+    Ok(HandResult {
+        seating,
+        win: win_of(&outcome),
+        payments: outcome.payments(n),
+    })
+}
+
+/// Adds one hand's result to the per-bot figures, the draw count and the win-size histogram.
+pub(crate) fn tally(
+    r: &HandResult,
+    per_bot: &mut [BotStats],
+    draws: &mut u64,
+    histogram: &mut BTreeMap<i64, u64>,
+) {
+    for (chair, &b) in r.seating.iter().enumerate() {
+        let s = &mut per_bot[b];
+        s.hands += 1;
+        s.chips += r.payments[chair];
+        s.chips_sq += (r.payments[chair] as f64).powi(2);
+    }
+    match r.win {
+        Some((w, kind, discarder, total)) => {
+            let s = &mut per_bot[r.seating[w]];
+            s.wins += 1;
+            s.win_total += total;
+            if kind == WinKind::SelfDraw {
+                s.self_draws += 1;
+            }
+            if let Some(d) = discarder {
+                per_bot[r.seating[d]].deal_ins += 1;
+            }
+            *histogram.entry(total).or_default() += 1;
+        }
+        None => *draws += 1,
+    }
+}
+
+/// The winner chair, how, the discarder chair and the total of a hand's outcome.
+pub(crate) fn win_of(outcome: &HandOutcome) -> Option<(usize, WinKind, Option<usize>, i64)> {
+    match outcome {
         HandOutcome::Win {
             winner,
             win,
@@ -172,15 +250,10 @@ fn play_one(
             scored.total,
         )),
         HandOutcome::ExhaustiveDraw => None,
-    };
-    Ok(HandResult {
-        seating,
-        win,
-        payments: outcome.payments(n),
-    })
+    }
 }
 
-fn progress(total: u64) -> ProgressBar {
+pub(crate) fn progress(total: u64) -> ProgressBar {
     if std::io::stderr().is_terminal() {
         let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         if let Ok(style) =
@@ -212,16 +285,19 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
             return Err(bots::UnknownBot(b.clone()).into());
         }
     }
-    if args.lao == 0 {
-        return Err(UsageError(
-            "--lao counts from 1 (a new dealer is at 1 lao)".into(),
-        ));
-    }
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads == 0 {
         return Err(UsageError("--threads must be at least 1".into()));
+    }
+    if let Some(matches) = args.matches {
+        return matches::run(args, &rules, &options, matches, threads);
+    }
+    if args.lao == 0 {
+        return Err(UsageError(
+            "--lao counts from 1 (a new dealer is at 1 lao)".into(),
+        ));
     }
     let rotations = if args.duplicate { n } else { 1 };
     let total = args.games * rotations as u64;
@@ -255,26 +331,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         });
         for r in &results? {
             hands += 1;
-            for (chair, &b) in r.seating.iter().enumerate() {
-                let s = &mut per_bot[b];
-                s.hands += 1;
-                s.chips += r.payments[chair];
-                s.chips_sq += (r.payments[chair] as f64).powi(2);
-            }
-            match r.win {
-                Some((w, kind, discarder, total)) => {
-                    let s = &mut per_bot[r.seating[w]];
-                    s.wins += 1;
-                    if kind == WinKind::SelfDraw {
-                        s.self_draws += 1;
-                    }
-                    if let Some(d) = discarder {
-                        per_bot[r.seating[d]].deal_ins += 1;
-                    }
-                    *histogram.entry(total).or_default() += 1;
-                }
-                None => draws += 1,
-            }
+            tally(r, &mut per_bot, &mut draws, &mut histogram);
         }
         first = last;
     }
@@ -326,11 +383,11 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
     Ok(())
 }
 
-fn unit_name(rules: &Ruleset) -> &'static str {
+pub(crate) fn unit_name(rules: &Ruleset) -> &'static str {
     rules.spec().unit.name()
 }
 
-fn print_table(
+pub(crate) fn print_table(
     report: &Value,
     per_bot: &[BotStats],
     by_name: &BTreeMap<&str, BotStats>,
@@ -350,13 +407,33 @@ fn print_table(
         report["wins"],
         report["draws"],
     );
+    print_rows(per_bot, by_name, names, histogram, unit);
+}
+
+/// The per-bot rows (per position in --bots, then per name) and the win-size histogram.
+pub(crate) fn print_rows(
+    per_bot: &[BotStats],
+    by_name: &BTreeMap<&str, BotStats>,
+    names: &[String],
+    histogram: &BTreeMap<i64, u64>,
+    unit: &str,
+) {
     println!(
-        "{:<14} {:>8} {:>8} {:>7} {:>10} {:>9} {:>10} {:>10}",
-        "bot", "hands", "wins", "win %", "self-draw", "deal-ins", "chips/hand", "stddev"
+        "{:<14} {:>8} {:>8} {:>7} {:>10} {:>9} {:>10} {:>8} {:>10} {:>9}",
+        "bot",
+        "hands",
+        "wins",
+        "win %",
+        "self-draw",
+        "deal-ins",
+        "chips/hand",
+        "± 95%",
+        "stddev",
+        "mean win"
     );
     let row = |label: String, s: &BotStats| {
         println!(
-            "{:<14} {:>8} {:>8} {:>6.1}% {:>9.1}% {:>9} {:>10.3} {:>10.2}",
+            "{:<14} {:>8} {:>8} {:>6.1}% {:>9.1}% {:>9} {:>10.3} {:>8.3} {:>10.2} {:>9.2}",
             label,
             s.hands,
             s.wins,
@@ -364,7 +441,9 @@ fn print_table(
             100.0 * BotStats::rate(s.self_draws, s.wins),
             s.deal_ins,
             s.mean(),
-            s.stddev()
+            s.ci95(),
+            s.stddev(),
+            s.mean_win()
         );
     };
     for (b, s) in per_bot.iter().enumerate() {

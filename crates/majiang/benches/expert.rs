@@ -1,0 +1,94 @@
+//! The expert bot's decision time over recorded decision points of every rule set: the turns
+//! (where it searches) met by four efficient bots in seeded hands. Criterion times a decision
+//! per rule set (cycling through the points); before that, each point is timed once and the
+//! median and 99th percentile printed (the target is ≤ 30 ms median, ≤ 200 ms p99 on one
+//! core). Run with `cargo bench -p majiang --bench expert`.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use majiang::bots::{self, Bot, ExpertBot};
+use majiang::table::{Action, Game, HandSetup, Observation, Player, Ruleset};
+use std::hint::black_box;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Decision points: an observation and the legal actions.
+type Points = Vec<(Observation, Vec<Action>)>;
+
+/// Wraps a bot and keeps the observations of its own turns.
+struct Recorder(Box<dyn Bot>, Arc<Mutex<Points>>);
+
+impl Bot for Recorder {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn act(&mut self, obs: &Observation, legal: &[Action]) -> Action {
+        if obs.turn == Some(obs.player) && legal.len() > 1 {
+            if let Ok(mut points) = self.1.lock() {
+                points.push((obs.clone(), legal.to_vec()));
+            }
+        }
+        self.0.act(obs, legal)
+    }
+}
+
+/// Decision points of `hands` seeded hands under `rules`.
+fn points(rules: &Arc<Ruleset>, hands: u64) -> Points {
+    let store = Arc::new(Mutex::new(Vec::new()));
+    let n = rules.players();
+    for i in 0..hands {
+        let setup = HandSetup {
+            dealer: Player((i % n as u64) as u8),
+            hand_number: i as u32,
+            ..HandSetup::new(1000 + i)
+        };
+        let (mut game, _) = Game::new(rules.clone(), setup).unwrap();
+        let mut players: Vec<Box<dyn Bot>> = (0..n)
+            .map(|k| {
+                let bot = bots::by_name("efficient", rules, i * 8 + k as u64).unwrap();
+                Box::new(Recorder(bot, store.clone())) as Box<dyn Bot>
+            })
+            .collect();
+        bots::play_hand(&mut game, &mut players).unwrap();
+    }
+    store.lock().map(|p| p.clone()).unwrap_or_default()
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("expert_decision");
+    group.measurement_time(Duration::from_secs(5));
+    group.warm_up_time(Duration::from_millis(500));
+    for name in ["hongkong", "hangzhou", "yangzhou", "classic"] {
+        let rules = Arc::new(Ruleset::from_name(name, &serde_json::Map::new()).unwrap());
+        let points = points(&rules, 12);
+        let mut bot = ExpertBot::new(rules.clone(), 7);
+        let mut times: Vec<Duration> = points
+            .iter()
+            .map(|(obs, legal)| {
+                let start = Instant::now();
+                black_box(bot.act(obs, legal));
+                start.elapsed()
+            })
+            .collect();
+        times.sort();
+        let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
+        println!(
+            "{name}: {} decision points, median {:?}, p99 {:?}, max {:?}",
+            times.len(),
+            at(0.5),
+            at(0.99),
+            at(1.0)
+        );
+        let mut k = 0usize;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let (obs, legal) = &points[k % points.len()];
+                k += 1;
+                black_box(bot.act(obs, legal))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

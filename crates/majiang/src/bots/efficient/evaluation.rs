@@ -1,0 +1,336 @@
+//! Hand evaluation: how loosely a tile sits in the hand, the unseen useful tiles of a hand,
+//! and the distance after each discard, computed once per decision and shared by the
+//! candidates.
+
+use super::EfficientBot;
+use super::aims::{Aim, MeldInfo, Shape, flush_view, pungs_shanten_of};
+use super::context::Ctx;
+use crate::analysis::{self, HandRules};
+use crate::counts::TileCounts;
+use crate::tile::{KINDS, Tile};
+
+/// How tightly `t` is tied to the rest of the hand (pairs, neighbours; wildcards count for
+/// a lot): low for a loose tile, a good discard.
+pub(crate) fn connectivity(hand: &TileCounts, t: Tile, wild: Option<Tile>) -> i32 {
+    if Some(t) == wild {
+        return 50;
+    }
+    let i = t.index();
+    let c = |j: usize| i32::from(hand.0[j]);
+    let mut score = 4 * (c(i) - 1);
+    if i < 27 {
+        let r = i % 9;
+        for (d, w) in [(1usize, 2), (2, 1)] {
+            if r >= d {
+                score += w * c(i - d).min(1);
+            }
+            if r + d < 9 {
+                score += w * c(i + d).min(1);
+            }
+        }
+        // Terminals are looser than middle tiles.
+        score += match r {
+            0 | 8 => 0,
+            1 | 7 => 1,
+            _ => 2,
+        };
+    }
+    score
+}
+
+/// The kinds that lower the shanten of a hand of `3k + 1` tiles when drawn. Without wildcards
+/// the analysis' table-driven answer; with them, a trial of the kinds that can matter (those
+/// in the hand or next to them, and one isolated kind standing for all the others).
+pub(crate) fn useful_mask(h: &TileCounts, ctx: &Ctx) -> u64 {
+    if ctx.rules.wildcard.is_none() {
+        return analysis::discards::useful_tiles_quick(h, &ctx.rules)
+            .unwrap_or_else(|| analysis::useful_tiles(h, &ctx.rules))
+            .0;
+    }
+    let now = analysis::shanten(h, &ctx.rules);
+    let mut near = 0u64;
+    for (i, &c) in h.0.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        near |= 1 << i;
+        if i < 27 {
+            let r = i % 9;
+            for d in 1..=2 {
+                if r >= d {
+                    near |= 1 << (i - d);
+                }
+                if r + d < 9 {
+                    near |= 1 << (i + d);
+                }
+            }
+        }
+    }
+    let all = (1u64 << KINDS) - 1;
+    let mut mask = 0u64;
+    let mut bits = near;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if h.0[i] >= 4 || ctx.unseen[i] == 0 {
+            continue;
+        }
+        let mut g = *h;
+        g.0[i] += 1;
+        if analysis::shanten(&g, &ctx.rules) < now {
+            mask |= 1 << i;
+        }
+    }
+    let wild = ctx.wild.map_or(usize::MAX, |w| w.index());
+    if let Some(far) = (0..KINDS).find(|&i| near & (1 << i) == 0 && i != wild) {
+        let mut g = *h;
+        g.0[far] += 1;
+        if analysis::shanten(&g, &ctx.rules) < now {
+            mask |= all & !near & !(1u64 << wild.min(63));
+        }
+    }
+    mask
+}
+
+/// Shanten after each discard of one hand of `3k + 2` tiles, computed once and shared by the
+/// discard candidates of a decision.
+pub(crate) struct AfterDiscards {
+    /// Every form under the bot's rules, per discarded kind (`None`: outside the quick path).
+    pub(crate) plain: Option<[Option<analysis::ShantenByForm>; KINDS]>,
+    /// Per number suit, once needed: the same for the hand's one-suit view.
+    pub(crate) flush: [Option<FlushAfter>; 3],
+    /// The hand's value pairs and pungs, number tiles per suit, kinds held three or four
+    /// times and twice, and size: each discard's [`Shape`] follows from them.
+    pub(crate) value: (i32, i32),
+    pub(crate) per_suit: [i32; 3],
+    pub(crate) threes: i32,
+    pub(crate) twos: i32,
+    pub(crate) len: usize,
+}
+
+/// The one-suit view of a hand of `3k + 2` tiles for one suit, and the shanten after each
+/// discard from it.
+pub(crate) struct FlushAfter {
+    /// Standard shanten (the bot's rules without seven pairs and thirteen orphans) of the
+    /// view less each kind (`None`: no view, or outside the quick path).
+    pub(crate) after: Option<[Option<analysis::ShantenByForm>; KINDS]>,
+    /// The view's last isolated stand-in tile: discarding any off-suit tile removes it.
+    pub(crate) last_slot: Option<usize>,
+    /// The one-suit shanten after an off-suit discard, when computed directly.
+    pub(crate) off_cache: Option<Option<i8>>,
+}
+
+impl FlushAfter {
+    pub(crate) fn new(hand: &TileCounts, s: usize, rules: &HandRules) -> FlushAfter {
+        let off: usize = (0..27)
+            .filter(|&i| i / 9 != s)
+            .map(|i| usize::from(hand.0[i]))
+            .sum();
+        let last_slot = (1..=6).contains(&off).then(|| {
+            let k = off - 1;
+            let o = (0..3).filter(|&o| o != s).nth(k / 3).unwrap_or(0);
+            o * 9 + (k % 3) * 3
+        });
+        FlushAfter {
+            after: flush_view(hand, s)
+                .and_then(|v| analysis::discards::shanten_after_discards(&v, rules)),
+            last_slot,
+            off_cache: None,
+        }
+    }
+}
+
+impl AfterDiscards {
+    pub(crate) fn new(bot: &EfficientBot, ctx: &Ctx, hand: &TileCounts) -> AfterDiscards {
+        let mut per_suit = [0i32; 3];
+        let (mut threes, mut twos) = (0, 0);
+        // Without a minimum fan the distance reads neither (see `distance_with`).
+        if bot.goals.min_fan > 0 {
+            for (i, &c) in hand.0[..27].iter().enumerate() {
+                per_suit[i / 9] += i32::from(c);
+            }
+            for &c in &hand.0 {
+                threes += i32::from(c >= 3);
+                twos += i32::from(c == 2);
+            }
+        }
+        AfterDiscards {
+            plain: analysis::discards::shanten_after_discards(hand, &ctx.rules),
+            flush: [None, None, None],
+            value: bot.hand_value(ctx, hand),
+            per_suit,
+            threes,
+            twos,
+            len: hand.len(),
+        }
+    }
+
+    /// The [`Shape`] of the hand less one `t`, of which it holds `c`.
+    pub(crate) fn shape_after(&self, ctx: &Ctx, hk_fan: bool, t: Tile, c: u8) -> Shape {
+        let i = t.index();
+        let (mut pairs, mut pungs) = self.value;
+        let f = i32::from(ctx.pung_fan[i]);
+        if hk_fan && i >= 27 && f > 0 {
+            match c {
+                2 => pairs -= f,
+                3 => {
+                    pungs -= f;
+                    pairs += f;
+                }
+                _ => {}
+            }
+        }
+        let mut per_suit = self.per_suit;
+        if i < 27 {
+            per_suit[i / 9] -= 1;
+        }
+        let p = self.threes - i32::from(c == 3);
+        let q = self.twos + i32::from(c == 3) - i32::from(c == 2);
+        Shape {
+            value_pairs: pairs,
+            value_pungs: pungs,
+            per_suit,
+            pungs: pungs_shanten_of(self.len - 1, p, q),
+        }
+    }
+
+    /// The shanten of the suit-`s` view of `h`, which is `hand` less `t`.
+    pub(crate) fn flush_shanten(
+        &mut self,
+        ctx: &Ctx,
+        hand: &TileCounts,
+        h: &TileCounts,
+        t: Tile,
+        s: usize,
+    ) -> Option<i8> {
+        let f = self.flush[s].get_or_insert_with(|| FlushAfter::new(hand, s, &ctx.std_rules));
+        let ti = t.index();
+        let off_suit = ti < 27 && ti / 9 != s;
+        if let Some(after) = &f.after {
+            let k = if off_suit { f.last_slot } else { Some(ti) };
+            if let Some(sf) = k.and_then(|k| after[k]) {
+                return Some(sf.standard);
+            }
+        }
+        if off_suit {
+            if let Some(v) = f.off_cache {
+                return v;
+            }
+        }
+        let v = flush_view(h, s).map(|v| analysis::shanten(&v, &ctx.std_rules));
+        if off_suit {
+            f.off_cache = Some(v);
+        }
+        v
+    }
+}
+
+impl EfficientBot {
+    /// [`Self::distance`] of `hand` (`3k + 2` tiles) less one `t`, taking the shanten from
+    /// `pre` (built once for `hand`).
+    pub(crate) fn distance_after(
+        &self,
+        ctx: &Ctx,
+        hand: &TileCounts,
+        t: Tile,
+        melds: &MeldInfo,
+        pre: &mut AfterDiscards,
+    ) -> (i32, Aim) {
+        let mut h = *hand;
+        h.remove(t);
+        let forms = match &pre.plain {
+            Some(after) => {
+                after[t.index()].unwrap_or_else(|| analysis::shanten_by_form(&h, &ctx.rules))
+            }
+            None => analysis::shanten_by_form(&h, &ctx.rules),
+        };
+        // Without a minimum fan the distance is the shanten alone: the shape is not read.
+        let shape = if self.goals.min_fan > 0 {
+            pre.shape_after(ctx, self.goals.hk_fan, t, hand.0[t.index()])
+        } else {
+            Shape {
+                value_pairs: 0,
+                value_pungs: 0,
+                per_suit: [0; 3],
+                pungs: 0,
+            }
+        };
+        self.distance_with(ctx, shape, melds, forms, |s| {
+            pre.flush_shanten(ctx, hand, &h, t, s)
+        })
+    }
+
+    /// Unseen copies of the tiles that bring a hand of `3k + 1` tiles closer under `aim`.
+    pub(crate) fn ukeire(&self, ctx: &Ctx, h: &TileCounts, aim: Aim) -> i32 {
+        let set = match aim {
+            Aim::Any => useful_mask(h, ctx),
+            Aim::Flush(s) => {
+                let s = usize::from(s);
+                let Some(v) = flush_view(h, s) else { return 0 };
+                let suit_mask: u64 = (0x1FF << (9 * s)) | (0x7F << 27);
+                useful_mask(&v, ctx) & suit_mask
+            }
+            Aim::Pungs => {
+                let mut m = 0u64;
+                for (i, &c) in h.0.iter().enumerate() {
+                    if c > 0 {
+                        m |= 1 << i;
+                    }
+                }
+                m
+            }
+        };
+        let mut total = 0i32;
+        let mut bits = set;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            if i < KINDS {
+                total += i32::from(ctx.unseen[i]);
+            }
+        }
+        if let Some(w) = ctx.wild {
+            // Every wildcard drawn helps.
+            if set & (1 << w.index()) == 0 && h.len() % 3 == 1 {
+                total += i32::from(ctx.unseen[w.index()]);
+            }
+        }
+        total
+    }
+
+    /// The least distance over the discards from a hand of `3k + 2` tiles (wildcards kept),
+    /// trying the loosest tiles first and stopping at the first discard within `enough`.
+    pub(crate) fn min_distance(
+        &self,
+        ctx: &Ctx,
+        hand: &TileCounts,
+        melds: &MeldInfo,
+        enough: i32,
+    ) -> Option<i32> {
+        let mut order = [(0i32, 0usize); 16];
+        let mut n = 0;
+        for (t, _) in hand.iter() {
+            if Some(t) != ctx.wild && n < 16 {
+                order[n] = (connectivity(hand, t, ctx.wild), t.index());
+                n += 1;
+            }
+        }
+        let order = &mut order[..n];
+        order.sort_unstable();
+        let mut best = None;
+        let mut pre = AfterDiscards::new(self, ctx, hand);
+        for &(_, i) in order.iter() {
+            let Some(t) = Tile::from_index(i) else {
+                continue;
+            };
+            let d = self.distance_after(ctx, hand, t, melds, &mut pre).0;
+            if best.is_none_or(|b| d < b) {
+                best = Some(d);
+            }
+            if d <= enough {
+                break;
+            }
+        }
+        best
+    }
+}
