@@ -144,10 +144,7 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         )
         .await
         .map_err(err)?;
-    assert_eq!(
-        kinds,
-        json!(["person", "efficient", "efficient", "efficient"])
-    );
+    assert_eq!(kinds, json!(["person", "normal", "normal", "normal"]));
     c.find(Locator::Css("#create"))
         .await
         .map_err(err)?
