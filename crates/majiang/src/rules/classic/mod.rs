@@ -39,7 +39,7 @@ use crate::analysis::{self, Form, Group, GroupKind, HandRules};
 use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
 use crate::scoring::request::Malformed;
-use crate::scoring::{Invalid, OtherHand, RuleOptions, Scored, WinKind, WinSituation};
+use crate::scoring::{Explain, Invalid, OtherHand, RuleOptions, Scored, WinKind, WinSituation};
 use crate::seat::Seat;
 use crate::tile::{Suit, Tile};
 use patterns::{Pattern, Tally, pair_scores, score_flowers, score_set};
@@ -56,8 +56,8 @@ impl RuleOptions for Options {
         Options::from_json(options)
     }
 
-    fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
-        score(situation, self)
+    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
+        score_with(situation, self, explain)
     }
 }
 
@@ -67,7 +67,18 @@ impl RuleOptions for Options {
 ///
 /// At five and six players the bonus tiles are extra winds (see [`WinSituation::flowers`]):
 /// honour tiles of their own kind that form pungs (and, at five, kongs) and pairs but no chows.
+///
+/// The payments are itemised with their reasons.
 pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
+    score_with(situation, options, Explain::Itemise)
+}
+
+/// Scores a win as [`score`] does, itemising the payments or not as `explain` says.
+pub fn score_with(
+    situation: &WinSituation,
+    options: &Options,
+    explain: Explain,
+) -> Result<Scored, Invalid> {
     situation.check_meld_sources()?;
     situation.check_chow_sources()?;
     check_table(situation, options)?;
@@ -80,7 +91,13 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
     Ok(Scored::settled(
         winner.patterns(),
         winner.score(),
-        settle(&situation.seats, situation.seat, situation.dealer, &scores),
+        settle(
+            &situation.seats,
+            situation.seat,
+            situation.dealer,
+            &scores,
+            explain,
+        ),
     ))
 }
 

@@ -36,7 +36,7 @@ pub use settle::points;
 
 use crate::scoring::request::Malformed;
 use crate::scoring::{
-    Invalid, PatternDef, PatternScore, RuleOptions, Scored, WinKind, WinSituation,
+    Explain, Invalid, PatternDef, PatternScore, RuleOptions, Scored, WinKind, WinSituation,
 };
 use patterns::Context;
 use serde_json::{Map, Value};
@@ -90,8 +90,18 @@ fn check_situation(s: &WinSituation) -> Result<(), Invalid> {
 
 /// Scores a win: the patterns of its best reading, its fan, and the chips each seat pays.
 /// `Invalid` for a hand that does not win, a situation that cannot happen, or fewer fan than
-/// `min_fan` (a hand at the limit always reaches it).
+/// `min_fan` (a hand at the limit always reaches it). The payments are itemised with their
+/// reasons.
 pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
+    score_with(situation, options, Explain::Itemise)
+}
+
+/// Scores a win as [`score`] does, itemising the payments or not as `explain` says.
+pub fn score_with(
+    situation: &WinSituation,
+    options: &Options,
+    explain: Explain,
+) -> Result<Scored, Invalid> {
     let seat_wind = situation
         .seat
         .wind()
@@ -154,7 +164,7 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
     Ok(Scored::settled(
         best.patterns,
         i64::from(best.fan),
-        settle::settle(situation, pts),
+        settle::settle(situation, pts, explain),
     ))
 }
 
@@ -163,8 +173,8 @@ impl RuleOptions for Options {
         Options::from_json(options)
     }
 
-    fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
-        score(situation, self)
+    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
+        score_with(situation, self, explain)
     }
 }
 
