@@ -61,8 +61,11 @@ pub enum Explain {
     Quiet,
 }
 
-/// Every seat, in the order of its index (`seat as usize`).
-const SEATS: [Seat; 6] = [
+/// How many seats there are (a seat's index, `seat as usize`, is below it).
+pub(crate) const SEAT_KINDS: usize = 6;
+
+/// Every seat, in the order of its index.
+const SEATS: [Seat; SEAT_KINDS] = [
     Seat::East,
     Seat::South,
     Seat::West,
@@ -76,9 +79,9 @@ const SEATS: [Seat; 6] = [
 pub struct Ledger {
     explain: Explain,
     /// Net chips by seat index.
-    net: [i64; SEATS.len()],
+    net: [i64; SEAT_KINDS],
     /// The seats at the table, and any other seat a payment named, by seat index.
-    present: [bool; SEATS.len()],
+    present: [bool; SEAT_KINDS],
     /// The payments in the order recorded (none when quiet).
     payments: Vec<Payment>,
 }
@@ -88,7 +91,7 @@ impl Ledger {
     /// nobody pays them or is paid by them); `explain` says whether it keeps the payments and
     /// their reasons.
     pub fn new(seats: &[Seat], explain: Explain) -> Ledger {
-        let mut present = [false; SEATS.len()];
+        let mut present = [false; SEAT_KINDS];
         for &s in seats {
             present[s as usize] = true;
         }
@@ -99,7 +102,7 @@ impl Ledger {
         };
         Ledger {
             explain,
-            net: [0; SEATS.len()],
+            net: [0; SEAT_KINDS],
             present,
             payments,
         }

@@ -1,7 +1,7 @@
 //! Settlement: the winner collects their score from every loser; losers pay each other the
 //! difference of their scores; the dealer ("East") pays and receives double in every exchange.
 
-use crate::scoring::ledger::reason;
+use crate::scoring::ledger::{SEAT_KINDS, reason};
 use crate::scoring::{Explain, Ledger};
 use crate::seat::Seat;
 use std::collections::BTreeMap;
@@ -31,7 +31,12 @@ pub fn settle(
     scores: &BTreeMap<Seat, i64>,
     explain: Explain,
 ) -> Ledger {
-    let score = |s: Seat| scores.get(&s).copied().unwrap_or(0);
+    // Every seat's score by seat index: settling looks each up several times.
+    let mut by_seat = [0; SEAT_KINDS];
+    for (&seat, &score) in scores {
+        by_seat[seat as usize] = score;
+    }
+    let score = |s: Seat| by_seat[s as usize];
     let doubled = |a: Seat, b: Seat| a == dealer || b == dealer;
     const DOUBLE: &str = "the dealer pays and receives double, 2 × ";
     let mut ledger = Ledger::new(seats, explain);

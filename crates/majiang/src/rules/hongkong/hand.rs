@@ -6,8 +6,8 @@
 use super::options::Options;
 use crate::analysis::{self, Form, HandRules};
 use crate::counts::TileCounts;
+use crate::scoring::reading::Reader;
 pub(crate) use crate::scoring::reading::{Set, SetKind};
-use crate::scoring::reading::{declared_sets, readings_of};
 use crate::scoring::{Invalid, WinSituation};
 use crate::tile::{KINDS, Suit, Tile};
 
@@ -39,15 +39,18 @@ impl Hand {
         self.tiles.iter().all(|(t, _)| f(t))
     }
 
-    /// The number suits present.
-    pub fn number_suits(&self) -> Vec<Suit> {
-        let mut suits: Vec<Suit> = Vec::new();
+    /// How many number suits are present.
+    pub fn number_suits(&self) -> usize {
+        let mut present = [false; 3];
         for (t, _) in self.tiles.iter() {
-            if t.is_numbered() && !suits.contains(&t.suit()) {
-                suits.push(t.suit());
+            match t.suit() {
+                Suit::Characters => present[0] = true,
+                Suit::Dots => present[1] = true,
+                Suit::Bamboo => present[2] = true,
+                Suit::Honors | Suit::Bonus => {}
             }
         }
-        suits
+        present.iter().filter(|&&p| p).count()
     }
 
     /// True if some tile is an honor.
@@ -86,7 +89,6 @@ pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>,
             tiles.add(t);
         }
     }
-    let meld_sets = declared_sets(s);
     if let Some(i) = (0..KINDS).find(|&i| tiles.0[i] > 4) {
         let t = Tile::from_index(i).map_or_else(String::new, |t| t.to_string());
         return Err(Invalid(format!("more than four {t} in one hand")));
@@ -98,18 +100,20 @@ pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>,
                 .into(),
         ));
     }
+    let reader = Reader::new(s);
     Ok(decomps
         .into_iter()
         .map(|d| {
             // Hong Kong's rows ignore where the winning tile sits: one reading per split (the
             // first place of the winning tile) is enough.
-            let reading = readings_of(s, &d).into_iter().next();
+            let (sets, pair) = match reader.first(&d) {
+                Some(r) => (r.sets, Some(r.pair)),
+                None => (reader.declared().to_vec(), None),
+            };
             Hand {
                 form: d.form,
-                sets: reading
-                    .as_ref()
-                    .map_or_else(|| meld_sets.clone(), |r| r.sets.clone()),
-                pair: reading.map(|r| r.pair),
+                sets,
+                pair,
                 tiles,
                 no_melds: s.melds.is_empty(),
             }
