@@ -21,6 +21,8 @@ pub(crate) struct Hand {
     pub pair: Option<Tile>,
     /// Every tile of the hand, declared melds included (a kong counts four).
     pub tiles: TileCounts,
+    /// What the tiles hold (the same for every reading of a hand, so worked out once).
+    pub suits: SuitsHeld,
     /// No declared meld at all (not even a concealed kong).
     pub no_melds: bool,
 }
@@ -41,21 +43,42 @@ impl Hand {
 
     /// How many number suits are present.
     pub fn number_suits(&self) -> usize {
-        let mut present = [false; 3];
-        for (t, _) in self.tiles.iter() {
-            match t.suit() {
-                Suit::Characters => present[0] = true,
-                Suit::Dots => present[1] = true,
-                Suit::Bamboo => present[2] = true,
-                Suit::Honors | Suit::Bonus => {}
-            }
-        }
-        present.iter().filter(|&&p| p).count()
+        self.suits.number_suits
     }
 
     /// True if some tile is an honor.
     pub fn has_honors(&self) -> bool {
-        self.tiles.iter().any(|(t, _)| t.is_honor())
+        self.suits.honors
+    }
+}
+
+/// The suits a hand's tiles hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SuitsHeld {
+    /// How many number suits.
+    pub number_suits: usize,
+    /// True if some tile is an honor.
+    pub honors: bool,
+}
+
+impl SuitsHeld {
+    /// The suits of `tiles`.
+    pub fn of(tiles: &TileCounts) -> SuitsHeld {
+        let mut numbers = [false; 3];
+        let mut honors = false;
+        for (t, _) in tiles.iter() {
+            match t.suit() {
+                Suit::Characters => numbers[0] = true,
+                Suit::Dots => numbers[1] = true,
+                Suit::Bamboo => numbers[2] = true,
+                Suit::Honors => honors = true,
+                Suit::Bonus => {}
+            }
+        }
+        SuitsHeld {
+            number_suits: numbers.iter().filter(|&&n| n).count(),
+            honors,
+        }
     }
 }
 
@@ -101,6 +124,7 @@ pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>,
         ));
     }
     let reader = Reader::new(s);
+    let suits = SuitsHeld::of(&tiles);
     Ok(decomps
         .into_iter()
         .map(|d| {
@@ -115,6 +139,7 @@ pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>,
                 sets,
                 pair,
                 tiles,
+                suits,
                 no_melds: s.melds.is_empty(),
             }
         })
