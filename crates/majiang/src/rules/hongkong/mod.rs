@@ -41,9 +41,9 @@ use crate::scoring::{
 use patterns::Context;
 use serde_json::{Map, Value};
 
-/// The best reading's patterns and the fan paid for.
+/// The best reading's pattern rows (each with its fan) and the fan paid for.
 struct Best {
-    patterns: Vec<PatternScore>,
+    rows: Vec<(&'static PatternDef, u32)>,
     fan: u32,
     /// A special hand (not merely an ordinary hand at the limit).
     special: bool,
@@ -125,13 +125,13 @@ pub fn score_with(
             let rows = patterns::ordinary(&h, &ctx);
             let sum: u32 = rows.iter().map(|(_, f)| f).sum();
             Best {
-                patterns: rows.iter().map(|(d, f)| score_of(d, *f)).collect(),
+                rows,
                 fan: sum,
                 special: false,
             }
         } else {
             Best {
-                patterns: limits.iter().map(|d| score_of(d, options.limit)).collect(),
+                rows: limits.iter().map(|&d| (d, options.limit)).collect(),
                 fan: options.limit,
                 special: true,
             }
@@ -144,8 +144,8 @@ pub fn score_with(
                     paid(&candidate),
                     candidate.special,
                     candidate.fan,
-                    candidate.patterns.len(),
-                ) > (paid(b), b.special, b.fan, b.patterns.len())
+                    candidate.rows.len(),
+                ) > (paid(b), b.special, b.fan, b.rows.len())
             }
         };
         if better {
@@ -162,7 +162,7 @@ pub fn score_with(
     }
     let pts = points(best.fan.min(options.limit), options.limit);
     Ok(Scored::settled(
-        best.patterns,
+        best.rows.iter().map(|&(d, f)| score_of(d, f)).collect(),
         i64::from(best.fan),
         settle::settle(situation, pts, explain),
     ))

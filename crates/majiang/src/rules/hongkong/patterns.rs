@@ -515,8 +515,12 @@ pub(crate) fn ordinary(h: &Hand, c: &Context) -> Vec<(&'static PatternDef, u32)>
         .iter()
         .filter_map(|&(id, f)| {
             let times = f(h, c);
+            if times == 0 {
+                // Most rows do not apply: skip looking them up.
+                return None;
+            }
             let def = pattern(id)?;
-            (times > 0).then(|| (def, times * fan_of(def, c.options)))
+            Some((def, times * fan_of(def, c.options)))
         })
         .collect()
 }
