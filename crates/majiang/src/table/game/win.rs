@@ -135,7 +135,9 @@ impl Game {
         }
     }
 
-    /// Whether `p`'s win as `ctx` says scores, or why not.
+    /// Whether `p`'s win as `ctx` says scores, or why not. Cold: asked only once the hand is
+    /// complete, which keeps it out of the hot turn and claim code.
+    #[cold]
     pub(super) fn win_scores(&self, p: Player, ctx: &WinContext) -> Result<(), Invalid> {
         self.ruleset.accepts_win(&self.situation(p, ctx))
     }
