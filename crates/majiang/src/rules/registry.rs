@@ -16,7 +16,7 @@
 use super::option_table::{Allowed, OptionSpec};
 use super::{classic, hangzhou, hongkong, yangzhou};
 use crate::scoring::request::Malformed;
-use crate::scoring::{Invalid, PatternDef, Scored, WinSituation};
+use crate::scoring::{Explain, Invalid, PatternDef, RuleOptions, Scored, WinSituation};
 use crate::seat::Seat;
 use crate::table::config::TableConfig;
 use crate::table::matches::MatchRules;
@@ -298,13 +298,14 @@ impl RuleSetKind {
         }
     }
 
-    /// Scores a win with the rule set's scorer.
-    pub fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
+    /// Scores a win with the rule set's scorer, itemising the payments or not as `explain`
+    /// says.
+    pub fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
         match self {
-            RuleSetKind::HongKong(o) => hongkong::score(situation, o),
-            RuleSetKind::Hangzhou(o) => hangzhou::score(situation, o),
-            RuleSetKind::Yangzhou(o) => yangzhou::score(situation, o),
-            RuleSetKind::Classic(o) => classic::score(situation, o),
+            RuleSetKind::HongKong(o) => o.score(situation, explain),
+            RuleSetKind::Hangzhou(o) => o.score(situation, explain),
+            RuleSetKind::Yangzhou(o) => o.score(situation, explain),
+            RuleSetKind::Classic(o) => o.score(situation, explain),
         }
     }
 

@@ -4,12 +4,16 @@
 //! chips per seat ([`Ledger::net`]) and the payments one by one ([`Ledger::payments`]), which a
 //! front end shows as "west pays south 8: San Tan Chengbao …".
 //!
+//! A reason is written only when someone will read it: a ledger made to [`Explain::Itemise`]
+//! keeps every payment with its reason, a [`Explain::Quiet`] one (the engine asking whether a
+//! win scores) only the net chips, and never calls the reason closures.
+//!
 //! ```
 //! use majiang::Seat;
-//! use majiang::scoring::Ledger;
-//! let mut ledger = Ledger::new(&Seat::FOUR);
-//! ledger.pay(Seat::West, Seat::South, 8, "San Tan Chengbao");
-//! ledger.pay(Seat::North, Seat::South, 2, "self-draw");
+//! use majiang::scoring::{Explain, Ledger};
+//! let mut ledger = Ledger::new(&Seat::FOUR, Explain::Itemise);
+//! ledger.pay(Seat::West, Seat::South, 8, || "San Tan Chengbao".into());
+//! ledger.pay(Seat::North, Seat::South, 2, || "self-draw".into());
 //! let net = ledger.net();
 //! assert_eq!(net[&Seat::South], 10);
 //! assert_eq!(net[&Seat::East], 0);
@@ -45,27 +49,69 @@ impl fmt::Display for Payment {
     }
 }
 
+/// Whether a scorer writes out each payment and its reason, or only the net chips.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Explain {
+    /// Every payment with its reason ([`Scored::itemised`](super::Scored::itemised)), for a
+    /// person to read.
+    #[default]
+    Itemise,
+    /// The net chips only: no payment is itemised and no reason is written (the engine asking
+    /// whether a win scores).
+    Quiet,
+}
+
+/// How many seats there are (a seat's index, `seat as usize`, is below it).
+pub(crate) const SEAT_KINDS: usize = 6;
+
+/// Every seat, in the order of its index.
+const SEATS: [Seat; SEAT_KINDS] = [
+    Seat::East,
+    Seat::South,
+    Seat::West,
+    Seat::North,
+    Seat::NorthEast,
+    Seat::SouthWest,
+];
+
 /// Payments between the seats of one table; zero-sum by construction.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Ledger {
-    seats: Vec<Seat>,
+    explain: Explain,
+    /// Net chips by seat index.
+    net: [i64; SEAT_KINDS],
+    /// The seats at the table, and any other seat a payment named, by seat index.
+    present: [bool; SEAT_KINDS],
+    /// The payments in the order recorded (none when quiet).
     payments: Vec<Payment>,
 }
 
 impl Ledger {
     /// An empty ledger for the seats at the table (each appears in [`Ledger::net`], at 0 if
-    /// nobody pays them or is paid by them).
-    pub fn new(seats: &[Seat]) -> Ledger {
+    /// nobody pays them or is paid by them); `explain` says whether it keeps the payments and
+    /// their reasons.
+    pub fn new(seats: &[Seat], explain: Explain) -> Ledger {
+        let mut present = [false; SEAT_KINDS];
+        for &s in seats {
+            present[s as usize] = true;
+        }
+        let payments = match explain {
+            // Room for one payment between every two seats, the most any rule set makes.
+            Explain::Itemise => Vec::with_capacity(seats.len() * seats.len().saturating_sub(1) / 2),
+            Explain::Quiet => Vec::new(),
+        };
         Ledger {
-            seats: seats.to_vec(),
-            payments: Vec::new(),
+            explain,
+            net: [0; SEAT_KINDS],
+            present,
+            payments,
         }
     }
 
-    /// Records that `from` pays `to` `amount` chips for `reason`. A payment of 0, or between a
-    /// seat and itself, changes nothing and is not recorded; a negative amount is recorded as
-    /// the payment the other way.
-    pub fn pay(&mut self, from: Seat, to: Seat, amount: i64, reason: impl Into<String>) {
+    /// Records that `from` pays `to` `amount` chips, for the reason `reason` writes (called
+    /// only when the ledger itemises). A payment of 0, or between a seat and itself, changes
+    /// nothing and is not recorded; a negative amount is recorded as the payment the other way.
+    pub fn pay(&mut self, from: Seat, to: Seat, amount: i64, reason: impl FnOnce() -> String) {
         if amount == 0 || from == to {
             return;
         }
@@ -74,15 +120,21 @@ impl Ledger {
         } else {
             (from, to, amount)
         };
-        self.payments.push(Payment {
-            from,
-            to,
-            amount,
-            reason: reason.into(),
-        });
+        self.net[from as usize] -= amount;
+        self.net[to as usize] += amount;
+        self.present[from as usize] = true;
+        self.present[to as usize] = true;
+        if self.explain == Explain::Itemise {
+            self.payments.push(Payment {
+                from,
+                to,
+                amount,
+                reason: reason(),
+            });
+        }
     }
 
-    /// The payments in the order recorded.
+    /// The payments in the order recorded; empty for a quiet ledger.
     pub fn payments(&self) -> &[Payment] {
         &self.payments
     }
@@ -90,10 +142,11 @@ impl Ledger {
     /// Net chips per seat: what it received minus what it paid. Every seat at the table is
     /// present; the values sum to zero.
     pub fn net(&self) -> BTreeMap<Seat, i64> {
-        let mut net: BTreeMap<Seat, i64> = self.seats.iter().map(|&s| (s, 0)).collect();
-        for p in &self.payments {
-            *net.entry(p.from).or_default() -= p.amount;
-            *net.entry(p.to).or_default() += p.amount;
+        let mut net = BTreeMap::new();
+        for (i, &seat) in SEATS.iter().enumerate() {
+            if self.present[i] {
+                net.insert(seat, self.net[i]);
+            }
         }
         net
     }
@@ -104,15 +157,75 @@ impl Ledger {
     }
 }
 
+/// One piece of a payment's reason ([`reason!`]): text, or a number written in decimal.
+pub(crate) trait ReasonPiece {
+    /// At least the bytes the piece writes.
+    fn room(&self) -> usize;
+    /// Appends the piece to `out`.
+    fn write_to(&self, out: &mut String);
+}
+
+impl ReasonPiece for &str {
+    fn room(&self) -> usize {
+        self.len()
+    }
+    fn write_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+}
+
+/// The longest decimal `i64`, sign included.
+const I64_DIGITS: usize = 20;
+
+impl ReasonPiece for i64 {
+    fn room(&self) -> usize {
+        I64_DIGITS
+    }
+    fn write_to(&self, out: &mut String) {
+        let mut digits = [0u8; I64_DIGITS];
+        let mut at = digits.len();
+        let mut rest = self.unsigned_abs();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        if *self < 0 {
+            out.push('-');
+        }
+        for &d in &digits[at..] {
+            out.push(char::from(d));
+        }
+    }
+}
+
+/// Writes a payment's reason from its pieces (text and numbers, each a [`ReasonPiece`]) into a
+/// `String` allocated once: the text `format!` would write with the numbers in `{}`, at a
+/// fraction of its cost, which matters when every scored hand writes several reasons.
+macro_rules! reason {
+    ($($piece:expr),+ $(,)?) => {{
+        let pieces: &[&dyn $crate::scoring::ledger::ReasonPiece] = &[$(&$piece),+];
+        let mut text = String::with_capacity(pieces.iter().map(|p| p.room()).sum());
+        for p in pieces {
+            p.write_to(&mut text);
+        }
+        text
+    }};
+}
+pub(crate) use reason;
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn zero_and_self_payments_are_not_recorded() {
-        let mut l = Ledger::new(&Seat::FOUR);
-        l.pay(Seat::East, Seat::South, 0, "nothing");
-        l.pay(Seat::East, Seat::East, 5, "to oneself");
+        let mut l = Ledger::new(&Seat::FOUR, Explain::Itemise);
+        l.pay(Seat::East, Seat::South, 0, || "nothing".into());
+        l.pay(Seat::East, Seat::East, 5, || "to oneself".into());
         assert!(l.payments().is_empty());
         assert!(l.net().values().all(|&v| v == 0));
         assert_eq!(l.net().len(), 4);
@@ -120,8 +233,8 @@ mod tests {
 
     #[test]
     fn a_negative_amount_is_the_payment_the_other_way() {
-        let mut l = Ledger::new(&Seat::FOUR);
-        l.pay(Seat::East, Seat::South, -3, "difference");
+        let mut l = Ledger::new(&Seat::FOUR, Explain::Itemise);
+        l.pay(Seat::East, Seat::South, -3, || "difference".into());
         assert_eq!(l.payments()[0].from, Seat::South);
         assert_eq!(l.payments()[0].amount, 3);
         let (net, payments) = l.into_parts();
@@ -131,13 +244,51 @@ mod tests {
 
     #[test]
     fn net_sums_to_zero_and_follows_every_payment() {
-        let mut l = Ledger::new(&Seat::FOUR);
-        l.pay(Seat::West, Seat::South, 8, "a");
-        l.pay(Seat::East, Seat::South, 4, "b");
-        l.pay(Seat::South, Seat::North, 1, "c");
+        let mut l = Ledger::new(&Seat::FOUR, Explain::Itemise);
+        l.pay(Seat::West, Seat::South, 8, || "a".into());
+        l.pay(Seat::East, Seat::South, 4, || "b".into());
+        l.pay(Seat::South, Seat::North, 1, || "c".into());
         let net = l.net();
         assert_eq!(net[&Seat::South], 11);
         assert_eq!(net[&Seat::North], 1);
         assert_eq!(net.values().sum::<i64>(), 0);
+    }
+
+    #[test]
+    fn a_quiet_ledger_keeps_the_net_and_writes_no_reason() {
+        let mut l = Ledger::new(&Seat::FOUR, Explain::Quiet);
+        l.pay(Seat::West, Seat::South, 8, || {
+            unreachable!("a quiet ledger writes no reason")
+        });
+        l.pay(Seat::South, Seat::NorthEast, 3, String::new);
+        assert!(l.payments().is_empty());
+        let net = l.net();
+        assert_eq!((net[&Seat::West], net[&Seat::South]), (-8, 5));
+        assert_eq!(
+            net[&Seat::NorthEast],
+            3,
+            "a seat a payment names is in the net"
+        );
+        assert_eq!(net.len(), 5);
+    }
+
+    #[test]
+    fn seat_indices_follow_the_seat_order() {
+        for (i, &s) in SEATS.iter().enumerate() {
+            assert_eq!(s as usize, i);
+        }
+        assert!(SEATS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn reasons_read_as_format_writes_them() {
+        let total: i64 = 16;
+        for n in [0, 7, -7, 10, 1_000_000, i64::MAX, i64::MIN] {
+            assert_eq!(reason!("x ", n, " y"), format!("x {n} y"));
+        }
+        assert_eq!(
+            reason!("pays for all, ", 3_i64, " × ", total, " = ", 3 * total),
+            "pays for all, 3 × 16 = 48"
+        );
     }
 }

@@ -8,14 +8,15 @@
 //!
 //! The vocabulary the rule sets share: [`PatternDef`] (one row of a rule set's pattern table),
 //! [`PatternScore`] (a row that counts, with its value), [`Ledger`] (zero-sum payments with their
-//! reasons) and [`score_request`] (options read, then a win scored).
+//! reasons, written only when [`Explain`] asks) and [`score_request`] (options read, then a win
+//! scored).
 
 pub mod ledger;
 pub mod pattern;
 pub mod reading;
 pub mod request;
 
-pub use ledger::{Ledger, Payment};
+pub use ledger::{Explain, Ledger, Payment};
 pub use pattern::{PatternDef, RuleOptions, score_request};
 
 use crate::counts::TileCounts;
@@ -253,7 +254,8 @@ pub struct Scored {
     /// Net chips per seat (the winner positive). They sum to zero: what a rule (the Hangzhou
     /// cap and zero floor) leaves uncollected, the winner does not receive.
     pub payments: BTreeMap<Seat, i64>,
-    /// The payments one by one, each with its reason; they add up to `payments`.
+    /// The payments one by one, each with its reason; they add up to `payments`. Empty when
+    /// the win was scored quietly ([`Explain::Quiet`]).
     #[serde(default)]
     pub itemised: Vec<Payment>,
 }

@@ -2,7 +2,7 @@
 //! options.
 
 use super::request::Malformed;
-use super::{Invalid, PatternScore, Scored, Unit, WinSituation};
+use super::{Explain, Invalid, PatternScore, Scored, Unit, WinSituation};
 use serde_json::{Map, Value};
 
 /// One row of a rule set's pattern table (each set lists its rows as `rules::<set>::PATTERNS`).
@@ -106,12 +106,13 @@ pub trait RuleOptions: Sized {
         situation: &WinSituation,
     ) -> Result<Self, Malformed>;
 
-    /// Scores and settles a win under these options; `Invalid` when the hand does not win or
-    /// the rules forbid the win.
-    fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid>;
+    /// Scores and settles a win under these options, itemising the payments with their reasons
+    /// or not as `explain` says; `Invalid` when the hand does not win or the rules forbid the
+    /// win.
+    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid>;
 }
 
-/// Reads the options, then scores the win. `Err` is input that cannot be read (bad options);
+/// Reads the options, then scores the win, its payments itemised. `Err` is input that cannot be read (bad options);
 /// `Ok(Err(_))` is a readable hand that is not a valid win.
 ///
 /// ```
@@ -127,5 +128,5 @@ pub fn score_request<O: RuleOptions>(
     situation: &WinSituation,
 ) -> Result<Result<Scored, Invalid>, Malformed> {
     let options = O::from_request(options, situation)?;
-    Ok(options.score(situation))
+    Ok(options.score(situation, Explain::Itemise))
 }

@@ -7,7 +7,7 @@
 //! one [`Reading`]; a rule set scores each and keeps the one worth most. Hong Kong and Yangzhou
 //! read hands this way; each keeps only its own pattern tests.
 
-use crate::analysis::{self, Decomposition, GroupKind, HandRules};
+use crate::analysis::{self, Decomposition, Group, GroupKind, HandRules};
 use crate::meld::MeldKind;
 use crate::scoring::{WinKind, WinSituation};
 use crate::tile::{Suit, Tile};
@@ -39,13 +39,14 @@ pub struct Set {
 
 impl Set {
     /// The tiles of the set (a kong's four).
-    pub fn tiles(&self) -> Vec<Tile> {
-        let i = self.tile.index();
-        match self.kind {
-            SetKind::Chow => (i..i + 3).filter_map(Tile::from_index).collect(),
-            SetKind::Pung => vec![self.tile; 3],
-            SetKind::Kong => vec![self.tile; 4],
-        }
+    pub fn tiles(&self) -> impl Iterator<Item = Tile> + use<> {
+        let (step, count) = match self.kind {
+            SetKind::Chow => (1, 3),
+            SetKind::Pung => (0, 3),
+            SetKind::Kong => (0, 4),
+        };
+        let first = self.tile.index();
+        (0..count).filter_map(move |k| Tile::from_index(first + step * k))
     }
 
     /// True for pungs and kongs.
@@ -133,57 +134,100 @@ pub fn declared_sets(situation: &WinSituation) -> Vec<Set> {
 /// The readings of one decomposition of the winner's concealed tiles (the winning tile
 /// included), one per place of the winning tile; empty unless it is sets and a pair.
 pub fn readings_of(situation: &WinSituation, d: &Decomposition) -> Vec<Reading> {
-    let Some(pair) = d.pair() else {
-        return Vec::new();
-    };
-    let by_discard = matches!(situation.win, WinKind::Discard | WinKind::RobbingKong);
-    let declared = declared_sets(situation);
-    let won = situation.winning_tile;
-    let groups: Vec<_> = d.sets().collect();
-    // The winning tile's possible places: the pair, or any set holding it (duplicates of the
-    // same set give the same reading).
-    let mut places: Vec<(Option<usize>, WinPlace)> = Vec::new();
-    if pair.tile == won {
-        places.push((None, WinPlace::Pair));
-    }
-    for (i, g) in groups.iter().enumerate() {
-        let place = match g.kind {
-            GroupKind::Pung if g.tile == won => WinPlace::Pung,
-            GroupKind::Chow if g.tiles().contains(&won) => WinPlace::Chow {
-                start: g.tile,
-                offset: (won.index() - g.tile.index()) as u8,
-            },
-            _ => continue,
-        };
-        if !places.iter().any(|(_, p)| *p == place) {
-            places.push((Some(i), place));
+    let mut out = Vec::new();
+    Reader::new(situation).read(d, &mut out);
+    out
+}
+
+/// Reads the decompositions of one winner's hand: what every reading shares (the declared
+/// melds, whether the winning tile was another player's) worked out once.
+pub struct Reader<'a> {
+    situation: &'a WinSituation,
+    declared: Vec<Set>,
+    by_discard: bool,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader of the winner's hand in `situation`.
+    pub fn new(situation: &'a WinSituation) -> Reader<'a> {
+        Reader {
+            situation,
+            declared: declared_sets(situation),
+            by_discard: matches!(situation.win, WinKind::Discard | WinKind::RobbingKong),
         }
     }
-    places
-        .into_iter()
-        .map(|(at, place)| {
-            let mut sets: Vec<Set> = groups
-                .iter()
-                .enumerate()
-                .map(|(i, g)| Set {
-                    kind: if g.kind == GroupKind::Chow {
-                        SetKind::Chow
-                    } else {
-                        SetKind::Pung
-                    },
-                    tile: g.tile,
-                    concealed: !(by_discard && at == Some(i)),
-                    declared: false,
-                })
-                .collect();
-            sets.extend(declared.iter().copied());
-            Reading {
-                sets,
-                pair: pair.tile,
-                win: place,
+
+    /// The winner's declared melds as sets ([`declared_sets`]).
+    pub fn declared(&self) -> &[Set] {
+        &self.declared
+    }
+
+    /// Appends to `out` the readings of `d`, one per place of the winning tile (as
+    /// [`readings_of`]).
+    pub fn read(&self, d: &Decomposition, out: &mut Vec<Reading>) {
+        let Some(pair) = d.pair() else {
+            return;
+        };
+        let start = out.len();
+        if pair.tile == self.situation.winning_tile {
+            out.push(self.reading(d, pair.tile, None, WinPlace::Pair));
+        }
+        for (i, g) in d.sets().enumerate() {
+            // Duplicates of the same set give the same reading.
+            if let Some(place) = self.place_in(g)
+                && !out[start..].iter().any(|r| r.win == place)
+            {
+                out.push(self.reading(d, pair.tile, Some(i), place));
             }
-        })
-        .collect()
+        }
+    }
+
+    /// The first reading of `d` (the first place of the winning tile), if it is sets and a
+    /// pair.
+    pub fn first(&self, d: &Decomposition) -> Option<Reading> {
+        let pair = d.pair()?;
+        if pair.tile == self.situation.winning_tile {
+            return Some(self.reading(d, pair.tile, None, WinPlace::Pair));
+        }
+        let (i, place) = d
+            .sets()
+            .enumerate()
+            .find_map(|(i, g)| Some((i, self.place_in(g)?)))?;
+        Some(self.reading(d, pair.tile, Some(i), place))
+    }
+
+    /// Where the winning tile sits if it completes the set `g`.
+    fn place_in(&self, g: Group) -> Option<WinPlace> {
+        let won = self.situation.winning_tile;
+        match g.kind {
+            GroupKind::Pung if g.tile == won => Some(WinPlace::Pung),
+            // A chow is three consecutive kinds of one suit.
+            GroupKind::Chow if (g.tile.index()..g.tile.index() + 3).contains(&won.index()) => {
+                Some(WinPlace::Chow {
+                    start: g.tile,
+                    offset: (won.index() - g.tile.index()) as u8,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The reading of `d` with the winning tile completing its `at`-th set (`None`: the pair).
+    fn reading(&self, d: &Decomposition, pair: Tile, at: Option<usize>, win: WinPlace) -> Reading {
+        let mut sets = Vec::with_capacity(d.groups.len() + self.declared.len());
+        sets.extend(d.sets().enumerate().map(|(i, g)| Set {
+            kind: if g.kind == GroupKind::Chow {
+                SetKind::Chow
+            } else {
+                SetKind::Pung
+            },
+            tile: g.tile,
+            concealed: !(self.by_discard && at == Some(i)),
+            declared: false,
+        }));
+        sets.extend_from_slice(&self.declared);
+        Reading { sets, pair, win }
+    }
 }
 
 /// Every reading of the winner's hand as sets and a pair under `rules` (empty if it is not
@@ -202,8 +246,10 @@ pub fn readings_of(situation: &WinSituation, d: &Decomposition) -> Vec<Reading> 
 /// assert!(all.iter().all(|r| matches!(r.win, WinPlace::Chow { .. })));
 /// ```
 pub fn readings(situation: &WinSituation, rules: &HandRules) -> Vec<Reading> {
-    analysis::decompositions(&situation.full_concealed(), rules)
-        .iter()
-        .flat_map(|d| readings_of(situation, d))
-        .collect()
+    let reader = Reader::new(situation);
+    let mut out = Vec::new();
+    for d in analysis::decompositions(&situation.full_concealed(), rules) {
+        reader.read(&d, &mut out);
+    }
+    out
 }

@@ -6,7 +6,7 @@ use crate::analysis::HandRules;
 pub use crate::rules::RuleSetKind;
 use crate::rules::RuleSetSpec;
 use crate::scoring::request::Malformed;
-use crate::scoring::{Invalid, Scored, WinSituation};
+use crate::scoring::{Explain, Invalid, Scored, WinSituation};
 use crate::seat::Seat;
 use crate::tile::Tile;
 use serde_json::{Map, Value};
@@ -82,10 +82,17 @@ impl Ruleset {
         }
     }
 
-    /// Scores a win with the rule set's scorer. `Err` when the hand does not win under these
-    /// rules (not complete, below the minimum, a win the rules forbid).
+    /// Scores a win with the rule set's scorer, its payments itemised with their reasons.
+    /// `Err` when the hand does not win under these rules (not complete, below the minimum, a
+    /// win the rules forbid).
     pub fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
-        self.kind.score(situation)
+        self.kind.score(situation, Explain::Itemise)
+    }
+
+    /// Whether the win scores, and why not: [`Ruleset::score`] without writing out the
+    /// payments, for the engine's legality checks.
+    pub fn accepts_win(&self, situation: &WinSituation) -> Result<(), Invalid> {
+        self.kind.score(situation, Explain::Quiet).map(|_| ())
     }
 
     /// Whether the player at seat `winner` may win on a discard by `discarder` when the

@@ -35,11 +35,11 @@ pub use options::Options;
 pub use patterns::PATTERNS;
 pub use settle::settle;
 
-use crate::analysis::{self, Form, Group, GroupKind, HandRules};
+use crate::analysis::{self, Decomposition, Form, Group, GroupKind, HandRules};
 use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
 use crate::scoring::request::Malformed;
-use crate::scoring::{Invalid, OtherHand, RuleOptions, Scored, WinKind, WinSituation};
+use crate::scoring::{Explain, Invalid, OtherHand, RuleOptions, Scored, WinKind, WinSituation};
 use crate::seat::Seat;
 use crate::tile::{Suit, Tile};
 use patterns::{Pattern, Tally, pair_scores, score_flowers, score_set};
@@ -56,8 +56,8 @@ impl RuleOptions for Options {
         Options::from_json(options)
     }
 
-    fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
-        score(situation, self)
+    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
+        score_with(situation, self, explain)
     }
 }
 
@@ -67,7 +67,18 @@ impl RuleOptions for Options {
 ///
 /// At five and six players the bonus tiles are extra winds (see [`WinSituation::flowers`]):
 /// honour tiles of their own kind that form pungs (and, at five, kongs) and pairs but no chows.
+///
+/// The payments are itemised with their reasons.
 pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
+    score_with(situation, options, Explain::Itemise)
+}
+
+/// Scores a win as [`score`] does, itemising the payments or not as `explain` says.
+pub fn score_with(
+    situation: &WinSituation,
+    options: &Options,
+    explain: Explain,
+) -> Result<Scored, Invalid> {
     situation.check_meld_sources()?;
     situation.check_chow_sources()?;
     check_table(situation, options)?;
@@ -80,7 +91,13 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
     Ok(Scored::settled(
         winner.patterns(),
         winner.score(),
-        settle(&situation.seats, situation.seat, situation.dealer, &scores),
+        settle(
+            &situation.seats,
+            situation.seat,
+            situation.dealer,
+            &scores,
+            explain,
+        ),
     ))
 }
 
@@ -249,7 +266,7 @@ fn winner_tally(s: &WinSituation, options: &Options) -> Result<Tally, Invalid> {
     let mut best: Option<Tally> = None;
     for (pungs, extra_pair) in extra_wind_splits(extra) {
         for reading in readings(&full, extra_pair, six) {
-            let t = winner_reading(s, &full, &reading, (pungs, extra_pair), extra_tile);
+            let t = winner_reading(s, &full, &reading.groups, (pungs, extra_pair), extra_tile);
             if best.as_ref().is_none_or(|b| t.score() > b.score()) {
                 best = Some(t);
             }
@@ -266,9 +283,9 @@ fn winner_tally(s: &WinSituation, options: &Options) -> Result<Tally, Invalid> {
     })
 }
 
-/// The groups of one reading of the playing tiles: sets, and the pair unless the extra winds
-/// hold it (`pair_elsewhere`).
-fn readings(full: &TileCounts, pair_elsewhere: bool, six: bool) -> Vec<Vec<Group>> {
+/// The readings of the playing tiles, each a decomposition whose groups are its sets, and its
+/// pair unless the extra winds hold it (`pair_elsewhere`).
+fn readings(full: &TileCounts, pair_elsewhere: bool, six: bool) -> Vec<Decomposition> {
     let mut hand = *full;
     // With the pair among the extra winds the playing tiles are sets only: read them with a
     // stand-in pair of an honour kind they lack (two copies of it can only be a pair), then
@@ -288,24 +305,20 @@ fn readings(full: &TileCounts, pair_elsewhere: bool, six: bool) -> Vec<Vec<Group
     } else {
         None
     };
-    analysis::decompositions(&hand, &HAND_RULES)
-        .into_iter()
-        .filter(|d| d.form == Form::Standard)
-        .filter(|d| !six || d.groups.iter().all(|g| g.kind != GroupKind::Chow))
-        .filter_map(|d| {
-            let pair = d.pair()?;
-            if stand_in.is_some_and(|t| pair.tile != t) {
-                return None;
-            }
-            Some(
-                d.groups
-                    .iter()
-                    .copied()
-                    .filter(|g| !(stand_in.is_some() && g.kind == GroupKind::Pair))
-                    .collect(),
-            )
-        })
-        .collect()
+    let mut all = analysis::decompositions(&hand, &HAND_RULES);
+    all.retain_mut(|d| {
+        let Some(pair) = d.pair() else {
+            return false;
+        };
+        let keep = d.form == Form::Standard
+            && !(six && d.groups.iter().any(|g| g.kind == GroupKind::Chow))
+            && stand_in.is_none_or(|t| pair.tile == t);
+        if keep && stand_in.is_some() {
+            d.groups.retain(|g| g.kind != GroupKind::Pair);
+        }
+        keep
+    });
+    all
 }
 
 /// The winner's patterns for one reading of the concealed tiles, with `extra` = (pungs, pair)
@@ -363,22 +376,26 @@ fn winner_reading(
 /// plus honors (one double). A hand of honors only has no suit and earns neither. Extra winds
 /// are honors.
 fn one_suit(s: &WinSituation, full: &TileCounts, extra_winds: bool) -> Option<Pattern> {
-    let tiles = full
-        .tiles()
-        .into_iter()
-        .chain(s.melds.iter().flat_map(Meld::tiles));
-    let mut suits: Vec<Suit> = Vec::new();
+    // The kinds held, and one tile of each meld (a meld's tiles share its suit).
+    let kinds = full
+        .iter()
+        .map(|(t, _)| t)
+        .chain(s.melds.iter().map(|m| m.tile));
+    let mut suit: Option<Suit> = None;
+    let mut mixed = false;
     let mut honors = extra_winds && (!s.flowers.is_empty() || s.winning_tile.is_bonus());
-    for t in tiles {
+    for t in kinds {
         if t.is_honor() || t.is_bonus() {
             honors = true;
-        } else if !suits.contains(&t.suit()) {
-            suits.push(t.suit());
+        } else if suit.is_none() {
+            suit = Some(t.suit());
+        } else if suit != Some(t.suit()) {
+            mixed = true;
         }
     }
-    match (suits.len(), honors) {
-        (1, true) => Some(Pattern::OneSuitWithHonors),
-        (1, false) => Some(Pattern::OneSuitOnly),
+    match (suit.is_some() && !mixed, honors) {
+        (true, true) => Some(Pattern::OneSuitWithHonors),
+        (true, false) => Some(Pattern::OneSuitOnly),
         _ => None,
     }
 }

@@ -1,54 +1,73 @@
 //! Settlement: the winner collects their score from every loser; losers pay each other the
 //! difference of their scores; the dealer ("East") pays and receives double in every exchange.
 
-use crate::scoring::Ledger;
+use crate::scoring::ledger::{SEAT_KINDS, reason};
+use crate::scoring::{Explain, Ledger};
 use crate::seat::Seat;
 use std::collections::BTreeMap;
 
 /// The payments of a hand, given every seat's score (seats missing from `scores` score 0); its
-/// [`Ledger::net`] is the net chips per seat.
+/// [`Ledger::net`] is the net chips per seat. `explain` says whether the ledger itemises the
+/// payments with their reasons.
 ///
 /// ```
 /// use majiang::Seat;
 /// use majiang::rules::classic::settle;
+/// use majiang::scoring::Explain;
 /// use std::collections::BTreeMap;
 /// // The seed's example: South wins with 24; West 6, North 36, East 16.
 /// let scores = BTreeMap::from([(Seat::South, 24), (Seat::West, 6), (Seat::North, 36),
 ///     (Seat::East, 16)]);
-/// let net = settle(&Seat::FOUR, Seat::South, Seat::East, &scores).net();
+/// let net = settle(&Seat::FOUR, Seat::South, Seat::East, &scores, Explain::Quiet).net();
 /// assert_eq!(net[&Seat::South], 24 + 24 + 48);
 /// assert_eq!(net[&Seat::West], -24 - 30 - 20);
 /// assert_eq!(net[&Seat::North], -24 + 30 + 40);
 /// assert_eq!(net[&Seat::East], -48 - 40 + 20);
 /// ```
-pub fn settle(seats: &[Seat], winner: Seat, dealer: Seat, scores: &BTreeMap<Seat, i64>) -> Ledger {
-    let score = |s: Seat| scores.get(&s).copied().unwrap_or(0);
-    let factor = |a: Seat, b: Seat| if a == dealer || b == dealer { 2 } else { 1 };
-    let times = |a: Seat, b: Seat, n: i64| {
-        if factor(a, b) == 2 {
-            format!("the dealer pays and receives double, 2 × {n} = {}", 2 * n)
-        } else {
-            n.to_string()
-        }
-    };
-    let mut ledger = Ledger::new(seats);
-    let losers: Vec<Seat> = seats.iter().copied().filter(|&s| s != winner).collect();
-    let won = score(winner);
-    for &l in &losers {
-        let reason = format!("pays the winner's score, {}", times(l, winner, won));
-        ledger.pay(l, winner, won * factor(l, winner), reason);
+pub fn settle(
+    seats: &[Seat],
+    winner: Seat,
+    dealer: Seat,
+    scores: &BTreeMap<Seat, i64>,
+    explain: Explain,
+) -> Ledger {
+    // Every seat's score by seat index: settling looks each up several times.
+    let mut by_seat = [0; SEAT_KINDS];
+    for (&seat, &score) in scores {
+        by_seat[seat as usize] = score;
     }
-    for (i, &a) in losers.iter().enumerate() {
-        for &b in &losers[i + 1..] {
+    let score = |s: Seat| by_seat[s as usize];
+    let doubled = |a: Seat, b: Seat| a == dealer || b == dealer;
+    const DOUBLE: &str = "the dealer pays and receives double, 2 × ";
+    let mut ledger = Ledger::new(seats, explain);
+    let won = score(winner);
+    for l in seats.iter().copied().filter(|&s| s != winner) {
+        let double = doubled(l, winner);
+        let amount = if double { 2 * won } else { won };
+        ledger.pay(l, winner, amount, || {
+            const WHY: &str = "pays the winner's score, ";
+            if double {
+                reason!(WHY, DOUBLE, won, " = ", amount)
+            } else {
+                reason!(WHY, won)
+            }
+        });
+    }
+    for (i, &a) in seats.iter().enumerate().filter(|&(_, &s)| s != winner) {
+        for &b in seats[i + 1..].iter().filter(|&&s| s != winner) {
             let (high, low) = if score(a) >= score(b) { (a, b) } else { (b, a) };
             let diff = score(high) - score(low);
-            let reason = format!(
-                "pays the difference of the scores, {} − {}: {}",
-                score(high),
-                score(low),
-                times(high, low, diff)
-            );
-            ledger.pay(low, high, diff * factor(a, b), reason);
+            let double = doubled(a, b);
+            let amount = if double { 2 * diff } else { diff };
+            ledger.pay(low, high, amount, || {
+                const WHY: &str = "pays the difference of the scores, ";
+                let (h, l) = (score(high), score(low));
+                if double {
+                    reason!(WHY, h, " − ", l, ": ", DOUBLE, diff, " = ", amount)
+                } else {
+                    reason!(WHY, h, " − ", l, ": ", diff)
+                }
+            });
         }
     }
     ledger
@@ -61,7 +80,14 @@ mod tests {
     #[test]
     fn dealer_winner_collects_double() {
         let scores = BTreeMap::from([(Seat::East, 30), (Seat::South, 10)]);
-        let net = settle(&Seat::FOUR, Seat::East, Seat::East, &scores).net();
+        let net = settle(
+            &Seat::FOUR,
+            Seat::East,
+            Seat::East,
+            &scores,
+            Explain::Itemise,
+        )
+        .net();
         // Each pays East 60; South (10) collects 10 from West and North (0).
         assert_eq!(net[&Seat::East], 180);
         assert_eq!(net[&Seat::South], -60 + 20);
@@ -73,7 +99,13 @@ mod tests {
     #[test]
     fn every_payment_says_why() {
         let scores = BTreeMap::from([(Seat::South, 24), (Seat::West, 6), (Seat::East, 16)]);
-        let ledger = settle(&Seat::FOUR, Seat::South, Seat::East, &scores);
+        let ledger = settle(
+            &Seat::FOUR,
+            Seat::South,
+            Seat::East,
+            &scores,
+            Explain::Itemise,
+        );
         let shown: Vec<String> = ledger.payments().iter().map(ToString::to_string).collect();
         assert!(shown.contains(&"west pays south 24: pays the winner's score, 24".to_string()));
         assert!(shown.contains(
@@ -91,7 +123,14 @@ mod tests {
     #[test]
     fn equal_losers_exchange_nothing() {
         let scores = BTreeMap::from([(Seat::West, 10), (Seat::South, 8), (Seat::North, 8)]);
-        let net = settle(&Seat::FOUR, Seat::West, Seat::East, &scores).net();
+        let net = settle(
+            &Seat::FOUR,
+            Seat::West,
+            Seat::East,
+            &scores,
+            Explain::Itemise,
+        )
+        .net();
         // South and North: 10 to West, 8 × 2 from East, nothing between them.
         assert_eq!(net[&Seat::South], -10 + 16);
         assert_eq!(net[&Seat::North], -10 + 16);
@@ -103,7 +142,7 @@ mod tests {
     fn three_player_table() {
         let scores = BTreeMap::from([(Seat::North, 8), (Seat::South, 8), (Seat::East, 22)]);
         let seats = Seat::order(3).unwrap_or(&[]);
-        let net = settle(seats, Seat::North, Seat::East, &scores).net();
+        let net = settle(seats, Seat::North, Seat::East, &scores, Explain::Itemise).net();
         // North wins; South pays 8, East pays 16.
         assert_eq!(net[&Seat::North], 8 + 16);
         // East 22 vs South 8: South pays East 14 × 2.
@@ -115,7 +154,14 @@ mod tests {
     #[test]
     fn dealer_need_not_be_the_east_seat() {
         let scores = BTreeMap::from([(Seat::West, 10)]);
-        let net = settle(&Seat::FOUR, Seat::West, Seat::North, &scores).net();
+        let net = settle(
+            &Seat::FOUR,
+            Seat::West,
+            Seat::North,
+            &scores,
+            Explain::Itemise,
+        )
+        .net();
         assert_eq!(net[&Seat::North], -20);
         assert_eq!(net[&Seat::East], -10);
         assert_eq!(net[&Seat::West], 40);

@@ -27,7 +27,7 @@ pub use options::{MatchEnd, Options, WildcardMode};
 pub use patterns::PATTERNS;
 
 use crate::scoring::request::Malformed;
-use crate::scoring::{Invalid, RuleOptions, Scored, WinSituation};
+use crate::scoring::{Explain, Invalid, RuleOptions, Scored, WinSituation};
 use crate::tile::Tile;
 
 fn wild_kind(situation: &WinSituation, options: &Options) -> Result<Tile, Invalid> {
@@ -40,8 +40,18 @@ fn wild_kind(situation: &WinSituation, options: &Options) -> Result<Tile, Invali
     })
 }
 
-/// Scores and settles a win. `Err` when the hand does not win, or the rules forbid the win.
+/// Scores and settles a win, its payments itemised with their reasons. `Err` when the hand does
+/// not win, or the rules forbid the win.
 pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
+    score_with(situation, options, Explain::Itemise)
+}
+
+/// Scores and settles a win, itemising the payments or not as `explain` says.
+pub fn score_with(
+    situation: &WinSituation,
+    options: &Options,
+    explain: Explain,
+) -> Result<Scored, Invalid> {
     let wild = wild_kind(situation, options)?;
     if options.wildcard == WildcardMode::Indicator {
         eligibility::check_indicator_copies(situation, wild)?;
@@ -53,7 +63,7 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
     Ok(Scored::settled(
         patterns,
         total,
-        settle::settle(situation, total, options.cap),
+        settle::settle(situation, total, options.cap, explain),
     ))
 }
 
@@ -78,8 +88,8 @@ impl RuleOptions for Options {
         Ok(options)
     }
 
-    fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
-        score(situation, self)
+    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
+        score_with(situation, self, explain)
     }
 }
 

@@ -192,31 +192,32 @@ fn pow2(n: u32) -> i64 {
     1i64 << n
 }
 
-/// The situation's multipliers for one reading: Bao Tou (standard reading only), gambits, the
-/// kong chain, and their combined forms.
-fn situational(bao_tou: bool, gambits: u8, kongs: u8) -> Vec<PatternScore> {
-    let mut out = Vec::new();
+/// A pattern that counts, and its multiplier.
+type Row = (&'static PatternDef, i64);
+
+/// Adds the situation's multipliers for one reading to `rows`: Bao Tou (standard reading only),
+/// gambits, the kong chain, and their combined forms.
+fn situational(rows: &mut Vec<Row>, bao_tou: bool, gambits: u8, kongs: u8) {
     let (mut g, mut k) = (u32::from(gambits), u32::from(kongs));
     let mut bao = bao_tou;
     if g > 0 && k > 0 {
-        out.push(GANG_PIAO.score(GANG_PIAO.value));
+        rows.push((&GANG_PIAO, GANG_PIAO.value));
         g -= 1;
         k -= 1;
     } else if bao && k > 0 {
-        out.push(GANG_BAO.score(GANG_BAO.value));
+        rows.push((&GANG_BAO, GANG_BAO.value));
         bao = false;
         k -= 1;
     }
     if bao {
-        out.push(BAO_TOU.score(BAO_TOU.value));
+        rows.push((&BAO_TOU, BAO_TOU.value));
     }
     if g > 0 {
-        out.push(FORTUNE_GAMBIT.score(pow2(g)));
+        rows.push((&FORTUNE_GAMBIT, pow2(g)));
     }
     if k > 0 {
-        out.push(KONG_BLOSSOM.score(pow2(k)));
+        rows.push((&KONG_BLOSSOM, pow2(k)));
     }
-    out
 }
 
 /// The product of the patterns' values.
@@ -246,32 +247,34 @@ pub fn multipliers(s: &WinSituation, base: i64, wild: Tile) -> Result<Vec<Patter
     }
     let gambits = s.gambits.min(MAX_GAMBITS);
     let kongs = kong_chain(s);
-    let dealer = dealer_multiplier(s).map(|d| d.score(d.value));
-    let base = BASE_SCORE.score(base);
+    let dealer: Option<Row> = dealer_multiplier(s).map(|d| (d, d.value));
+    let base: Row = (&BASE_SCORE, base);
+    let product = |rows: &[Row]| rows.iter().map(|&(_, v)| v).product::<i64>();
 
-    let mut best: Option<Vec<PatternScore>> = None;
+    let mut best: Option<Vec<Row>> = None;
     if standard {
-        let mut v = vec![base.clone()];
-        v.extend(situational(bao_state, gambits, kongs));
-        v.extend(dealer.clone());
+        let mut v = vec![base];
+        situational(&mut v, bao_state, gambits, kongs);
+        v.extend(dealer);
         best = Some(v);
     }
     if pairs {
-        let mut v = vec![base, SEVEN_PAIRS.score(SEVEN_PAIRS.value)];
+        let mut v = vec![base, (&SEVEN_PAIRS, SEVEN_PAIRS.value)];
         if pure_seven_pairs(&full, wild) {
-            v.push(PURE_SEVEN_PAIRS.score(PURE_SEVEN_PAIRS.value));
+            v.push((&PURE_SEVEN_PAIRS, PURE_SEVEN_PAIRS.value));
         }
         let lux = luxury_pairs(&full, wild);
         if lux > 0 {
-            v.push(LUXURY_PAIRS.score(pow2(lux)));
+            v.push((&LUXURY_PAIRS, pow2(lux)));
         }
-        v.extend(situational(false, gambits, kongs));
+        situational(&mut v, false, gambits, kongs);
         v.extend(dealer);
         if best.as_ref().is_none_or(|b| product(&v) > product(b)) {
             best = Some(v);
         }
     }
-    best.ok_or_else(|| Invalid("not a winning hand".into()))
+    let best = best.ok_or_else(|| Invalid("not a winning hand".into()))?;
+    Ok(best.iter().map(|&(d, v)| d.score(v)).collect())
 }
 
 #[cfg(test)]

@@ -25,21 +25,18 @@
 //! Every amount is written to a [`Ledger`] with its reason, the rule and its arithmetic.
 
 use crate::meld::Meld;
-use crate::scoring::{Ledger, WinKind, WinSituation};
+use crate::scoring::ledger::{ReasonPiece, reason};
+use crate::scoring::{Explain, Ledger, WinKind, WinSituation};
 use crate::seat::Seat;
-use std::collections::BTreeMap;
 
 /// How many melds make the three-meld penalty.
 pub const CHENGBAO_MELDS: usize = 3;
 
-/// Each loser's self-draw share of a hand worth `total`.
-pub fn shares(s: &WinSituation, total: i64) -> BTreeMap<Seat, i64> {
-    s.losers()
-        .map(|x| {
-            let dealer_loss = s.seat != s.dealer && x == s.dealer;
-            (x, if dealer_loss { 2 * total } else { total })
-        })
-        .collect()
+/// A loser's self-draw share of a hand worth `total`: the total, doubled for the dealer when a
+/// non-dealer won.
+pub fn share(s: &WinSituation, loser: Seat, total: i64) -> i64 {
+    let dealer_loss = s.seat != s.dealer && loser == s.dealer;
+    if dealer_loss { 2 * total } else { total }
 }
 
 fn melds_from(melds: &[Meld], source: Seat) -> usize {
@@ -56,117 +53,147 @@ pub fn chengbao_payer(s: &WinSituation) -> Option<Seat> {
 }
 
 /// Reverse Chengbao: the other players who made three melds from the winner's discards.
-pub fn reverse_chengbao_payers(s: &WinSituation) -> Vec<Seat> {
-    s.losers()
-        .filter(|a| {
-            s.others
-                .get(a)
-                .is_some_and(|h| melds_from(&h.melds, s.seat) >= CHENGBAO_MELDS)
-        })
-        .collect()
+pub fn reverse_chengbao_payers(s: &WinSituation) -> impl Iterator<Item = Seat> + '_ {
+    s.losers().filter(|a| {
+        s.others
+            .get(a)
+            .is_some_and(|h| melds_from(&h.melds, s.seat) >= CHENGBAO_MELDS)
+    })
 }
 
-/// One amount a loser owes the winner, before the cap and the floor, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The rule by which a loser owes the winner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// San Tan Chengbao: fed the winner three melds.
+    Chengbao,
+    /// Reverse Chengbao: made three melds from the winner's discards.
+    ReverseChengbao,
+    /// The discarder of the winning tile.
+    Discard,
+    /// Zhuo Gang: the owner of the robbed kong.
+    ZhuoGang,
+    /// A self-draw share.
+    SelfDraw,
+}
+
+/// One amount a loser owes the winner, before the cap and the floor, and by which rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Liability {
     /// Who owes it.
     pub payer: Seat,
     /// How much.
     pub amount: i64,
-    /// The rule and its arithmetic.
-    pub reason: String,
+    /// The rule that makes it owed.
+    pub rule: Rule,
 }
 
-/// The shares written as a sum in seat order, e.g. "2 + 1 + 1".
-fn sum_text(shares: &BTreeMap<Seat, i64>, s: &WinSituation) -> String {
-    s.losers()
-        .filter_map(|x| shares.get(&x).map(i64::to_string))
-        .collect::<Vec<_>>()
-        .join(" + ")
+impl Liability {
+    /// The rule and its arithmetic, for a person, in a hand worth `total`.
+    pub fn reason(&self, s: &WinSituation, total: i64) -> String {
+        let shares = Shares { s, total };
+        let amount = self.amount;
+        match self.rule {
+            Rule::Chengbao => reason!(
+                "San Tan Chengbao: fed the winner three melds, pays every share ×2, (",
+                shares,
+                ") × 2 = ",
+                amount
+            ),
+            Rule::ReverseChengbao => reason!(
+                "Reverse Chengbao: made three melds from the winner's discards, pays every \
+                 share ×2, its own included, (",
+                shares,
+                ") × 2 = ",
+                amount
+            ),
+            Rule::Discard => reason!("discard: the discarder pays the total once, ", total),
+            Rule::ZhuoGang => reason!(
+                "Zhuo Gang: the robbed kong's owner pays every self-draw share, ",
+                shares,
+                " = ",
+                amount
+            ),
+            Rule::SelfDraw if amount == total => reason!("self-draw: pays the total, ", total),
+            Rule::SelfDraw => reason!(
+                "self-draw: the dealer pays double, 2 × ",
+                total,
+                " = ",
+                amount
+            ),
+        }
+    }
+}
+
+/// The losers' shares written as a sum in seat order, e.g. "2 + 1 + 1".
+struct Shares<'a> {
+    s: &'a WinSituation,
+    total: i64,
+}
+
+impl ReasonPiece for Shares<'_> {
+    fn room(&self) -> usize {
+        self.s.seats.len() * (" + ".len() + 0_i64.room())
+    }
+
+    fn write_to(&self, out: &mut String) {
+        for (i, x) in self.s.losers().enumerate() {
+            if i > 0 {
+                out.push_str(" + ");
+            }
+            share(self.s, x, self.total).write_to(out);
+        }
+    }
 }
 
 /// What the losers owe before the cap and the floor, one amount per rule that applies, in the
 /// order the rules apply (a player who is both B and an A of Reverse Chengbao owes two).
 pub fn liabilities(s: &WinSituation, total: i64) -> Vec<Liability> {
-    let shares = shares(s, total);
-    let sum: i64 = shares.values().sum();
-    let shares_text = sum_text(&shares, s);
-    let owe = |payer, amount, reason: String| Liability {
+    let sum: i64 = s.losers().map(|x| share(s, x, total)).sum();
+    let owe = |payer, amount, rule| Liability {
         payer,
         amount,
-        reason,
+        rule,
     };
-    let forward = chengbao_payer(s);
-    let reverse = reverse_chengbao_payers(s);
-    if forward.is_some() || !reverse.is_empty() {
-        let mut owed = Vec::new();
-        if let Some(b) = forward {
-            owed.push(owe(
-                b,
-                2 * sum,
-                format!(
-                    "San Tan Chengbao: fed the winner three melds, pays every share ×2, \
-                     ({shares_text}) × 2 = {}",
-                    2 * sum
-                ),
-            ));
-        }
-        for a in reverse {
-            owed.push(owe(
-                a,
-                2 * sum,
-                format!(
-                    "Reverse Chengbao: made three melds from the winner's discards, pays every \
-                     share ×2, its own included, ({shares_text}) × 2 = {}",
-                    2 * sum
-                ),
-            ));
-        }
+    let mut owed: Vec<Liability> = chengbao_payer(s)
+        .map(|b| owe(b, 2 * sum, Rule::Chengbao))
+        .into_iter()
+        .chain(reverse_chengbao_payers(s).map(|a| owe(a, 2 * sum, Rule::ReverseChengbao)))
+        .collect();
+    if !owed.is_empty() {
         return owed;
     }
     match (s.win, s.discarder) {
-        (WinKind::Discard, Some(d)) => vec![owe(
-            d,
-            total,
-            format!("discard: the discarder pays the total once, {total}"),
-        )],
-        (WinKind::RobbingKong, Some(d)) => vec![owe(
-            d,
-            sum,
-            format!(
-                "Zhuo Gang: the robbed kong's owner pays every self-draw share, {shares_text} = \
-                 {sum}"
-            ),
-        )],
-        _ => shares
-            .iter()
-            .map(|(&x, &share)| {
-                let reason = if share == total {
-                    format!("self-draw: pays the total, {total}")
-                } else {
-                    format!("self-draw: the dealer pays double, 2 × {total} = {share}")
-                };
-                owe(x, share, reason)
-            })
-            .collect(),
+        (WinKind::Discard, Some(d)) => owed.push(owe(d, total, Rule::Discard)),
+        (WinKind::RobbingKong, Some(d)) => owed.push(owe(d, sum, Rule::ZhuoGang)),
+        _ => owed.extend(
+            s.losers()
+                .map(|x| owe(x, share(s, x, total), Rule::SelfDraw)),
+        ),
     }
+    owed
 }
 
-/// What limits one payer: the cap, then the zero floor.
-fn limited(s: &WinSituation, payer: Seat, owed: i64, cap: Option<i64>) -> (i64, Option<String>) {
+/// What limits a payer's amount: the cap, or the zero floor (with the balance).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Limit {
+    Cap(i64),
+    Floor { balance: i64 },
+}
+
+/// What one payer pays of `owed`, and the limit that decided it if one did: the cap, then the
+/// zero floor.
+fn limited(s: &WinSituation, payer: Seat, owed: i64, cap: Option<i64>) -> (i64, Option<Limit>) {
     let mut pay = owed;
     let mut why = None;
     if let Some(c) = cap.filter(|&c| owed > c) {
         pay = c;
-        why = Some(format!("capped at {c}"));
+        why = Some(Limit::Cap(c));
     }
     if let Some(&balance) = s.balances.as_ref().and_then(|b| b.get(&payer)) {
         let floor = balance.max(0);
         if pay > floor {
             pay = floor;
-            why = Some(format!(
-                "balance {balance}: pays at most what it holds above 0"
-            ));
+            why = Some(Limit::Floor { balance });
         }
     }
     (pay, why)
@@ -174,29 +201,33 @@ fn limited(s: &WinSituation, payer: Seat, owed: i64, cap: Option<i64>) -> (i64, 
 
 /// The ledger of a hand worth `total`: liabilities, then the cap, then the zero floor. A payer
 /// limited by the cap or the floor pays one amount, its reasons joined, with the limit named.
-pub fn settle(s: &WinSituation, total: i64, cap: Option<i64>) -> Ledger {
+/// `explain` says whether the ledger itemises the payments with their reasons.
+pub fn settle(s: &WinSituation, total: i64, cap: Option<i64>, explain: Explain) -> Ledger {
     let owed = liabilities(s, total);
-    let mut ledger = Ledger::new(&s.seats);
-    let mut payers: Vec<Seat> = Vec::new();
-    for l in &owed {
-        if !payers.contains(&l.payer) {
-            payers.push(l.payer);
+    let mut ledger = Ledger::new(&s.seats, explain);
+    for (i, first) in owed.iter().enumerate() {
+        let payer = first.payer;
+        if owed[..i].iter().any(|l| l.payer == payer) {
+            continue;
         }
-    }
-    for payer in payers {
-        let mine: Vec<&Liability> = owed.iter().filter(|l| l.payer == payer).collect();
-        let sum: i64 = mine.iter().map(|l| l.amount).sum();
+        let mine = || owed[i..].iter().filter(move |l| l.payer == payer);
+        let sum: i64 = mine().map(|l| l.amount).sum();
         match limited(s, payer, sum, cap) {
             (_, None) => {
-                for l in mine {
-                    ledger.pay(payer, s.seat, l.amount, l.reason.clone());
+                for l in mine() {
+                    ledger.pay(payer, s.seat, l.amount, || l.reason(s, total));
                 }
             }
-            (pay, Some(limit)) => {
-                let reasons: Vec<&str> = mine.iter().map(|l| l.reason.as_str()).collect();
-                let reason = format!("{}; owes {sum}, {limit}", reasons.join("; "));
-                ledger.pay(payer, s.seat, pay, reason);
-            }
+            (pay, Some(limit)) => ledger.pay(payer, s.seat, pay, || {
+                let reasons: Vec<String> = mine().map(|l| l.reason(s, total)).collect();
+                let limit = match limit {
+                    Limit::Cap(c) => format!("capped at {c}"),
+                    Limit::Floor { balance } => {
+                        format!("balance {balance}: pays at most what it holds above 0")
+                    }
+                };
+                format!("{}; owes {sum}, {limit}", reasons.join("; "))
+            }),
         }
     }
     ledger

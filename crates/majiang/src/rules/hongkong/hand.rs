@@ -6,8 +6,8 @@
 use super::options::Options;
 use crate::analysis::{self, Form, HandRules};
 use crate::counts::TileCounts;
+use crate::scoring::reading::Reader;
 pub(crate) use crate::scoring::reading::{Set, SetKind};
-use crate::scoring::reading::{declared_sets, readings_of};
 use crate::scoring::{Invalid, WinSituation};
 use crate::tile::{KINDS, Suit, Tile};
 
@@ -21,6 +21,8 @@ pub(crate) struct Hand {
     pub pair: Option<Tile>,
     /// Every tile of the hand, declared melds included (a kong counts four).
     pub tiles: TileCounts,
+    /// What the tiles hold (the same for every reading of a hand, so worked out once).
+    pub suits: SuitsHeld,
     /// No declared meld at all (not even a concealed kong).
     pub no_melds: bool,
 }
@@ -39,20 +41,44 @@ impl Hand {
         self.tiles.iter().all(|(t, _)| f(t))
     }
 
-    /// The number suits present.
-    pub fn number_suits(&self) -> Vec<Suit> {
-        let mut suits: Vec<Suit> = Vec::new();
-        for (t, _) in self.tiles.iter() {
-            if t.is_numbered() && !suits.contains(&t.suit()) {
-                suits.push(t.suit());
-            }
-        }
-        suits
+    /// How many number suits are present.
+    pub fn number_suits(&self) -> usize {
+        self.suits.number_suits
     }
 
     /// True if some tile is an honor.
     pub fn has_honors(&self) -> bool {
-        self.tiles.iter().any(|(t, _)| t.is_honor())
+        self.suits.honors
+    }
+}
+
+/// The suits a hand's tiles hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SuitsHeld {
+    /// How many number suits.
+    pub number_suits: usize,
+    /// True if some tile is an honor.
+    pub honors: bool,
+}
+
+impl SuitsHeld {
+    /// The suits of `tiles`.
+    pub fn of(tiles: &TileCounts) -> SuitsHeld {
+        let mut numbers = [false; 3];
+        let mut honors = false;
+        for (t, _) in tiles.iter() {
+            match t.suit() {
+                Suit::Characters => numbers[0] = true,
+                Suit::Dots => numbers[1] = true,
+                Suit::Bamboo => numbers[2] = true,
+                Suit::Honors => honors = true,
+                Suit::Bonus => {}
+            }
+        }
+        SuitsHeld {
+            number_suits: numbers.iter().filter(|&&n| n).count(),
+            honors,
+        }
     }
 }
 
@@ -86,7 +112,6 @@ pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>,
             tiles.add(t);
         }
     }
-    let meld_sets = declared_sets(s);
     if let Some(i) = (0..KINDS).find(|&i| tiles.0[i] > 4) {
         let t = Tile::from_index(i).map_or_else(String::new, |t| t.to_string());
         return Err(Invalid(format!("more than four {t} in one hand")));
@@ -98,19 +123,23 @@ pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>,
                 .into(),
         ));
     }
+    let reader = Reader::new(s);
+    let suits = SuitsHeld::of(&tiles);
     Ok(decomps
         .into_iter()
         .map(|d| {
             // Hong Kong's rows ignore where the winning tile sits: one reading per split (the
             // first place of the winning tile) is enough.
-            let reading = readings_of(s, &d).into_iter().next();
+            let (sets, pair) = match reader.first(&d) {
+                Some(r) => (r.sets, Some(r.pair)),
+                None => (reader.declared().to_vec(), None),
+            };
             Hand {
                 form: d.form,
-                sets: reading
-                    .as_ref()
-                    .map_or_else(|| meld_sets.clone(), |r| r.sets.clone()),
-                pair: reading.map(|r| r.pair),
+                sets,
+                pair,
                 tiles,
+                suits,
                 no_melds: s.melds.is_empty(),
             }
         })

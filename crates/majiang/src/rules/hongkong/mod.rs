@@ -36,14 +36,14 @@ pub use settle::points;
 
 use crate::scoring::request::Malformed;
 use crate::scoring::{
-    Invalid, PatternDef, PatternScore, RuleOptions, Scored, WinKind, WinSituation,
+    Explain, Invalid, PatternDef, PatternScore, RuleOptions, Scored, WinKind, WinSituation,
 };
 use patterns::Context;
 use serde_json::{Map, Value};
 
-/// The best reading's patterns and the fan paid for.
+/// The best reading's pattern rows (each with its fan) and the fan paid for.
 struct Best {
-    patterns: Vec<PatternScore>,
+    rows: Vec<(&'static PatternDef, u32)>,
     fan: u32,
     /// A special hand (not merely an ordinary hand at the limit).
     special: bool,
@@ -90,8 +90,18 @@ fn check_situation(s: &WinSituation) -> Result<(), Invalid> {
 
 /// Scores a win: the patterns of its best reading, its fan, and the chips each seat pays.
 /// `Invalid` for a hand that does not win, a situation that cannot happen, or fewer fan than
-/// `min_fan` (a hand at the limit always reaches it).
+/// `min_fan` (a hand at the limit always reaches it). The payments are itemised with their
+/// reasons.
 pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
+    score_with(situation, options, Explain::Itemise)
+}
+
+/// Scores a win as [`score`] does, itemising the payments or not as `explain` says.
+pub fn score_with(
+    situation: &WinSituation,
+    options: &Options,
+    explain: Explain,
+) -> Result<Scored, Invalid> {
     let seat_wind = situation
         .seat
         .wind()
@@ -115,13 +125,13 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
             let rows = patterns::ordinary(&h, &ctx);
             let sum: u32 = rows.iter().map(|(_, f)| f).sum();
             Best {
-                patterns: rows.iter().map(|(d, f)| score_of(d, *f)).collect(),
+                rows,
                 fan: sum,
                 special: false,
             }
         } else {
             Best {
-                patterns: limits.iter().map(|d| score_of(d, options.limit)).collect(),
+                rows: limits.iter().map(|&d| (d, options.limit)).collect(),
                 fan: options.limit,
                 special: true,
             }
@@ -134,8 +144,8 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
                     paid(&candidate),
                     candidate.special,
                     candidate.fan,
-                    candidate.patterns.len(),
-                ) > (paid(b), b.special, b.fan, b.patterns.len())
+                    candidate.rows.len(),
+                ) > (paid(b), b.special, b.fan, b.rows.len())
             }
         };
         if better {
@@ -152,9 +162,9 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
     }
     let pts = points(best.fan.min(options.limit), options.limit);
     Ok(Scored::settled(
-        best.patterns,
+        best.rows.iter().map(|&(d, f)| score_of(d, f)).collect(),
         i64::from(best.fan),
-        settle::settle(situation, pts),
+        settle::settle(situation, pts, explain),
     ))
 }
 
@@ -163,8 +173,8 @@ impl RuleOptions for Options {
         Options::from_json(options)
     }
 
-    fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
-        score(situation, self)
+    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
+        score_with(situation, self, explain)
     }
 }
 

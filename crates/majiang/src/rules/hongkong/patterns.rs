@@ -298,7 +298,7 @@ fn pung_hand(h: &Hand, _: &Context) -> u32 {
 
 /// One suit and Honors: exactly one number suit and at least one honor.
 fn one_suit_and_honors(h: &Hand, _: &Context) -> u32 {
-    u32::from(h.number_suits().len() == 1 && h.has_honors())
+    u32::from(h.number_suits() == 1 && h.has_honors())
 }
 
 /// Seven Pairs: seven distinct pairs (the hand must be concealed: no declared meld).
@@ -308,7 +308,7 @@ fn seven_pairs(h: &Hand, _: &Context) -> u32 {
 
 /// One suit only: every tile of one number suit (replaces One suit and Honors).
 fn one_suit(h: &Hand, _: &Context) -> u32 {
-    u32::from(h.number_suits().len() == 1 && !h.has_honors())
+    u32::from(h.number_suits() == 1 && !h.has_honors())
 }
 
 /// Self-drawn: the winning tile came from the wall or a supplement tile.
@@ -515,8 +515,12 @@ pub(crate) fn ordinary(h: &Hand, c: &Context) -> Vec<(&'static PatternDef, u32)>
         .iter()
         .filter_map(|&(id, f)| {
             let times = f(h, c);
+            if times == 0 {
+                // Most rows do not apply: skip looking them up.
+                return None;
+            }
             let def = pattern(id)?;
-            (times > 0).then(|| (def, times * fan_of(def, c.options)))
+            Some((def, times * fan_of(def, c.options)))
         })
         .collect()
 }

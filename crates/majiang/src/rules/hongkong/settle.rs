@@ -1,6 +1,7 @@
 //! From fan to chips: seed 004's payment ("fan-laak") table and who pays.
 
-use crate::scoring::{Ledger, WinKind, WinSituation};
+use crate::scoring::ledger::reason;
+use crate::scoring::{Explain, Ledger, WinKind, WinSituation};
 
 /// Points for a hand of `fan` under a limit of `limit` fan: 0→1, 1→2, 2→4, 3→8, 4–6→16,
 /// 7 up to `limit − 1`→32 (7–9 under the default limit of 10), at or above the limit→64.
@@ -31,24 +32,19 @@ pub fn points(fan: u32, limit: u32) -> i64 {
 /// The payments of a win worth `points`. Discard win: the discarder pays 2× points, each other
 /// loser 1×. Self-draw: every loser pays 2×. Robbing a kong pays as a discard win with the
 /// kong's owner (`discarder`) as the discarder.
-pub(crate) fn settle(s: &WinSituation, points: i64) -> Ledger {
-    let mut ledger = Ledger::new(&s.seats);
+pub(crate) fn settle(s: &WinSituation, points: i64, explain: Explain) -> Ledger {
+    let mut ledger = Ledger::new(&s.seats, explain);
     for loser in s.losers() {
-        let (pays, reason) = match s.win {
-            WinKind::SelfDraw => (
-                2 * points,
-                format!("self-draw: everyone pays double, 2 × {points}"),
-            ),
-            WinKind::Discard | WinKind::RobbingKong if s.discarder == Some(loser) => (
-                2 * points,
-                format!("discard: the discarder pays double, 2 × {points}"),
-            ),
-            WinKind::Discard | WinKind::RobbingKong => (
-                points,
-                format!("discard: the others pay the points, {points}"),
-            ),
+        let (pays, why) = match s.win {
+            WinKind::SelfDraw => (2 * points, "self-draw: everyone pays double, 2 × "),
+            WinKind::Discard | WinKind::RobbingKong if s.discarder == Some(loser) => {
+                (2 * points, "discard: the discarder pays double, 2 × ")
+            }
+            WinKind::Discard | WinKind::RobbingKong => {
+                (points, "discard: the others pay the points, ")
+            }
         };
-        ledger.pay(loser, s.seat, pays, reason);
+        ledger.pay(loser, s.seat, pays, || reason!(why, points));
     }
     ledger
 }
@@ -56,6 +52,7 @@ pub(crate) fn settle(s: &WinSituation, points: i64) -> Ledger {
 #[cfg(test)]
 mod tests {
     use super::settle;
+    use crate::scoring::Explain;
     use crate::scoring::request::ScoreRequest;
     use crate::seat::Seat;
 
@@ -66,7 +63,7 @@ mod tests {
             "win": "discard", "discarder": "south", "seat": "west"}"#,
         )
         .unwrap();
-        let ledger = settle(&req.situation, 16);
+        let ledger = settle(&req.situation, 16, Explain::Itemise);
         let net = ledger.net();
         assert_eq!(net[&Seat::West], 32 + 16 + 16);
         let south = ledger.payments().iter().find(|p| p.from == Seat::South);

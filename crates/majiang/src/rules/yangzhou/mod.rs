@@ -32,7 +32,7 @@ pub use patterns::PATTERNS;
 
 use crate::meld::MeldKind;
 use crate::scoring::request::Malformed;
-use crate::scoring::{Invalid, PatternDef, RuleOptions, Scored, WinKind, WinSituation};
+use crate::scoring::{Explain, Invalid, PatternDef, RuleOptions, Scored, WinKind, WinSituation};
 use patterns::{fan_of, total};
 use reading::{Reading, readings};
 
@@ -40,8 +40,17 @@ use reading::{Reading, readings};
 /// payments of every seat. Not four sets and a pair, below `min_fan`, or an impossible
 /// situation (flowers, a wrong number of tiles, a meld claimed from oneself, a chow claimed from
 /// anyone but the left neighbour, or any claimed chow while the `chow` option is off) is
-/// [`Invalid`].
+/// [`Invalid`]. The payments are itemised with their reasons.
 pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Invalid> {
+    score_with(situation, options, Explain::Itemise)
+}
+
+/// Scores a win as [`score`] does, itemising the payments or not as `explain` says.
+pub fn score_with(
+    situation: &WinSituation,
+    options: &Options,
+    explain: Explain,
+) -> Result<Scored, Invalid> {
     check(situation)?;
     if !options.chow {
         if let Some(m) = situation.melds.iter().find(|m| m.kind == MeldKind::Chow) {
@@ -61,7 +70,7 @@ pub fn score(situation: &WinSituation, options: &Options) -> Result<Scored, Inva
             options.min_fan
         )));
     }
-    let ledger = settle::settle(situation, &reading, fan)?;
+    let ledger = settle::settle(situation, &reading, fan, explain)?;
     let patterns = met
         .iter()
         .map(|(p, n)| p.score(p.value * i64::from(*n)))
@@ -77,8 +86,8 @@ impl RuleOptions for Options {
         Options::from_json(options)
     }
 
-    fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
-        score(situation, self)
+    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
+        score_with(situation, self, explain)
     }
 }
 

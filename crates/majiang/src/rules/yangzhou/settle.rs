@@ -1,7 +1,8 @@
 //! Who pays whom (`docs/rules/yangzhou.md`): self-draw, discard, and Pao Pai.
 
 use super::reading::Reading;
-use crate::scoring::{Invalid, Ledger, WinKind, WinSituation};
+use crate::scoring::ledger::reason;
+use crate::scoring::{Explain, Invalid, Ledger, WinKind, WinSituation};
 use crate::seat::Seat;
 
 /// The seat that pays everything under Pao Pai, if any: for a hand of one number suit (Full
@@ -25,51 +26,64 @@ pub fn pao_pai_feeder(situation: &WinSituation, reading: &Reading) -> Option<Sea
 /// The payments of a win worth `total` fan. Self-draw: each other seat pays `total`. Discard
 /// (and robbing a kong, settled as a discard by the kong's owner): the discarder pays
 /// `2 × total`. Pao Pai: the feeder pays everything the winner receives and the others nothing.
-pub fn settle(situation: &WinSituation, reading: &Reading, total: i64) -> Result<Ledger, Invalid> {
-    let losers: Vec<Seat> = situation.losers().collect();
+/// `explain` says whether the ledger itemises the payments with their reasons.
+pub fn settle(
+    situation: &WinSituation,
+    reading: &Reading,
+    total: i64,
+    explain: Explain,
+) -> Result<Ledger, Invalid> {
+    let losers = situation.losers().count() as i64;
     let by_discard = matches!(situation.win, WinKind::Discard | WinKind::RobbingKong);
     let received = if by_discard {
         2 * total
     } else {
-        total * losers.len() as i64
+        total * losers
     };
-    let payers: Vec<(Seat, i64, String)> = match pao_pai_feeder(situation, reading) {
-        Some(feeder) => {
-            let how = if by_discard {
-                format!("2 × {total}")
-            } else {
-                format!("{} × {total}", losers.len())
-            };
-            vec![(
-                feeder,
-                received,
-                format!("Pao Pai: fed the third exposed meld, pays for all, {how} = {received}"),
-            )]
-        }
-        None if by_discard => {
-            let d = situation
-                .discarder
-                .ok_or_else(|| Invalid("a win on a discard needs the discarder".into()))?;
-            vec![(
-                d,
-                received,
-                format!("discard: the discarder pays double, 2 × {total} = {received}"),
-            )]
-        }
-        None => losers
-            .iter()
-            .map(|&s| (s, total, format!("self-draw: pays the total, {total}")))
-            .collect(),
-    };
-    let mut ledger = Ledger::new(&situation.seats);
-    for (seat, amount, reason) in payers {
+    let mut ledger = Ledger::new(&situation.seats, explain);
+    let check = |seat: Seat| {
         if seat == situation.seat || !situation.seats.contains(&seat) {
             return Err(Invalid(format!(
                 "{} cannot pay the winner: not another player at the table",
                 seat.name()
             )));
         }
-        ledger.pay(seat, situation.seat, amount, reason);
+        Ok(seat)
+    };
+    match pao_pai_feeder(situation, reading) {
+        Some(feeder) => {
+            let times = if by_discard { 2 } else { losers };
+            ledger.pay(check(feeder)?, situation.seat, received, || {
+                reason!(
+                    "Pao Pai: fed the third exposed meld, pays for all, ",
+                    times,
+                    " × ",
+                    total,
+                    " = ",
+                    received
+                )
+            });
+        }
+        None if by_discard => {
+            let d = situation
+                .discarder
+                .ok_or_else(|| Invalid("a win on a discard needs the discarder".into()))?;
+            ledger.pay(check(d)?, situation.seat, received, || {
+                reason!(
+                    "discard: the discarder pays double, 2 × ",
+                    total,
+                    " = ",
+                    received
+                )
+            });
+        }
+        None => {
+            for s in situation.losers() {
+                ledger.pay(check(s)?, situation.seat, total, || {
+                    reason!("self-draw: pays the total, ", total)
+                });
+            }
+        }
     }
     Ok(ledger)
 }

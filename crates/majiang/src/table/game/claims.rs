@@ -111,7 +111,7 @@ impl Game {
                 kong_chain: 0,
                 last: last_discard,
             };
-            o.win = self.score_win(q, &ctx).is_ok();
+            o.win = self.win_scores(q, &ctx).is_ok();
         }
         o
     }

@@ -137,7 +137,7 @@ impl Game {
             kong_chain: 0,
             last: false,
         };
-        self.score_win(q, &ctx).is_ok()
+        self.win_scores(q, &ctx).is_ok()
     }
 
     /// Nobody robbed `p`'s added kong of `t`: the pung becomes a kong and `p` draws a

@@ -401,7 +401,7 @@ impl Game {
                 None => IllegalReason::NotComplete,
             };
         }
-        match self.win_situation(p).map(|s| self.ruleset.score(&s)) {
+        match self.win_situation(p).map(|s| self.ruleset.accepts_win(&s)) {
             Some(Err(e)) => IllegalReason::DoesNotScore(e.0),
             _ => IllegalReason::NotComplete,
         }

@@ -95,7 +95,7 @@ impl Game {
                     last: last_wall,
                 };
                 self.completes(&self.hands[player.index()], None)
-                    && self.score_win(player, &ctx).is_ok()
+                    && self.win_scores(player, &ctx).is_ok()
             }
         };
         let options = self.turn_options(player, drawn, source, can_win);

@@ -135,9 +135,11 @@ impl Game {
         }
     }
 
-    /// The score of `p`'s win as `ctx` says, or why it does not score.
-    pub(super) fn score_win(&self, p: Player, ctx: &WinContext) -> Result<Scored, Invalid> {
-        self.ruleset.score(&self.situation(p, ctx))
+    /// Whether `p`'s win as `ctx` says scores, or why not. Cold: asked only once the hand is
+    /// complete, which keeps it out of the hot turn and claim code.
+    #[cold]
+    pub(super) fn win_scores(&self, p: Player, ctx: &WinContext) -> Result<(), Invalid> {
+        self.ruleset.accepts_win(&self.situation(p, ctx))
     }
 
     /// The [`WinSituation`] that scoring would see if `p` declared a win now: self-drawn on
