@@ -160,11 +160,12 @@ pub fn score_with(
             best.fan, options.min_fan
         )));
     }
-    let pts = points(best.fan.min(options.limit), options.limit);
+    let fan = best.fan.min(options.limit);
+    let pts = points(fan, options.limit);
     Ok(Scored::settled(
         best.rows.iter().map(|&(d, f)| score_of(d, f)).collect(),
         i64::from(best.fan),
-        settle::settle(situation, pts, explain),
+        settle::settle(situation, fan, pts, explain),
     ))
 }
 

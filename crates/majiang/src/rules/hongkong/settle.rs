@@ -32,7 +32,10 @@ pub fn points(fan: u32, limit: u32) -> i64 {
 /// The payments of a win worth `points`. Discard win: the discarder pays 2× points, each other
 /// loser 1×. Self-draw: every loser pays 2×. Robbing a kong pays as a discard win with the
 /// kong's owner (`discarder`) as the discarder.
-pub(crate) fn settle(s: &WinSituation, points: i64, explain: Explain) -> Ledger {
+///
+/// Each reason starts from the fan: "5 fan → 16 points; discard: the discarder pays double, 2 ×
+/// 16" (`fan` is the hand's fan, at most the limit).
+pub(crate) fn settle(s: &WinSituation, fan: u32, points: i64, explain: Explain) -> Ledger {
     let mut ledger = Ledger::new(&s.seats, explain);
     for loser in s.losers() {
         let (pays, why) = match s.win {
@@ -44,7 +47,10 @@ pub(crate) fn settle(s: &WinSituation, points: i64, explain: Explain) -> Ledger 
                 (points, "discard: the others pay the points, ")
             }
         };
-        ledger.pay(loser, s.seat, pays, || reason!(why, points));
+        let fan = i64::from(fan);
+        ledger.pay(loser, s.seat, pays, || {
+            reason!(fan, " fan → ", points, " points; ", why, points)
+        });
     }
     ledger
 }
@@ -63,13 +69,15 @@ mod tests {
             "win": "discard", "discarder": "south", "seat": "west"}"#,
         )
         .unwrap();
-        let ledger = settle(&req.situation, 16, Explain::Itemise);
+        let ledger = settle(&req.situation, 5, 16, Explain::Itemise);
         let net = ledger.net();
         assert_eq!(net[&Seat::West], 32 + 16 + 16);
         let south = ledger.payments().iter().find(|p| p.from == Seat::South);
         assert_eq!(
             south.map(ToString::to_string).as_deref(),
-            Some("south pays west 32: discard: the discarder pays double, 2 × 16")
+            Some(
+                "south pays west 32: 5 fan → 16 points; discard: the discarder pays double, 2 × 16"
+            )
         );
     }
 }
