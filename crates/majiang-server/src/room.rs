@@ -849,7 +849,7 @@ impl RoomActor {
         };
         let waits = match (&observation, &self.game) {
             (Some(obs), Some(m)) if seat.is_some() && !m.game().is_over() => {
-                crate::waits::waits(obs, m.game().hand_rules())
+                crate::waits::waits(obs, m.game().ruleset())
             }
             _ => Vec::new(),
         };

@@ -1,65 +1,52 @@
-//! The waits of a ready hand as its owner sees them: each tile that would complete it, and how
-//! many copies the owner has not seen (not in their hand, on the table or as the indicator).
+//! The waits of a ready hand as its owner sees them, from the library's ready hint
+//! ([`majiang::table::hint`]): each tile that would complete it, how many copies the owner has
+//! not seen (not in their hand, on the table, among the flowers or as the indicator), and what
+//! the win would score by self-draw and on a discard (absent when it would not reach the rule
+//! set's minimum).
 
 use majiang::Tile;
-use majiang::analysis::{self, HandRules};
-use majiang::table::Observation;
+use majiang::table::{Observation, Ruleset, hint};
 use serde::{Deserialize, Serialize};
 
 /// One winning tile of a ready hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Wait {
-    /// The tile that completes the hand.
+    /// The tile that completes the hand (at a five- or six-player classic table, an extra-wind
+    /// wait names one extra wind: any of them wins).
     pub tile: Tile,
-    /// Copies the viewer has not seen: four less those in their hand, in melds, in the discard
-    /// rows and face up as the indicator.
+    /// Copies the viewer has not seen.
     pub unseen: u8,
+    /// The hand's total by self-draw in the rule set's unit; `None`: it would not win so.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub self_draw: Option<i64>,
+    /// The hand's total on a discard; `None`: it would not win so.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub discard: Option<i64>,
 }
 
 /// The waits of the viewer's hand in `obs` when it is ready (one tile from a win, between
-/// turns: `3k + 1` concealed tiles), lowest first; empty otherwise, and for a spectator. A
-/// hand holding extra winds (five- and six-player classic) is not read: the waits of the 34
-/// kinds do not cover them.
-pub fn waits(obs: &Observation, rules: &HandRules) -> Vec<Wait> {
-    let held = obs.concealed.len();
-    if held % 3 != 1 || !obs.extra_winds.is_empty() {
+/// turns), in tile order; empty otherwise, and for a spectator.
+pub fn waits(obs: &Observation, rules: &Ruleset) -> Vec<Wait> {
+    let held = obs.concealed.len() + obs.extra_winds.len();
+    if held % 3 != 1 {
         return Vec::new();
     }
-    let ready = analysis::waits(&obs.concealed, rules);
-    ready
-        .iter()
-        .map(|tile| Wait {
-            tile,
-            unseen: 4u8.saturating_sub(seen(obs, tile)),
+    hint::ready_hint(obs, rules, None)
+        .waits
+        .into_iter()
+        .map(|w| Wait {
+            tile: w.tile,
+            unseen: w.unseen,
+            self_draw: w.self_draw.ok(),
+            discard: w.discard.ok(),
         })
         .collect()
-}
-
-/// Copies of `tile` the viewer of `obs` can see.
-fn seen(obs: &Observation, tile: Tile) -> u8 {
-    let mut n = obs.concealed.get(tile) as usize;
-    for hand in &obs.table {
-        n += hand
-            .melds
-            .iter()
-            .flat_map(|m| m.tiles())
-            .filter(|&t| t == tile)
-            .count();
-        // A claimed discard lies in a meld now (or completed a win): counted there.
-        n += hand
-            .discards
-            .iter()
-            .filter(|d| !d.claimed && d.tile == tile)
-            .count();
-    }
-    n += usize::from(obs.indicator == Some(tile));
-    n.min(u8::MAX as usize) as u8
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use majiang::table::{Player, Ruleset};
+    use majiang::table::Player;
     use std::sync::Arc;
 
     #[test]
@@ -67,36 +54,45 @@ mod tests {
         let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
         let (session, _) = majiang::table::Session::new(rules, 3, Some(1)).unwrap();
         let mut obs = session.observation(Player(0));
-        // 123m 456m 789m 11p 23s: waits 1s and 4s.
-        obs.concealed = majiang::TileCounts::parse("123456789m11p23s").unwrap();
+        // 1112233456789m, one suit (Full Flush, above Hong Kong's minimum of 3 fan): waits 1m
+        // (111 23 … reads 11 + 123), 2m, 3m, 4m (123 456 789 11 23) and 7m (… 456 78 + 9).
+        obs.concealed = majiang::TileCounts::parse("1234567891123m").unwrap();
         obs.extra_winds.clear();
         for h in &mut obs.table {
             h.melds.clear();
             h.discards.clear();
         }
         obs.indicator = None;
-        let s1: Tile = "1s".parse().unwrap();
+        let s1: Tile = "4m".parse().unwrap();
         obs.table[1].discards.push(majiang::table::DiscardRecord {
             tile: s1,
             claimed: false,
             gambit: false,
         });
-        let w = waits(&obs, session.game().hand_rules());
+        let rules = session.game().ruleset();
+        let w = waits(&obs, rules);
+        let tiles: Vec<(Tile, u8)> = w.iter().map(|w| (w.tile, w.unseen)).collect();
+        // Copies held: 1m three, 2m and 3m two, 4m one (and one in a discard row), 7m one.
+        let t = |s: &str| -> Tile { s.parse().unwrap() };
         assert_eq!(
-            w,
+            tiles,
             vec![
-                Wait {
-                    tile: s1,
-                    unseen: 3
-                },
-                Wait {
-                    tile: "4s".parse().unwrap(),
-                    unseen: 4
-                }
+                (t("1m"), 1),
+                (t("2m"), 2),
+                (t("3m"), 2),
+                (s1, 2),
+                (t("7m"), 3)
             ]
         );
+        // The scores are the library hint's, a win that misses the minimum left out.
+        let hint = majiang::table::ready_hint(&obs, rules, None);
+        for (mine, lib) in w.iter().zip(&hint.waits) {
+            assert_eq!(mine.self_draw, lib.self_draw.clone().ok());
+            assert_eq!(mine.discard, lib.discard.clone().ok());
+        }
+        assert!(w.iter().any(|w| w.self_draw.is_some()), "{w:?}");
         // Fourteen tiles (a turn after the draw): no waits are read.
         obs.concealed.add(s1);
-        assert!(waits(&obs, session.game().hand_rules()).is_empty());
+        assert!(waits(&obs, rules).is_empty());
     }
 }

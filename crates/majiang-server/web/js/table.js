@@ -243,7 +243,20 @@ function renderWaits(st) {
   const waits = st.waits || [];
   if (!waits.length) return;
   box.append(el("span", { class: "waits-label" }, t("table.waits")));
-  for (const w of waits) box.append(el("span", { class: "wait" + (w.unseen === 0 ? " dead" : "") }, tileImg(w.tile, "small"), el("small", {}, t("table.unseen", { n: w.unseen }))));
+  for (const w of waits) {
+    // What the win would score (from the rule set's scorer); absent: below the minimum.
+    const dead = w.unseen === 0 || (w.self_draw == null && w.discard == null);
+    box.append(el("span", { class: "wait" + (dead ? " dead" : "") }, tileImg(w.tile, "small"),
+      el("small", {}, t("table.unseen", { n: w.unseen })), el("small", { class: "wait-score" }, waitScore(w))));
+  }
+}
+
+/** "self-draw 4 · discard 3", one of them, or "below the minimum". */
+function waitScore(w) {
+  const parts = [];
+  if (w.self_draw != null) parts.push(t("table.wait_self_draw", { n: w.self_draw }));
+  if (w.discard != null) parts.push(t("table.wait_discard", { n: w.discard }));
+  return parts.length ? parts.join(" · ") : t("table.wait_below_min");
 }
 
 function renderEvents() {
