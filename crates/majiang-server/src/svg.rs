@@ -1,7 +1,7 @@
 //! Tile pictures drawn as SVG: a cream face, the suit in its colour (characters red and blue,
 //! dots in circles, bamboo in green sticks), honours and bonus tiles as characters, and the
 //! notation in the corner. Every character is drawn as a path from glyph outlines embedded in
-//! the binary (see [`GLYPHS`]), so a tile looks the same on a machine without a CJK font.
+//! the binary (`glyphs/tile_glyphs.txt`, Noto CJK outlines under the OFL), so a tile looks the same on a machine without a CJK font.
 
 use majiang::tile::{Suit, Tile};
 use std::fmt::Write;

@@ -287,7 +287,10 @@ mod tests {
                 four_as_two_pairs: true,
                 ..HandRules::ALL_FORMS
             },
-            crate::rules::hangzhou::patterns::hand_rules(Tile::WHITE),
+            // Hangzhou's hand rules with White as the wildcard.
+            crate::table::Ruleset::from_name("hangzhou", &serde_json::Map::new())
+                .expect("hangzhou")
+                .hand_rules(Some(Tile::WHITE)),
             HandRules::STANDARD_ONLY.with_wildcard(Tile::WHITE),
         ];
         let mut wins = 0;

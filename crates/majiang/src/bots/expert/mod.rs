@@ -5,11 +5,11 @@
 //!    discard by the efficient bot's distance (shanten plus the cost of the fan the rule set's
 //!    minimum still asks for: it does not aim at hands that cannot reach the minimum), keeping
 //!    the closest few as candidates;
-//! 2. deals [`Budget::rollouts`] *worlds* ([`world`]): guesses at the other seats' concealed
+//! 2. deals [`Budget::rollouts`] *worlds* (`world.rs`): guesses at the other seats' concealed
 //!    tiles and the wall's order that agree with its [`Observation`], opponents dealt a ready
 //!    hand as often as their melds and discard rows suggest, waiting on nothing they threw
 //!    themselves and of one suit where the rule set's minimum rewards it;
-//! 3. plays every candidate out in every world ([`playout`]) and values it by the rule set's
+//! 3. plays every candidate out in every world (`playout.rs`) and values it by the rule set's
 //!    real payments to the bot: its own wins (Hangzhou wildcards, minimum fan and Yangzhou's
 //!    Pao Pai liability included, since the rule set scores them) less the expected cost of
 //!    dealing in, the same worlds for every candidate;

@@ -39,7 +39,7 @@ const fn def(
     PatternDef::new(id, name, value, unit, definition)
 }
 
-/// Every pattern of the classic table (seed 003), in [`Pattern`] order. Chows score 0 and are
+/// Every pattern of the classic table (seed 003), in the order of the private `Pattern` enum. Chows score 0 and are
 /// not listed. A pattern met several times (two pungs of simples, two dragon pungs) is reported
 /// once with its values summed.
 pub const PATTERNS: &[PatternDef] = &[
