@@ -1,7 +1,7 @@
 //! `majiang analyze`: win, decompositions, waits and shanten of a hand, or of many hands (one
 //! a line, one JSON answer a line) with `--batch`.
 
-use crate::hand_input::{check_copies, parse_hand};
+use majiang::typed_hand::TypedHand;
 use crate::lines;
 use crate::{Finished, UsageError};
 use majiang::TileCounts;
@@ -174,8 +174,8 @@ fn hand_rules(flags: &Flags) -> Result<HandRules, String> {
 
 /// Analyses one hand as typed; the report, the concealed counts and the rules used.
 fn analyze(text: &str, flags: &Flags) -> Result<(Report, TileCounts, HandRules), String> {
-    let hand = parse_hand(text)?;
-    let counts = check_copies(&hand, &[])?;
+    let hand = TypedHand::parse(text).map_err(|e| e.to_string())?;
+    let counts = hand.counts().map_err(|e| e.to_string())?;
     let n = counts.len();
     let sets = 3 * hand.melds.len();
     if n == 0 || n % 3 == 0 || n + sets > 14 {

@@ -7,7 +7,6 @@
 //! interrupted with Ctrl-C.
 
 mod analyze;
-mod hand_input;
 mod lines;
 mod output;
 mod play;

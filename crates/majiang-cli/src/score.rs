@@ -5,7 +5,7 @@
 //! line. Without it, builds the same request from arguments and prints a
 //! table. Either way the same library call scores it.
 
-use crate::hand_input::parse_hand;
+use majiang::typed_hand::TypedHand;
 use crate::lines;
 use crate::{Finished, UsageError};
 use majiang::rules;
@@ -198,7 +198,7 @@ fn request_from_args(args: &Args) -> Result<Value, UsageError> {
         }
     }
     // Check the concealed part reads as tiles before building the request.
-    parse_hand(&plain.join(" "))?;
+    TypedHand::parse(&plain.join(" ")).map_err(|e| UsageError(e.to_string()))?;
     let (win, discarder) = match (&args.discard_from, &args.robbing_kong_from) {
         (Some(d), _) => ("discard", Some(d.clone())),
         (None, Some(d)) => ("robbing_kong", Some(d.clone())),

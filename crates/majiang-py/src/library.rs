@@ -2,13 +2,14 @@
 //! sets, and checking a match log.
 
 use crate::convert::{to_py, value_error, write_json};
+use majiang::Tile;
 use majiang::analysis::{self, Decomposition, HandRules};
 use majiang::notation::{format_glyphs, format_in_order, parse_tile, parse_tiles as parse};
 use majiang::rules::{self, RULE_SETS};
 use majiang::scoring::request::ScoreRequest;
 use majiang::scoring::{Invalid, Scored, Unit};
 use majiang::table::replay as replay_log;
-use majiang::{Meld, MeldKind, Tile, TileCounts};
+use majiang::typed_hand::TypedHand;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -55,41 +56,6 @@ pub fn glyphs(text: &str) -> PyResult<String> {
     Ok(format_glyphs(&parse(text).map_err(value_error)?))
 }
 
-/// A hand as typed: concealed tiles and declared melds (as `majiang analyze` reads it).
-struct HandInput {
-    concealed: Vec<Tile>,
-    melds: Vec<Meld>,
-}
-
-/// Reads `concealed [kind tiles]...` with the command line's messages.
-fn parse_hand(input: &str) -> Result<HandInput, String> {
-    let mut concealed = Vec::new();
-    let mut melds = Vec::new();
-    let mut words = input.split_whitespace().peekable();
-    while let Some(word) = words.next() {
-        if MeldKind::from_keyword(&word.to_ascii_lowercase()).is_some() {
-            let tiles = words.next().ok_or_else(|| {
-                format!("{input:?}: {word} needs its tiles after it, e.g. \"{word} 555z\"")
-            })?;
-            let meld = Meld::parse(&format!("{word} {tiles}")).map_err(|e| e.to_string())?;
-            melds.push(meld);
-        } else {
-            concealed.extend(parse(word).map_err(|e| e.to_string())?);
-        }
-    }
-    Ok(HandInput { concealed, melds })
-}
-
-/// No kind more than four times across concealed tiles and melds; the concealed counts.
-fn check_copies(hand: &HandInput) -> Result<TileCounts, String> {
-    let mut all = hand.concealed.clone();
-    for m in &hand.melds {
-        all.extend(m.tiles());
-    }
-    TileCounts::from_tiles(&all).map_err(|e| e.to_string())?;
-    TileCounts::from_tiles(&hand.concealed).map_err(|e| e.to_string())
-}
-
 fn decomposition_json(d: &Decomposition) -> Value {
     let groups: Vec<Value> = d
         .groups
@@ -108,8 +74,8 @@ fn analyze_json(
     thirteen_orphans: bool,
     four_as_two_pairs: bool,
 ) -> Result<Value, String> {
-    let hand = parse_hand(hand_text)?;
-    let counts = check_copies(&hand)?;
+    let hand = TypedHand::parse(hand_text).map_err(|e| e.to_string())?;
+    let counts = hand.counts().map_err(|e| e.to_string())?;
     let n = counts.len();
     let sets = 3 * hand.melds.len();
     if n == 0 || n % 3 == 0 || n + sets > 14 {

@@ -32,6 +32,7 @@ pub mod scoring;
 pub mod seat;
 pub mod table;
 pub mod tile;
+pub mod typed_hand;
 
 pub use counts::TileCounts;
 pub use meld::{Meld, MeldKind};
