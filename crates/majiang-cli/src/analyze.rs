@@ -1,12 +1,12 @@
 //! `majiang analyze`: win, decompositions, waits and shanten of a hand, or of many hands (one
 //! a line, one JSON answer a line) with `--batch`.
 
-use majiang::typed_hand::TypedHand;
 use crate::lines;
 use crate::{Finished, UsageError};
 use majiang::TileCounts;
 use majiang::analysis::{self, Decomposition, GroupKind, HandRules};
 use majiang::notation::{format_in_order, parse_tile};
+use majiang::typed_hand::TypedHand;
 use serde::{Deserialize, Serialize};
 
 /// Arguments of `majiang analyze`.

@@ -5,12 +5,12 @@
 //! line. Without it, builds the same request from arguments and prints a
 //! table. Either way the same library call scores it.
 
-use majiang::typed_hand::TypedHand;
 use crate::lines;
 use crate::{Finished, UsageError};
 use majiang::rules;
 use majiang::scoring::request::ScoreRequest;
 use majiang::scoring::{Invalid, Scored, Unit};
+use majiang::typed_hand::TypedHand;
 use serde::de::IgnoredAny;
 use serde_json::{Map, Value, json};
 use std::io::{BufRead, BufReader, Cursor, Read};
