@@ -3,7 +3,10 @@
 //! rotated over the chairs from one match to the next. Matches run in parallel and are
 //! reduced in match order, so a seed gives the same figures whatever the thread count.
 
-use super::{Args, BotStats, HandResult, mix, print_rows, progress, tally, unit_name, win_of};
+use super::{
+    Args, BotStats, HandResult, mix, print_rows, progress, tally, unit_name, win_of,
+    with_hand_figures,
+};
 use crate::UsageError;
 use majiang::bots::{self, Bot};
 use majiang::table::Ruleset;
@@ -207,23 +210,8 @@ pub(super) fn run(
             .iter()
             .map(|(name, s)| s.json(name))
             .collect::<Vec<_>>(),
-        "per_seat": per_bot
-            .iter()
-            .enumerate()
-            .map(|(b, s)| s.json(&args.bots[b]))
-            .collect::<Vec<_>>(),
-        "per_bot": by_name
-            .iter()
-            .map(|(name, s)| s.json(name))
-            .collect::<Vec<_>>(),
-        "win_totals": {
-            "unit": unit,
-            "histogram": histogram
-                .iter()
-                .map(|(t, c)| json!({"total": t, "count": c}))
-                .collect::<Vec<_>>(),
-        },
     });
+    let report = with_hand_figures(report, &per_bot, &by_name, &args.bots, &histogram, unit);
     println!(
         "{} — {matches} matches, {hands} hands ({} won, {draws} drawn); ends: {}",
         rules.name(),

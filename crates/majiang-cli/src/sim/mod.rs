@@ -354,23 +354,8 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         "wins": hands - draws,
         "draws": draws,
         "win_rate": BotStats::rate(hands - draws, hands),
-        "per_seat": per_bot
-            .iter()
-            .enumerate()
-            .map(|(b, s)| s.json(&args.bots[b]))
-            .collect::<Vec<_>>(),
-        "per_bot": by_name
-            .iter()
-            .map(|(name, s)| s.json(name))
-            .collect::<Vec<_>>(),
-        "win_totals": {
-            "unit": unit,
-            "histogram": histogram
-                .iter()
-                .map(|(t, c)| json!({"total": t, "count": c}))
-                .collect::<Vec<_>>(),
-        },
     });
+    let report = with_hand_figures(report, &per_bot, &by_name, &args.bots, &histogram, unit);
     print_table(&report, &per_bot, &by_name, &args.bots, &histogram, unit);
     println!(
         "{hands} hands in {elapsed:.2} s on {threads} thread(s): {:.0} hands/s",
@@ -385,6 +370,32 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
 
 pub(crate) fn unit_name(rules: &Ruleset) -> &'static str {
     rules.spec().unit.name()
+}
+
+/// `report` with the per-hand figures both reports share added: per seat, per bot name, and the
+/// histogram of win totals.
+pub(crate) fn with_hand_figures(
+    mut report: Value,
+    per_bot: &[BotStats],
+    by_name: &BTreeMap<&str, BotStats>,
+    names: &[String],
+    histogram: &BTreeMap<i64, u64>,
+    unit: &str,
+) -> Value {
+    report["per_seat"] = per_bot
+        .iter()
+        .enumerate()
+        .map(|(b, s)| s.json(&names[b]))
+        .collect();
+    report["per_bot"] = by_name.iter().map(|(name, s)| s.json(name)).collect();
+    report["win_totals"] = json!({
+        "unit": unit,
+        "histogram": histogram
+            .iter()
+            .map(|(t, c)| json!({"total": t, "count": c}))
+            .collect::<Vec<_>>(),
+    });
+    report
 }
 
 pub(crate) fn print_table(
