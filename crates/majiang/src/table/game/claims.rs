@@ -134,14 +134,9 @@ impl Game {
         else {
             return Err(ActionError::HandOver);
         };
-        let mut all = *answers;
-        all[p.index()] = Some(action);
-        let left = *pending & !(1 << p.0);
-        if left != 0 {
-            *answers = all;
-            *pending = left;
+        let Some(all) = record_answer(answers, pending, p, action) else {
             return Ok(());
-        }
+        };
         // The phase is left as it was until the claims resolve (a refused win changes nothing).
         let (d, t, last) = (*discarder, *tile, *last_discard);
         self.resolve_claims(d, t, last, &all, events)
@@ -241,4 +236,24 @@ impl Game {
         }
         Ok(())
     }
+}
+
+/// Records `p`'s answer to a tile on offer (a discard, or an added kong that may be robbed).
+/// While others have still to answer it is stored and `None` is returned; the last answer
+/// returns every answer and leaves the phase as it was, so a refused win changes nothing.
+pub(super) fn record_answer(
+    answers: &mut [Option<Action>; MAX_PLAYERS],
+    pending: &mut u8,
+    p: Player,
+    action: Action,
+) -> Option<[Option<Action>; MAX_PLAYERS]> {
+    let mut all = *answers;
+    all[p.index()] = Some(action);
+    let left = *pending & !(1 << p.0);
+    if left != 0 {
+        *answers = all;
+        *pending = left;
+        return None;
+    }
+    Some(all)
 }

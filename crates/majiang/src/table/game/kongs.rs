@@ -87,14 +87,9 @@ impl Game {
         else {
             return Err(ActionError::HandOver);
         };
-        let mut all = *answers;
-        all[p.index()] = Some(action);
-        let left = *pending & !(1 << p.0);
-        if left != 0 {
-            *answers = all;
-            *pending = left;
+        let Some(all) = super::claims::record_answer(answers, pending, p, action) else {
             return Ok(());
-        }
+        };
         let (konger, tile, kong_chain) = (*konger, *tile, *kong_chain);
         let robber = self
             .after(konger)
