@@ -88,7 +88,10 @@ pub fn run(args: &Args) -> Result<Finished, UsageError> {
     let parsed = ScoreRequest::from_json(&text)?;
     let outcome = rules::score(&parsed)?;
     if args.print_json {
-        println!("{}", serde_json::to_string_pretty(&rules::answer_json(&outcome))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rules::answer_json(&outcome))?
+        );
     } else {
         print_table(&parsed, &outcome);
     }

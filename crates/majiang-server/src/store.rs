@@ -237,7 +237,6 @@ fn corrupt(e: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(e.to_string())
 }
 
-
 // ---- Ledgers of the table companion (issue 22) --------------------------------------------
 // One JSON document per ledger (players, rule set, house rules, the recorded hands), written
 // whole and read whole; `companion::ledger` owns its shape. Nothing else in this file knows it.

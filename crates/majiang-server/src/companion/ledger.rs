@@ -298,14 +298,17 @@ impl LedgerDoc {
                 Some(given) => {
                     return Err(refuse(
                         &format!("request.{key}"),
-                        format!("hand {} of this table has {value}, not {given}", next.number),
+                        format!(
+                            "hand {} of this table has {value}, not {given}",
+                            next.number
+                        ),
                     ));
                 }
             }
         }
         let request = Value::Object(request);
-        let answer = majiang::rules::score_json(&request.to_string())
-            .map_err(|e| refuse("request", e.0))?;
+        let answer =
+            majiang::rules::score_json(&request.to_string()).map_err(|e| refuse("request", e.0))?;
         if answer["valid"] != json!(true) {
             let why = answer["reason"].as_str().unwrap_or("not a valid win");
             return Err(refuse("request", format!("not a win to record: {why}")));
@@ -455,7 +458,10 @@ mod tests {
 
     #[test]
     fn refusals_name_the_field() {
-        assert_eq!(start("riichi", json!({}), &["A"]).unwrap_err().field, "rules");
+        assert_eq!(
+            start("riichi", json!({}), &["A"]).unwrap_err().field,
+            "rules"
+        );
         assert_eq!(
             start("hongkong", json!({}), &["A", "B", "C"])
                 .unwrap_err()
@@ -469,9 +475,13 @@ mod tests {
             "players[3]"
         );
         assert_eq!(
-            start("hongkong", json!({"min_fan": "lots"}), &["A", "B", "C", "D"])
-                .unwrap_err()
-                .field,
+            start(
+                "hongkong",
+                json!({"min_fan": "lots"}),
+                &["A", "B", "C", "D"]
+            )
+            .unwrap_err()
+            .field,
             "options"
         );
         let mut doc = start("hongkong", json!({}), &["A", "B", "C", "D"]).unwrap();
@@ -482,7 +492,10 @@ mod tests {
             "request.prevailing_wind"
         );
         let e = doc
-            .record_win(json!({"concealed": "123m", "winning_tile": "2z", "win": "self_draw"}), 0)
+            .record_win(
+                json!({"concealed": "123m", "winning_tile": "2z", "win": "self_draw"}),
+                0,
+            )
             .unwrap_err();
         assert!(e.message.contains("not a win"), "{e}");
         assert_eq!(doc.undo().unwrap_err().field, "hand");

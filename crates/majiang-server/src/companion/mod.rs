@@ -35,8 +35,14 @@ static WRITING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 /// The companion's routes (pages and API), merged into the server's router.
 pub fn routes() -> Router<App> {
     Router::new()
-        .route("/score", get(|| async { crate::http::web_file("score.html") }))
-        .route("/ledger", get(|| async { crate::http::web_file("ledger.html") }))
+        .route(
+            "/score",
+            get(|| async { crate::http::web_file("score.html") }),
+        )
+        .route(
+            "/ledger",
+            get(|| async { crate::http::web_file("ledger.html") }),
+        )
         .route("/api/score", post(score::score))
         .route("/api/ledgers", post(create))
         .route("/api/ledgers/{id}", get(show))
@@ -171,10 +177,7 @@ async fn export_csv(State(app): State<App>, Path(id): Path<String>) -> Result<Re
     Ok(attachment(&doc.id, "csv", "text/csv; charset=utf-8", text))
 }
 
-async fn export_json(
-    State(app): State<App>,
-    Path(id): Path<String>,
-) -> Result<Response, Failure> {
+async fn export_json(State(app): State<App>, Path(id): Path<String>) -> Result<Response, Failure> {
     let doc = load(&app, &id)?;
     let text =
         serde_json::to_string_pretty(&doc.view()?).map_err(|e| Failure::Store(e.to_string()))?;

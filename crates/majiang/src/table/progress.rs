@@ -194,7 +194,10 @@ fn check_chair(p: Player, players: usize) -> Result<(), ProgressError> {
     if p.index() < players {
         Ok(())
     } else {
-        Err(ProgressError::Chair { chair: p.0, players })
+        Err(ProgressError::Chair {
+            chair: p.0,
+            players,
+        })
     }
 }
 
@@ -250,7 +253,9 @@ mod tests {
         let p = Progress::start(&r, 4, Player(0), 3, None).unwrap();
         assert_eq!(p.deal.lao, 3);
         // The dealer wins and someone reaches 0: the match goes on (the dealer won).
-        let p = p.after_hand(&r, Some(Player(0)), &[10, -10, 0, 0], None).unwrap();
+        let p = p
+            .after_hand(&r, Some(Player(0)), &[10, -10, 0, 0], None)
+            .unwrap();
         assert_eq!((p.deal.lao, p.ended), (4, None));
         // A drawn hand is not won by the dealer: someone is at 0, so it ends.
         let p = p.after_hand(&r, None, &[0; 4], None).unwrap();
@@ -265,7 +270,9 @@ mod tests {
             Err(ProgressError::Players(7))
         );
         let p = Progress::start(&r, 4, Player(0), 1, None).unwrap();
-        let e = p.after_hand(&r, Some(Player(4)), &[0; 4], None).unwrap_err();
+        let e = p
+            .after_hand(&r, Some(Player(4)), &[0; 4], None)
+            .unwrap_err();
         assert_eq!(e.to_string(), "chair 4 is not at a table of 4 players");
         let e = p.after_hand(&r, None, &[0; 3], None).unwrap_err();
         assert!(e.to_string().contains("one per chair"), "{e}");
