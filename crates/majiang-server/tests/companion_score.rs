@@ -126,7 +126,7 @@ async fn requests_that_cannot_be_read_get_a_400_naming_the_field() {
             Some("melds[0].from"),
             "not a seat",
         ),
-        (with("rules", json!("riichi")), None, "riichi"),
+        (with("rules", json!("riichi")), Some("rules"), "riichi"),
         (with("options", json!({"min_fan": "lots"})), None, "min_fan"),
         (
             "{\"rules\": \"hongkong\"".to_string(),
@@ -150,5 +150,13 @@ async fn requests_that_cannot_be_read_get_a_400_naming_the_field() {
     )
     .await;
     assert_eq!(status, 200);
-    assert!(body.starts_with("{\"valid\":false,\"reason\":"), "{body}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(body["valid"], false, "{body}");
+    assert!(
+        body["reason"]
+            .as_str()
+            .unwrap()
+            .contains("not a winning hand"),
+        "{body}"
+    );
 }
