@@ -12,7 +12,7 @@ use majiang::scoring::request::ScoreRequest;
 use majiang::scoring::{Invalid, Scored, Unit};
 use majiang::typed_hand::TypedHand;
 use serde::de::IgnoredAny;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Cursor, Read};
 
 /// Arguments of `majiang score`.
@@ -88,7 +88,10 @@ pub fn run(args: &Args) -> Result<Finished, UsageError> {
     let parsed = ScoreRequest::from_json(&text)?;
     let outcome = rules::score(&parsed)?;
     if args.print_json {
-        println!("{}", serde_json::to_string_pretty(&to_answer(&outcome))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rules::answer_json(&outcome))?
+        );
     } else {
         print_table(&parsed, &outcome);
     }
@@ -132,24 +135,10 @@ fn json_mode() -> Result<Finished, UsageError> {
     Ok(Finished::Done)
 }
 
-/// Scores one JSON request; `Err` for malformed input (exit 2).
+/// Scores one JSON request with the library's one answer function; `Err` for malformed input
+/// (exit 2).
 pub fn answer(text: &str) -> Result<Value, UsageError> {
-    let request = ScoreRequest::from_json(text)?;
-    let outcome = rules::score(&request)?;
-    Ok(to_answer(&outcome))
-}
-
-fn to_answer(outcome: &Result<Scored, Invalid>) -> Value {
-    match outcome {
-        Ok(s) => json!({
-            "valid": true,
-            "patterns": s.patterns,
-            "total": s.total,
-            "payments": s.payments.iter().map(|(k, v)| (k.name().to_string(), json!(v)))
-                .collect::<Map<_, _>>(),
-        }),
-        Err(Invalid(reason)) => json!({"valid": false, "reason": reason}),
-    }
+    Ok(rules::score_json(text)?)
 }
 
 fn request_from_args(args: &Args) -> Result<Value, UsageError> {
@@ -284,6 +273,13 @@ fn print_table(req: &ScoreRequest, outcome: &Result<Scored, Invalid>) {
             for (seat, v) in &scored.payments {
                 let mark = if *seat == s.seat { "  (winner)" } else { "" };
                 println!("  {:<10} {:+}{mark}", seat.name(), v);
+            }
+            if !scored.itemised.is_empty() {
+                println!();
+                println!("  why");
+                for p in &scored.itemised {
+                    println!("  {p}");
+                }
             }
         }
     }

@@ -225,6 +225,17 @@ fn score_answer_py(py: Python<'_>, outcome: &Result<Scored, Invalid>) -> PyResul
                 payments.set_item(k, v)?;
             }
             answer.set_item(intern!(py, "payments"), payments)?;
+            // Each payment with its reason, as `majiang::rules::answer_json` writes them.
+            let itemised = PyList::empty(py);
+            for p in &s.itemised {
+                let d = PyDict::new(py);
+                d.set_item(intern!(py, "from"), p.from.name())?;
+                d.set_item(intern!(py, "to"), p.to.name())?;
+                d.set_item(intern!(py, "amount"), p.amount)?;
+                d.set_item(intern!(py, "reason"), &p.reason)?;
+                itemised.append(d)?;
+            }
+            answer.set_item(intern!(py, "itemised"), itemised)?;
         }
         Err(Invalid(reason)) => {
             answer.set_item(intern!(py, "valid"), false)?;

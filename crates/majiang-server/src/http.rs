@@ -38,6 +38,7 @@ pub fn router(app: App) -> Router {
         .route("/api/rooms/{id}/replay", get(room_replay))
         .route("/api/rooms/{id}/log.jsonl", get(room_jsonl))
         .route("/ws/{id}", get(ws))
+        .merge(crate::companion::routes())
         .fallback(get(static_file))
         .with_state(app)
 }
@@ -59,7 +60,7 @@ pub async fn serve(
 }
 
 /// A file of the embedded UI (`web/<path>`), or `404`.
-fn web_file(path: &str) -> Response {
+pub(crate) fn web_file(path: &str) -> Response {
     match static_files::file(path) {
         Some((body, content_type)) => (
             [

@@ -18,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+mod companion;
 mod history;
 mod http;
 pub mod play;
@@ -251,7 +252,7 @@ pub(crate) fn now_ms() -> i64 {
 
 /// `bytes` random bytes from the operating system's CSPRNG, as hex (falling back to `rand`'s
 /// thread RNG, itself a CSPRNG seeded from the OS, if the OS source fails).
-fn random_hex(bytes: usize) -> String {
+pub(crate) fn random_hex(bytes: usize) -> String {
     use rand::TryRngCore;
     let mut buf = vec![0u8; bytes];
     if rand::rngs::OsRng.try_fill_bytes(&mut buf).is_err() {

@@ -97,6 +97,7 @@ impl Store {
         if !has_finished {
             conn.execute_batch("ALTER TABLE rooms ADD COLUMN finished INTEGER")?;
         }
+        conn.execute_batch(LEDGERS_TABLE)?; // the table companion's ledgers (block below)
         Ok(Store {
             conn: Mutex::new(conn),
         })
@@ -235,6 +236,39 @@ fn row_to_room(row: &rusqlite::Row<'_>) -> rusqlite::Result<RoomRow> {
 fn corrupt(e: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(e.to_string())
 }
+
+// ---- Ledgers of the table companion (issue 22) --------------------------------------------
+// One JSON document per ledger (players, rule set, house rules, the recorded hands), written
+// whole and read whole; `companion::ledger` owns its shape. Nothing else in this file knows it.
+
+/// The ledgers table: one JSON document per ledger.
+const LEDGERS_TABLE: &str = "CREATE TABLE IF NOT EXISTS ledgers (
+    id TEXT PRIMARY KEY,
+    doc TEXT NOT NULL
+);";
+
+impl Store {
+    /// Stores the ledger `id` as the JSON document `json`, replacing any earlier version.
+    pub fn put_ledger(&self, id: &str, json: &str) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO ledgers (id, doc) VALUES (?1, ?2)
+             ON CONFLICT(id) DO UPDATE SET doc = excluded.doc",
+            params![id, json],
+        )?;
+        Ok(())
+    }
+
+    /// The JSON document of the ledger `id`, if there is one.
+    pub fn ledger(&self, id: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn()
+            .query_row("SELECT doc FROM ledgers WHERE id = ?1", params![id], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    }
+}
+// ---- end of the ledgers block ------------------------------------------------------------
 
 #[cfg(test)]
 mod tests {

@@ -230,7 +230,11 @@ impl RuleSetSpec {
             "name": self.name,
             "english": self.english,
             "chinese": self.chinese,
-            "seat_counts": seats.collect::<Vec<u8>>(),
+            "seat_counts": seats.clone().collect::<Vec<u8>>(),
+            // The seats in turn order at each table size, e.g. "3": ["east", "south", "north"].
+            "seat_orders": seats
+                .map(|n| (n.to_string(), serde_json::json!(Seat::order(usize::from(n)))))
+                .collect::<Map<String, Value>>(),
             "default_players": self.default_players(),
             "unit": self.unit,
             "unit_chinese": self.unit.chinese(),

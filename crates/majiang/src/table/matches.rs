@@ -32,6 +32,7 @@
 //! by bots from start to end is [`bots::play_match`](crate::bots::play_match).
 
 use super::game::{Game, HandOutcome, HandSetup, SetupError, choose_seats};
+use super::progress::Progress;
 use super::ruleset::Ruleset;
 use super::{ActionError, Event, Player};
 use crate::tile::Wind;
@@ -223,14 +224,11 @@ pub struct Match {
     hand_limit: Option<u32>,
     chairs: Vec<Player>,
     first_dealer: Player,
-    deal: Deal,
-    /// Times the deal has passed to the next seat.
-    passes: u32,
-    hands_played: u32,
-    ledger: Vec<i64>,
+    /// The deal, the passes, the hands played, the chips and the end: moved on after each hand
+    /// by [`Progress::after_hand`], the one rule of rotation and end.
+    progress: Progress,
     uncollected: i64,
     current: Option<HandSetup>,
-    ended: Option<EndReason>,
     settlements: Vec<Settlement>,
 }
 
@@ -259,27 +257,17 @@ impl Match {
         } else {
             1
         };
+        let progress = Progress::start(&rules, n, choice.dealer, lao, limit)
+            .expect("a rule set seats 3 to 6 and its seat choice picks one of them");
         let m = Match {
             rules,
             seed,
             hand_limit: limit,
             chairs: choice.chairs,
             first_dealer: choice.dealer,
-            deal: Deal {
-                dealer: choice.dealer,
-                prevailing_wind: Wind::East,
-                lao,
-            },
-            passes: 0,
-            hands_played: 0,
-            ledger: vec![rules.starting_points; n],
+            progress,
             uncollected: 0,
             current: None,
-            ended: if limit == Some(0) {
-                Some(EndReason::HandLimit)
-            } else {
-                None
-            },
             settlements: Vec::new(),
             ruleset,
         };
@@ -308,7 +296,7 @@ impl Match {
 
     /// Players at the table.
     pub fn players(&self) -> usize {
-        self.ledger.len()
+        self.progress.players()
     }
 
     /// For each entrant (in the order the match lists them), the chair they sit in.
@@ -323,17 +311,22 @@ impl Match {
 
     /// The dealer, wind and lao of the next hand (or of the hand in progress).
     pub fn deal(&self) -> Deal {
-        self.deal
+        self.progress.deal
     }
 
     /// Hands finished so far.
     pub fn hands_played(&self) -> u32 {
-        self.hands_played
+        self.progress.hands_played
     }
 
     /// Chips per player, by chair.
     pub fn ledger(&self) -> &[i64] {
-        &self.ledger
+        &self.progress.ledger
+    }
+
+    /// Where the match stands between hands (deal, passes, hands played, chips, end).
+    pub fn progress(&self) -> &Progress {
+        &self.progress
     }
 
     /// The payments' imbalance summed over the match (see [`Settlement::uncollected`]; 0 with
@@ -349,12 +342,12 @@ impl Match {
 
     /// True once the match has ended.
     pub fn is_over(&self) -> bool {
-        self.ended.is_some()
+        self.progress.is_over()
     }
 
     /// Why the match ended, once it has.
     pub fn end_reason(&self) -> Option<EndReason> {
-        self.ended
+        self.progress.ended
     }
 
     /// The hand in progress (its setup), if any.
@@ -370,7 +363,7 @@ impl Match {
                 rank: 0,
                 player: Player(c as u8),
                 entrant: self.chairs.iter().position(|p| p.index() == c).unwrap_or(c) as u8,
-                points: self.ledger[c],
+                points: self.progress.ledger[c],
             })
             .collect();
         rows.sort_by(|a, b| b.points.cmp(&a.points).then(a.player.cmp(&b.player)));
@@ -387,12 +380,13 @@ impl Match {
     /// The setup of the next hand: dealer, wind, lao, balances (when the rule set has a zero
     /// floor) and its seed.
     pub fn next_setup(&self) -> HandSetup {
-        let hand_number = self.hands_played + 1;
+        let hand_number = self.progress.hands_played + 1;
+        let deal = self.progress.deal;
         HandSetup {
-            dealer: self.deal.dealer,
-            prevailing_wind: self.deal.prevailing_wind,
-            lao: self.deal.lao,
-            balances: self.rules.floor.then(|| self.ledger.clone()),
+            dealer: deal.dealer,
+            prevailing_wind: deal.prevailing_wind,
+            lao: deal.lao,
+            balances: self.rules.floor.then(|| self.progress.ledger.clone()),
             hand_number,
             seed: hand_seed(self.seed, hand_number),
         }
@@ -427,66 +421,24 @@ impl Match {
         let hand_number = setup.hand_number;
         let n = self.players();
         let payments = outcome.payments(n);
-        for (l, p) in self.ledger.iter_mut().zip(&payments) {
-            *l += p;
-        }
+        let played = self.progress.deal;
+        let next = self
+            .progress
+            .after_hand(&self.rules, outcome.winner(), &payments, self.hand_limit)
+            .map_err(|_| MatchError::WrongGame(hand_number))?;
         let uncollected = -payments.iter().sum::<i64>();
         self.uncollected += uncollected;
-        self.hands_played = hand_number;
         self.current = None;
-
-        let played = self.deal;
-        let winner = outcome.winner();
-        let dealer_won = winner == Some(played.dealer);
-        let pass = match self.rules.rotation {
-            Rotation::StayOnWinOrDraw => winner.is_some() && !dealer_won,
-            Rotation::StayOnWin => !dealer_won,
-            Rotation::EveryHand => true,
-            Rotation::WinnerDeals => false,
-        };
-        if pass {
-            self.passes += 1;
-            self.deal = Deal {
-                dealer: Player(((played.dealer.index() + 1) % n) as u8),
-                prevailing_wind: Wind::ALL[(self.passes as usize / n) % 4],
-                lao: 1,
-            };
-        } else if self.rules.rotation == Rotation::WinnerDeals {
-            self.deal = match winner {
-                Some(w) if w != played.dealer => Deal {
-                    dealer: w,
-                    prevailing_wind: played.prevailing_wind,
-                    lao: 1,
-                },
-                _ => Deal {
-                    lao: played.lao.saturating_add(1),
-                    ..played
-                },
-            };
-        }
-        let ended = match self.rules.end {
-            EndRule::DealRounds(r) => {
-                (self.passes >= u32::from(r) * n as u32).then_some(EndReason::DealRounds)
-            }
-            EndRule::Hands(h) => (self.hands_played >= h).then_some(EndReason::Hands),
-            EndRule::Points(_) => {
-                (!dealer_won && self.ledger.iter().any(|&x| x <= 0)).then_some(EndReason::Points)
-            }
-        }
-        .or_else(|| {
-            self.hand_limit
-                .filter(|&l| self.hands_played >= l)
-                .map(|_| EndReason::HandLimit)
-        });
-        self.ended = ended;
+        self.progress = next;
+        let ended = self.progress.ended;
         let settlement = Settlement {
             hand_number,
             deal: played,
             outcome,
             payments,
             uncollected,
-            ledger: self.ledger.clone(),
-            next: ended.is_none().then_some(self.deal),
+            ledger: self.progress.ledger.clone(),
+            next: ended.is_none().then_some(self.progress.deal),
             ended,
         };
         self.settlements.push(settlement.clone());

@@ -80,6 +80,7 @@ pub mod hint;
 pub mod log;
 pub mod matches;
 pub mod observation;
+pub mod progress;
 pub mod replay;
 pub mod ruleset;
 pub mod seating;

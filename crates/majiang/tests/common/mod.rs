@@ -34,21 +34,11 @@ pub enum Compare {
     Totals,
 }
 
-/// The library's answer to a scoring request, in the CLI's JSON shape.
+/// The library's answer to a scoring request, in the CLI's JSON shape (the library's one
+/// answer function, [`majiang::rules::score_json`]).
 pub fn answer(request: &Value) -> Value {
-    let req = majiang::scoring::request::ScoreRequest::from_json(&request.to_string())
-        .unwrap_or_else(|e| panic!("malformed request {request}: {e}"));
-    match majiang::rules::score(&req).unwrap_or_else(|e| panic!("malformed options {request}: {e}"))
-    {
-        Ok(s) => json!({
-            "valid": true,
-            "patterns": s.patterns,
-            "total": s.total,
-            "payments": s.payments.iter().map(|(k, v)| (k.name().to_string(), json!(v)))
-                .collect::<serde_json::Map<_, _>>(),
-        }),
-        Err(why) => json!({"valid": false, "reason": why.0}),
-    }
+    majiang::rules::score_json(&request.to_string())
+        .unwrap_or_else(|e| panic!("malformed request {request}: {e}"))
 }
 
 /// The `(id, value)` pairs of an answer's patterns, sorted.

@@ -1,0 +1,185 @@
+//! The table companion: a scoring page and a session ledger for people playing with real
+//! tiles (issue 22).
+//!
+//! - `POST /api/score`: a scoring request (`docs/score-json.md`) in, the library's answer out,
+//!   byte for byte what `majiang score --json` prints ([`score`]); a request that cannot be
+//!   read gets `400 {"error"}`.
+//! - `POST /api/ledgers`, `GET /api/ledgers/{id}`, `POST /api/ledgers/{id}/hands`,
+//!   `DELETE /api/ledgers/{id}/hands/last`, `GET /api/ledgers/{id}/export.csv` and
+//!   `export.json`: a table's evening ([`ledger`]), one JSON document per ledger in the store.
+//!   Refusals are `400 {"error", "field"}`, `field` naming what is at fault.
+//! - `/score` and `/ledger`: the pages (`web/score.html`, `web/ledger.html`).
+
+pub mod export;
+pub mod ledger;
+pub mod score;
+
+use crate::{App, StoreError, now_ms, random_hex};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, post};
+use ledger::{LedgerDoc, NewLedger, Refusal};
+use serde_json::{Value, json};
+
+/// Largest request body the companion reads.
+const MAX_BODY: usize = 64 * 1024;
+
+/// Ledger changes are read, changed and written whole: one at a time, so two phones at one
+/// table cannot record over each other. (A server-wide lock: ledgers change a few times an
+/// hour.)
+static WRITING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// The companion's routes (pages and API), merged into the server's router.
+pub fn routes() -> Router<App> {
+    Router::new()
+        .route(
+            "/score",
+            get(|| async { crate::http::web_file("score.html") }),
+        )
+        .route(
+            "/ledger",
+            get(|| async { crate::http::web_file("ledger.html") }),
+        )
+        .route("/api/score", post(score::score))
+        .route("/api/ledgers", post(create))
+        .route("/api/ledgers/{id}", get(show))
+        .route("/api/ledgers/{id}/hands", post(record))
+        .route("/api/ledgers/{id}/hands/last", delete(undo))
+        .route("/api/ledgers/{id}/export.csv", get(export_csv))
+        .route("/api/ledgers/{id}/export.json", get(export_json))
+}
+
+/// Why a ledger call failed.
+enum Failure {
+    Refused(Refusal),
+    NotFound,
+    TooLarge,
+    Store(String),
+}
+
+impl From<Refusal> for Failure {
+    fn from(r: Refusal) -> Failure {
+        Failure::Refused(r)
+    }
+}
+
+impl From<StoreError> for Failure {
+    fn from(e: StoreError) -> Failure {
+        Failure::Store(e.to_string())
+    }
+}
+
+impl IntoResponse for Failure {
+    fn into_response(self) -> Response {
+        let (status, body) = match self {
+            Failure::Refused(r) => (
+                StatusCode::BAD_REQUEST,
+                json!({"error": r.to_string(), "field": r.field, "message": r.message}),
+            ),
+            Failure::NotFound => (StatusCode::NOT_FOUND, json!({"error": "no such ledger"})),
+            Failure::TooLarge => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                json!({"error": format!("a request over {} KiB", MAX_BODY / 1024)}),
+            ),
+            Failure::Store(e) => (StatusCode::INTERNAL_SERVER_ERROR, json!({"error": e})),
+        };
+        (status, axum::Json(body)).into_response()
+    }
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(body: &Bytes, what: &str) -> Result<T, Failure> {
+    if body.len() > MAX_BODY {
+        return Err(Failure::TooLarge);
+    }
+    serde_json::from_slice(body).map_err(|e| {
+        Failure::Refused(Refusal {
+            field: what.to_string(),
+            message: e.to_string(),
+        })
+    })
+}
+
+fn load(app: &App, id: &str) -> Result<LedgerDoc, Failure> {
+    let text = app.store().ledger(id)?.ok_or(Failure::NotFound)?;
+    serde_json::from_str(&text).map_err(|e| Failure::Store(format!("ledger {id}: {e}")))
+}
+
+fn save(app: &App, doc: &LedgerDoc) -> Result<(), Failure> {
+    let text = serde_json::to_string(doc).map_err(|e| Failure::Store(e.to_string()))?;
+    Ok(app.store().put_ledger(&doc.id, &text)?)
+}
+
+fn view_of(doc: &LedgerDoc) -> Result<Response, Failure> {
+    Ok(axum::Json(doc.view()?).into_response())
+}
+
+async fn create(State(app): State<App>, body: Bytes) -> Result<Response, Failure> {
+    let new: NewLedger = read_json(&body, "ledger")?;
+    let doc = LedgerDoc::start(random_hex(8), now_ms(), new)?;
+    save(&app, &doc)?;
+    let view = doc.view()?;
+    Ok((StatusCode::CREATED, axum::Json(view)).into_response())
+}
+
+async fn show(State(app): State<App>, Path(id): Path<String>) -> Result<Response, Failure> {
+    view_of(&load(&app, &id)?)
+}
+
+/// Records a hand: `{"draw": true}`, or `{"request": {...}}` (a scoring request).
+async fn record(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Response, Failure> {
+    let hand: Value = read_json(&body, "hand")?;
+    let _writing = WRITING.lock().await;
+    let mut doc = load(&app, &id)?;
+    match (hand.get("draw"), hand.get("request")) {
+        (Some(Value::Bool(true)), None) => doc.record_draw(now_ms())?,
+        (None, Some(request)) => doc.record_win(request.clone(), now_ms())?,
+        _ => {
+            return Err(Failure::Refused(Refusal {
+                field: "hand".into(),
+                message: "send {\"draw\": true} or {\"request\": a scoring request}".into(),
+            }));
+        }
+    }
+    save(&app, &doc)?;
+    view_of(&doc)
+}
+
+async fn undo(State(app): State<App>, Path(id): Path<String>) -> Result<Response, Failure> {
+    let _writing = WRITING.lock().await;
+    let mut doc = load(&app, &id)?;
+    doc.undo()?;
+    save(&app, &doc)?;
+    view_of(&doc)
+}
+
+fn attachment(id: &str, ext: &str, content_type: &'static str, body: String) -> Response {
+    let disposition = format!("attachment; filename=\"ledger-{id}.{ext}\"");
+    (
+        [
+            (header::CONTENT_TYPE, content_type.to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn export_csv(State(app): State<App>, Path(id): Path<String>) -> Result<Response, Failure> {
+    let doc = load(&app, &id)?;
+    let text = export::csv(&doc.view()?).map_err(|e| Failure::Store(e.to_string()))?;
+    Ok(attachment(&doc.id, "csv", "text/csv; charset=utf-8", text))
+}
+
+async fn export_json(State(app): State<App>, Path(id): Path<String>) -> Result<Response, Failure> {
+    let doc = load(&app, &id)?;
+    let text =
+        serde_json::to_string_pretty(&doc.view()?).map_err(|e| Failure::Store(e.to_string()))?;
+    Ok(attachment(&doc.id, "json", "application/json", text))
+}

@@ -1,0 +1,345 @@
+//! The table companion in headless Chromium on a phone held upright (390×844): start a
+//! Hangzhou table on the ledger page, open the scoring page from it, build the winning hand by
+//! tapping the tile keyboard (concealed tiles, a pung and whom it came from, the winning tile),
+//! score it, record it in the ledger and see the totals move. The pages must not overflow
+//! sideways and the keyboard must lie inside the screen; screenshots at 390×844, 1366×768 and
+//! 1920×1080, in English and Chinese, stay in `target/e2e-screenshots/companion-*.png`.
+//!
+//! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (as `e2e_browser.rs`: when they are
+//! missing and cannot be installed, the test says so loudly and passes without running).
+
+mod common;
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn err(e: fantoccini::error::CmdError) -> String {
+    e.to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hand_built_by_tapping_is_scored_and_recorded_in_a_ledger() {
+    let present =
+        || std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists();
+    if !present() {
+        let script = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scripts/install-browser.sh"
+        );
+        let status = Command::new("bash").arg(script).status();
+        eprintln!("install-browser.sh: {status:?}");
+    }
+    if !present() {
+        eprintln!(
+            "\n!!!!!!!! SKIPPED: the companion browser test needs {CHROMIUM} and {CHROMEDRIVER} \
+             (run scripts/install-browser.sh) !!!!!!!!\n"
+        );
+        return;
+    }
+    let (_app, addr) = common::start_server().await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let _driver = Driver(
+        Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts"),
+    );
+    let profile = std::env::temp_dir().join(format!("majiang-companion-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&profile);
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": CHROMIUM,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync",
+                "--window-size=390,844",
+                format!("--user-data-dir={}", profile.display()),
+            ]
+        }),
+    );
+    let webdriver = format!("http://127.0.0.1:{port}");
+    let started = Instant::now();
+    let client = loop {
+        let mut b = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
+        b.capabilities(caps.clone());
+        match b.connect(&webdriver).await {
+            Ok(c) => break c,
+            Err(_) if started.elapsed() < Duration::from_secs(20) => {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(e) => panic!("no WebDriver session: {e}"),
+        }
+    };
+    let result = evening(&client, &format!("http://{addr}")).await;
+    if result.is_err() {
+        let _ = shot(&client, "companion-failure").await;
+    }
+    let _ = client.close().await;
+    let _ = std::fs::remove_dir_all(&profile);
+    result.unwrap();
+}
+
+async fn evening(c: &Client, base: &str) -> Result<(), String> {
+    set_viewport(c, 390, 844).await?;
+    c.goto(&format!("{base}/ledger?lang=en"))
+        .await
+        .map_err(err)?;
+    wait_for(c, "return !document.querySelector('#l-start').hidden && document.querySelectorAll('#l-rules option').length > 0").await?;
+    c.find(Locator::Css("#l-rules"))
+        .await
+        .map_err(err)?
+        .select_by_value("hangzhou")
+        .await
+        .map_err(err)?;
+    for (i, name) in ["Ann", "Bo", "Cy", "Di"].iter().enumerate() {
+        c.find(Locator::Css(&format!(
+            "#l-names input[data-player=\"{i}\"]"
+        )))
+        .await
+        .map_err(err)?
+        .send_keys(name)
+        .await
+        .map_err(err)?;
+    }
+    shot(c, "companion-ledger-start-en-390x844").await?;
+    tap(c, "#l-start-button").await?;
+    wait_for(c, "return !document.querySelector('#l-table').hidden").await?;
+    let url = c.current_url().await.map_err(err)?;
+    let id = url
+        .query_pairs()
+        .find(|(k, _)| k == "id")
+        .map(|(_, v)| v.to_string())
+        .ok_or_else(|| format!("no ledger id in {url}"))?;
+    check_fits(c, "ledger (new table)").await?;
+
+    // The scoring page, opened from the ledger for hand 1.
+    tap(c, "#l-score").await?;
+    wait_for(c, "return !document.querySelector('#score-page').hidden && !document.querySelector('#c-ledger').hidden && !!document.querySelector('.key')").await?;
+    // Concealed: 123m 456p 11z 22z; a pung of 7s from north; the winning tile 2z.
+    for tile in ["1m", "2m", "3m", "4p", "5p", "6p", "1z", "1z", "2z", "2z"] {
+        tap(c, &format!(".key[data-tile=\"{tile}\"]")).await?;
+    }
+    tap(c, ".mode[data-mode=\"pung\"]").await?;
+    tap(c, ".key[data-tile=\"7s\"]").await?;
+    c.find(Locator::Css("select[data-meld=\"0\"]"))
+        .await
+        .map_err(err)?
+        .select_by_value("north")
+        .await
+        .map_err(err)?;
+    tap(c, ".mode[data-mode=\"winning\"]").await?;
+    tap(c, ".key[data-tile=\"2z\"]").await?;
+    let built = c
+        .execute(
+            "return [document.querySelectorAll('[data-part=concealed] .tile').length, document.querySelectorAll('.meld-row').length, document.querySelector('[data-part=winning_tile] .tile')?.dataset.tile]",
+            vec![],
+        )
+        .await
+        .map_err(err)?;
+    if built != json!([10, 1, "2z"]) {
+        return Err(format!("the hand built by tapping is {built}"));
+    }
+    check_fits(c, "scoring page with its keyboard").await?;
+    shot(c, "companion-score-hand-en-390x844").await?;
+    tap(c, "#c-score").await?;
+    wait_for(c, "return !!document.querySelector('#c-answer .answer')").await?;
+    let answer = c
+        .execute(
+            "return {total: document.querySelector('#c-total')?.textContent, rows: [...document.querySelectorAll('.payments tr')].map(r => r.textContent), why: document.querySelectorAll('.itemised li').length, error: document.querySelector('#c-error').textContent}",
+            vec![],
+        )
+        .await
+        .map_err(err)?;
+    let total = answer["total"].as_str().unwrap_or("");
+    if total.is_empty() || answer["why"].as_u64().unwrap_or(0) == 0 {
+        return Err(format!("no scored answer: {answer}"));
+    }
+    if answer["rows"].as_array().map(Vec::len) != Some(4) {
+        return Err(format!("every seat's payment: {answer}"));
+    }
+    // The same answer the endpoint gives for the request the page built.
+    let expected = majiang::rules::score_json(
+        &json!({"rules": "hangzhou", "options": {}, "concealed": "123m456p1122z",
+            "melds": [{"kind": "pung", "tiles": "777s", "from": "north"}],
+            "winning_tile": "2z", "win": "self_draw", "seat": "east", "dealer": "east",
+            "prevailing_wind": "east", "lao": 1})
+        .to_string(),
+    )
+    .map_err(|e| e.0)?;
+    if total.parse::<i64>().ok() != expected["total"].as_i64() {
+        return Err(format!(
+            "total {total}, the library says {}",
+            expected["total"]
+        ));
+    }
+    shot(c, "companion-score-answer-en-390x844").await?;
+    for (w, h) in [(1366, 768), (1920, 1080)] {
+        set_viewport(c, w, h).await?;
+        check_fits(c, "scoring page").await?;
+        shot(c, &format!("companion-score-answer-en-{w}x{h}")).await?;
+    }
+    set_viewport(c, 390, 844).await?;
+
+    // Record it: back on the ledger, hand 1 is there and the totals moved.
+    tap(c, "#c-record").await?;
+    wait_for(c, "return location.pathname === '/ledger' && !document.querySelector('#l-table').hidden && document.querySelectorAll('#l-hands .hand-row').length === 1").await?;
+    let totals = c
+        .execute(
+            "return [...document.querySelectorAll('#l-totals tbody td.num')].map(td => Number(td.textContent))",
+            vec![],
+        )
+        .await
+        .map_err(err)?;
+    let totals: Vec<i64> = serde_json::from_value(totals).map_err(|e| e.to_string())?;
+    let ann = expected["payments"]["east"].as_i64().unwrap_or(0);
+    if totals.len() != 4 || totals[0] != ann || totals.iter().sum::<i64>() != 0 {
+        return Err(format!("totals {totals:?}, Ann (east) should have {ann}"));
+    }
+    let next = c
+        .find(Locator::Css("#l-next-deal"))
+        .await
+        .map_err(err)?
+        .text()
+        .await
+        .map_err(err)?;
+    if !next.contains("Ann") || !next.contains("2") {
+        return Err(format!(
+            "the dealer won: Ann deals again at 2 lao, not {next:?}"
+        ));
+    }
+    check_fits(c, "ledger after a hand").await?;
+    shot(c, "companion-ledger-en-390x844").await?;
+    for (w, h) in [(1366, 768), (1920, 1080)] {
+        set_viewport(c, w, h).await?;
+        check_fits(c, "ledger").await?;
+        shot(c, &format!("companion-ledger-en-{w}x{h}")).await?;
+    }
+
+    // In Chinese, on the phone.
+    set_viewport(c, 390, 844).await?;
+    c.goto(&format!("{base}/ledger?id={id}&lang=zh"))
+        .await
+        .map_err(err)?;
+    wait_for(c, "return !document.querySelector('#l-table').hidden").await?;
+    check_fits(c, "ledger in Chinese").await?;
+    shot(c, "companion-ledger-zh-390x844").await?;
+    c.goto(&format!("{base}/score?ledger={id}"))
+        .await
+        .map_err(err)?;
+    wait_for(
+        c,
+        "return !document.querySelector('#score-page').hidden && !!document.querySelector('.key')",
+    )
+    .await?;
+    check_fits(c, "scoring page in Chinese").await?;
+    shot(c, "companion-score-zh-390x844").await?;
+    Ok(())
+}
+
+async fn tap(c: &Client, css: &str) -> Result<(), String> {
+    c.find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("{css}: {e}"))?
+        .click()
+        .await
+        .map_err(|e| format!("tapping {css}: {e}"))
+}
+
+/// Waits (up to 10 s) until the script `cond` returns true.
+async fn wait_for(c: &Client, cond: &str) -> Result<(), String> {
+    let started = Instant::now();
+    loop {
+        if c.execute(cond, vec![]).await.map_err(err)? == Value::Bool(true) {
+            return Ok(());
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            return Err(format!("waited 10 s for: {cond}"));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Nothing overflows sideways, and the keyboard (when shown) lies inside the viewport.
+async fn check_fits(c: &Client, what: &str) -> Result<(), String> {
+    let layout = c
+        .execute(
+            "const k = document.querySelector('#c-keyboard'); const r = k && !k.hidden ? k.getBoundingClientRect() : null;
+             return {width: innerWidth, height: innerHeight,
+               scroll: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
+               keyboard: r ? [r.left, r.top, r.right, r.bottom] : null};",
+            vec![],
+        )
+        .await
+        .map_err(err)?;
+    let width = layout["width"].as_f64().unwrap_or(0.0);
+    let height = layout["height"].as_f64().unwrap_or(0.0);
+    if layout["scroll"].as_f64().unwrap_or(0.0) > width + 1.0 {
+        return Err(format!("{what}: the page overflows sideways: {layout}"));
+    }
+    if let Some(k) = layout["keyboard"].as_array() {
+        let k: Vec<f64> = k.iter().map(|v| v.as_f64().unwrap_or(-1.0)).collect();
+        if k[0] < -1.0 || k[2] > width + 1.0 || k[1] < 0.0 || k[3] > height + 1.0 {
+            return Err(format!(
+                "{what}: the keyboard is not on the screen: {layout}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Resizes the window so that the page's viewport is `w`×`h`.
+async fn set_viewport(c: &Client, w: u32, h: u32) -> Result<(), String> {
+    c.set_window_size(w, h).await.map_err(err)?;
+    let inner = c
+        .execute("return [window.innerWidth, window.innerHeight]", vec![])
+        .await
+        .map_err(err)?;
+    let (iw, ih) = (
+        inner[0].as_u64().unwrap_or(0) as u32,
+        inner[1].as_u64().unwrap_or(0) as u32,
+    );
+    if (iw, ih) != (w, h) {
+        c.set_window_size(w + w.saturating_sub(iw), h + h.saturating_sub(ih))
+            .await
+            .map_err(err)?;
+    }
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    Ok(())
+}
+
+/// Saves a screenshot as `target/e2e-screenshots/NAME.png`.
+async fn shot(c: &Client, name: &str) -> Result<(), String> {
+    let png = c.screenshot().await.map_err(err)?;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("target/tmp has a parent")
+        .join("e2e-screenshots");
+    let _ = std::fs::create_dir_all(&dir);
+    let file = dir.join(format!("{name}.png"));
+    std::fs::write(&file, png).map_err(|e| format!("{}: {e}", file.display()))?;
+    eprintln!("screenshot: {}", file.display());
+    Ok(())
+}
