@@ -101,7 +101,7 @@ async fn main() {
     let dir = std::env::temp_dir().join(format!("majiang-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("load.sqlite");
-    let app = App::open(&db).unwrap();
+    let app = App::open(&db).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let server_app = app.clone();
@@ -122,7 +122,7 @@ async fn main() {
             "autostart": false
         }))
         .unwrap();
-        let created = app.create_room(config).unwrap();
+        let created = app.create_room(config).await.unwrap();
         for (s, seat) in created.seats.iter().enumerate() {
             let token = seat.token.clone().unwrap();
             let room = created.room.clone();
@@ -133,7 +133,7 @@ async fn main() {
     // clients get the state when they connect).
     tokio::time::sleep(Duration::from_millis(500)).await;
     for r in app.rooms() {
-        let Some(token) = app_token(&app, &r.id) else {
+        let Some(token) = app_token(&app, &r.id).await else {
             continue;
         };
         let url = format!("ws://{addr}/ws/{}?token={token}", r.id);
@@ -177,6 +177,12 @@ async fn main() {
 }
 
 /// Seat 0's token of a room (the load test holds every token through the store).
-fn app_token(app: &App, room: &str) -> Option<String> {
-    app.store().room(room).ok()??.tokens.first().cloned()?
+async fn app_token(app: &App, room: &str) -> Option<String> {
+    app.store()
+        .room(room)
+        .await
+        .ok()??
+        .tokens
+        .first()
+        .cloned()?
 }
