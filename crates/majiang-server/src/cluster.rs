@@ -146,11 +146,8 @@ impl App {
     /// orphans over, refresh the lobby's copy of the other nodes' rooms.
     async fn lease_round(&self, node: &Node) -> Result<(), AppError> {
         let store = self.store().clone();
-        let held: HashSet<String> = store
-            .renew_leases(&node.url, node.lease_ms)
-            .await?
-            .into_iter()
-            .collect();
+        // The rooms run here before the renewal: each got its lease before it was listed, so
+        // one missing from the renewal was lost (a room added meanwhile waits for next round).
         let local: Vec<(String, RoomHandle)> = self
             .inner
             .rooms
@@ -158,6 +155,11 @@ impl App {
             .unwrap_or_else(|e| e.into_inner())
             .iter()
             .map(|(id, h)| (id.clone(), h.clone()))
+            .collect();
+        let held: HashSet<String> = store
+            .renew_leases(&node.url, node.lease_ms)
+            .await?
+            .into_iter()
             .collect();
         for (id, h) in &local {
             let finished = h.summary().status == RoomStatus::Finished;

@@ -156,7 +156,7 @@ fn moved(owner: &str, uri: &Uri) -> Response {
 
 /// `200 ok` while the process serves and its database answers, else `503` with the reason.
 async fn healthz(State(app): State<App>) -> Response {
-    match app.store().lease("").await {
+    match app.store().ping().await {
         Ok(_) => Json(serde_json::json!({
             "status": "ok",
             "store": app.store().engine(),

@@ -30,6 +30,7 @@ async fn suite(s: Arc<dyn Store>) {
 }
 
 async fn rooms_and_actions(s: &dyn Store) {
+    s.ping().await.unwrap();
     let r1 = room("r1", 5);
     s.create_room(&r1).await.unwrap();
     // A room id is stored once.

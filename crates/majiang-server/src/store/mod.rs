@@ -91,6 +91,9 @@ pub trait Store: Send + Sync + 'static {
     /// The engine's name (`sqlite`, `postgres`), for logs and `/healthz`.
     fn engine(&self) -> &'static str;
 
+    /// Answers when the database does (`/healthz`).
+    async fn ping(&self) -> Result<(), StoreError>;
+
     /// Stores a new room.
     async fn create_room(&self, room: &StoredRoom) -> Result<(), StoreError>;
 

@@ -150,6 +150,11 @@ impl Store for PgStore {
         "postgres"
     }
 
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.query("SELECT 1", &[]).await?;
+        Ok(())
+    }
+
     async fn create_room(&self, room: &StoredRoom) -> Result<(), StoreError> {
         let config = serde_json::to_string(&room.config).map_err(corrupt)?;
         let tokens = serde_json::to_string(&room.tokens).map_err(corrupt)?;

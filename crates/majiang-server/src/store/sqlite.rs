@@ -86,6 +86,11 @@ impl Store for SqliteStore {
     }
 
     /// Stores a new room.
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.conn().query_row("SELECT 1", [], |_| Ok(()))?;
+        Ok(())
+    }
+
     async fn create_room(&self, room: &StoredRoom) -> Result<(), StoreError> {
         let config = serde_json::to_string(&room.config).map_err(corrupt)?;
         let tokens = serde_json::to_string(&room.tokens).map_err(corrupt)?;
