@@ -61,9 +61,11 @@ async fn rooms_and_actions(s: &dyn Store) {
     // Oldest first.
     let ids: Vec<String> = s.rooms().await.unwrap().into_iter().map(|r| r.id).collect();
     assert_eq!(ids, ["r0", "r1"]);
-    let mut config = RoomConfig::default();
-    config.autostart = true;
-    config.hands = Some(7);
+    let config = RoomConfig {
+        autostart: true,
+        hands: Some(7),
+        ..RoomConfig::default()
+    };
     s.set_config("r1", &config).await.unwrap();
     assert_eq!(s.room("r1").await.unwrap().unwrap().config, config);
     s.set_finished("r1", 77).await.unwrap();

@@ -22,8 +22,8 @@ const MIGRATIONS: &[(i32, &str)] = &[
     (2, include_str!("../../migrations/postgres/0002_leases.sql")),
 ];
 
-/// Any number: the advisory lock the migrations are applied under.
-const MIGRATION_LOCK: i64 = 0x6d61_6a69_616e_67;
+/// The advisory lock the migrations are applied under ("majiang" in ASCII; any number would do).
+const MIGRATION_LOCK: i64 = 0x006d_616a_6961_6e67;
 
 /// The database clock in milliseconds since the Unix epoch, for leases.
 const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
