@@ -60,9 +60,10 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
                 redact(&args.db)
             ),
         }
-        majiang_server::serve(listener, app, shutdown_signal())
+        majiang_server::serve(listener, app.clone(), shutdown_signal())
             .await
             .map_err(|e| UsageError(format!("server: {e}")))?;
+        app.leave_cluster().await;
         println!("majiang: stopped");
         Ok(())
     })

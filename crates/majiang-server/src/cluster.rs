@@ -202,6 +202,23 @@ impl App {
     }
 }
 
+impl App {
+    /// Leaving the cluster (a clean shutdown): stops this node's rooms and gives up their
+    /// leases, so other nodes take them over at once instead of after the lease runs out.
+    pub async fn leave_cluster(&self) {
+        let Some(node) = self.node().cloned() else {
+            return;
+        };
+        let rooms: Vec<(String, RoomHandle)> = self.rooms_mut().drain().collect();
+        for (id, h) in rooms {
+            h.stop();
+            if let Err(e) = self.store().release_lease(&id, &node.url).await {
+                tracing::warn!(room = %id, "lease not released: {e}");
+            }
+        }
+    }
+}
+
 /// The lease task of `app` on `node`: a round every third of a lease until the app is gone.
 pub(crate) async fn run(app: Weak<crate::Inner>, node: Node) {
     let mut tick = tokio::time::interval(node.renew_every());

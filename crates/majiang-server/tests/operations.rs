@@ -149,7 +149,24 @@ async fn a_node_sends_clients_to_the_node_running_the_room() {
         (Some("welcome"), Some(0))
     );
 
-    // A unknown room is unknown everywhere.
+    // A leaves cleanly: B takes the room over at the next request, without waiting for the
+    // lease to run out, and the same token opens the same seat there.
+    a.leave_cluster().await;
+    assert!(a.room(&id).is_none());
+    let (status, _, body) = http(b_addr, &format!("/api/rooms/{id}")).await;
+    assert_eq!((status, body.contains(&id)), (200, true), "{body}");
+    assert!(b.room(&id).is_some());
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("ws://{b_addr}/ws/{id}?token={token}"))
+            .await
+            .unwrap();
+    let Some(Ok(Message::Text(t))) = ws.next().await else {
+        panic!("no welcome at B");
+    };
+    let welcome: Value = serde_json::from_str(t.as_str()).unwrap();
+    assert_eq!(welcome["seat"], 0);
+
+    // An unknown room is unknown everywhere.
     assert_eq!(http(b_addr, "/api/rooms/nope").await.0, 404);
     let (_, _, health) = http(b_addr, "/healthz").await;
     assert!(health.contains(&format!("http://{b_addr}")), "{health}");
