@@ -15,7 +15,9 @@ if [ "$(id -u)" = 0 ]; then chown postgres: "$dir"; as_pg=(runuser -u postgres -
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 pids=()
 cleanup() {
+  # The servers first (a clean stop gives their leases up), then the database.
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
   (cd "$dir" && "${as_pg[@]}" "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1) || true
   rm -rf "$dir"
 }
