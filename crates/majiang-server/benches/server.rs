@@ -6,16 +6,21 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use majiang::table::{Action, Game, HandSetup, Player, Ruleset};
-use majiang_server::Store;
 use majiang_server::protocol::{RoomConfig, RoomStatus};
 use majiang_server::store::{StoredAction, StoredRoom};
+use majiang_server::{SqliteStore, Store};
 use std::hint::black_box;
 use std::sync::Arc;
 
 fn bench(c: &mut Criterion) {
     let dir = std::env::temp_dir().join(format!("majiang-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let store = Store::open(&dir.join("bench.sqlite")).unwrap();
+    let store = SqliteStore::open(&dir.join("bench.sqlite")).unwrap();
+    // The store is async; SQLite's calls finish without waiting, so a current-thread runtime
+    // measures the write itself.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     let room = StoredRoom {
         id: "bench".into(),
         config: RoomConfig::default(),
@@ -25,7 +30,7 @@ fn bench(c: &mut Criterion) {
         created: 0,
         finished: None,
     };
-    store.create_room(&room).unwrap();
+    rt.block_on(store.create_room(&room)).unwrap();
     let mut seq = 0u64;
     let discard = Action::Discard("5m".parse().unwrap());
     c.bench_function("store one action (SQLite WAL commit)", |b| {
@@ -36,7 +41,8 @@ fn bench(c: &mut Criterion) {
                 action: discard,
             };
             seq += 1;
-            store.append_action("bench", black_box(&a)).unwrap();
+            rt.block_on(store.append_action("bench", black_box(&a)))
+                .unwrap();
         })
     });
 

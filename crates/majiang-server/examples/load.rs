@@ -1,10 +1,12 @@
 //! Load test: many concurrent matches whose every seat is a WebSocket client playing by
-//! itself (the first winning action, else a pseudo-random legal one), against a server on
-//! loopback with a SQLite file in WAL mode. Reports the action → ack latency (each ack comes
-//! after the action is written to SQLite) and errors.
+//! itself (the first winning action, else a pseudo-random legal one). Without `--node`, against
+//! a server of its own on loopback with a SQLite file in WAL mode; with `--node URL` (once per
+//! process), against running `majiang serve` processes, the rooms created on each in turn
+//! (each process then runs the rooms created on it). Reports throughput, the action → ack
+//! latency (each ack comes after the action is stored) and errors.
 //!
 //! ```text
-//! cargo run --release -p majiang-server --example load -- [MATCHES] [HANDS]
+//! cargo run --release -p majiang-server --example load -- [MATCHES] [HANDS] [--node URL]...
 //! ```
 //! (defaults: 200 matches of 1 hand). Bounded: it stops after 10 minutes whatever happens.
 
@@ -52,6 +54,11 @@ async fn seat_client(addr: SocketAddr, room: String, token: String, salt: usize)
                 stats.errors += 1;
                 sent = None;
             }
+            Some("moved") => {
+                // The room runs elsewhere: a load run creates each room where it runs.
+                stats.errors += 1;
+                break;
+            }
             Some("match_over") => {
                 stats.finished = true;
                 break;
@@ -93,15 +100,42 @@ fn percentile(sorted: &[u64], p: f64) -> u64 {
     sorted[i]
 }
 
+/// `POST /api/rooms` on the process at `addr`; the answer's body. A plain HTTP/1.1 exchange
+/// over one connection (the example needs nothing more than this).
+async fn create_remote(addr: SocketAddr, config: &Value) -> Option<Value> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = config.to_string();
+    let mut s = tokio::net::TcpStream::connect(addr).await.ok()?;
+    let req = format!(
+        "POST /api/rooms HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.ok()?;
+    let mut out = String::new();
+    s.read_to_string(&mut out).await.ok()?;
+    serde_json::from_str(out.split_once("\r\n\r\n")?.1).ok()
+}
+
 #[tokio::main]
 async fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let matches: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(200);
-    let hands: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut nodes: Vec<SocketAddr> = Vec::new();
+    while let Some(i) = args.iter().position(|a| a == "--node") {
+        args.remove(i);
+        let url = args.remove(i);
+        let host = url.trim_start_matches("http://").trim_end_matches('/');
+        nodes.push(host.parse().expect("--node http://IP:PORT"));
+    }
+    let matches: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(200);
+    let hands: u32 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1);
+    if !nodes.is_empty() {
+        remote(&nodes, matches, hands).await;
+        return;
+    }
     let dir = std::env::temp_dir().join(format!("majiang-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("load.sqlite");
-    let app = App::open(&db).unwrap();
+    let app = App::open(&db).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let server_app = app.clone();
@@ -122,7 +156,7 @@ async fn main() {
             "autostart": false
         }))
         .unwrap();
-        let created = app.create_room(config).unwrap();
+        let created = app.create_room(config).await.unwrap();
         for (s, seat) in created.seats.iter().enumerate() {
             let token = seat.token.clone().unwrap();
             let room = created.room.clone();
@@ -133,7 +167,7 @@ async fn main() {
     // clients get the state when they connect).
     tokio::time::sleep(Duration::from_millis(500)).await;
     for r in app.rooms() {
-        let Some(token) = app_token(&app, &r.id) else {
+        let Some(token) = app_token(&app, &r.id).await else {
             continue;
         };
         let url = format!("ws://{addr}/ws/{}?token={token}", r.id);
@@ -157,6 +191,68 @@ async fn main() {
         errors += s.errors;
         finished += usize::from(s.finished);
     }
+    report(matches, hands, lat, errors, finished, elapsed);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Drives running processes: rooms created on each in turn, each room's seats on its process.
+async fn remote(nodes: &[SocketAddr], matches: usize, hands: u32) {
+    let rules = ["hongkong", "hangzhou", "yangzhou", "classic"];
+    let started = Instant::now();
+    let mut clients = Vec::new();
+    let mut errors = 0u64;
+    for i in 0..matches {
+        let node = nodes[i % nodes.len()];
+        let config = json!({
+            "rules": rules[i % rules.len()],
+            "seats": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}],
+            "hands": hands,
+        });
+        let Some(created) = create_remote(node, &config).await else {
+            errors += 1;
+            continue;
+        };
+        let room = created["room"].as_str().unwrap_or_default().to_string();
+        for (s, seat) in created["seats"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let token = seat["token"].as_str().unwrap_or_default().to_string();
+            clients.push(tokio::spawn(seat_client(
+                node,
+                room.clone(),
+                token,
+                i * 4 + s,
+            )));
+        }
+    }
+    let all = tokio::time::timeout(
+        Duration::from_secs(600),
+        futures_util::future::join_all(clients),
+    )
+    .await
+    .expect("the load test ends within 10 minutes");
+    let elapsed = started.elapsed();
+    let (mut lat, mut finished) = (Vec::new(), 0);
+    for s in all.into_iter().flatten() {
+        lat.extend(s.latencies_us);
+        errors += s.errors;
+        finished += usize::from(s.finished);
+    }
+    println!("{} process(es): {nodes:?}", nodes.len());
+    report(matches, hands, lat, errors, finished, elapsed);
+}
+
+fn report(
+    matches: usize,
+    hands: u32,
+    mut lat: Vec<u64>,
+    errors: u64,
+    finished: usize,
+    elapsed: Duration,
+) {
     lat.sort_unstable();
     println!(
         "{matches} matches x {hands} hand(s), {} clients: {} finished, {} actions acked in {:.1} s ({:.0} actions/s), {errors} errors",
@@ -173,10 +269,15 @@ async fn main() {
         percentile(&lat, 0.99) as f64 / 1000.0,
         lat.last().copied().unwrap_or(0) as f64 / 1000.0
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Seat 0's token of a room (the load test holds every token through the store).
-fn app_token(app: &App, room: &str) -> Option<String> {
-    app.store().room(room).ok()??.tokens.first().cloned()?
+async fn app_token(app: &App, room: &str) -> Option<String> {
+    app.store()
+        .room(room)
+        .await
+        .ok()??
+        .tokens
+        .first()
+        .cloned()?
 }

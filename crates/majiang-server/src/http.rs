@@ -1,5 +1,7 @@
 //! The routes: the embedded UI, the JSON API, tile pictures and the WebSocket.
 
+use crate::cluster::Located;
+use crate::metrics::METRICS;
 use crate::protocol::{ClientMsg, MAX_CLIENT_MESSAGE, RoomConfig, ServerMsg};
 use crate::room::Cmd;
 use crate::{App, AppError, replay, static_files, svg};
@@ -39,6 +41,8 @@ pub fn router(app: App) -> Router {
         .route("/api/rooms/{id}/log.jsonl", get(room_jsonl))
         .route("/ws/{id}", get(ws))
         .merge(crate::companion::routes())
+        .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
         .fallback(get(static_file))
         .with_state(app)
 }
@@ -116,7 +120,7 @@ async fn create_room(State(app): State<App>, body: axum::body::Bytes) -> Respons
         Ok(c) => c,
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("room settings: {e}")),
     };
-    match app.create_room(config) {
+    match app.create_room(config).await {
         Ok(created) => (StatusCode::CREATED, Json(created)).into_response(),
         Err(AppError::Config(e)) => error(StatusCode::BAD_REQUEST, e.0),
         Err(e @ AppError::Full(_)) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
@@ -132,16 +136,57 @@ async fn list_matches(State(app): State<App>) -> Response {
     Json(app.finished_matches()).into_response()
 }
 
-async fn room_info(State(app): State<App>, Path(id): Path<String>) -> Response {
-    match app.room(&id) {
-        Some(r) => Json(r.summary()).into_response(),
-        None => error(StatusCode::NOT_FOUND, "no such room"),
+async fn room_info(State(app): State<App>, Path(id): Path<String>, uri: Uri) -> Response {
+    match app.locate(&id).await {
+        Ok(Located::Here(r)) => Json(r.summary()).into_response(),
+        Ok(Located::Elsewhere(owner)) => moved(&owner, &uri),
+        Ok(Located::Missing) => error(StatusCode::NOT_FOUND, "no such room"),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }
+}
+
+/// A `307` to the same path and query on the node that runs the room.
+fn moved(owner: &str, uri: &Uri) -> Response {
+    let path = uri.path_and_query().map_or("/", |p| p.as_str());
+    (
+        StatusCode::TEMPORARY_REDIRECT,
+        [(header::LOCATION, format!("{owner}{path}"))],
+    )
+        .into_response()
+}
+
+/// `200 ok` while the process serves and its database answers, else `503` with the reason.
+async fn healthz(State(app): State<App>) -> Response {
+    match app.store().ping().await {
+        Ok(_) => Json(serde_json::json!({
+            "status": "ok",
+            "store": app.store().engine(),
+            "node": app.node().map(|n| n.url.clone()),
+            "rooms": app.open_rooms(),
+        }))
+        .into_response(),
+        Err(e) => {
+            METRICS.store_error();
+            error(StatusCode::SERVICE_UNAVAILABLE, format!("store: {e}"))
+        }
+    }
+}
+
+/// The process's figures in the Prometheus text format.
+async fn metrics(State(app): State<App>) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        METRICS.render(app.open_rooms()),
+    )
+        .into_response()
 }
 
 /// The match log of a finished match (before the end it would reveal the seed, hence the wall).
 async fn room_log(State(app): State<App>, Path(id): Path<String>) -> Response {
-    match replay::finished_log(app.store(), &id) {
+    match replay::finished_log(app.store().as_ref(), &id).await {
         Ok(log) => Json(log).into_response(),
         Err(e) => e.into_response(),
     }
@@ -149,14 +194,20 @@ async fn room_log(State(app): State<App>, Path(id): Path<String>) -> Response {
 
 /// The library's JSON-lines log of a finished match (`majiang::table::replay` checks it).
 async fn room_jsonl(State(app): State<App>, Path(id): Path<String>) -> Response {
-    match replay::finished_log(app.store(), &id).and_then(|log| replay::jsonl(&log)) {
+    match replay::finished_log(app.store().as_ref(), &id)
+        .await
+        .and_then(|log| replay::jsonl(&log))
+    {
         Ok(text) => ([(header::CONTENT_TYPE, "application/x-ndjson")], text).into_response(),
         Err(e) => e.into_response(),
     }
 }
 
 async fn room_replay(State(app): State<App>, Path(id): Path<String>) -> Response {
-    match replay::finished_log(app.store(), &id).and_then(|log| replay::frames(&log)) {
+    match replay::finished_log(app.store().as_ref(), &id)
+        .await
+        .and_then(|log| replay::frames(&log))
+    {
         Ok(frames) => Json(frames).into_response(),
         Err(e) => e.into_response(),
     }
@@ -183,9 +234,14 @@ async fn ws(
     State(app): State<App>,
     Path(id): Path<String>,
     Query(q): Query<WsQuery>,
+    uri: Uri,
 ) -> Response {
-    let Some(room) = app.room(&id) else {
-        return error(StatusCode::NOT_FOUND, "no such room");
+    let room = match app.locate(&id).await {
+        Ok(Located::Here(room)) => room,
+        // Browsers do not follow a redirect on a WebSocket: say where in a message instead.
+        Ok(Located::Elsewhere(owner)) => return ws_moved(ws, &owner, &uri),
+        Ok(Located::Missing) => return error(StatusCode::NOT_FOUND, "no such room"),
+        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     };
     let seat = match q.token.as_deref() {
         None | Some("") => None,
@@ -198,6 +254,22 @@ async fn ws(
     ws.max_message_size(MAX_CLIENT_MESSAGE)
         .max_frame_size(MAX_CLIENT_MESSAGE)
         .on_upgrade(move |socket| connection(socket, room.tx.clone(), seat, shutdown))
+}
+
+/// Accepts the WebSocket only to send `moved` with the owner's URL for it, then closes.
+fn ws_moved(ws: WebSocketUpgrade, owner: &str, uri: &Uri) -> Response {
+    let ws_owner = owner
+        .replacen("https://", "wss://", 1)
+        .replacen("http://", "ws://", 1);
+    let path = uri.path_and_query().map_or("/", |p| p.as_str());
+    let msg = ServerMsg::Moved {
+        url: format!("{ws_owner}{path}"),
+    };
+    let text = serde_json::to_string(&msg).unwrap_or_default();
+    ws.on_upgrade(move |mut socket| async move {
+        let _ = socket.send(Message::Text(text.into())).await;
+        let _ = socket.close().await;
+    })
 }
 
 /// A token bucket: `RATE_PER_SEC` messages a second, bursts up to `RATE_BURST`.
@@ -251,6 +323,7 @@ async fn connection(
         return;
     }
     let Ok(conn) = conn.await else { return };
+    METRICS.connections_changed(1);
     let writer = tokio::spawn(async move {
         while let Some(text) = outbox.recv().await {
             if sink
@@ -324,6 +397,7 @@ async fn connection(
         }
     }
     let _ = room.send(Cmd::Disconnect { conn }).await;
+    METRICS.connections_changed(-1);
     drop(out);
     // The room drops its copy of the outbox on Disconnect; the writer then ends.
     let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;

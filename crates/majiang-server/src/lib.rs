@@ -4,13 +4,16 @@
 //!
 //! - [`App`] holds the store and the rooms; [`App::open`] rebuilds unfinished matches by
 //!   replaying their stored actions.
+//! - [`store`] is the persistence: one [`Store`] trait, a SQLite and a PostgreSQL engine.
+//! - [`cluster`]: several processes over one PostgreSQL database, each room run by the
+//!   process holding its lease, taken over when that process dies.
 //! - [`router`] builds the HTTP routes (UI, JSON API, WebSocket); [`serve`] runs them until a
 //!   shutdown signal.
 //! - [`protocol`] is the wire format (documented in `PROTOCOL.md`).
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-//! let app = majiang_server::App::open(std::path::Path::new("majiang.sqlite"))?;
+//! let app = majiang_server::App::open(std::path::Path::new("majiang.sqlite")).await?;
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
 //! majiang_server::serve(listener, app, async { let _ = tokio::signal::ctrl_c().await; }).await?;
 //! # Ok(()) }
@@ -18,9 +21,11 @@
 
 #![warn(missing_docs)]
 
+pub mod cluster;
 mod companion;
 mod history;
 mod http;
+pub mod metrics;
 pub mod play;
 pub mod protocol;
 pub mod replay;
@@ -34,8 +39,9 @@ pub mod waits;
 pub use history::FinishedMatch;
 pub use http::{router, serve};
 pub use room::{RoomHandle, RoomSummary};
-pub use store::{Store, StoreError};
+pub use store::{PgStore, SqliteStore, Store, StoreError};
 
+use cluster::Node;
 use protocol::{BadConfig, RoomConfig, RoomStatus};
 use room::RoomActor;
 use std::collections::HashMap;
@@ -95,58 +101,77 @@ pub struct App {
 }
 
 struct Inner {
-    store: Arc<Store>,
+    store: Arc<dyn Store>,
     rooms: RwLock<HashMap<String, RoomHandle>>,
     shutdown: watch::Sender<bool>,
+    /// This process's place in a cluster (`None`: it runs every room in its store).
+    node: Option<Node>,
+    /// The lobby's copy of the rooms other nodes run (refreshed by the lease task).
+    remote: RwLock<Vec<RoomSummary>>,
+    /// Held while a room is taken over.
+    takeover: tokio::sync::Mutex<()>,
 }
 
 impl App {
-    /// Opens the database at `path` and rebuilds every room in it (unfinished matches resume
-    /// where their last stored action left them). Must be called inside a Tokio runtime.
-    pub fn open(path: &Path) -> Result<App, AppError> {
-        App::with_store(Store::open(path)?)
+    /// Opens the SQLite database at `path` and rebuilds every room in it (unfinished matches
+    /// resume where their last stored action left them). Must be called inside a Tokio
+    /// runtime.
+    pub async fn open(path: &Path) -> Result<App, AppError> {
+        App::with_store(Arc::new(SqliteStore::open(path)?), None).await
     }
 
-    /// An app over an in-memory database (tests, benchmarks).
-    pub fn in_memory() -> Result<App, AppError> {
-        App::with_store(Store::in_memory()?)
+    /// An app over an in-memory SQLite database (tests, benchmarks).
+    pub async fn in_memory() -> Result<App, AppError> {
+        App::with_store(Arc::new(SqliteStore::in_memory()?), None).await
     }
 
-    fn with_store(store: Store) -> Result<App, AppError> {
-        let store = Arc::new(store);
+    /// An app over `store`. Alone (`node` is `None`) it rebuilds and runs every room in the
+    /// store. As a `node` of a cluster it runs only the rooms it holds the lease on: a task
+    /// renews its leases and takes over the rooms of nodes that died (see [`cluster`]).
+    pub async fn with_store(store: Arc<dyn Store>, node: Option<Node>) -> Result<App, AppError> {
         let mut rooms = HashMap::new();
-        for stored in store.rooms()? {
-            let id = stored.id.clone();
-            match RoomActor::spawn(stored, store.clone()) {
-                Ok(h) => {
-                    rooms.insert(id, h);
+        if node.is_none() {
+            for stored in store.rooms().await? {
+                let id = stored.id.clone();
+                match RoomActor::spawn(stored, store.clone()).await {
+                    Ok(h) => {
+                        rooms.insert(id, h);
+                    }
+                    // One bad room must not keep the server down; say which.
+                    Err(e) => tracing::error!(room = %id, "not restoring the room: {e}"),
                 }
-                // One bad room must not keep the server down; say which.
-                Err(e) => eprintln!("majiang-server: not restoring room {id}: {e}"),
             }
         }
-        Ok(App {
+        let app = App {
             inner: Arc::new(Inner {
                 store,
                 rooms: RwLock::new(rooms),
                 shutdown: watch::channel(false).0,
+                node: node.clone(),
+                remote: RwLock::new(Vec::new()),
+                takeover: tokio::sync::Mutex::new(()),
             }),
-        })
+        };
+        if let Some(node) = node {
+            tokio::spawn(cluster::run(Arc::downgrade(&app.inner), node));
+        }
+        Ok(app)
     }
 
     /// The store.
-    pub fn store(&self) -> &Arc<Store> {
+    pub fn store(&self) -> &Arc<dyn Store> {
         &self.inner.store
     }
 
+    /// This process's place in a cluster, if it is in one.
+    pub fn node(&self) -> Option<&Node> {
+        self.inner.node.as_ref()
+    }
+
     /// Creates a room (and starts its match when `autostart` is set).
-    pub fn create_room(&self, mut config: RoomConfig) -> Result<Created, AppError> {
+    pub async fn create_room(&self, mut config: RoomConfig) -> Result<Created, AppError> {
         config.validate()?;
-        let open = self
-            .rooms()
-            .iter()
-            .filter(|r| r.status != RoomStatus::Finished)
-            .count();
+        let open = self.open_rooms();
         if open >= MAX_OPEN_ROOMS {
             return Err(AppError::Full(open));
         }
@@ -165,8 +190,21 @@ impl App {
             created: now_ms(),
             finished: None,
         };
-        self.inner.store.create_room(&stored)?;
-        let handle = RoomActor::spawn(stored, self.inner.store.clone())?;
+        self.inner.store.create_room(&stored).await?;
+        if let Some(node) = self.node() {
+            if let Some(owner) = self
+                .inner
+                .store
+                .acquire_lease(&id, &node.url, node.lease_ms)
+                .await?
+            {
+                // A fresh id cannot be leased already; say so rather than run it twice.
+                return Err(AppError::Store(StoreError::Corrupt(format!(
+                    "new room {id} is leased by {owner}"
+                ))));
+            }
+        }
+        let handle = RoomActor::spawn(stored, self.inner.store.clone()).await?;
         self.rooms_mut().insert(id.clone(), handle);
         Ok(Created {
             seats: config
@@ -196,8 +234,8 @@ impl App {
             .cloned()
     }
 
-    /// Every room's lobby view: open rooms (waiting for people) first, then the others; newest
-    /// first within each.
+    /// Every room's lobby view (in a cluster, the other nodes' rooms too): open rooms
+    /// (waiting for people) first, then the others; newest first within each.
     pub fn rooms(&self) -> Vec<RoomSummary> {
         let mut v: Vec<RoomSummary> = self
             .inner
@@ -207,6 +245,15 @@ impl App {
             .values()
             .map(|h| h.summary())
             .collect();
+        v.extend(
+            self.inner
+                .remote
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .iter()
+                .filter(|r| self.room(&r.id).is_none())
+                .cloned(),
+        );
         v.sort_by(|a, b| {
             let open = |r: &RoomSummary| r.status != RoomStatus::Waiting;
             (open(a), -a.created, &a.id).cmp(&(open(b), -b.created, &b.id))
@@ -226,6 +273,17 @@ impl App {
             .collect();
         v.sort_by(|a, b| (-a.finished, &a.id).cmp(&(-b.finished, &b.id)));
         v
+    }
+
+    /// The rooms this process runs that are waiting or in play.
+    pub fn open_rooms(&self) -> usize {
+        self.inner
+            .rooms
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter(|h| h.summary().status != RoomStatus::Finished)
+            .count()
     }
 
     fn rooms_mut(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, RoomHandle>> {

@@ -378,6 +378,12 @@ pub enum ServerMsg {
         /// Final chips per chair.
         ledger: Vec<i64>,
     },
+    /// Another server process runs this room: connect to `url` instead (sent once, then the
+    /// connection closes).
+    Moved {
+        /// The WebSocket URL of the room on its owner, with the same token.
+        url: String,
+    },
 }
 
 #[cfg(test)]

@@ -67,13 +67,14 @@ pub struct Frame {
 }
 
 /// The log of a finished match.
-pub fn finished_log(store: &Store, id: &str) -> Result<StoredLog, ReplayError> {
-    let room = store.room(id)?.ok_or(ReplayError::NoSuchRoom)?;
+pub async fn finished_log(store: &dyn Store, id: &str) -> Result<StoredLog, ReplayError> {
+    let room = store.room(id).await?.ok_or(ReplayError::NoSuchRoom)?;
     if room.status != RoomStatus::Finished {
         return Err(ReplayError::NotFinished);
     }
     let actions = store
-        .actions(id)?
+        .actions(id)
+        .await?
         .into_iter()
         .map(
             |StoredAction {

@@ -14,6 +14,7 @@ use serde::Serialize;
 use std::sync::Arc;
 use tokio::sync::{Notify, mpsc, oneshot, watch};
 use tokio::time::{Duration, Instant, sleep_until};
+use tracing::Instrument;
 
 /// A viewer that is no player: sees no concealed tiles.
 pub const SPECTATOR: Player = Player(u8::MAX);
@@ -69,6 +70,8 @@ pub struct RoomHandle {
     pub(crate) tx: mpsc::Sender<Cmd>,
     tokens: Arc<Vec<Option<String>>>,
     summary: watch::Receiver<RoomSummary>,
+    /// Stops the room's task (another process took the room over).
+    stop: Arc<Notify>,
 }
 
 impl RoomHandle {
@@ -88,6 +91,12 @@ impl RoomHandle {
     /// The lobby view now.
     pub fn summary(&self) -> RoomSummary {
         self.summary.borrow().clone()
+    }
+
+    /// Ends the room's task and with it every connection to it (they reconnect, and are sent
+    /// to the room's new owner).
+    pub(crate) fn stop(&self) {
+        self.stop.notify_one();
     }
 }
 
@@ -126,7 +135,7 @@ pub(crate) struct RoomActor {
     config: RoomConfig,
     ruleset: Arc<Ruleset>,
     seed: u64,
-    store: Arc<Store>,
+    store: Arc<dyn Store>,
     status: RoomStatus,
     game: Option<MatchState>,
     actions: u64,
@@ -166,7 +175,10 @@ type DecisionPoint = (u32, Option<Player>, Option<(Player, majiang::Tile)>, usiz
 impl RoomActor {
     /// Builds the actor for a stored room, replaying its actions; spawns it and returns the
     /// handle.
-    pub(crate) fn spawn(stored: StoredRoom, store: Arc<Store>) -> Result<RoomHandle, RestoreError> {
+    pub(crate) async fn spawn(
+        stored: StoredRoom,
+        store: Arc<dyn Store>,
+    ) -> Result<RoomHandle, RestoreError> {
         let replay_err = |message: String| RestoreError::Replay {
             room: stored.id.clone(),
             message,
@@ -226,7 +238,7 @@ impl RoomActor {
             let (m, _) = MatchState::start(actor.ruleset.clone(), actor.seed, actor.config.hands)
                 .map_err(|e| replay_err(e.to_string()))?;
             actor.game = Some(m);
-            for a in store.actions(&stored.id)? {
+            for a in store.actions(&stored.id).await? {
                 if a.seq != actor.actions {
                     return Err(replay_err(format!(
                         "action {} stored where {} was expected",
@@ -243,7 +255,7 @@ impl RoomActor {
             if finished && actor.status != RoomStatus::Finished {
                 actor.status = RoomStatus::Finished;
                 let at = crate::now_ms();
-                store.set_finished(&actor.id, at)?;
+                store.set_finished(&actor.id, at).await?;
                 actor.finished = Some(at);
             }
             if actor.game.as_ref().is_some_and(|m| m.awaiting_deal()) {
@@ -257,18 +269,20 @@ impl RoomActor {
             tx,
             tokens: Arc::new(stored.tokens),
             summary: summary_rx,
+            stop: Arc::new(Notify::new()),
         };
-        tokio::spawn(actor.run(rx));
+        let span = tracing::info_span!("room", room = %actor.id);
+        tokio::spawn(actor.run(rx, handle.stop.clone()).instrument(span));
         Ok(handle)
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>, stop: Arc<Notify>) {
         if self.config.autostart && self.status == RoomStatus::Waiting {
-            if let Err(e) = self.start() {
-                eprintln!("majiang-server: room {}: cannot start: {e}", self.id);
+            if let Err(e) = self.start().await {
+                tracing::warn!("cannot start: {e}");
             }
         }
-        self.after_change();
+        self.after_change().await;
         loop {
             let timer = [
                 self.bot_due,
@@ -280,29 +294,34 @@ impl RoomActor {
             .min();
             tokio::select! {
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.handle(cmd),
+                    Some(cmd) => self.handle(cmd).await,
                     None => break,
                 },
+                _ = stop.notified() => break,
                 _ = sleep_until(timer.unwrap_or_else(Instant::now)), if timer.is_some() => {
-                    self.on_timer();
+                    self.on_timer().await;
                 }
             }
         }
+        // Stopped: close every connection (its client reconnects wherever the room is now).
+        for c in self.conns.drain(..) {
+            c.kick.notify_one();
+        }
     }
 
-    fn handle(&mut self, cmd: Cmd) {
+    async fn handle(&mut self, cmd: Cmd) {
         match cmd {
             Cmd::Connect {
                 seat,
                 out,
                 kick,
                 reply,
-            } => self.connect(seat, out, kick, reply),
+            } => self.connect(seat, out, kick, reply).await,
             Cmd::Disconnect { conn } => {
                 self.conns.retain(|c| c.id != conn);
                 self.broadcast_state();
                 // The next deal may have waited for this person only.
-                self.after_change();
+                self.after_change().await;
             }
             Cmd::Client { conn, msg } => {
                 let Some(c) = self.conns.iter().find(|c| c.id == conn) else {
@@ -312,10 +331,10 @@ impl RoomActor {
                 match msg {
                     ClientMsg::Sync {} => self.send_state(conn),
                     ClientMsg::Start { fill_bots } => {
-                        if let Err(message) = self.start_by(seat, fill_bots) {
+                        if let Err(message) = self.start_by(seat, fill_bots).await {
                             self.send_to(conn, &ServerMsg::Error { seq: None, message });
                         }
-                        self.after_change();
+                        self.after_change().await;
                     }
                     ClientMsg::Continue {} => {
                         match self.continue_by(seat) {
@@ -324,7 +343,7 @@ impl RoomActor {
                                 self.send_to(conn, &ServerMsg::Error { seq: None, message })
                             }
                         }
-                        self.after_change();
+                        self.after_change().await;
                     }
                     ClientMsg::Action { seq, action } => {
                         let result = match (seat, &self.game) {
@@ -335,7 +354,7 @@ impl RoomActor {
                             }
                             (Some(s), Some(m)) => {
                                 let player = m.chairs()[s];
-                                self.commit(player, action, Some((conn, seq)))
+                                self.commit(player, action, Some((conn, seq))).await
                             }
                         };
                         if let Err(message) = result {
@@ -347,7 +366,7 @@ impl RoomActor {
                                 },
                             );
                         }
-                        self.after_change();
+                        self.after_change().await;
                     }
                 }
             }
@@ -357,7 +376,7 @@ impl RoomActor {
     /// A new connection: `welcome`, then the current hand's history (and, between hands, its
     /// result again), then the state to everyone. A person taking their seat back ends the
     /// bot's stand-in; the last person of a room of several to arrive starts it.
-    fn connect(
+    async fn connect(
         &mut self,
         seat: Option<usize>,
         out: Outbox,
@@ -406,12 +425,12 @@ impl RoomActor {
             && self.config.people() >= 2
             && self.missing_people().is_empty()
         {
-            if let Err(e) = self.start() {
-                eprintln!("majiang-server: room {}: cannot start: {e}", self.id);
+            if let Err(e) = self.start().await {
+                tracing::warn!("cannot start: {e}");
             }
         }
         self.broadcast_state();
-        self.after_change();
+        self.after_change().await;
     }
 
     /// Person seats nobody holds a connection to.
@@ -422,7 +441,7 @@ impl RoomActor {
     }
 
     /// `start` from a connection on `seat`.
-    fn start_by(&mut self, seat: Option<usize>, fill_bots: bool) -> Result<(), String> {
+    async fn start_by(&mut self, seat: Option<usize>, fill_bots: bool) -> Result<(), String> {
         let Some(seat) = seat else {
             return Err("spectators cannot start the match".into());
         };
@@ -436,7 +455,7 @@ impl RoomActor {
                     "only the room's creator (seat 0) may fill the empty seats with bots".into(),
                 );
             }
-            self.fill_with_bots(&missing)?;
+            self.fill_with_bots(&missing).await?;
         } else if !missing.is_empty() {
             let names: Vec<&str> = missing
                 .iter()
@@ -447,11 +466,11 @@ impl RoomActor {
                 names.join(", ")
             ));
         }
-        self.start()
+        self.start().await
     }
 
     /// Makes the person seats in `seats` efficient bots, in the stored settings too.
-    fn fill_with_bots(&mut self, seats: &[usize]) -> Result<(), String> {
+    async fn fill_with_bots(&mut self, seats: &[usize]) -> Result<(), String> {
         if seats.is_empty() {
             return Ok(());
         }
@@ -466,6 +485,7 @@ impl RoomActor {
         }
         self.store
             .set_config(&self.id, &config)
+            .await
             .map_err(|e| format!("not stored, try again: {e}"))?;
         self.config = config;
         for (s, bot) in bots {
@@ -474,11 +494,12 @@ impl RoomActor {
         Ok(())
     }
 
-    fn start(&mut self) -> Result<(), String> {
+    async fn start(&mut self) -> Result<(), String> {
         let (m, events) = MatchState::start(self.ruleset.clone(), self.seed, self.config.hands)
             .map_err(|e| e.to_string())?;
         self.store
             .set_status(&self.id, RoomStatus::Playing)
+            .await
             .map_err(|e| e.to_string())?;
         self.status = RoomStatus::Playing;
         self.game = Some(m);
@@ -543,17 +564,18 @@ impl RoomActor {
                 self.broadcast_events(hand, &events);
                 self.broadcast_state();
             }
-            Err(e) => eprintln!("majiang-server: room {}: cannot deal: {e}", self.id),
+            Err(e) => tracing::error!("cannot deal: {e}"),
         }
     }
 
     /// Checks, stores, applies and announces one action. On error nothing changed.
-    fn commit(
+    async fn commit(
         &mut self,
         player: Player,
         action: Action,
         origin: Option<(u64, u64)>,
     ) -> Result<(), String> {
+        let started = Instant::now();
         let m = self.game.as_mut().ok_or("the match has not started")?;
         if m.is_finished() {
             return Err("the match is over".into());
@@ -566,24 +588,28 @@ impl RoomActor {
         };
         self.store
             .append_action(&self.id, &stored)
-            .map_err(|e| format!("not stored, try again: {e}"))?;
+            .await
+            .map_err(|e| {
+                crate::metrics::METRICS.store_error();
+                tracing::warn!("action {} not stored: {e}", stored.seq);
+                format!("not stored, try again: {e}")
+            })?;
         let step = match m.act(player, action) {
             Ok(step) => step,
             Err(e) => {
                 // `check` passed, so the engine must accept it; if not, the stored log no
                 // longer replays. Say so loudly.
-                eprintln!(
-                    "majiang-server: room {}: engine refused a checked action: {e}",
-                    self.id
-                );
+                tracing::error!("engine refused a checked action: {e}");
                 return Err(e.to_string());
             }
         };
         self.actions += 1;
+        crate::metrics::METRICS.action_stored();
         if let Some((conn, seq)) = origin {
             self.send_to(conn, &ServerMsg::Ack { seq });
+            crate::metrics::METRICS.acked(started.elapsed());
         }
-        self.announce(step);
+        self.announce(step).await;
         Ok(())
     }
 
@@ -603,7 +629,7 @@ impl RoomActor {
         })
     }
 
-    fn announce(&mut self, step: Step) {
+    async fn announce(&mut self, step: Step) {
         self.broadcast_events(step.hand_number, &step.events);
         if step.settlement.is_some() {
             if let Some(result) = self.hand_result() {
@@ -617,8 +643,8 @@ impl RoomActor {
             self.status = RoomStatus::Finished;
             self.continue_deadline = None;
             let at = crate::now_ms();
-            if let Err(e) = self.store.set_finished(&self.id, at) {
-                eprintln!("majiang-server: room {}: {e}", self.id);
+            if let Err(e) = self.store.set_finished(&self.id, at).await {
+                tracing::error!("not stored as finished: {e}");
             }
             self.finished = Some(at);
             let (standings, ledger) = self
@@ -634,7 +660,7 @@ impl RoomActor {
     /// After any change: deal when every connected person continued, let bots (and the bot
     /// standing in for an away person) act, now or after the bot delay, and run the turn and
     /// claim timers.
-    fn after_change(&mut self) {
+    async fn after_change(&mut self) {
         if self.status == RoomStatus::HandOver && self.everyone_continued() {
             self.deal_next();
         }
@@ -668,7 +694,7 @@ impl RoomActor {
                 break;
             }
             burst += 1;
-            if !self.bot_act(bot) {
+            if !self.bot_act(bot).await {
                 break;
             }
         }
@@ -702,7 +728,7 @@ impl RoomActor {
     }
 
     /// `p` acts with its bot: the room's own bot, or the efficient bot standing in for a person.
-    fn bot_act(&mut self, p: Player) -> bool {
+    async fn bot_act(&mut self, p: Player) -> bool {
         let Some(m) = &self.game else { return false };
         let Some(seat) = self.seat_of_chair(p) else {
             return false;
@@ -719,7 +745,7 @@ impl RoomActor {
                 match bots::by_name("efficient", &self.ruleset, self.seed ^ (seat as u64 + 1)) {
                     Ok(b) => self.stand_ins[seat] = Some(b),
                     Err(e) => {
-                        eprintln!("majiang-server: room {}: no stand-in bot: {e}", self.id);
+                        tracing::error!("no stand-in bot: {e}");
                         return false;
                     }
                 }
@@ -728,16 +754,16 @@ impl RoomActor {
         };
         let Some(brain) = brain else { return false };
         let action = brain.act(&obs, &legal);
-        match self.commit(p, action, None) {
+        match self.commit(p, action, None).await {
             Ok(()) => true,
             Err(e) => {
-                eprintln!("majiang-server: room {}: bot action refused: {e}", self.id);
+                tracing::warn!("bot action refused: {e}");
                 false
             }
         }
     }
 
-    fn on_timer(&mut self) {
+    async fn on_timer(&mut self) {
         let now = Instant::now();
         if self.continue_deadline.is_some_and(|d| d <= now) {
             self.continue_deadline = None;
@@ -747,7 +773,7 @@ impl RoomActor {
         }
         if self.deadline.is_some_and(|d| d.at <= now) {
             self.deadline = None;
-            self.time_out();
+            self.time_out().await;
         }
         if self.bot_due.is_some_and(|d| d <= now) {
             self.bot_due = None;
@@ -756,15 +782,15 @@ impl RoomActor {
                 .as_ref()
                 .and_then(|m| m.game().to_act().find(|p| self.server_plays(*p)));
             if let Some(bot) = bot {
-                self.bot_act(bot);
+                self.bot_act(bot).await;
             }
         }
-        self.after_change();
+        self.after_change().await;
     }
 
     /// The timer ran out: the efficient bot plays for each person who has not acted; one who
     /// is not connected stays played by it until they come back.
-    fn time_out(&mut self) {
+    async fn time_out(&mut self) {
         let pending: Vec<Player> = match &self.game {
             Some(m) => m
                 .game()
@@ -787,7 +813,7 @@ impl RoomActor {
             if !self.conns.iter().any(|c| c.seat == Some(seat)) {
                 self.standing_in[seat] = true;
             }
-            self.bot_act(p);
+            self.bot_act(p).await;
         }
     }
 

@@ -311,7 +311,7 @@ async fn a_ledger_survives_a_restart_on_its_database() {
         });
         addr
     };
-    let addr = serve(App::open(&db).unwrap()).await;
+    let addr = serve(App::open(&db).await.unwrap()).await;
     let view = start(
         addr,
         json!({"rules": "classic", "players": ["A", "B", "C"]}),
@@ -326,7 +326,7 @@ async fn a_ledger_survives_a_restart_on_its_database() {
         json!({"draw": true}),
     )
     .await;
-    let addr = serve(App::open(&db).unwrap()).await;
+    let addr = serve(App::open(&db).await.unwrap()).await;
     let (status, again) = json_call(addr, "GET", &format!("/api/ledgers/{id}"), Value::Null).await;
     assert_eq!(status, 200);
     assert_eq!(again, view);

@@ -76,6 +76,7 @@ async fn the_hand_result_shows_every_hand_and_waits_for_continue() {
         .create_room(config(json!({
             "rules": "hongkong", "hands": 4, "autostart": true, "continue_timeout_ms": 600000
         })))
+        .await
         .unwrap();
     let token = created.seats[0].token.clone().unwrap();
     let mut c = Client::connect(addr, &created.room, Some(&token)).await;
@@ -159,6 +160,7 @@ async fn the_countdown_deals_the_next_hand_without_continue() {
         .create_room(config(json!({
             "rules": "yangzhou", "hands": 2, "autostart": true, "continue_timeout_ms": 300
         })))
+        .await
         .unwrap();
     let token = created.seats[0].token.clone().unwrap();
     let mut c = Client::connect(addr, &created.room, Some(&token)).await;
@@ -183,7 +185,7 @@ async fn a_room_of_people_starts_when_all_joined_or_the_creator_fills_it_with_bo
         "seats": [{"name": "Ann"}, {"name": "Bo"}, {"bot": true}, {"bot": true}]
     });
     // Both join: the match starts by itself.
-    let created = app.create_room(config(two.clone())).unwrap();
+    let created = app.create_room(config(two.clone())).await.unwrap();
     let mut ann = Client::connect(addr, &created.room, created.seats[0].token.as_deref()).await;
     let st = ann.until("state").await;
     assert_eq!(st["status"], "waiting");
@@ -197,7 +199,7 @@ async fn a_room_of_people_starts_when_all_joined_or_the_creator_fills_it_with_bo
     drop((ann, bo));
 
     // Only Bo joins: he may not fill the seats; Ann (the creator) may, alone.
-    let created = app.create_room(config(two)).unwrap();
+    let created = app.create_room(config(two)).await.unwrap();
     let mut bo = Client::connect(addr, &created.room, created.seats[1].token.as_deref()).await;
     bo.until("state").await;
     bo.send_text(r#"{"type":"start","fill_bots":true}"#).await;
@@ -227,6 +229,7 @@ async fn the_bot_plays_for_an_away_person_at_the_timer_until_they_come_back() {
             "continue_timeout_ms": 0,
             "seats": [{"name": "Ann"}, {"name": "Bo"}, {"bot": true}, {"bot": true}]
         })))
+        .await
         .unwrap();
     let room = created.room.clone();
     let mut bo = Client::connect(addr, &room, created.seats[1].token.as_deref()).await;
@@ -290,6 +293,7 @@ async fn a_reconnecting_client_gets_the_hands_events_so_far() {
         .create_room(config(
             json!({"rules": "hangzhou", "hands": 1, "autostart": true}),
         ))
+        .await
         .unwrap();
     let token = created.seats[0].token.clone().unwrap();
     let mut c = Client::connect(addr, &created.room, Some(&token)).await;
@@ -344,12 +348,13 @@ async fn a_restarted_server_holds_a_finished_hand_until_continue() {
         tokio::spawn(majiang_server::serve(listener, app, std::future::pending()));
         addr
     };
-    let app = majiang_server::App::open(&path).unwrap();
+    let app = majiang_server::App::open(&path).await.unwrap();
     let addr = serve(app.clone()).await;
     let created = app
         .create_room(config(
             json!({"rules": "hongkong", "hands": 3, "autostart": true}),
         ))
+        .await
         .unwrap();
     let token = created.seats[0].token.clone().unwrap();
     let mut c = Client::connect(addr, &created.room, Some(&token)).await;
@@ -362,7 +367,7 @@ async fn a_restarted_server_holds_a_finished_hand_until_continue() {
         return; // the match ended with its first hand
     }
     // A second server over the same database (the first one crashed, say).
-    let again = majiang_server::App::open(&path).unwrap();
+    let again = majiang_server::App::open(&path).await.unwrap();
     let addr2 = serve(again).await;
     let mut c2 = Client::connect(addr2, &created.room, Some(&token)).await;
     assert_eq!(c2.recv().await.unwrap()["type"], "welcome");

@@ -182,12 +182,13 @@ async fn finished_matches_are_listed_newest_first_and_open_rooms_lead_the_lobby(
             "seats": [{"bot": true, "name": "Ann"}, {"bot": true}, {"bot": true}, {"bot": true}]
         }))
     };
-    let first = app.create_room(bots("hongkong")).unwrap().room;
+    let first = app.create_room(bots("hongkong")).await.unwrap().room;
     let waiting = app
         .create_room(common::config(serde_json::json!({})))
+        .await
         .unwrap()
         .room;
-    let second = app.create_room(bots("yangzhou")).unwrap().room;
+    let second = app.create_room(bots("yangzhou")).await.unwrap().room;
     // Bots only: both matches play out by themselves.
     let mut listed: Vec<Value> = Vec::new();
     for _ in 0..200 {

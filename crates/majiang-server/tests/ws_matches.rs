@@ -38,6 +38,7 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
             .create_room(config(json!({
                 "rules": rules, "options": options, "seats": seats, "hands": 2
             })))
+            .await
             .unwrap();
         let room = created.room.clone();
         let ruleset = Arc::new(Ruleset::from_name(rules, options.as_object().unwrap()).unwrap());
@@ -108,7 +109,9 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
         assert_eq!(results.last().unwrap()["ledger"], over["ledger"]);
         assert_eq!(over["standings"].as_array().unwrap().len(), n);
         // The log of the finished match replays to the same end.
-        let log = majiang_server::replay::finished_log(app.store(), &room).unwrap();
+        let log = majiang_server::replay::finished_log(app.store().as_ref(), &room)
+            .await
+            .unwrap();
         assert_eq!(log.actions.len() as u64, total);
         let frames = majiang_server::replay::frames(&log).unwrap();
         let jsonl = majiang_server::replay::jsonl(&log).unwrap();
@@ -133,6 +136,7 @@ async fn one_client_with_three_bots_finishes_a_match() {
         .create_room(config(
             json!({"rules": "hongkong", "hands": 3, "autostart": true}),
         ))
+        .await
         .unwrap();
     assert!(created.seats[1].token.is_none(), "bots have no token");
     let token = created.seats[0].token.clone().unwrap();
@@ -153,11 +157,12 @@ async fn bad_messages_are_refused_and_change_nothing() {
             "seats": [{"name": "A"}, {"name": "B"}, {"bot": true}, {"bot": true}],
             "autostart": true
         })))
+        .await
         .unwrap();
     let room = created.room.clone();
     // The log of a match in play is secret (its seed would reveal the wall).
     assert!(matches!(
-        majiang_server::replay::finished_log(app.store(), &room),
+        majiang_server::replay::finished_log(app.store().as_ref(), &room).await,
         Err(majiang_server::replay::ReplayError::NotFinished)
     ));
     // A wrong token opens nothing.
@@ -243,7 +248,7 @@ async fn bad_messages_are_refused_and_change_nothing() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn floods_are_rate_limited() {
     let (app, addr) = start_server().await;
-    let created = app.create_room(config(json!({}))).unwrap();
+    let created = app.create_room(config(json!({}))).await.unwrap();
     let mut c = Client::connect(addr, &created.room, created.seats[0].token.as_deref()).await;
     for _ in 0..60 {
         c.send_text(r#"{"type":"sync"}"#).await;
@@ -287,6 +292,7 @@ async fn the_claim_timer_passes_for_a_silent_seat() {
         .create_room(config(json!({
             "rules": "hongkong", "hands": 2, "autostart": true, "claim_timeout_ms": 500
         })))
+        .await
         .unwrap();
     let mut c = Client::connect(addr, &created.room, created.seats[0].token.as_deref()).await;
     let mut windows = 0;

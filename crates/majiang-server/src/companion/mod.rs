@@ -102,14 +102,14 @@ fn read_json<T: serde::de::DeserializeOwned>(body: &Bytes, what: &str) -> Result
     })
 }
 
-fn load(app: &App, id: &str) -> Result<LedgerDoc, Failure> {
-    let text = app.store().ledger(id)?.ok_or(Failure::NotFound)?;
+async fn load(app: &App, id: &str) -> Result<LedgerDoc, Failure> {
+    let text = app.store().ledger(id).await?.ok_or(Failure::NotFound)?;
     serde_json::from_str(&text).map_err(|e| Failure::Store(format!("ledger {id}: {e}")))
 }
 
-fn save(app: &App, doc: &LedgerDoc) -> Result<(), Failure> {
+async fn save(app: &App, doc: &LedgerDoc) -> Result<(), Failure> {
     let text = serde_json::to_string(doc).map_err(|e| Failure::Store(e.to_string()))?;
-    Ok(app.store().put_ledger(&doc.id, &text)?)
+    Ok(app.store().put_ledger(&doc.id, &text).await?)
 }
 
 fn view_of(doc: &LedgerDoc) -> Result<Response, Failure> {
@@ -119,13 +119,13 @@ fn view_of(doc: &LedgerDoc) -> Result<Response, Failure> {
 async fn create(State(app): State<App>, body: Bytes) -> Result<Response, Failure> {
     let new: NewLedger = read_json(&body, "ledger")?;
     let doc = LedgerDoc::start(random_hex(8), now_ms(), new)?;
-    save(&app, &doc)?;
+    save(&app, &doc).await?;
     let view = doc.view()?;
     Ok((StatusCode::CREATED, axum::Json(view)).into_response())
 }
 
 async fn show(State(app): State<App>, Path(id): Path<String>) -> Result<Response, Failure> {
-    view_of(&load(&app, &id)?)
+    view_of(&load(&app, &id).await?)
 }
 
 /// Records a hand: `{"draw": true}`, or `{"request": {...}}` (a scoring request).
@@ -136,7 +136,7 @@ async fn record(
 ) -> Result<Response, Failure> {
     let hand: Value = read_json(&body, "hand")?;
     let _writing = WRITING.lock().await;
-    let mut doc = load(&app, &id)?;
+    let mut doc = load(&app, &id).await?;
     match (hand.get("draw"), hand.get("request")) {
         (Some(Value::Bool(true)), None) => doc.record_draw(now_ms())?,
         (None, Some(request)) => doc.record_win(request.clone(), now_ms())?,
@@ -147,15 +147,15 @@ async fn record(
             }));
         }
     }
-    save(&app, &doc)?;
+    save(&app, &doc).await?;
     view_of(&doc)
 }
 
 async fn undo(State(app): State<App>, Path(id): Path<String>) -> Result<Response, Failure> {
     let _writing = WRITING.lock().await;
-    let mut doc = load(&app, &id)?;
+    let mut doc = load(&app, &id).await?;
     doc.undo()?;
-    save(&app, &doc)?;
+    save(&app, &doc).await?;
     view_of(&doc)
 }
 
@@ -172,13 +172,13 @@ fn attachment(id: &str, ext: &str, content_type: &'static str, body: String) -> 
 }
 
 async fn export_csv(State(app): State<App>, Path(id): Path<String>) -> Result<Response, Failure> {
-    let doc = load(&app, &id)?;
+    let doc = load(&app, &id).await?;
     let text = export::csv(&doc.view()?).map_err(|e| Failure::Store(e.to_string()))?;
     Ok(attachment(&doc.id, "csv", "text/csv; charset=utf-8", text))
 }
 
 async fn export_json(State(app): State<App>, Path(id): Path<String>) -> Result<Response, Failure> {
-    let doc = load(&app, &id)?;
+    let doc = load(&app, &id).await?;
     let text =
         serde_json::to_string_pretty(&doc.view()?).map_err(|e| Failure::Store(e.to_string()))?;
     Ok(attachment(&doc.id, "json", "application/json", text))

@@ -14,7 +14,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// Starts a server over an in-memory database; returns the app and its address.
 pub async fn start_server() -> (App, SocketAddr) {
-    let app = App::in_memory().unwrap();
+    let app = App::in_memory().await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let a = app.clone();

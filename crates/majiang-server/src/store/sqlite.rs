@@ -1,73 +1,36 @@
-//! Persistence in SQLite (WAL mode): rooms and the match log (seed, rule set, options and every
-//! accepted action, in order). An action is written here before it is acknowledged; on start
-//! the server rebuilds unfinished matches by replaying their actions.
+//! The SQLite engine (WAL mode), the embedded default: one file, one connection behind a
+//! mutex. Its calls are short local writes made inline by the calling task, as before the
+//! [`Store`] trait existed: `majiang serve` behaves as it always did.
 
+use super::{Lease, Store, StoreError, StoredAction, StoredRoom, corrupt};
 use crate::protocol::{RoomConfig, RoomStatus};
 use majiang::table::{Action, Player};
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 use std::sync::Mutex;
 
-/// A storage error, with SQLite's message.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    /// SQLite refused.
-    #[error("database: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    /// A stored value did not parse.
-    #[error("database holds a bad value: {0}")]
-    Corrupt(String),
-}
+/// The database clock in milliseconds since the Unix epoch, for leases.
+const NOW_MS: &str = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
 
-/// One stored room.
-#[derive(Debug, Clone)]
-pub struct StoredRoom {
-    /// Room id.
-    pub id: String,
-    /// How it was created.
-    pub config: RoomConfig,
-    /// Seat tokens, by seat (entrant); `None` for bots.
-    pub tokens: Vec<Option<String>>,
-    /// The match seed.
-    pub seed: u64,
-    /// Waiting, playing or finished.
-    pub status: RoomStatus,
-    /// When it was created (milliseconds since the Unix epoch).
-    pub created: i64,
-    /// When its match finished (milliseconds since the Unix epoch), once it has.
-    pub finished: Option<i64>,
-}
-
-/// One stored action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StoredAction {
-    /// Position in the match (0-based, no gaps).
-    pub seq: u64,
-    /// The chair that acted.
-    pub player: Player,
-    /// What they did.
-    pub action: Action,
-}
-
-/// The database.
+/// The SQLite database.
 #[derive(Debug)]
-pub struct Store {
+pub struct SqliteStore {
     conn: Mutex<Connection>,
 }
 
-impl Store {
+impl SqliteStore {
     /// Opens (creating if needed) the database at `path` in WAL mode.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         let conn = Connection::open(path)?;
-        Store::init(conn)
+        SqliteStore::init(conn)
     }
 
     /// An in-memory database (tests, benchmarks).
-    pub fn in_memory() -> Result<Store, StoreError> {
-        Store::init(Connection::open_in_memory()?)
+    pub fn in_memory() -> Result<SqliteStore, StoreError> {
+        SqliteStore::init(Connection::open_in_memory()?)
     }
 
-    fn init(conn: Connection) -> Result<Store, StoreError> {
+    fn init(conn: Connection) -> Result<SqliteStore, StoreError> {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         // WAL + NORMAL: a commit survives a crash of the process (the case the server must
         // survive); only a power loss may drop the last commits.
@@ -97,8 +60,18 @@ impl Store {
         if !has_finished {
             conn.execute_batch("ALTER TABLE rooms ADD COLUMN finished INTEGER")?;
         }
-        conn.execute_batch(LEDGERS_TABLE)?; // the table companion's ledgers (block below)
-        Ok(Store {
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS leases (
+                 room TEXT PRIMARY KEY REFERENCES rooms(id),
+                 owner TEXT NOT NULL,
+                 expires INTEGER NOT NULL
+             );
+             CREATE TABLE IF NOT EXISTS ledgers (
+                 id TEXT PRIMARY KEY,
+                 doc TEXT NOT NULL
+             );",
+        )?;
+        Ok(SqliteStore {
             conn: Mutex::new(conn),
         })
     }
@@ -108,9 +81,21 @@ impl Store {
         // statement or transaction), so a poisoned lock is still usable.
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+#[async_trait::async_trait]
+impl Store for SqliteStore {
+    fn engine(&self) -> &'static str {
+        "sqlite"
+    }
 
     /// Stores a new room.
-    pub fn create_room(&self, room: &StoredRoom) -> Result<(), StoreError> {
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.conn().query_row("SELECT 1", [], |_| Ok(()))?;
+        Ok(())
+    }
+
+    async fn create_room(&self, room: &StoredRoom) -> Result<(), StoreError> {
         let config = serde_json::to_string(&room.config).map_err(corrupt)?;
         let tokens = serde_json::to_string(&room.tokens).map_err(corrupt)?;
         self.conn().execute(
@@ -121,7 +106,7 @@ impl Store {
     }
 
     /// Replaces a room's settings (its seats filled with bots at the start).
-    pub fn set_config(&self, room: &str, config: &RoomConfig) -> Result<(), StoreError> {
+    async fn set_config(&self, room: &str, config: &RoomConfig) -> Result<(), StoreError> {
         let config = serde_json::to_string(config).map_err(corrupt)?;
         self.conn().execute(
             "UPDATE rooms SET config = ?2 WHERE id = ?1",
@@ -131,7 +116,7 @@ impl Store {
     }
 
     /// Marks a room's match finished at `at` (milliseconds since the Unix epoch).
-    pub fn set_finished(&self, room: &str, at: i64) -> Result<(), StoreError> {
+    async fn set_finished(&self, room: &str, at: i64) -> Result<(), StoreError> {
         self.conn().execute(
             "UPDATE rooms SET status = ?2, finished = ?3 WHERE id = ?1",
             params![room, RoomStatus::Finished.as_str(), at],
@@ -140,7 +125,7 @@ impl Store {
     }
 
     /// Sets a room's status.
-    pub fn set_status(&self, room: &str, status: RoomStatus) -> Result<(), StoreError> {
+    async fn set_status(&self, room: &str, status: RoomStatus) -> Result<(), StoreError> {
         self.conn().execute(
             "UPDATE rooms SET status = ?2 WHERE id = ?1",
             params![room, status.as_str()],
@@ -149,7 +134,7 @@ impl Store {
     }
 
     /// Appends an accepted action to a room's match log.
-    pub fn append_action(&self, room: &str, a: &StoredAction) -> Result<(), StoreError> {
+    async fn append_action(&self, room: &str, a: &StoredAction) -> Result<(), StoreError> {
         let action = serde_json::to_string(&a.action).map_err(corrupt)?;
         self.conn().execute(
             "INSERT INTO actions (room, seq, player, action) VALUES (?1, ?2, ?3, ?4)",
@@ -159,7 +144,7 @@ impl Store {
     }
 
     /// Every room, oldest first.
-    pub fn rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
+    async fn rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn
             .prepare("SELECT id, config, tokens, seed, status, created, finished FROM rooms ORDER BY created, id")?;
@@ -172,7 +157,7 @@ impl Store {
     }
 
     /// One room.
-    pub fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+    async fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
         let conn = self.conn();
         let r = conn
             .query_row(
@@ -185,7 +170,7 @@ impl Store {
     }
 
     /// A room's actions in order.
-    pub fn actions(&self, room: &str) -> Result<Vec<StoredAction>, StoreError> {
+    async fn actions(&self, room: &str) -> Result<Vec<StoredAction>, StoreError> {
         let conn = self.conn();
         let mut stmt =
             conn.prepare("SELECT seq, player, action FROM actions WHERE room = ?1 ORDER BY seq")?;
@@ -206,6 +191,109 @@ impl Store {
             });
         }
         Ok(out)
+    }
+
+    async fn acquire_lease(
+        &self,
+        room: &str,
+        node: &str,
+        lease_ms: u64,
+    ) -> Result<Option<String>, StoreError> {
+        let conn = self.conn();
+        let taken: Option<String> = conn
+            .query_row(
+                &format!(
+                    "INSERT INTO leases (room, owner, expires) VALUES (?1, ?2, {NOW_MS} + ?3)
+                     ON CONFLICT (room) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
+                     WHERE leases.owner = excluded.owner OR leases.expires <= {NOW_MS}
+                     RETURNING owner"
+                ),
+                params![room, node, lease_ms as i64],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if taken.is_some() {
+            return Ok(None);
+        }
+        let holder: Option<String> = conn
+            .query_row("SELECT owner FROM leases WHERE room = ?1", [room], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        Ok(Some(holder.unwrap_or_default()))
+    }
+
+    async fn renew_leases(&self, node: &str, lease_ms: u64) -> Result<Vec<String>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(&format!(
+            "UPDATE leases SET expires = {NOW_MS} + ?2 WHERE owner = ?1 RETURNING room"
+        ))?;
+        let rooms = stmt
+            .query_map(params![node, lease_ms as i64], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(rooms)
+    }
+
+    async fn release_lease(&self, room: &str, node: &str) -> Result<(), StoreError> {
+        self.conn().execute(
+            "DELETE FROM leases WHERE room = ?1 AND owner = ?2",
+            params![room, node],
+        )?;
+        Ok(())
+    }
+
+    async fn lease(&self, room: &str) -> Result<Option<Lease>, StoreError> {
+        let lease = self
+            .conn()
+            .query_row(
+                &format!("SELECT owner, expires > {NOW_MS} FROM leases WHERE room = ?1"),
+                [room],
+                |r| {
+                    Ok(Lease {
+                        owner: r.get(0)?,
+                        live: r.get(1)?,
+                    })
+                },
+            )
+            .optional()?;
+        Ok(lease)
+    }
+
+    async fn leases(&self) -> Result<Vec<(String, Lease)>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT room, owner, expires > {NOW_MS} FROM leases"
+        ))?;
+        let leases = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get(0)?,
+                    Lease {
+                        owner: r.get(1)?,
+                        live: r.get(2)?,
+                    },
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(leases)
+    }
+
+    async fn put_ledger(&self, id: &str, doc: &str) -> Result<(), StoreError> {
+        self.conn().execute(
+            "INSERT INTO ledgers (id, doc) VALUES (?1, ?2)
+             ON CONFLICT(id) DO UPDATE SET doc = excluded.doc",
+            params![id, doc],
+        )?;
+        Ok(())
+    }
+
+    async fn ledger(&self, id: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn()
+            .query_row("SELECT doc FROM ledgers WHERE id = ?1", params![id], |r| {
+                r.get(0)
+            })
+            .optional()?)
     }
 }
 
@@ -231,82 +319,4 @@ fn row_to_room(row: &rusqlite::Row<'_>) -> rusqlite::Result<RoomRow> {
             finished,
         })
     })())
-}
-
-fn corrupt(e: impl std::fmt::Display) -> StoreError {
-    StoreError::Corrupt(e.to_string())
-}
-
-// ---- Ledgers of the table companion (issue 22) --------------------------------------------
-// One JSON document per ledger (players, rule set, house rules, the recorded hands), written
-// whole and read whole; `companion::ledger` owns its shape. Nothing else in this file knows it.
-
-/// The ledgers table: one JSON document per ledger.
-const LEDGERS_TABLE: &str = "CREATE TABLE IF NOT EXISTS ledgers (
-    id TEXT PRIMARY KEY,
-    doc TEXT NOT NULL
-);";
-
-impl Store {
-    /// Stores the ledger `id` as the JSON document `json`, replacing any earlier version.
-    pub fn put_ledger(&self, id: &str, json: &str) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT INTO ledgers (id, doc) VALUES (?1, ?2)
-             ON CONFLICT(id) DO UPDATE SET doc = excluded.doc",
-            params![id, json],
-        )?;
-        Ok(())
-    }
-
-    /// The JSON document of the ledger `id`, if there is one.
-    pub fn ledger(&self, id: &str) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .conn()
-            .query_row("SELECT doc FROM ledgers WHERE id = ?1", params![id], |r| {
-                r.get(0)
-            })
-            .optional()?)
-    }
-}
-// ---- end of the ledgers block ------------------------------------------------------------
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rooms_and_actions_round_trip() {
-        let s = Store::in_memory().unwrap();
-        let room = StoredRoom {
-            id: "r1".into(),
-            config: RoomConfig::default(),
-            tokens: vec![Some("t".into()), None, None, None],
-            seed: u64::MAX - 3,
-            status: RoomStatus::Waiting,
-            created: 1,
-            finished: None,
-        };
-        s.create_room(&room).unwrap();
-        s.set_status("r1", RoomStatus::Playing).unwrap();
-        let a = StoredAction {
-            seq: 0,
-            player: Player(2),
-            action: Action::Discard("5m".parse().unwrap()),
-        };
-        s.append_action("r1", &a).unwrap();
-        // The same seq twice is refused: the log has no duplicates.
-        assert!(s.append_action("r1", &a).is_err());
-        let back = s.room("r1").unwrap().unwrap();
-        assert_eq!(back.seed, u64::MAX - 3);
-        assert_eq!(back.status, RoomStatus::Playing);
-        assert_eq!(back.tokens, room.tokens);
-        assert_eq!(s.actions("r1").unwrap(), vec![a]);
-        assert!(s.room("nope").unwrap().is_none());
-        s.set_finished("r1", 77).unwrap();
-        let back = s.room("r1").unwrap().unwrap();
-        assert_eq!(
-            (back.status, back.finished, back.created),
-            (RoomStatus::Finished, Some(77), 1)
-        );
-    }
 }

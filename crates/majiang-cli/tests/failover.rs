@@ -1,0 +1,279 @@
+//! Two `majiang serve` processes on one PostgreSQL: WebSocket clients play matches that one
+//! process runs (reaching it through the other, which sends them there), that process is
+//! SIGKILLed in the middle, and the other takes the rooms over once their leases run out. Every
+//! acknowledged action is in the store afterwards, the clients reconnect with the same tokens
+//! and the matches finish. Skipped loudly when PostgreSQL is not installed.
+
+#[path = "../../majiang-server/tests/support/pg_cluster.rs"]
+mod pg_cluster;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+const ROOMS: usize = 4;
+const LEASE_MS: u64 = 1500;
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `majiang serve` as a node of the cluster on `db`, once it answers `/healthz`.
+fn start_node(db: &str) -> (Child, SocketAddr) {
+    let port = free_port();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .args(["serve", "--addr", &addr.to_string(), "--db", db])
+        .args(["--node-url", &format!("http://{addr}")])
+        .args(["--lease-ms", &LEASE_MS.to_string()])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(addr).is_err() || http(addr, "GET", "/healthz", "").0 != 200 {
+        assert!(Instant::now() < deadline, "node {addr} did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (child, addr)
+}
+
+/// A plain HTTP/1.1 request; returns the status and the body (not chunked).
+fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    let Ok(mut s) = TcpStream::connect(addr) else {
+        return (0, String::new());
+    };
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = String::new();
+    if s.read_to_string(&mut out).is_err() || out.len() < 12 {
+        return (0, out);
+    }
+    let status = out[9..12].parse().unwrap_or(0);
+    let body = out
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
+}
+
+/// What one seat's client saw.
+#[derive(Debug, Default)]
+struct Seat {
+    chair: Option<u64>,
+    /// The actions the server acknowledged, in order.
+    acked: Vec<Value>,
+    finished: bool,
+    /// Connections opened (the first, then one per reconnect or move).
+    connections: u32,
+    moved: u32,
+}
+
+/// Plays one seat: connects to `home` (following `moved`), plays the first winning action or
+/// a pseudo-random legal one, reconnects to `home` whenever the connection drops.
+async fn play_seat(home: String, salt: u64, acks: Arc<AtomicU64>) -> Seat {
+    let mut seat = Seat::default();
+    let mut url = home.clone();
+    let mut pick = salt;
+    let mut seq = 0u64;
+    // The most actions any state showed: a new connection must show at least as many.
+    let mut max_seen = 0u64;
+    let deadline = Instant::now() + Duration::from_secs(90);
+    while Instant::now() < deadline {
+        let Ok((mut ws, _)) = tokio_tungstenite::connect_async(&url).await else {
+            url = home.clone();
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            continue;
+        };
+        seat.connections += 1;
+        let mut sent: Option<Value> = None;
+        let mut first_state = true;
+        let mut next_url = home.clone();
+        while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(20), ws.next()).await
+        {
+            let Message::Text(text) = msg else { continue };
+            let m: Value = serde_json::from_str(text.as_str()).unwrap();
+            match m["type"].as_str() {
+                Some("moved") => {
+                    seat.moved += 1;
+                    next_url = m["url"].as_str().unwrap().to_string();
+                    break;
+                }
+                Some("ack") => {
+                    if let Some(a) = sent.take() {
+                        seat.acked.push(a);
+                        acks.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                Some("error") => sent = None,
+                Some("match_over") => {
+                    seat.finished = true;
+                    return seat;
+                }
+                Some("state") => {
+                    let actions = m["actions"].as_u64().unwrap();
+                    if first_state {
+                        assert!(
+                            actions >= max_seen,
+                            "a new connection shows {actions} actions, {max_seen} were seen before"
+                        );
+                        first_state = false;
+                    }
+                    max_seen = max_seen.max(actions);
+                    if let Some(p) = m["observation"]["player"].as_u64() {
+                        seat.chair = Some(p);
+                    }
+                    let Some(legal) = m["observation"]["legal_actions"].as_array() else {
+                        continue;
+                    };
+                    if sent.is_some() || legal.is_empty() {
+                        continue;
+                    }
+                    let action = if legal.contains(&json!("win")) {
+                        json!("win")
+                    } else {
+                        pick = pick
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        legal[((pick >> 33) as usize) % legal.len()].clone()
+                    };
+                    seq += 1;
+                    let text = json!({"type": "action", "seq": seq, "action": action});
+                    if ws.send(Message::text(text.to_string())).await.is_err() {
+                        break;
+                    }
+                    sent = Some(action);
+                }
+                _ => {}
+            }
+        }
+        // Dropped or moved: an action without its ack may or may not be stored.
+        url = next_url;
+    }
+    seat
+}
+
+#[test]
+fn a_killed_owner_hands_its_rooms_to_the_survivor() {
+    let Some(cluster) = pg_cluster::PgCluster::start() else {
+        return;
+    };
+    let db = cluster.database("failover");
+    let (mut owner, a) = start_node(&db);
+    let (mut survivor, b) = start_node(&db);
+
+    // Rooms created on A are A's; the clients dial B, which sends them to A.
+    let mut rooms = Vec::new();
+    for i in 0..ROOMS {
+        let rules = ["hongkong", "hangzhou", "yangzhou", "classic"][i % 4];
+        let config = json!({
+            "rules": rules, "hands": 1,
+            "seats": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}]
+        });
+        let (status, body) = http(a, "POST", "/api/rooms", &config.to_string());
+        assert_eq!(status, 201, "{body}");
+        rooms.push(serde_json::from_str::<Value>(&body).unwrap());
+    }
+    // B's lobby lists A's rooms (after a lease round).
+    std::thread::sleep(Duration::from_millis(LEASE_MS / 2));
+    let (_, lobby) = http(b, "GET", "/api/rooms", "");
+    for r in &rooms {
+        assert!(lobby.contains(r["room"].as_str().unwrap()), "{lobby}");
+    }
+    // A page or API request for one of A's rooms at B is redirected there.
+    let id = rooms[0]["room"].as_str().unwrap();
+    let (status, _) = http(b, "GET", &format!("/api/rooms/{id}"), "");
+    assert_eq!(status, 307);
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let acks = Arc::new(AtomicU64::new(0));
+    let seats = rt.block_on(async {
+        let mut clients = Vec::new();
+        for (i, r) in rooms.iter().enumerate() {
+            for (s, seat) in r["seats"].as_array().unwrap().iter().enumerate() {
+                let home = format!(
+                    "ws://{b}/ws/{}?token={}",
+                    r["room"].as_str().unwrap(),
+                    seat["token"].as_str().unwrap()
+                );
+                clients.push(tokio::spawn(play_seat(
+                    home,
+                    (i * 4 + s) as u64,
+                    acks.clone(),
+                )));
+            }
+        }
+        // Mid-match: every room has played some, none has finished.
+        let started = Instant::now();
+        while acks.load(Ordering::Relaxed) < 20 * ROOMS as u64 {
+            assert!(started.elapsed() < Duration::from_secs(30), "no play");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        owner.kill().unwrap();
+        owner.wait().unwrap();
+        let acked_at_kill = acks.load(Ordering::Relaxed);
+        let mut seats = Vec::new();
+        for c in clients {
+            seats.push(c.await.unwrap());
+        }
+        (acked_at_kill, seats)
+    });
+    let (acked_at_kill, seats) = seats;
+    assert!(acks.load(Ordering::Relaxed) > acked_at_kill, "play went on");
+
+    for (i, r) in rooms.iter().enumerate() {
+        let id = r["room"].as_str().unwrap();
+        let (status, body) = http(b, "GET", &format!("/api/rooms/{id}/log"), "");
+        assert_eq!(status, 200, "room {id}: {body}");
+        let log: Value = serde_json::from_str(&body).unwrap();
+        let actions = log["actions"].as_array().unwrap();
+        for (n, a) in actions.iter().enumerate() {
+            assert_eq!(a["seq"].as_u64(), Some(n as u64), "no gaps");
+        }
+        for seat in &seats[i * 4..i * 4 + 4] {
+            assert!(seat.finished, "room {id}: a seat did not finish: {seat:?}");
+            assert!(
+                seat.connections >= 2,
+                "reconnected after the kill: {seat:?}"
+            );
+            assert!(seat.moved >= 1, "sent from B to A: {seat:?}");
+            // Every acknowledged action is in the log, in order, as that chair's.
+            let chair = seat.chair.unwrap();
+            let mut mine = actions
+                .iter()
+                .filter(|a| a["player"].as_u64() == Some(chair))
+                .map(|a| &a["action"]);
+            for acked in &seat.acked {
+                assert!(
+                    mine.any(|a| a == acked),
+                    "room {id}: acknowledged {acked} of chair {chair} missing from the store"
+                );
+            }
+        }
+    }
+    // The survivor's figures count what it did.
+    let (status, metrics) = http(b, "GET", "/metrics", "");
+    assert_eq!(status, 200);
+    assert!(metrics.contains("majiang_actions_total"), "{metrics}");
+    survivor.kill().unwrap();
+    survivor.wait().unwrap();
+}

@@ -1,0 +1,238 @@
+//! Several server processes over one database. Each process is a node named by the URL other
+//! processes and clients reach it at (`--node-url`). A node runs an unfinished room only while
+//! it holds the room's lease in the database; a background task renews its leases, drops the
+//! rooms it lost, takes over rooms whose lease ran out (their owner died) by replaying their
+//! stored actions, and keeps a copy of the other nodes' rooms for the lobby. A request for a
+//! room another node runs is sent there ([`Located::Elsewhere`]).
+//!
+//! Finished rooms need no lease: they never change, so every node loads them for the lobby,
+//! the match history and replays.
+
+use crate::protocol::{RoomStatus, SeatInfo};
+use crate::room::{RoomActor, RoomSummary};
+use crate::store::{Lease, StoredRoom};
+use crate::{App, AppError, RoomHandle};
+use std::collections::HashSet;
+use std::sync::Weak;
+use std::time::Duration;
+
+/// This process's place in a cluster.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    /// The URL clients and the other processes reach this process at
+    /// (`http://host:port`, no trailing slash).
+    pub url: String,
+    /// How long a lease lasts without renewal (milliseconds): how long a dead node's rooms
+    /// wait before another node takes them.
+    pub lease_ms: u64,
+}
+
+impl Node {
+    /// A node at `url` with leases of `lease_ms`.
+    pub fn new(url: &str, lease_ms: u64) -> Node {
+        Node {
+            url: url.trim_end_matches('/').to_string(),
+            lease_ms: lease_ms.max(MIN_LEASE_MS),
+        }
+    }
+
+    /// How often leases are renewed: three times a lease, so one slow round trip loses none.
+    fn renew_every(&self) -> Duration {
+        Duration::from_millis(self.lease_ms / 3)
+    }
+}
+
+/// The shortest lease accepted (milliseconds).
+pub const MIN_LEASE_MS: u64 = 300;
+
+/// The lease length when none is given (milliseconds).
+pub const DEFAULT_LEASE_MS: u64 = 5000;
+
+/// Where a room is run.
+pub enum Located {
+    /// Here (taken over now if its owner's lease ran out).
+    Here(RoomHandle),
+    /// By the node at this URL.
+    Elsewhere(String),
+    /// Nowhere: no such room.
+    Missing,
+}
+
+/// The lobby's view of a room another node runs: what the store knows (no hand, no ledger).
+pub(crate) fn remote_summary(r: &StoredRoom) -> RoomSummary {
+    RoomSummary {
+        id: r.id.clone(),
+        rules: r.config.rules.clone(),
+        status: r.status,
+        seats: r
+            .config
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SeatInfo {
+                seat: i,
+                name: s.name.clone(),
+                bot: s.bot,
+                connected: s.bot,
+                player: None,
+                stand_in: false,
+            })
+            .collect(),
+        hands: r.config.hands,
+        hand_number: None,
+        ledger: Vec::new(),
+        created: r.created,
+        finished: r.finished,
+        standings: Vec::new(),
+    }
+}
+
+impl App {
+    /// Finds where room `id` runs, taking it over when it is unfinished and nobody holds a
+    /// live lease on it.
+    pub async fn locate(&self, id: &str) -> Result<Located, AppError> {
+        if let Some(h) = self.room(id) {
+            return Ok(Located::Here(h));
+        }
+        let Some(node) = self.node() else {
+            return Ok(Located::Missing);
+        };
+        let store = self.store().clone();
+        let Some(stored) = store.room(id).await? else {
+            return Ok(Located::Missing);
+        };
+        if stored.status != RoomStatus::Finished {
+            if let Some(lease) = store.lease(id).await? {
+                if lease.live && lease.owner != node.url {
+                    return Ok(Located::Elsewhere(lease.owner));
+                }
+            }
+        }
+        self.take(stored, node).await
+    }
+
+    /// Runs `stored` here: under a lease unless it is finished.
+    async fn take(&self, stored: StoredRoom, node: &Node) -> Result<Located, AppError> {
+        // One takeover at a time, so two requests for one room never both rebuild it.
+        let _one = self.inner.takeover.lock().await;
+        if let Some(h) = self.room(&stored.id) {
+            return Ok(Located::Here(h));
+        }
+        if stored.status != RoomStatus::Finished {
+            let store = self.store();
+            if let Some(owner) = store
+                .acquire_lease(&stored.id, &node.url, node.lease_ms)
+                .await?
+            {
+                return Ok(Located::Elsewhere(owner));
+            }
+            // Read again under the lease: the previous owner may have written since.
+            let Some(fresh) = store.room(&stored.id).await? else {
+                return Ok(Located::Missing);
+            };
+            let id = fresh.id.clone();
+            let handle = RoomActor::spawn(fresh, store.clone()).await?;
+            tracing::info!(room = %id, node = %node.url, "took the room over");
+            self.rooms_mut().insert(id, handle.clone());
+            return Ok(Located::Here(handle));
+        }
+        let id = stored.id.clone();
+        let handle = RoomActor::spawn(stored, self.store().clone()).await?;
+        self.rooms_mut().insert(id, handle.clone());
+        Ok(Located::Here(handle))
+    }
+
+    /// One round of the lease task: renew, drop lost rooms, release finished ones, take
+    /// orphans over, refresh the lobby's copy of the other nodes' rooms.
+    async fn lease_round(&self, node: &Node) -> Result<(), AppError> {
+        let store = self.store().clone();
+        // The rooms run here before the renewal: each got its lease before it was listed, so
+        // one missing from the renewal was lost (a room added meanwhile waits for next round).
+        let local: Vec<(String, RoomHandle)> = self
+            .inner
+            .rooms
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|(id, h)| (id.clone(), h.clone()))
+            .collect();
+        let held: HashSet<String> = store
+            .renew_leases(&node.url, node.lease_ms)
+            .await?
+            .into_iter()
+            .collect();
+        for (id, h) in &local {
+            let finished = h.summary().status == RoomStatus::Finished;
+            if finished {
+                if held.contains(id) {
+                    store.release_lease(id, &node.url).await?;
+                }
+            } else if !held.contains(id) {
+                tracing::warn!(room = %id, "lease lost: another process runs the room now");
+                h.stop();
+                self.rooms_mut().remove(id);
+            }
+        }
+        let mut remote = Vec::new();
+        let leases: std::collections::HashMap<String, Lease> =
+            store.leases().await?.into_iter().collect();
+        for stored in store.rooms().await? {
+            if self.room(&stored.id).is_some() {
+                continue;
+            }
+            let lease = if stored.status == RoomStatus::Finished {
+                None
+            } else {
+                leases.get(&stored.id)
+            };
+            match lease {
+                Some(l) if l.live && l.owner != node.url => remote.push(remote_summary(&stored)),
+                _ => {
+                    let id = stored.id.clone();
+                    match self.take(stored.clone(), node).await {
+                        Ok(Located::Elsewhere(_)) => remote.push(remote_summary(&stored)),
+                        Ok(_) => {}
+                        Err(e) => tracing::error!(room = %id, "cannot take the room: {e}"),
+                    }
+                }
+            }
+        }
+        *self.inner.remote.write().unwrap_or_else(|e| e.into_inner()) = remote;
+        Ok(())
+    }
+}
+
+impl App {
+    /// Leaving the cluster (a clean shutdown): stops this node's rooms and gives up their
+    /// leases, so other nodes take them over at once instead of after the lease runs out.
+    pub async fn leave_cluster(&self) {
+        let Some(node) = self.node().cloned() else {
+            return;
+        };
+        let rooms: Vec<(String, RoomHandle)> = self.rooms_mut().drain().collect();
+        for (id, h) in rooms {
+            h.stop();
+            if let Err(e) = self.store().release_lease(&id, &node.url).await {
+                tracing::warn!(room = %id, "lease not released: {e}");
+            }
+        }
+    }
+}
+
+/// The lease task of `app` on `node`: a round every third of a lease until the app is gone.
+pub(crate) async fn run(app: Weak<crate::Inner>, node: Node) {
+    let mut tick = tokio::time::interval(node.renew_every());
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let Some(inner) = app.upgrade() else { return };
+        let app = App { inner };
+        if *app.shutdown_signal().borrow() {
+            return;
+        }
+        if let Err(e) = app.lease_round(&node).await {
+            crate::metrics::METRICS.store_error();
+            tracing::error!(node = %node.url, "lease round failed: {e}");
+        }
+    }
+}

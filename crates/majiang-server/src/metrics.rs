@@ -1,0 +1,99 @@
+//! The process's figures for `/metrics`, in the Prometheus text format (`prometheus-client`):
+//! rooms, connections, stored actions, the acknowledgement latency and storage errors. One set
+//! per process, like Prometheus's own default registry: the room tasks and the connections
+//! count into it wherever they run.
+
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+use std::sync::LazyLock;
+use std::time::Duration;
+
+/// The process's figures.
+pub struct Metrics {
+    registry: Registry,
+    rooms: Gauge,
+    connections: Gauge,
+    actions: Counter,
+    ack_latency: Histogram,
+    store_errors: Counter,
+}
+
+/// The one set of figures of this process.
+pub static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
+
+impl Metrics {
+    fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("majiang");
+        let rooms = Gauge::default();
+        let connections = Gauge::default();
+        let actions = Counter::default();
+        // 0.25 ms to about 4 s.
+        let ack_latency = Histogram::new(exponential_buckets(0.000_25, 2.0, 15));
+        let store_errors = Counter::default();
+        registry.register(
+            "rooms",
+            "Rooms this process runs that are waiting or in play",
+            rooms.clone(),
+        );
+        registry.register(
+            "connections",
+            "Open WebSocket connections to this process",
+            connections.clone(),
+        );
+        registry.register(
+            "actions",
+            "Actions stored and applied by this process (rate() gives actions per second)",
+            actions.clone(),
+        );
+        registry.register(
+            "ack_latency_seconds",
+            "From a player's action reaching its room to its acknowledgement (store write included)",
+            ack_latency.clone(),
+        );
+        registry.register(
+            "store_errors",
+            "Database operations that failed",
+            store_errors.clone(),
+        );
+        Metrics {
+            registry,
+            rooms,
+            connections,
+            actions,
+            ack_latency,
+            store_errors,
+        }
+    }
+
+    /// An action was stored and applied.
+    pub fn action_stored(&self) {
+        self.actions.inc();
+    }
+
+    /// A player's action was acknowledged `latency` after its room took it up.
+    pub fn acked(&self, latency: Duration) {
+        self.ack_latency.observe(latency.as_secs_f64());
+    }
+
+    /// A database operation failed.
+    pub fn store_error(&self) {
+        self.store_errors.inc();
+    }
+
+    /// A WebSocket connection opened (`+1`) or closed (`-1`).
+    pub fn connections_changed(&self, by: i64) {
+        self.connections.inc_by(by);
+    }
+
+    /// The text for `/metrics`, with `rooms` rooms open now.
+    pub fn render(&self, rooms: usize) -> String {
+        self.rooms.set(rooms as i64);
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = encode(&mut out, &self.registry);
+        out
+    }
+}

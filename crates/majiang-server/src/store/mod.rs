@@ -1,0 +1,166 @@
+//! Persistence behind one trait, [`Store`], with two engines: [`SqliteStore`] (the embedded
+//! default, one file) and [`PgStore`] (PostgreSQL, shared by several server processes). Both
+//! keep rooms, the match log (seed, rule set, options and every accepted action, in order),
+//! the room leases of a cluster and the table companion's ledgers. An action is written before it is acknowledged; a process
+//! rebuilds a match by replaying its actions.
+//!
+//! The trait is an `async_trait` used as `Arc<dyn Store>`: one object the room tasks and the
+//! HTTP handlers share, whichever engine is behind it. A new operation is one method here and
+//! one in each engine; `tests/store_suite.rs` runs the same checks against both.
+
+mod postgres;
+mod sqlite;
+
+pub use postgres::PgStore;
+pub use sqlite::SqliteStore;
+
+use crate::protocol::{RoomConfig, RoomStatus};
+use majiang::table::{Action, Player};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A storage error, with the engine's message.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite refused.
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL refused (or could not be reached).
+    #[error("database: {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    /// No PostgreSQL connection could be had from the pool.
+    #[error("database connection: {0}")]
+    Pool(String),
+    /// The database address does not parse.
+    #[error("database address {url:?}: {message}")]
+    BadUrl {
+        /// The address as given.
+        url: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A stored value did not parse.
+    #[error("database holds a bad value: {0}")]
+    Corrupt(String),
+}
+
+/// One stored room.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredRoom {
+    /// Room id.
+    pub id: String,
+    /// How it was created.
+    pub config: RoomConfig,
+    /// Seat tokens, by seat (entrant); `None` for bots.
+    pub tokens: Vec<Option<String>>,
+    /// The match seed.
+    pub seed: u64,
+    /// Waiting, playing or finished.
+    pub status: RoomStatus,
+    /// When it was created (milliseconds since the Unix epoch).
+    pub created: i64,
+    /// When its match finished (milliseconds since the Unix epoch), once it has.
+    pub finished: Option<i64>,
+}
+
+/// One stored action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoredAction {
+    /// Position in the match (0-based, no gaps).
+    pub seq: u64,
+    /// The chair that acted.
+    pub player: Player,
+    /// What they did.
+    pub action: Action,
+}
+
+/// Who runs a room now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lease {
+    /// The owning process's node URL (`--node-url`).
+    pub owner: String,
+    /// Whether the lease is still running by the database's clock (an expired lease may be
+    /// taken by any process).
+    pub live: bool,
+}
+
+/// The server's persistence. Lease times are measured by the database's clock, so the
+/// processes of a cluster need not agree on the time.
+#[async_trait::async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// The engine's name (`sqlite`, `postgres`), for logs and `/healthz`.
+    fn engine(&self) -> &'static str;
+
+    /// Answers when the database does (`/healthz`).
+    async fn ping(&self) -> Result<(), StoreError>;
+
+    /// Stores a new room.
+    async fn create_room(&self, room: &StoredRoom) -> Result<(), StoreError>;
+
+    /// Replaces a room's settings (its seats filled with bots at the start).
+    async fn set_config(&self, room: &str, config: &RoomConfig) -> Result<(), StoreError>;
+
+    /// Marks a room's match finished at `at` (milliseconds since the Unix epoch).
+    async fn set_finished(&self, room: &str, at: i64) -> Result<(), StoreError>;
+
+    /// Sets a room's status.
+    async fn set_status(&self, room: &str, status: RoomStatus) -> Result<(), StoreError>;
+
+    /// Appends an accepted action to a room's match log. A `seq` already stored is refused:
+    /// the log has no duplicates, and of two processes that both believe they run a room only
+    /// one can write each position.
+    async fn append_action(&self, room: &str, a: &StoredAction) -> Result<(), StoreError>;
+
+    /// Every room, oldest first.
+    async fn rooms(&self) -> Result<Vec<StoredRoom>, StoreError>;
+
+    /// One room.
+    async fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError>;
+
+    /// A room's actions in order.
+    async fn actions(&self, room: &str) -> Result<Vec<StoredAction>, StoreError>;
+
+    /// Takes (or renews) the lease on `room` for `node` for `lease_ms`, unless another node
+    /// holds a live one. Returns `None` when `node` holds it now, else the holder.
+    async fn acquire_lease(
+        &self,
+        room: &str,
+        node: &str,
+        lease_ms: u64,
+    ) -> Result<Option<String>, StoreError>;
+
+    /// Extends every lease `node` still holds by `lease_ms` from now; returns those rooms (a
+    /// room missing from the answer was taken over and must no longer be run by `node`).
+    async fn renew_leases(&self, node: &str, lease_ms: u64) -> Result<Vec<String>, StoreError>;
+
+    /// Gives up `node`'s lease on `room` (a finished match, a shutdown).
+    async fn release_lease(&self, room: &str, node: &str) -> Result<(), StoreError>;
+
+    /// The lease on `room`, if any.
+    async fn lease(&self, room: &str) -> Result<Option<Lease>, StoreError>;
+
+    /// Every lease, by room.
+    async fn leases(&self) -> Result<Vec<(String, Lease)>, StoreError>;
+
+    /// Stores the table companion's ledger `id` as the JSON document `doc`, replacing any
+    /// earlier version (`companion::ledger` owns the document's shape; the store does not read
+    /// it).
+    async fn put_ledger(&self, id: &str, doc: &str) -> Result<(), StoreError>;
+
+    /// The JSON document of the ledger `id`, if there is one.
+    async fn ledger(&self, id: &str) -> Result<Option<String>, StoreError>;
+}
+
+/// Opens the store a `--db` argument names: a `postgres://` (or `postgresql://`) URL opens
+/// [`PgStore`] (applying its migrations), anything else is a SQLite file path.
+pub async fn open(db: &str) -> Result<Arc<dyn Store>, StoreError> {
+    if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+        Ok(Arc::new(PgStore::connect(db).await?))
+    } else {
+        Ok(Arc::new(SqliteStore::open(Path::new(db))?))
+    }
+}
+
+pub(crate) fn corrupt(e: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(e.to_string())
+}

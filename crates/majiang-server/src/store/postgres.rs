@@ -1,0 +1,350 @@
+//! The PostgreSQL engine: `tokio-postgres` connections from a `deadpool-postgres` pool, so
+//! several server processes (and every room task of each) share one database. The schema is
+//! versioned in `migrations/postgres/` and applied at connect.
+
+use super::{Lease, Store, StoreError, StoredAction, StoredRoom, corrupt};
+use crate::protocol::{RoomConfig, RoomStatus};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use majiang::table::{Action, Player};
+use std::str::FromStr;
+use tokio_postgres::NoTls;
+
+/// The schema, one migration a step, applied in order; the version applied last is kept in
+/// `schema_migrations`. A migration once released is never edited: a change is a new file.
+///
+/// Hand-written rather than `refinery`: ten lines, and it takes an advisory lock so that
+/// several processes starting at once against one database apply each step exactly once.
+const MIGRATIONS: &[(i32, &str)] = &[
+    (
+        1,
+        include_str!("../../migrations/postgres/0001_rooms_and_actions.sql"),
+    ),
+    (2, include_str!("../../migrations/postgres/0002_leases.sql")),
+    (
+        3,
+        include_str!("../../migrations/postgres/0003_ledgers.sql"),
+    ),
+];
+
+/// The advisory lock the migrations are applied under ("majiang" in ASCII; any number would do).
+const MIGRATION_LOCK: i64 = 0x006d_616a_6961_6e67;
+
+/// The database clock in milliseconds since the Unix epoch, for leases.
+const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+/// Most connections one process keeps open.
+const POOL_SIZE: usize = 16;
+
+/// A PostgreSQL database.
+pub struct PgStore {
+    pool: Pool,
+}
+
+impl std::fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgStore")
+            .field("pool", &self.pool.status())
+            .finish()
+    }
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://user@host:port/name`) and brings its
+    /// schema up to date.
+    pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
+        let config = tokio_postgres::Config::from_str(url).map_err(|e| StoreError::BadUrl {
+            url: url.to_string(),
+            message: e.to_string(),
+        })?;
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .build()
+            .map_err(|e| StoreError::Pool(e.to_string()))?;
+        let store = PgStore { pool };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        self.pool.get().await.map_err(|e| match e {
+            deadpool_postgres::PoolError::Backend(e) => StoreError::Postgres(e),
+            e => StoreError::Pool(e.to_string()),
+        })
+    }
+
+    /// Applies the migrations the database lacks, each in a transaction.
+    async fn migrate(&self) -> Result<(), StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .await?;
+        tx.batch_execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)",
+        )
+        .await?;
+        let applied: Option<i32> = tx
+            .query_one("SELECT max(version) FROM schema_migrations", &[])
+            .await?
+            .get(0);
+        for (version, sql) in MIGRATIONS {
+            if applied.is_some_and(|a| a >= *version) {
+                continue;
+            }
+            tx.batch_execute(sql).await?;
+            tx.execute(
+                "INSERT INTO schema_migrations (version) VALUES ($1)",
+                &[version],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn execute(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<u64, StoreError> {
+        let client = self.client().await?;
+        let stmt = client.prepare_cached(sql).await?;
+        Ok(client.execute(&stmt, params).await?)
+    }
+
+    async fn query(
+        &self,
+        sql: &str,
+        params: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+    ) -> Result<Vec<tokio_postgres::Row>, StoreError> {
+        let client = self.client().await?;
+        let stmt = client.prepare_cached(sql).await?;
+        Ok(client.query(&stmt, params).await?)
+    }
+}
+
+const ROOM_COLUMNS: &str = "id, config, tokens, seed, status, created, finished";
+
+fn row_to_room(row: &tokio_postgres::Row) -> Result<StoredRoom, StoreError> {
+    let config: String = row.try_get(1)?;
+    let tokens: String = row.try_get(2)?;
+    let seed: i64 = row.try_get(3)?;
+    let status: String = row.try_get(4)?;
+    Ok(StoredRoom {
+        id: row.try_get(0)?,
+        config: serde_json::from_str(&config).map_err(corrupt)?,
+        tokens: serde_json::from_str(&tokens).map_err(corrupt)?,
+        seed: seed as u64,
+        status: RoomStatus::parse(&status)
+            .ok_or_else(|| StoreError::Corrupt(format!("room status {status:?}")))?,
+        created: row.try_get(5)?,
+        finished: row.try_get(6)?,
+    })
+}
+
+#[async_trait::async_trait]
+impl Store for PgStore {
+    fn engine(&self) -> &'static str {
+        "postgres"
+    }
+
+    async fn ping(&self) -> Result<(), StoreError> {
+        self.query("SELECT 1", &[]).await?;
+        Ok(())
+    }
+
+    async fn create_room(&self, room: &StoredRoom) -> Result<(), StoreError> {
+        let config = serde_json::to_string(&room.config).map_err(corrupt)?;
+        let tokens = serde_json::to_string(&room.tokens).map_err(corrupt)?;
+        self.execute(
+            "INSERT INTO rooms (id, created, config, tokens, seed, status) VALUES ($1, $2, $3, $4, $5, $6)",
+            &[&room.id, &room.created, &config, &tokens, &(room.seed as i64), &room.status.as_str()],
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn set_config(&self, room: &str, config: &RoomConfig) -> Result<(), StoreError> {
+        let config = serde_json::to_string(config).map_err(corrupt)?;
+        self.execute(
+            "UPDATE rooms SET config = $2 WHERE id = $1",
+            &[&room, &config],
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn set_finished(&self, room: &str, at: i64) -> Result<(), StoreError> {
+        self.execute(
+            "UPDATE rooms SET status = $2, finished = $3 WHERE id = $1",
+            &[&room, &RoomStatus::Finished.as_str(), &at],
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn set_status(&self, room: &str, status: RoomStatus) -> Result<(), StoreError> {
+        self.execute(
+            "UPDATE rooms SET status = $2 WHERE id = $1",
+            &[&room, &status.as_str()],
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn append_action(&self, room: &str, a: &StoredAction) -> Result<(), StoreError> {
+        let action = serde_json::to_string(&a.action).map_err(corrupt)?;
+        self.execute(
+            "INSERT INTO actions (room, seq, player, action) VALUES ($1, $2, $3, $4)",
+            &[&room, &(a.seq as i64), &i16::from(a.player.0), &action],
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        let sql = format!("SELECT {ROOM_COLUMNS} FROM rooms ORDER BY created, id");
+        self.query(&sql, &[])
+            .await?
+            .iter()
+            .map(row_to_room)
+            .collect()
+    }
+
+    async fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+        let sql = format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE id = $1");
+        self.query(&sql, &[&id])
+            .await?
+            .first()
+            .map(row_to_room)
+            .transpose()
+    }
+
+    async fn actions(&self, room: &str) -> Result<Vec<StoredAction>, StoreError> {
+        let rows = self
+            .query(
+                "SELECT seq, player, action FROM actions WHERE room = $1 ORDER BY seq",
+                &[&room],
+            )
+            .await?;
+        rows.iter()
+            .map(|row| {
+                let seq: i64 = row.try_get(0)?;
+                let player: i16 = row.try_get(1)?;
+                let action: String = row.try_get(2)?;
+                let action: Action = serde_json::from_str(&action).map_err(corrupt)?;
+                let player = u8::try_from(player)
+                    .map_err(|_| StoreError::Corrupt(format!("player {player}")))?;
+                Ok(StoredAction {
+                    seq: seq as u64,
+                    player: Player(player),
+                    action,
+                })
+            })
+            .collect()
+    }
+
+    async fn acquire_lease(
+        &self,
+        room: &str,
+        node: &str,
+        lease_ms: u64,
+    ) -> Result<Option<String>, StoreError> {
+        let sql = format!(
+            "INSERT INTO leases (room, owner, expires) VALUES ($1, $2, {NOW_MS} + $3)
+             ON CONFLICT (room) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
+             WHERE leases.owner = excluded.owner OR leases.expires <= {NOW_MS}
+             RETURNING owner"
+        );
+        let taken = self
+            .query(&sql, &[&room, &node, &(lease_ms as i64)])
+            .await?;
+        if !taken.is_empty() {
+            return Ok(None);
+        }
+        let holder = self
+            .query("SELECT owner FROM leases WHERE room = $1", &[&room])
+            .await?;
+        Ok(Some(
+            holder
+                .first()
+                .map(|r| r.try_get(0))
+                .transpose()?
+                .unwrap_or_default(),
+        ))
+    }
+
+    async fn renew_leases(&self, node: &str, lease_ms: u64) -> Result<Vec<String>, StoreError> {
+        let sql =
+            format!("UPDATE leases SET expires = {NOW_MS} + $2 WHERE owner = $1 RETURNING room");
+        self.query(&sql, &[&node, &(lease_ms as i64)])
+            .await?
+            .iter()
+            .map(|r| Ok(r.try_get(0)?))
+            .collect()
+    }
+
+    async fn release_lease(&self, room: &str, node: &str) -> Result<(), StoreError> {
+        self.execute(
+            "DELETE FROM leases WHERE room = $1 AND owner = $2",
+            &[&room, &node],
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn lease(&self, room: &str) -> Result<Option<Lease>, StoreError> {
+        let sql = format!("SELECT owner, expires > {NOW_MS} FROM leases WHERE room = $1");
+        self.query(&sql, &[&room])
+            .await?
+            .first()
+            .map(|r| {
+                Ok(Lease {
+                    owner: r.try_get(0)?,
+                    live: r.try_get(1)?,
+                })
+            })
+            .transpose()
+    }
+
+    async fn leases(&self) -> Result<Vec<(String, Lease)>, StoreError> {
+        let sql = format!("SELECT room, owner, expires > {NOW_MS} FROM leases");
+        self.query(&sql, &[])
+            .await?
+            .iter()
+            .map(|r| {
+                Ok((
+                    r.try_get(0)?,
+                    Lease {
+                        owner: r.try_get(1)?,
+                        live: r.try_get(2)?,
+                    },
+                ))
+            })
+            .collect()
+    }
+
+    async fn put_ledger(&self, id: &str, doc: &str) -> Result<(), StoreError> {
+        self.execute(
+            "INSERT INTO ledgers (id, doc) VALUES ($1, $2)
+             ON CONFLICT (id) DO UPDATE SET doc = excluded.doc",
+            &[&id, &doc],
+        )
+        .await?;
+        Ok(())
+    }
+
+    async fn ledger(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.query("SELECT doc FROM ledgers WHERE id = $1", &[&id])
+            .await?
+            .first()
+            .map(|r| Ok(r.try_get(0)?))
+            .transpose()
+    }
+}

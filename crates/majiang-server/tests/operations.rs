@@ -1,0 +1,173 @@
+//! Operations: `/healthz`, `/metrics`, and two nodes of a cluster in one process sharing a
+//! SQLite file (the lease logic is the same on PostgreSQL, which `crates/majiang-cli/tests/
+//! failover.rs` runs across processes): the lobby lists the other node's rooms, requests for
+//! them are redirected, WebSocket clients are sent there.
+
+mod common;
+
+use futures_util::StreamExt;
+use majiang_server::cluster::Node;
+use majiang_server::{App, SqliteStore};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+/// A plain HTTP/1.1 request: status, head, body.
+async fn http(addr: SocketAddr, path: &str) -> (u16, String, String) {
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).await.unwrap();
+    let (head, body) = out.split_once("\r\n\r\n").unwrap();
+    (
+        head[9..12].parse().unwrap(),
+        head.to_string(),
+        body.to_string(),
+    )
+}
+
+async fn serve(app: App, listener: tokio::net::TcpListener) {
+    tokio::spawn(async move {
+        majiang_server::serve(listener, app, std::future::pending())
+            .await
+            .unwrap();
+    });
+}
+
+#[tokio::test]
+async fn healthz_and_metrics_report_the_process() {
+    let (app, addr) = common::start_server().await;
+    let (status, _, body) = http(addr, "/healthz").await;
+    assert_eq!(status, 200);
+    let health: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(health["status"], "ok");
+    assert_eq!(health["store"], "sqlite");
+    assert_eq!(health["node"], Value::Null);
+    // A bots-only match plays out: its actions are counted.
+    let room = app
+        .create_room(common::config(json!({
+            "rules": "hongkong", "hands": 1,
+            "seats": [{"bot": true}, {"bot": true}, {"bot": true}, {"bot": true}]
+        })))
+        .await
+        .unwrap()
+        .room;
+    for _ in 0..200 {
+        if app.room(&room).unwrap().summary().finished.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (status, head, text) = http(addr, "/metrics").await;
+    assert_eq!(status, 200);
+    assert!(head.contains("openmetrics-text"), "{head}");
+    let actions: f64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("majiang_actions_total "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no actions counter in {text}"));
+    assert!(actions > 10.0, "{text}");
+    for name in [
+        "majiang_rooms ",
+        "majiang_connections ",
+        "majiang_ack_latency_seconds_bucket",
+        "majiang_store_errors_total ",
+    ] {
+        assert!(text.contains(name), "{name} missing from {text}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_sends_clients_to_the_node_running_the_room() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cluster.sqlite");
+    let mut nodes = Vec::new();
+    for _ in 0..2 {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let store = Arc::new(SqliteStore::open(&path).unwrap());
+        let app = App::with_store(store, Some(Node::new(&format!("http://{addr}/"), 600)))
+            .await
+            .unwrap();
+        serve(app.clone(), listener).await;
+        nodes.push((app, addr));
+    }
+    let (a, a_addr) = nodes[0].clone();
+    let (b, b_addr) = nodes[1].clone();
+    assert_eq!(a.node().unwrap().url, format!("http://{a_addr}"));
+    let created = a
+        .create_room(common::config(json!({"rules": "hongkong"})))
+        .await
+        .unwrap();
+    let id = created.room.clone();
+    let token = created.seats[0].token.clone().unwrap();
+
+    // B lists A's room once its lease round has run, and does not run it.
+    let mut listed = false;
+    for _ in 0..40 {
+        let (_, _, body) = http(b_addr, "/api/rooms").await;
+        if body.contains(&id) {
+            listed = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(listed, "B's lobby lists A's room");
+    assert!(b.room(&id).is_none());
+
+    let (status, head, _) = http(b_addr, &format!("/api/rooms/{id}")).await;
+    assert_eq!(status, 307);
+    assert!(
+        head.to_ascii_lowercase()
+            .contains(&format!("location: http://{a_addr}/api/rooms/{id}")),
+        "{head}"
+    );
+    let (status, _, body) = http(a_addr, &format!("/api/rooms/{id}")).await;
+    assert_eq!((status, body.contains(&id)), (200, true));
+
+    // The WebSocket at B says where to go; there the token opens its seat.
+    let url = format!("ws://{b_addr}/ws/{id}?token={token}");
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    let Some(Ok(Message::Text(t))) = ws.next().await else {
+        panic!("no moved message");
+    };
+    let moved: Value = serde_json::from_str(t.as_str()).unwrap();
+    assert_eq!(moved["type"], "moved");
+    let target = moved["url"].as_str().unwrap();
+    assert_eq!(target, format!("ws://{a_addr}/ws/{id}?token={token}"));
+    let (mut ws, _) = tokio_tungstenite::connect_async(target).await.unwrap();
+    let Some(Ok(Message::Text(t))) = ws.next().await else {
+        panic!("no welcome");
+    };
+    let welcome: Value = serde_json::from_str(t.as_str()).unwrap();
+    assert_eq!(
+        (welcome["type"].as_str(), welcome["seat"].as_u64()),
+        (Some("welcome"), Some(0))
+    );
+
+    // A leaves cleanly: B takes the room over at the next request, without waiting for the
+    // lease to run out, and the same token opens the same seat there.
+    a.leave_cluster().await;
+    assert!(a.room(&id).is_none());
+    let (status, _, body) = http(b_addr, &format!("/api/rooms/{id}")).await;
+    assert_eq!((status, body.contains(&id)), (200, true), "{body}");
+    assert!(b.room(&id).is_some());
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async(format!("ws://{b_addr}/ws/{id}?token={token}"))
+            .await
+            .unwrap();
+    let Some(Ok(Message::Text(t))) = ws.next().await else {
+        panic!("no welcome at B");
+    };
+    let welcome: Value = serde_json::from_str(t.as_str()).unwrap();
+    assert_eq!(welcome["seat"], 0);
+
+    // An unknown room is unknown everywhere.
+    assert_eq!(http(b_addr, "/api/rooms/nope").await.0, 404);
+    let (_, _, health) = http(b_addr, "/healthz").await;
+    assert!(health.contains(&format!("http://{b_addr}")), "{health}");
+}

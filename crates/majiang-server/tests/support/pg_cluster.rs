@@ -1,0 +1,213 @@
+//! A throw-away PostgreSQL cluster for tests: `initdb` into a temporary folder, `postgres` on a
+//! free port of 127.0.0.1, `pg_ctl stop` when dropped. PostgreSQL refuses to run as root, so as
+//! root the binaries run as the `postgres` user (`runuser`), the folder given to it. When the
+//! binaries or that user are missing, [`PgCluster::start`] says so loudly and returns `None`:
+//! the test skips (`scripts/install-postgres.sh` installs them).
+//!
+//! Shared by the server's and the CLI's tests (`#[path]`).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A running cluster.
+pub struct PgCluster {
+    dir: tempfile::TempDir,
+    bin: PathBuf,
+    port: u16,
+    as_postgres: bool,
+}
+
+/// Where the binaries may be: `$MAJIANG_PG_BIN`, then Debian's versioned folders, newest first.
+fn find_bin() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("MAJIANG_PG_BIN") {
+        return Some(PathBuf::from(dir));
+    }
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .flatten()
+        .map(|e| e.path().join("bin"))
+        .filter(|p| p.join("initdb").exists() && p.join("pg_ctl").exists())
+        .collect();
+    dirs.sort_by_key(|p| {
+        p.parent()
+            .and_then(|v| v.file_name())
+            .and_then(|v| v.to_str())
+            .and_then(|v| v.parse::<u32>().ok())
+            .unwrap_or(0)
+    });
+    dirs.pop()
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+fn skip(why: &str) -> Option<PgCluster> {
+    eprintln!(
+        "\n!!! SKIPPING the PostgreSQL part of this test: {why}\n!!! (bash scripts/install-postgres.sh installs PostgreSQL)\n"
+    );
+    None
+}
+
+impl PgCluster {
+    /// Starts a cluster, or says why not and returns `None`.
+    pub fn start() -> Option<PgCluster> {
+        let Some(bin) = find_bin() else {
+            return skip("no PostgreSQL binaries under /usr/lib/postgresql/*/bin");
+        };
+        let as_postgres = is_root();
+        if as_postgres
+            && !Command::new("id")
+                .arg("postgres")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        {
+            return skip("running as root and there is no `postgres` user to run PostgreSQL as");
+        }
+        let dir = match tempfile::Builder::new().prefix("majiang-pg-").tempdir() {
+            Ok(d) => d,
+            Err(e) => return skip(&format!("no temporary folder: {e}")),
+        };
+        if as_postgres {
+            let chown = Command::new("chown")
+                .args(["-R", "postgres:postgres"])
+                .arg(dir.path())
+                .status();
+            if !chown.is_ok_and(|s| s.success()) {
+                return skip("cannot give the temporary folder to the postgres user");
+            }
+        }
+        let port = free_port();
+        let cluster = PgCluster {
+            dir,
+            bin,
+            port,
+            as_postgres,
+        };
+        let data = cluster.data();
+        let init = cluster.run(
+            "initdb",
+            &[
+                "-D",
+                data.to_str()?,
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ],
+        );
+        if !init.as_ref().is_ok_and(|o| o.status.success()) {
+            return skip(&format!("initdb failed: {}", describe(&init)));
+        }
+        let options = format!(
+            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+            cluster.dir.path().display()
+        );
+        let log = cluster.dir.path().join("postgres.log");
+        let start = cluster.run(
+            "pg_ctl",
+            &[
+                "-D",
+                data.to_str()?,
+                "-o",
+                &options,
+                "-l",
+                log.to_str()?,
+                "-w",
+                "start",
+            ],
+        );
+        if !start.as_ref().is_ok_and(|o| o.status.success()) {
+            let log = std::fs::read_to_string(&log).unwrap_or_default();
+            return skip(&format!("pg_ctl start failed: {}\n{log}", describe(&start)));
+        }
+        Some(cluster)
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    fn run(&self, tool: &str, args: &[&str]) -> std::io::Result<Output> {
+        let exe = self.bin.join(tool);
+        let mut cmd = if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&exe);
+            c
+        } else {
+            Command::new(&exe)
+        };
+        // A folder the postgres user may enter (the tests' own may be root's).
+        cmd.args(args).current_dir(self.dir.path()).output()
+    }
+
+    /// The URL of a new, empty database `name` on the cluster.
+    pub fn database(&self, name: &str) -> String {
+        let created = self.run(
+            "createdb",
+            &[
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "postgres",
+                name,
+            ],
+        );
+        assert!(
+            created.as_ref().is_ok_and(|o| o.status.success()),
+            "createdb {name}: {}",
+            describe(&created)
+        );
+        format!("postgres://postgres@127.0.0.1:{}/{name}", self.port)
+    }
+
+    /// The cluster's folder.
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+impl Drop for PgCluster {
+    fn drop(&mut self) {
+        let data = self.data();
+        let _ = self.run(
+            "pg_ctl",
+            &[
+                "-D",
+                &data.to_string_lossy(),
+                "-m",
+                "immediate",
+                "-w",
+                "stop",
+            ],
+        );
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or(54329)
+}
+
+fn describe(o: &std::io::Result<Output>) -> String {
+    match o {
+        Ok(o) => format!(
+            "{} {}{}",
+            o.status,
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+        Err(e) => e.to_string(),
+    }
+}
