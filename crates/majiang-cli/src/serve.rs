@@ -16,12 +16,13 @@ pub struct Args {
     #[arg(long, default_value = "majiang.sqlite")]
     db: String,
     /// This process's URL as clients and the other processes reach it (`http://host:port`):
-    /// joins a cluster, where each room is run by the process holding its lease.
+    /// joins a cluster, where each room is run by the process holding its lease. With a
+    /// PostgreSQL database it defaults to `http://` and the address listened on.
     #[arg(long)]
     node_url: Option<String>,
     /// How long a room's lease lasts without renewal (milliseconds): how soon another process
-    /// takes over the rooms of one that died. With --node-url only.
-    #[arg(long, default_value_t = DEFAULT_LEASE_MS, requires = "node_url")]
+    /// takes over the rooms of one that died. With a PostgreSQL database.
+    #[arg(long, default_value_t = DEFAULT_LEASE_MS)]
     lease_ms: u64,
 }
 
@@ -36,20 +37,25 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         let store = majiang_server::store::open(&args.db)
             .await
             .map_err(|e| UsageError(format!("{}: {e}", args.db)))?;
-        let node = args
-            .node_url
-            .as_deref()
-            .map(|url| Node::new(url, args.lease_ms));
-        let app = majiang_server::App::with_store(store, node)
-            .await
-            .map_err(|e| UsageError(format!("{}: {e}", args.db)))?;
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .map_err(|e| UsageError(format!("listening on {}: {e}", args.addr)))?;
         let addr = listener
             .local_addr()
             .map_err(|e| UsageError(e.to_string()))?;
-        match &args.node_url {
+        // A shared database always runs rooms under leases, so a second process started on it
+        // without --node-url cannot run the same rooms at once; it then names itself by the
+        // address it listens on.
+        let node_url = match (&args.node_url, store.engine()) {
+            (Some(url), _) => Some(url.clone()),
+            (None, "postgres") => Some(format!("http://{addr}")),
+            (None, _) => None,
+        };
+        let node = node_url.as_deref().map(|url| Node::new(url, args.lease_ms));
+        let app = majiang_server::App::with_store(store, node)
+            .await
+            .map_err(|e| UsageError(format!("{}: {e}", args.db)))?;
+        match &node_url {
             Some(url) => println!(
                 "majiang: serving on http://{addr}/ as node {url} (database {}, leases of {} ms)",
                 redact(&args.db),
