@@ -106,9 +106,10 @@ async function start(e) {
 
 function nameOf(chair) { return view.players[chair] ?? "#" + chair; }
 
+// A rule set that counts lao (Hangzhou) keeps no prevailing wind: the lao says where the deal stands.
 function dealText(deal) {
-  return t("ledger.deal", { dealer: nameOf(deal.dealer), wind: seatName(deal.prevailing_wind) }) +
-    (view.lao ? " · " + t("table.lao", { n: deal.lao }) : "");
+  if (view.lao) return t("ledger.deal_lao", { dealer: nameOf(deal.dealer), n: deal.lao });
+  return t("ledger.deal", { dealer: nameOf(deal.dealer), wind: seatName(deal.prevailing_wind) });
 }
 
 function resultText(h) {
