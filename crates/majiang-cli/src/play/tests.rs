@@ -1020,7 +1020,7 @@ fn leaving_prints_the_standings_and_the_log_path() {
 #[test]
 fn won_hands_explain_their_payments() {
     for rules in ["hongkong", "hangzhou", "yangzhou", "classic"] {
-        let (mut wins, mut explained) = (0, 0);
+        let mut wins = 0;
         for seed in 0..12 {
             let mut a = app(rules, seed, 2);
             play_hand(&mut a);
@@ -1029,28 +1029,20 @@ fn won_hands_explain_their_payments() {
                 continue;
             }
             wins += 1;
-            if s.itemised.is_empty() {
-                continue;
-            }
-            explained += 1;
-            // The itemised payments add up to the hand's payments, chair by chair.
-            let obs = a.observation();
+            // Every won hand is explained, and the itemised payments add up to the hand's
+            // payments, chair by chair.
+            assert!(!s.itemised.is_empty(), "{rules} seed {seed}");
             let mut net = vec![0i64; s.payments.len()];
             for p in &s.itemised {
-                let chair = |seat| obs.table.iter().position(|h| h.seat == seat).unwrap();
-                net[chair(p.from)] -= p.amount;
-                net[chair(p.to)] += p.amount;
+                net[p.from.index()] -= p.amount;
+                net[p.to.index()] += p.amount;
             }
             assert_eq!(net, s.payments, "{rules} seed {seed}");
             let screen = screen_of(&a, 120, 60);
             assert!(screen.contains("Why:"), "{screen}");
-            let reason: String = s.itemised[0].reason.chars().take(30).collect();
+            let reason: String = s.itemised[0].reason.to_string().chars().take(30).collect();
             assert!(screen.contains(&reason), "{screen}");
         }
-        eprintln!("{rules}: {explained} of {wins} wins explained");
-        assert!(
-            explained > 0 && explained * 2 >= wins,
-            "{rules}: {explained}/{wins}"
-        );
+        assert!(wins > 0, "{rules}: no hand was won");
     }
 }

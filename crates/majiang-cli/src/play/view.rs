@@ -687,28 +687,14 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
     }
     let head = lines.len();
     let mut why = Vec::new();
-    if !s.itemised.is_empty() {
-        let table = app.observation().table;
-        let name = |seat: Seat| {
-            table
-                .iter()
-                .find(|h| h.seat == seat)
-                .map_or("?", |h| app.name(h.player))
-        };
-        for pay in &s.itemised {
-            why.push(Line::from(format!(
-                "  {} {} {} {}: {}",
-                name(pay.from),
-                if name(pay.from) == "You" {
-                    "pay"
-                } else {
-                    "pays"
-                },
-                name(pay.to),
-                pay.amount,
-                pay.reason
-            )));
-        }
+    for pay in &s.itemised {
+        why.push(Line::from(format!(
+            "  {} {} {}: {}",
+            app.says(pay.from, "pay"),
+            app.name(pay.to),
+            pay.amount,
+            pay.reason
+        )));
     }
     lines.push(Line::from(""));
     match app.settlement().map(|st| (st.next, st.ended)) {
