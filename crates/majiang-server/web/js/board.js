@@ -36,9 +36,12 @@ export function renderMeld(meld, ownerSeat, n, cls = "small") {
     return box;
   }
   const turned = turnedIndex(meld, ownerSeat, n);
-  if (meld.kind === "chow" && meld.claimed) {
-    const rest = tiles.filter((x) => x !== meld.claimed);
-    tiles = turned === 0 ? [meld.claimed, ...rest] : turned === 2 ? [...rest, meld.claimed] : [rest[0], meld.claimed, rest[1]];
+  // The claimed tile is the turned one: a chow's, or an extra-wind meld's (3f 5f 6f).
+  const at = meld.claimed ? tiles.indexOf(meld.claimed) : -1;
+  if (turned >= 0 && at >= 0 && tiles.some((x) => x !== meld.claimed)) {
+    const rest = tiles.filter((_, k) => k !== at);
+    rest.splice(Math.min(turned, rest.length), 0, meld.claimed);
+    tiles = rest;
   }
   tiles.forEach((x, k) => box.append(tileImg(x, cls + (k === turned ? " turned" : ""))));
   return box;

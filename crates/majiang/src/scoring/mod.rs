@@ -351,6 +351,7 @@ mod tests {
             tile: flower,
             from: Some(crate::Seat::East),
             claimed: None,
+            extra_winds: crate::table::ExtraWinds::EMPTY,
         };
         let mut won_on = with_meld("south", "pung", "222s", "east");
         won_on.winning_tile = flower;

@@ -39,7 +39,7 @@ use super::log::{
 use super::matches::{MatchError, Settlement};
 use super::ruleset::Ruleset;
 use super::session::Session;
-use super::{Action, ActionError, Event, HandOutcome, Player};
+use super::{Action, ActionError, Event, ExtraWinds, HandOutcome, Player};
 use std::sync::Arc;
 
 /// Why a log does not replay.
@@ -193,38 +193,48 @@ impl Checker {
 }
 
 /// Whether the logged record `found` is the record `want` the session wrote. A log written
-/// before wins carried their itemised payments (`scored.itemised` absent from its won events and
-/// settlements) agrees with the same records itemised: such logs keep replaying, and a log that
-/// has the lists is checked on them.
+/// before wins carried their itemised payments (`scored.itemised` absent from won events and
+/// settlements) and before extra-wind melds named their tiles (`extra_winds` absent from a
+/// claimed meld) agrees with the same records as written now: such logs keep replaying, and a
+/// log that has those fields is checked on them.
 fn agrees(found: &LogRecord, want: &LogRecord) -> bool {
     if found == want {
         return true;
     }
     let mut plain = want.clone();
-    if !clear_itemised(&mut plain) {
+    if !forget_additions(&mut plain) {
         return false;
     }
     let mut logged = found.clone();
-    !clear_itemised(&mut logged) && *found == plain
+    !forget_additions(&mut logged) && *found == plain
 }
 
-/// Empties the itemised payments of a won event or a won hand's settlement; true if there were
-/// any.
-fn clear_itemised(record: &mut LogRecord) -> bool {
-    let scored = match record {
+/// Empties what older logs did not record: the itemised payments of a won event or a won
+/// hand's settlement, the extra winds of a claimed meld. True if anything was there.
+fn forget_additions(record: &mut LogRecord) -> bool {
+    match record {
         LogRecord::Event {
             event: Event::Won { scored, .. },
             ..
-        } => scored,
-        LogRecord::Settlement(Settlement {
+        }
+        | LogRecord::Settlement(Settlement {
             outcome: HandOutcome::Win { scored, .. },
             ..
-        }) => scored,
-        _ => return false,
-    };
-    let had = !scored.itemised.is_empty();
-    scored.itemised.clear();
-    had
+        }) => {
+            let had = !scored.itemised.is_empty();
+            scored.itemised.clear();
+            had
+        }
+        LogRecord::Event {
+            event: Event::Claimed { meld, .. },
+            ..
+        } => {
+            let had = !meld.extra_winds.is_empty();
+            meld.extra_winds = ExtraWinds::EMPTY;
+            had
+        }
+        _ => false,
+    }
 }
 
 /// Replays a log written as JSON lines: rebuilds the match from the header, re-drives a
