@@ -159,9 +159,13 @@ impl Meld {
         if kind == MeldKind::Chow || usize::from(winds.len()) != kind.size() {
             return None;
         }
-        let mut meld = Meld::new(kind, winds.lowest()?)?;
-        meld.extra_winds = winds;
-        Some(meld)
+        Some(Meld {
+            kind,
+            tile: winds.lowest()?,
+            from: None,
+            claimed: None,
+            extra_winds: winds,
+        })
     }
 
     /// The tiles of the meld, in order (an extra-wind meld's own tiles).
