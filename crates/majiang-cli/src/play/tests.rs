@@ -1046,3 +1046,58 @@ fn won_hands_explain_their_payments() {
         assert!(wins > 0, "{rules}: no hand was won");
     }
 }
+
+/// Whether `name` is on the screen whole: on one line, or broken at spaces onto the next lines,
+/// each continuation one column further in (as the help wraps a long name).
+fn shown_whole(rows: &[Vec<char>], name: &str) -> bool {
+    let at = |r: usize, c: usize| -> String { rows[r].get(c..).unwrap_or(&[]).iter().collect() };
+    for r in 0..rows.len() {
+        for c in 0..rows[r].len() {
+            let (mut rest, mut rr, mut cc) = (name, r, c);
+            loop {
+                let line = at(rr, cc);
+                if line.starts_with(rest) {
+                    return true;
+                }
+                // The longest part up to a space that this line shows, followed by the break.
+                let Some(k) = rest
+                    .match_indices(' ')
+                    .map(|(k, _)| k)
+                    .filter(|&k| line.starts_with(&rest[..k]) && line[k..].starts_with(' '))
+                    .last()
+                else {
+                    break;
+                };
+                rest = &rest[k + 1..];
+                rr += 1;
+                cc += 1;
+                if rr >= rows.len() {
+                    break;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The `?` overlay at the smallest table size (90×32): every pattern of every rule set is
+/// listed with its whole name and its value, and the keys are there too.
+#[test]
+fn the_help_fits_every_pattern_name_at_90_by_32() {
+    for rules in ["hongkong", "hangzhou", "yangzhou", "classic"] {
+        let mut a = app(rules, 3, 8);
+        a.run_bots();
+        a.on_key(Key::Char('?'));
+        let s = screen_of(&a, 90, 32);
+        assert!(s.contains("PgUp/PgDn"), "{rules}:\n{s}");
+        let rows: Vec<Vec<char>> = s.lines().map(|l| l.chars().collect()).collect();
+        for p in a.ruleset().spec().patterns {
+            assert!(
+                shown_whole(&rows, p.name),
+                "{rules}: {:?} ({} chars) is not shown whole:\n{s}",
+                p.name,
+                p.name.chars().count()
+            );
+        }
+    }
+}
