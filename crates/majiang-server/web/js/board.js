@@ -100,7 +100,9 @@ export function renderCompass(obs, me, { nameOf, countdown = null }) {
     // The viewer at the bottom, the next player to the right, counter-clockwise round.
     const angle = (90 - (k * 360) / n) * Math.PI / 180;
     const x = 50 + 38 * Math.cos(angle), y = 50 + 38 * Math.sin(angle);
-    const lit = obs.turn === chair;
+    // The seat to act: whose turn it is, or during a claim window the viewer asked to answer.
+    const answering = (obs.turn === null || obs.turn === undefined) && chair === obs.player && (obs.legal_actions || []).length > 0;
+    const lit = obs.turn === chair || answering;
     box.append(el("div", { class: "compass-seat" + (lit ? " lit" : "") + (obs.dealer === chair ? " dealer" : ""), style: `left:${x}%;top:${y}%`, title: nameOf(chair), "data-chair": String(chair) },
       t("seat.short." + pub.seat)));
   }

@@ -3,7 +3,7 @@
 // The table shows it when a hand ends; the replay shows it as a step.
 
 import { el, signClass, signed } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, has } from "./i18n.js";
 import { tileImg, parseTiles, tileName } from "./tiles.js";
 import { renderMelds } from "./board.js";
 import { patternName, patternValue, reasonText } from "./words.js";
@@ -87,7 +87,10 @@ export function renderSummary(s, { reveal = null, explained = null, seats = [], 
   const pays = el("table", { id: "payments" });
   (s.payments || []).forEach((p, chair) => pays.append(el("tr", {}, el("td", {}, nameOf(chair)), el("td", { class: "mono " + signClass(p) }, signed(p)))));
   box.append(pays);
-  if (s.ended) box.append(el("p", {}, t("result.match_over", { why: String(s.ended).replace(/_/g, " ") })));
+  if (s.ended) {
+    const why = has("result.ended." + s.ended) ? t("result.ended." + s.ended) : String(s.ended).replace(/_/g, " ");
+    box.append(el("p", {}, t("result.match_over", { why })));
+  }
   return box;
 }
 
