@@ -1061,10 +1061,9 @@ fn shown_whole(rows: &[Vec<char>], name: &str) -> bool {
                 }
                 // The longest part up to a space that this line shows, followed by the break.
                 let Some(k) = rest
-                    .match_indices(' ')
+                    .rmatch_indices(' ')
                     .map(|(k, _)| k)
-                    .filter(|&k| line.starts_with(&rest[..k]) && line[k..].starts_with(' '))
-                    .last()
+                    .find(|&k| line.starts_with(&rest[..k]) && line[k..].starts_with(' '))
                 else {
                     break;
                 };
