@@ -388,6 +388,20 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         .await
         .map_err(err)?;
     assert!(!summary.is_empty(), "the replay ends on the summary");
+    if title.contains("wins") {
+        // Each payment with its reason, read from the win the log carries.
+        let why = c
+            .find(Locator::Css("#replay-summary #payments-explained"))
+            .await
+            .map_err(err)?
+            .text()
+            .await
+            .map_err(err)?;
+        assert!(
+            why.contains(" fan → "),
+            "the replay explains the payments: {why}"
+        );
+    }
     save_screenshot(c, "replay-summary-en-1400x1000").await?;
     // The match history lists the finished match with a link to its replay.
     c.goto(&format!("{base}/history")).await.map_err(err)?;
