@@ -3,7 +3,6 @@
 //! [`MatchState::deal_next`]; [`MatchState::apply`] deals it first if needed, so a stored match
 //! is rebuilt by replaying its actions. Deterministic from the match seed and the actions.
 
-use majiang::scoring::Scored;
 use majiang::table::Settlement;
 use majiang::table::log::MatchLog;
 use majiang::table::matches::Standing;
@@ -30,9 +29,6 @@ pub struct MatchState {
     session: Session,
     /// The current hand's events so far (full truth; filter per viewer).
     hand_events: Vec<Event>,
-    /// The winner's score with its itemised payments, read just before the win was applied
-    /// (the table keeps only the net payments).
-    win_score: Option<(Player, Scored)>,
 }
 
 impl MatchState {
@@ -49,7 +45,6 @@ impl MatchState {
         let state = MatchState {
             session,
             hand_events: events.clone(),
-            win_score: None,
         };
         Ok((state, events))
     }
@@ -119,18 +114,11 @@ impl MatchState {
         &self.hand_events
     }
 
-    /// The itemised score of the winner of the hand just finished (`None` for a drawn hand, or
-    /// while the hand is in play).
-    pub fn win_score(&self) -> Option<&(Player, Scored)> {
-        self.win_score.as_ref().filter(|_| self.game().is_over())
-    }
-
     /// Deals the next hand after one has ended; returns its number and opening events (full
     /// truth).
     pub fn deal_next(&mut self) -> Result<(u32, Vec<Event>), MatchError> {
         let deal = self.session.deal_next()?;
         self.hand_events = deal.clone();
-        self.win_score = None;
         Ok((self.session.hand_number(), deal))
     }
 
@@ -150,18 +138,7 @@ impl MatchState {
     /// Applies one action of `player` to the hand in play; a finished hand stays until
     /// [`MatchState::deal_next`]. A refused action changes nothing.
     pub fn act(&mut self, player: Player, action: Action) -> Result<Step, MatchError> {
-        // What the winner's score will be, read now: once applied, the win situation is gone.
-        let score = match action {
-            Action::Win => self
-                .game()
-                .win_situation(player)
-                .and_then(|s| self.ruleset().score(&s).ok()),
-            _ => None,
-        };
         let step = self.session.act(player, action)?;
-        if let Some(score) = score {
-            self.win_score = Some((player, score));
-        }
         self.hand_events.extend(step.events.iter().cloned());
         Ok(Step {
             hand_number: step.hand_number,
@@ -189,7 +166,6 @@ mod tests {
                 // A finished hand stays until dealt; `apply` would deal it too.
                 let (hand, _) = m.deal_next().unwrap();
                 assert_eq!(hand, m.hand_number());
-                assert!(m.win_score().is_none(), "a new hand has no winner yet");
             }
             let p = m.game().to_act().next().unwrap();
             let legal = m.game().legal_actions(p);
@@ -198,11 +174,10 @@ mod tests {
             let step = m.apply(p, a).unwrap();
             assert!(step.dealt.is_none(), "dealt above");
             if let Some(s) = &step.settlement
-                && let Some(winner) = s.outcome.winner()
+                && let majiang::table::HandOutcome::Win { winner, scored, .. } = &s.outcome
             {
-                // The itemised score read at the win is the one the hand settled with.
-                let (who, scored) = m.win_score().expect("a won hand keeps its score");
-                assert_eq!(*who, winner);
+                // The itemised payments the win carries are the ones the hand settled with.
+                assert!(scored.itemised.iter().all(|p| p.to == *winner));
                 assert_eq!(
                     scored.itemised.iter().map(|p| p.amount).sum::<i64>(),
                     s.payments.iter().filter(|&&x| x > 0).sum::<i64>()

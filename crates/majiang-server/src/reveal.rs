@@ -1,9 +1,10 @@
 //! The end of a hand, shown: every chair's hand face up and each payment with its reason, read
-//! from the finished game and the library's itemised ledger. Built only once the hand is over.
+//! from the finished game and the itemised payments its win carries. Built only once the hand
+//! is over.
 
 use majiang::Meld;
 use majiang::analysis;
-use majiang::scoring::Scored;
+use majiang::scoring::Reason;
 use majiang::table::{Game, HandOutcome, Player};
 use majiang::tile::Tile;
 use serde::{Deserialize, Serialize};
@@ -89,8 +90,11 @@ pub struct PaymentExplained {
     pub to: Player,
     /// Chips (positive).
     pub amount: i64,
-    /// The rule and its arithmetic, for a person (the library's words).
-    pub reason: String,
+    /// The rule and its numbers: `{"key": ..., "args": {...}}`, worded by the browser's
+    /// catalogue (`reason.<key>`).
+    pub reason: Reason,
+    /// The same reason in English (the library's words).
+    pub text: String,
 }
 
 /// Every chair's hand of a finished game, face up. Empty while the hand is in play: nothing
@@ -122,41 +126,23 @@ pub fn reveal(game: &Game) -> Vec<RevealedHand> {
         .collect()
 }
 
-/// The payments of a finished game's win, one by one with their reasons, by chair: from the
-/// itemised score of `win` (the winner and the score read as the win was declared). Empty for
-/// a drawn hand, and when that score is not the one the hand settled with (its net payments
-/// differ), rather than explain payments that were not made.
-pub fn payments_explained(game: &Game, win: Option<&(Player, Scored)>) -> Vec<PaymentExplained> {
-    let Some(HandOutcome::Win {
-        winner,
-        scored: net,
-        ..
-    }) = game.outcome()
-    else {
+/// The payments of a finished game's win, one by one with their reasons, by chair, as the win
+/// carries them. Empty for a drawn hand and while the hand is in play.
+pub fn payments_explained(game: &Game) -> Vec<PaymentExplained> {
+    let Some(HandOutcome::Win { scored, .. }) = game.outcome().filter(|_| game.is_over()) else {
         return Vec::new();
     };
-    let Some((_, scored)) = win.filter(|(who, _)| who == winner) else {
-        return Vec::new();
-    };
-    let mut by_chair = vec![0i64; game.players()];
-    let mut out = Vec::with_capacity(scored.itemised.len());
-    for p in &scored.itemised {
-        let (Some(from), Some(to)) = (game.player_at(p.from), game.player_at(p.to)) else {
-            return Vec::new();
-        };
-        by_chair[from.index()] -= p.amount;
-        by_chair[to.index()] += p.amount;
-        out.push(PaymentExplained {
-            from,
-            to,
+    scored
+        .itemised
+        .iter()
+        .map(|p| PaymentExplained {
+            from: p.from,
+            to: p.to,
             amount: p.amount,
+            text: p.reason.to_string(),
             reason: p.reason.clone(),
-        });
-    }
-    if by_chair != net.payments {
-        return Vec::new();
-    }
-    out
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -171,7 +157,7 @@ mod tests {
         let (session, _) = Session::new(rules, 9, Some(1)).unwrap();
         assert!(!session.game().is_over());
         assert!(reveal(session.game()).is_empty());
-        assert!(payments_explained(session.game(), None).is_empty());
+        assert!(payments_explained(session.game()).is_empty());
     }
 
     /// Hangzhou hands played by efficient bots until winners used wildcards for other tiles:

@@ -625,7 +625,7 @@ impl RoomActor {
         Some(ServerMsg::HandResult {
             settlement: Box::new(settlement),
             reveal: reveal::reveal(g),
-            payments_explained: reveal::payments_explained(g, m.win_score()),
+            payments_explained: reveal::payments_explained(g),
         })
     }
 

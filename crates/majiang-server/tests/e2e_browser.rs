@@ -262,6 +262,37 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
             .await
             .map_err(err)?;
         assert!(patterns.len() >= 2, "patterns and a total");
+        // Each payment with its reason, fan → points, in English and then in Chinese.
+        let explained = |c: &fantoccini::Client| {
+            let c = c.clone();
+            async move {
+                c.find(Locator::Css("#payments-explained"))
+                    .await
+                    .map_err(|e| e.to_string())?
+                    .text()
+                    .await
+                    .map_err(|e| e.to_string())
+            }
+        };
+        let en = explained(c).await?;
+        assert!(en.contains(" fan → ") && en.contains(" points; "), "{en}");
+        for lang in ["zh", "en"] {
+            c.find(Locator::Css(&format!(
+                "#lang-switch button[data-lang='{lang}']"
+            )))
+            .await
+            .map_err(err)?
+            .click()
+            .await
+            .map_err(err)?;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            if lang == "zh" {
+                let zh = explained(c).await?;
+                assert!(zh.contains(" 番 → ") && zh.contains(" 分；"), "{zh}");
+                assert!(!zh.contains(" fan"), "no English reason left: {zh}");
+                save_screenshot(c, "hongkong-result-zh-1400x1000").await?;
+            }
+        }
     }
     // One hand was the whole match: the final standings follow, and the scores agree.
     let standings = c
@@ -357,6 +388,20 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         .await
         .map_err(err)?;
     assert!(!summary.is_empty(), "the replay ends on the summary");
+    if title.contains("wins") {
+        // Each payment with its reason, read from the win the log carries.
+        let why = c
+            .find(Locator::Css("#replay-summary #payments-explained"))
+            .await
+            .map_err(err)?
+            .text()
+            .await
+            .map_err(err)?;
+        assert!(
+            why.contains(" fan → "),
+            "the replay explains the payments: {why}"
+        );
+    }
     save_screenshot(c, "replay-summary-en-1400x1000").await?;
     // The match history lists the finished match with a link to its replay.
     c.goto(&format!("{base}/history")).await.map_err(err)?;
@@ -384,6 +429,150 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
     look_at_table(c, base, "hangzhou", "", 4).await?;
     look_at_table(c, base, "classic", "players = 6", 6).await?;
     start_with_bots_for_an_absent_friend(c, base).await?;
+    timers_play_for_a_person_who_does_not_act(c, base).await?;
+    Ok(())
+}
+
+/// What the person's table shows: the decision offered (`turn`: tiles to discard, `claim`: a
+/// Pass button, `modal`, `wait`), the countdown's text, the person's discards and every
+/// discard on the table.
+const TIMER_STATE: &str = r#"
+const modal = document.querySelector('#modal');
+const cd = document.querySelector('#centre .countdown');
+const decision = modal && !modal.hidden ? 'modal'
+  : document.querySelector('#actions button[data-key="x"]') ? 'claim'
+  : document.querySelector('#hand .tile.playable') ? 'turn' : 'wait';
+return { decision, countdown: cd ? cd.textContent : null,
+  mine: document.querySelectorAll('#me .discards img').length,
+  all: document.querySelectorAll('.discards img').length };
+"#;
+
+/// Short timers (turn 2 s, claim 1.5 s): the countdown shows to the person whose decision it
+/// is, and when it runs out the server plays for them (the efficient bot's choice), first on a
+/// turn, then on a claim; nobody clicks.
+async fn timers_play_for_a_person_who_does_not_act(
+    c: &fantoccini::Client,
+    base: &str,
+) -> Result<(), String> {
+    let err = |e: fantoccini::error::CmdError| e.to_string();
+    const TURN_MS: u64 = 2000;
+    const CLAIM_MS: u64 = 1500;
+    c.goto(&format!("{base}/")).await.map_err(err)?;
+    let room = json!({
+        "rules": "hongkong", "hands": 8, "autostart": true, "bot_delay_ms": 0,
+        "turn_timeout_ms": TURN_MS, "claim_timeout_ms": CLAIM_MS, "continue_timeout_ms": 500,
+    });
+    let created = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json'},
+               body: JSON.stringify(arguments[0])})
+               .then((r) => r.json()).then(done, (e) => done({error: String(e)}));",
+            vec![room],
+        )
+        .await
+        .map_err(err)?;
+    let link = created["seats"][0]["link"]
+        .as_str()
+        .ok_or_else(|| format!("no seat link: {created}"))?
+        .to_string();
+    c.goto(&format!("{base}{link}")).await.map_err(err)?;
+    let state = || async {
+        c.execute(TIMER_STATE, vec![])
+            .await
+            .map_err(|e| e.to_string())
+    };
+    let seconds = |v: &Value| -> Option<u64> {
+        v["countdown"]
+            .as_str()?
+            .split(|ch: char| !ch.is_ascii_digit())
+            .find(|d| !d.is_empty())?
+            .parse()
+            .ok()
+    };
+    let (mut turn_done, mut claim_done) = (false, false);
+    let deadline = Instant::now() + Duration::from_secs(150);
+    while !(turn_done && claim_done) {
+        if Instant::now() > deadline {
+            return Err(format!(
+                "timers: turn played for the person {turn_done}, claim {claim_done}"
+            ));
+        }
+        let now = state().await?;
+        let decision = now["decision"].as_str().unwrap_or("");
+        let waiting_on = match decision {
+            "turn" if !turn_done => "turn",
+            "claim" if !claim_done => "claim",
+            // Done with this kind: play it at once.
+            "turn" => {
+                if let Some(t) = c
+                    .find_all(Locator::Css("#hand .tile.playable"))
+                    .await
+                    .map_err(err)?
+                    .last()
+                {
+                    let _ = t.click().await;
+                }
+                ""
+            }
+            "claim" => {
+                if let Ok(b) = c
+                    .find(Locator::Css(r#"#actions button[data-key="x"]"#))
+                    .await
+                {
+                    let _ = b.click().await;
+                }
+                ""
+            }
+            _ => "",
+        };
+        if waiting_on.is_empty() {
+            tokio::time::sleep(Duration::from_millis(60)).await;
+            continue;
+        }
+        // A decision with its countdown: at most the timer's seconds, shown on the compass.
+        let since = Instant::now();
+        let limit_ms = if waiting_on == "turn" {
+            TURN_MS
+        } else {
+            CLAIM_MS
+        };
+        let shown = seconds(&now).ok_or_else(|| format!("{waiting_on}: no countdown: {now}"))?;
+        assert!(
+            (1..=limit_ms.div_ceil(1000)).contains(&shown),
+            "{waiting_on}: countdown {shown} s for a {limit_ms} ms timer"
+        );
+        save_screenshot(c, &format!("timer-{waiting_on}-en-1400x1000")).await?;
+        // Nobody clicks: the decision goes away when the server plays for the person.
+        loop {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let later = state().await?;
+            let gone = match waiting_on {
+                "turn" => later["mine"] != now["mine"] || later["decision"] == "modal",
+                _ => later["decision"] != "claim" || later["all"] != now["all"],
+            };
+            if gone {
+                break;
+            }
+            if since.elapsed() > Duration::from_millis(limit_ms + 5000) {
+                return Err(format!(
+                    "{waiting_on}: nobody played for the person: {later}"
+                ));
+            }
+        }
+        // Played at the time-out, not before (the page saw the decision a little late).
+        let waited = since.elapsed().as_millis() as u64;
+        assert!(
+            waited + 600 >= limit_ms,
+            "{waiting_on}: played after {waited} ms of a {limit_ms} ms timer"
+        );
+        eprintln!("{waiting_on}: played for the person after {waited} ms ({limit_ms} ms timer)");
+        if waiting_on == "turn" {
+            turn_done = true;
+        } else {
+            claim_done = true;
+        }
+    }
     Ok(())
 }
 

@@ -112,7 +112,10 @@ async fn the_hand_result_shows_every_hand_and_waits_for_continue() {
             for p in explained {
                 let amount = p["amount"].as_i64().unwrap();
                 assert!(
-                    amount > 0 && !p["reason"].as_str().unwrap().is_empty(),
+                    amount > 0
+                        && !p["text"].as_str().unwrap().is_empty()
+                        && p["reason"]["key"].is_string()
+                        && p["reason"]["args"].is_object(),
                     "{p}"
                 );
                 net[p["from"].as_u64().unwrap() as usize] -= amount;

@@ -88,3 +88,29 @@ fn chinese_pattern_names_are_chinese() {
         }
     }
 }
+
+/// The `{name}` placeholders of a catalogue string, sorted.
+fn placeholders(text: &str) -> BTreeSet<String> {
+    text.split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}').map(|(name, _)| name.to_string()))
+        .collect()
+}
+
+#[test]
+fn every_payment_reason_is_worded_in_both_languages_with_the_same_numbers() {
+    let (en, zh) = (catalogue("en"), catalogue("zh"));
+    for key in majiang::scoring::Reason::KEYS {
+        let key = format!("reason.{key}");
+        let (Some(e), Some(z)) = (
+            en.get(&key).and_then(Value::as_str),
+            zh.get(&key).and_then(Value::as_str),
+        ) else {
+            panic!("{key} is missing from en.json or zh.json");
+        };
+        assert!(!placeholders(e).is_empty(), "{key}: {e:?} shows no number");
+        assert_eq!(placeholders(e), placeholders(z), "{key}: {e:?} and {z:?}");
+        let han = z.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+        assert!(han, "zh.json {key} = {z:?} has no Chinese character");
+    }
+}

@@ -1,5 +1,9 @@
 //! Declared melds: chows, pungs, exposed kongs and concealed kongs.
 //!
+//! At five- and six-player classic tables the extra-wind tiles (`1f`–`8f`) are one kind for
+//! play, so a meld of them holds different tiles: it keeps them in [`Meld::extra_winds`]
+//! (`pung 356f`), and [`Meld::tiles`] answers those, not three copies of the lowest.
+//!
 //! Notation: the kind, a space, the tiles: `pung 555z`, `chow 234s`, `kong 1111m`,
 //! `concealed_kong 9999p`.
 //!
@@ -12,8 +16,9 @@
 
 use crate::notation::{NotationError, NotationErrorKind, format_in_order, parse_tiles};
 use crate::seat::Seat;
+use crate::table::ExtraWinds;
 use crate::tile::Tile;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
 /// The kind of a declared meld.
@@ -77,6 +82,40 @@ pub struct Meld {
     pub from: Option<Seat>,
     /// Which tile was claimed from the discard (matters for a chow), when known.
     pub claimed: Option<Tile>,
+    /// Five- and six-player classic: the extra-wind tiles of a meld of them (`tile` is the
+    /// lowest); empty for every other meld. Written as a list of tiles, left out when empty.
+    #[serde(
+        default,
+        skip_serializing_if = "no_extra_winds",
+        serialize_with = "write_extra_winds",
+        deserialize_with = "read_extra_winds"
+    )]
+    pub extra_winds: ExtraWinds,
+}
+
+/// True when a meld holds no extra winds (the field is not written).
+fn no_extra_winds(w: &ExtraWinds) -> bool {
+    w.is_empty()
+}
+
+/// Extra winds written as their tiles, lowest first: `["3f", "5f", "6f"]`.
+fn write_extra_winds<S: Serializer>(w: &ExtraWinds, out: S) -> Result<S::Ok, S::Error> {
+    out.collect_seq(w.tiles())
+}
+
+/// Extra winds read from a list of bonus tiles; another tile is an error.
+fn read_extra_winds<'de, D: Deserializer<'de>>(input: D) -> Result<ExtraWinds, D::Error> {
+    let tiles = Vec::<Tile>::deserialize(input)?;
+    let mut w = ExtraWinds::EMPTY;
+    for t in tiles {
+        if !t.is_bonus() {
+            return Err(serde::de::Error::custom(format!(
+                "{t} is not an extra wind (1f–8f)"
+            )));
+        }
+        w.insert(t);
+    }
+    Ok(w)
 }
 
 impl Meld {
@@ -92,6 +131,7 @@ impl Meld {
             tile,
             from: None,
             claimed: None,
+            extra_winds: ExtraWinds::EMPTY,
         })
     }
 
@@ -101,8 +141,38 @@ impl Meld {
         self
     }
 
-    /// The tiles of the meld, in order.
+    /// A meld of `kind` made of these extra-wind tiles (five- and six-player classic), if they
+    /// are extra winds, as many as the kind holds, and not a chow.
+    ///
+    /// ```
+    /// use majiang::{Meld, MeldKind, Tile, table::ExtraWinds};
+    /// let mut w = ExtraWinds::EMPTY;
+    /// for t in ["6f", "3f", "5f"] {
+    ///     w.insert(t.parse().unwrap());
+    /// }
+    /// let m = Meld::of_extra_winds(MeldKind::Pung, w).unwrap();
+    /// assert_eq!(m.to_string(), "pung 356f");
+    /// assert_eq!(m.tile, "3f".parse::<Tile>().unwrap());
+    /// assert!(Meld::of_extra_winds(MeldKind::Kong, w).is_none());
+    /// ```
+    pub fn of_extra_winds(kind: MeldKind, winds: ExtraWinds) -> Option<Meld> {
+        if kind == MeldKind::Chow || usize::from(winds.len()) != kind.size() {
+            return None;
+        }
+        Some(Meld {
+            kind,
+            tile: winds.lowest()?,
+            from: None,
+            claimed: None,
+            extra_winds: winds,
+        })
+    }
+
+    /// The tiles of the meld, in order (an extra-wind meld's own tiles).
     pub fn tiles(&self) -> Vec<Tile> {
+        if !self.extra_winds.is_empty() {
+            return self.extra_winds.tiles().collect();
+        }
         let i = self.tile.index();
         match self.kind {
             MeldKind::Chow => (i..i + 3).filter_map(Tile::from_index).collect(),

@@ -360,6 +360,7 @@ fn efficient_bot_folds_against_a_clear_threat() {
             tile: t.parse().unwrap(),
             from,
             claimed: None,
+            extra_winds: majiang::table::ExtraWinds::EMPTY,
         });
     }
     threat.concealed_count = 1;

@@ -175,11 +175,18 @@ fn five_players_a_claimed_extra_wind_pung_scores_as_north_easts_own_wind() {
     assert_eq!((meld.kind, meld.tile), (MeldKind::Pung, t("1f")));
     assert_eq!(meld.claimed, Some(t("3f")));
     assert_eq!(meld.from, Some(Seat::East));
-    assert!(
-        events
-            .iter()
-            .any(|e| matches!(e, Event::Claimed { player, .. } if *player == ne))
-    );
+    // The meld keeps its own tiles (not three copies of the lowest), in the event, the log's
+    // JSON and every player's view.
+    assert_eq!(meld.tiles(), tiles("1f2f3f"));
+    assert_eq!(meld.to_string(), "pung 123f");
+    let claimed = events
+        .iter()
+        .find(|e| matches!(e, Event::Claimed { player, .. } if *player == ne))
+        .expect("the claim");
+    let json = serde_json::to_value(claimed).unwrap();
+    assert_eq!(json["meld"]["extra_winds"], json!(["1f", "2f", "3f"]));
+    assert_eq!(serde_json::from_value::<Event>(json).unwrap(), *claimed);
+    assert_eq!(g.observation(east).table[ne.index()].melds, vec![meld]);
     assert!(g.extra_winds(ne).is_empty());
     act(&mut g, ne, Action::Discard(t("5z")));
     // East draws 5m and lets the East wind go: North-East's pair.
@@ -356,6 +363,7 @@ fn five_players_concealed_kong_of_extra_winds() {
     );
     let meld = g.melds(east)[0];
     assert_eq!((meld.kind, meld.tile), (MeldKind::ConcealedKong, t("1f")));
+    assert_eq!(meld.tiles(), tiles("1f2f3f4f"));
     assert!(g.extra_winds(east).is_empty());
     // 123m 456p 789s 1z: the replacement completed nothing yet (one 1z), so no win.
     assert_eq!(g.turn(), Some(east));
@@ -402,6 +410,7 @@ fn five_players_added_kong_of_extra_winds() {
     act(&mut g, ne, Action::AddedKong(t("4f")));
     let meld = g.melds(ne)[0];
     assert_eq!((meld.kind, meld.tile), (MeldKind::Kong, t("1f")));
+    assert_eq!(meld.tiles(), tiles("1f2f3f4f"));
     assert_eq!(g.turn(), Some(ne));
     assert_eq!(g.drawn(), Some(t("9s")));
 }

@@ -58,3 +58,66 @@ fn a_changed_record_in_a_recorded_log_is_caught() {
     let e = replay(&(changed.join("\n") + "\n")).expect_err("a changed payment must not replay");
     assert_eq!(e.line(), line + 1);
 }
+
+/// Removes every `itemised` list from a log's JSON lines: the log as written before wins carried
+/// their itemised payments.
+fn without_itemised(text: &str) -> String {
+    fn strip(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                m.remove("itemised");
+                m.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        strip(&mut v);
+        out.push_str(&v.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn logs_from_before_itemised_wins_still_replay() {
+    for &(file, hands, actions, records) in RECORDED {
+        let text = read(file);
+        let old = without_itemised(&text);
+        assert!(!old.contains("\"itemised\""), "{file}: stripped");
+        let report = replay(&old).unwrap_or_else(|e| panic!("{file} without itemised: {e}"));
+        assert_eq!(
+            (report.hands.len(), report.actions, report.records),
+            (hands, actions, records),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn a_changed_itemised_payment_is_caught() {
+    let text = read("hangzhou-greedy.jsonl");
+    let line = text
+        .lines()
+        .position(|l| l.contains("\"type\":\"won\"") && l.contains("\"itemised\":[{"))
+        .expect("a won event with itemised payments");
+    let changed: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i != line {
+                return l.to_string();
+            }
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let amount = &mut v["event"]["scored"]["itemised"][0]["reason"]["args"]["amount"];
+            *amount = serde_json::json!(amount.as_i64().unwrap() + 1);
+            v.to_string()
+        })
+        .collect();
+    let e =
+        replay(&(changed.join("\n") + "\n")).expect_err("a changed itemised list must not replay");
+    assert_eq!(e.line(), line + 1);
+}

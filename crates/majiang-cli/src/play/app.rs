@@ -82,9 +82,9 @@ pub struct HandSummary {
     pub total: i64,
     /// Payments by chair.
     pub payments: Vec<i64>,
-    /// The payments one by one with their reasons, when they could be worked out again
-    /// ([`super::explain`]).
-    pub itemised: Vec<majiang::scoring::Payment>,
+    /// The payments one by one with their reasons, between chairs, as the win event carries
+    /// them.
+    pub itemised: Vec<majiang::table::PlayerPayment>,
 }
 
 /// The whole interactive game.
@@ -106,8 +106,6 @@ pub struct App {
     logging: bool,
     written: usize,
     last_turn_drawn: Option<(Player, Option<Tile>, usize)>,
-    /// Who last drew a replacement tile (cleared by an ordinary draw).
-    replacement: Option<Player>,
 }
 
 /// How many event lines the log keeps (PgUp/PgDn scroll through them).
@@ -176,7 +174,6 @@ impl App {
             logging,
             written: 0,
             last_turn_drawn: None,
-            replacement: None,
         };
         app.hand_started(opening.deal);
         Ok(app)
@@ -748,11 +745,6 @@ impl App {
     fn record(&mut self, events: &[Event]) {
         let hand = self.session.game().setup().hand_number;
         for e in events {
-            match e {
-                Event::ReplacementDrawn { player, .. } => self.replacement = Some(*player),
-                Event::Drew { .. } => self.replacement = None,
-                _ => {}
-            }
             if let Event::Won {
                 player,
                 win,
@@ -774,19 +766,7 @@ impl App {
                     patterns: scored.patterns.clone(),
                     total: scored.total,
                     payments: scored.payments.clone(),
-                    itemised: super::explain::itemised(
-                        self.session.game(),
-                        &super::explain::Win {
-                            winner: *player,
-                            win: *win,
-                            discarder: *discarder,
-                            tile: *tile,
-                            hand: tiles,
-                            replacement: self.replacement == Some(*player),
-                            payments: &scored.payments,
-                        },
-                    )
-                    .unwrap_or_default(),
+                    itemised: scored.itemised.clone(),
                 });
             }
             if let Event::ExhaustiveDraw = e {

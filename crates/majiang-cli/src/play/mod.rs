@@ -7,7 +7,6 @@
 //! loop, the bots' delay, and the log file.
 
 pub mod app;
-pub mod explain;
 pub mod tiles;
 pub mod view;
 

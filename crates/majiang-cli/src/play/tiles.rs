@@ -80,11 +80,11 @@ pub fn meld_text(
 ) -> String {
     let mut tiles = meld.tiles();
     if meld.kind == MeldKind::ConcealedKong {
-        let face = style.tile(meld.tile);
         return if reveal {
-            vec![face; 4].join(" ")
+            style.tiles(&tiles)
         } else {
-            format!("## {face} {face} ##")
+            let face = |i: usize| style.tile(tiles.get(i).copied().unwrap_or(meld.tile));
+            format!("## {} {} ##", face(1), face(2))
         };
     }
     let claimed = meld.claimed.unwrap_or(meld.tile);
@@ -92,10 +92,14 @@ pub fn meld_text(
     let Some(side) = side else {
         return style.tiles(&tiles);
     };
-    // Extra winds (five- and six-player classic) are one kind: a claimed one stands for one of
-    // the meld's tiles whatever its number.
-    let alike = |t: Tile| t == claimed || (t.is_bonus() && claimed.is_bonus());
-    if let Some(i) = tiles.iter().position(|&t| alike(t)) {
+    // The claimed tile itself; a meld without its extra winds' own tiles (an older log) shows
+    // copies of its lowest, and the claimed extra wind stands for one of them.
+    let alike = |t: Tile| t.is_bonus() && claimed.is_bonus();
+    if let Some(i) = tiles
+        .iter()
+        .position(|&t| t == claimed)
+        .or_else(|| tiles.iter().position(|&t| alike(t)))
+    {
         tiles.remove(i);
     }
     let at = match side {
@@ -161,16 +165,19 @@ mod tests {
         chow.from = Some(Seat::North);
         chow.claimed = Some(t("4s"));
         assert_eq!(meld_text(a, four, Seat::East, &chow, false), "[4s]3s 5s");
-        // An extra-wind pung (six players) named by its lowest tile, 6f claimed: three tiles.
-        let mut extra = Meld {
-            kind: MeldKind::Pung,
-            tile: t("3f"),
-            from: Some(Seat::North),
-            claimed: Some(t("6f")),
-        };
-        assert_eq!(meld_text(a, four, Seat::East, &extra, false), "[6f]3f 3f");
+        // An extra-wind pung (six players) of 3f 5f 6f, 6f claimed: its own three tiles.
+        let mut winds = majiang::table::ExtraWinds::EMPTY;
+        for f in ["3f", "5f", "6f"] {
+            winds.insert(t(f));
+        }
+        let mut extra = Meld::of_extra_winds(MeldKind::Pung, winds).unwrap();
+        extra.from = Some(Seat::North);
+        extra.claimed = Some(t("6f"));
+        assert_eq!(meld_text(a, four, Seat::East, &extra, false), "[6f]3f 5f");
         extra.from = Some(Seat::West);
-        assert_eq!(meld_text(a, four, Seat::East, &extra, false), "3f[6f]3f");
+        assert_eq!(meld_text(a, four, Seat::East, &extra, false), "3f[6f]5f");
+        extra.from = Some(Seat::South);
+        assert_eq!(meld_text(a, four, Seat::East, &extra, false), "3f 5f[6f]");
         let ck: Meld = "concealed_kong 9999p".parse().unwrap();
         assert_eq!(meld_text(a, four, Seat::East, &ck, false), "## 9p 9p ##");
         assert_eq!(meld_text(a, four, Seat::East, &ck, true), "9p 9p 9p 9p");

@@ -169,6 +169,125 @@ fn log_lines(app: &App, height: u16) -> Vec<Line<'static>> {
     lines
 }
 
+/// `text` in lines of at most `width` characters, broken at spaces (a longer word is cut).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let mut word: String = word.to_string();
+        loop {
+            let used = line.chars().count();
+            let len = word.chars().count();
+            if used > 0 && used + 1 + len <= width {
+                line.push(' ');
+                line.push_str(&word);
+                break;
+            }
+            if used == 0 && len <= width {
+                line = word;
+                break;
+            }
+            if used > 0 {
+                lines.push(std::mem::take(&mut line));
+                continue;
+            }
+            // A word longer than the line: cut it.
+            let head: String = word.chars().take(width).collect();
+            word = word.chars().skip(width).collect();
+            lines.push(head);
+        }
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The patterns with their values in as few columns as `room` rows allow (one when they fit),
+/// each column as wide as its longest name and value, within `width` cells; limit hands say
+/// "limit". When the columns are too wide, the longest names wrap onto a second line (words
+/// kept whole); a name is cut only when even that does not fit in `room` rows.
+fn pattern_columns(
+    patterns: &[majiang::scoring::PatternDef],
+    room: usize,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let value = |p: &majiang::scoring::PatternDef| {
+        let v = if p.option == Some("limit") {
+            "limit".to_string()
+        } else {
+            p.value_text()
+        };
+        v.split(" (option").next().unwrap_or_default().to_string()
+    };
+    let cells: Vec<(String, String)> = patterns
+        .iter()
+        .map(|p| (p.name.to_string(), value(p)))
+        .collect();
+    let columns = cells.len().div_ceil(room.max(1)).max(1);
+    let per_column = cells.len().div_ceil(columns).max(1);
+    let chunks: Vec<&[(String, String)]> = cells.chunks(per_column).collect();
+    let widest = |c: &[(String, String)], f: fn(&(String, String)) -> &String| {
+        c.iter().map(|x| f(x).chars().count()).max().unwrap_or(0)
+    };
+    let mut names: Vec<usize> = chunks.iter().map(|c| widest(c, |x| &x.0)).collect();
+    let values: Vec<usize> = chunks.iter().map(|c| widest(c, |x| &x.1)).collect();
+    // Each column: two spaces, the name, a space, the value.
+    let needed =
+        |names: &[usize]| -> usize { names.iter().zip(&values).map(|(n, v)| 2 + n + 1 + v).sum() };
+    // Too wide: narrow the widest name column, one cell at a time.
+    while needed(&names) > width {
+        let Some(longest) = names.iter_mut().max() else {
+            break;
+        };
+        if *longest <= 8 {
+            break;
+        }
+        *longest -= 1;
+    }
+    // Each column as lines: a name wrapped to its width, its value on the first line.
+    let column_lines = |wrap: bool| -> Vec<Vec<String>> {
+        chunks
+            .iter()
+            .zip(names.iter().zip(&values))
+            .map(|(chunk, (&n, &v))| {
+                let mut out = Vec::new();
+                for (name, value) in chunk.iter() {
+                    let parts = if wrap {
+                        wrap_words(name, n)
+                    } else {
+                        vec![name.chars().take(n).collect()]
+                    };
+                    for (i, part) in parts.iter().enumerate() {
+                        let value = if i == 0 { value.as_str() } else { "" };
+                        let indent = if i == 0 { "" } else { " " };
+                        let part = format!("{indent}{part}");
+                        let part: String = part.chars().take(n).collect();
+                        out.push(format!("  {part:<n$} {value:<v$}"));
+                    }
+                }
+                out
+            })
+            .collect()
+    };
+    let mut laid = column_lines(true);
+    if laid.iter().map(Vec::len).max().unwrap_or(0) > room {
+        laid = column_lines(false);
+    }
+    let rows = laid.iter().map(Vec::len).max().unwrap_or(0);
+    (0..rows)
+        .map(|r| {
+            let mut line = String::new();
+            for (c, col) in laid.iter().enumerate() {
+                let blank = " ".repeat(2 + names[c] + 1 + values[c]);
+                line.push_str(col.get(r).unwrap_or(&blank));
+            }
+            Line::from(line.trim_end().to_string())
+        })
+        .collect()
+}
+
 /// The `?` overlay: the keys, then the rule set's patterns with their values.
 fn help_popup(f: &mut Frame, app: &App) {
     let spec = app.ruleset().spec();
@@ -189,31 +308,8 @@ fn help_popup(f: &mut Frame, app: &App) {
     ];
     let area = f.area();
     let room = usize::from(area.height.saturating_sub(2)).saturating_sub(lines.len());
-    if spec.patterns.len() <= room {
-        for p in spec.patterns {
-            lines.push(Line::from(format!("  {:<34} {}", p.name, p.value_text())));
-        }
-    } else {
-        // Two columns when one does not fit: limit hands say "limit", long names are cut.
-        let cell_width = usize::from(area.width.min(110).saturating_sub(4)) / 2;
-        let name_width = cell_width.saturating_sub(13).max(8);
-        let cell = |p: &majiang::scoring::PatternDef| {
-            let name: String = p.name.chars().take(name_width).collect();
-            let value = if p.option == Some("limit") {
-                "limit".to_string()
-            } else {
-                p.value_text()
-            };
-            let value = value.split(" (option").next().unwrap_or_default();
-            format!("{name:<name_width$} {value:<12}")
-        };
-        let half = spec.patterns.len().div_ceil(2);
-        for i in 0..half {
-            let left = cell(&spec.patterns[i]);
-            let right = spec.patterns.get(half + i).map(cell).unwrap_or_default();
-            lines.push(Line::from(format!(" {left} {right}")));
-        }
-    }
+    let inner = usize::from(area.width.min(110).saturating_sub(2));
+    lines.extend(pattern_columns(spec.patterns, room, inner));
     let r = popup_rect(area, 110, lines.len() as u16 + 2);
     f.render_widget(Clear, r);
     f.render_widget(
@@ -687,28 +783,14 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
     }
     let head = lines.len();
     let mut why = Vec::new();
-    if !s.itemised.is_empty() {
-        let table = app.observation().table;
-        let name = |seat: Seat| {
-            table
-                .iter()
-                .find(|h| h.seat == seat)
-                .map_or("?", |h| app.name(h.player))
-        };
-        for pay in &s.itemised {
-            why.push(Line::from(format!(
-                "  {} {} {} {}: {}",
-                name(pay.from),
-                if name(pay.from) == "You" {
-                    "pay"
-                } else {
-                    "pays"
-                },
-                name(pay.to),
-                pay.amount,
-                pay.reason
-            )));
-        }
+    for pay in &s.itemised {
+        why.push(Line::from(format!(
+            "  {} {} {}: {}",
+            app.says(pay.from, "pay"),
+            app.name(pay.to),
+            pay.amount,
+            pay.reason
+        )));
     }
     lines.push(Line::from(""));
     match app.settlement().map(|st| (st.next, st.ended)) {

@@ -36,9 +36,12 @@ export function renderMeld(meld, ownerSeat, n, cls = "small") {
     return box;
   }
   const turned = turnedIndex(meld, ownerSeat, n);
-  if (meld.kind === "chow" && meld.claimed) {
-    const rest = tiles.filter((x) => x !== meld.claimed);
-    tiles = turned === 0 ? [meld.claimed, ...rest] : turned === 2 ? [...rest, meld.claimed] : [rest[0], meld.claimed, rest[1]];
+  // The claimed tile is the turned one: a chow's, or an extra-wind meld's (3f 5f 6f).
+  const at = meld.claimed ? tiles.indexOf(meld.claimed) : -1;
+  if (turned >= 0 && at >= 0 && tiles.some((x) => x !== meld.claimed)) {
+    const rest = tiles.filter((_, k) => k !== at);
+    rest.splice(Math.min(turned, rest.length), 0, meld.claimed);
+    tiles = rest;
   }
   tiles.forEach((x, k) => box.append(tileImg(x, cls + (k === turned ? " turned" : ""))));
   return box;
@@ -97,7 +100,9 @@ export function renderCompass(obs, me, { nameOf, countdown = null }) {
     // The viewer at the bottom, the next player to the right, counter-clockwise round.
     const angle = (90 - (k * 360) / n) * Math.PI / 180;
     const x = 50 + 38 * Math.cos(angle), y = 50 + 38 * Math.sin(angle);
-    const lit = obs.turn === chair;
+    // The seat to act: whose turn it is, or during a claim window the viewer asked to answer.
+    const answering = (obs.turn === null || obs.turn === undefined) && chair === obs.player && (obs.legal_actions || []).length > 0;
+    const lit = obs.turn === chair || answering;
     box.append(el("div", { class: "compass-seat" + (lit ? " lit" : "") + (obs.dealer === chair ? " dealer" : ""), style: `left:${x}%;top:${y}%`, title: nameOf(chair), "data-chair": String(chair) },
       t("seat.short." + pub.seat)));
   }

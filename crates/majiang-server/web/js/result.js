@@ -3,10 +3,10 @@
 // The table shows it when a hand ends; the replay shows it as a step.
 
 import { el, signClass, signed } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, has } from "./i18n.js";
 import { tileImg, parseTiles, tileName } from "./tiles.js";
 import { renderMelds } from "./board.js";
-import { patternName, patternValue } from "./words.js";
+import { patternName, patternValue, reasonText } from "./words.js";
 
 /** The title line: who won how, or a drawn hand. `me` is the viewer's chair or null. */
 export function resultTitle(s, nameOf, me) {
@@ -47,6 +47,12 @@ function revealRow(r, n, seats, nameOf, winner) {
     el("div", { class: "reveal-name" }, nameOf(r.player)), row, renderMelds(pub, n));
 }
 
+/** ": " and a payment's reason in the chosen language, or nothing. */
+function reasonOf(p) {
+  const why = reasonText(p.reason, p.text);
+  return why ? ": " + why : "";
+}
+
 /** The summary of hand settlement `s` with the server's `reveal` and `payments_explained`
  * (either may be missing). `seats` are the seat winds by chair; `ledger` the totals after. */
 export function renderSummary(s, { reveal = null, explained = null, seats = [], nameOf, me = null }) {
@@ -67,19 +73,24 @@ export function renderSummary(s, { reveal = null, explained = null, seats = [], 
     box.append(el("h3", {}, t("result.patterns")), pats);
   }
   box.append(el("h3", {}, t("result.payments")));
+  // The payments one by one: the server's list, else the ones the win carries (the replay).
+  if (!(explained && explained.length) && o.type === "win" && o.scored) explained = o.scored.itemised || null;
   if (explained && explained.length) {
     const list = el("ul", { id: "payments-explained" });
     const object = (chair) => (me !== null && chair === me ? t("common.you_object") : nameOf(chair));
     for (const p of explained) {
       const key = me !== null && p.from === me ? "result.pays.you" : "result.pays";
-      list.append(el("li", {}, el("b", {}, t(key, { from: nameOf(p.from), to: object(p.to), amount: p.amount })), p.reason ? ": " + p.reason : ""));
+      list.append(el("li", {}, el("b", {}, t(key, { from: nameOf(p.from), to: object(p.to), amount: p.amount })), reasonOf(p)));
     }
     box.append(list);
   }
   const pays = el("table", { id: "payments" });
   (s.payments || []).forEach((p, chair) => pays.append(el("tr", {}, el("td", {}, nameOf(chair)), el("td", { class: "mono " + signClass(p) }, signed(p)))));
   box.append(pays);
-  if (s.ended) box.append(el("p", {}, t("result.match_over", { why: String(s.ended).replace(/_/g, " ") })));
+  if (s.ended) {
+    const why = has("result.ended." + s.ended) ? t("result.ended." + s.ended) : String(s.ended).replace(/_/g, " ");
+    box.append(el("p", {}, t("result.match_over", { why })));
+  }
   return box;
 }
 

@@ -340,7 +340,7 @@ function showResult() {
   }
   if (game.over) {
     const tbl = el("table", { id: "standings" });
-    for (const s of game.over.standings) tbl.append(el("tr", {}, el("td", {}, s.rank + "."), el("td", {}, nameOf(s.player)), el("td", { class: "mono " + signClass(s.points) }, s.points)));
+    for (const s of game.over.standings) tbl.append(el("tr", {}, el("td", {}, s.rank + "."), el("td", {}, nameOrYou(s.player)), el("td", { class: "mono " + signClass(s.points) }, s.points)));
     body.append(el("h2", {}, t("result.standings")), tbl, el("p", {}, el("a", { class: "replay-link big-link", href: "/?replay=" + game.room }, t("result.replay_link"))));
   }
   const st = game.state;

@@ -48,6 +48,8 @@ export function backImg(extra = "") {
 
 /** The tiles of a meld in order (a chow from its lowest tile). */
 export function meldTiles(meld) {
+  // Five- and six-player classic: a meld of extra winds names its own tiles (3f 5f 6f).
+  if (meld.extra_winds && meld.extra_winds.length) return meld.extra_winds.slice();
   const suit = meld.tile.slice(-1), rank = Number(meld.tile.slice(0, -1));
   if (meld.kind === "chow") return [0, 1, 2].map((k) => (rank + k) + suit);
   return Array(meld.kind === "pung" ? 3 : 4).fill(meld.tile);

@@ -67,3 +67,17 @@ export function rulesName(name) {
 
 /** A seat wind in words. */
 export function seatName(seat) { return t("seat." + seat); }
+
+/** A payment's reason (`{key, args}` from the server) in words: the catalogue's
+ * `reason.<key>` with its numbers; a list of shares reads "2 + 1 + 1", the reasons a limited
+ * payment joins are worded one by one. `fallback` (the English text) when the key is unknown. */
+export function reasonText(r, fallback = "") {
+  if (!r || typeof r !== "object" || !has("reason." + r.key)) return fallback || "";
+  const args = {};
+  for (const [k, v] of Object.entries(r.args || {})) {
+    if (!Array.isArray(v)) args[k] = v;
+    else if (v.length && typeof v[0] === "object") args[k] = v.map((x) => reasonText(x)).join(t("reason.join"));
+    else args[k] = v.join(" + ");
+  }
+  return t("reason." + r.key, args);
+}

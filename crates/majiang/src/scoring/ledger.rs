@@ -2,7 +2,8 @@
 //!
 //! Settlement writes each payment with its reason ([`Ledger::pay`]); the ledger answers the net
 //! chips per seat ([`Ledger::net`]) and the payments one by one ([`Ledger::payments`]), which a
-//! front end shows as "west pays south 8: San Tan Chengbao …".
+//! front end shows as "west pays south 8: San Tan Chengbao …" (the [`Reason`] in English) or in
+//! its own words from the reason's key and numbers.
 //!
 //! A reason is written only when someone will read it: a ledger made to [`Explain::Itemise`]
 //! keeps every payment with its reason, a [`Explain::Quiet`] one (the engine asking whether a
@@ -10,17 +11,18 @@
 //!
 //! ```
 //! use majiang::Seat;
-//! use majiang::scoring::{Explain, Ledger};
+//! use majiang::scoring::{Explain, Ledger, Reason};
 //! let mut ledger = Ledger::new(&Seat::FOUR, Explain::Itemise);
-//! ledger.pay(Seat::West, Seat::South, 8, || "San Tan Chengbao".into());
-//! ledger.pay(Seat::North, Seat::South, 2, || "self-draw".into());
+//! ledger.pay(Seat::West, Seat::South, 8, || Reason::WinnerScore { score: 8 });
+//! ledger.pay(Seat::North, Seat::South, 2, || Reason::SelfDrawTotal { total: 2 });
 //! let net = ledger.net();
 //! assert_eq!(net[&Seat::South], 10);
 //! assert_eq!(net[&Seat::East], 0);
 //! assert_eq!(net.values().sum::<i64>(), 0);
-//! assert_eq!(ledger.payments()[0].to_string(), "west pays south 8: San Tan Chengbao");
+//! assert_eq!(ledger.payments()[0].to_string(), "west pays south 8: pays the winner's score, 8");
 //! ```
 
+use super::reason::Reason;
 use crate::seat::Seat;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -35,8 +37,8 @@ pub struct Payment {
     pub to: Seat,
     /// How many chips (always positive).
     pub amount: i64,
-    /// The rule and its arithmetic, for a person, e.g. "self-draw: the dealer pays double, 2 × 4".
-    pub reason: String,
+    /// The rule and its arithmetic ("self-draw: the dealer pays double, 2 × 4" in English).
+    pub reason: Reason,
 }
 
 impl fmt::Display for Payment {
@@ -108,10 +110,10 @@ impl Ledger {
         }
     }
 
-    /// Records that `from` pays `to` `amount` chips, for the reason `reason` writes (called
+    /// Records that `from` pays `to` `amount` chips, for the reason `reason` gives (called
     /// only when the ledger itemises). A payment of 0, or between a seat and itself, changes
     /// nothing and is not recorded; a negative amount is recorded as the payment the other way.
-    pub fn pay(&mut self, from: Seat, to: Seat, amount: i64, reason: impl FnOnce() -> String) {
+    pub fn pay(&mut self, from: Seat, to: Seat, amount: i64, reason: impl FnOnce() -> Reason) {
         if amount == 0 || from == to {
             return;
         }
@@ -157,66 +159,6 @@ impl Ledger {
     }
 }
 
-/// One piece of a payment's reason ([`reason!`]): text, or a number written in decimal.
-pub(crate) trait ReasonPiece {
-    /// At least the bytes the piece writes.
-    fn room(&self) -> usize;
-    /// Appends the piece to `out`.
-    fn write_to(&self, out: &mut String);
-}
-
-impl ReasonPiece for &str {
-    fn room(&self) -> usize {
-        self.len()
-    }
-    fn write_to(&self, out: &mut String) {
-        out.push_str(self);
-    }
-}
-
-/// The longest decimal `i64`, sign included.
-const I64_DIGITS: usize = 20;
-
-impl ReasonPiece for i64 {
-    fn room(&self) -> usize {
-        I64_DIGITS
-    }
-    fn write_to(&self, out: &mut String) {
-        let mut digits = [0u8; I64_DIGITS];
-        let mut at = digits.len();
-        let mut rest = self.unsigned_abs();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        if *self < 0 {
-            out.push('-');
-        }
-        for &d in &digits[at..] {
-            out.push(char::from(d));
-        }
-    }
-}
-
-/// Writes a payment's reason from its pieces (text and numbers, each a [`ReasonPiece`]) into a
-/// `String` allocated once: the text `format!` would write with the numbers in `{}`, at a
-/// fraction of its cost, which matters when every scored hand writes several reasons.
-macro_rules! reason {
-    ($($piece:expr),+ $(,)?) => {{
-        let pieces: &[&dyn $crate::scoring::ledger::ReasonPiece] = &[$(&$piece),+];
-        let mut text = String::with_capacity(pieces.iter().map(|p| p.room()).sum());
-        for p in pieces {
-            p.write_to(&mut text);
-        }
-        text
-    }};
-}
-pub(crate) use reason;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,8 +166,12 @@ mod tests {
     #[test]
     fn zero_and_self_payments_are_not_recorded() {
         let mut l = Ledger::new(&Seat::FOUR, Explain::Itemise);
-        l.pay(Seat::East, Seat::South, 0, || "nothing".into());
-        l.pay(Seat::East, Seat::East, 5, || "to oneself".into());
+        l.pay(Seat::East, Seat::South, 0, || Reason::SelfDrawTotal {
+            total: 0,
+        });
+        l.pay(Seat::East, Seat::East, 5, || Reason::SelfDrawTotal {
+            total: 5,
+        });
         assert!(l.payments().is_empty());
         assert!(l.net().values().all(|&v| v == 0));
         assert_eq!(l.net().len(), 4);
@@ -234,7 +180,9 @@ mod tests {
     #[test]
     fn a_negative_amount_is_the_payment_the_other_way() {
         let mut l = Ledger::new(&Seat::FOUR, Explain::Itemise);
-        l.pay(Seat::East, Seat::South, -3, || "difference".into());
+        l.pay(Seat::East, Seat::South, -3, || Reason::SelfDrawTotal {
+            total: 3,
+        });
         assert_eq!(l.payments()[0].from, Seat::South);
         assert_eq!(l.payments()[0].amount, 3);
         let (net, payments) = l.into_parts();
@@ -245,9 +193,15 @@ mod tests {
     #[test]
     fn net_sums_to_zero_and_follows_every_payment() {
         let mut l = Ledger::new(&Seat::FOUR, Explain::Itemise);
-        l.pay(Seat::West, Seat::South, 8, || "a".into());
-        l.pay(Seat::East, Seat::South, 4, || "b".into());
-        l.pay(Seat::South, Seat::North, 1, || "c".into());
+        l.pay(Seat::West, Seat::South, 8, || Reason::SelfDrawTotal {
+            total: 8,
+        });
+        l.pay(Seat::East, Seat::South, 4, || Reason::SelfDrawTotal {
+            total: 4,
+        });
+        l.pay(Seat::South, Seat::North, 1, || Reason::SelfDrawTotal {
+            total: 1,
+        });
         let net = l.net();
         assert_eq!(net[&Seat::South], 11);
         assert_eq!(net[&Seat::North], 1);
@@ -260,7 +214,9 @@ mod tests {
         l.pay(Seat::West, Seat::South, 8, || {
             unreachable!("a quiet ledger writes no reason")
         });
-        l.pay(Seat::South, Seat::NorthEast, 3, String::new);
+        l.pay(Seat::South, Seat::NorthEast, 3, || Reason::SelfDrawTotal {
+            total: 3,
+        });
         assert!(l.payments().is_empty());
         let net = l.net();
         assert_eq!((net[&Seat::West], net[&Seat::South]), (-8, 5));
@@ -278,17 +234,5 @@ mod tests {
             assert_eq!(s as usize, i);
         }
         assert!(SEATS.windows(2).all(|w| w[0] < w[1]));
-    }
-
-    #[test]
-    fn reasons_read_as_format_writes_them() {
-        let total: i64 = 16;
-        for n in [0, 7, -7, 10, 1_000_000, i64::MAX, i64::MIN] {
-            assert_eq!(reason!("x ", n, " y"), format!("x {n} y"));
-        }
-        assert_eq!(
-            reason!("pays for all, ", 3_i64, " × ", total, " = ", 3 * total),
-            "pays for all, 3 × 16 = 48"
-        );
     }
 }

@@ -8,16 +8,19 @@
 //!
 //! The vocabulary the rule sets share: [`PatternDef`] (one row of a rule set's pattern table),
 //! [`PatternScore`] (a row that counts, with its value), [`Ledger`] (zero-sum payments with their
-//! reasons, written only when [`Explain`] asks) and [`score_request`] (options read, then a win
+//! reasons, written only when [`Explain`] asks), [`Reason`] (a payment's rule and numbers, in
+//! English or as a key and arguments for a front end's catalogue) and [`score_request`] (options read, then a win
 //! scored).
 
 pub mod ledger;
 pub mod pattern;
 pub mod reading;
+pub mod reason;
 pub mod request;
 
 pub use ledger::{Explain, Ledger, Payment};
 pub use pattern::{PatternDef, RuleOptions, score_request};
+pub use reason::Reason;
 
 use crate::counts::TileCounts;
 use crate::meld::Meld;
@@ -348,6 +351,7 @@ mod tests {
             tile: flower,
             from: Some(crate::Seat::East),
             claimed: None,
+            extra_winds: crate::table::ExtraWinds::EMPTY,
         };
         let mut won_on = with_meld("south", "pung", "222s", "east");
         won_on.winning_tile = flower;

@@ -15,7 +15,7 @@
 use super::{Circumstances, OtherHand, WinKind, WinSituation};
 use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
-use crate::notation::{parse_tile, parse_tiles};
+use crate::notation::{format_in_order, parse_tile, parse_tiles};
 use crate::seat::Seat;
 use crate::tile::{Tile, Wind};
 use serde::Deserialize;
@@ -138,7 +138,7 @@ fn meld(raw: &RawMeld, field: &str, table: &Table) -> Result<Meld, Malformed> {
 }
 
 /// A set of extra winds at a five- or six-player classic table: a pung of three (or a kong of
-/// four) different extra-wind tiles, stored as a meld of the lowest of them.
+/// four) different extra-wind tiles, stored as a meld of those tiles (named by the lowest).
 fn extra_wind_meld(
     kind: MeldKind,
     tiles: &[Tile],
@@ -159,11 +159,16 @@ fn extra_wind_meld(
             table.extra_wind_names()
         )));
     }
-    Ok(Meld {
-        kind,
-        tile: sorted[0],
-        from: None,
-        claimed: None,
+    let mut winds = crate::table::ExtraWinds::EMPTY;
+    for &t in &sorted {
+        winds.insert(t);
+    }
+    Meld::of_extra_winds(kind, winds).ok_or_else(|| {
+        bad(format!(
+            "{field}: {} is not a {} of extra winds",
+            format_in_order(&sorted),
+            kind.keyword()
+        ))
     })
 }
 

@@ -3,7 +3,7 @@
 
 use super::Player;
 use crate::meld::Meld;
-use crate::scoring::{PatternScore, WinKind};
+use crate::scoring::{PatternScore, Reason, WinKind};
 use crate::seat::Seat;
 use crate::tile::{Tile, Wind};
 use serde::{Deserialize, Serialize};
@@ -44,6 +44,23 @@ pub struct PlayerScore {
     pub total: i64,
     /// Net chips per player, indexed by chair.
     pub payments: Vec<i64>,
+    /// The payments one by one, each with its reason; they add up to `payments`. Not written
+    /// when empty, so a log from before the payments were itemised reads the same.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub itemised: Vec<PlayerPayment>,
+}
+
+/// One payment of a win between two players (chairs), and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerPayment {
+    /// Who pays.
+    pub from: Player,
+    /// Who receives.
+    pub to: Player,
+    /// How many chips (always positive).
+    pub amount: i64,
+    /// The rule and its arithmetic.
+    pub reason: Reason,
 }
 
 /// One step of a hand (or of the seat choice before a match).

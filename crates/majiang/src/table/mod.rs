@@ -89,7 +89,7 @@ pub mod wall;
 
 pub use action::{Action, ActionError, IllegalReason};
 pub use config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
-pub use event::{DicePurpose, Event, KongKind, PlayerScore};
+pub use event::{DicePurpose, Event, KongKind, PlayerPayment, PlayerScore};
 pub use extra_winds::ExtraWinds;
 pub use game::{Actors, DiscardRecord, Game, HandOutcome, HandSetup, SetupError, TileSource};
 pub use hint::{ReadyHint, Wait, ready_hint};

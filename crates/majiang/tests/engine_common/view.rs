@@ -90,6 +90,9 @@ impl SeatView {
                     .expect("an added kong extends a pung");
                 m.kind = MeldKind::Kong;
                 m.tile = m.tile.min(t);
+                if t.is_bonus() {
+                    m.extra_winds.insert(t);
+                }
             }
         }
         match e {
@@ -153,11 +156,19 @@ impl SeatView {
             Event::KongDeclared { player, kind, tile } => match kind {
                 KongKind::Concealed => {
                     self.lose(*player, *tile, 4);
+                    // Kongs of extra winds exist only at five players: all four, 1f–4f.
+                    let mut extra_winds = ExtraWinds::EMPTY;
+                    if tile.is_bonus() {
+                        for f in ["1f", "2f", "3f", "4f"] {
+                            extra_winds.insert(f.parse().expect("a tile"));
+                        }
+                    }
                     self.melds[player.index()].push(Meld {
                         kind: MeldKind::ConcealedKong,
                         tile: *tile,
                         from: None,
                         claimed: None,
+                        extra_winds,
                     });
                 }
                 KongKind::Added => self.pending_added = Some((*player, *tile)),

@@ -2,7 +2,7 @@
 
 use super::EfficientBot;
 use crate::meld::{Meld, MeldKind};
-use crate::table::{Action, Observation};
+use crate::table::{Action, ExtraWinds, Observation};
 use crate::tile::Tile;
 
 impl EfficientBot {
@@ -57,6 +57,7 @@ impl EfficientBot {
                 tile: start,
                 from: None,
                 claimed: Some(tile),
+                extra_winds: ExtraWinds::EMPTY,
             };
             let mut m = ctx.melds;
             m.add(&meld, &ctx.pung_fan);

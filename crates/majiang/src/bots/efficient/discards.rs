@@ -8,7 +8,7 @@ use super::defence::DANGER_WEIGHT;
 use super::evaluation::{AfterDiscards, connectivity};
 use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
-use crate::table::{Action, Observation};
+use crate::table::{Action, ExtraWinds, Observation};
 use crate::tile::Tile;
 use rand::Rng;
 
@@ -162,6 +162,7 @@ impl EfficientBot {
                             tile: t,
                             from: None,
                             claimed: None,
+                            extra_winds: ExtraWinds::EMPTY,
                         },
                         &ctx.pung_fan,
                     );

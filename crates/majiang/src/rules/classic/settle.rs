@@ -1,8 +1,8 @@
 //! Settlement: the winner collects their score from every loser; losers pay each other the
 //! difference of their scores; the dealer ("East") pays and receives double in every exchange.
 
-use crate::scoring::ledger::{SEAT_KINDS, reason};
-use crate::scoring::{Explain, Ledger};
+use crate::scoring::ledger::SEAT_KINDS;
+use crate::scoring::{Explain, Ledger, Reason};
 use crate::seat::Seat;
 use std::collections::BTreeMap;
 
@@ -38,18 +38,16 @@ pub fn settle(
     }
     let score = |s: Seat| by_seat[s as usize];
     let doubled = |a: Seat, b: Seat| a == dealer || b == dealer;
-    const DOUBLE: &str = "the dealer pays and receives double, 2 × ";
     let mut ledger = Ledger::new(seats, explain);
     let won = score(winner);
     for l in seats.iter().copied().filter(|&s| s != winner) {
         let double = doubled(l, winner);
         let amount = if double { 2 * won } else { won };
         ledger.pay(l, winner, amount, || {
-            const WHY: &str = "pays the winner's score, ";
             if double {
-                reason!(WHY, DOUBLE, won, " = ", amount)
+                Reason::WinnerScoreDoubled { score: won, amount }
             } else {
-                reason!(WHY, won)
+                Reason::WinnerScore { score: won }
             }
         });
     }
@@ -60,12 +58,16 @@ pub fn settle(
             let double = doubled(a, b);
             let amount = if double { 2 * diff } else { diff };
             ledger.pay(low, high, amount, || {
-                const WHY: &str = "pays the difference of the scores, ";
-                let (h, l) = (score(high), score(low));
+                let (high, low) = (score(high), score(low));
                 if double {
-                    reason!(WHY, h, " − ", l, ": ", DOUBLE, diff, " = ", amount)
+                    Reason::ScoreDifferenceDoubled {
+                        high,
+                        low,
+                        diff,
+                        amount,
+                    }
                 } else {
-                    reason!(WHY, h, " − ", l, ": ", diff)
+                    Reason::ScoreDifference { high, low, diff }
                 }
             });
         }

@@ -25,8 +25,7 @@
 //! Every amount is written to a [`Ledger`] with its reason, the rule and its arithmetic.
 
 use crate::meld::Meld;
-use crate::scoring::ledger::{ReasonPiece, reason};
-use crate::scoring::{Explain, Ledger, WinKind, WinSituation};
+use crate::scoring::{Explain, Ledger, Reason, WinKind, WinSituation};
 use crate::seat::Seat;
 
 /// How many melds make the three-meld penalty.
@@ -88,59 +87,26 @@ pub struct Liability {
 }
 
 impl Liability {
-    /// The rule and its arithmetic, for a person, in a hand worth `total`.
-    pub fn reason(&self, s: &WinSituation, total: i64) -> String {
-        let shares = Shares { s, total };
+    /// The rule and its arithmetic in a hand worth `total`.
+    pub fn reason(&self, s: &WinSituation, total: i64) -> Reason {
+        let shares = || s.losers().map(|x| share(s, x, total)).collect();
         let amount = self.amount;
         match self.rule {
-            Rule::Chengbao => reason!(
-                "San Tan Chengbao: fed the winner three melds, pays every share ×2, (",
-                shares,
-                ") × 2 = ",
-                amount
-            ),
-            Rule::ReverseChengbao => reason!(
-                "Reverse Chengbao: made three melds from the winner's discards, pays every \
-                 share ×2, its own included, (",
-                shares,
-                ") × 2 = ",
-                amount
-            ),
-            Rule::Discard => reason!("discard: the discarder pays the total once, ", total),
-            Rule::ZhuoGang => reason!(
-                "Zhuo Gang: the robbed kong's owner pays every self-draw share, ",
-                shares,
-                " = ",
-                amount
-            ),
-            Rule::SelfDraw if amount == total => reason!("self-draw: pays the total, ", total),
-            Rule::SelfDraw => reason!(
-                "self-draw: the dealer pays double, 2 × ",
-                total,
-                " = ",
-                amount
-            ),
-        }
-    }
-}
-
-/// The losers' shares written as a sum in seat order, e.g. "2 + 1 + 1".
-struct Shares<'a> {
-    s: &'a WinSituation,
-    total: i64,
-}
-
-impl ReasonPiece for Shares<'_> {
-    fn room(&self) -> usize {
-        self.s.seats.len() * (" + ".len() + 0_i64.room())
-    }
-
-    fn write_to(&self, out: &mut String) {
-        for (i, x) in self.s.losers().enumerate() {
-            if i > 0 {
-                out.push_str(" + ");
-            }
-            share(self.s, x, self.total).write_to(out);
+            Rule::Chengbao => Reason::Chengbao {
+                shares: shares(),
+                amount,
+            },
+            Rule::ReverseChengbao => Reason::ReverseChengbao {
+                shares: shares(),
+                amount,
+            },
+            Rule::Discard => Reason::DiscarderPaysTotal { total },
+            Rule::ZhuoGang => Reason::ZhuoGang {
+                shares: shares(),
+                amount,
+            },
+            Rule::SelfDraw if amount == total => Reason::SelfDrawTotal { total },
+            Rule::SelfDraw => Reason::DealerPaysDouble { total, amount },
         }
     }
 }
@@ -219,14 +185,11 @@ pub fn settle(s: &WinSituation, total: i64, cap: Option<i64>, explain: Explain) 
                 }
             }
             (pay, Some(limit)) => ledger.pay(payer, s.seat, pay, || {
-                let reasons: Vec<String> = mine().map(|l| l.reason(s, total)).collect();
-                let limit = match limit {
-                    Limit::Cap(c) => format!("capped at {c}"),
-                    Limit::Floor { balance } => {
-                        format!("balance {balance}: pays at most what it holds above 0")
-                    }
-                };
-                format!("{}; owes {sum}, {limit}", reasons.join("; "))
+                let owed = mine().map(|l| l.reason(s, total)).collect();
+                match limit {
+                    Limit::Cap(cap) => Reason::Capped { owed, sum, cap },
+                    Limit::Floor { balance } => Reason::Floored { owed, sum, balance },
+                }
             }),
         }
     }

@@ -383,8 +383,9 @@ fn reverse_chengbao_near_miss_and_reason() {
     assert_eq!(s.itemised.len(), 1);
     let p = &s.itemised[0];
     assert_eq!((p.from, p.to, p.amount), (Seat::West, Seat::South, 8));
-    assert!(p.reason.starts_with("Reverse Chengbao"), "{}", p.reason);
-    assert!(p.reason.contains("(2 + 1 + 1) × 2 = 8"), "{}", p.reason);
+    let why = p.reason.to_string();
+    assert!(why.starts_with("Reverse Chengbao"), "{why}");
+    assert!(why.contains("(2 + 1 + 1) × 2 = 8"), "{why}");
 }
 
 #[test]
@@ -396,7 +397,7 @@ fn combined_chengbao_applies_each_rule() {
         json!({"others": three_from("north", "south")}),
     ));
     assert_eq!(pay(&s), [0, 16, -8, -8]);
-    let reasons: Vec<&str> = s.itemised.iter().map(|p| p.reason.as_str()).collect();
+    let reasons: Vec<String> = s.itemised.iter().map(|p| p.reason.to_string()).collect();
     assert!(reasons[0].starts_with("San Tan Chengbao"), "{reasons:?}");
     assert!(reasons[1].starts_with("Reverse Chengbao"), "{reasons:?}");
     // The dealer as A at 2 lao: east made three from west, north three from east, east wins.
@@ -423,7 +424,12 @@ fn a_payer_who_is_both_b_and_a_pays_both() {
     let s = ok(with(both, json!({"options": {"cap": 10}})));
     assert_eq!(pay(&s), [0, 10, -10, 0]);
     assert_eq!(s.itemised.len(), 1);
-    assert!(s.itemised[0].reason.contains("owes 16, capped at 10"));
+    assert!(
+        s.itemised[0]
+            .reason
+            .to_string()
+            .contains("owes 16, capped at 10")
+    );
 }
 
 #[test]

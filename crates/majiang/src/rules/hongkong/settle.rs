@@ -1,7 +1,6 @@
 //! From fan to chips: seed 004's payment ("fan-laak") table and who pays.
 
-use crate::scoring::ledger::reason;
-use crate::scoring::{Explain, Ledger, WinKind, WinSituation};
+use crate::scoring::{Explain, Ledger, Reason, WinKind, WinSituation};
 
 /// Points for a hand of `fan` under a limit of `limit` fan: 0→1, 1→2, 2→4, 3→8, 4–6→16,
 /// 7 up to `limit − 1`→32 (7–9 under the default limit of 10), at or above the limit→64.
@@ -38,19 +37,17 @@ pub fn points(fan: u32, limit: u32) -> i64 {
 pub(crate) fn settle(s: &WinSituation, fan: u32, points: i64, explain: Explain) -> Ledger {
     let mut ledger = Ledger::new(&s.seats, explain);
     for loser in s.losers() {
+        let fan = i64::from(fan);
         let (pays, why) = match s.win {
-            WinKind::SelfDraw => (2 * points, "self-draw: everyone pays double, 2 × "),
+            WinKind::SelfDraw => (2 * points, Reason::FanSelfDraw { fan, points }),
             WinKind::Discard | WinKind::RobbingKong if s.discarder == Some(loser) => {
-                (2 * points, "discard: the discarder pays double, 2 × ")
+                (2 * points, Reason::FanDiscarder { fan, points })
             }
             WinKind::Discard | WinKind::RobbingKong => {
-                (points, "discard: the others pay the points, ")
+                (points, Reason::FanOtherLoser { fan, points })
             }
         };
-        let fan = i64::from(fan);
-        ledger.pay(loser, s.seat, pays, || {
-            reason!(fan, " fan → ", points, " points; ", why, points)
-        });
+        ledger.pay(loser, s.seat, pays, || why);
     }
     ledger
 }

@@ -1,8 +1,7 @@
 //! Who pays whom (`docs/rules/yangzhou.md`): self-draw, discard, and Pao Pai.
 
 use super::reading::Reading;
-use crate::scoring::ledger::reason;
-use crate::scoring::{Explain, Invalid, Ledger, WinKind, WinSituation};
+use crate::scoring::{Explain, Invalid, Ledger, Reason, WinKind, WinSituation};
 use crate::seat::Seat;
 
 /// The seat that pays everything under Pao Pai, if any: for a hand of one number suit (Full
@@ -54,14 +53,11 @@ pub fn settle(
         Some(feeder) => {
             let times = if by_discard { 2 } else { losers };
             ledger.pay(check(feeder)?, situation.seat, received, || {
-                reason!(
-                    "Pao Pai: fed the third exposed meld, pays for all, ",
+                Reason::PaoPai {
                     times,
-                    " × ",
                     total,
-                    " = ",
-                    received
-                )
+                    amount: received,
+                }
             });
         }
         None if by_discard => {
@@ -69,18 +65,16 @@ pub fn settle(
                 .discarder
                 .ok_or_else(|| Invalid("a win on a discard needs the discarder".into()))?;
             ledger.pay(check(d)?, situation.seat, received, || {
-                reason!(
-                    "discard: the discarder pays double, 2 × ",
+                Reason::DiscarderPaysDouble {
                     total,
-                    " = ",
-                    received
-                )
+                    amount: received,
+                }
             });
         }
         None => {
             for s in situation.losers() {
-                ledger.pay(check(s)?, situation.seat, total, || {
-                    reason!("self-draw: pays the total, ", total)
+                ledger.pay(check(s)?, situation.seat, total, || Reason::SelfDrawTotal {
+                    total,
                 });
             }
         }

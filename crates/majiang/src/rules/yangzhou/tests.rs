@@ -489,7 +489,7 @@ fn pao_pai_charges_the_third_meld_feeder() {
     assert_eq!(s.payments[&Seat::North], -2 * t);
     assert_eq!(s.payments[&Seat::South], 0);
     assert_eq!(s.itemised.len(), 1);
-    let why = &s.itemised[0].reason;
+    let why = s.itemised[0].reason.to_string();
     assert!(why.starts_with("Pao Pai"), "{why}");
     assert!(why.contains(&format!("2 × {t} = {}", 2 * t)), "{why}");
     // Not a flush: no Pao Pai.

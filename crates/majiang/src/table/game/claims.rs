@@ -5,6 +5,7 @@
 use super::super::Player;
 use super::super::action::{Action, ActionError};
 use super::super::event::{Event, KongKind};
+use super::super::extra_winds::ExtraWinds;
 use super::win::WinContext;
 use super::{Game, MAX_PLAYERS, Phase, TileSource, tile_at};
 use crate::meld::{Meld, MeldKind};
@@ -185,21 +186,23 @@ impl Game {
         let h = &mut self.hands[q.index()];
         let meld = match action {
             Action::Pung => {
-                let low = h.take_for_meld(tile, 2, true);
+                let (low, extra_winds) = h.take_for_meld(tile, 2, true);
                 Meld {
                     kind: MeldKind::Pung,
                     tile: low,
                     from: Some(from),
                     claimed: Some(tile),
+                    extra_winds,
                 }
             }
             Action::Kong => {
-                let low = h.take_for_meld(tile, 3, true);
+                let (low, extra_winds) = h.take_for_meld(tile, 3, true);
                 Meld {
                     kind: MeldKind::Kong,
                     tile: low,
                     from: Some(from),
                     claimed: Some(tile),
+                    extra_winds,
                 }
             }
             Action::Chow { tiles } => {
@@ -213,6 +216,7 @@ impl Game {
                     tile: tiles[0],
                     from: Some(from),
                     claimed: Some(tile),
+                    extra_winds: ExtraWinds::EMPTY,
                 }
             }
             _ => unreachable!("a claim"),

@@ -87,18 +87,19 @@ impl Hand {
     }
 
     /// Takes `k` tiles of `t`'s kind for a meld (`claimed`: `t` itself is a claimed discard)
-    /// and returns the meld's tile: `t`, or for extra winds the lowest of the meld's tiles.
-    pub(super) fn take_for_meld(&mut self, t: Tile, k: u8, claimed: bool) -> Tile {
+    /// and returns the meld's tile (`t`, or for extra winds the lowest of the meld's tiles) and
+    /// its extra winds (empty for any other kind).
+    pub(super) fn take_for_meld(&mut self, t: Tile, k: u8, claimed: bool) -> (Tile, ExtraWinds) {
         if !t.is_bonus() {
             self.take(t, k);
-            return t;
+            return (t, ExtraWinds::EMPTY);
         }
         let mut set = self.extra.take(t, k);
         if claimed {
             set.insert(t);
         }
         self.extra_melded = self.extra_melded.union(set);
-        set.lowest().unwrap_or(t)
+        (set.lowest().unwrap_or(t), set)
     }
 
     /// The concealed tiles, extra winds included.

@@ -21,12 +21,13 @@ impl Game {
         events: &mut Vec<Event>,
     ) {
         let h = &mut self.hands[p.index()];
-        let tile = h.take_for_meld(t, 4, false);
+        let (tile, extra_winds) = h.take_for_meld(t, 4, false);
         h.melds.push(Meld {
             kind: MeldKind::ConcealedKong,
             tile,
             from: None,
             claimed: None,
+            extra_winds,
         });
         events.push(Event::KongDeclared {
             player: p,
@@ -150,6 +151,9 @@ impl Game {
         {
             m.kind = MeldKind::Kong;
             m.tile = m.tile.min(t);
+            if t.is_bonus() {
+                m.extra_winds.insert(t);
+            }
         }
         self.replacement(p, chain + 1, events);
     }

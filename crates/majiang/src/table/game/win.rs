@@ -4,7 +4,7 @@
 use super::super::Player;
 use super::super::action::{Action, ActionError, IllegalReason};
 use super::super::complete::is_complete;
-use super::super::event::{Event, PlayerScore};
+use super::super::event::{Event, PlayerPayment, PlayerScore};
 use super::super::extra_winds;
 use super::{Game, Hand, HandOutcome, Phase, TileSource};
 use crate::scoring::{Circumstances, Invalid, OtherHand, Scored, WinKind, WinSituation};
@@ -69,10 +69,12 @@ impl Game {
                 self.hands[p.index()].add(ctx.tile);
             }
         }
+        let itemised = self.itemised_by_player(&scored);
         let score = PlayerScore {
             patterns: scored.patterns,
             total: scored.total,
             payments: payments.clone(),
+            itemised,
         };
         events.push(Event::Won {
             player: p,
@@ -108,6 +110,23 @@ impl Game {
             }
         }
         v
+    }
+
+    /// The itemised payments of a score, between chairs (a payment naming a seat nobody sits in
+    /// is left out; the rule sets name only the table's seats).
+    fn itemised_by_player(&self, scored: &Scored) -> Vec<PlayerPayment> {
+        scored
+            .itemised
+            .iter()
+            .filter_map(|p| {
+                Some(PlayerPayment {
+                    from: self.player_at(p.from)?,
+                    to: self.player_at(p.to)?,
+                    amount: p.amount,
+                    reason: p.reason.clone(),
+                })
+            })
+            .collect()
     }
 
     /// True if `h`'s concealed tiles, with `claimed` if given, are a winning shape (the cheap
