@@ -90,7 +90,7 @@ pub fn run(args: &Args) -> Result<Finished, UsageError> {
     if args.print_json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&rules::answer_json(&outcome))?
+            serde_json::to_string_pretty(&rules::answer_json(&outcome, parsed.itemise))?
         );
     } else {
         print_table(&parsed, &outcome);

@@ -184,7 +184,7 @@ pub fn score(py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     }
     .map_err(value_error)?;
     let outcome = rules::score(&parsed).map_err(value_error)?;
-    score_answer_py(py, &outcome)
+    score_answer_py(py, &outcome, parsed.itemise)
 }
 
 /// A unit as the JSON answer spells it (serde's snake_case names; the tests compare with the
@@ -200,7 +200,11 @@ fn unit_name(py: Python<'_>, unit: Unit) -> &Bound<'_, PyString> {
 
 /// The answer of `majiang score --json` to a scored request, built straight into Python
 /// objects (the tests compare it with the binary's output).
-fn score_answer_py(py: Python<'_>, outcome: &Result<Scored, Invalid>) -> PyResult<PyObject> {
+fn score_answer_py(
+    py: Python<'_>,
+    outcome: &Result<Scored, Invalid>,
+    itemise: bool,
+) -> PyResult<PyObject> {
     let answer = PyDict::new(py);
     match outcome {
         Ok(s) => {
@@ -225,17 +229,11 @@ fn score_answer_py(py: Python<'_>, outcome: &Result<Scored, Invalid>) -> PyResul
                 payments.set_item(k, v)?;
             }
             answer.set_item(intern!(py, "payments"), payments)?;
-            // Each payment with its reason, as `majiang::rules::answer_json` writes them.
-            let itemised = PyList::empty(py);
-            for p in &s.itemised {
-                let d = PyDict::new(py);
-                d.set_item(intern!(py, "from"), p.from.name())?;
-                d.set_item(intern!(py, "to"), p.to.name())?;
-                d.set_item(intern!(py, "amount"), p.amount)?;
-                d.set_item(intern!(py, "reason"), &p.reason)?;
-                itemised.append(d)?;
+            if itemise {
+                // Each payment with its reason, as `majiang::rules::answer_json` writes them.
+                let itemised = to_py(py, &rules::itemised_json(&s.itemised))?;
+                answer.set_item(intern!(py, "itemised"), itemised)?;
             }
-            answer.set_item(intern!(py, "itemised"), itemised)?;
         }
         Err(Invalid(reason)) => {
             answer.set_item(intern!(py, "valid"), false)?;

@@ -57,7 +57,10 @@ async fn every_hand_worked_case_is_answered_as_the_library_and_the_hand_answer()
         let mut failures = Vec::new();
         for case in &all {
             let name = format!("{file} {:?}", case["name"].as_str().unwrap_or("?"));
-            let request = case["request"].to_string();
+            // The page asks for each payment with its reason.
+            let mut request = case["request"].clone();
+            request["itemise"] = Value::Bool(true);
+            let request = request.to_string();
             let (status, head, body) = http(addr, "POST", "/api/score", &request).await;
             assert_eq!(status, 200, "{name}: {body}");
             assert!(head.contains("application/json"), "{name}");
@@ -75,7 +78,12 @@ async fn every_hand_worked_case_is_answered_as_the_library_and_the_hand_answer()
                 // Each payment's reason is there, and they add up to the net payments.
                 let mut net = std::collections::BTreeMap::<String, i64>::new();
                 for p in got["itemised"].as_array().unwrap() {
-                    assert!(!p["reason"].as_str().unwrap().is_empty(), "{name}");
+                    let key = p["reason"]["key"].as_str().unwrap();
+                    assert!(
+                        majiang::scoring::Reason::KEYS.contains(&key),
+                        "{name}: {key}"
+                    );
+                    assert!(!p["text"].as_str().unwrap().is_empty(), "{name}");
                     let amount = p["amount"].as_i64().unwrap();
                     *net.entry(p["to"].as_str().unwrap().into()).or_default() += amount;
                     *net.entry(p["from"].as_str().unwrap().into()).or_default() -= amount;

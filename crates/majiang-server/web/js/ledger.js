@@ -6,7 +6,7 @@
 
 import { $, el, signed, signClass } from "./dom.js";
 import { t, loadLanguage, mountLanguageSwitch, onLanguageChange, currentLanguage } from "./i18n.js";
-import { patternName, patternValue, rulesName, seatName } from "./words.js";
+import { patternName, patternValue, reasonText, rulesName, seatName } from "./words.js";
 import { parseOptions } from "./lobby.js";
 
 const RECENT_KEY = "majiang.ledgers";
@@ -143,7 +143,7 @@ function renderHands() {
       const detail = el("details", {}, el("summary", {}, t("ledger.details", { total: h.answer.total })),
         el("ul", {}, ...h.answer.patterns.map((p) => el("li", {}, patternName(p) + " " + patternValue(p)))),
         el("ul", { class: "itemised" }, ...(h.answer.itemised || []).map((p) => el("li", {},
-          t("result.pays", { from: nameOf(h.seats.indexOf(p.from)), to: nameOf(h.seats.indexOf(p.to)), amount: p.amount }) + " · " + p.reason))));
+          t("result.pays", { from: nameOf(h.seats.indexOf(p.from)), to: nameOf(h.seats.indexOf(p.to)), amount: p.amount }) + " · " + reasonText(p.reason, p.text)))));
       rows.push(el("tr", { class: "detail-row" }, el("td", {}), el("td", { colspan: String(1 + view.players.length) }, detail)));
     }
   }

@@ -7,7 +7,7 @@
 import { $, el, signed, signClass } from "./dom.js";
 import { t, loadLanguage, mountLanguageSwitch, onLanguageChange, currentLanguage } from "./i18n.js";
 import { setWildcard } from "./tiles.js";
-import { patternName, patternValue, rulesName, seatName } from "./words.js";
+import { patternName, patternValue, reasonText, rulesName, seatName } from "./words.js";
 import { parseOptions } from "./lobby.js";
 import { emptyHand, addTile, handJson, renderHand, renderKeyboard } from "./score-hand.js";
 
@@ -79,6 +79,7 @@ export function buildRequest() {
   const winner = handJson(state.hands.winner);
   const req = {
     rules: r ? r.name : $("#c-rules").value,
+    itemise: true,
     options: readOptions(),
     concealed: winner.concealed,
     melds: winner.melds,
@@ -175,7 +176,7 @@ function renderAnswer() {
     ...state.seats.map((s) => el("tr", { "data-seat": s }, el("td", {}, seatLabel(s) + (s === state.seat ? " ★" : "")),
       el("td", { class: "num " + signClass(a.payments[s] || 0) }, signed(a.payments[s] || 0))))));
   const why = el("ul", { class: "itemised" }, ...(a.itemised || []).map((p) =>
-    el("li", {}, el("b", {}, t("result.pays", { from: seatLabel(p.from), to: seatLabel(p.to), amount: p.amount })), " · ", p.reason)));
+    el("li", {}, el("b", {}, t("result.pays", { from: seatLabel(p.from), to: seatLabel(p.to), amount: p.amount })), " · ", reasonText(p.reason, p.text))));
   const card = el("div", { class: "card answer" },
     el("h2", {}, t("result.patterns")), patterns,
     el("h2", {}, t("result.payments")), payments,

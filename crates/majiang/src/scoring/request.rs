@@ -44,6 +44,9 @@ pub struct ScoreRequest {
     pub options: serde_json::Map<String, serde_json::Value>,
     /// The win to score.
     pub situation: WinSituation,
+    /// Whether the answer lists each payment with its reason (`"itemise": true`; the §6
+    /// answer without it).
+    pub itemise: bool,
 }
 
 #[derive(Deserialize)]
@@ -90,6 +93,8 @@ struct RawRequest {
     balances: Option<BTreeMap<String, i64>>,
     #[serde(default)]
     others: BTreeMap<String, RawOther>,
+    #[serde(default)]
+    itemise: bool,
 }
 
 fn bad(msg: impl Into<String>) -> Malformed {
@@ -448,6 +453,7 @@ impl ScoreRequest {
             rules: raw.rules,
             options: raw.options,
             situation,
+            itemise: raw.itemise,
         })
     }
 }
