@@ -497,6 +497,7 @@ fn the_expert_is_deterministic_for_a_seed_and_budget() {
             rollouts: 8,
             candidates: 3,
             horizon: 4,
+            close_rounds: 2,
         };
         let hand = || {
             let (mut game, _) = Game::new(rules.clone(), setup(1, 4, 3, 23)).unwrap();
@@ -514,7 +515,8 @@ fn the_expert_is_deterministic_for_a_seed_and_budget() {
                 .with_budget(bots::Budget {
                     rollouts: 0,
                     candidates: 0,
-                    horizon: 0
+                    horizon: 0,
+                    close_rounds: 0,
                 })
                 .budget()
                 .rollouts,
