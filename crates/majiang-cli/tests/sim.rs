@@ -85,6 +85,27 @@ fn the_same_seed_gives_the_same_report_whatever_the_thread_count() {
     );
     assert!(out.contains("all efficient"), "{out}");
     assert!(out.contains("hands/s"), "{out}");
+    // The paired comparison: one difference per deal, zero-sum chips make it twice the mean.
+    let paired = &v["paired"][0];
+    assert_eq!(paired["bot"], "efficient");
+    assert_eq!(paired["versus"], "random");
+    assert_eq!(paired["deals"], 60);
+    let per_bot = v["per_bot"].as_array().unwrap();
+    let mean = |name: &str| {
+        per_bot.iter().find(|b| b["bot"] == name).unwrap()["chips_per_hand"]
+            .as_f64()
+            .unwrap()
+    };
+    let diff = paired["difference_per_hand"].as_f64().unwrap();
+    assert!(
+        (diff - (mean("efficient") - mean("random"))).abs() < 1e-9,
+        "{v}"
+    );
+    assert!(paired["difference_ci95"].as_f64().unwrap() > 0.0);
+    assert!(
+        out.contains("paired over 60 deals: efficient − random"),
+        "{out}"
+    );
 }
 
 #[test]

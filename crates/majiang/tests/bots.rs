@@ -498,6 +498,7 @@ fn the_expert_is_deterministic_for_a_seed_and_budget() {
             rollouts: 8,
             candidates: 3,
             horizon: 4,
+            close_rounds: 2,
         };
         let hand = || {
             let (mut game, _) = Game::new(rules.clone(), setup(1, 4, 3, 23)).unwrap();
@@ -515,11 +516,66 @@ fn the_expert_is_deterministic_for_a_seed_and_budget() {
                 .with_budget(bots::Budget {
                     rollouts: 0,
                     candidates: 0,
-                    horizon: 0
+                    horizon: 0,
+                    close_rounds: 0,
                 })
                 .budget()
                 .rollouts,
             1
         );
     }
+}
+
+#[test]
+fn the_expert_turns_down_an_early_hangzhou_win_for_bao_tou() {
+    use majiang::parse_tiles;
+    use majiang::table::Wall;
+    let rules = ruleset("hangzhou", json!({}));
+    // The dealer wins at once with a wildcard (White) paired with 5p; discarding the 5p leaves
+    // four sets and a lone wildcard, so any next draw wins as Bao Tou (×2).
+    let hands: Vec<Vec<majiang::tile::Tile>> = [
+        "123m456m789m123p5p5z",
+        "1111s2222s3333s4s",
+        "5555s6666s7777s8s",
+        "1111z2222z3333z4z",
+    ]
+    .iter()
+    .map(|h| parse_tiles(h).unwrap())
+    .collect();
+    let draws = parse_tiles("9p9p9p6p").unwrap();
+    let game = || {
+        let wall = Wall::stacked(rules.config(), &hands, &draws, &[]).unwrap();
+        Game::with_wall(rules.clone(), setup(0, 4, 1, 3), wall)
+            .unwrap()
+            .0
+    };
+    let total = |outcome: &HandOutcome| match outcome {
+        HandOutcome::Win { winner, scored, .. } => {
+            assert_eq!(*winner, Player(0), "the dealer wins");
+            scored.total
+        }
+        HandOutcome::ExhaustiveDraw => panic!("a drawn hand"),
+    };
+    let obs = game().observation(Player(0));
+    assert_eq!(
+        EfficientBot::new(rules.clone(), 0).act(&obs, &obs.legal_actions),
+        Action::Win
+    );
+    let expert = bots::ExpertBot::new(rules.clone(), 0).act(&obs, &obs.legal_actions);
+    assert_eq!(
+        expert,
+        Action::Discard(parse_tiles("5p").unwrap()[0]),
+        "{obs:?}"
+    );
+    let play = |dealer: Box<dyn Bot>| {
+        let mut g = game();
+        let mut players: Vec<Box<dyn Bot>> = vec![dealer];
+        for k in 1..4 {
+            players.push(Box::new(EfficientBot::new(rules.clone(), k)));
+        }
+        play_hand(&mut g, &mut players).unwrap()
+    };
+    let now = total(&play(Box::new(EfficientBot::new(rules.clone(), 0))));
+    let bao = total(&play(Box::new(bots::ExpertBot::new(rules.clone(), 0))));
+    assert_eq!(bao, 2 * now, "Bao Tou doubles the win turned down");
 }

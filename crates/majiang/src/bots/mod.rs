@@ -8,7 +8,8 @@
 //!
 //! - [`RandomBot`]: a uniformly random legal action.
 //! - [`EasyBot`]: the `easy` level, the efficient bot with misjudgements.
-//! - [`ExpertBot`]: the `hard` level, determinized Monte-Carlo search over the discards.
+//! - [`ExpertBot`]: the `hard` level, determinized Monte-Carlo search over the discards (and,
+//!   in Hangzhou, whether to turn a win down for Bao Tou).
 //! - [`EfficientBot`] (the `normal` level): discards and calls by shanten and the unseen useful tiles, aiming at
 //!   the patterns its rule set needs, with a basic defence late in the hand
 //!   ([`EfficientBot::without_defence`]: the same without it, `aggressive` in [`by_name`]).

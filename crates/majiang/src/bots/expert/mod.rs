@@ -13,18 +13,26 @@
 //!    real payments to the bot: its own wins (Hangzhou wildcards, minimum fan and Yangzhou's
 //!    Pao Pai liability included, since the rule set scores them) less the expected cost of
 //!    dealing in, the same worlds for every candidate;
-//! 4. plays the candidate with the best mean payment only when it beats the efficient bot's
+//! 4. spends up to [`Budget::close_rounds`] further batches of worlds on the candidates that
+//!    are still close (better than the efficient bot's choice on average, not yet by two
+//!    standard errors), dropping the others: the search goes where the decision is in doubt;
+//! 5. plays the candidate with the best mean payment only when it beats the efficient bot's
 //!    choice by more than two standard errors of the paired difference; else the efficient
 //!    choice stands.
 //!
-//! Every other decision (claims, kongs, the win, the Fortune Gambit and Bao Tou play, five- and
-//! six-player classic's extra winds) is the efficient bot's.
+//! Where the rule set has the Fortune Gambit's wildcards (Hangzhou), a self-drawn win whose pair
+//! is a wildcard and one other tile may be turned down for a Bao Tou wait (`bao_tou.rs`), when
+//! playouts in the same kind of worlds say the ×2 pays more than the win in hand.
+//!
+//! Every other decision (claims, kongs, the Fortune Gambit, five- and six-player classic's
+//! extra winds) is the efficient bot's.
 //!
 //! It reads only the [`Observation`], never the hidden state, and draws its worlds from a
 //! generator seeded with its seed and a hash of the observation: for a seed and a budget a
 //! decision is a function of what the seat sees. The library has no clock, so the budget is
 //! counted in rollouts; a caller wanting a time limit picks the count.
 
+mod bao_tou;
 mod playout;
 mod world;
 
@@ -45,6 +53,10 @@ pub struct Budget {
     pub candidates: usize,
     /// The bot's own draws after which a playout stops.
     pub horizon: u32,
+    /// Further batches of [`Budget::rollouts`] worlds spent while a candidate is close: better
+    /// than the efficient bot's choice on the worlds so far, but not yet by enough to overrule
+    /// it. Only the default and the close candidates are played in them.
+    pub close_rounds: u32,
 }
 
 impl Budget {
@@ -53,6 +65,7 @@ impl Budget {
         rollouts: 64,
         candidates: 4,
         horizon: 8,
+        close_rounds: 2,
     };
 }
 
@@ -87,6 +100,7 @@ impl ExpertBot {
             rollouts: budget.rollouts.max(1),
             candidates: budget.candidates.max(1),
             horizon: budget.horizon.max(1),
+            close_rounds: budget.close_rounds,
         };
         self
     }
@@ -115,6 +129,17 @@ impl ExpertBot {
         h
     }
 
+    /// What the playouts of one decision share.
+    fn table<'a>(&'a self, obs: &'a Observation, planner: &'a Planner) -> playout::Table<'a> {
+        playout::Table {
+            ruleset: &self.ruleset,
+            obs,
+            rules: self.ruleset.hand_rules(obs.wildcard),
+            planner,
+            horizon: self.budget.horizon,
+        }
+    }
+
     /// Picks a discard by search, starting from the efficient bot's `default` choice.
     fn search_discard(&self, obs: &Observation, default: Tile, seed: u64) -> Tile {
         let planner = Planner::new(self.ruleset.clone(), obs);
@@ -135,20 +160,33 @@ impl ExpertBot {
         if cands.len() == 1 {
             return default;
         }
-        let table = playout::Table {
-            ruleset: &self.ruleset,
-            obs,
-            rules: self.ruleset.hand_rules(obs.wildcard),
-            planner: &planner,
-            horizon: self.budget.horizon,
-        };
+        let table = self.table(obs, &planner);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let r = self.budget.rollouts as usize;
         let mut values = vec![Vec::with_capacity(r); cands.len()];
-        for _ in 0..r {
-            let w = world::sample(&self.ruleset, obs, &mut rng, |q, h| table.pays(q, h));
-            for (v, &t) in values.iter_mut().zip(&cands) {
-                v.push(table.playout(&w, &hand, t));
+        // Every candidate is played in the first batch; later batches play the default and
+        // the candidates still close (the same worlds for all of them: the first worlds of a
+        // dropped candidate are still paired with the default's).
+        let mut playing = vec![true; cands.len()];
+        for round in 0..=self.budget.close_rounds {
+            if round > 0 {
+                let verdicts: Vec<Verdict> = (0..cands.len())
+                    .map(|c| verdict(&values[c], &values[0]))
+                    .collect();
+                for c in 1..cands.len() {
+                    playing[c] = playing[c] && verdicts[c] == Verdict::Close;
+                }
+                if !playing[1..].iter().any(|&p| p) {
+                    break;
+                }
+            }
+            for _ in 0..r {
+                let w = world::sample(&self.ruleset, obs, &mut rng, |q, h| table.pays(q, h));
+                for c in 0..cands.len() {
+                    if playing[c] {
+                        values[c].push(table.playout(&w, &hand, cands[c]));
+                    }
+                }
             }
         }
         choose(&cands, &values)
@@ -160,22 +198,47 @@ impl ExpertBot {
 /// error overruled the efficient bot too often and lost).
 const OVERRULE_BY: f64 = 2.0;
 
+/// How a candidate compares with the default on the worlds both were played in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// No better on average.
+    Worse,
+    /// Better on average, but by [`OVERRULE_BY`] standard errors or less.
+    Close,
+    /// Better by more than [`OVERRULE_BY`] standard errors.
+    Better,
+}
+
+/// The mean and standard error of `values[i] - default[i]` over the worlds both were played in.
+fn paired(values: &[i64], default: &[i64]) -> (f64, f64) {
+    let r = values.len().min(default.len()).max(1) as f64;
+    let diffs = values.iter().zip(default).map(|(&a, &b)| (a - b) as f64);
+    let mean = diffs.clone().sum::<f64>() / r;
+    let var = diffs.map(|d| (d - mean).powi(2)).sum::<f64>() / (r - 1.0).max(1.0);
+    (mean, (var / r).sqrt())
+}
+
+/// The candidate's [`Verdict`] against the default.
+fn verdict(values: &[i64], default: &[i64]) -> Verdict {
+    let (mean, se) = paired(values, default);
+    if mean <= 0.0 {
+        Verdict::Worse
+    } else if mean > OVERRULE_BY * se {
+        Verdict::Better
+    } else {
+        Verdict::Close
+    }
+}
+
 /// The candidate to play: the first (the default) unless another's mean beats it by more than
 /// [`OVERRULE_BY`] standard errors of the paired difference (the margin kept highest wins).
 fn choose(cands: &[Tile], values: &[Vec<i64>]) -> Tile {
-    let r = values[0].len() as f64;
     let mut choice = (cands[0], 0.0f64);
     for c in 1..cands.len() {
-        let diffs: Vec<f64> = values[c]
-            .iter()
-            .zip(&values[0])
-            .map(|(&a, &b)| (a - b) as f64)
-            .collect();
-        let mean = diffs.iter().sum::<f64>() / r;
-        let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (r - 1.0).max(1.0);
-        let se = (var / r).sqrt();
-        if mean > OVERRULE_BY * se && mean > 0.0 && mean - OVERRULE_BY * se > choice.1 {
-            choice = (cands[c], mean - OVERRULE_BY * se);
+        let (mean, se) = paired(&values[c], &values[0]);
+        let margin = mean - OVERRULE_BY * se;
+        if mean > 0.0 && margin > 0.0 && margin > choice.1 {
+            choice = (cands[c], margin);
         }
     }
     choice.0
@@ -193,6 +256,17 @@ impl Bot for ExpertBot {
         let seed = self.decision_seed(obs);
         let mut efficient = EfficientBot::new(self.ruleset.clone(), seed);
         let default = efficient.act(obs, legal);
+        if default == Action::Win && self.ruleset.config().fortune_gambit {
+            let planner = Planner::new(self.ruleset.clone(), obs);
+            let table = self.table(obs, &planner);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xba0);
+            let budget = self.budget.rollouts;
+            if let Some(x) =
+                bao_tou::decline_for(&table, &self.ruleset, obs, legal, budget, &mut rng)
+            {
+                return Action::Discard(x);
+            }
+        }
         let Action::Discard(t) = default else {
             return default;
         };
@@ -206,5 +280,32 @@ impl Bot for ExpertBot {
         } else {
             default
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_candidate_overrules_the_default_only_by_a_clear_paired_margin() {
+        let default = vec![0i64; 16];
+        // Better by 1 on every world: no spread, a clear margin.
+        let clear: Vec<i64> = vec![1; 16];
+        // Better on average (+0.5) but with a spread of ±4: in doubt.
+        let noisy: Vec<i64> = (0..16).map(|i| if i % 2 == 0 { 5 } else { -4 }).collect();
+        let worse: Vec<i64> = vec![-1; 16];
+        assert_eq!(verdict(&clear, &default), Verdict::Better);
+        assert_eq!(verdict(&noisy, &default), Verdict::Close);
+        assert_eq!(verdict(&worse, &default), Verdict::Worse);
+        let (a, b, c) = (Tile::EAST, Tile::SOUTH, Tile::WEST);
+        let values = [default.clone(), noisy.clone(), clear.clone()];
+        assert_eq!(choose(&[a, b, c], &values), c);
+        assert_eq!(choose(&[a, b], &[default.clone(), noisy]), a);
+        // A candidate dropped after fewer worlds is compared on the worlds it was played in.
+        let short: Vec<i64> = vec![1; 4];
+        let mut long = vec![0i64; 4];
+        long.extend([-100; 12]);
+        assert_eq!(verdict(&short, &long), Verdict::Better);
     }
 }

@@ -142,7 +142,7 @@ impl Table<'_> {
     /// The viewer's payment when `winner` wins with `tile` on a hand of `concealed` (without
     /// the tile), by self-draw or on `discarder`'s discard; `mine` is the viewer's hand then.
     /// `None` when the rule set refuses the win (below the minimum, a win it forbids).
-    fn score(
+    pub(crate) fn score(
         &self,
         hands: &[TileCounts],
         winner: usize,
