@@ -8,97 +8,27 @@
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (as `e2e_browser.rs`: when they are
 //! missing and cannot be installed, the test says so loudly and passes without running).
 
+#[path = "support/browser.rs"]
+mod browser;
 mod common;
 
-use fantoccini::{Client, ClientBuilder, Locator};
+use browser::{Browser, err, save_screenshot, set_viewport};
+use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn err(e: fantoccini::error::CmdError) -> String {
-    e.to_string()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hand_built_by_tapping_is_scored_and_recorded_in_a_ledger() {
-    let present =
-        || std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists();
-    if !present() {
-        let script = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../scripts/install-browser.sh"
-        );
-        let status = Command::new("bash").arg(script).status();
-        eprintln!("install-browser.sh: {status:?}");
-    }
-    if !present() {
-        eprintln!(
-            "\n!!!!!!!! SKIPPED: the companion browser test needs {CHROMIUM} and {CHROMEDRIVER} \
-             (run scripts/install-browser.sh) !!!!!!!!\n"
-        );
+    let Some(browser) = Browser::start("the companion browser test", 390, 844).await else {
         return;
-    }
-    let (_app, addr) = common::start_server().await;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let _driver = Driver(
-        Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts"),
-    );
-    let profile = std::env::temp_dir().join(format!("majiang-companion-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&profile);
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": CHROMIUM,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync",
-                "--window-size=390,844",
-                format!("--user-data-dir={}", profile.display()),
-            ]
-        }),
-    );
-    let webdriver = format!("http://127.0.0.1:{port}");
-    let started = Instant::now();
-    let client = loop {
-        let mut b = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
-        b.capabilities(caps.clone());
-        match b.connect(&webdriver).await {
-            Ok(c) => break c,
-            Err(_) if started.elapsed() < Duration::from_secs(20) => {
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-            Err(e) => panic!("no WebDriver session: {e}"),
-        }
     };
+    let (_app, addr) = common::start_server().await;
+    let client = browser.client.clone();
     let result = evening(&client, &format!("http://{addr}")).await;
     if result.is_err() {
-        let _ = shot(&client, "companion-failure").await;
+        let _ = save_screenshot(&client, "companion-failure").await;
     }
-    let _ = client.close().await;
-    let _ = std::fs::remove_dir_all(&profile);
+    browser.close().await;
     result.unwrap();
 }
 
@@ -124,7 +54,7 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
         .await
         .map_err(err)?;
     }
-    shot(c, "companion-ledger-start-en-390x844").await?;
+    save_screenshot(c, "companion-ledger-start-en-390x844").await?;
     tap(c, "#l-start-button").await?;
     wait_for(c, "return !document.querySelector('#l-table').hidden").await?;
     let url = c.current_url().await.map_err(err)?;
@@ -163,7 +93,7 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
         return Err(format!("the hand built by tapping is {built}"));
     }
     check_fits(c, "scoring page with its keyboard").await?;
-    shot(c, "companion-score-hand-en-390x844").await?;
+    save_screenshot(c, "companion-score-hand-en-390x844").await?;
     tap(c, "#c-score").await?;
     wait_for(c, "return !!document.querySelector('#c-answer .answer')").await?;
     let answer = c
@@ -195,11 +125,11 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
             expected["total"]
         ));
     }
-    shot(c, "companion-score-answer-en-390x844").await?;
+    save_screenshot(c, "companion-score-answer-en-390x844").await?;
     for (w, h) in [(1366, 768), (1920, 1080)] {
         set_viewport(c, w, h).await?;
         check_fits(c, "scoring page").await?;
-        shot(c, &format!("companion-score-answer-en-{w}x{h}")).await?;
+        save_screenshot(c, &format!("companion-score-answer-en-{w}x{h}")).await?;
     }
     set_viewport(c, 390, 844).await?;
 
@@ -236,11 +166,11 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
         ));
     }
     check_fits(c, "ledger after a hand").await?;
-    shot(c, "companion-ledger-en-390x844").await?;
+    save_screenshot(c, "companion-ledger-en-390x844").await?;
     for (w, h) in [(1366, 768), (1920, 1080)] {
         set_viewport(c, w, h).await?;
         check_fits(c, "ledger").await?;
-        shot(c, &format!("companion-ledger-en-{w}x{h}")).await?;
+        save_screenshot(c, &format!("companion-ledger-en-{w}x{h}")).await?;
     }
 
     // In Chinese, on the phone.
@@ -250,7 +180,7 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
         .map_err(err)?;
     wait_for(c, "return !document.querySelector('#l-table').hidden").await?;
     check_fits(c, "ledger in Chinese").await?;
-    shot(c, "companion-ledger-zh-390x844").await?;
+    save_screenshot(c, "companion-ledger-zh-390x844").await?;
     c.goto(&format!("{base}/score?ledger={id}"))
         .await
         .map_err(err)?;
@@ -260,7 +190,7 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
     )
     .await?;
     check_fits(c, "scoring page in Chinese").await?;
-    shot(c, "companion-score-zh-390x844").await?;
+    save_screenshot(c, "companion-score-zh-390x844").await?;
     Ok(())
 }
 
@@ -312,39 +242,5 @@ async fn check_fits(c: &Client, what: &str) -> Result<(), String> {
             ));
         }
     }
-    Ok(())
-}
-
-/// Resizes the window so that the page's viewport is `w`×`h`.
-async fn set_viewport(c: &Client, w: u32, h: u32) -> Result<(), String> {
-    c.set_window_size(w, h).await.map_err(err)?;
-    let inner = c
-        .execute("return [window.innerWidth, window.innerHeight]", vec![])
-        .await
-        .map_err(err)?;
-    let (iw, ih) = (
-        inner[0].as_u64().unwrap_or(0) as u32,
-        inner[1].as_u64().unwrap_or(0) as u32,
-    );
-    if (iw, ih) != (w, h) {
-        c.set_window_size(w + w.saturating_sub(iw), h + h.saturating_sub(ih))
-            .await
-            .map_err(err)?;
-    }
-    tokio::time::sleep(Duration::from_millis(250)).await;
-    Ok(())
-}
-
-/// Saves a screenshot as `target/e2e-screenshots/NAME.png`.
-async fn shot(c: &Client, name: &str) -> Result<(), String> {
-    let png = c.screenshot().await.map_err(err)?;
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("target/tmp has a parent")
-        .join("e2e-screenshots");
-    let _ = std::fs::create_dir_all(&dir);
-    let file = dir.join(format!("{name}.png"));
-    std::fs::write(&file, png).map_err(|e| format!("{}: {e}", file.display()))?;
-    eprintln!("screenshot: {}", file.display());
     Ok(())
 }

@@ -9,32 +9,14 @@
 //! `scripts/install-browser.sh` (apt-get) first; if that cannot install them (no root, no
 //! network) the test says so loudly and passes without running.
 
+#[path = "support/browser.rs"]
+mod browser;
 mod common;
 
-use fantoccini::{ClientBuilder, Locator};
+use browser::{Browser, SIZES, save_screenshot, set_viewport};
+use fantoccini::Locator;
 use serde_json::{Value, json};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// What the page offers now, read by a small script.
 const PAGE_STATE: &str = r#"
@@ -47,74 +29,18 @@ return 'wait';
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_plays_a_hand_against_three_bots_in_chromium() {
-    let present =
-        || std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists();
-    if !present() {
-        // The project installs what its tests need: on a fresh machine `cargo test` fetches the
-        // browser itself (Debian packages; needs root or sudo).
-        let script = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../scripts/install-browser.sh"
-        );
-        let status = Command::new("bash").arg(script).status();
-        eprintln!("install-browser.sh: {status:?}");
-    }
-    if !present() {
-        eprintln!(
-            "\n!!!!!!!! SKIPPED: the browser test needs {CHROMIUM} and {CHROMEDRIVER} \
-             (run scripts/install-browser.sh) !!!!!!!!\n"
-        );
+    let Some(browser) = Browser::start("the browser test", 1400, 1000).await else {
         return;
-    }
-    let (_app, addr) = common::start_server().await;
-    let port = free_port();
-    let _driver = Driver(
-        Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts"),
-    );
-    let profile = std::env::temp_dir().join(format!("majiang-e2e-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&profile);
-    let mut caps = serde_json::Map::new();
-    caps.insert(
-        "goog:chromeOptions".into(),
-        json!({
-            "binary": CHROMIUM,
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync",
-                "--window-size=1400,1000",
-                format!("--user-data-dir={}", profile.display()),
-            ]
-        }),
-    );
-    // chromedriver takes a moment to listen.
-    let webdriver = format!("http://127.0.0.1:{port}");
-    let started = Instant::now();
-    let client = loop {
-        let mut b = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
-        b.capabilities(caps.clone());
-        match b.connect(&webdriver).await {
-            Ok(c) => break c,
-            Err(e) if started.elapsed() < Duration::from_secs(20) => {
-                let _ = e;
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-            Err(e) => panic!("no WebDriver session: {e}"),
-        }
     };
+    let (_app, addr) = common::start_server().await;
+    let client = browser.client.clone();
     let result = play(&client, &format!("http://{addr}")).await;
     if let Ok(png) = client.screenshot().await {
         let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-end.png");
         let _ = std::fs::write(&path, png);
         eprintln!("screenshot: {}", path.display());
     }
-    let _ = client.close().await;
-    let _ = std::fs::remove_dir_all(&profile);
+    browser.close().await;
     result.unwrap();
 }
 
@@ -662,28 +588,6 @@ async fn start_with_bots_for_an_absent_friend(
     save_screenshot(c, "filled-room-en-1400x1000").await
 }
 
-/// Saves a screenshot of the page as `target/e2e-screenshots/NAME.png`.
-async fn save_screenshot(c: &fantoccini::Client, name: &str) -> Result<(), String> {
-    let png = c.screenshot().await.map_err(|e| e.to_string())?;
-    let file = screenshot_dir().join(format!("{name}.png"));
-    std::fs::write(&file, png).map_err(|e| format!("{}: {e}", file.display()))?;
-    eprintln!("screenshot: {}", file.display());
-    Ok(())
-}
-
-/// The sizes a table must fit: a laptop, a desktop, a phone held upright.
-const SIZES: [(u32, u32); 3] = [(1366, 768), (1920, 1080), (390, 844)];
-
-/// Where the screenshots go: `target/e2e-screenshots/`.
-fn screenshot_dir() -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("target/tmp has a parent")
-        .join("e2e-screenshots");
-    let _ = std::fs::create_dir_all(&dir);
-    dir
-}
-
 /// The viewport, the page's width, and the boxes of the hand, the action buttons and the
 /// player boxes, read by a small script.
 const LAYOUT: &str = r#"
@@ -787,28 +691,6 @@ async fn check_fit_everywhere(
         .await
         .map_err(err)?;
     set_viewport(c, 1400, 1000).await
-}
-
-/// Resizes the window so that the page's viewport is `w`×`h`.
-async fn set_viewport(c: &fantoccini::Client, w: u32, h: u32) -> Result<(), String> {
-    let err = |e: fantoccini::error::CmdError| e.to_string();
-    c.set_window_size(w, h).await.map_err(err)?;
-    // The window's frame takes some room: grow it by the difference once.
-    let inner = c
-        .execute("return [window.innerWidth, window.innerHeight]", vec![])
-        .await
-        .map_err(err)?;
-    let (iw, ih) = (
-        inner[0].as_u64().unwrap() as u32,
-        inner[1].as_u64().unwrap() as u32,
-    );
-    if (iw, ih) != (w, h) {
-        c.set_window_size(w + (w.saturating_sub(iw)), h + (h.saturating_sub(ih)))
-            .await
-            .map_err(err)?;
-    }
-    tokio::time::sleep(Duration::from_millis(250)).await;
-    Ok(())
 }
 
 /// Creates a room of `rules` from the lobby (one person, bots elsewhere), starts it, waits for

@@ -1,0 +1,161 @@
+//! Headless Chromium for the browser tests, through chromedriver and fantoccini: start it (the
+//! project installs Debian's `chromium` and `chromium-driver` with `scripts/install-browser.sh`
+//! when they are missing), size its viewport, take screenshots into `target/e2e-screenshots/`.
+//! When the browser cannot be had (no root, no network) [`Browser::start`] says so loudly and
+//! returns `None`: the test passes without running.
+//!
+//! Shared by `e2e_browser.rs`, `e2e_cluster.rs` and `companion_browser.rs` (`#[path]`).
+
+#![allow(dead_code)]
+
+use fantoccini::{Client, ClientBuilder};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// The sizes a page must fit: a laptop, a desktop, a phone held upright.
+pub const SIZES: [(u32, u32); 3] = [(1366, 768), (1920, 1080), (390, 844)];
+
+/// A WebDriver error as text, for tests that return `Result<(), String>`.
+pub fn err(e: fantoccini::error::CmdError) -> String {
+    e.to_string()
+}
+
+/// chromedriver, ended when dropped.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A headless Chromium session with its own empty profile.
+pub struct Browser {
+    /// The WebDriver session.
+    pub client: Client,
+    _driver: Driver,
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    /// Starts Chromium with a `width`×`height` window for the test `what` (named in the message
+    /// when it has to skip), installing the browser first when it is missing.
+    pub async fn start(what: &str, width: u32, height: u32) -> Option<Browser> {
+        let present = || Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
+        if !present() {
+            let script = concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../scripts/install-browser.sh"
+            );
+            let status = Command::new("bash").arg(script).status();
+            eprintln!("install-browser.sh: {status:?}");
+        }
+        if !present() {
+            eprintln!(
+                "\n!!!!!!!! SKIPPED: {what} needs {CHROMIUM} and {CHROMEDRIVER} \
+                 (run scripts/install-browser.sh) !!!!!!!!\n"
+            );
+            return None;
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = Driver(
+            Command::new(CHROMEDRIVER)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("chromedriver starts"),
+        );
+        let profile = tempfile::tempdir().unwrap();
+        let mut caps = serde_json::Map::new();
+        // The flags keep Chromium off the network, which this machine's sandbox refuses anyway.
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync",
+                    format!("--window-size={width},{height}"),
+                    format!("--user-data-dir={}", profile.path().display()),
+                ]
+            }),
+        );
+        // chromedriver takes a moment to listen.
+        let webdriver = format!("http://127.0.0.1:{port}");
+        let started = Instant::now();
+        let client = loop {
+            let mut b =
+                ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
+            b.capabilities(caps.clone());
+            match b.connect(&webdriver).await {
+                Ok(c) => break c,
+                Err(_) if started.elapsed() < Duration::from_secs(20) => {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(e) => panic!("no WebDriver session: {e}"),
+            }
+        };
+        Some(Browser {
+            client,
+            _driver: driver,
+            _profile: profile,
+        })
+    }
+
+    /// Ends the session (the driver and the profile go when dropped).
+    pub async fn close(self) {
+        let _ = self.client.clone().close().await;
+    }
+}
+
+/// Resizes the window so that the page's viewport is `w`×`h`.
+pub async fn set_viewport(c: &Client, w: u32, h: u32) -> Result<(), String> {
+    c.set_window_size(w, h).await.map_err(err)?;
+    // The window's frame takes some room: grow it by the difference once.
+    let inner = c
+        .execute("return [window.innerWidth, window.innerHeight]", vec![])
+        .await
+        .map_err(err)?;
+    let (iw, ih) = (
+        inner[0].as_u64().unwrap_or(0) as u32,
+        inner[1].as_u64().unwrap_or(0) as u32,
+    );
+    if (iw, ih) != (w, h) {
+        c.set_window_size(w + w.saturating_sub(iw), h + h.saturating_sub(ih))
+            .await
+            .map_err(err)?;
+    }
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    Ok(())
+}
+
+/// Where the screenshots go: `target/e2e-screenshots/`.
+pub fn screenshot_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("target/tmp has a parent")
+        .join("e2e-screenshots");
+    let _ = std::fs::create_dir_all(&dir);
+    dir
+}
+
+/// Saves a screenshot of the page as `target/e2e-screenshots/NAME.png`.
+pub async fn save_screenshot(c: &Client, name: &str) -> Result<(), String> {
+    let png = c.screenshot().await.map_err(err)?;
+    let file = screenshot_dir().join(format!("{name}.png"));
+    std::fs::write(&file, png).map_err(|e| format!("{}: {e}", file.display()))?;
+    eprintln!("screenshot: {}", file.display());
+    Ok(())
+}
