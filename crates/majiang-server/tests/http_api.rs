@@ -3,25 +3,8 @@
 
 mod common;
 
+use common::http;
 use serde_json::Value;
-use std::net::SocketAddr;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-/// A plain HTTP/1.1 request; returns the status, the headers (lower-case) and the body.
-async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String, String) {
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).await.unwrap();
-    let out = String::from_utf8_lossy(&out).to_string();
-    let (head, body) = out.split_once("\r\n\r\n").unwrap();
-    let status = head[9..12].parse().unwrap();
-    (status, head.to_lowercase(), body.to_string())
-}
 
 #[tokio::test]
 async fn the_ui_tiles_and_room_api() {
