@@ -11,7 +11,6 @@ mod cases;
 
 use common::http;
 use serde_json::{Value, json};
-use std::net::SocketAddr;
 
 /// Every case file the library's `scoring_cases` runs, with the section that runs.
 const FILES: [(&str, Option<&str>); 7] = [
