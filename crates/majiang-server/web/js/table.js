@@ -33,6 +33,12 @@ function nameOf(chair) {
   return s ? s.name : "#" + chair;
 }
 
+// The viewer's own row: the server's default name "You" reads as "You" / "你", a chosen name
+// gets "(you)" after it.
+function ownName(s) {
+  if (s.seat !== game.seat) return s.name;
+  return s.name === "You" ? t("common.you") : s.name + " " + t("table.you_suffix");
+}
 function nameOrYou(chair) { return chair === myChair() ? t("common.you") : nameOf(chair); }
 
 /** Opens the table for `room` with seat `token` (or as a spectator). */
@@ -113,7 +119,7 @@ function renderStatusLine() {
   const me = game.state && game.seat !== null ? game.state.seats.find((x) => x.seat === game.seat) : null;
   $("#status-line").textContent = game.seat === null
     ? t("table.watching", { room: game.room, rules })
-    : t("table.seated", { name: me ? me.name : "#" + game.seat, room: game.room, rules });
+    : t("table.seated", { name: me ? (me.name === "You" ? t("common.you") : me.name) : "#" + game.seat, room: game.room, rules });
 }
 
 /** The countdown for the seat to act (lit on the compass), if a timer runs. */
@@ -163,7 +169,7 @@ function renderScores(st) {
     const chair = s.player;
     const pts = chair === null || chair === undefined ? 0 : st.ledger[chair];
     const tag = s.bot ? " (" + t("common.bot") + ")" : s.stand_in ? " (" + t("common.stand_in") + ")" : s.connected ? "" : " (" + t("common.away") + ")";
-    scores.append(el("tr", {}, el("td", {}, s.name + tag + (s.seat === game.seat ? " " + t("table.you_suffix") : "")), el("td", { class: "mono " + signClass(pts) }, pts)));
+    scores.append(el("tr", {}, el("td", {}, ownName(s) + tag), el("td", { class: "mono " + signClass(pts) }, pts)));
   }
 }
 
