@@ -48,6 +48,24 @@ async fn ledgers(s: &dyn Store) {
         s.ledger("g2").await.unwrap().as_deref(),
         Some(r#"{"players":["Ann","Bo"]}"#)
     );
+    // A conditional write lands only over the document the writer read: of two writers that
+    // read the same version, the second is told, and its write is dropped.
+    let read = s.ledger("g2").await.unwrap().unwrap();
+    assert!(
+        s.replace_ledger("g2", &read, r#"{"by":"first"}"#)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !s.replace_ledger("g2", &read, r#"{"by":"second"}"#)
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        s.ledger("g2").await.unwrap().as_deref(),
+        Some(r#"{"by":"first"}"#)
+    );
+    assert!(!s.replace_ledger("nope", "{}", "{}").await.unwrap());
 }
 
 async fn rooms_and_actions(s: &dyn Store) {
@@ -165,7 +183,7 @@ async fn sqlite_file_reopens() {
     let again = store::open(path.to_str().unwrap()).await.unwrap();
     assert_eq!(again.engine(), "sqlite");
     assert_eq!(again.rooms().await.unwrap().len(), 4);
-    assert!(again.ledger("g2").await.unwrap().is_some());
+    assert!(again.ledger("g1").await.unwrap().is_some());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -27,9 +27,11 @@ use serde_json::{Value, json};
 /// Largest request body the companion reads.
 const MAX_BODY: usize = 64 * 1024;
 
-/// Ledger changes are read, changed and written whole: one at a time, so two phones at one
-/// table cannot record over each other. (A server-wide lock: ledgers change a few times an
-/// hour.)
+/// Ledger changes are read, changed and written whole: one at a time in this process, so two
+/// phones at one table cannot record over each other. (A server-wide lock: ledgers change a few
+/// times an hour.) Between server processes sharing a database the write is conditional on the
+/// document being the one read ([`Store::replace_ledger`](crate::store::Store::replace_ledger)):
+/// the loser gets `409 Conflict` and its page reloads the ledger.
 static WRITING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// The companion's routes (pages and API), merged into the server's router.
@@ -57,6 +59,8 @@ enum Failure {
     Refused(Refusal),
     NotFound,
     TooLarge,
+    /// Another server process changed the ledger between our read and our write.
+    Conflict,
     Store(String),
 }
 
@@ -80,6 +84,10 @@ impl IntoResponse for Failure {
                 json!({"error": r.to_string(), "field": r.field, "message": r.message}),
             ),
             Failure::NotFound => (StatusCode::NOT_FOUND, json!({"error": "no such ledger"})),
+            Failure::Conflict => (
+                StatusCode::CONFLICT,
+                json!({"error": "the ledger changed meanwhile (another phone recorded a hand): reload it"}),
+            ),
             Failure::TooLarge => (
                 StatusCode::PAYLOAD_TOO_LARGE,
                 json!({"error": format!("a request over {} KiB", MAX_BODY / 1024)}),
@@ -103,13 +111,31 @@ fn read_json<T: serde::de::DeserializeOwned>(body: &Bytes, what: &str) -> Result
 }
 
 async fn load(app: &App, id: &str) -> Result<LedgerDoc, Failure> {
+    Ok(load_text(app, id).await?.0)
+}
+
+/// The ledger and the document text it was read from (for [`replace`]).
+async fn load_text(app: &App, id: &str) -> Result<(LedgerDoc, String), Failure> {
     let text = app.store().ledger(id).await?.ok_or(Failure::NotFound)?;
-    serde_json::from_str(&text).map_err(|e| Failure::Store(format!("ledger {id}: {e}")))
+    let doc =
+        serde_json::from_str(&text).map_err(|e| Failure::Store(format!("ledger {id}: {e}")))?;
+    Ok((doc, text))
 }
 
 async fn save(app: &App, doc: &LedgerDoc) -> Result<(), Failure> {
     let text = serde_json::to_string(doc).map_err(|e| Failure::Store(e.to_string()))?;
     Ok(app.store().put_ledger(&doc.id, &text).await?)
+}
+
+/// Writes a changed ledger over the document `was` it was read from, or fails with
+/// [`Failure::Conflict`] when another process wrote in between.
+async fn replace(app: &App, doc: &LedgerDoc, was: &str) -> Result<(), Failure> {
+    let text = serde_json::to_string(doc).map_err(|e| Failure::Store(e.to_string()))?;
+    if app.store().replace_ledger(&doc.id, was, &text).await? {
+        Ok(())
+    } else {
+        Err(Failure::Conflict)
+    }
 }
 
 fn view_of(doc: &LedgerDoc) -> Result<Response, Failure> {
@@ -136,7 +162,7 @@ async fn record(
 ) -> Result<Response, Failure> {
     let hand: Value = read_json(&body, "hand")?;
     let _writing = WRITING.lock().await;
-    let mut doc = load(&app, &id).await?;
+    let (mut doc, was) = load_text(&app, &id).await?;
     match (hand.get("draw"), hand.get("request")) {
         (Some(Value::Bool(true)), None) => doc.record_draw(now_ms())?,
         (None, Some(request)) => doc.record_win(request.clone(), now_ms())?,
@@ -147,15 +173,15 @@ async fn record(
             }));
         }
     }
-    save(&app, &doc).await?;
+    replace(&app, &doc, &was).await?;
     view_of(&doc)
 }
 
 async fn undo(State(app): State<App>, Path(id): Path<String>) -> Result<Response, Failure> {
     let _writing = WRITING.lock().await;
-    let mut doc = load(&app, &id).await?;
+    let (mut doc, was) = load_text(&app, &id).await?;
     doc.undo()?;
-    save(&app, &doc).await?;
+    replace(&app, &doc, &was).await?;
     view_of(&doc)
 }
 

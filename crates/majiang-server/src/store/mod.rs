@@ -149,6 +149,11 @@ pub trait Store: Send + Sync + 'static {
 
     /// The JSON document of the ledger `id`, if there is one.
     async fn ledger(&self, id: &str) -> Result<Option<String>, StoreError>;
+
+    /// Replaces the ledger `id`'s document by `doc` only if it is still `was` (what the caller
+    /// read and changed); `false` when another writer (another server process) changed it
+    /// meanwhile, and nothing is written.
+    async fn replace_ledger(&self, id: &str, was: &str, doc: &str) -> Result<bool, StoreError>;
 }
 
 /// Opens the store a `--db` argument names: a `postgres://` (or `postgresql://`) URL opens

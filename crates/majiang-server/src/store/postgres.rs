@@ -340,6 +340,16 @@ impl Store for PgStore {
         Ok(())
     }
 
+    async fn replace_ledger(&self, id: &str, was: &str, doc: &str) -> Result<bool, StoreError> {
+        let changed = self
+            .execute(
+                "UPDATE ledgers SET doc = $3 WHERE id = $1 AND doc = $2",
+                &[&id, &was, &doc],
+            )
+            .await?;
+        Ok(changed == 1)
+    }
+
     async fn ledger(&self, id: &str) -> Result<Option<String>, StoreError> {
         self.query("SELECT doc FROM ledgers WHERE id = $1", &[&id])
             .await?

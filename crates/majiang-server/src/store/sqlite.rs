@@ -287,6 +287,14 @@ impl Store for SqliteStore {
         Ok(())
     }
 
+    async fn replace_ledger(&self, id: &str, was: &str, doc: &str) -> Result<bool, StoreError> {
+        let changed = self.conn().execute(
+            "UPDATE ledgers SET doc = ?3 WHERE id = ?1 AND doc = ?2",
+            params![id, was, doc],
+        )?;
+        Ok(changed == 1)
+    }
+
     async fn ledger(&self, id: &str) -> Result<Option<String>, StoreError> {
         Ok(self
             .conn()
