@@ -4,7 +4,8 @@ use crate::cluster::Located;
 use crate::metrics::METRICS;
 use crate::protocol::{ClientMsg, MAX_CLIENT_MESSAGE, RoomConfig, ServerMsg};
 use crate::room::Cmd;
-use crate::{App, AppError, replay, static_files, svg};
+use crate::static_files::web_file;
+use crate::{App, AppError, replay, svg};
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, Uri, header};
@@ -61,21 +62,6 @@ pub async fn serve(
             closer.shut_down();
         })
         .await
-}
-
-/// A file of the embedded UI (`web/<path>`), or `404`.
-pub(crate) fn web_file(path: &str) -> Response {
-    match static_files::file(path) {
-        Some((body, content_type)) => (
-            [
-                (header::CONTENT_TYPE, content_type),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            body,
-        )
-            .into_response(),
-        None => error(StatusCode::NOT_FOUND, format!("no file {path:?}")),
-    }
 }
 
 /// Any other path: the embedded UI file of that name (`/js/table.js` is `web/js/table.js`).

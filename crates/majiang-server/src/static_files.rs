@@ -1,7 +1,33 @@
 //! The browser UI's files, embedded at build time from `web/` (see `build.rs`), with their
-//! MIME types.
+//! MIME types, and served as responses.
+
+use axum::Json;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 
 include!(concat!(env!("OUT_DIR"), "/web_files.rs"));
+
+/// A file of the embedded UI (`web/<path>`) as a response, or `404`.
+pub(crate) fn web_file(path: &str) -> Response {
+    match file(path) {
+        Some((body, content_type)) => (
+            [
+                (header::CONTENT_TYPE, content_type),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            body,
+        )
+            .into_response(),
+        None => {
+            let message = format!("no file {path:?}");
+            (
+                StatusCode::NOT_FOUND,
+                Json(serde_json::json!({ "error": message })),
+            )
+                .into_response()
+        }
+    }
+}
 
 /// The bytes of `web/<path>` and its MIME type, if the file exists.
 pub(crate) fn file(path: &str) -> Option<(&'static [u8], &'static str)> {

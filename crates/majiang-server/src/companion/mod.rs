@@ -39,11 +39,11 @@ pub fn routes() -> Router<App> {
     Router::new()
         .route(
             "/score",
-            get(|| async { crate::http::web_file("score.html") }),
+            get(|| async { crate::static_files::web_file("score.html") }),
         )
         .route(
             "/ledger",
-            get(|| async { crate::http::web_file("ledger.html") }),
+            get(|| async { crate::static_files::web_file("ledger.html") }),
         )
         .route("/api/score", post(score::score))
         .route("/api/ledgers", post(create))
