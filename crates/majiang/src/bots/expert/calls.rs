@@ -80,6 +80,10 @@ pub(crate) fn search(
 ) -> Option<Action> {
     let (from, tile) = obs.on_offer?;
     let from = from.index();
+    if tile.index() >= crate::tile::KINDS {
+        // Five- and six-player classic's extra winds are the efficient bot's.
+        return None;
+    }
     if !matches!(default, Action::Pass | Action::Pung | Action::Chow { .. }) {
         return None;
     }

@@ -46,7 +46,6 @@ mod world;
 
 use super::efficient::{Planner, involves_extra_winds};
 use super::{Bot, EfficientBot};
-use crate::rules::RuleSetKind;
 use crate::table::{Action, Observation, Ruleset};
 use crate::tile::Tile;
 use rand::SeedableRng;
@@ -225,7 +224,7 @@ impl ExpertBot {
 /// 300 Yangzhou deals, neither paid for its time there, so elsewhere the budget's horizon
 /// holds and the calls are the efficient bot's.
 fn settles_every_hand(ruleset: &Ruleset) -> bool {
-    matches!(ruleset.kind(), RuleSetKind::Classic(_))
+    ruleset.kind().aims().losers_settle
 }
 
 /// How many standard errors of the paired difference a candidate must beat the efficient
@@ -302,7 +301,8 @@ impl Bot for ExpertBot {
                 return Action::Discard(x);
             }
         }
-        if obs.turn != Some(obs.player) && settles_every_hand(&self.ruleset) {
+        let extra_winds = involves_extra_winds(obs, legal);
+        if obs.turn != Some(obs.player) && settles_every_hand(&self.ruleset) && !extra_winds {
             let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xca11);
             let b = self.budget;
             if let Some(a) = calls::search(
@@ -324,7 +324,7 @@ impl Bot for ExpertBot {
             return default;
         };
         let my_turn = obs.turn == Some(obs.player);
-        if !my_turn || Some(t) == obs.wildcard || involves_extra_winds(obs, legal) {
+        if !my_turn || Some(t) == obs.wildcard || extra_winds {
             return default;
         }
         let choice = self.search_discard(obs, t, seed);

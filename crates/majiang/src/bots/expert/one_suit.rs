@@ -9,7 +9,6 @@
 
 use crate::bots::efficient::connectivity;
 use crate::counts::TileCounts;
-use crate::rules::RuleSetKind;
 use crate::table::Ruleset;
 use crate::tile::Tile;
 
@@ -18,7 +17,7 @@ const MOST_OFF_SUIT: u8 = 4;
 
 /// Whether the rule set doubles a one-suit hand whatever else it holds.
 pub(crate) fn pays_for_one_suit(ruleset: &Ruleset) -> bool {
-    matches!(ruleset.kind(), RuleSetKind::Classic(o) if o.players != 6)
+    ruleset.kind().aims().one_suit_doubles
 }
 
 /// The suit (0–2) of most numbered tiles in `hand` and how many numbered tiles are of others.
