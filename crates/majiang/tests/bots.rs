@@ -492,7 +492,7 @@ fn the_expert_decides_from_the_observation_alone() {
 
 #[test]
 fn the_expert_is_deterministic_for_a_seed_and_budget() {
-    for name in ["hangzhou", "yangzhou"] {
+    for name in ["hangzhou", "yangzhou", "classic"] {
         let rules = ruleset(name, json!({}));
         let budget = bots::Budget {
             rollouts: 8,
@@ -524,6 +524,56 @@ fn the_expert_is_deterministic_for_a_seed_and_budget() {
             1
         );
     }
+}
+
+/// Keeps the observations at which its bot is offered a chow or pung.
+struct Offers(Box<dyn Bot>, Arc<std::sync::Mutex<Vec<Observation>>>);
+
+impl Bot for Offers {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+    fn act(&mut self, obs: &Observation, legal: &[Action]) -> Action {
+        let claim = legal
+            .iter()
+            .any(|a| matches!(a, Action::Pung | Action::Chow { .. }));
+        if claim && !legal.contains(&Action::Win) {
+            if let Ok(mut offers) = self.1.lock() {
+                offers.push(obs.clone());
+            }
+        }
+        self.0.act(obs, legal)
+    }
+}
+
+#[test]
+fn the_expert_searches_the_calls_in_classic() {
+    let rules = ruleset("classic", json!({}));
+    let store = Arc::new(std::sync::Mutex::new(Vec::new()));
+    for seed in 0..4u64 {
+        let (mut game, _) = Game::new(rules.clone(), setup(seed as u32, 4, 1, 40 + seed)).unwrap();
+        let mut players: Vec<Box<dyn Bot>> = (0..4)
+            .map(|k| {
+                let bot = Box::new(EfficientBot::new(rules.clone(), k));
+                Box::new(Offers(bot, store.clone())) as Box<dyn Bot>
+            })
+            .collect();
+        play_hand(&mut game, &mut players).unwrap();
+    }
+    let offers = store.lock().unwrap().clone();
+    assert!(offers.len() >= 10, "only {} offers", offers.len());
+    let mut overruled = 0;
+    for obs in offers.iter().take(30) {
+        let expert = bots::ExpertBot::new(rules.clone(), 1).act(obs, &obs.legal_actions);
+        assert!(obs.legal_actions.contains(&expert), "{expert} is not legal");
+        let efficient = EfficientBot::new(rules.clone(), 1).act(obs, &obs.legal_actions);
+        overruled += usize::from(expert != efficient);
+    }
+    // The search is not a no-op on the calls either.
+    assert!(
+        overruled > 0,
+        "the expert always called as the efficient bot did"
+    );
 }
 
 #[test]

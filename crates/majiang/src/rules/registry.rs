@@ -131,6 +131,11 @@ pub struct Aims {
     pub big_patterns_only: bool,
     /// Pungs of honours and terminals are worth calling (classic points).
     pub pung_points: bool,
+    /// Every player's hand is scored at a win and the losers settle among themselves too
+    /// (classic): a hand that does not win still earns or pays by its sets.
+    pub losers_settle: bool,
+    /// One suit doubles the whole hand's score (classic: with honours once, alone three times).
+    pub one_suit_doubles: bool,
 }
 
 impl Aims {
@@ -143,6 +148,8 @@ impl Aims {
         value_honour_fan: false,
         big_patterns_only: false,
         pung_points: false,
+        losers_settle: false,
+        one_suit_doubles: false,
     };
 }
 

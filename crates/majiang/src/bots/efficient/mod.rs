@@ -52,6 +52,7 @@ mod evaluation;
 mod extra_winds;
 mod planner;
 
+pub(crate) use evaluation::connectivity;
 pub(crate) use planner::Planner;
 
 pub(crate) use extra_winds::involves_extra_winds;

@@ -24,8 +24,14 @@
 //! is a wildcard and one other tile may be turned down for a Bao Tou wait (`bao_tou.rs`), when
 //! playouts in the same kind of worlds say the ×2 pays more than the win in hand.
 //!
-//! Every other decision (claims, kongs, the Fortune Gambit, five- and six-player classic's
-//! extra winds) is the efficient bot's.
+//! In classic, where every hand is settled between all players (losers too) and one suit
+//! doubles the whole hand: playouts run to the end of the wall, a one-suit candidate joins the
+//! discards when the hand is nearly one suit (`one_suit.rs`), and the calls (chow, pung or
+//! pass) are searched the same way (`calls.rs`).
+//!
+//! Every other decision (wins, which are always taken unless Bao Tou says otherwise, kongs,
+//! the other rule sets' calls, the Fortune Gambit, five- and six-player classic's extra winds)
+//! is the efficient bot's.
 //!
 //! It reads only the [`Observation`], never the hidden state, and draws its worlds from a
 //! generator seeded with its seed and a hash of the observation: for a seed and a budget a
@@ -33,6 +39,8 @@
 //! counted in rollouts; a caller wanting a time limit picks the count.
 
 mod bao_tou;
+mod calls;
+mod one_suit;
 mod playout;
 mod world;
 
@@ -51,7 +59,8 @@ pub struct Budget {
     pub rollouts: u32,
     /// Most candidate discards compared.
     pub candidates: usize,
-    /// The bot's own draws after which a playout stops.
+    /// The bot's own draws after which a playout stops (classic plays to the end of the wall:
+    /// a hand that does not win is still settled there).
     pub horizon: u32,
     /// Further batches of [`Budget::rollouts`] worlds spent while a candidate is close: better
     /// than the efficient bot's choice on the worlds so far, but not yet by enough to overrule
@@ -129,6 +138,16 @@ impl ExpertBot {
         h
     }
 
+    /// The bot's draws after which a playout stops: the budget's, or the end of the wall where
+    /// every hand settles between all players.
+    fn horizon(&self) -> u32 {
+        if settles_every_hand(&self.ruleset) {
+            u32::MAX
+        } else {
+            self.budget.horizon
+        }
+    }
+
     /// What the playouts of one decision share.
     fn table<'a>(&'a self, obs: &'a Observation, planner: &'a Planner) -> playout::Table<'a> {
         playout::Table {
@@ -136,7 +155,7 @@ impl ExpertBot {
             obs,
             rules: self.ruleset.hand_rules(obs.wildcard),
             planner,
-            horizon: self.budget.horizon,
+            horizon: self.horizon(),
         }
     }
 
@@ -148,13 +167,18 @@ impl ExpertBot {
         let Some(&(_, best)) = ranked.first() else {
             return default;
         };
-        let mut cands: Vec<Tile> = vec![default];
+        let mut cands: Vec<(Tile, Option<usize>)> = vec![(default, None)];
         for &(t, d) in &ranked {
             if cands.len() >= self.budget.candidates {
                 break;
             }
             if d <= best + 1 && t != default {
-                cands.push(t);
+                cands.push((t, None));
+            }
+        }
+        if one_suit::pays_for_one_suit(&self.ruleset) {
+            if let Some((s, t)) = one_suit::candidate(&hand) {
+                cands.push((t, Some(s)));
             }
         }
         if cands.len() == 1 {
@@ -184,13 +208,23 @@ impl ExpertBot {
                 let w = world::sample(&self.ruleset, obs, &mut rng, |q, h| table.pays(q, h));
                 for c in 0..cands.len() {
                     if playing[c] {
-                        values[c].push(table.playout(&w, &hand, cands[c]));
+                        values[c].push(table.playout_steered(&w, &hand, cands[c].0, cands[c].1));
                     }
                 }
             }
         }
-        choose(&cands, &values)
+        choose(&cands, &values).0
     }
+}
+
+/// Whether every player's hand is scored and settled at every win, losers among themselves
+/// too (classic): there a playout is worth playing to the end of the wall (a hand that does not
+/// win still scores its sets against the other losers), and the calls, which decide the
+/// winner's no-chow points and all-concealed double, are searched (`calls.rs`). Measured at
+/// 300 Yangzhou deals, neither paid for its time there, so elsewhere the budget's horizon
+/// holds and the calls are the efficient bot's.
+fn settles_every_hand(ruleset: &Ruleset) -> bool {
+    ruleset.kind().aims().losers_settle
 }
 
 /// How many standard errors of the paired difference a candidate must beat the efficient
@@ -232,7 +266,7 @@ fn verdict(values: &[i64], default: &[i64]) -> Verdict {
 
 /// The candidate to play: the first (the default) unless another's mean beats it by more than
 /// [`OVERRULE_BY`] standard errors of the paired difference (the margin kept highest wins).
-fn choose(cands: &[Tile], values: &[Vec<i64>]) -> Tile {
+fn choose<T: Copy>(cands: &[T], values: &[Vec<i64>]) -> T {
     let mut choice = (cands[0], 0.0f64);
     for c in 1..cands.len() {
         let (mean, se) = paired(&values[c], &values[0]);
@@ -267,11 +301,30 @@ impl Bot for ExpertBot {
                 return Action::Discard(x);
             }
         }
+        let extra_winds = involves_extra_winds(obs, legal);
+        if obs.turn != Some(obs.player) && settles_every_hand(&self.ruleset) && !extra_winds {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xca11);
+            let b = self.budget;
+            if let Some(a) = calls::search(
+                &self.ruleset,
+                obs,
+                legal,
+                default,
+                b.rollouts,
+                b.close_rounds,
+                self.horizon(),
+                &mut rng,
+            ) {
+                if legal.contains(&a) {
+                    return a;
+                }
+            }
+        }
         let Action::Discard(t) = default else {
             return default;
         };
         let my_turn = obs.turn == Some(obs.player);
-        if !my_turn || Some(t) == obs.wildcard || involves_extra_winds(obs, legal) {
+        if !my_turn || Some(t) == obs.wildcard || extra_winds {
             return default;
         }
         let choice = self.search_discard(obs, t, seed);

@@ -33,6 +33,18 @@ impl Table<'_> {
     /// The viewer's payment (in the rule set's unit) when `candidate` is discarded from
     /// `hand` (`3k + 2` tiles) in `world`.
     pub(crate) fn playout(&self, world: &World, hand: &TileCounts, candidate: Tile) -> i64 {
+        self.playout_steered(world, hand, candidate, None)
+    }
+
+    /// [`Table::playout`], the viewer throwing every tile outside suit `one_suit` (honours
+    /// kept) before the planner's choice, when given.
+    pub(crate) fn playout_steered(
+        &self,
+        world: &World,
+        hand: &TileCounts,
+        candidate: Tile,
+        one_suit: Option<usize>,
+    ) -> i64 {
         let n = world.hands.len();
         let me = self.obs.player.index();
         let mut mine = *hand;
@@ -40,8 +52,23 @@ impl Table<'_> {
         if let Some(v) = self.deal_in(world, me, &mine, candidate) {
             return v;
         }
+        self.play_on(world, mine, (me + 1) % n, one_suit)
+    }
+
+    /// The viewer's payment when the seats draw from `world`'s wall in turn from chair
+    /// `first`, the viewer holding `mine` (`3k + 1` tiles) and steering to `one_suit` when
+    /// given (see [`Table::playout_steered`]).
+    pub(crate) fn play_on(
+        &self,
+        world: &World,
+        mut mine: TileCounts,
+        first: usize,
+        one_suit: Option<usize>,
+    ) -> i64 {
+        let n = world.hands.len();
+        let me = self.obs.player.index();
         let mut draws = 0u32;
-        let mut turn = (me + 1) % n;
+        let mut turn = first % n;
         for &t in &world.wall {
             if turn == me {
                 mine.add(t);
@@ -56,7 +83,8 @@ impl Table<'_> {
                 if draws >= self.horizon {
                     return 0;
                 }
-                let Some(d) = self.planner.quick_discard(&mine) else {
+                let steered = one_suit.and_then(|s| super::one_suit::loosest_off_suit(&mine, s));
+                let Some(d) = steered.or_else(|| self.planner.quick_discard(&mine)) else {
                     return 0;
                 };
                 mine.remove(d);

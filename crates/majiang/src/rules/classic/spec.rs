@@ -79,7 +79,8 @@ pub fn match_rules() -> MatchRules {
     }
 }
 
-/// A planning bot's aims: pungs of honours and terminals pay; six players win only with
+/// A planning bot's aims: pungs of honours and terminals pay, every hand settles between all
+/// players and one suit doubles the hand; six players win only with
 /// three pungs and a pair, so all pungs is the one aim there.
 pub fn aims(o: &Options) -> Aims {
     if o.players == 6 {
@@ -88,11 +89,14 @@ pub fn aims(o: &Options) -> Aims {
             pungs_fan: 1,
             big_patterns_only: true,
             pung_points: true,
+            losers_settle: true,
             ..Aims::NONE
         }
     } else {
         Aims {
             pung_points: true,
+            losers_settle: true,
+            one_suit_doubles: true,
             ..Aims::NONE
         }
     }
