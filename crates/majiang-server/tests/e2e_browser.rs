@@ -13,7 +13,7 @@
 mod browser;
 mod common;
 
-use browser::{Browser, SIZES, save_screenshot, set_viewport};
+use browser::{Browser, SIZES, save_screenshot, set_viewport, switch_language};
 use fantoccini::Locator;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -203,15 +203,7 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         let en = explained(c).await?;
         assert!(en.contains(" fan → ") && en.contains(" points; "), "{en}");
         for lang in ["zh", "en"] {
-            c.find(Locator::Css(&format!(
-                "#lang-switch button[data-lang='{lang}']"
-            )))
-            .await
-            .map_err(err)?
-            .click()
-            .await
-            .map_err(err)?;
-            tokio::time::sleep(Duration::from_millis(300)).await;
+            switch_language(c, lang).await?;
             if lang == "zh" {
                 let zh = explained(c).await?;
                 assert!(zh.contains(" 番 → ") && zh.contains(" 分；"), "{zh}");
@@ -612,15 +604,7 @@ async fn check_fit_everywhere(
 ) -> Result<(), String> {
     let err = |e: fantoccini::error::CmdError| e.to_string();
     for lang in ["en", "zh"] {
-        c.find(Locator::Css(&format!(
-            "#lang-switch button[data-lang='{lang}']"
-        )))
-        .await
-        .map_err(err)?
-        .click()
-        .await
-        .map_err(err)?;
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        switch_language(c, lang).await?;
         let info = c
             .find(Locator::Css("#info"))
             .await
@@ -684,12 +668,7 @@ async fn check_fit_everywhere(
             );
         }
     }
-    c.find(Locator::Css("#lang-switch button[data-lang='en']"))
-        .await
-        .map_err(err)?
-        .click()
-        .await
-        .map_err(err)?;
+    switch_language(c, "en").await?;
     set_viewport(c, 1400, 1000).await
 }
 

@@ -141,11 +141,7 @@ impl BotStats {
 
     /// Half the width of the 95 % confidence interval of the mean chips per hand.
     fn ci95(&self) -> f64 {
-        if self.hands < 2 {
-            0.0
-        } else {
-            1.96 * self.stddev() / (self.hands as f64).sqrt()
-        }
+        ci95(self.hands, self.chips as f64, self.chips_sq)
     }
 
     pub(crate) fn json(&self, name: &str) -> Value {
@@ -479,4 +475,16 @@ pub(crate) fn print_rows(
         let cells: Vec<String> = histogram.iter().map(|(t, c)| format!("{t}:{c}")).collect();
         println!("win totals ({unit}: count): {}", cells.join(" "));
     }
+}
+
+/// Half the width of the 95 % confidence interval of a mean, from the count, sum and sum of
+/// squares of the samples (normal approximation; 0 under two samples).
+pub(crate) fn ci95(n: u64, sum: f64, sum_sq: f64) -> f64 {
+    if n < 2 {
+        return 0.0;
+    }
+    let n = n as f64;
+    let mean = sum / n;
+    let var = ((sum_sq - n * mean * mean) / (n - 1.0)).max(0.0);
+    1.96 * (var / n).sqrt()
 }

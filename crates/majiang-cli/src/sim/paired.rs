@@ -26,12 +26,7 @@ impl PairStats {
 
     /// Half the width of the 95 % confidence interval of the mean difference.
     fn ci95(&self) -> f64 {
-        if self.deals < 2 {
-            return 0.0;
-        }
-        let n = self.deals as f64;
-        let var = ((self.sum_sq - n * self.mean().powi(2)) / (n - 1.0)).max(0.0);
-        1.96 * (var / n).sqrt()
+        super::ci95(self.deals, self.sum, self.sum_sq)
     }
 }
 

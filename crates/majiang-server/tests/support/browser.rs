@@ -159,3 +159,16 @@ pub async fn save_screenshot(c: &Client, name: &str) -> Result<(), String> {
     eprintln!("screenshot: {}", file.display());
     Ok(())
 }
+
+/// Presses the page's language button for `lang` (`en`, `zh`) and lets the page re-render.
+pub async fn switch_language(c: &Client, lang: &str) -> Result<(), String> {
+    let button = format!("#lang-switch button[data-lang='{lang}']");
+    c.find(fantoccini::Locator::Css(&button))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(err)?;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    Ok(())
+}
