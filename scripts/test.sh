@@ -14,6 +14,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 if [[ -z "${SKIP_CARGO:-}" ]]; then
+    # The PostgreSQL tests start a throw-away cluster from the server binaries: install them
+    # when missing (apt-get; without root or network those tests say so loudly and skip).
+    bash "$ROOT/scripts/install-postgres.sh" || echo "install-postgres.sh failed: the PostgreSQL tests will skip"
     cargo test --workspace
 fi
 
