@@ -5,6 +5,7 @@ pub mod classic;
 pub mod hangzhou;
 pub mod hongkong;
 pub mod option_table;
+pub mod readiness;
 pub mod registry;
 pub mod yangzhou;
 

@@ -14,6 +14,7 @@
 //! ```
 
 use super::option_table::{Allowed, OptionSpec};
+pub use super::readiness::Readiness;
 use super::{classic, hangzhou, hongkong, yangzhou};
 use crate::scoring::request::Malformed;
 use crate::scoring::{Explain, Invalid, PatternDef, RuleOptions, Scored, WinSituation};
@@ -115,7 +116,7 @@ pub enum Seats {
 }
 
 /// What a rule set asks of a winning hand and what pays, as a planning bot reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Aims {
     /// Fewest fan a win needs (0: no minimum).
     pub min_fan: i32,
@@ -136,6 +137,8 @@ pub struct Aims {
     pub losers_settle: bool,
     /// One suit doubles the whole hand's score (classic: with honours once, alone three times).
     pub one_suit_doubles: bool,
+    /// How soon a player is ready under these rules, measured (see [`Readiness`]).
+    pub ready: &'static Readiness,
 }
 
 impl Aims {
@@ -150,6 +153,7 @@ impl Aims {
         pung_points: false,
         losers_settle: false,
         one_suit_doubles: false,
+        ready: &Readiness::UNMEASURED,
     };
 }
 
@@ -350,7 +354,7 @@ impl RuleSetKind {
     pub fn aims(&self) -> Aims {
         match self {
             RuleSetKind::HongKong(o) => hongkong::spec::aims(o),
-            RuleSetKind::Hangzhou(_) => Aims::NONE,
+            RuleSetKind::Hangzhou(_) => hangzhou::spec::aims(),
             RuleSetKind::Yangzhou(o) => yangzhou::spec::aims(o),
             RuleSetKind::Classic(o) => classic::spec::aims(o),
         }

@@ -7,8 +7,10 @@
 //!    the closest few as candidates;
 //! 2. deals [`Budget::rollouts`] *worlds* (`world.rs`): guesses at the other seats' concealed
 //!    tiles and the wall's order that agree with its [`Observation`], opponents dealt a ready
-//!    hand as often as their melds and discard rows suggest, waiting on nothing they threw
-//!    themselves and of one suit where the rule set's minimum rewards it;
+//!    hand as often as players with their melds and discard rows really are under the rule set
+//!    (its [`Readiness`](crate::rules::readiness::Readiness) table, measured in self-play: with
+//!    a 15-fan minimum few hands are ready before the middle of the wall), waiting on nothing
+//!    they threw themselves and of one suit where the rule set's minimum rewards it;
 //! 3. plays every candidate out in every world (`playout.rs`) and values it by the rule set's
 //!    real payments to the bot: its own wins (Hangzhou wildcards, minimum fan and Yangzhou's
 //!    Pao Pai liability included, since the rule set scores them) less the expected cost of
@@ -39,6 +41,8 @@
 //! counted in rollouts; a caller wanting a time limit picks the count.
 
 mod bao_tou;
+#[cfg(test)]
+mod calibrate;
 mod calls;
 mod one_suit;
 mod playout;

@@ -2,11 +2,12 @@
 //! live wall's order) that agrees with what the seat has seen.
 //!
 //! The unseen tiles are the full set less the seat's own tiles, every meld, every unclaimed
-//! discard and the indicator. Each opponent is dealt from them either a random hand or, with a
-//! probability that grows with their exposed melds and the length of their discard row, a
-//! **ready** hand: sets, a pair and a two-tile wait, of one number suit (with honours) when
-//! their melds or the rule set's minimum fan point to one, and never waiting on a kind they
-//! have discarded themselves. What is left, shuffled, is the live wall.
+//! discard and the indicator. Each opponent is dealt from them either a random hand or, with
+//! the probability measured for the rule set by their exposed melds and the length of their
+//! discard row (`rules::readiness`), a **ready** hand: sets, a pair and a two-tile wait, of one
+//! number suit (with honours) when their melds or the rule set's minimum fan point to one, and
+//! never waiting on a kind they have discarded themselves. What is left, shuffled, is the live
+//! wall.
 
 use crate::counts::TileCounts;
 use crate::meld::Meld;
@@ -62,19 +63,6 @@ fn meld_counts(m: &Meld) -> Vec<(usize, u8)> {
         MeldKind::Pung => vec![(i, 3)],
         MeldKind::Kong | MeldKind::ConcealedKong => vec![(i, 4)],
     }
-}
-
-/// How likely an opponent with `exposed` claimed melds and `turns` discards is to be ready.
-pub(crate) fn ready_chance(exposed: usize, turns: usize) -> f64 {
-    let melded: f64 = match exposed {
-        0 => 0.0,
-        1 => 0.1,
-        2 => 0.3,
-        3 => 0.6,
-        _ => 0.85,
-    };
-    let late = (0.06 * turns.saturating_sub(3) as f64).min(0.8);
-    1.0 - (1.0 - melded) * (1.0 - late)
 }
 
 /// A pool of tiles to deal from, by kind.
@@ -154,7 +142,8 @@ pub(crate) fn sample(
         let size = usize::from(public.concealed_count);
         let exposed = public.melds.iter().filter(|m| m.from.is_some()).count();
         let mut hand = None;
-        if rng.random_bool(ready_chance(exposed, public.discards.len())) {
+        let chance = aims.ready.chance(exposed, public.discards.len());
+        if rng.random_bool(chance) {
             let mut discarded = [false; KINDS];
             for d in &public.discards {
                 if d.tile.index() < KINDS {

@@ -3,7 +3,7 @@
 
 use super::{HAND_RULES, Options, PATTERNS};
 use crate::rules::option_table::{Allowed, OptionSpec};
-use crate::rules::registry::{Aims, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
+use crate::rules::registry::{Aims, Readiness, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
 use crate::scoring::request::Malformed;
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 use crate::table::matches::{EndRule, MatchRules, Rotation};
@@ -90,6 +90,7 @@ pub fn aims(o: &Options) -> Aims {
             big_patterns_only: true,
             pung_points: true,
             losers_settle: true,
+            ready: &READY,
             ..Aims::NONE
         }
     } else {
@@ -97,7 +98,18 @@ pub fn aims(o: &Options) -> Aims {
             pung_points: true,
             losers_settle: true,
             one_suit_doubles: true,
+            ready: &READY,
             ..Aims::NONE
         }
     }
 }
+
+/// How soon a player is ready, measured with four players at the default options (see
+/// [`Readiness`]); five- and six-player tables use it too.
+pub const READY: Readiness = Readiness([
+    [0.003, 0.060, 0.244, 0.560, 0.748, 0.748],
+    [0.019, 0.136, 0.371, 0.590, 0.750, 0.750],
+    [0.078, 0.311, 0.543, 0.739, 0.862, 0.862],
+    [0.078, 0.706, 0.829, 0.927, 0.971, 0.971],
+    [0.078, 1.000, 1.000, 1.000, 1.000, 1.000],
+]);

@@ -4,7 +4,7 @@
 use super::{Options, PATTERNS};
 use crate::analysis::HandRules;
 use crate::rules::option_table::{Allowed, OptionSpec};
-use crate::rules::registry::{Aims, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
+use crate::rules::registry::{Aims, Readiness, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 use crate::table::matches::{EndRule, MatchRules, Rotation};
 
@@ -99,6 +99,17 @@ pub fn aims(o: &Options) -> Aims {
         pungs_fan: 3,
         seven_pairs_fan: o.seven_pairs as i32,
         value_honour_fan: true,
+        ready: &READY,
         ..Aims::NONE
     }
 }
+
+/// How soon a player is ready with the minimum fan, measured at the default options (see
+/// [`Readiness`]).
+pub const READY: Readiness = Readiness([
+    [0.000, 0.007, 0.034, 0.088, 0.150, 0.237],
+    [0.001, 0.010, 0.047, 0.110, 0.193, 0.296],
+    [0.001, 0.053, 0.137, 0.238, 0.357, 0.464],
+    [0.001, 0.223, 0.387, 0.469, 0.541, 0.603],
+    [0.001, 0.223, 0.814, 0.866, 0.890, 0.890],
+]);
