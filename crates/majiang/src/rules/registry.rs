@@ -137,6 +137,9 @@ pub struct Aims {
     pub losers_settle: bool,
     /// One suit doubles the whole hand's score (classic: with honours once, alone three times).
     pub one_suit_doubles: bool,
+    /// Whoever's discard makes a one-suit hand's third exposed meld pays for the whole hand
+    /// when it wins (Yangzhou 包牌 Pao Pai): a bot weighs feeding such a pung.
+    pub third_meld_feeder_pays: bool,
     /// How soon a player is ready under these rules, measured (see [`Readiness`]).
     pub ready: &'static Readiness,
 }
@@ -153,6 +156,7 @@ impl Aims {
         pung_points: false,
         losers_settle: false,
         one_suit_doubles: false,
+        third_meld_feeder_pays: false,
         ready: &Readiness::UNMEASURED,
     };
 }

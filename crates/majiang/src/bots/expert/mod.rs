@@ -12,9 +12,11 @@
 //!    a 15-fan minimum few hands are ready before the middle of the wall), waiting on nothing
 //!    they threw themselves and of one suit where the rule set's minimum rewards it;
 //! 3. plays every candidate out in every world (`playout.rs`) and values it by the rule set's
-//!    real payments to the bot: its own wins (Hangzhou wildcards, minimum fan and Yangzhou's
-//!    Pao Pai liability included, since the rule set scores them) less the expected cost of
-//!    dealing in, the same worlds for every candidate;
+//!    real payments to the bot: its own wins (Hangzhou wildcards and minimum fan included,
+//!    since the rule set scores them) less the expected cost of dealing in, and in Yangzhou
+//!    the 包牌 (Pao Pai) of feeding a one-suit hand's third exposed meld (an opponent with two
+//!    such melds pungs the discard when the world gives them the pair), the same worlds for
+//!    every candidate;
 //! 4. spends up to [`Budget::close_rounds`] further batches of worlds on the candidates that
 //!    are still close (better than the efficient bot's choice on average, not yet by two
 //!    standard errors), dropping the others: the search goes where the decision is in doubt;

@@ -6,13 +6,17 @@
 //! hand below the minimum is no win). Otherwise the seats draw from the guessed wall in turn:
 //! an opponent wins on a self-drawn tile that completes their hand, or else throws the tile
 //! they drew (the viewer may win on it); the viewer wins on a draw or plays on with the
-//! efficient bot's quick discard, each one checked for a deal-in. Nobody calls. The playout
+//! efficient bot's quick discard, each one checked for a deal-in. Nobody calls, except where the
+//! rule set makes the feeder of a one-suit hand's third exposed meld pay for it (Yangzhou's 包牌
+//! Pao Pai): there an opponent with two exposed melds of one suit pungs the viewer's discard of
+//! that suit when the world gives them a pair of it (`fed_pung`), once a playout. The playout
 //! stops at the end of the wall or after `horizon` draws of the viewer (worth nothing then).
 
 use super::world::World;
 use crate::analysis::{self, HandRules};
 use crate::bots::efficient::Planner;
 use crate::counts::TileCounts;
+use crate::meld::{Meld, MeldKind};
 use crate::scoring::{Circumstances, OtherHand, WinKind, WinSituation};
 use crate::seat::Seat;
 use crate::table::{Observation, Ruleset};
@@ -52,6 +56,9 @@ impl Table<'_> {
         if let Some(v) = self.deal_in(world, me, &mine, candidate) {
             return v;
         }
+        if let Some((fed, next)) = self.fed_pung(world, me, candidate) {
+            return self.play_from(&fed, mine, next, one_suit, 0, 0);
+        }
         self.play_on(world, mine, (me + 1) % n, one_suit)
     }
 
@@ -61,21 +68,33 @@ impl Table<'_> {
     pub(crate) fn play_on(
         &self,
         world: &World,
-        mut mine: TileCounts,
+        mine: TileCounts,
         first: usize,
         one_suit: Option<usize>,
     ) -> i64 {
+        self.play_from(world, mine, first, one_suit, 0, 0)
+    }
+
+    /// [`Table::play_on`] from the wall's tile `start`, the viewer having drawn `draws` times.
+    fn play_from(
+        &self,
+        world: &World,
+        mut mine: TileCounts,
+        first: usize,
+        one_suit: Option<usize>,
+        start: usize,
+        mut draws: u32,
+    ) -> i64 {
         let n = world.hands.len();
         let me = self.obs.player.index();
-        let mut draws = 0u32;
         let mut turn = first % n;
-        for &t in &world.wall {
+        for (i, &t) in world.wall.iter().enumerate().skip(start) {
             if turn == me {
                 mine.add(t);
                 if analysis::is_win(&mine, &self.rules) {
                     let mut before = mine;
                     before.remove(t);
-                    if let Some(v) = self.score(&world.hands, me, &mine, &before, t, None) {
+                    if let Some(v) = self.score_in(world, me, &mine, &before, t, None) {
                         return v;
                     }
                 }
@@ -91,12 +110,14 @@ impl Table<'_> {
                 if let Some(v) = self.deal_in(world, me, &mine, d) {
                     return v;
                 }
+                if let Some((fed, next)) = self.fed_pung(world, me, d) {
+                    return self.play_from(&fed, mine, next, one_suit, i + 1, draws);
+                }
             } else {
                 let mut h = world.hands[turn];
                 h.add(t);
                 if analysis::is_win(&h, &self.rules) {
-                    if let Some(v) =
-                        self.score(&world.hands, turn, &mine, &world.hands[turn], t, None)
+                    if let Some(v) = self.score_in(world, turn, &mine, &world.hands[turn], t, None)
                     {
                         return v;
                     }
@@ -105,7 +126,7 @@ impl Table<'_> {
                 let mut with = mine;
                 with.add(t);
                 if self.may_win(me, turn) && analysis::is_win(&with, &self.rules) {
-                    if let Some(v) = self.score(&world.hands, me, &mine, &mine, t, Some(turn)) {
+                    if let Some(v) = self.score_in(world, me, &mine, &mine, t, Some(turn)) {
                         return v;
                     }
                 }
@@ -159,12 +180,94 @@ impl Table<'_> {
             let mut h = world.hands[q];
             h.add(t);
             if analysis::is_win(&h, &self.rules) {
-                if let Some(v) = self.score(&world.hands, q, mine, &world.hands[q], t, Some(me)) {
+                if let Some(v) = self.score_in(world, q, mine, &world.hands[q], t, Some(me)) {
                     return Some(v);
                 }
             }
         }
         None
+    }
+
+    /// The opponent who pungs the viewer's discard `t` where the rule set makes the feeder of
+    /// a one-suit hand's third exposed meld pay for it: one with two exposed melds, all of
+    /// `t`'s number suit (or all honours, `t` an honour), holding a pair of `t` in `world`.
+    /// Answers the world after the pung (their meld added, the pair and the tile they throw
+    /// gone from their hand) and the chair whose turn is next. At most once a playout.
+    fn fed_pung(&self, world: &World, me: usize, t: Tile) -> Option<(World, usize)> {
+        if world.pung.is_some() || !self.ruleset.kind().aims().third_meld_feeder_pays {
+            return None;
+        }
+        let n = world.hands.len();
+        let group = |x: Tile| if x.index() < 27 { x.index() / 9 } else { 3 };
+        let q = (1..n).map(|k| (me + k) % n).find(|&q| {
+            let melds = &self.obs.table[q].melds;
+            melds.iter().filter(|m| m.from.is_some()).count() == 2
+                && melds.iter().all(|m| group(m.tile) == group(t))
+                && world.hands[q].get(t) >= 2
+        })?;
+        let mut hand = world.hands[q];
+        hand.remove(t);
+        hand.remove(t);
+        let throw = self.fed_discard(&hand, group(t))?;
+        hand.remove(throw);
+        let mut meld = Meld::new(MeldKind::Pung, t)?;
+        meld.from = Some(self.obs.table[me].seat);
+        meld.claimed = Some(t);
+        let mut hands = world.hands.clone();
+        hands[q] = hand;
+        let fed = World {
+            hands,
+            wall: world.wall.clone(),
+            pung: Some((q, meld)),
+        };
+        Some((fed, (q + 1) % n))
+    }
+
+    /// What a player who just punged throws from `hand` (`3k + 2` tiles), collecting `group`
+    /// (a number suit, or 3 for honours): a tile that leaves the hand ready if one does, one
+    /// outside the group before one in it.
+    fn fed_discard(&self, hand: &TileCounts, group: usize) -> Option<Tile> {
+        let kinds: Vec<Tile> = hand.iter().map(|(x, _)| x).collect();
+        let off = |x: &Tile| (if x.index() < 27 { x.index() / 9 } else { 3 }) != group;
+        let ready = |x: Tile| {
+            let mut h = *hand;
+            h.remove(x);
+            (0..crate::tile::KINDS)
+                .filter_map(Tile::from_index)
+                .any(|w| {
+                    let mut g = h;
+                    g.add(w);
+                    analysis::is_win(&g, &self.rules)
+                })
+        };
+        let mut order = kinds.clone();
+        order.sort_by_key(|x| !off(x));
+        order
+            .iter()
+            .copied()
+            .find(|&x| ready(x))
+            .or_else(|| order.first().copied())
+    }
+
+    /// [`Table::score`] in `world`, counting the pung a playout gave.
+    fn score_in(
+        &self,
+        world: &World,
+        winner: usize,
+        mine: &TileCounts,
+        concealed: &TileCounts,
+        tile: Tile,
+        discarder: Option<usize>,
+    ) -> Option<i64> {
+        self.score_with(
+            &world.hands,
+            world.pung.as_ref(),
+            winner,
+            mine,
+            concealed,
+            tile,
+            discarder,
+        )
     }
 
     /// The viewer's payment when `winner` wins with `tile` on a hand of `concealed` (without
@@ -179,10 +282,33 @@ impl Table<'_> {
         tile: Tile,
         discarder: Option<usize>,
     ) -> Option<i64> {
+        self.score_with(hands, None, winner, mine, concealed, tile, discarder)
+    }
+
+    /// [`Table::score`] with `pung` (a chair and a meld the playout gave them) added to that
+    /// chair's melds.
+    #[allow(clippy::too_many_arguments)]
+    fn score_with(
+        &self,
+        hands: &[TileCounts],
+        pung: Option<&(usize, Meld)>,
+        winner: usize,
+        mine: &TileCounts,
+        concealed: &TileCounts,
+        tile: Tile,
+        discarder: Option<usize>,
+    ) -> Option<i64> {
         let obs = self.obs;
         let me = obs.player.index();
         let seat = |p: usize| obs.table.get(p).map_or(Seat::East, |h| h.seat);
         let hand_of = |p: usize| if p == me { *mine } else { hands[p] };
+        let melds_of = |p: usize| {
+            let mut melds = obs.table[p].melds.clone();
+            if let Some((_, m)) = pung.filter(|(q, _)| *q == p) {
+                melds.push(*m);
+            }
+            melds
+        };
         let n = hands.len();
         let mut others = BTreeMap::new();
         for k in 1..n {
@@ -192,7 +318,7 @@ impl Table<'_> {
                 public.seat,
                 OtherHand {
                     concealed: hand_of(q),
-                    melds: public.melds.clone(),
+                    melds: melds_of(q),
                     flowers: public.flowers.clone(),
                 },
             );
@@ -201,7 +327,7 @@ impl Table<'_> {
         let self_draw = discarder.is_none();
         let situation = WinSituation {
             concealed: *concealed,
-            melds: public.melds.clone(),
+            melds: melds_of(winner),
             winning_tile: tile,
             win: if self_draw {
                 WinKind::SelfDraw
@@ -228,5 +354,97 @@ impl Table<'_> {
         };
         let scored = self.ruleset.score(&situation).ok()?;
         Some(scored.payments.get(&seat(me)).copied().unwrap_or(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::{Game, HandSetup, Player};
+    use std::sync::Arc;
+
+    fn t(s: &str) -> Tile {
+        s.parse().unwrap()
+    }
+
+    fn counts(s: &str) -> TileCounts {
+        TileCounts::parse(s).unwrap()
+    }
+
+    /// The viewer (chair 0) of a `rules` table where chair 1 shows pungs of 1s and 9s, claimed
+    /// from chairs 2 and 3, and holds seven tiles.
+    fn observation(rules: &Arc<Ruleset>) -> Observation {
+        let (game, _) = Game::new(rules.clone(), HandSetup::new(1)).unwrap();
+        let mut obs = game.observation(Player(0));
+        obs.concealed = counts("123m789m456p5s1z1z2z3z");
+        let pung = |tile: &str, from: usize| {
+            let mut m = Meld::new(MeldKind::Pung, t(tile)).unwrap();
+            m.from = Some(obs.table[from].seat);
+            m
+        };
+        obs.table[1].melds = vec![pung("1s", 2), pung("9s", 3)];
+        obs.table[1].concealed_count = 7;
+        obs
+    }
+
+    /// A world where chair 1 holds `theirs`, the others junk, and chair 1's first draw after
+    /// a pung off the viewer is 8s.
+    fn world(theirs: &str) -> World {
+        let junk = counts("1m4m7m1p4p7p1z2z3z4z5z6z7z");
+        World {
+            hands: vec![counts("123m789m456p1z1z2z3z"), counts(theirs), junk, junk],
+            wall: vec![t("9m"), t("9p"), t("4z"), t("8s"), t("5z"), t("6z")],
+            pung: None,
+        }
+    }
+
+    fn with<R>(rules: &Arc<Ruleset>, f: impl FnOnce(&Table) -> R) -> R {
+        let obs = observation(rules);
+        let planner = Planner::new(rules.clone(), &obs);
+        let table = Table {
+            ruleset: rules,
+            obs: &obs,
+            rules: rules.hand_rules(obs.wildcard),
+            planner: &planner,
+            horizon: 8,
+        };
+        f(&table)
+    }
+
+    #[test]
+    fn feeding_a_one_suit_hands_third_meld_costs_the_whole_hand_in_yangzhou() {
+        let rules = Arc::new(Ruleset::from_name("yangzhou", &serde_json::Map::new()).unwrap());
+        with(&rules, |table| {
+            let w = world("55s2s3s4s7s8s");
+            // The pung of 5s: their third exposed meld, from the viewer; they throw 7s and
+            // wait on 8s with 2s3s4s.
+            let (fed, next) = table.fed_pung(&w, 0, t("5s")).unwrap();
+            assert_eq!(next, 2);
+            let (q, meld) = fed.pung.unwrap();
+            assert_eq!((q, meld.kind, meld.tile), (1, MeldKind::Pung, t("5s")));
+            assert_eq!(meld.from, Some(table.obs.table[0].seat));
+            assert_eq!(fed.hands[1], counts("2s3s4s8s"));
+            // They draw the 8s: a full flush, 包牌 — the viewer pays all three shares.
+            let v = table.playout(&w, &table.obs.concealed, t("5s"));
+            assert!(v <= -3 * 60, "the viewer paid {v}");
+            // Throwing another tile feeds nothing.
+            assert!(table.fed_pung(&w, 0, t("5m")).is_none());
+            assert!(table.playout(&w, &table.obs.concealed, t("3z")) > -60);
+            // Without a pair of 5s they cannot pung.
+            assert!(
+                table
+                    .fed_pung(&world("5s2s3s4s7s8s9s"), 0, t("5s"))
+                    .is_none()
+            );
+        });
+        // Hong Kong has no 包牌 of the third meld: nobody pungs in its playouts.
+        let hk = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+        with(&hk, |table| {
+            assert!(
+                table
+                    .fed_pung(&world("55s2s3s4s7s8s"), 0, t("5s"))
+                    .is_none()
+            );
+        });
     }
 }

@@ -23,6 +23,9 @@ pub(crate) struct World {
     pub(crate) hands: Vec<TileCounts>,
     /// The live wall in draw order.
     pub(crate) wall: Vec<Tile>,
+    /// A pung a playout gave an opponent off the viewer's discard (chair and meld), beside
+    /// the melds the observation shows.
+    pub(crate) pung: Option<(usize, Meld)>,
 }
 
 /// The unseen copies of each kind, from the viewer's side.
@@ -177,7 +180,11 @@ pub(crate) fn sample(
         wall.push(t);
     }
     wall.truncate(obs.live_wall);
-    World { hands, wall }
+    World {
+        hands,
+        wall,
+        pung: None,
+    }
 }
 
 /// The number suit opponent `q` is collecting when the rule set rewards one suit: the suit of

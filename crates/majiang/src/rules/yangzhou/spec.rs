@@ -78,6 +78,7 @@ pub fn aims(o: &Options) -> Aims {
         min_fan: o.min_fan as i32,
         flush_fan: 15,
         big_patterns_only: true,
+        third_meld_feeder_pays: true,
         ready: &READY,
         ..Aims::NONE
     }
