@@ -94,7 +94,15 @@ impl Table<'_> {
                 if analysis::is_win(&mine, &self.rules) {
                     let mut before = mine;
                     before.remove(t);
-                    if let Some(v) = self.score_in(world, me, &mine, &before, t, None) {
+                    if let Some(v) = self.score_with(
+                        &world.hands,
+                        world.pung.as_ref(),
+                        me,
+                        &mine,
+                        &before,
+                        t,
+                        None,
+                    ) {
                         return v;
                     }
                 }
@@ -117,8 +125,15 @@ impl Table<'_> {
                 let mut h = world.hands[turn];
                 h.add(t);
                 if analysis::is_win(&h, &self.rules) {
-                    if let Some(v) = self.score_in(world, turn, &mine, &world.hands[turn], t, None)
-                    {
+                    if let Some(v) = self.score_with(
+                        &world.hands,
+                        world.pung.as_ref(),
+                        turn,
+                        &mine,
+                        &world.hands[turn],
+                        t,
+                        None,
+                    ) {
                         return v;
                     }
                 }
@@ -126,7 +141,15 @@ impl Table<'_> {
                 let mut with = mine;
                 with.add(t);
                 if self.may_win(me, turn) && analysis::is_win(&with, &self.rules) {
-                    if let Some(v) = self.score_in(world, me, &mine, &mine, t, Some(turn)) {
+                    if let Some(v) = self.score_with(
+                        &world.hands,
+                        world.pung.as_ref(),
+                        me,
+                        &mine,
+                        &mine,
+                        t,
+                        Some(turn),
+                    ) {
                         return v;
                     }
                 }
@@ -180,7 +203,15 @@ impl Table<'_> {
             let mut h = world.hands[q];
             h.add(t);
             if analysis::is_win(&h, &self.rules) {
-                if let Some(v) = self.score_in(world, q, mine, &world.hands[q], t, Some(me)) {
+                if let Some(v) = self.score_with(
+                    &world.hands,
+                    world.pung.as_ref(),
+                    q,
+                    mine,
+                    &world.hands[q],
+                    t,
+                    Some(me),
+                ) {
                     return Some(v);
                 }
             }
@@ -247,27 +278,6 @@ impl Table<'_> {
             .copied()
             .find(|&x| ready(x))
             .or_else(|| order.first().copied())
-    }
-
-    /// [`Table::score`] in `world`, counting the pung a playout gave.
-    fn score_in(
-        &self,
-        world: &World,
-        winner: usize,
-        mine: &TileCounts,
-        concealed: &TileCounts,
-        tile: Tile,
-        discarder: Option<usize>,
-    ) -> Option<i64> {
-        self.score_with(
-            &world.hands,
-            world.pung.as_ref(),
-            winner,
-            mine,
-            concealed,
-            tile,
-            discarder,
-        )
     }
 
     /// The viewer's payment when `winner` wins with `tile` on a hand of `concealed` (without
