@@ -137,11 +137,23 @@ pub struct Aims {
     pub losers_settle: bool,
     /// One suit doubles the whole hand's score (classic: with honours once, alone three times).
     pub one_suit_doubles: bool,
-    /// Whoever's discard makes a one-suit hand's third exposed meld pays for the whole hand
-    /// when it wins (Yangzhou 包牌 Pao Pai): a bot weighs feeding such a pung.
-    pub third_meld_feeder_pays: bool,
+    /// What feeding a player's third exposed meld may cost (a bot weighs it before a discard).
+    pub fed_third_meld: FedThirdMeld,
     /// How soon a player is ready under these rules, measured (see [`Readiness`]).
     pub ready: &'static Readiness,
+}
+
+/// What it may cost to feed a player's third exposed meld with a discard.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FedThirdMeld {
+    /// Nothing beyond the meld itself.
+    Nothing,
+    /// Whoever's discard makes a one-suit (or all-honours) hand's third exposed meld pays the
+    /// whole hand when it wins (Yangzhou 包牌 Pao Pai).
+    OneSuitFeederPays,
+    /// A player who fed three of the winner's melds pays every share doubled (Hangzhou 三摊承包
+    /// San Tan Chengbao).
+    ThreeFromOnePays,
 }
 
 impl Aims {
@@ -156,7 +168,7 @@ impl Aims {
         pung_points: false,
         losers_settle: false,
         one_suit_doubles: false,
-        third_meld_feeder_pays: false,
+        fed_third_meld: FedThirdMeld::Nothing,
         ready: &Readiness::UNMEASURED,
     };
 }

@@ -7,9 +7,9 @@
 //! an opponent wins on a self-drawn tile that completes their hand, or else throws the tile
 //! they drew (the viewer may win on it); the viewer wins on a draw or plays on with the
 //! efficient bot's quick discard, each one checked for a deal-in. Nobody calls, except where the
-//! rule set makes the feeder of a one-suit hand's third exposed meld pay for it (Yangzhou's 包牌
-//! Pao Pai): there an opponent with two exposed melds of one suit pungs the viewer's discard of
-//! that suit when the world gives them a pair of it (`fed_pung`), once a playout. The playout
+//! rule set makes the feeder of a third exposed meld pay for the hand (Yangzhou's 包牌 Pao Pai,
+//! Hangzhou's 三摊承包): there an opponent for whom the viewer's discard would be that meld
+//! claims it when the world gives them the tiles (`fed_claim`), once a playout. The playout
 //! stops at the end of the wall or after `horizon` draws of the viewer (worth nothing then).
 
 use super::world::World;
@@ -17,6 +17,7 @@ use crate::analysis::{self, HandRules};
 use crate::bots::efficient::Planner;
 use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
+use crate::rules::registry::FedThirdMeld;
 use crate::scoring::{Circumstances, OtherHand, WinKind, WinSituation};
 use crate::seat::Seat;
 use crate::table::{Observation, Ruleset};
@@ -56,7 +57,7 @@ impl Table<'_> {
         if let Some(v) = self.deal_in(world, me, &mine, candidate) {
             return v;
         }
-        if let Some((fed, next)) = self.fed_pung(world, me, candidate) {
+        if let Some((fed, next)) = self.fed_claim(world, me, candidate) {
             return self.play_from(&fed, mine, next, one_suit, 0, 0);
         }
         self.play_on(world, mine, (me + 1) % n, one_suit)
@@ -96,7 +97,7 @@ impl Table<'_> {
                     before.remove(t);
                     if let Some(v) = self.score_with(
                         &world.hands,
-                        world.pung.as_ref(),
+                        world.claim.as_ref(),
                         me,
                         &mine,
                         &before,
@@ -118,7 +119,7 @@ impl Table<'_> {
                 if let Some(v) = self.deal_in(world, me, &mine, d) {
                     return v;
                 }
-                if let Some((fed, next)) = self.fed_pung(world, me, d) {
+                if let Some((fed, next)) = self.fed_claim(world, me, d) {
                     return self.play_from(&fed, mine, next, one_suit, i + 1, draws);
                 }
             } else {
@@ -127,7 +128,7 @@ impl Table<'_> {
                 if analysis::is_win(&h, &self.rules) {
                     if let Some(v) = self.score_with(
                         &world.hands,
-                        world.pung.as_ref(),
+                        world.claim.as_ref(),
                         turn,
                         &mine,
                         &world.hands[turn],
@@ -143,7 +144,7 @@ impl Table<'_> {
                 if self.may_win(me, turn) && analysis::is_win(&with, &self.rules) {
                     if let Some(v) = self.score_with(
                         &world.hands,
-                        world.pung.as_ref(),
+                        world.claim.as_ref(),
                         me,
                         &mine,
                         &mine,
@@ -205,7 +206,7 @@ impl Table<'_> {
             if analysis::is_win(&h, &self.rules) {
                 if let Some(v) = self.score_with(
                     &world.hands,
-                    world.pung.as_ref(),
+                    world.claim.as_ref(),
                     q,
                     mine,
                     &world.hands[q],
@@ -219,46 +220,93 @@ impl Table<'_> {
         None
     }
 
-    /// The opponent who pungs the viewer's discard `t` where the rule set makes the feeder of
-    /// a one-suit hand's third exposed meld pay for it: one with two exposed melds, all of
-    /// `t`'s number suit (or all honours, `t` an honour), holding a pair of `t` in `world`.
-    /// Answers the world after the pung (their meld added, the pair and the tile they throw
-    /// gone from their hand) and the chair whose turn is next. At most once a playout.
-    fn fed_pung(&self, world: &World, me: usize, t: Tile) -> Option<(World, usize)> {
-        if world.pung.is_some() || !self.ruleset.kind().aims().third_meld_feeder_pays {
+    /// The opponent who claims the viewer's discard `t` for a third exposed meld that would
+    /// make the viewer pay for their hand, as the rule set's [`FedThirdMeld`] says: under
+    /// Yangzhou's 包牌 one with two exposed melds all of `t`'s number suit (or all honours, `t`
+    /// an honour) pungs it; under Hangzhou's 三摊承包 one with two melds fed by the viewer pungs
+    /// it or, as the viewer's right-hand neighbour, chows it. Only when `world` gives them the
+    /// tiles for it. Answers the world after the claim (their meld added, its tiles and the
+    /// tile they throw gone from their hand) and the chair whose turn is next. At most once a
+    /// playout.
+    fn fed_claim(&self, world: &World, me: usize, t: Tile) -> Option<(World, usize)> {
+        let rule = self.ruleset.kind().aims().fed_third_meld;
+        if world.claim.is_some() || rule == FedThirdMeld::Nothing || Some(t) == self.obs.wildcard {
             return None;
         }
         let n = world.hands.len();
+        let my_seat = self.obs.table[me].seat;
         let group = |x: Tile| if x.index() < 27 { x.index() / 9 } else { 3 };
-        let q = (1..n).map(|k| (me + k) % n).find(|&q| {
+        let (q, meld) = (1..n).find_map(|k| {
+            let q = (me + k) % n;
             let melds = &self.obs.table[q].melds;
-            melds.iter().filter(|m| m.from.is_some()).count() == 2
-                && melds.iter().all(|m| group(m.tile) == group(t))
-                && world.hands[q].get(t) >= 2
+            let hand = &world.hands[q];
+            let pung = (hand.get(t) >= 2)
+                .then(|| Meld::new(MeldKind::Pung, t))
+                .flatten();
+            let meld = match rule {
+                FedThirdMeld::Nothing => None,
+                FedThirdMeld::OneSuitFeederPays => {
+                    let exposed = melds.iter().filter(|m| m.from.is_some()).count();
+                    let one_group = melds.iter().all(|m| group(m.tile) == group(t));
+                    pung.filter(|_| exposed == 2 && one_group)
+                }
+                FedThirdMeld::ThreeFromOnePays => {
+                    let fed = melds.iter().filter(|m| m.from == Some(my_seat)).count();
+                    let chow = || (k == 1).then(|| self.chow_of(hand, t)).flatten();
+                    pung.or_else(chow).filter(|_| fed == 2)
+                }
+            }?;
+            Some((q, meld))
         })?;
+        // Their hand with the discard, less the meld's tiles.
         let mut hand = world.hands[q];
-        hand.remove(t);
-        hand.remove(t);
-        let throw = self.fed_discard(&hand, group(t))?;
+        hand.add(t);
+        for (i, c) in super::world::meld_counts(&meld) {
+            let x = Tile::from_index(i)?;
+            for _ in 0..c {
+                hand.remove(x);
+            }
+        }
+        let throw = self.fed_discard(&hand, group(meld.tile))?;
         hand.remove(throw);
-        let mut meld = Meld::new(MeldKind::Pung, t)?;
-        meld.from = Some(self.obs.table[me].seat);
+        let mut meld = meld;
+        meld.from = Some(my_seat);
         meld.claimed = Some(t);
         let mut hands = world.hands.clone();
         hands[q] = hand;
         let fed = World {
             hands,
             wall: world.wall.clone(),
-            pung: Some((q, meld)),
+            claim: Some((q, meld)),
         };
         Some((fed, (q + 1) % n))
     }
 
-    /// What a player who just punged throws from `hand` (`3k + 2` tiles), collecting `group`
+    /// A chow `hand` can make with the discard `t` (number tiles, no wildcard), if any.
+    fn chow_of(&self, hand: &TileCounts, t: Tile) -> Option<Meld> {
+        if !t.is_numbered() {
+            return None;
+        }
+        let i = t.index();
+        let r = i % 9;
+        let has = |j: usize| {
+            Tile::from_index(j).is_some_and(|x| Some(x) != self.obs.wildcard && hand.get(x) > 0)
+        };
+        (r.saturating_sub(2)..=r.min(6))
+            .map(|s| i - r + s)
+            .find(|&lo| (lo..lo + 3).filter(|&j| j != i).all(has))
+            .and_then(|lo| Meld::new(MeldKind::Chow, Tile::from_index(lo)?))
+    }
+
+    /// What a player who just claimed throws from `hand` (`3k + 2` tiles), collecting `group`
     /// (a number suit, or 3 for honours): a tile that leaves the hand ready if one does, one
-    /// outside the group before one in it.
+    /// outside the group before one in it, never the wildcard.
     fn fed_discard(&self, hand: &TileCounts, group: usize) -> Option<Tile> {
-        let kinds: Vec<Tile> = hand.iter().map(|(x, _)| x).collect();
+        let kinds: Vec<Tile> = hand
+            .iter()
+            .map(|(x, _)| x)
+            .filter(|&x| Some(x) != self.obs.wildcard)
+            .collect();
         let off = |x: &Tile| (if x.index() < 27 { x.index() / 9 } else { 3 }) != group;
         let ready = |x: Tile| {
             let mut h = *hand;
@@ -404,7 +452,7 @@ mod tests {
         World {
             hands: vec![counts("123m789m456p1z1z2z3z"), counts(theirs), junk, junk],
             wall: vec![t("9m"), t("9p"), t("4z"), t("8s"), t("5z"), t("6z")],
-            pung: None,
+            claim: None,
         }
     }
 
@@ -428,9 +476,9 @@ mod tests {
             let w = world("55s2s3s4s7s8s");
             // The pung of 5s: their third exposed meld, from the viewer; they throw 7s and
             // wait on 8s with 2s3s4s.
-            let (fed, next) = table.fed_pung(&w, 0, t("5s")).unwrap();
+            let (fed, next) = table.fed_claim(&w, 0, t("5s")).unwrap();
             assert_eq!(next, 2);
-            let (q, meld) = fed.pung.unwrap();
+            let (q, meld) = fed.claim.unwrap();
             assert_eq!((q, meld.kind, meld.tile), (1, MeldKind::Pung, t("5s")));
             assert_eq!(meld.from, Some(table.obs.table[0].seat));
             assert_eq!(fed.hands[1], counts("2s3s4s8s"));
@@ -438,12 +486,12 @@ mod tests {
             let v = table.playout(&w, &table.obs.concealed, t("5s"));
             assert!(v <= -3 * 60, "the viewer paid {v}");
             // Throwing another tile feeds nothing.
-            assert!(table.fed_pung(&w, 0, t("5m")).is_none());
+            assert!(table.fed_claim(&w, 0, t("5m")).is_none());
             assert!(table.playout(&w, &table.obs.concealed, t("3z")) > -60);
             // Without a pair of 5s they cannot pung.
             assert!(
                 table
-                    .fed_pung(&world("5s2s3s4s7s8s9s"), 0, t("5s"))
+                    .fed_claim(&world("5s2s3s4s7s8s9s"), 0, t("5s"))
                     .is_none()
             );
         });
@@ -452,9 +500,67 @@ mod tests {
         with(&hk, |table| {
             assert!(
                 table
-                    .fed_pung(&world("55s2s3s4s7s8s"), 0, t("5s"))
+                    .fed_claim(&world("55s2s3s4s7s8s"), 0, t("5s"))
                     .is_none()
             );
         });
+    }
+
+    #[test]
+    fn feeding_a_third_meld_in_hangzhou_is_claimed_by_pung_or_by_the_next_seats_chow() {
+        let rules = Arc::new(Ruleset::from_name("hangzhou", &serde_json::Map::new()).unwrap());
+        let mut obs = observation(&rules);
+        let me = obs.table[0].seat;
+        for m in &mut obs.table[1].melds {
+            m.from = Some(me);
+        }
+        let planner = Planner::new(rules.clone(), &obs);
+        let table = Table {
+            ruleset: &rules,
+            obs: &obs,
+            rules: rules.hand_rules(obs.wildcard),
+            planner: &planner,
+            horizon: 8,
+        };
+        // Two melds fed by the viewer: a pair of 5s pungs it, 4s6s chows it (chair 1 sits
+        // after the viewer), and the claim is the third meld from the viewer.
+        let (fed, _) = table
+            .fed_claim(&world("55s2s3s4s7s8s"), 0, t("5s"))
+            .unwrap();
+        let (_, pung) = fed.claim.unwrap();
+        assert_eq!(
+            (pung.kind, pung.tile, pung.from),
+            (MeldKind::Pung, t("5s"), Some(me))
+        );
+        let (fed, _) = table
+            .fed_claim(&world("4s6s1m2m3m8p9p"), 0, t("5s"))
+            .unwrap();
+        let (q, chow) = fed.claim.unwrap();
+        assert_eq!((q, chow.kind, chow.tile), (1, MeldKind::Chow, t("4s")));
+        assert_eq!(
+            fed.hands[1].iter().map(|(_, c)| c as usize).sum::<usize>(),
+            4
+        );
+        // Nothing to claim it with: no meld.
+        assert!(
+            table
+                .fed_claim(&world("1m2m3m8p9p1z1z"), 0, t("5s"))
+                .is_none()
+        );
+        // Melds fed by someone else: the viewer's discard is no third meld of theirs.
+        let other = observation(&rules);
+        let planner = Planner::new(rules.clone(), &other);
+        let table = Table {
+            ruleset: &rules,
+            obs: &other,
+            rules: rules.hand_rules(other.wildcard),
+            planner: &planner,
+            horizon: 8,
+        };
+        assert!(
+            table
+                .fed_claim(&world("55s2s3s4s7s8s"), 0, t("5s"))
+                .is_none()
+        );
     }
 }

@@ -23,9 +23,9 @@ pub(crate) struct World {
     pub(crate) hands: Vec<TileCounts>,
     /// The live wall in draw order.
     pub(crate) wall: Vec<Tile>,
-    /// A pung a playout gave an opponent off the viewer's discard (chair and meld), beside
+    /// A meld a playout gave an opponent off the viewer's discard (chair and meld), beside
     /// the melds the observation shows.
-    pub(crate) pung: Option<(usize, Meld)>,
+    pub(crate) claim: Option<(usize, Meld)>,
 }
 
 /// The unseen copies of each kind, from the viewer's side.
@@ -58,7 +58,7 @@ pub(crate) fn unseen(obs: &Observation) -> [u8; KINDS] {
 }
 
 /// The kinds (as indices) and counts a meld shows.
-fn meld_counts(m: &Meld) -> Vec<(usize, u8)> {
+pub(crate) fn meld_counts(m: &Meld) -> Vec<(usize, u8)> {
     use crate::meld::MeldKind;
     let i = m.tile.index();
     match m.kind {
@@ -183,7 +183,7 @@ pub(crate) fn sample(
     World {
         hands,
         wall,
-        pung: None,
+        claim: None,
     }
 }
 

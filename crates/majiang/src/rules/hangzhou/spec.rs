@@ -4,7 +4,9 @@
 use super::options::MAX_BASE;
 use super::{MatchEnd, Options, PATTERNS, WildcardMode};
 use crate::rules::option_table::{Allowed, OptionSpec};
-use crate::rules::registry::{Aims, Readiness, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
+use crate::rules::registry::{
+    Aims, FedThirdMeld, Readiness, RuleSetKind, RuleSetSpec, ScoreUnit, Seats,
+};
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 use crate::table::matches::{EndRule, MatchRules, Rotation};
 use crate::tile::Tile;
@@ -113,9 +115,10 @@ pub fn match_rules(o: &Options) -> MatchRules {
 }
 
 /// A planning bot's aims: no minimum and nothing in particular to aim at; hands are ready
-/// early (财神 wildcards).
+/// early (财神 wildcards); feeding one player three melds makes the feeder pay (三摊承包).
 pub fn aims() -> Aims {
     Aims {
+        fed_third_meld: FedThirdMeld::ThreeFromOnePays,
         ready: &READY,
         ..Aims::NONE
     }

@@ -4,7 +4,9 @@
 use super::{Options, PATTERNS};
 use crate::analysis::HandRules;
 use crate::rules::option_table::{Allowed, OptionSpec};
-use crate::rules::registry::{Aims, Readiness, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
+use crate::rules::registry::{
+    Aims, FedThirdMeld, Readiness, RuleSetKind, RuleSetSpec, ScoreUnit, Seats,
+};
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 use crate::table::matches::{EndRule, MatchRules, Rotation};
 
@@ -78,7 +80,7 @@ pub fn aims(o: &Options) -> Aims {
         min_fan: o.min_fan as i32,
         flush_fan: 15,
         big_patterns_only: true,
-        third_meld_feeder_pays: true,
+        fed_third_meld: FedThirdMeld::OneSuitFeederPays,
         ready: &READY,
         ..Aims::NONE
     }
