@@ -2,8 +2,8 @@
 //! rule set pays for, by their exposed melds and the length of their discard row. Each rule
 //! set's `spec.rs` holds its table, measured in self-play of four `efficient` bots
 //! (`bots/expert/calibrate.rs` prints the tables and checks the stored ones:
-//! `cargo test --release -p majiang calibrate -- --ignored --nocapture`); the expert bot deals
-//! its guessed worlds by it.
+//! `cargo test --release -p majiang calibrate -- --ignored --nocapture`; every test run checks
+//! them against a fresh sample); the expert bot deals its guessed worlds by it.
 
 /// Rows: exposed melds 0, 1, 2, 3, 4 or more. Columns: discards 0–3, 4–7, 8–11, 12–15, 16–19,
 /// 20 or more. Each cell is a share in `0..=1`, and the table grows along both.
