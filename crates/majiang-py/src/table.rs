@@ -246,8 +246,9 @@ impl Table {
     /// set_bot(player, name, seed=0)
     /// --
     ///
-    /// Lets the project's bot `name` (`random`, `efficient`, `aggressive`) play chair `player`
-    /// (seeded with `seed`); `None` gives the chair back to the caller.
+    /// Lets the project's bot `name` (a level, `easy`, `normal` or `hard`, or a bot's own name:
+    /// `random`, `efficient`, `expert`, `aggressive`) play chair `player` (seeded with `seed`);
+    /// `None` gives the chair back to the caller.
     #[pyo3(signature = (player, name, seed=0))]
     fn set_bot(&mut self, player: usize, name: Option<&str>, seed: u64) -> PyResult<()> {
         let p = self.player(player)?;

@@ -169,7 +169,7 @@ def test_bad_env_input():
         t.legal(7)
 
 
-@pytest.mark.parametrize("opponents", ["random", "efficient", "aggressive"])
+@pytest.mark.parametrize("opponents", ["random", "easy", "normal", "hard", "aggressive"])
 def test_gym_wrapper(opponents):
     env = majiang.gym_env(rules="hongkong", opponents=opponents, seed=1)
     obs, _ = env.reset(seed=3)

@@ -13,8 +13,9 @@ from ._core import ACTION_SPACE, BOT_NAMES, TILE_KINDS, Table
 
 class MajiangGymEnv(gym.Env):
     """The agent plays chair ``seat``; the other chairs are the project's bots (``opponents``:
-    one name from ``BOT_NAMES`` — ``random``, ``efficient``, ``aggressive`` — or one per other
-    chair, in chair order). An episode is one match of ``hands`` hands (default one). The reward
+    one name from ``BOT_NAMES`` — the levels ``easy``, ``normal`` (``efficient``) and ``hard``
+    (``expert``, the search bot), or ``random`` and ``aggressive`` — or one per other chair, in
+    chair order). An episode is one match of ``hands`` hands (default one). The reward
     of a step is the agent's payment for every hand that ended during it. Observations are as in
     the AEC environment: ``{"observation": planes, "action_mask": int8}``.
     """
