@@ -302,7 +302,7 @@ impl Table<'_> {
     /// (a number suit, or 3 for honours): a tile that leaves the hand ready if one does, one
     /// outside the group before one in it, never the wildcard.
     fn fed_discard(&self, hand: &TileCounts, group: usize) -> Option<Tile> {
-        let kinds: Vec<Tile> = hand
+        let mut order: Vec<Tile> = hand
             .iter()
             .map(|(x, _)| x)
             .filter(|&x| Some(x) != self.obs.wildcard)
@@ -319,7 +319,6 @@ impl Table<'_> {
                     analysis::is_win(&g, &self.rules)
                 })
         };
-        let mut order = kinds.clone();
         order.sort_by_key(|x| !off(x));
         order
             .iter()
