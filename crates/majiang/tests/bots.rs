@@ -455,7 +455,7 @@ fn the_expert_decides_from_the_observation_alone() {
             json!({})
         };
         let rules = ruleset(name, options);
-        for seed in 0..6u64 {
+        for seed in 0..12u64 {
             let (probe, _) = Game::new(rules.clone(), setup(0, 4, 1, seed)).unwrap();
             let hands = dealt(&probe);
             // The same dealer hand; the other seats' hands (hidden from the dealer) swapped.
@@ -547,33 +547,39 @@ impl Bot for Offers {
 }
 
 #[test]
-fn the_expert_searches_the_calls_in_classic() {
-    let rules = ruleset("classic", json!({}));
-    let store = Arc::new(std::sync::Mutex::new(Vec::new()));
-    for seed in 0..4u64 {
-        let (mut game, _) = Game::new(rules.clone(), setup(seed as u32, 4, 1, 40 + seed)).unwrap();
-        let mut players: Vec<Box<dyn Bot>> = (0..4)
-            .map(|k| {
-                let bot = Box::new(EfficientBot::new(rules.clone(), k));
-                Box::new(Offers(bot, store.clone())) as Box<dyn Bot>
-            })
-            .collect();
-        play_hand(&mut game, &mut players).unwrap();
+fn the_expert_searches_the_calls_in_every_rule_set() {
+    for name in ["classic", "hongkong", "hangzhou", "yangzhou"] {
+        let rules = ruleset(name, json!({}));
+        let store = Arc::new(std::sync::Mutex::new(Vec::new()));
+        for seed in 0..12u64 {
+            let (mut game, _) =
+                Game::new(rules.clone(), setup(seed as u32, 4, 1, 40 + seed)).unwrap();
+            let mut players: Vec<Box<dyn Bot>> = (0..4)
+                .map(|k| {
+                    let bot = Box::new(EfficientBot::new(rules.clone(), k));
+                    Box::new(Offers(bot, store.clone())) as Box<dyn Bot>
+                })
+                .collect();
+            play_hand(&mut game, &mut players).unwrap();
+        }
+        let offers = store.lock().unwrap().clone();
+        assert!(offers.len() >= 10, "{name}: only {} offers", offers.len());
+        let mut overruled = 0;
+        for obs in offers.iter().take(120) {
+            let expert = bots::ExpertBot::new(rules.clone(), 1).act(obs, &obs.legal_actions);
+            assert!(
+                obs.legal_actions.contains(&expert),
+                "{name}: {expert} is not legal"
+            );
+            let efficient = EfficientBot::new(rules.clone(), 1).act(obs, &obs.legal_actions);
+            overruled += usize::from(expert != efficient);
+        }
+        // The search is not a no-op on the calls.
+        assert!(
+            overruled > 0,
+            "{name}: the expert always called as the efficient bot did"
+        );
     }
-    let offers = store.lock().unwrap().clone();
-    assert!(offers.len() >= 10, "only {} offers", offers.len());
-    let mut overruled = 0;
-    for obs in offers.iter().take(30) {
-        let expert = bots::ExpertBot::new(rules.clone(), 1).act(obs, &obs.legal_actions);
-        assert!(obs.legal_actions.contains(&expert), "{expert} is not legal");
-        let efficient = EfficientBot::new(rules.clone(), 1).act(obs, &obs.legal_actions);
-        overruled += usize::from(expert != efficient);
-    }
-    // The search is not a no-op on the calls either.
-    assert!(
-        overruled > 0,
-        "the expert always called as the efficient bot did"
-    );
 }
 
 #[test]

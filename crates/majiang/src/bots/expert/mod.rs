@@ -28,14 +28,16 @@
 //! is a wildcard and one other tile may be turned down for a Bao Tou wait (`bao_tou.rs`), when
 //! playouts in the same kind of worlds say the ×2 pays more than the win in hand.
 //!
+//! An offered discard's calls (吃 chow, 碰 pung or pass) are searched the same way in every rule
+//! set (`calls.rs`): each is played out in the same worlds and the efficient bot's answer
+//! stands unless another beats it clearly.
+//!
 //! In classic, where every hand is settled between all players (losers too) and one suit
-//! doubles the whole hand: playouts run to the end of the wall, a one-suit candidate joins the
-//! discards when the hand is nearly one suit (`one_suit.rs`), and the calls (chow, pung or
-//! pass) are searched the same way (`calls.rs`).
+//! doubles the whole hand: playouts run to the end of the wall and a one-suit candidate joins
+//! the discards when the hand is nearly one suit (`one_suit.rs`).
 //!
 //! Every other decision (wins, which are always taken unless Bao Tou says otherwise, kongs,
-//! the other rule sets' calls, the Fortune Gambit, five- and six-player classic's extra winds)
-//! is the efficient bot's.
+//! the Fortune Gambit, five- and six-player classic's extra winds) is the efficient bot's.
 //!
 //! It reads only the [`Observation`], never the hidden state, and draws its worlds from a
 //! generator seeded with its seed and a hash of the observation: for a seed and a budget a
@@ -225,10 +227,8 @@ impl ExpertBot {
 
 /// Whether every player's hand is scored and settled at every win, losers among themselves
 /// too (classic): there a playout is worth playing to the end of the wall (a hand that does not
-/// win still scores its sets against the other losers), and the calls, which decide the
-/// winner's no-chow points and all-concealed double, are searched (`calls.rs`). Measured at
-/// 300 Yangzhou deals, neither paid for its time there, so elsewhere the budget's horizon
-/// holds and the calls are the efficient bot's.
+/// win still scores its sets against the other losers). Measured at 300 Yangzhou deals, it did
+/// not pay for its time there, so elsewhere the budget's horizon holds.
 fn settles_every_hand(ruleset: &Ruleset) -> bool {
     ruleset.kind().aims().losers_settle
 }
@@ -308,7 +308,7 @@ impl Bot for ExpertBot {
             }
         }
         let extra_winds = involves_extra_winds(obs, legal);
-        if obs.turn != Some(obs.player) && settles_every_hand(&self.ruleset) && !extra_winds {
+        if obs.turn != Some(obs.player) && !extra_winds {
             let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xca11);
             let b = self.budget;
             if let Some(a) = calls::search(
