@@ -12,7 +12,6 @@
 use super::playout::Table;
 use super::world;
 use crate::analysis;
-use crate::counts::TileCounts;
 use crate::table::{Action, Observation, Ruleset};
 use crate::tile::Tile;
 use rand_chacha::ChaCha8Rng;
@@ -33,7 +32,7 @@ pub(crate) fn decline_for(
     let mut before = hand;
     before.remove(drawn);
     let me = obs.player.index();
-    let nobody = vec![TileCounts::EMPTY; obs.table.len()];
+    let nobody = world::World::nobody(obs.table.len());
     let win_now = table.score(&nobody, me, &hand, &before, drawn, None)?;
     let candidates: Vec<Tile> = hand
         .iter()

@@ -95,15 +95,7 @@ impl Table<'_> {
                 if analysis::is_win(&mine, &self.rules) {
                     let mut before = mine;
                     before.remove(t);
-                    if let Some(v) = self.score_with(
-                        &world.hands,
-                        world.claim.as_ref(),
-                        me,
-                        &mine,
-                        &before,
-                        t,
-                        None,
-                    ) {
+                    if let Some(v) = self.score(world, me, &mine, &before, t, None) {
                         return v;
                     }
                 }
@@ -126,15 +118,7 @@ impl Table<'_> {
                 let mut h = world.hands[turn];
                 h.add(t);
                 if analysis::is_win(&h, &self.rules) {
-                    if let Some(v) = self.score_with(
-                        &world.hands,
-                        world.claim.as_ref(),
-                        turn,
-                        &mine,
-                        &world.hands[turn],
-                        t,
-                        None,
-                    ) {
+                    if let Some(v) = self.score(world, turn, &mine, &world.hands[turn], t, None) {
                         return v;
                     }
                 }
@@ -142,15 +126,7 @@ impl Table<'_> {
                 let mut with = mine;
                 with.add(t);
                 if self.may_win(me, turn) && analysis::is_win(&with, &self.rules) {
-                    if let Some(v) = self.score_with(
-                        &world.hands,
-                        world.claim.as_ref(),
-                        me,
-                        &mine,
-                        &mine,
-                        t,
-                        Some(turn),
-                    ) {
+                    if let Some(v) = self.score(world, me, &mine, &mine, t, Some(turn)) {
                         return v;
                     }
                 }
@@ -178,10 +154,10 @@ impl Table<'_> {
         else {
             return false;
         };
-        let mut hands = vec![TileCounts::EMPTY; self.obs.table.len()];
-        hands[q] = *hand;
+        let mut world = World::nobody(self.obs.table.len());
+        world.hands[q] = *hand;
         let from = self.may_win(q, me).then_some(me);
-        self.score(&hands, q, &self.obs.concealed, hand, t, from)
+        self.score(&world, q, &self.obs.concealed, hand, t, from)
             .is_some()
     }
 
@@ -204,15 +180,7 @@ impl Table<'_> {
             let mut h = world.hands[q];
             h.add(t);
             if analysis::is_win(&h, &self.rules) {
-                if let Some(v) = self.score_with(
-                    &world.hands,
-                    world.claim.as_ref(),
-                    q,
-                    mine,
-                    &world.hands[q],
-                    t,
-                    Some(me),
-                ) {
+                if let Some(v) = self.score(world, q, mine, &world.hands[q], t, Some(me)) {
                     return Some(v);
                 }
             }
@@ -328,40 +296,26 @@ impl Table<'_> {
     }
 
     /// The viewer's payment when `winner` wins with `tile` on a hand of `concealed` (without
-    /// the tile), by self-draw or on `discarder`'s discard; `mine` is the viewer's hand then.
-    /// `None` when the rule set refuses the win (below the minimum, a win it forbids).
+    /// the tile), by self-draw or on `discarder`'s discard, in `world` (its concealed hands and
+    /// the meld a playout gave); `mine` is the viewer's hand then. `None` when the rule set
+    /// refuses the win (below the minimum, a win it forbids).
     pub(crate) fn score(
         &self,
-        hands: &[TileCounts],
+        world: &World,
         winner: usize,
         mine: &TileCounts,
         concealed: &TileCounts,
         tile: Tile,
         discarder: Option<usize>,
     ) -> Option<i64> {
-        self.score_with(hands, None, winner, mine, concealed, tile, discarder)
-    }
-
-    /// [`Table::score`] with `pung` (a chair and a meld the playout gave them) added to that
-    /// chair's melds.
-    #[allow(clippy::too_many_arguments)]
-    fn score_with(
-        &self,
-        hands: &[TileCounts],
-        pung: Option<&(usize, Meld)>,
-        winner: usize,
-        mine: &TileCounts,
-        concealed: &TileCounts,
-        tile: Tile,
-        discarder: Option<usize>,
-    ) -> Option<i64> {
+        let hands = &world.hands;
         let obs = self.obs;
         let me = obs.player.index();
         let seat = |p: usize| obs.table.get(p).map_or(Seat::East, |h| h.seat);
         let hand_of = |p: usize| if p == me { *mine } else { hands[p] };
         let melds_of = |p: usize| {
             let mut melds = obs.table[p].melds.clone();
-            if let Some((_, m)) = pung.filter(|(q, _)| *q == p) {
+            if let Some((_, m)) = world.claim.as_ref().filter(|(q, _)| *q == p) {
                 melds.push(*m);
             }
             melds

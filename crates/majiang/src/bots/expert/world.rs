@@ -28,6 +28,17 @@ pub(crate) struct World {
     pub(crate) claim: Option<(usize, Meld)>,
 }
 
+impl World {
+    /// A world of `players` empty hands and no wall, to score one hand in.
+    pub(crate) fn nobody(players: usize) -> World {
+        World {
+            hands: vec![TileCounts::EMPTY; players],
+            wall: Vec::new(),
+            claim: None,
+        }
+    }
+}
+
 /// The unseen copies of each kind, from the viewer's side.
 pub(crate) fn unseen(obs: &Observation) -> [u8; KINDS] {
     let mut left = [4u8; KINDS];
