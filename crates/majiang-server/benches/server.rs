@@ -41,7 +41,7 @@ fn bench(c: &mut Criterion) {
                 action: discard,
             };
             seq += 1;
-            rt.block_on(store.append_action("bench", black_box(&a)))
+            rt.block_on(store.append_action("bench", black_box(&a), None))
                 .unwrap();
         })
     });

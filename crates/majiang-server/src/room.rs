@@ -587,7 +587,7 @@ impl RoomActor {
             action,
         };
         self.store
-            .append_action(&self.id, &stored)
+            .append_action(&self.id, &stored, None)
             .await
             .map_err(|e| {
                 crate::metrics::METRICS.store_error();

@@ -86,10 +86,10 @@ async fn rooms_and_actions(s: &dyn Store) {
         player: Player(3),
         action: Action::Pass,
     };
-    s.append_action("r1", &a).await.unwrap();
+    s.append_action("r1", &a, None).await.unwrap();
     // The same seq twice is refused: the log has no duplicates.
-    assert!(s.append_action("r1", &a).await.is_err());
-    s.append_action("r1", &b).await.unwrap();
+    assert!(s.append_action("r1", &a, None).await.is_err());
+    s.append_action("r1", &b, None).await.unwrap();
     let back = s.room("r1").await.unwrap().unwrap();
     assert_eq!(back.seed, u64::MAX - 3);
     assert_eq!(back.status, RoomStatus::Playing);

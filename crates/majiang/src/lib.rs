@@ -25,6 +25,7 @@
 pub mod analysis;
 pub mod bots;
 pub mod counts;
+pub mod driver;
 pub mod meld;
 pub mod notation;
 pub mod rules;

@@ -461,12 +461,33 @@ impl Bot for Cheat {
     }
 }
 
+/// A bot that plays the first legal action.
+struct FirstLegal;
+
+impl Bot for FirstLegal {
+    fn name(&self) -> &'static str {
+        "first"
+    }
+
+    fn act(&mut self, _: &Observation, legal: &[Action]) -> Action {
+        legal[0]
+    }
+}
+
+/// The driver's one policy: a refused choice is replaced by the first legal action, and the
+/// match goes on (it does not stop, and the refused action is never applied).
 #[test]
 fn a_bot_that_cheats_is_refused() {
     let r = ruleset("yangzhou", json!({}));
     let mut players: Vec<Box<dyn Bot>> = (0..4).map(|_| Box::new(Cheat) as Box<dyn Bot>).collect();
-    let err = play_match(Arc::clone(&r), 1, None, &mut players).unwrap_err();
-    assert!(matches!(err, MatchError::Action { hand: 1, .. }), "{err}");
+    let (cheats, cheat_log) = play_match(Arc::clone(&r), 1, Some(3), &mut players).unwrap();
+    let mut honest: Vec<Box<dyn Bot>> = (0..4)
+        .map(|_| Box::new(FirstLegal) as Box<dyn Bot>)
+        .collect();
+    let (first, first_log) = play_match(Arc::clone(&r), 1, Some(3), &mut honest).unwrap();
+    assert!(cheats.hands_played() >= 1);
+    assert_eq!(cheat_log.to_jsonl(), first_log.to_jsonl());
+    assert_eq!(cheats.ledger(), first.ledger());
     // One bot per chair.
     let err = play_match(r, 1, None, &mut players[..3]).unwrap_err();
     assert_eq!(

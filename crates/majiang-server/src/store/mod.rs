@@ -42,6 +42,13 @@ pub enum StoreError {
     /// A stored value did not parse.
     #[error("database holds a bad value: {0}")]
     Corrupt(String),
+    /// The write was refused because the writer no longer holds the room's lease (another
+    /// process took the room over): the writer must stop running the room.
+    #[error("room {room}: this process no longer holds its lease")]
+    Fenced {
+        /// The room.
+        room: String,
+    },
 }
 
 /// One stored room.
@@ -72,6 +79,17 @@ pub struct StoredAction {
     pub player: Player,
     /// What they did.
     pub action: Action,
+}
+
+/// The right to write a room's actions: the node holding its lease and the lease's epoch (a
+/// fencing token that grows at every acquisition). A write carrying a fence is accepted only
+/// while that node holds that epoch's lease, unexpired.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fence {
+    /// The node (its URL) holding the lease.
+    pub node: String,
+    /// The lease's epoch.
+    pub epoch: i64,
 }
 
 /// Who runs a room now.
@@ -109,7 +127,12 @@ pub trait Store: Send + Sync + 'static {
     /// Appends an accepted action to a room's match log. A `seq` already stored is refused:
     /// the log has no duplicates, and of two processes that both believe they run a room only
     /// one can write each position.
-    async fn append_action(&self, room: &str, a: &StoredAction) -> Result<(), StoreError>;
+    async fn append_action(
+        &self,
+        room: &str,
+        a: &StoredAction,
+        fence: Option<&Fence>,
+    ) -> Result<(), StoreError>;
 
     /// Every room, oldest first.
     async fn rooms(&self) -> Result<Vec<StoredRoom>, StoreError>;

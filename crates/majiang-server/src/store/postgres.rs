@@ -2,7 +2,7 @@
 //! several server processes (and every room task of each) share one database. The schema is
 //! versioned in `migrations/postgres/` and applied at connect.
 
-use super::{Lease, Store, StoreError, StoredAction, StoredRoom, corrupt};
+use super::{Fence, Lease, Store, StoreError, StoredAction, StoredRoom, corrupt};
 use crate::protocol::{RoomConfig, RoomStatus};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use majiang::table::{Action, Player};
@@ -198,7 +198,12 @@ impl Store for PgStore {
         Ok(())
     }
 
-    async fn append_action(&self, room: &str, a: &StoredAction) -> Result<(), StoreError> {
+    async fn append_action(
+        &self,
+        room: &str,
+        a: &StoredAction,
+        _fence: Option<&Fence>,
+    ) -> Result<(), StoreError> {
         let action = serde_json::to_string(&a.action).map_err(corrupt)?;
         self.execute(
             "INSERT INTO actions (room, seq, player, action) VALUES ($1, $2, $3, $4)",

@@ -2,7 +2,7 @@
 //! mutex. Its calls are short local writes made inline by the calling task, as before the
 //! [`Store`] trait existed: `majiang serve` behaves as it always did.
 
-use super::{Lease, Store, StoreError, StoredAction, StoredRoom, corrupt};
+use super::{Fence, Lease, Store, StoreError, StoredAction, StoredRoom, corrupt};
 use crate::protocol::{RoomConfig, RoomStatus};
 use majiang::table::{Action, Player};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -134,7 +134,12 @@ impl Store for SqliteStore {
     }
 
     /// Appends an accepted action to a room's match log.
-    async fn append_action(&self, room: &str, a: &StoredAction) -> Result<(), StoreError> {
+    async fn append_action(
+        &self,
+        room: &str,
+        a: &StoredAction,
+        _fence: Option<&Fence>,
+    ) -> Result<(), StoreError> {
         let action = serde_json::to_string(&a.action).map_err(corrupt)?;
         self.conn().execute(
             "INSERT INTO actions (room, seq, player, action) VALUES (?1, ?2, ?3, ?4)",

@@ -50,8 +50,10 @@ pub use easy::EasyBot;
 pub use efficient::EfficientBot;
 pub use expert::{Budget, ExpertBot};
 pub use random::RandomBot;
+pub(crate) use view::empty_observation;
 pub use view::observe_into;
 
+use crate::driver::{Controller, Driver, Timers};
 use crate::table::{
     Action, ActionError, Game, HandOutcome, Match, MatchError, MatchLog, Observation, Player,
     Ruleset, Session,
@@ -208,21 +210,33 @@ pub fn play_match(
             players,
         });
     }
-    let (mut session, _) = Session::new(ruleset, seed, hand_limit)?;
-    let mut legal = Vec::with_capacity(24);
-    let mut obs = view::empty_observation();
-    while !session.is_over() {
-        let Some(p) = session.to_act() else {
-            session.deal_next()?;
-            continue;
-        };
-        session.game().legal_actions_into(p, &mut legal);
-        let bot = &mut bots[p.index()];
-        if bot.needs_observation() {
-            observe_into(session.game(), p, &legal, &mut obs);
+    let (session, _) = Session::new(ruleset, seed, hand_limit)?;
+    // Each chair's bot goes into the driver for the match (its one policy for a refused
+    // action applies here too) and back to the caller at the end.
+    let controllers = bots
+        .iter_mut()
+        .map(|b| Controller::Bot(std::mem::replace(b, Box::new(RandomBot::new(0)))))
+        .collect();
+    let mut driver = Driver::new(session, controllers, Timers::default())
+        .expect("one bot per chair, checked above");
+    let result = loop {
+        if driver.session().is_over() {
+            break Ok(());
         }
-        let action = bot.act(&obs, &legal);
-        session.act(p, action)?;
+        if let Err(e) = driver.run(0) {
+            break Err(e);
+        }
+        if driver.session().awaiting_deal()
+            && let Err(e) = driver.deal_next(0)
+        {
+            break Err(e);
+        }
+    };
+    let (session, controllers) = driver.into_parts();
+    for (slot, c) in bots.iter_mut().zip(controllers) {
+        if let Controller::Bot(b) = c {
+            *slot = b;
+        }
     }
-    Ok(session.into_parts())
+    result.map(|()| session.into_parts())
 }
