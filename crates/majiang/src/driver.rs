@@ -465,3 +465,6 @@ impl Driver {
         Ok(steps)
     }
 }
+
+#[cfg(test)]
+mod tests;
