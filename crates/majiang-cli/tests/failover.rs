@@ -4,8 +4,7 @@
 //! acknowledged action is in the store afterwards, the clients reconnect with the same tokens
 //! and the matches finish. Skipped loudly when PostgreSQL is not installed.
 
-#[path = "../../majiang-server/tests/support/pg_cluster.rs"]
-mod pg_cluster;
+use majiang_testkit::pg as pg_cluster;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};

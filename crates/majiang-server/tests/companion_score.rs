@@ -6,8 +6,7 @@
 
 mod common;
 
-#[path = "../../majiang/tests/common/mod.rs"]
-mod cases;
+use majiang_testkit::cases;
 
 use common::http;
 use serde_json::{Value, json};

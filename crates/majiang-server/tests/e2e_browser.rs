@@ -9,8 +9,7 @@
 //! `scripts/install-browser.sh` (apt-get) first; if that cannot install them (no root, no
 //! network) the test says so loudly and passes without running.
 
-#[path = "support/browser.rs"]
-mod browser;
+use majiang_testkit::browser;
 mod common;
 
 use browser::{Browser, SIZES, save_screenshot, set_viewport, switch_language};

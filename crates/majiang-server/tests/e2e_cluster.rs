@@ -4,8 +4,7 @@
 //! to `target/e2e-screenshots/cluster-*.png`. Skips loudly without Chromium and chromedriver
 //! (`scripts/install-browser.sh`).
 
-#[path = "support/browser.rs"]
-mod browser;
+use majiang_testkit::browser;
 mod common;
 
 use browser::{Browser, SIZES, save_screenshot, set_viewport};

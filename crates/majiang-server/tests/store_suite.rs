@@ -2,8 +2,7 @@
 //! and PostgreSQL (a throw-away cluster; skipped loudly when PostgreSQL is not installed). A
 //! new store operation gets its check in `suite` and both engines run it.
 
-#[path = "support/pg_cluster.rs"]
-mod pg_cluster;
+use majiang_testkit::pg as pg_cluster;
 
 use majiang::table::{Action, Player};
 use majiang_server::protocol::{RoomConfig, RoomStatus};

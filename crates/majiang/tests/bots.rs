@@ -1,10 +1,9 @@
 //! Bots: only legal actions, what they may see, determinism, and the efficient bot beating the
 //! random one in seeded duplicate runs.
 
-mod engine_common;
-use engine_common::ruleset;
 use majiang::bots::{self, Bot, EfficientBot, PlayError, RandomBot, observe_into, play_hand};
 use majiang::table::{Action, Game, HandOutcome, HandSetup, Observation, Player, Ruleset};
+use majiang_testkit::engine::ruleset;
 use serde_json::json;
 use std::sync::Arc;
 

@@ -5,15 +5,14 @@
 //! Random legal play checks the invariants after every step and what scoring is handed at every
 //! win; scripted hands on stacked walls check the claims and the scores by hand.
 
-mod engine_common;
-use engine_common::view::assert_views_follow_the_events;
-use engine_common::{act, random_illegal, ruleset, tile as t, tiles};
 use majiang::scoring::{WinKind, WinSituation};
 use majiang::table::{
     Action, ActionError, Event, Game, HandOutcome, HandSetup, KongKind, Player, Ruleset, Wall,
     wall::full_set,
 };
 use majiang::{MeldKind, Seat, Tile};
+use majiang_testkit::engine::{act, random_illegal, ruleset, tile as t, tiles};
+use majiang_testkit::observation::assert_views_follow_the_events;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -3,9 +3,8 @@
 //! nothing), every hand ends. `cargo test` plays a few thousand hands per rule set; the long
 //! runs (`--ignored`) play 100 000.
 
-mod engine_common;
-use engine_common::{random_illegal, ruleset};
 use majiang::table::{Action, Game, HandOutcome, HandSetup, Player, Ruleset};
+use majiang_testkit::engine::{random_illegal, ruleset};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

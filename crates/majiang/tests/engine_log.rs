@@ -1,13 +1,12 @@
 //! Match logs: seeded matches for every rule set are written as JSON lines and replayed
 //! identically; tampered, truncated and unreadable logs are refused with the line named.
 
-mod engine_common;
-use engine_common::ruleset;
 use majiang::bots::{self, Bot, play_match};
 use majiang::table::Ruleset;
 use majiang::table::log::{LOG_FORMAT, LogRecord, MatchLog};
 use majiang::table::matches::Match;
 use majiang::table::{ReplayError, replay};
+use majiang_testkit::engine::ruleset;
 use serde_json::{Value, json};
 
 /// A match of bots named `bot`, with its log.

@@ -3,14 +3,13 @@
 //! counting and the end of the match are checked hand by hand against the rules, written out
 //! again here independently of `matches.rs`.
 
-mod engine_common;
-use engine_common::ruleset;
 use majiang::Wind;
 use majiang::bots::{self, Bot, play_match};
 use majiang::scoring::WinKind;
 use majiang::table::log::{LogRecord, MatchLog};
 use majiang::table::matches::{Deal, EndReason, Match, MatchError, Settlement};
 use majiang::table::{Action, DicePurpose, Event, HandOutcome, Observation, Player, Ruleset};
+use majiang_testkit::engine::ruleset;
 use serde_json::json;
 use std::sync::Arc;
 

@@ -3,14 +3,13 @@
 //! lao and Fortune Gambit rules, Yangzhou without chow; plus determinism and what an
 //! observation may show.
 
-mod engine_common;
-use engine_common::view::assert_views_follow_the_events;
-use engine_common::{act, ruleset, tile as t, tiles};
 use majiang::Tile;
 use majiang::scoring::WinKind;
 use majiang::table::{
     Action, Event, Game, HandOutcome, HandSetup, KongKind, Player, Ruleset, Wall,
 };
+use majiang_testkit::engine::{act, ruleset, tile as t, tiles};
+use majiang_testkit::observation::assert_views_follow_the_events;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

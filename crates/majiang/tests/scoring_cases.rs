@@ -1,5 +1,5 @@
 //! Every hand-worked case file of `tests/data/`, one test per file, scored through the library
-//! by the one runner of `tests/common/` ([`common::check_case_file`]).
+//! by the one runner of `tests/common/` ([`majiang_testkit::cases::check_case_file`]).
 //!
 //! The rule sets' own files (`*_cases.json`) compare validity, total, payments and the scored
 //! patterns, and together cover every pattern of the rule set's table. The review files
@@ -9,9 +9,8 @@
 //! read two ways or the implementation departs from the reviewer's reading, are documented
 //! there and not run.
 
-mod common;
-use common::{CaseFile, Compare, check_case_file};
 use majiang::rules::{classic, hangzhou, hongkong, yangzhou};
+use majiang_testkit::cases::{CaseFile, Compare, check_case_file};
 
 /// A rule set's own case file: everything compared, every pattern of `patterns` covered.
 fn rule_set_file(file: &'static str, min_cases: usize, patterns: Vec<&'static str>) -> CaseFile {

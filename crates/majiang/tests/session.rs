@@ -2,8 +2,6 @@
 //! with a recorded log's actions it writes the same text byte for byte; refused actions and
 //! out-of-turn deals leave it unchanged.
 
-mod engine_common;
-
 use majiang::bots::{self, Bot};
 use majiang::table::log::{LogRecord, MatchLog};
 use majiang::table::{ActionError, MatchError, Ruleset, Session, replay};
@@ -54,7 +52,7 @@ fn drive(r: &Arc<Ruleset>, seed: u64, limit: Option<u32>) -> Session {
         steps += 1;
         if steps % 10 == 0 {
             let before = session.clone();
-            let bad = engine_common::random_illegal(&legal, &mut rng);
+            let bad = majiang_testkit::engine::random_illegal(&legal, &mut rng);
             assert!(session.act(p, bad).is_err(), "{bad} is not legal");
             assert_eq!(session, before, "a refused {bad} changed the session");
         }

@@ -3,8 +3,7 @@
 
 #![allow(dead_code)] // each test crate uses its own subset
 
-#[path = "../../../majiang/tests/common/mod.rs"]
-pub mod cases;
+pub use majiang_testkit::cases;
 
 use serde_json::{Value, json};
 use std::io::Write;

@@ -2,11 +2,8 @@
 //! free port of 127.0.0.1, `pg_ctl stop` when dropped. PostgreSQL refuses to run as root, so as
 //! root the binaries run as the `postgres` user (`runuser`), the folder given to it. When the
 //! binaries or that user are missing, [`PgCluster::start`] says so loudly and returns `None`:
-//! the test skips (`scripts/install-postgres.sh` installs them).
-//!
-//! Shared by the server's and the CLI's tests (`#[path]`).
-
-#![allow(dead_code)]
+//! the test skips — or, under CI, fails ([`crate::require`]; `scripts/install-postgres.sh` installs
+//! them).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -48,8 +45,9 @@ fn is_root() -> bool {
 }
 
 fn skip(why: &str) -> Option<PgCluster> {
-    eprintln!(
-        "\n!!! SKIPPING the PostgreSQL part of this test: {why}\n!!! (bash scripts/install-postgres.sh installs PostgreSQL)\n"
+    crate::require(
+        &format!("PostgreSQL ({why})"),
+        "bash scripts/install-postgres.sh installs it",
     );
     None
 }

@@ -1,10 +1,6 @@
 //! Helpers shared by the engine's tests: a rule set by name, tiles in notation, an action that
-//! must be accepted, an illegal action at random, and the observation model ([`view`]) that
-//! rebuilds each seat's view from its events.
-
-#![allow(dead_code)] // each test crate uses its own subset
-
-pub mod view;
+//! must be accepted, an illegal action at random (the observation model that rebuilds each
+//! seat's view from its events is [`crate::observation`]).
 
 use majiang::table::{Action, Event, Game, Player, Ruleset};
 use majiang::{Tile, parse_tiles};

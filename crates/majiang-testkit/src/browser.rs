@@ -2,11 +2,7 @@
 //! project installs Debian's `chromium` and `chromium-driver` with `scripts/install-browser.sh`
 //! when they are missing), size its viewport, take screenshots into `target/e2e-screenshots/`.
 //! When the browser cannot be had (no root, no network) [`Browser::start`] says so loudly and
-//! returns `None`: the test passes without running.
-//!
-//! Shared by `e2e_browser.rs`, `e2e_cluster.rs` and `companion_browser.rs` (`#[path]`).
-
-#![allow(dead_code)]
+//! returns `None`, and the test skips — or, under CI, fails ([`crate::require`]).
 
 use fantoccini::{Client, ClientBuilder};
 use serde_json::json;
@@ -57,9 +53,9 @@ impl Browser {
             eprintln!("install-browser.sh: {status:?}");
         }
         if !present() {
-            eprintln!(
-                "\n!!!!!!!! SKIPPED: {what} needs {CHROMIUM} and {CHROMEDRIVER} \
-                 (run scripts/install-browser.sh) !!!!!!!!\n"
+            crate::require(
+                &format!("{CHROMIUM} and {CHROMEDRIVER}, which {what} needs"),
+                "bash scripts/install-browser.sh installs them",
             );
             return None;
         }
@@ -143,10 +139,11 @@ pub async fn set_viewport(c: &Client, w: u32, h: u32) -> Result<(), String> {
 
 /// Where the screenshots go: `target/e2e-screenshots/`.
 pub fn screenshot_dir() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("target/tmp has a parent")
-        .join("e2e-screenshots");
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"),
+        PathBuf::from,
+    );
+    let dir = target.join("e2e-screenshots");
     let _ = std::fs::create_dir_all(&dir);
     dir
 }

@@ -1,11 +1,9 @@
-//! Shared by the scoring-case tests (and, through `#[path]`, the CLI's): hand-worked cases are
+//! The scoring case files, shared by the library's, the CLI's and the server's tests: hand-worked cases are
 //! JSON objects `{"name", "request", "expected"}`, where `request` is a scoring request (the
 //! JSON of `majiang score --json`, see `majiang::scoring::request`) and `expected` the answer
 //! worked out by hand. This module reads such files from `tests/data/`, compares an answer with
 //! the expectation (one message per difference, naming the file and the case), and runs every
 //! check a case file gets ([`check_case_file`]).
-
-#![allow(dead_code)] // each test crate uses its own subset
 
 use serde_json::{Value, json};
 use std::collections::BTreeMap;

@@ -1,0 +1,39 @@
+//! The project's test kit, one dev-dependency for every crate's tests:
+//!
+//! - [`cases`]: the hand-worked scoring case files of `crates/majiang/tests/data/`, loaded,
+//!   compared with an answer and checked as a whole (the library's, the CLI's and the server's
+//!   scoring tests run the same files through their own interface);
+//! - [`engine`]: small helpers for the engine's tests, and [`observation`], the observation
+//!   model that rebuilds each seat's view from the events it saw;
+//! - `pg` (feature `pg`): a throw-away PostgreSQL cluster on loopback;
+//! - `browser` (feature `browser`): headless Chromium through chromedriver, viewports and
+//!   screenshots.
+//!
+//! **Required in CI.** A test that needs PostgreSQL or Chromium skips loudly on a developer's
+//! machine that lacks them, but fails when the environment variable `CI` is set (as `.ci/run`
+//! and CI do): [`require`] decides.
+
+pub mod cases;
+pub mod engine;
+pub mod observation;
+
+#[cfg(feature = "browser")]
+pub mod browser;
+#[cfg(feature = "pg")]
+pub mod pg;
+
+/// True when missing test tools must fail the test rather than skip it: the environment
+/// variable `CI` is set to anything but `""`, `0` or `false`.
+pub fn required() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// A test cannot run here because `what` is missing (`how` says how to install it): under CI
+/// ([`required`]) this panics, failing the test; elsewhere it prints a loud notice and returns,
+/// and the caller skips.
+pub fn require(what: &str, how: &str) {
+    if required() {
+        panic!("{what} is missing and CI is set, so this test fails instead of skipping ({how})");
+    }
+    eprintln!("\n!!!!!!!! SKIPPED: {what} is missing ({how}) !!!!!!!!\n");
+}
