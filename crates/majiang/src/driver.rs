@@ -160,6 +160,9 @@ struct Chair {
     controller: Controller,
     stand_in: Option<Box<dyn Bot>>,
     present: bool,
+    /// When the person left (their grace runs from then, or from the decision point when it
+    /// opened later).
+    absent_since: u64,
     /// Played by the stand-in until present again (their timer ran out while away).
     away: bool,
 }
@@ -218,6 +221,7 @@ impl Driver {
                     controller,
                     stand_in: None,
                     present: true,
+                    absent_since: 0,
                     away: false,
                 })
                 .collect(),
@@ -267,10 +271,15 @@ impl Driver {
         Ok(())
     }
 
-    /// Says whether the person in chair `p` is there (connected). A person who comes back
-    /// decides for themselves again; one who leaves gets the away grace at the next decision.
-    pub fn set_present(&mut self, p: Player, present: bool) {
+    /// Says whether the person in chair `p` is there (connected) from `now`. A person who
+    /// comes back decides for themselves again; one who leaves gets the away grace, counted
+    /// from when they left (or from when a later decision point opened), and no more than
+    /// their own timer's end.
+    pub fn set_present(&mut self, p: Player, present: bool, now: u64) {
         if let Some(chair) = self.chairs.get_mut(p.index()) {
+            if chair.present && !present {
+                chair.absent_since = now;
+            }
             chair.present = present;
             if present {
                 chair.away = false;
@@ -310,7 +319,7 @@ impl Driver {
         if point != self.current_point() {
             return None;
         }
-        self.timeout_of(p).map(|ms| opened.saturating_add(ms))
+        self.deadline_at(p, opened)
     }
 
     fn current_point(&self) -> Point {
@@ -323,18 +332,27 @@ impl Driver {
         )
     }
 
-    /// The time person `p` has for the decision in play, if any.
-    fn timeout_of(&self, p: Player) -> Option<u64> {
+    /// When person `p`'s time for the decision in play (opened at `opened`) runs out, if ever:
+    /// their timer, or for a person who is away the grace from when they left (or from
+    /// `opened`, if later) when that is sooner.
+    fn deadline_at(&self, p: Player, opened: u64) -> Option<u64> {
         let timer = if self.session.game().on_offer().is_some() {
             self.timers.claim_ms
         } else {
             self.timers.turn_ms
         };
-        let present = self.chairs.get(p.index()).is_some_and(|c| c.present);
-        match (present, timer, self.timers.away_grace_ms) {
-            (true, t, _) => t,
-            (false, Some(t), Some(g)) => Some(t.min(g)),
-            (false, t, g) => t.or(g),
+        let chair = self.chairs.get(p.index())?;
+        let timer_end = timer.map(|t| opened.saturating_add(t));
+        if chair.present {
+            return timer_end;
+        }
+        let grace_end = self
+            .timers
+            .away_grace_ms
+            .map(|g| opened.max(chair.absent_since).saturating_add(g));
+        match (timer_end, grace_end) {
+            (Some(t), Some(g)) => Some(t.min(g)),
+            (t, g) => t.or(g),
         }
     }
 
@@ -368,8 +386,8 @@ impl Driver {
             let by = match (is_bot, away) {
                 (true, _) => DecidedBy::Bot,
                 (false, true) => DecidedBy::StandIn,
-                (false, false) => match self.timeout_of(p) {
-                    Some(ms) if now >= opened.saturating_add(ms) => {
+                (false, false) => match self.deadline_at(p, opened) {
+                    Some(at) if now >= at => {
                         let chair = &mut self.chairs[p.index()];
                         if !chair.present {
                             chair.away = true;
@@ -379,8 +397,7 @@ impl Driver {
                         self.proposed = Some(decision.clone());
                         return Poll::Act(decision);
                     }
-                    Some(ms) => {
-                        let at = opened.saturating_add(ms);
+                    Some(at) => {
                         wake = Some(wake.map_or(at, |w| w.min(at)));
                         continue;
                     }
@@ -463,5 +480,81 @@ impl Driver {
             steps.push((d, step));
         }
         Ok(steps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::Ruleset;
+    use std::sync::Arc;
+
+    /// Chair 0 a person, the others bots, played until the person must decide.
+    fn person_to_act(timers: Timers) -> Driver {
+        let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+        for seed in 0..50 {
+            let (session, _) = Session::new(rules.clone(), seed, Some(1)).unwrap();
+            let controllers = (0..4)
+                .map(|i| match i {
+                    0 => Controller::person(9),
+                    _ => Controller::Bot(bots::by_name("efficient", &rules, i).unwrap()),
+                })
+                .collect();
+            let mut d = Driver::new(session, controllers, timers).unwrap();
+            d.run(0).unwrap();
+            if d.session().game().to_act().contains(Player(0)) {
+                return d;
+            }
+        }
+        panic!("the person never had to decide");
+    }
+
+    #[test]
+    fn an_absent_persons_grace_runs_from_when_they_left() {
+        let timers = Timers {
+            turn_ms: Some(10_000),
+            claim_ms: Some(10_000),
+            away_grace_ms: Some(1_000),
+            bot_delay_ms: 0,
+        };
+        let mut d = person_to_act(timers);
+        let me = Player(0);
+        assert_eq!(d.poll(0), Poll::Wait(Some(10_000)));
+        assert_eq!(d.deadline_of(me), Some(10_000));
+        // Leaving after 5 s of thought: the grace counts from then, not from the point's start.
+        d.set_present(me, false, 5_000);
+        assert_eq!(d.poll(5_000), Poll::Wait(Some(6_000)));
+        assert_eq!(d.deadline_of(me), Some(6_000));
+        assert!(!d.is_away(me));
+        let Poll::Act(decision) = d.poll(6_000) else {
+            panic!("the stand-in is due at the grace's end");
+        };
+        assert_eq!(decision.player, me);
+        assert_eq!(decision.by, DecidedBy::StandIn);
+        assert!(d.is_away(me) && d.automatic(me));
+        // Back before it was applied: the person decides again, on their own timer.
+        d.set_present(me, true, 6_500);
+        assert!(!d.is_away(me));
+        assert_eq!(d.poll(6_500), Poll::Wait(Some(10_000)));
+    }
+
+    #[test]
+    fn an_absent_person_without_a_timer_gets_the_grace() {
+        let timers = Timers {
+            away_grace_ms: Some(2_000),
+            ..Timers::default()
+        };
+        let mut d = person_to_act(timers);
+        let me = Player(0);
+        assert_eq!(
+            d.poll(0),
+            Poll::Wait(None),
+            "no timer: the person has all the time"
+        );
+        d.set_present(me, false, 100);
+        assert_eq!(d.poll(100), Poll::Wait(Some(2_100)));
+        assert!(
+            matches!(d.poll(2_100), Poll::Act(Decision { player, by: DecidedBy::StandIn, .. }) if player == me)
+        );
     }
 }
