@@ -23,7 +23,7 @@ mod tests;
 mod view;
 
 pub use restore::RestoreError;
-pub use state::{ConnId, Input, Output, Room, Write, WriteFailure};
+pub use state::{ConnId, Input, Output, RETRY_FIRST_MS, RETRY_MAX_MS, Room, Write, WriteFailure};
 pub(crate) use task::{Cmd, RoomActor};
 pub use task::{Outbox, RoomHandle};
 
