@@ -177,6 +177,9 @@ pub struct Room {
     pub(super) actions: u64,
     /// Of those, the passes, by chair.
     pub(super) passes: Vec<u64>,
+    /// The seats played by the stand-in as last shown: updated only while no tile is on
+    /// offer (an absent person's claim timer running out must not tell who could claim).
+    pub(super) shown_stand_ins: Vec<bool>,
     pub(super) conns: Vec<Conn>,
     /// While `hand_over`: the chairs that sent `continue`, and when the next hand is dealt
     /// anyway.
@@ -237,6 +240,7 @@ impl Room {
             public_len: 0,
             actions: 0,
             passes: vec![0; players],
+            shown_stand_ins: vec![false; players],
             conns: Vec::new(),
             continued: Vec::new(),
             continue_at: None,
@@ -462,11 +466,10 @@ impl Room {
             }
         }
         self.conns.push(c);
-        if let (Some(s), Some(chair)) = (seat, seat.and_then(|s| self.chair(s))) {
-            let _ = s;
-            if let Some(d) = self.driver.as_mut() {
-                d.set_present(chair, true, now);
-            }
+        if let Some(chair) = seat.and_then(|s| self.chair(s))
+            && let Some(d) = self.driver.as_mut()
+        {
+            d.set_present(chair, true, now);
         }
     }
 

@@ -407,7 +407,9 @@ fn an_away_person_gets_the_grace_then_the_stand_in_until_they_are_back() {
         ServerMsg::State { seats, .. } => assert!(seats[0].away && seats[0].stand_in),
         _ => unreachable!(),
     }
-    // Back: the seat is theirs again.
+    // Back (once the tile it may have discarded is settled): the seat is theirs again.
+    h.run_until(h.now, |h| h.room.offer_open());
+    assert!(!over(&h));
     h.input(Input::Open {
         conn: 3,
         seat: Some(0),

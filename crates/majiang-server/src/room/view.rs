@@ -94,6 +94,15 @@ impl Room {
     /// Sends a `state` to each connection whose view changed since the last one it got (or
     /// that is owed one), unless it is held back while a tile is on offer.
     pub(super) fn flush_states(&mut self, now: u64, out: &mut Vec<Output>) {
+        if !self.offer_open() {
+            self.shown_stand_ins = (0..self.config.seats.len())
+                .map(|i| {
+                    self.chair(i)
+                        .zip(self.driver.as_ref())
+                        .is_some_and(|(p, d)| d.is_away(p))
+                })
+                .collect();
+        }
         for i in 0..self.conns.len() {
             let viewer = self.viewer(self.conns[i].seat);
             if self.held(viewer) {
@@ -129,10 +138,7 @@ impl Room {
                     bot: s.bot,
                     connected,
                     player,
-                    stand_in: !s.bot
-                        && player
-                            .zip(self.driver.as_ref())
-                            .is_some_and(|(p, d)| d.is_away(p)),
+                    stand_in: !s.bot && self.shown_stand_ins.get(i).copied().unwrap_or(false),
                     away: !s.bot && !connected && playing,
                 }
             })
