@@ -477,14 +477,15 @@ enum Piece {
     Over,
 }
 
-/// The stream a spectator must get, computed from the public log alone: the events between
-/// two public actions, a discard (or an added kong) together with what came of it.
-fn public_stream(records: &[LogRecord]) -> (Vec<Piece>, Vec<u64>) {
+/// The stream a viewer must get, computed from the log as they may see it alone (the public
+/// log and their own part): the events between two actions, a discard (or an added kong)
+/// together with what came of it — unless the viewer was asked about it (their own answer
+/// follows it in their log), when the discard comes first and the outcome after.
+fn public_stream(records: &[LogRecord], viewer: Player) -> (Vec<Piece>, usize) {
     let mut pieces = Vec::new();
-    let mut counts = Vec::new();
+    let mut asked = 0;
     let mut group: Vec<Event> = Vec::new();
     let mut hand = 1;
-    let mut public_actions = 0u64;
     let close = |group: &mut Vec<Event>, pieces: &mut Vec<Piece>, hand: u32| {
         if !group.is_empty() {
             pieces.push(Piece::Events(hand, std::mem::take(group)));
@@ -500,16 +501,17 @@ fn public_stream(records: &[LogRecord]) -> (Vec<Piece>, Vec<u64>) {
                 hand = setup.hand_number;
             }
             LogRecord::Event { event, .. } => group.push(event.clone()),
-            LogRecord::Action { .. } => {
+            LogRecord::Action { player, .. } => {
                 let offered = matches!(
                     group.last(),
                     Some(Event::Discarded { .. }) | Some(Event::KongDeclared { .. })
                 );
-                if !offered {
-                    close(&mut group, &mut pieces, hand);
-                    counts.push(public_actions);
+                if offered && *player == viewer {
+                    asked += 1;
                 }
-                public_actions += 1;
+                if !offered || *player == viewer {
+                    close(&mut group, &mut pieces, hand);
+                }
             }
             LogRecord::Settlement(_) => {
                 close(&mut group, &mut pieces, hand);
@@ -519,8 +521,7 @@ fn public_stream(records: &[LogRecord]) -> (Vec<Piece>, Vec<u64>) {
         }
     }
     close(&mut group, &mut pieces, hand);
-    counts.push(public_actions);
-    (pieces, counts)
+    (pieces, asked)
 }
 
 fn actual_stream(msgs: &[&ServerMsg]) -> Vec<Piece> {
@@ -555,7 +556,7 @@ fn a_spectators_stream_is_a_function_of_the_public_log() {
         h.run_until(0, |h| !over(h));
         assert!(over(&h), "{rules} {seed}");
         let log = h.room.session().unwrap().log().seen_by(SPECTATOR);
-        let (expected, _) = public_stream(&log.records);
+        let (expected, _) = public_stream(&log.records, SPECTATOR);
         let msgs = h.messages(7);
         assert_eq!(actual_stream(&msgs), expected, "{rules} {seed}");
         // One state at most after each batch of events, and its count of actions leaves the
@@ -581,4 +582,42 @@ fn a_spectators_stream_is_a_function_of_the_public_log() {
     // Claims were possible (and hidden) in these matches, in differing numbers.
     assert!(passes.iter().all(|&p| p > 0), "{passes:?}");
     assert!(passes.windows(2).any(|w| w[0] != w[1]), "{passes:?}");
+}
+
+#[test]
+fn a_seats_stream_about_the_others_is_a_function_of_what_it_may_see() {
+    let mut asked = 0;
+    for seed in [4, 8, 15] {
+        // The person never acts: the timers let the stand-in play for them.
+        let config = json!({
+            "rules": "hongkong", "hands": 1, "autostart": true,
+            "turn_timeout_ms": 500, "claim_timeout_ms": 500
+        });
+        let mut h = Harness::new(config, seed);
+        h.input(Input::Open {
+            conn: 1,
+            seat: Some(0),
+        });
+        h.run_until(u64::MAX, |h| !over(h));
+        assert!(over(&h));
+        let me = h.chair(0);
+        let log = h.room.session().unwrap().log().seen_by(me);
+        let (expected, was_asked) = public_stream(&log.records, me);
+        let msgs = h.messages(1);
+        let history: Vec<Piece> = msgs
+            .iter()
+            .filter_map(|m| match m {
+                ServerMsg::History {
+                    hand_number,
+                    events,
+                } if !events.is_empty() => Some(Piece::Events(*hand_number, events.clone())),
+                _ => None,
+            })
+            .collect();
+        let mut actual = history;
+        actual.extend(actual_stream(&msgs));
+        assert_eq!(actual, expected, "seed {seed}");
+        asked += was_asked;
+    }
+    assert!(asked > 0, "the seat was asked about some discards");
 }
