@@ -7,6 +7,8 @@
 //!   [`Driver`](majiang::driver::Driver). Every action is written to the store before it is
 //!   applied and acknowledged; a failed write is retried with backoff, a fenced one stops the
 //!   room.
+//! - [`io`]: the inputs and outputs; [`clients`]: the connections and their messages;
+//!   [`writes`]: the one write in progress, its retries and what follows once it is stored.
 //! - [`view`]: what each viewer is sent — events and `state` as the public log shows them: while
 //!   a discarded tile is on offer, only the players still asked about it hear of it; the
 //!   others hear of the discard with what came of it, in one message, so nothing they get
@@ -15,17 +17,22 @@
 //! - [`task`]: the thin tokio task that runs a room: moves bytes, timers and store calls, and
 //!   feeds each store result back before it reads the next input (one write in flight).
 
+mod clients;
+mod io;
 mod restore;
 mod state;
 mod task;
 #[cfg(test)]
 mod tests;
 mod view;
+mod writes;
 
+pub use io::{ConnId, Input, Output, Write, WriteFailure};
 pub use restore::RestoreError;
-pub use state::{ConnId, Input, Output, RETRY_FIRST_MS, RETRY_MAX_MS, Room, Write, WriteFailure};
+pub use state::Room;
 pub(crate) use task::{Cmd, RoomActor};
 pub use task::{Outbox, RoomHandle};
+pub use writes::{RETRY_FIRST_MS, RETRY_MAX_MS};
 
 use crate::protocol::{RoomStatus, SeatInfo};
 use majiang::table::Player;

@@ -4,7 +4,8 @@
 //! feeding its result back to the room before it reads the next input, so at most one write is
 //! in flight and every action is stored before it is applied and acknowledged.
 
-use super::state::{ConnId, Input, Output, Room, Write, WriteFailure};
+use super::io::{ConnId, Input, Output, Write, WriteFailure};
+use super::state::Room;
 use super::{RestoreError, RoomSummary};
 use crate::metrics::METRICS;
 use crate::protocol::{ClientMsg, RoomStatus, ServerMsg};

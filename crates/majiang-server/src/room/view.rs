@@ -9,7 +9,8 @@
 //! - The `actions` count a viewer sees leaves out the other players' passes.
 //! - A `state` is sent once per step, and only to viewers whose view changed (or who asked).
 
-use super::state::{Conn, Output, Room};
+use super::io::Output;
+use super::state::{Conn, Room};
 use super::{RoomSummary, SPECTATOR};
 use crate::protocol::{ContinueState, RoomStatus, SeatInfo, ServerMsg};
 use crate::reveal;
