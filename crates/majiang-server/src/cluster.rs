@@ -76,6 +76,7 @@ pub(crate) fn remote_summary(r: &StoredRoom) -> RoomSummary {
                 connected: s.bot,
                 player: None,
                 stand_in: false,
+                away: false,
             })
             .collect(),
         hands: r.config.hands,

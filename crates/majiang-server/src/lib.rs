@@ -26,7 +26,6 @@ mod companion;
 mod history;
 mod http;
 pub mod metrics;
-pub mod play;
 pub mod protocol;
 pub mod replay;
 pub mod reveal;
@@ -224,14 +223,20 @@ impl App {
         })
     }
 
-    /// A live room.
+    /// A live room (not one whose task stopped: its write was fenced).
     pub fn room(&self, id: &str) -> Option<RoomHandle> {
-        self.inner
+        let h = self
+            .inner
             .rooms
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .get(id)
-            .cloned()
+            .cloned()?;
+        if h.is_stopped() {
+            self.rooms_mut().remove(id);
+            return None;
+        }
+        Some(h)
     }
 
     /// Every room's lobby view (in a cluster, the other nodes' rooms too): open rooms

@@ -51,6 +51,11 @@ pub struct RoomConfig {
     pub continue_timeout_ms: Option<u64>,
     /// Pause before each bot action, in milliseconds (0 to 5000), so people can follow.
     pub bot_delay_ms: u64,
+    /// A person who is not connected when they must decide is played by the efficient bot
+    /// after this many milliseconds from when they left (or their own timer, if sooner), and
+    /// until they come back. Unset: [`DEFAULT_AWAY_GRACE_MS`]; 0: at once; at most 600000.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub away_grace_ms: Option<u64>,
     /// Start the match at once instead of waiting for a `start` message.
     pub autostart: bool,
 }
@@ -66,6 +71,7 @@ impl Default for RoomConfig {
             turn_timeout_ms: None,
             continue_timeout_ms: None,
             bot_delay_ms: 0,
+            away_grace_ms: None,
             autostart: false,
         }
     }
@@ -77,6 +83,9 @@ pub const DEFAULT_CLAIM_TIMEOUT_MS: u64 = 15_000;
 pub const DEFAULT_TURN_TIMEOUT_MS: u64 = 30_000;
 /// The pause after a hand for `continue`, unless set.
 pub const DEFAULT_CONTINUE_TIMEOUT_MS: u64 = 30_000;
+/// The grace of a person who is not connected before the efficient bot plays for them, unless
+/// set.
+pub const DEFAULT_AWAY_GRACE_MS: u64 = 5_000;
 
 /// A room setting refused, with the reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -162,6 +171,11 @@ impl RoomConfig {
                 "continue_timeout_ms: {t} is more than 600000"
             )));
         }
+        if let Some(t) = self.away_grace_ms
+            && t > 600_000
+        {
+            return Err(BadConfig(format!("away_grace_ms: {t} is more than 600000")));
+        }
         if self.bot_delay_ms > 5000 {
             return Err(BadConfig(format!(
                 "bot_delay_ms: {} is more than 5000",
@@ -184,6 +198,11 @@ impl RoomConfig {
     /// The turn timer in force (`None`: off).
     pub fn turn_timeout(&self) -> Option<u64> {
         self.timer(self.turn_timeout_ms, DEFAULT_TURN_TIMEOUT_MS)
+    }
+
+    /// The grace of a person who is not connected (see [`RoomConfig::away_grace_ms`]).
+    pub fn away_grace(&self) -> u64 {
+        self.away_grace_ms.unwrap_or(DEFAULT_AWAY_GRACE_MS)
     }
 
     /// The pause after a hand for `continue`.
@@ -282,6 +301,10 @@ pub struct SeatInfo {
     /// ran out, and takes the seat back by reconnecting.
     #[serde(default)]
     pub stand_in: bool,
+    /// A person seat nobody is connected to while the match is on: the efficient bot plays
+    /// for it after the room's away grace (then `stand_in` is set too).
+    #[serde(default)]
+    pub away: bool,
 }
 
 /// Who the next deal waits for, while a room is `hand_over`.
@@ -331,7 +354,8 @@ pub enum ServerMsg {
         continue_: Option<ContinueState>,
         /// The waits of this seat's hand when it is ready (else empty).
         waits: Vec<Wait>,
-        /// Actions accepted so far in the match.
+        /// Actions accepted so far in the match that this connection may know of: every action
+        /// but the other players' passes (being asked to pass would tell who could claim).
         actions: u64,
     },
     /// After `welcome` on a match in play: the current hand's events so far, filtered for this

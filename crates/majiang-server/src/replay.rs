@@ -1,10 +1,9 @@
 //! Finished matches: the stored log, and the replay frames the UI steps through.
 
-use crate::play::MatchState;
 use crate::protocol::{RoomConfig, RoomStatus};
 use crate::room::SPECTATOR;
 use crate::store::{Store, StoreError, StoredAction};
-use majiang::table::{Action, Event, Observation, Player};
+use majiang::table::{Action, Event, Observation, Player, Session};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -105,17 +104,19 @@ pub fn frames(log: &StoredLog) -> Result<Vec<Frame>, ReplayError> {
             .validate()
             .map_err(|e| ReplayError::Broken(e.to_string()))?,
     );
-    let (mut m, events) = MatchState::start(ruleset, log.seed, config.hands)
+    let (mut m, opening) = Session::new(ruleset, log.seed, config.hands)
         .map_err(|e| ReplayError::Broken(e.to_string()))?;
+    let mut events = opening.seat_choice;
+    events.extend(opening.deal);
     let first = m.hand_number();
     let mut out = vec![frame(&m, None, first, events)];
     for a in &log.actions {
         if m.awaiting_deal() {
             // Show the end of the hand (the frame before) until the next deal.
-            let (hand, deal) = m
+            let deal = m
                 .deal_next()
                 .map_err(|e| ReplayError::Broken(format!("deal before action {}: {e}", a.seq)))?;
-            out.push(frame(&m, None, hand, deal));
+            out.push(frame(&m, None, m.hand_number(), deal));
         }
         let step = m
             .act(a.player, a.action)
@@ -134,16 +135,20 @@ pub fn jsonl(log: &StoredLog) -> Result<String, ReplayError> {
             .validate()
             .map_err(|e| ReplayError::Broken(e.to_string()))?,
     );
-    let (mut m, _) = MatchState::start(ruleset, log.seed, config.hands)
+    let (mut m, _) = Session::new(ruleset, log.seed, config.hands)
         .map_err(|e| ReplayError::Broken(e.to_string()))?;
     for a in &log.actions {
-        m.apply(a.player, a.action)
+        if m.awaiting_deal() {
+            m.deal_next()
+                .map_err(|e| ReplayError::Broken(format!("deal before action {}: {e}", a.seq)))?;
+        }
+        m.act(a.player, a.action)
             .map_err(|e| ReplayError::Broken(format!("action {}: {e}", a.seq)))?;
     }
     Ok(m.log().to_jsonl())
 }
 
-fn frame(m: &MatchState, action: Option<LoggedAction>, hand: u32, events: Vec<Event>) -> Frame {
+fn frame(m: &Session, action: Option<LoggedAction>, hand: u32, events: Vec<Event>) -> Frame {
     let g = m.game();
     Frame {
         action,

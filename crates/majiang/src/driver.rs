@@ -160,6 +160,9 @@ struct Chair {
     controller: Controller,
     stand_in: Option<Box<dyn Bot>>,
     present: bool,
+    /// When the person left (their grace runs from then, or from the decision point when it
+    /// opened later).
+    absent_since: u64,
     /// Played by the stand-in until present again (their timer ran out while away).
     away: bool,
 }
@@ -218,6 +221,7 @@ impl Driver {
                     controller,
                     stand_in: None,
                     present: true,
+                    absent_since: 0,
                     away: false,
                 })
                 .collect(),
@@ -267,10 +271,15 @@ impl Driver {
         Ok(())
     }
 
-    /// Says whether the person in chair `p` is there (connected). A person who comes back
-    /// decides for themselves again; one who leaves gets the away grace at the next decision.
-    pub fn set_present(&mut self, p: Player, present: bool) {
+    /// Says whether the person in chair `p` is there (connected) from `now`. A person who
+    /// comes back decides for themselves again; one who leaves gets the away grace, counted
+    /// from when they left (or from when a later decision point opened), and no more than
+    /// their own timer's end.
+    pub fn set_present(&mut self, p: Player, present: bool, now: u64) {
         if let Some(chair) = self.chairs.get_mut(p.index()) {
+            if chair.present && !present {
+                chair.absent_since = now;
+            }
             chair.present = present;
             if present {
                 chair.away = false;
@@ -310,7 +319,7 @@ impl Driver {
         if point != self.current_point() {
             return None;
         }
-        self.timeout_of(p).map(|ms| opened.saturating_add(ms))
+        self.deadline_at(p, opened)
     }
 
     fn current_point(&self) -> Point {
@@ -323,18 +332,27 @@ impl Driver {
         )
     }
 
-    /// The time person `p` has for the decision in play, if any.
-    fn timeout_of(&self, p: Player) -> Option<u64> {
+    /// When person `p`'s time for the decision in play (opened at `opened`) runs out, if ever:
+    /// their timer, or for a person who is away the grace from when they left (or from
+    /// `opened`, if later) when that is sooner.
+    fn deadline_at(&self, p: Player, opened: u64) -> Option<u64> {
         let timer = if self.session.game().on_offer().is_some() {
             self.timers.claim_ms
         } else {
             self.timers.turn_ms
         };
-        let present = self.chairs.get(p.index()).is_some_and(|c| c.present);
-        match (present, timer, self.timers.away_grace_ms) {
-            (true, t, _) => t,
-            (false, Some(t), Some(g)) => Some(t.min(g)),
-            (false, t, g) => t.or(g),
+        let chair = self.chairs.get(p.index())?;
+        let timer_end = timer.map(|t| opened.saturating_add(t));
+        if chair.present {
+            return timer_end;
+        }
+        let grace_end = self
+            .timers
+            .away_grace_ms
+            .map(|g| opened.max(chair.absent_since).saturating_add(g));
+        match (timer_end, grace_end) {
+            (Some(t), Some(g)) => Some(t.min(g)),
+            (t, g) => t.or(g),
         }
     }
 
@@ -368,8 +386,8 @@ impl Driver {
             let by = match (is_bot, away) {
                 (true, _) => DecidedBy::Bot,
                 (false, true) => DecidedBy::StandIn,
-                (false, false) => match self.timeout_of(p) {
-                    Some(ms) if now >= opened.saturating_add(ms) => {
+                (false, false) => match self.deadline_at(p, opened) {
+                    Some(at) if now >= at => {
                         let chair = &mut self.chairs[p.index()];
                         if !chair.present {
                             chair.away = true;
@@ -379,8 +397,7 @@ impl Driver {
                         self.proposed = Some(decision.clone());
                         return Poll::Act(decision);
                     }
-                    Some(ms) => {
-                        let at = opened.saturating_add(ms);
+                    Some(at) => {
                         wake = Some(wake.map_or(at, |w| w.min(at)));
                         continue;
                     }

@@ -73,7 +73,7 @@ fn an_absent_person_gets_the_grace_then_stays_played_until_back() {
     };
     let mut d = Driver::new(session("hangzhou", 5), people(4), timers).unwrap();
     let p = d.session().to_act().unwrap();
-    d.set_present(p, false);
+    d.set_present(p, false, 0);
     assert_eq!(d.poll(0), Poll::Wait(Some(5_000)));
     let Poll::Act(first) = d.poll(5_000) else {
         panic!("the grace ran out")
@@ -100,7 +100,7 @@ fn an_absent_person_gets_the_grace_then_stays_played_until_back() {
         }
     }
     assert!(played >= 1, "the away player decided again");
-    d.set_present(p, true);
+    d.set_present(p, true, now);
     assert!(!d.is_away(p));
     assert!(!d.automatic(p));
 }
@@ -197,4 +197,73 @@ fn the_same_seed_and_bots_play_the_same_match() {
         d.into_session().log().to_jsonl()
     };
     assert_eq!(play(), play());
+}
+
+/// Chair 0 a person, the others bots, played until the person must decide.
+fn person_to_act(timers: Timers) -> Driver {
+    let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+    for seed in 0..50 {
+        let (session, _) = Session::new(rules.clone(), seed, Some(1)).unwrap();
+        let controllers = (0..4)
+            .map(|i| match i {
+                0 => Controller::person(9),
+                _ => Controller::Bot(bots::by_name("efficient", &rules, i).unwrap()),
+            })
+            .collect();
+        let mut d = Driver::new(session, controllers, timers).unwrap();
+        d.run(0).unwrap();
+        if d.session().game().to_act().contains(Player(0)) {
+            return d;
+        }
+    }
+    panic!("the person never had to decide");
+}
+
+#[test]
+fn an_absent_persons_grace_runs_from_when_they_left() {
+    let timers = Timers {
+        turn_ms: Some(10_000),
+        claim_ms: Some(10_000),
+        away_grace_ms: Some(1_000),
+        bot_delay_ms: 0,
+    };
+    let mut d = person_to_act(timers);
+    let me = Player(0);
+    assert_eq!(d.poll(0), Poll::Wait(Some(10_000)));
+    assert_eq!(d.deadline_of(me), Some(10_000));
+    // Leaving after 5 s of thought: the grace counts from then, not from the point's start.
+    d.set_present(me, false, 5_000);
+    assert_eq!(d.poll(5_000), Poll::Wait(Some(6_000)));
+    assert_eq!(d.deadline_of(me), Some(6_000));
+    assert!(!d.is_away(me));
+    let Poll::Act(decision) = d.poll(6_000) else {
+        panic!("the stand-in is due at the grace's end");
+    };
+    assert_eq!(decision.player, me);
+    assert_eq!(decision.by, DecidedBy::StandIn);
+    assert!(d.is_away(me) && d.automatic(me));
+    // Back before it was applied: the person decides again, on their own timer.
+    d.set_present(me, true, 6_500);
+    assert!(!d.is_away(me));
+    assert_eq!(d.poll(6_500), Poll::Wait(Some(10_000)));
+}
+
+#[test]
+fn an_absent_person_without_a_timer_gets_the_grace() {
+    let timers = Timers {
+        away_grace_ms: Some(2_000),
+        ..Timers::default()
+    };
+    let mut d = person_to_act(timers);
+    let me = Player(0);
+    assert_eq!(
+        d.poll(0),
+        Poll::Wait(None),
+        "no timer: the person has all the time"
+    );
+    d.set_present(me, false, 100);
+    assert_eq!(d.poll(100), Poll::Wait(Some(2_100)));
+    assert!(
+        matches!(d.poll(2_100), Poll::Act(Decision { player, by: DecidedBy::StandIn, .. }) if player == me)
+    );
 }

@@ -1,0 +1,267 @@
+//! The room's connections and what their clients ask: opening and closing (a person's seat
+//! present or away), `sync`, `start`, `continue` and a person's action (checked, then written;
+//! queued while an earlier write is retried).
+
+use super::io::{ConnId, Output};
+use super::state::{Conn, Room};
+use super::writes::Pending;
+use crate::protocol::{ClientMsg, RoomStatus, ServerMsg};
+use crate::store::StoredAction;
+use majiang::table::{Action, Player};
+
+/// Person actions that wait while an earlier write is retried, at most (beyond: refused).
+const QUEUE_MAX: usize = 32;
+
+/// A person's action waiting for an earlier write.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Queued {
+    pub(super) conn: ConnId,
+    pub(super) seq: u64,
+    pub(super) player: Player,
+    pub(super) action: Action,
+}
+
+impl Room {
+    pub(super) fn open(
+        &mut self,
+        conn: ConnId,
+        seat: Option<usize>,
+        now: u64,
+        out: &mut Vec<Output>,
+    ) {
+        // A person seat filled with a bot at the start is the bot's: its old token watches.
+        let seat = seat.filter(|&s| self.config.seats.get(s).is_some_and(|c| !c.bot));
+        out.push(Output::Send {
+            conn,
+            msg: ServerMsg::Welcome {
+                room: self.id.clone(),
+                seat,
+                config: self.config.clone(),
+            },
+        });
+        let mut c = Conn {
+            id: conn,
+            seat,
+            sent: 0,
+            last_state: None,
+            owed: true,
+        };
+        if let Some(d) = &self.driver {
+            let viewer = self.viewer(seat);
+            let upto = self.visible_len(viewer);
+            out.push(Output::Send {
+                conn,
+                msg: ServerMsg::History {
+                    hand_number: d.session().hand_number(),
+                    events: self.hand_events[..upto]
+                        .iter()
+                        .map(|e| e.seen_by(viewer))
+                        .collect(),
+                },
+            });
+            c.sent = upto;
+            if self.status == RoomStatus::HandOver
+                && let Some(result) = self.hand_result()
+            {
+                out.push(Output::Send { conn, msg: result });
+            }
+        }
+        self.conns.push(c);
+        if let Some(chair) = seat.and_then(|s| self.chair(s))
+            && let Some(d) = self.driver.as_mut()
+        {
+            d.set_present(chair, true, now);
+        }
+    }
+
+    pub(super) fn close(&mut self, conn: ConnId, now: u64) {
+        let Some(i) = self.conns.iter().position(|c| c.id == conn) else {
+            return;
+        };
+        let c = self.conns.remove(i);
+        if let Some(s) = c.seat
+            && !self.conns.iter().any(|o| o.seat == Some(s))
+            && let Some(chair) = self.chair(s)
+            && let Some(d) = self.driver.as_mut()
+        {
+            d.set_present(chair, false, now);
+        }
+    }
+
+    pub(super) fn client(&mut self, conn: ConnId, msg: ClientMsg, now: u64, out: &mut Vec<Output>) {
+        let Some(seat) = self.conns.iter().find(|c| c.id == conn).map(|c| c.seat) else {
+            return;
+        };
+        let refuse = |out: &mut Vec<Output>, seq: Option<u64>, message: String| {
+            out.push(Output::Send {
+                conn,
+                msg: ServerMsg::Error { seq, message },
+            })
+        };
+        match msg {
+            ClientMsg::Sync {} => {
+                if let Some(c) = self.conns.iter_mut().find(|c| c.id == conn) {
+                    c.owed = true;
+                }
+            }
+            ClientMsg::Start { fill_bots } => {
+                if let Err(message) = self.start_by(seat, fill_bots, out) {
+                    refuse(out, None, message);
+                }
+            }
+            ClientMsg::Continue {} => {
+                if let Err(message) = self.continue_by(seat) {
+                    refuse(out, None, message);
+                }
+            }
+            ClientMsg::Action { seq, action } => {
+                let player = match (seat, seat.and_then(|s| self.chair(s))) {
+                    (None, _) => Err("spectators cannot act".to_string()),
+                    (Some(_), None) => Err("the match has not started".to_string()),
+                    (Some(_), Some(p)) => Ok(p),
+                };
+                match player {
+                    Err(message) => refuse(out, Some(seq), message),
+                    Ok(player) => {
+                        let q = Queued {
+                            conn,
+                            seq,
+                            player,
+                            action,
+                        };
+                        if self.pending.is_none() {
+                            self.person_action(q, now, out);
+                        } else if self.queue.len() < QUEUE_MAX {
+                            // An earlier write is being retried: this one is checked after it.
+                            self.queue.push_back(q);
+                        } else {
+                            refuse(out, Some(seq), "the room is busy: try again".into());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Checks a person's action and, if it may be played, writes it.
+    pub(super) fn person_action(&mut self, q: Queued, _now: u64, out: &mut Vec<Output>) {
+        let check = match (&self.driver, self.status) {
+            (None, _) => Err("the match has not started".to_string()),
+            (Some(_), RoomStatus::HandOver) => {
+                Err("the hand is over: send continue for the next one".to_string())
+            }
+            (Some(d), _) if d.session().is_over() => Err("the match is over".to_string()),
+            (Some(d), _) => d
+                .session()
+                .game()
+                .check(q.player, q.action)
+                .map_err(|e| e.to_string()),
+        };
+        match check {
+            Err(message) => out.push(Output::Send {
+                conn: q.conn,
+                msg: ServerMsg::Error {
+                    seq: Some(q.seq),
+                    message,
+                },
+            }),
+            Ok(()) => self.begin(
+                Pending::Action {
+                    stored: StoredAction {
+                        seq: self.actions,
+                        player: q.player,
+                        action: q.action,
+                    },
+                    origin: Some((q.conn, q.seq)),
+                    decision: None,
+                },
+                out,
+            ),
+        }
+    }
+
+    /// `start` from a connection on `seat`.
+    fn start_by(
+        &mut self,
+        seat: Option<usize>,
+        fill_bots: bool,
+        out: &mut Vec<Output>,
+    ) -> Result<(), String> {
+        let Some(seat) = seat else {
+            return Err("spectators cannot start the match".into());
+        };
+        if self.status != RoomStatus::Waiting {
+            return Err("the match has already started".into());
+        }
+        if self.pending.is_some() {
+            return Err("the match is starting".into());
+        }
+        let missing = self.missing_people();
+        if fill_bots && !missing.is_empty() {
+            if seat != 0 {
+                return Err(
+                    "only the room's creator (seat 0) may fill the empty seats with bots".into(),
+                );
+            }
+            let mut config = self.config.clone();
+            for &s in &missing {
+                config.seats[s].bot = true;
+                config.seats[s].bot_kind = Some("efficient".into());
+            }
+            self.begin(Pending::FillBots(config), out);
+            return Ok(());
+        }
+        if !missing.is_empty() {
+            let names: Vec<&str> = missing
+                .iter()
+                .map(|&s| self.config.seats[s].name.as_str())
+                .collect();
+            return Err(format!(
+                "waiting for {} to join; the creator may start now with the empty seats played by bots",
+                names.join(", ")
+            ));
+        }
+        self.begin(Pending::Start, out);
+        Ok(())
+    }
+
+    /// Person seats nobody holds a connection to.
+    pub(super) fn missing_people(&self) -> Vec<usize> {
+        (0..self.config.seats.len())
+            .filter(|&s| !self.config.seats[s].bot && !self.conns.iter().any(|c| c.seat == Some(s)))
+            .collect()
+    }
+
+    /// `continue` from a connection on `seat`.
+    fn continue_by(&mut self, seat: Option<usize>) -> Result<(), String> {
+        let Some(chair) = seat.and_then(|s| self.chair(s)) else {
+            return Err("only a seated player continues".into());
+        };
+        if self.status != RoomStatus::HandOver {
+            return Err("no hand result is waiting for continue".into());
+        }
+        if !self.continued.contains(&chair) {
+            self.continued.push(chair);
+        }
+        Ok(())
+    }
+
+    /// The connected people the next deal still waits for, by chair.
+    pub(super) fn waiting_for(&self) -> Vec<Player> {
+        let mut v: Vec<Player> = (0..self.config.seats.len())
+            .filter(|&s| !self.config.seats[s].bot && self.conns.iter().any(|c| c.seat == Some(s)))
+            .filter_map(|s| self.chair(s))
+            .filter(|p| !self.continued.contains(p))
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// The next hand is due: every connected person continued (at least one did, or the room
+    /// has no people: bots-only rooms go on at once), or the countdown ended.
+    pub(super) fn deal_due(&self, now: u64) -> bool {
+        let everyone = self.waiting_for().is_empty()
+            && (!self.continued.is_empty() || self.config.people() == 0);
+        everyone || self.continue_at.is_some_and(|t| now >= t)
+    }
+}

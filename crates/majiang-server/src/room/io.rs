@@ -1,0 +1,84 @@
+//! What goes into a room ([`Input`]) and what comes out ([`Output`]).
+
+use crate::protocol::{ClientMsg, RoomConfig, RoomStatus, ServerMsg};
+use crate::store::StoredAction;
+
+/// A connection's number, given by the caller when it opens.
+pub type ConnId = u64;
+
+/// Something that happened to a room.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// A connection opened, on a seat (its token's) or as a spectator.
+    Open {
+        /// Its number (unique in the room).
+        conn: ConnId,
+        /// The seat its token opens, if any.
+        seat: Option<usize>,
+    },
+    /// A connection closed.
+    Close {
+        /// Its number.
+        conn: ConnId,
+    },
+    /// A message from a client.
+    Client {
+        /// The connection it came on.
+        conn: ConnId,
+        /// The message.
+        msg: ClientMsg,
+    },
+    /// The time asked for by the last [`Output::Wake`] has come (or any time: the room looks
+    /// at what is due).
+    Timer,
+    /// The result of the last [`Output::Write`].
+    Stored(Result<(), WriteFailure>),
+}
+
+/// Why a store write failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WriteFailure {
+    /// Another process holds the room's lease now: stop running it.
+    Fenced,
+    /// Anything else (the database is down, a time-out): try again.
+    Failed(String),
+}
+
+/// A write to the store.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Write {
+    /// Append an action to the match log.
+    Action(StoredAction),
+    /// Replace the room's settings (seats filled with bots at the start).
+    Config(RoomConfig),
+    /// Set the room's status.
+    Status(RoomStatus),
+    /// Mark the match finished at this time (milliseconds since the Unix epoch).
+    Finished(i64),
+}
+
+/// Something for the caller to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// Send a message to one connection.
+    Send {
+        /// The connection.
+        conn: ConnId,
+        /// The message.
+        msg: ServerMsg,
+    },
+    /// Close a connection.
+    Close {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// Perform this write, then feed its result back ([`Input::Stored`]) before any other
+    /// input.
+    Write(Write),
+    /// Feed [`Input::Timer`] at this time (`None`: no timer is needed). Each call to
+    /// [`Room::handle`] ends with one, replacing the one before.
+    Wake(Option<u64>),
+    /// Another process runs the room now: stop running it (the connections were closed; their
+    /// clients reconnect and are sent to the new owner).
+    Stop,
+}

@@ -1,0 +1,404 @@
+//! The room's state machine: [`Room::handle`] takes an [`Input`] at a time `now` (milliseconds
+//! on the caller's clock) and returns the [`Output`]s to carry out. No clock, no task, no
+//! store: the caller performs each [`Output::Write`] and feeds its result back as
+//! [`Input::Stored`] before anything else, so at most one write is in flight.
+//!
+//! The order of things for an action (a person's, a bot's or a stand-in's): check it, write it
+//! ([`Write::Action`]), and only when the store said yes apply it, acknowledge it and tell the
+//! viewers. A write that failed is retried with backoff (the same write: the same position,
+//! player and action) until it is stored; a write refused because another process holds the
+//! room ([`WriteFailure::Fenced`]) stops the room at once: nothing more is applied or
+//! acknowledged, and every connection is closed so its client reconnects to the new owner.
+
+use super::SPECTATOR;
+use super::clients::Queued;
+use super::io::{ConnId, Input, Output};
+use super::writes::Pending;
+use crate::protocol::{RoomConfig, RoomStatus, ServerMsg};
+use crate::store::{StoredAction, StoredRoom};
+use majiang::bots;
+use majiang::driver::{Controller, Driver, Poll, Timers};
+use majiang::table::{Action, Event, Player, Ruleset, Session};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// Automatic actions played in a row before the room lets other inputs in (through a timer
+/// due at once): connections drain, other rooms run.
+const BURST: u32 = 8;
+/// One connection.
+#[derive(Debug)]
+pub(super) struct Conn {
+    pub(super) id: ConnId,
+    pub(super) seat: Option<usize>,
+    /// Events of the current hand sent so far.
+    pub(super) sent: usize,
+    /// The last `state` sent, with deadlines as times (compared to send only what changed).
+    pub(super) last_state: Option<ServerMsg>,
+    /// A `state` is owed even if nothing changed (it connected, or asked with `sync`).
+    pub(super) owed: bool,
+}
+
+/// A room. See the [module docs](self).
+pub struct Room {
+    pub(super) id: String,
+    pub(super) config: RoomConfig,
+    pub(super) ruleset: Arc<Ruleset>,
+    pub(super) seed: u64,
+    pub(super) status: RoomStatus,
+    pub(super) driver: Option<Driver>,
+    /// The current hand's events so far, full truth (filtered per viewer when sent).
+    pub(super) hand_events: Vec<Event>,
+    /// How many of them everyone may know of: while a tile is on offer, the discard and what
+    /// followed it are held back from those not asked about it.
+    pub(super) public_len: usize,
+    /// Actions stored and applied.
+    pub(super) actions: u64,
+    /// Of those, the passes, by chair.
+    pub(super) passes: Vec<u64>,
+    /// The seats played by the stand-in as last shown: updated only while no tile is on
+    /// offer (an absent person's claim timer running out must not tell who could claim).
+    pub(super) shown_stand_ins: Vec<bool>,
+    pub(super) conns: Vec<Conn>,
+    /// While `hand_over`: the chairs that sent `continue`, and when the next hand is dealt
+    /// anyway.
+    pub(super) continued: Vec<Player>,
+    pub(super) continue_at: Option<u64>,
+    pub(super) pending: Option<Pending>,
+    /// The pending write was sent and its result is awaited.
+    pub(super) in_flight: bool,
+    /// Failed tries of the pending write, and when the next try is due.
+    pub(super) attempts: u32,
+    pub(super) retry_at: Option<u64>,
+    pub(super) queue: VecDeque<Queued>,
+    /// When the driver has an automatic decision due next.
+    pub(super) driver_wake: Option<u64>,
+    /// Automatic actions written since the last input that was not a store result.
+    pub(super) burst: u32,
+    pub(super) created: i64,
+    pub(super) finished: Option<i64>,
+    /// The match was found over when restored, and is not yet stored as finished.
+    pub(super) finish_unstored: bool,
+    /// Milliseconds to add to `now` for the Unix time.
+    pub(super) wall_offset: i64,
+    /// The match could not be made (a rule set that no longer builds): never try again.
+    pub(super) start_failed: bool,
+    pub(super) stopped: bool,
+}
+
+impl std::fmt::Debug for Room {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Room")
+            .field("id", &self.id)
+            .field("status", &self.status)
+            .field("actions", &self.actions)
+            .field("conns", &self.conns.len())
+            .field("pending", &self.pending)
+            .finish()
+    }
+}
+
+impl Room {
+    /// A room as stored, before its actions are replayed (see [`super::restore`]); the match
+    /// is not started. `wall_offset` turns `now` into Unix milliseconds.
+    pub(super) fn new(
+        stored: &StoredRoom,
+        ruleset: Arc<Ruleset>,
+        config: RoomConfig,
+        wall_offset: i64,
+    ) -> Room {
+        let players = ruleset.players();
+        Room {
+            id: stored.id.clone(),
+            config,
+            ruleset,
+            seed: stored.seed,
+            status: stored.status,
+            driver: None,
+            hand_events: Vec::new(),
+            public_len: 0,
+            actions: 0,
+            passes: vec![0; players],
+            shown_stand_ins: vec![false; players],
+            conns: Vec::new(),
+            continued: Vec::new(),
+            continue_at: None,
+            pending: None,
+            in_flight: false,
+            attempts: 0,
+            retry_at: None,
+            queue: VecDeque::new(),
+            driver_wake: None,
+            burst: 0,
+            created: stored.created,
+            finished: stored.finished,
+            finish_unstored: false,
+            wall_offset,
+            start_failed: false,
+            stopped: false,
+        }
+    }
+
+    /// The room's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Where the room is.
+    pub fn status(&self) -> RoomStatus {
+        self.status
+    }
+
+    /// Actions stored and applied so far.
+    pub fn actions(&self) -> u64 {
+        self.actions
+    }
+
+    /// The match, once started.
+    pub fn session(&self) -> Option<&Session> {
+        self.driver.as_ref().map(|d| d.session())
+    }
+
+    /// True once a fenced write stopped the room.
+    pub fn is_stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Takes one input at `now`; returns what to do, in order (the last is always a
+    /// [`Output::Wake`], unless the room stopped).
+    pub fn handle(&mut self, input: Input, now: u64) -> Vec<Output> {
+        let mut out = Vec::new();
+        if self.stopped {
+            return out;
+        }
+        if !matches!(input, Input::Stored(_)) {
+            self.burst = 0;
+        }
+        match input {
+            Input::Open { conn, seat } => self.open(conn, seat, now, &mut out),
+            Input::Close { conn } => self.close(conn, now),
+            Input::Client { conn, msg } => self.client(conn, msg, now, &mut out),
+            Input::Timer => {}
+            Input::Stored(result) => self.stored(result, now, &mut out),
+        }
+        if self.stopped {
+            return out;
+        }
+        self.advance(now, &mut out);
+        self.flush_states(now, &mut out);
+        out.push(Output::Wake(self.wake()));
+        out
+    }
+
+    /// The time the next [`Input::Timer`] is wanted.
+    fn wake(&self) -> Option<u64> {
+        let retry = self
+            .retry_at
+            .filter(|_| self.pending.is_some() && !self.in_flight);
+        let deal = self
+            .continue_at
+            .filter(|_| self.status == RoomStatus::HandOver);
+        let driver = self
+            .driver_wake
+            .filter(|_| self.status == RoomStatus::Playing);
+        [retry, deal, driver].into_iter().flatten().min()
+    }
+
+    pub(super) fn wall(&self, now: u64) -> i64 {
+        (now as i64).saturating_add(self.wall_offset)
+    }
+
+    /// The chair of `seat`, once the match has started.
+    pub(super) fn chair(&self, seat: usize) -> Option<Player> {
+        self.session().and_then(|s| s.chairs().get(seat).copied())
+    }
+
+    /// Makes the match: the session and a driver with a controller per chair.
+    pub(super) fn start_match(&mut self, now: u64) -> Result<(), String> {
+        let (session, opening) = Session::new(self.ruleset.clone(), self.seed, self.config.hands)
+            .map_err(|e| e.to_string())?;
+        let chairs = session.chairs().to_vec();
+        let mut controllers: Vec<Option<Controller>> = (0..chairs.len()).map(|_| None).collect();
+        for (seat, &chair) in chairs.iter().enumerate() {
+            let s = &self.config.seats[seat];
+            let seed = self.seed ^ (seat as u64 + 1);
+            let c = if s.bot {
+                let kind = s.bot_kind.as_deref().unwrap_or("efficient");
+                Controller::Bot(
+                    bots::by_name(kind, &self.ruleset, seed).map_err(|e| e.to_string())?,
+                )
+            } else {
+                Controller::person(seed)
+            };
+            controllers[chair.index()] = Some(c);
+        }
+        let controllers = controllers
+            .into_iter()
+            .map(|c| c.ok_or("a chair without a seat"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let timers = Timers {
+            turn_ms: self.config.turn_timeout(),
+            claim_ms: self.config.claim_timeout(),
+            away_grace_ms: Some(self.config.away_grace()),
+            bot_delay_ms: self.config.bot_delay_ms,
+        };
+        let mut driver = Driver::new(session, controllers, timers).map_err(|e| e.to_string())?;
+        for (seat, &chair) in chairs.iter().enumerate() {
+            if !self.config.seats[seat].bot && !self.conns.iter().any(|c| c.seat == Some(seat)) {
+                driver.set_present(chair, false, now);
+            }
+        }
+        self.driver = Some(driver);
+        self.hand_events = opening.seat_choice;
+        self.hand_events.extend(opening.deal);
+        self.public_len = self.hand_events.len();
+        Ok(())
+    }
+
+    /// Applies a stored action to the match (live, or replaying the store).
+    pub(super) fn apply(
+        &mut self,
+        player: Player,
+        action: Action,
+        now: u64,
+    ) -> Result<majiang::table::Step, String> {
+        let Some(driver) = self.driver.as_mut() else {
+            return Err("the match has not started".into());
+        };
+        if driver.session().awaiting_deal() {
+            // A stored action after a finished hand: the next hand was dealt first.
+            let deal = driver.deal_next(now).map_err(|e| e.to_string())?;
+            self.new_hand(deal);
+        }
+        let driver = self.driver.as_mut().expect("checked above");
+        let step = driver.act(player, action, now).map_err(|e| e.to_string())?;
+        self.actions += 1;
+        if action == Action::Pass
+            && let Some(n) = self.passes.get_mut(player.index())
+        {
+            *n += 1;
+        }
+        self.hand_events.extend(step.events.iter().cloned());
+        if !self.offer_open() {
+            self.public_len = self.hand_events.len();
+        }
+        Ok(step)
+    }
+
+    pub(super) fn new_hand(&mut self, deal: Vec<Event>) {
+        self.hand_events = deal;
+        self.public_len = self.hand_events.len();
+        for c in &mut self.conns {
+            c.sent = 0;
+        }
+    }
+
+    /// A discarded (or robbable) tile is on offer and some players must still answer.
+    pub(super) fn offer_open(&self) -> bool {
+        self.session()
+            .is_some_and(|s| !s.game().is_over() && s.game().on_offer().is_some())
+    }
+
+    /// The hand has ended and the match goes on: wait for `continue`.
+    pub(super) fn enter_hand_over(&mut self, now: u64) {
+        self.status = RoomStatus::HandOver;
+        self.continued.clear();
+        self.continue_at = Some(now.saturating_add(self.config.continue_timeout()));
+    }
+
+    /// Does whatever is due at `now` until a write is in progress or nothing more is due:
+    /// (re)send a write, start the match, play a queued person action, deal, let a bot or a
+    /// stand-in act.
+    pub(super) fn advance(&mut self, now: u64, out: &mut Vec<Output>) {
+        self.driver_wake = None;
+        loop {
+            if let Some(p) = &self.pending {
+                if !self.in_flight && self.retry_at.is_none_or(|t| now >= t) {
+                    out.push(Output::Write(p.write()));
+                    self.in_flight = true;
+                }
+                return;
+            }
+            if self.finish_unstored {
+                let at = self.finished.unwrap_or_else(|| self.wall(now));
+                self.begin(Pending::Finished(at), out);
+                continue;
+            }
+            if self.status == RoomStatus::Waiting && !self.start_failed {
+                // Rooms set to start by themselves, and rooms of several people once all
+                // are here.
+                let people = self.config.people();
+                if self.config.autostart || (people >= 2 && self.missing_people().is_empty()) {
+                    self.begin(Pending::Start, out);
+                    continue;
+                }
+                return;
+            }
+            if let Some(q) = self.queue.pop_front() {
+                self.person_action(q, now, out);
+                continue;
+            }
+            if self.status == RoomStatus::HandOver && self.deal_due(now) {
+                self.deal(now, out);
+                continue;
+            }
+            if self.status != RoomStatus::Playing {
+                return;
+            }
+            let Some(driver) = self.driver.as_mut() else {
+                return;
+            };
+            match driver.poll(now) {
+                Poll::Act(_) if self.burst >= BURST => {
+                    self.driver_wake = Some(now);
+                    return;
+                }
+                Poll::Act(d) => {
+                    self.burst += 1;
+                    let stored = StoredAction {
+                        seq: self.actions,
+                        player: d.player,
+                        action: d.action,
+                    };
+                    self.begin(
+                        Pending::Action {
+                            stored,
+                            origin: None,
+                            decision: Some(d),
+                        },
+                        out,
+                    );
+                }
+                Poll::Wait(at) => {
+                    self.driver_wake = at;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Deals the next hand (everyone continued, or the countdown ended).
+    pub(super) fn deal(&mut self, now: u64, out: &mut Vec<Output>) {
+        let Some(d) = self.driver.as_mut() else {
+            return;
+        };
+        match d.deal_next(now) {
+            Ok(events) => {
+                self.status = RoomStatus::Playing;
+                self.continue_at = None;
+                self.continued.clear();
+                self.new_hand(events);
+                self.release_events(out);
+            }
+            Err(e) => {
+                tracing::error!("cannot deal: {e}");
+                self.continue_at = None;
+                self.status = RoomStatus::Playing;
+            }
+        }
+    }
+
+    /// The viewer a connection on `seat` is.
+    pub(super) fn viewer(&self, seat: Option<usize>) -> Player {
+        seat.and_then(|s| self.chair(s)).unwrap_or(SPECTATOR)
+    }
+}

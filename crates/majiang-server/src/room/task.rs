@@ -1,0 +1,358 @@
+//! The tokio task that runs a [`Room`]: it only moves bytes, timers and store calls. It reads
+//! one input (a connection's command, the room's timer), hands it to [`Room::handle`] with the
+//! time, sends the messages, sets the timer, and performs the write the room asked for —
+//! feeding its result back to the room before it reads the next input, so at most one write is
+//! in flight and every action is stored before it is applied and acknowledged.
+
+use super::io::{ConnId, Input, Output, Write, WriteFailure};
+use super::state::Room;
+use super::{RestoreError, RoomSummary};
+use crate::metrics::METRICS;
+use crate::protocol::{ClientMsg, RoomStatus, ServerMsg};
+use crate::store::{Fence, Store, StoreError, StoredRoom};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use tokio::sync::{Notify, mpsc, oneshot, watch};
+use tokio::time::{Duration, Instant, sleep_until};
+use tracing::Instrument;
+
+/// A message for one connection: JSON text.
+pub type Outbox = mpsc::Sender<Arc<str>>;
+
+/// A store call taking longer than this counts as failed (and is retried).
+const STORE_TIMEOUT: Duration = Duration::from_secs(5);
+
+pub(crate) enum Cmd {
+    Connect {
+        seat: Option<usize>,
+        out: Outbox,
+        /// Notified when the room drops the connection (its outbox overflowed, the room
+        /// stopped).
+        kick: Arc<Notify>,
+        reply: oneshot::Sender<u64>,
+    },
+    Disconnect {
+        conn: u64,
+    },
+    Client {
+        conn: u64,
+        msg: ClientMsg,
+    },
+}
+
+/// The handle the server keeps for a room.
+#[derive(Clone)]
+pub struct RoomHandle {
+    pub(crate) tx: mpsc::Sender<Cmd>,
+    tokens: Arc<Vec<Option<String>>>,
+    summary: watch::Receiver<RoomSummary>,
+    /// Stops the room's task (another process took the room over).
+    stop: Arc<Notify>,
+    /// Set when the task has ended.
+    stopped: Arc<AtomicBool>,
+}
+
+impl RoomHandle {
+    /// The seat whose token this is (compared in constant time).
+    pub fn seat_for_token(&self, token: &str) -> Option<usize> {
+        let mut found = None;
+        for (i, t) in self.tokens.iter().enumerate() {
+            if let Some(t) = t
+                && constant_time_eq(t.as_bytes(), token.as_bytes())
+            {
+                found = Some(i);
+            }
+        }
+        found
+    }
+
+    /// The lobby view now.
+    pub fn summary(&self) -> RoomSummary {
+        self.summary.borrow().clone()
+    }
+
+    /// Ends the room's task and with it every connection to it (they reconnect, and are sent
+    /// to the room's new owner).
+    pub(crate) fn stop(&self) {
+        self.stop.notify_one();
+    }
+
+    /// True once the room's task has ended (stopped, or its write was fenced).
+    pub fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::Acquire)
+    }
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Starts rooms' tasks.
+pub(crate) struct RoomActor;
+
+impl RoomActor {
+    /// Rebuilds `stored` from the store and runs it, writing without a fence (one process).
+    pub(crate) async fn spawn(
+        stored: StoredRoom,
+        store: Arc<dyn Store>,
+    ) -> Result<RoomHandle, RestoreError> {
+        RoomActor::spawn_fenced(stored, store, None).await
+    }
+
+    /// Rebuilds `stored` from the store and runs it; every action write carries `fence` (the
+    /// lease this process holds on the room, in a cluster).
+    pub(crate) async fn spawn_fenced(
+        stored: StoredRoom,
+        store: Arc<dyn Store>,
+        fence: Option<Fence>,
+    ) -> Result<RoomHandle, RestoreError> {
+        let actions = if stored.status == RoomStatus::Waiting {
+            Vec::new()
+        } else {
+            store.actions(&stored.id).await?
+        };
+        let clock = Clock::new();
+        let room = Room::restore(&stored, &actions, clock.now(), clock.wall_offset)?;
+        let (summary_tx, summary_rx) = watch::channel(room.summary());
+        let (tx, rx) = mpsc::channel(1024);
+        let handle = RoomHandle {
+            tx,
+            tokens: Arc::new(stored.tokens),
+            summary: summary_rx,
+            stop: Arc::new(Notify::new()),
+            stopped: Arc::new(AtomicBool::new(false)),
+        };
+        let span = tracing::info_span!("room", room = %stored.id);
+        let task = Task {
+            room,
+            store,
+            fence,
+            clock,
+            conns: HashMap::new(),
+            next_conn: 0,
+            wake: None,
+            summary: summary_tx,
+            acks: HashMap::new(),
+        };
+        let (stop, stopped) = (handle.stop.clone(), handle.stopped.clone());
+        tokio::spawn(
+            async move {
+                task.run(rx, stop).await;
+                stopped.store(true, Ordering::Release);
+            }
+            .instrument(span),
+        );
+        Ok(handle)
+    }
+}
+
+/// The room's clock: milliseconds since the task began (monotonic), and the offset that
+/// makes them Unix milliseconds.
+struct Clock {
+    origin: Instant,
+    wall_offset: i64,
+}
+
+impl Clock {
+    fn new() -> Clock {
+        Clock {
+            origin: Instant::now(),
+            wall_offset: crate::now_ms(),
+        }
+    }
+
+    fn now(&self) -> u64 {
+        self.origin.elapsed().as_millis() as u64
+    }
+
+    fn instant(&self, at: u64) -> Instant {
+        self.origin + Duration::from_millis(at)
+    }
+}
+
+struct Task {
+    room: Room,
+    store: Arc<dyn Store>,
+    fence: Option<Fence>,
+    clock: Clock,
+    conns: HashMap<ConnId, (Outbox, Arc<Notify>)>,
+    next_conn: ConnId,
+    wake: Option<u64>,
+    summary: watch::Sender<RoomSummary>,
+    /// When each action awaiting its `ack` arrived (for the latency metric).
+    acks: HashMap<(ConnId, u64), Instant>,
+}
+
+impl Task {
+    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>, stop: Arc<Notify>) {
+        let mut go = self.step(Input::Timer).await;
+        while go {
+            let input = tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.input_of(cmd),
+                    None => break,
+                },
+                _ = stop.notified() => break,
+                _ = sleep_until(self.clock.instant(self.wake.unwrap_or(0))), if self.wake.is_some() => {
+                    Some(Input::Timer)
+                }
+            };
+            if let Some(input) = input {
+                go = self.step(input).await;
+            }
+        }
+        // Stopped: close every connection (its client reconnects wherever the room is now).
+        for (_, (_, kick)) in self.conns.drain() {
+            kick.notify_one();
+        }
+    }
+
+    fn input_of(&mut self, cmd: Cmd) -> Option<Input> {
+        match cmd {
+            Cmd::Connect {
+                seat,
+                out,
+                kick,
+                reply,
+            } => {
+                let conn = self.next_conn;
+                self.next_conn += 1;
+                if reply.send(conn).is_err() {
+                    return None;
+                }
+                self.conns.insert(conn, (out, kick));
+                Some(Input::Open { conn, seat })
+            }
+            Cmd::Disconnect { conn } => {
+                self.conns.remove(&conn)?;
+                Some(Input::Close { conn })
+            }
+            Cmd::Client { conn, msg } => {
+                if let ClientMsg::Action { seq, .. } = &msg {
+                    if self.acks.len() > 256 {
+                        self.acks.clear();
+                    }
+                    self.acks.insert((conn, *seq), Instant::now());
+                }
+                Some(Input::Client { conn, msg })
+            }
+        }
+    }
+
+    /// Hands `input` to the room and carries out what it says, store writes included (each
+    /// result fed back at once). False once the room stopped.
+    async fn step(&mut self, input: Input) -> bool {
+        let mut inputs = std::collections::VecDeque::from([input]);
+        while let Some(input) = inputs.pop_front() {
+            let outputs = self.room.handle(input, self.clock.now());
+            let mut write = None;
+            for o in outputs {
+                match o {
+                    Output::Send { conn, msg } => {
+                        if !self.send(conn, &msg)
+                            && let Some((_, kick)) = self.conns.remove(&conn)
+                        {
+                            // A client too slow to keep up is disconnected: it reconnects for
+                            // a fresh state rather than silently missing messages.
+                            kick.notify_one();
+                            inputs.push_back(Input::Close { conn });
+                        }
+                    }
+                    Output::Close { conn } => {
+                        if let Some((_, kick)) = self.conns.remove(&conn) {
+                            kick.notify_one();
+                        }
+                    }
+                    Output::Write(w) => write = Some(w),
+                    Output::Wake(at) => self.wake = at,
+                    Output::Stop => {
+                        self.publish();
+                        return false;
+                    }
+                }
+            }
+            if let Some(w) = write {
+                // The result goes back to the room before anything else.
+                let (store, id, fence) = (
+                    self.store.clone(),
+                    self.room.id().to_string(),
+                    self.fence.clone(),
+                );
+                inputs.push_front(Input::Stored(perform(store, &id, fence.as_ref(), w).await));
+            }
+        }
+        self.publish();
+        true
+    }
+
+    /// Sends `msg` to `conn`; false when its outbox is closed or full.
+    fn send(&mut self, conn: ConnId, msg: &ServerMsg) -> bool {
+        match msg {
+            ServerMsg::Ack { seq } | ServerMsg::Error { seq: Some(seq), .. } => {
+                if let Some(t) = self.acks.remove(&(conn, *seq))
+                    && matches!(msg, ServerMsg::Ack { .. })
+                {
+                    METRICS.acked(t.elapsed());
+                }
+            }
+            _ => {}
+        }
+        let Some((out, _)) = self.conns.get(&conn) else {
+            return true;
+        };
+        // Our own types always serialize.
+        let text: Arc<str> = serde_json::to_string(msg)
+            .unwrap_or_else(|e| format!(r#"{{"type":"error","seq":null,"message":"{e}"}}"#))
+            .into();
+        out.try_send(text).is_ok()
+    }
+}
+
+/// Performs one write, within [`STORE_TIMEOUT`].
+async fn perform(
+    store: Arc<dyn Store>,
+    id: &str,
+    fence: Option<&Fence>,
+    w: Write,
+) -> Result<(), WriteFailure> {
+    {
+        let call = async {
+            match &w {
+                Write::Action(a) => store.append_action(id, a, fence).await,
+                Write::Config(c) => store.set_config(id, c).await,
+                Write::Status(s) => store.set_status(id, *s).await,
+                Write::Finished(at) => store.set_finished(id, *at).await,
+            }
+        };
+        let result = match tokio::time::timeout(STORE_TIMEOUT, call).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(StoreError::Fenced { .. })) => Err(WriteFailure::Fenced),
+            Ok(Err(e)) => Err(WriteFailure::Failed(e.to_string())),
+            Err(_) => Err(WriteFailure::Failed("timed out".into())),
+        };
+        match (&result, &w) {
+            (Ok(()), Write::Action(_)) => METRICS.action_stored(),
+            (Ok(()), _) => {}
+            (Err(_), _) => METRICS.store_error(),
+        }
+        result
+    }
+}
+
+impl Task {
+    fn publish(&self) {
+        let s = self.room.summary();
+        self.summary.send_if_modified(|old| {
+            if *old != s {
+                *old = s;
+                true
+            } else {
+                false
+            }
+        });
+    }
+}

@@ -1,0 +1,237 @@
+//! What each viewer of a room is sent: the events of the hand and the `state`, as the public
+//! log shows them (the library's `MatchLog::seen_by` is the reference).
+//!
+//! - Concealed tiles are hidden per viewer (`Event::seen_by`, the viewer's observation).
+//! - While a discarded tile is on offer, only the players still asked about it are sent the
+//!   discard (and a `state` to answer it). Everyone else is sent nothing until the offer is
+//!   settled, then the discard and what came of it in one `events` message and one `state`:
+//!   exactly what they would get had nobody been able to claim.
+//! - The `actions` count a viewer sees leaves out the other players' passes.
+//! - A `state` is sent once per step, and only to viewers whose view changed (or who asked).
+
+use super::io::Output;
+use super::state::{Conn, Room};
+use super::{RoomSummary, SPECTATOR};
+use crate::protocol::{ContinueState, RoomStatus, SeatInfo, ServerMsg};
+use crate::reveal;
+use majiang::table::Player;
+
+impl Room {
+    /// True when `viewer` must not hear yet of the tile on offer: it is on offer and they are
+    /// not (or no longer) asked about it.
+    pub(super) fn held(&self, viewer: Player) -> bool {
+        self.offer_open()
+            && !self
+                .session()
+                .is_some_and(|s| s.game().to_act().contains(viewer))
+    }
+
+    /// How many of the hand's events `viewer` may have been sent by now.
+    pub(super) fn visible_len(&self, viewer: Player) -> usize {
+        if self.held(viewer) {
+            self.public_len
+        } else {
+            self.hand_events.len()
+        }
+    }
+
+    /// Sends every connection the events it may now know of and was not sent yet.
+    pub(super) fn release_events(&mut self, out: &mut Vec<Output>) {
+        let Some(hand_number) = self.session().map(|s| s.hand_number()) else {
+            return;
+        };
+        let targets: Vec<usize> = self
+            .conns
+            .iter()
+            .map(|c| self.visible_len(self.viewer(c.seat)))
+            .collect();
+        for (i, upto) in targets.into_iter().enumerate() {
+            let viewer = self.viewer(self.conns[i].seat);
+            let from = self.conns[i].sent;
+            if upto <= from {
+                continue;
+            }
+            let events = self.hand_events[from..upto]
+                .iter()
+                .map(|e| e.seen_by(viewer))
+                .collect();
+            self.conns[i].sent = upto;
+            out.push(Output::Send {
+                conn: self.conns[i].id,
+                msg: ServerMsg::Events {
+                    hand_number,
+                    events,
+                },
+            });
+        }
+    }
+
+    /// Sends `msg` to every connection.
+    pub(super) fn broadcast(&self, msg: &ServerMsg, out: &mut Vec<Output>) {
+        for c in &self.conns {
+            out.push(Output::Send {
+                conn: c.id,
+                msg: msg.clone(),
+            });
+        }
+    }
+
+    /// The result of the hand just finished, with every hand face up and each payment
+    /// explained; `None` while a hand is in play.
+    pub(super) fn hand_result(&self) -> Option<ServerMsg> {
+        let s = self.session()?;
+        let g = s.game();
+        if !g.is_over() {
+            return None;
+        }
+        let settlement = s.matches().settlements().last()?.clone();
+        Some(ServerMsg::HandResult {
+            settlement: Box::new(settlement),
+            reveal: reveal::reveal(g),
+            payments_explained: reveal::payments_explained(g),
+        })
+    }
+
+    /// Sends a `state` to each connection whose view changed since the last one it got (or
+    /// that is owed one), unless it is held back while a tile is on offer.
+    pub(super) fn flush_states(&mut self, now: u64, out: &mut Vec<Output>) {
+        if !self.offer_open() {
+            self.shown_stand_ins = (0..self.config.seats.len())
+                .map(|i| {
+                    self.chair(i)
+                        .zip(self.driver.as_ref())
+                        .is_some_and(|(p, d)| d.is_away(p))
+                })
+                .collect();
+        }
+        for i in 0..self.conns.len() {
+            let viewer = self.viewer(self.conns[i].seat);
+            if self.held(viewer) {
+                continue;
+            }
+            let state = self.state_at(self.conns[i].seat);
+            let c: &mut Conn = &mut self.conns[i];
+            if !c.owed && c.last_state.as_ref() == Some(&state) {
+                continue;
+            }
+            c.owed = false;
+            out.push(Output::Send {
+                conn: c.id,
+                msg: relative(&state, now),
+            });
+            c.last_state = Some(state);
+        }
+    }
+
+    /// The seats as everyone sees them.
+    pub(super) fn seats(&self) -> Vec<SeatInfo> {
+        let playing = self.driver.is_some() && self.status != RoomStatus::Finished;
+        self.config
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let connected = s.bot || self.conns.iter().any(|c| c.seat == Some(i));
+                let player = self.chair(i);
+                SeatInfo {
+                    seat: i,
+                    name: s.name.clone(),
+                    bot: s.bot,
+                    connected,
+                    player,
+                    stand_in: !s.bot && self.shown_stand_ins.get(i).copied().unwrap_or(false),
+                    away: !s.bot && !connected && playing,
+                }
+            })
+            .collect()
+    }
+
+    /// The `state` for a connection on `seat`, its deadlines as times (see [`relative`]).
+    fn state_at(&self, seat: Option<usize>) -> ServerMsg {
+        let viewer = self.viewer(seat);
+        let session = self.session();
+        let observation = session.map(|s| Box::new(s.game().observation(viewer)));
+        let (deadline_ms, claim_deadline_ms) = match (&self.driver, session) {
+            (Some(d), Some(s)) if viewer != SPECTATOR => match d.deadline_of(viewer) {
+                Some(at) => (Some(at), s.game().on_offer().is_some().then_some(at)),
+                None => (None, None),
+            },
+            _ => (None, None),
+        };
+        let continue_ = match (self.status, self.continue_at) {
+            (RoomStatus::HandOver, Some(at)) => Some(ContinueState {
+                waiting_for: self.waiting_for(),
+                deadline_ms: at,
+            }),
+            _ => None,
+        };
+        let waits = match (&observation, session) {
+            (Some(obs), Some(s)) if viewer != SPECTATOR && !s.game().is_over() => {
+                crate::waits::waits(obs, s.game().ruleset())
+            }
+            _ => Vec::new(),
+        };
+        let others_passes: u64 = self
+            .passes
+            .iter()
+            .enumerate()
+            .filter(|&(chair, _)| chair != viewer.index())
+            .map(|(_, n)| n)
+            .sum();
+        ServerMsg::State {
+            status: self.status,
+            seats: self.seats(),
+            hand_number: session.map(|s| s.hand_number()),
+            hands: self.config.hands,
+            ledger: session
+                .map(|s| s.ledger().to_vec())
+                .unwrap_or_else(|| vec![0; self.ruleset.players()]),
+            observation,
+            claim_deadline_ms,
+            deadline_ms,
+            continue_,
+            waits,
+            actions: self.actions - others_passes,
+        }
+    }
+
+    /// The lobby view now.
+    pub fn summary(&self) -> RoomSummary {
+        let session = self.session();
+        RoomSummary {
+            id: self.id.clone(),
+            rules: self.config.rules.clone(),
+            status: self.status,
+            seats: self.seats(),
+            hands: self.config.hands,
+            hand_number: session.map(|s| s.hand_number()),
+            ledger: session.map(|s| s.ledger().to_vec()).unwrap_or_default(),
+            created: self.created,
+            finished: self.finished,
+            standings: match session {
+                Some(s) if s.is_over() => s.standings(),
+                _ => Vec::new(),
+            },
+        }
+    }
+}
+
+/// A `state` with its deadlines as times turned into milliseconds left at `now`.
+fn relative(state: &ServerMsg, now: u64) -> ServerMsg {
+    let mut s = state.clone();
+    if let ServerMsg::State {
+        claim_deadline_ms,
+        deadline_ms,
+        continue_,
+        ..
+    } = &mut s
+    {
+        for t in [claim_deadline_ms, deadline_ms].into_iter().flatten() {
+            *t = t.saturating_sub(now);
+        }
+        if let Some(c) = continue_ {
+            c.deadline_ms = c.deadline_ms.saturating_sub(now);
+        }
+    }
+    s
+}

@@ -1,0 +1,177 @@
+//! The room's writes: one at a time, sent when begun; once stored, what it was for happens
+//! (an action applied, acknowledged and shown; the match started; the match marked finished).
+//! A failed write is tried again with backoff, the same write each time; a fenced one stops
+//! the room.
+
+use super::io::{ConnId, Output, Write, WriteFailure};
+use super::state::Room;
+use crate::protocol::{RoomConfig, RoomStatus, ServerMsg};
+use crate::store::StoredAction;
+use majiang::driver::Decision;
+
+/// The first retry of a failed write waits this long; each next one twice as long, up to
+/// [`RETRY_MAX_MS`].
+pub const RETRY_FIRST_MS: u64 = 100;
+/// The longest wait between two tries of a write (a room resumes within this long after the
+/// store is back).
+pub const RETRY_MAX_MS: u64 = 1_000;
+
+/// A write in progress, and what to do once it is stored.
+#[derive(Debug, Clone)]
+pub(super) enum Pending {
+    Action {
+        stored: StoredAction,
+        /// The connection and the client's sequence number to acknowledge.
+        origin: Option<(ConnId, u64)>,
+        /// The automatic decision it carries out.
+        decision: Option<Decision>,
+    },
+    /// Seats made bots; the match starts next.
+    FillBots(RoomConfig),
+    Start,
+    Finished(i64),
+}
+
+impl Pending {
+    pub(super) fn write(&self) -> Write {
+        match self {
+            Pending::Action { stored, .. } => Write::Action(*stored),
+            Pending::FillBots(c) => Write::Config(c.clone()),
+            Pending::Start => Write::Status(RoomStatus::Playing),
+            Pending::Finished(at) => Write::Finished(*at),
+        }
+    }
+}
+
+impl Room {
+    /// Starts a write: it is sent now, and what it is for happens when it is stored.
+    pub(super) fn begin(&mut self, p: Pending, out: &mut Vec<Output>) {
+        out.push(Output::Write(p.write()));
+        self.pending = Some(p);
+        self.in_flight = true;
+        self.attempts = 0;
+        self.retry_at = None;
+    }
+
+    pub(super) fn stored(
+        &mut self,
+        result: Result<(), WriteFailure>,
+        now: u64,
+        out: &mut Vec<Output>,
+    ) {
+        if !self.in_flight {
+            tracing::warn!("a store result nobody waited for");
+            return;
+        }
+        self.in_flight = false;
+        match result {
+            Ok(()) => {
+                self.attempts = 0;
+                self.retry_at = None;
+                if let Some(p) = self.pending.take() {
+                    self.done(p, now, out);
+                }
+            }
+            Err(WriteFailure::Fenced) => {
+                tracing::warn!("write fenced: another process runs the room now");
+                self.stopped = true;
+                self.pending = None;
+                for c in self.conns.drain(..) {
+                    out.push(Output::Close { conn: c.id });
+                }
+                out.push(Output::Stop);
+            }
+            Err(WriteFailure::Failed(e)) => {
+                self.attempts = self.attempts.saturating_add(1);
+                let backoff = RETRY_FIRST_MS
+                    .saturating_mul(1u64 << self.attempts.saturating_sub(1).min(16))
+                    .min(RETRY_MAX_MS);
+                self.retry_at = Some(now.saturating_add(backoff));
+                tracing::warn!(
+                    attempt = self.attempts,
+                    "not stored, retrying in {backoff} ms: {e}"
+                );
+            }
+        }
+    }
+
+    /// What a write was for, now that it is stored.
+    fn done(&mut self, p: Pending, now: u64, out: &mut Vec<Output>) {
+        match p {
+            Pending::Action {
+                stored,
+                origin,
+                decision,
+            } => {
+                if let Some((chosen, error)) = decision.as_ref().and_then(|d| d.refused.as_ref()) {
+                    tracing::warn!(
+                        "bot of chair {} chose {chosen:?}, refused ({error}): played the first legal action",
+                        stored.player.index()
+                    );
+                }
+                let step = match self.apply(stored.player, stored.action, now) {
+                    Ok(step) => step,
+                    Err(e) => {
+                        // Checked before the write, so the engine must accept it; if not, the
+                        // stored log no longer replays. Say so loudly.
+                        tracing::error!(
+                            "engine refused a checked, stored action {}: {e}",
+                            stored.seq
+                        );
+                        if let Some((conn, seq)) = origin {
+                            out.push(Output::Send {
+                                conn,
+                                msg: ServerMsg::Error {
+                                    seq: Some(seq),
+                                    message: e,
+                                },
+                            });
+                        }
+                        return;
+                    }
+                };
+                if let Some((conn, seq)) = origin {
+                    out.push(Output::Send {
+                        conn,
+                        msg: ServerMsg::Ack { seq },
+                    });
+                }
+                self.release_events(out);
+                if step.settlement.is_some() {
+                    if let Some(result) = self.hand_result() {
+                        self.broadcast(&result, out);
+                    }
+                    if step.match_over {
+                        self.status = RoomStatus::Finished;
+                        self.continue_at = None;
+                        let at = self.wall(now);
+                        self.finished = Some(at);
+                        let (standings, ledger) = self
+                            .session()
+                            .map(|s| (s.standings(), s.ledger().to_vec()))
+                            .unwrap_or_default();
+                        self.broadcast(&ServerMsg::MatchOver { standings, ledger }, out);
+                        self.begin(Pending::Finished(at), out);
+                    } else {
+                        self.enter_hand_over(now);
+                    }
+                }
+            }
+            Pending::FillBots(config) => {
+                self.config = config;
+                self.begin(Pending::Start, out);
+            }
+            Pending::Start => match self.start_match(now) {
+                Ok(()) => {
+                    self.status = RoomStatus::Playing;
+                    self.release_events(out);
+                }
+                Err(e) => {
+                    tracing::error!("cannot start: {e}");
+                    self.start_failed = true;
+                }
+            },
+            Pending::Finished(_) => self.finish_unstored = false,
+        }
+    }
+}
