@@ -10,7 +10,7 @@
 
 use crate::protocol::{RoomStatus, SeatInfo};
 use crate::room::{RoomActor, RoomSummary};
-use crate::store::{Lease, StoredRoom};
+use crate::store::{Acquired, Lease, StoredRoom};
 use crate::{App, AppError, RoomHandle};
 use std::collections::HashSet;
 use std::sync::Weak;
@@ -120,24 +120,26 @@ impl App {
         }
         if stored.status != RoomStatus::Finished {
             let store = self.store();
-            if let Some(owner) = store
+            let fence = match store
                 .acquire_lease(&stored.id, &node.url, node.lease_ms)
                 .await?
             {
-                return Ok(Located::Elsewhere(owner));
-            }
-            // Read again under the lease: the previous owner may have written since.
+                Acquired::Held(fence) => fence,
+                Acquired::Elsewhere(owner) => return Ok(Located::Elsewhere(owner)),
+            };
+            // Read again under the lease: the previous owner may have written since (its
+            // writes are fenced from now on, so the log read below is the whole of it).
             let Some(fresh) = store.room(&stored.id).await? else {
                 return Ok(Located::Missing);
             };
             let id = fresh.id.clone();
-            let handle = RoomActor::spawn(fresh, store.clone()).await?;
+            let handle = RoomActor::spawn(fresh, store.clone(), Some(fence)).await?;
             tracing::info!(room = %id, node = %node.url, "took the room over");
             self.rooms_mut().insert(id, handle.clone());
             return Ok(Located::Here(handle));
         }
         let id = stored.id.clone();
-        let handle = RoomActor::spawn(stored, self.store().clone()).await?;
+        let handle = RoomActor::spawn(stored, self.store().clone(), None).await?;
         self.rooms_mut().insert(id, handle.clone());
         Ok(Located::Here(handle))
     }

@@ -133,7 +133,7 @@ impl App {
         if node.is_none() {
             for stored in store.rooms().await? {
                 let id = stored.id.clone();
-                match RoomActor::spawn(stored, store.clone()).await {
+                match RoomActor::spawn(stored, store.clone(), None).await {
                     Ok(h) => {
                         rooms.insert(id, h);
                     }
@@ -191,20 +191,24 @@ impl App {
             finished: None,
         };
         self.inner.store.create_room(&stored).await?;
+        let mut fence = None;
         if let Some(node) = self.node() {
-            if let Some(owner) = self
+            match self
                 .inner
                 .store
                 .acquire_lease(&id, &node.url, node.lease_ms)
                 .await?
             {
+                store::Acquired::Held(f) => fence = Some(f),
                 // A fresh id cannot be leased already; say so rather than run it twice.
-                return Err(AppError::Store(StoreError::Corrupt(format!(
-                    "new room {id} is leased by {owner}"
-                ))));
+                store::Acquired::Elsewhere(owner) => {
+                    return Err(AppError::Store(StoreError::Corrupt(format!(
+                        "new room {id} is leased by {owner}"
+                    ))));
+                }
             }
         }
-        let handle = RoomActor::spawn(stored, self.inner.store.clone()).await?;
+        let handle = RoomActor::spawn(stored, self.inner.store.clone(), fence).await?;
         self.rooms_mut().insert(id.clone(), handle);
         Ok(Created {
             seats: config

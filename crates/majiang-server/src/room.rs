@@ -6,7 +6,7 @@
 use crate::play::{MatchState, Step};
 use crate::protocol::{ClientMsg, ContinueState, RoomConfig, RoomStatus, SeatInfo, ServerMsg};
 use crate::reveal;
-use crate::store::{Store, StoreError, StoredAction, StoredRoom};
+use crate::store::{Fence, Store, StoreError, StoredAction, StoredRoom};
 use majiang::bots::{self, Bot};
 use majiang::table::matches::Standing;
 use majiang::table::{Action, Event, Player, Ruleset};
@@ -136,6 +136,9 @@ pub(crate) struct RoomActor {
     ruleset: Arc<Ruleset>,
     seed: u64,
     store: Arc<dyn Store>,
+    /// The lease this process runs the room under (in a cluster): every action write carries
+    /// it, and is refused once another process took the room over.
+    fence: Option<Fence>,
     status: RoomStatus,
     game: Option<MatchState>,
     actions: u64,
@@ -174,10 +177,11 @@ type DecisionPoint = (u32, Option<Player>, Option<(Player, majiang::Tile)>, usiz
 
 impl RoomActor {
     /// Builds the actor for a stored room, replaying its actions; spawns it and returns the
-    /// handle.
+    /// handle. `fence` is the lease the room runs under in a cluster (`None` alone).
     pub(crate) async fn spawn(
         stored: StoredRoom,
         store: Arc<dyn Store>,
+        fence: Option<Fence>,
     ) -> Result<RoomHandle, RestoreError> {
         let replay_err = |message: String| RestoreError::Replay {
             room: stored.id.clone(),
@@ -217,6 +221,7 @@ impl RoomActor {
             ruleset,
             seed: stored.seed,
             store: store.clone(),
+            fence,
             status: stored.status,
             game: None,
             actions: 0,
@@ -587,7 +592,7 @@ impl RoomActor {
             action,
         };
         self.store
-            .append_action(&self.id, &stored, None)
+            .append_action(&self.id, &stored, self.fence.as_ref())
             .await
             .map_err(|e| {
                 crate::metrics::METRICS.store_error();
