@@ -596,8 +596,7 @@ impl RoomActor {
             .await
             .map_err(|e| {
                 crate::metrics::METRICS.store_error();
-                tracing::warn!("action {} not stored: {e}", stored.seq);
-                format!("not stored, try again: {e}")
+                crate::incident::report(&format!("action {} not stored, try again", stored.seq), &e)
             })?;
         let step = match m.act(player, action) {
             Ok(step) => step,

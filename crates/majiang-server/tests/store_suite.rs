@@ -8,8 +8,7 @@ mod pg_cluster;
 use majiang::table::{Action, Player};
 use majiang_server::protocol::{RoomConfig, RoomStatus};
 use majiang_server::store::{
-    self, Acquired, Fence, Lease, PgStore, SqliteStore, Store, StoreError, StoredAction,
-    StoredRoom,
+    self, Acquired, Fence, Lease, PgStore, SqliteStore, Store, StoreError, StoredAction, StoredRoom,
 };
 use std::sync::Arc;
 use std::time::Duration;
@@ -218,7 +217,9 @@ async fn fencing(s: &dyn Store) {
         node: a.into(),
         epoch: 1,
     };
-    assert!(is_fenced(s.append_action("f1", &discard(0), Some(&nobody)).await));
+    assert!(is_fenced(
+        s.append_action("f1", &discard(0), Some(&nobody)).await
+    ));
     let fa = held(s.acquire_lease("f1", a, 150).await.unwrap(), a);
     s.append_action("f1", &discard(0), Some(&fa)).await.unwrap();
     // Another node's name with a's epoch, or a's name with another epoch: refused.
@@ -226,20 +227,28 @@ async fn fencing(s: &dyn Store) {
         node: b.into(),
         epoch: fa.epoch,
     };
-    assert!(is_fenced(s.append_action("f1", &discard(1), Some(&forged)).await));
+    assert!(is_fenced(
+        s.append_action("f1", &discard(1), Some(&forged)).await
+    ));
     let old = Fence {
         node: a.into(),
         epoch: fa.epoch - 1,
     };
-    assert!(is_fenced(s.append_action("f1", &discard(1), Some(&old)).await));
+    assert!(is_fenced(
+        s.append_action("f1", &discard(1), Some(&old)).await
+    ));
     // a's lease runs out (a paused): its writes are refused even before anyone takes over.
     tokio::time::sleep(Duration::from_millis(250)).await;
-    assert!(is_fenced(s.append_action("f1", &discard(1), Some(&fa)).await));
+    assert!(is_fenced(
+        s.append_action("f1", &discard(1), Some(&fa)).await
+    ));
     // b takes over; a renewing finds nothing, and a's old fence stays refused.
     let fb = held(s.acquire_lease("f1", b, 60_000).await.unwrap(), b);
     assert!(fb.epoch > fa.epoch);
     assert!(s.renew_leases(a, 60_000).await.unwrap().is_empty());
-    assert!(is_fenced(s.append_action("f1", &discard(1), Some(&fa)).await));
+    assert!(is_fenced(
+        s.append_action("f1", &discard(1), Some(&fa)).await
+    ));
     s.append_action("f1", &discard(1), Some(&fb)).await.unwrap();
     // A position stored already is a conflict (the writer's copy is stale), not a fence.
     assert!(matches!(
@@ -251,14 +260,24 @@ async fn fencing(s: &dyn Store) {
         Err(StoreError::Conflict { seq: 0, .. })
     ));
     // Only a's write under its live lease and b's are in the log.
-    let seqs: Vec<u64> = s.actions("f1").await.unwrap().iter().map(|x| x.seq).collect();
+    let seqs: Vec<u64> = s
+        .actions("f1")
+        .await
+        .unwrap()
+        .iter()
+        .map(|x| x.seq)
+        .collect();
     assert_eq!(seqs, [0, 1]);
     // a taking the room back (after b released it) gets a new epoch; b's old one is refused.
     s.release_lease("f1", b).await.unwrap();
     let fa2 = held(s.acquire_lease("f1", a, 60_000).await.unwrap(), a);
     assert!(fa2.epoch > fb.epoch);
-    assert!(is_fenced(s.append_action("f1", &discard(2), Some(&fb)).await));
-    s.append_action("f1", &discard(2), Some(&fa2)).await.unwrap();
+    assert!(is_fenced(
+        s.append_action("f1", &discard(2), Some(&fb)).await
+    ));
+    s.append_action("f1", &discard(2), Some(&fa2))
+        .await
+        .unwrap();
     s.release_lease("f1", a).await.unwrap();
 }
 

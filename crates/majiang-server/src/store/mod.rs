@@ -159,6 +159,16 @@ pub trait Store: Send + Sync + 'static {
     /// Every room, oldest first.
     async fn rooms(&self) -> Result<Vec<StoredRoom>, StoreError>;
 
+    /// The rooms waiting or in play, oldest first.
+    async fn unfinished_rooms(&self) -> Result<Vec<StoredRoom>, StoreError>;
+
+    /// A page of the finished rooms, the latest finished first: `limit` of them after skipping
+    /// `offset`.
+    async fn finished_rooms(&self, offset: u64, limit: u64) -> Result<Vec<StoredRoom>, StoreError>;
+
+    /// How many rooms are finished.
+    async fn finished_count(&self) -> Result<u64, StoreError>;
+
     /// One room.
     async fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError>;
 

@@ -262,6 +262,37 @@ impl Store for PgStore {
             .collect()
     }
 
+    async fn unfinished_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        let sql = format!(
+            "SELECT {ROOM_COLUMNS} FROM rooms WHERE status <> 'finished' ORDER BY created, id"
+        );
+        self.query(&sql, &[])
+            .await?
+            .iter()
+            .map(row_to_room)
+            .collect()
+    }
+
+    async fn finished_rooms(&self, offset: u64, limit: u64) -> Result<Vec<StoredRoom>, StoreError> {
+        let sql = format!(
+            "SELECT {ROOM_COLUMNS} FROM rooms WHERE status = 'finished'
+             ORDER BY finished DESC NULLS LAST, id LIMIT $1 OFFSET $2"
+        );
+        self.query(&sql, &[&(limit as i64), &(offset as i64)])
+            .await?
+            .iter()
+            .map(row_to_room)
+            .collect()
+    }
+
+    async fn finished_count(&self) -> Result<u64, StoreError> {
+        let rows = self
+            .query("SELECT count(*) FROM rooms WHERE status = 'finished'", &[])
+            .await?;
+        let n: i64 = rows.first().map(|r| r.try_get(0)).transpose()?.unwrap_or(0);
+        Ok(n as u64)
+    }
+
     async fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
         let sql = format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE id = $1");
         self.query(&sql, &[&id])

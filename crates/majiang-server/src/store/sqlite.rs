@@ -86,6 +86,24 @@ impl SqliteStore {
         })
     }
 
+    /// The rooms a `WHERE … ORDER BY …` clause picks.
+    fn rooms_where(
+        &self,
+        clause: &str,
+        params: &[&dyn rusqlite::ToSql],
+    ) -> Result<Vec<StoredRoom>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT id, config, tokens, seed, status, created, finished FROM rooms {clause}"
+        ))?;
+        let rows = stmt.query_map(params, row_to_room)?;
+        let mut out = Vec::new();
+        for r in rows {
+            out.push(r??);
+        }
+        Ok(out)
+    }
+
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
         // A panic while holding the lock cannot leave SQLite inconsistent (every write is one
         // statement or transaction), so a poisoned lock is still usable.
@@ -196,6 +214,26 @@ impl Store for SqliteStore {
             out.push(r??);
         }
         Ok(out)
+    }
+
+    async fn unfinished_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        self.rooms_where("WHERE status <> 'finished' ORDER BY created, id", params![])
+    }
+
+    async fn finished_rooms(&self, offset: u64, limit: u64) -> Result<Vec<StoredRoom>, StoreError> {
+        self.rooms_where(
+            "WHERE status = 'finished' ORDER BY finished IS NULL, finished DESC, id LIMIT ?1 OFFSET ?2",
+            params![limit as i64, offset as i64],
+        )
+    }
+
+    async fn finished_count(&self) -> Result<u64, StoreError> {
+        let n: i64 = self.conn().query_row(
+            "SELECT count(*) FROM rooms WHERE status = 'finished'",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
     }
 
     /// One room.
