@@ -138,6 +138,11 @@ impl App {
         let store = self.store().clone();
         let mut fresh = stored;
         let mut fence = None;
+        // Finished rooms are loaded only to be shown; they too are bounded in memory.
+        let loaded = self.rooms_in_memory();
+        if fresh.status == RoomStatus::Finished && loaded >= 2 * self.limits().max_rooms {
+            return Err(AppError::Full(loaded));
+        }
         if fresh.status != RoomStatus::Finished {
             let open = self.open_rooms();
             if open >= self.limits().max_rooms {
