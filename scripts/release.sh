@@ -9,15 +9,18 @@
 #   --binary PATH  package this already built `majiang` instead of building one (`cargo build
 #                  --release -p majiang-cli`); the tests use their debug build
 #   --out DIR      where to put the archive (default dist/)
+#   --fast         compress fast (gzip -1; the tests, whose debug binary is large)
 # Prints the archive's path on its last line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=""
 out="dist"
+level=9
 while [ $# -gt 0 ]; do
     case "$1" in
         --binary) binary="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
+        --fast) level=1; shift ;;
         *) echo "release.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -39,5 +42,5 @@ awk '/^## Hosting/ { on = 1 } /^## / && !/^## (Hosting|Limits)/ { on = 0 } on' R
     > "$stage/$name/HOSTING.md"
 [ -s "$stage/$name/HOSTING.md" ] || { echo "release.sh: README.md has no Hosting section" >&2; exit 1; }
 mkdir -p "$out"
-tar -C "$stage" -czf "$out/$name.tar.gz" "$name"
+tar -C "$stage" -cf - "$name" | gzip -"$level" > "$out/$name.tar.gz"
 echo "$out/$name.tar.gz"

@@ -61,7 +61,7 @@ fn the_release_archive_runs_from_an_empty_folder_on_postgres() {
     let out = tempfile::tempdir().unwrap();
     let packed = Command::new("bash")
         .arg(root.join("scripts/release.sh"))
-        .args(["--binary", env!("CARGO_BIN_EXE_majiang"), "--out"])
+        .args(["--fast", "--binary", env!("CARGO_BIN_EXE_majiang"), "--out"])
         .arg(out.path())
         .output()
         .unwrap();
