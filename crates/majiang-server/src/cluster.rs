@@ -291,3 +291,39 @@ pub(crate) async fn run(app: Weak<crate::Inner>, node: Node) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A room whose task ended (as after a write it did not expect) is reloaded from the
+    /// store when it is next asked for, at the same point of its match.
+    #[tokio::test]
+    async fn a_room_whose_task_ended_is_reloaded_from_the_store() {
+        let app = App::in_memory().await.unwrap();
+        let config: crate::protocol::RoomConfig = serde_json::from_value(serde_json::json!({
+            "autostart": true, "hands": 1
+        }))
+        .unwrap();
+        let id = app.create_room(config).await.unwrap().room;
+        let before = app.room(&id).unwrap();
+        tokio::time::timeout(Duration::from_secs(5), async {
+            while before.summary().status != RoomStatus::Playing {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the match starts");
+        before.stop();
+        tokio::time::timeout(Duration::from_secs(5), before.tx.closed())
+            .await
+            .expect("the room's task ends");
+        let Located::Here(again) = app.locate(&id).await.unwrap() else {
+            panic!("the room is not run here");
+        };
+        assert!(!again.tx.is_closed(), "a running task");
+        assert!(!again.tx.same_channel(&before.tx), "a new task");
+        assert_eq!(again.summary().status, RoomStatus::Playing);
+        assert!(app.room(&id).unwrap().tx.same_channel(&again.tx));
+    }
+}
