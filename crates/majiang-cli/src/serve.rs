@@ -1,29 +1,110 @@
 //! `majiang serve`: the game server with its browser UI.
 
 use crate::UsageError;
+use majiang_server::Limits;
 use majiang_server::cluster::{DEFAULT_LEASE_MS, Node};
 use std::net::SocketAddr;
+use std::time::Duration;
 
-/// Arguments of `majiang serve`.
+/// Arguments of `majiang serve`. Every one can come from an environment variable (named
+/// beside it in `--help`); a flag on the command line wins.
 #[derive(clap::Args)]
 pub struct Args {
     /// Address to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "MAJIANG_ADDR", default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
     /// The database: a SQLite file (created if missing), or a PostgreSQL URL
     /// (`postgres://user@host:port/name`) that several processes share. Unfinished matches in
     /// it resume.
-    #[arg(long, default_value = "majiang.sqlite")]
+    #[arg(long, env = "MAJIANG_DB", default_value = "majiang.sqlite")]
     db: String,
     /// This process's URL as clients and the other processes reach it (`http://host:port`):
     /// joins a cluster, where each room is run by the process holding its lease. With a
     /// PostgreSQL database it defaults to `http://` and the address listened on.
-    #[arg(long)]
+    #[arg(long, env = "MAJIANG_NODE_URL")]
     node_url: Option<String>,
     /// How long a room's lease lasts without renewal (milliseconds): how soon another process
     /// takes over the rooms of one that died. With a PostgreSQL database.
-    #[arg(long, default_value_t = DEFAULT_LEASE_MS)]
+    #[arg(long, env = "MAJIANG_LEASE_MS", default_value_t = DEFAULT_LEASE_MS)]
     lease_ms: u64,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The resource limits (README "Limits"); the defaults are [`Limits::default`]'s.
+#[derive(clap::Args)]
+struct LimitArgs {
+    /// Most rooms waiting or in play in memory at once.
+    #[arg(long, env = "MAJIANG_MAX_ROOMS", default_value_t = Limits::default().max_rooms)]
+    max_rooms: usize,
+    /// Rooms one client address may create per minute.
+    #[arg(long, env = "MAJIANG_ROOMS_PER_MINUTE", default_value_t = Limits::default().rooms_per_minute)]
+    rooms_per_minute: u32,
+    /// Rooms all clients together may create per minute.
+    #[arg(long, env = "MAJIANG_ROOMS_PER_MINUTE_TOTAL", default_value_t = Limits::default().rooms_per_minute_total)]
+    rooms_per_minute_total: u32,
+    /// Ledgers one client address may create per minute.
+    #[arg(long, env = "MAJIANG_LEDGERS_PER_MINUTE", default_value_t = Limits::default().ledgers_per_minute)]
+    ledgers_per_minute: u32,
+    /// Ledgers all clients together may create per minute.
+    #[arg(long, env = "MAJIANG_LEDGERS_PER_MINUTE_TOTAL", default_value_t = Limits::default().ledgers_per_minute_total)]
+    ledgers_per_minute_total: u32,
+    /// A waiting room nobody is connected to leaves memory after this many seconds.
+    #[arg(long, env = "MAJIANG_WAITING_IDLE_SECS", default_value_t = Limits::default().waiting_idle.as_secs())]
+    waiting_idle_secs: u64,
+    /// A match in play with no person connected leaves memory after this many seconds (it
+    /// resumes from the store when someone comes back).
+    #[arg(long, env = "MAJIANG_UNATTENDED_SECS", default_value_t = Limits::default().unattended.as_secs())]
+    unattended_secs: u64,
+    /// A finished match leaves memory this many seconds after its last person left.
+    #[arg(long, env = "MAJIANG_FINISHED_LINGER_SECS", default_value_t = Limits::default().finished_linger.as_secs())]
+    finished_linger_secs: u64,
+    /// Most open connections at once.
+    #[arg(long, env = "MAJIANG_MAX_CONNECTIONS", default_value_t = Limits::default().max_connections)]
+    max_connections: usize,
+    /// Most open connections from one client address.
+    #[arg(long, env = "MAJIANG_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = Limits::default().max_connections_per_address)]
+    max_connections_per_address: usize,
+    /// Seconds a client has to send a request's headers (and may stay idle between two).
+    #[arg(long, env = "MAJIANG_HEADER_TIMEOUT_SECS", default_value_t = Limits::default().header_timeout.as_secs())]
+    header_timeout_secs: u64,
+    /// A WebSocket silent this many seconds is pinged.
+    #[arg(long, env = "MAJIANG_WS_PING_SECS", default_value_t = Limits::default().ws_ping.as_secs())]
+    ws_ping_secs: u64,
+    /// A WebSocket silent this many seconds (no pong either) is closed.
+    #[arg(long, env = "MAJIANG_WS_IDLE_SECS", default_value_t = Limits::default().ws_idle.as_secs())]
+    ws_idle_secs: u64,
+    /// Behind a reverse proxy: the client address is the last `X-Forwarded-For` entry.
+    #[arg(long, env = "MAJIANG_TRUST_FORWARDED_FOR")]
+    trust_forwarded_for: bool,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Result<Limits, UsageError> {
+        let secs = |name: &str, n: u64| {
+            if n == 0 {
+                Err(UsageError(format!("--{name} must be at least 1")))
+            } else {
+                Ok(Duration::from_secs(n))
+            }
+        };
+        Ok(Limits {
+            max_rooms: self.max_rooms,
+            rooms_per_minute: self.rooms_per_minute,
+            rooms_per_minute_total: self.rooms_per_minute_total,
+            ledgers_per_minute: self.ledgers_per_minute,
+            ledgers_per_minute_total: self.ledgers_per_minute_total,
+            waiting_idle: secs("waiting-idle-secs", self.waiting_idle_secs)?,
+            unattended: secs("unattended-secs", self.unattended_secs)?,
+            finished_linger: secs("finished-linger-secs", self.finished_linger_secs)?,
+            max_connections: self.max_connections,
+            max_connections_per_address: self.max_connections_per_address,
+            header_timeout: secs("header-timeout-secs", self.header_timeout_secs)?,
+            ws_ping: secs("ws-ping-secs", self.ws_ping_secs)?,
+            ws_idle: secs("ws-idle-secs", self.ws_idle_secs)?,
+            trust_forwarded_for: self.trust_forwarded_for,
+        })
+    }
 }
 
 /// Runs the server until Ctrl-C (or SIGTERM).
@@ -33,6 +114,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         .build()
         .map_err(|e| UsageError(format!("starting the runtime: {e}")))?;
     init_logs();
+    let limits = args.limits.limits()?;
     rt.block_on(async {
         let store = majiang_server::store::open(&args.db)
             .await
@@ -52,7 +134,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
             (None, _) => None,
         };
         let node = node_url.as_deref().map(|url| Node::new(url, args.lease_ms));
-        let app = majiang_server::App::with_store(store, node)
+        let app = majiang_server::App::with_limits(store, node, limits)
             .await
             .map_err(|e| UsageError(format!("{}: {e}", args.db)))?;
         match &node_url {

@@ -5,12 +5,14 @@
 //! stored actions, and keeps a copy of the other nodes' rooms for the lobby. A request for a
 //! room another node runs is sent there ([`Located::Elsewhere`]).
 //!
-//! Finished rooms need no lease: they never change, so every node loads them for the lobby,
-//! the match history and replays.
+//! Finished rooms need no lease: they never change, so any node loads one when it is asked for
+//! it (the match history and replays are read from the store). Every action a node writes
+//! carries the fence of its lease ([`crate::store::Fence`]): once another node took the room
+//! over, the old owner's writes are refused.
 
 use crate::protocol::{RoomStatus, SeatInfo};
 use crate::room::{RoomActor, RoomSummary};
-use crate::store::{Lease, StoredRoom};
+use crate::store::{Acquired, Lease, StoredRoom};
 use crate::{App, AppError, RoomHandle};
 use std::collections::HashSet;
 use std::sync::Weak;
@@ -89,62 +91,90 @@ pub(crate) fn remote_summary(r: &StoredRoom) -> RoomSummary {
 }
 
 impl App {
-    /// Finds where room `id` runs, taking it over when it is unfinished and nobody holds a
-    /// live lease on it.
+    /// Finds where room `id` runs: here if it is in memory; else loaded from the store (in a
+    /// cluster, taken over when it is unfinished and nobody holds a live lease on it). A room
+    /// whose task ended (it met a stored action it did not expect, or its write was fenced)
+    /// is reloaded from the store.
     pub async fn locate(&self, id: &str) -> Result<Located, AppError> {
         if let Some(h) = self.room(id) {
-            return Ok(Located::Here(h));
+            if !h.tx.is_closed() {
+                return Ok(Located::Here(h));
+            }
+            tracing::warn!(room = %id, "the room's task ended: reloading it from the store");
+            self.forget(id, &h);
         }
-        let Some(node) = self.node() else {
-            return Ok(Located::Missing);
-        };
         let store = self.store().clone();
         let Some(stored) = store.room(id).await? else {
             return Ok(Located::Missing);
         };
-        if stored.status != RoomStatus::Finished {
-            if let Some(lease) = store.lease(id).await? {
-                if lease.live && lease.owner != node.url {
-                    return Ok(Located::Elsewhere(lease.owner));
-                }
-            }
+        if let Some(node) = self.node()
+            && stored.status != RoomStatus::Finished
+            && let Some(lease) = store.lease(id).await?
+            && lease.live
+            && lease.owner != node.url
+        {
+            return Ok(Located::Elsewhere(lease.owner));
         }
-        self.take(stored, node).await
+        self.take(stored).await
     }
 
-    /// Runs `stored` here: under a lease unless it is finished.
-    async fn take(&self, stored: StoredRoom, node: &Node) -> Result<Located, AppError> {
-        // One takeover at a time, so two requests for one room never both rebuild it.
+    /// Drops `h` from the rooms in memory (only that handle: a room reloaded meanwhile stays).
+    pub(crate) fn forget(&self, id: &str, h: &RoomHandle) {
+        let mut rooms = self.rooms_mut();
+        if rooms.get(id).is_some_and(|r| r.tx.same_channel(&h.tx)) {
+            rooms.remove(id);
+        }
+    }
+
+    /// Runs `stored` here, replaying its stored actions: in a cluster under a lease unless it
+    /// is finished.
+    async fn take(&self, stored: StoredRoom) -> Result<Located, AppError> {
+        // One at a time, so two requests for one room never both rebuild it.
         let _one = self.inner.takeover.lock().await;
-        if let Some(h) = self.room(&stored.id) {
+        if let Some(h) = self.room(&stored.id)
+            && !h.tx.is_closed()
+        {
             return Ok(Located::Here(h));
         }
-        if stored.status != RoomStatus::Finished {
-            let store = self.store();
-            if let Some(owner) = store
-                .acquire_lease(&stored.id, &node.url, node.lease_ms)
-                .await?
-            {
-                return Ok(Located::Elsewhere(owner));
-            }
-            // Read again under the lease: the previous owner may have written since.
-            let Some(fresh) = store.room(&stored.id).await? else {
-                return Ok(Located::Missing);
-            };
-            let id = fresh.id.clone();
-            let handle = RoomActor::spawn(fresh, store.clone()).await?;
-            tracing::info!(room = %id, node = %node.url, "took the room over");
-            self.rooms_mut().insert(id, handle.clone());
-            return Ok(Located::Here(handle));
+        let store = self.store().clone();
+        let mut fresh = stored;
+        let mut fence = None;
+        // Finished rooms are loaded only to be shown; they too are bounded in memory.
+        let loaded = self.rooms_in_memory();
+        if fresh.status == RoomStatus::Finished && loaded >= 2 * self.limits().max_rooms {
+            return Err(AppError::Full(loaded));
         }
-        let id = stored.id.clone();
-        let handle = RoomActor::spawn(stored, self.store().clone()).await?;
+        if fresh.status != RoomStatus::Finished {
+            let open = self.open_rooms();
+            if open >= self.limits().max_rooms {
+                return Err(AppError::Full(open));
+            }
+            if let Some(node) = self.node() {
+                match store
+                    .acquire_lease(&fresh.id, &node.url, node.lease_ms)
+                    .await?
+                {
+                    Acquired::Held(f) => fence = Some(f),
+                    Acquired::Elsewhere(owner) => return Ok(Located::Elsewhere(owner)),
+                }
+                // Read again under the lease: the previous owner may have written since (its
+                // writes are fenced from now on, so the log read below is the whole of it).
+                match store.room(&fresh.id).await? {
+                    Some(r) => fresh = r,
+                    None => return Ok(Located::Missing),
+                }
+                tracing::info!(room = %fresh.id, node = %node.url, "took the room over");
+            }
+        }
+        let id = fresh.id.clone();
+        let handle = RoomActor::spawn(fresh, store, fence).await?;
         self.rooms_mut().insert(id, handle.clone());
         Ok(Located::Here(handle))
     }
 
-    /// One round of the lease task: renew, drop lost rooms, release finished ones, take
-    /// orphans over, refresh the lobby's copy of the other nodes' rooms.
+    /// One round of the lease task: renew, drop lost rooms, release finished ones, reload
+    /// rooms whose task ended, take orphans over, refresh the lobby's copy of the other nodes'
+    /// rooms.
     async fn lease_round(&self, node: &Node) -> Result<(), AppError> {
         let store = self.store().clone();
         // The rooms run here before the renewal: each got its lease before it was listed, so
@@ -171,31 +201,47 @@ impl App {
             } else if !held.contains(id) {
                 tracing::warn!(room = %id, "lease lost: another process runs the room now");
                 h.stop();
-                self.rooms_mut().remove(id);
+                self.forget(id, h);
+            } else if h.tx.is_closed() {
+                // Its task ended (a write it did not expect): reload it from the store.
+                tracing::warn!(room = %id, "the room's task ended: reloading it from the store");
+                self.forget(id, h);
+                if let Some(stored) = store.room(id).await?
+                    && let Err(e) = self.take(stored).await
+                {
+                    tracing::error!(room = %id, "cannot reload the room: {e}");
+                }
             }
         }
         let mut remote = Vec::new();
         let leases: std::collections::HashMap<String, Lease> =
             store.leases().await?.into_iter().collect();
-        for stored in store.rooms().await? {
+        for stored in store.unfinished_rooms().await? {
             if self.room(&stored.id).is_some() {
                 continue;
             }
-            let lease = if stored.status == RoomStatus::Finished {
-                None
-            } else {
-                leases.get(&stored.id)
-            };
-            match lease {
-                Some(l) if l.live && l.owner != node.url => remote.push(remote_summary(&stored)),
-                _ => {
-                    let id = stored.id.clone();
-                    match self.take(stored.clone(), node).await {
-                        Ok(Located::Elsewhere(_)) => remote.push(remote_summary(&stored)),
-                        Ok(_) => {}
-                        Err(e) => tracing::error!(room = %id, "cannot take the room: {e}"),
-                    }
+            let orphan = match leases.get(&stored.id) {
+                Some(l) if l.live && l.owner != node.url => {
+                    remote.push(remote_summary(&stored));
+                    continue;
                 }
+                // Its owner died (or this node lost track of it): take it.
+                Some(_) => true,
+                // No lease: unloaded (nobody connected) or given up at a shutdown. It is
+                // loaded when someone opens it; a match of bots only plays on by itself.
+                None => {
+                    stored.status != RoomStatus::Waiting
+                        && stored.config.seats.iter().all(|s| s.bot)
+                }
+            };
+            if !orphan {
+                continue;
+            }
+            let id = stored.id.clone();
+            match self.take(stored.clone()).await {
+                Ok(Located::Elsewhere(_)) => remote.push(remote_summary(&stored)),
+                Ok(_) => {}
+                Err(e) => tracing::error!(room = %id, "cannot take the room: {e}"),
             }
         }
         *self.inner.remote.write().unwrap_or_else(|e| e.into_inner()) = remote;
@@ -204,15 +250,24 @@ impl App {
 }
 
 impl App {
-    /// Leaving the cluster (a clean shutdown): stops this node's rooms and gives up their
-    /// leases, so other nodes take them over at once instead of after the lease runs out.
+    /// Leaving (a clean shutdown): stops every room, lets each finish the write it is making
+    /// (up to 5 s), then in a cluster gives up their leases, so the rooms can be taken over at
+    /// once instead of after the lease runs out.
     pub async fn leave_cluster(&self) {
+        let rooms: Vec<(String, RoomHandle)> = self.rooms_mut().drain().collect();
+        for (_, h) in &rooms {
+            h.stop();
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(5), async {
+            for (_, h) in &rooms {
+                h.tx.closed().await;
+            }
+        })
+        .await;
         let Some(node) = self.node().cloned() else {
             return;
         };
-        let rooms: Vec<(String, RoomHandle)> = self.rooms_mut().drain().collect();
-        for (id, h) in rooms {
-            h.stop();
+        for (id, _) in rooms {
             if let Err(e) = self.store().release_lease(&id, &node.url).await {
                 tracing::warn!(room = %id, "lease not released: {e}");
             }
@@ -235,5 +290,41 @@ pub(crate) async fn run(app: Weak<crate::Inner>, node: Node) {
             crate::metrics::METRICS.store_error();
             tracing::error!(node = %node.url, "lease round failed: {e}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A room whose task ended (as after a write it did not expect) is reloaded from the
+    /// store when it is next asked for, at the same point of its match.
+    #[tokio::test]
+    async fn a_room_whose_task_ended_is_reloaded_from_the_store() {
+        let app = App::in_memory().await.unwrap();
+        let config: crate::protocol::RoomConfig = serde_json::from_value(serde_json::json!({
+            "autostart": true, "hands": 1
+        }))
+        .unwrap();
+        let id = app.create_room(config).await.unwrap().room;
+        let before = app.room(&id).unwrap();
+        tokio::time::timeout(Duration::from_secs(5), async {
+            while before.summary().status != RoomStatus::Playing {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .expect("the match starts");
+        before.stop();
+        tokio::time::timeout(Duration::from_secs(5), before.tx.closed())
+            .await
+            .expect("the room's task ends");
+        let Located::Here(again) = app.locate(&id).await.unwrap() else {
+            panic!("the room is not run here");
+        };
+        assert!(!again.tx.is_closed(), "a running task");
+        assert!(!again.tx.same_channel(&before.tx), "a new task");
+        assert_eq!(again.summary().status, RoomStatus::Playing);
+        assert!(app.room(&id).unwrap().tx.same_channel(&again.tx));
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::protocol::RoomStatus;
 use crate::room::RoomSummary;
+use crate::store::{StoredAction, StoredRoom};
 use serde::{Deserialize, Serialize};
 
 /// One finished match in the history.
@@ -52,6 +53,51 @@ impl FinishedMatch {
             players: room.seats.iter().map(|s| s.name.clone()).collect(),
             standings: room
                 .standings
+                .iter()
+                .map(|s| FinalStanding {
+                    rank: s.rank,
+                    seat: s.entrant as usize,
+                    name: name(s.entrant as usize),
+                    points: s.points,
+                })
+                .collect(),
+        })
+    }
+}
+
+impl FinishedMatch {
+    /// The history line of a finished room read from the store: its standings found by
+    /// replaying its stored actions (`None` if the room is not finished or does not replay).
+    pub(crate) fn replayed(room: &StoredRoom, actions: &[StoredAction]) -> Option<FinishedMatch> {
+        if room.status != RoomStatus::Finished {
+            return None;
+        }
+        let mut config = room.config.clone();
+        let ruleset = std::sync::Arc::new(config.validate().ok()?);
+        let (mut m, _) = majiang::table::Session::new(ruleset, room.seed, config.hands).ok()?;
+        for a in actions {
+            if m.awaiting_deal() {
+                m.deal_next().ok()?;
+            }
+            m.act(a.player, a.action).ok()?;
+        }
+        if !m.is_over() {
+            return None;
+        }
+        let name = |seat: usize| {
+            config
+                .seats
+                .get(seat)
+                .map(|s| s.name.clone())
+                .unwrap_or_default()
+        };
+        Some(FinishedMatch {
+            id: room.id.clone(),
+            finished: room.finished.unwrap_or(0),
+            rules: config.rules.clone(),
+            players: config.seats.iter().map(|s| s.name.clone()).collect(),
+            standings: m
+                .standings()
                 .iter()
                 .map(|s| FinalStanding {
                     rank: s.rank,

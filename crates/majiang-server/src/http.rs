@@ -5,9 +5,11 @@ use crate::metrics::METRICS;
 use crate::protocol::{ClientMsg, MAX_CLIENT_MESSAGE, RoomConfig, ServerMsg};
 use crate::room::Cmd;
 use crate::static_files::web_file;
-use crate::{App, AppError, replay, svg};
+use crate::{App, AppError, incident, replay, svg};
+use axum::extract::connect_info::ConnectInfo;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, Query, State};
+use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
 use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -15,6 +17,7 @@ use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use std::future::Future;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, mpsc, oneshot};
@@ -25,6 +28,9 @@ const RATE_PER_SEC: f64 = 20.0;
 const RATE_BURST: f64 = 40.0;
 /// Refused messages after which the connection is closed.
 const MAX_STRIKES: u32 = 50;
+/// A list page when none is asked for, and the largest one given.
+const PAGE: usize = 100;
+const MAX_PAGE: usize = 500;
 
 /// The server's routes over `app`.
 pub fn router(app: App) -> Router {
@@ -49,19 +55,75 @@ pub fn router(app: App) -> Router {
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then closes every WebSocket and
-/// waits for the connections to end.
+/// waits for the connections to end (the requests and writes in flight finish). Connections
+/// are counted and capped, and each request's headers timed, as [`crate::Limits`] says.
 pub async fn serve(
     listener: TcpListener,
     app: App,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let closer = app.clone();
-    axum::serve(listener, router(app))
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            closer.shut_down();
-        })
-        .await
+    let limits = app.limits().clone();
+    let gate = app.inner.gate.clone();
+    crate::listen::serve(listener, router(app), limits, gate, shutdown, move || {
+        closer.shut_down()
+    })
+    .await
+}
+
+/// The client's address: the TCP peer's, or behind a trusted reverse proxy
+/// ([`crate::Limits::trust_forwarded_for`]) the last `X-Forwarded-For` entry. Unknown
+/// (`0.0.0.0`) when the router is driven without a socket.
+pub(crate) struct ClientAddr(pub(crate) IpAddr);
+
+impl FromRequestParts<App> for ClientAddr {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
+        if app.limits().trust_forwarded_for
+            && let Some(ip) = parts
+                .headers
+                .get_all("x-forwarded-for")
+                .iter()
+                .next_back()
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.rsplit(',').next())
+                .and_then(|v| v.trim().parse().ok())
+        {
+            return Ok(ClientAddr(ip));
+        }
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        Ok(ClientAddr(peer.unwrap_or(IpAddr::from([0u8, 0, 0, 0]))))
+    }
+}
+
+/// A page of a list: `?offset=N&limit=M`.
+#[derive(Deserialize)]
+struct Page {
+    offset: Option<usize>,
+    limit: Option<usize>,
+}
+
+impl Page {
+    fn bounds(&self) -> (usize, usize) {
+        (
+            self.offset.unwrap_or(0),
+            self.limit.unwrap_or(PAGE).min(MAX_PAGE),
+        )
+    }
+}
+
+/// A `500` that tells the client a short message and an incident id; the details go to the
+/// log.
+pub(crate) fn internal(e: &AppError) -> Response {
+    let what = match e {
+        AppError::Store(_) => "storage failed, try again",
+        _ => "the server failed",
+    };
+    error(StatusCode::INTERNAL_SERVER_ERROR, incident::report(what, e))
 }
 
 /// Any other path: the embedded UI file of that name (`/js/table.js` is `web/js/table.js`).
@@ -98,7 +160,11 @@ async fn rule_sets() -> Response {
     Json(sets).into_response()
 }
 
-async fn create_room(State(app): State<App>, body: axum::body::Bytes) -> Response {
+async fn create_room(
+    State(app): State<App>,
+    ClientAddr(addr): ClientAddr,
+    body: axum::body::Bytes,
+) -> Response {
     if body.len() > 16 * 1024 {
         return error(StatusCode::PAYLOAD_TOO_LARGE, "room settings over 16 KiB");
     }
@@ -106,20 +172,34 @@ async fn create_room(State(app): State<App>, body: axum::body::Bytes) -> Respons
         Ok(c) => c,
         Err(e) => return error(StatusCode::BAD_REQUEST, format!("room settings: {e}")),
     };
+    if let Err(e) = app.throttle_room(addr) {
+        METRICS.creation_throttled();
+        return error(StatusCode::TOO_MANY_REQUESTS, e.to_string());
+    }
     match app.create_room(config).await {
         Ok(created) => (StatusCode::CREATED, Json(created)).into_response(),
         Err(AppError::Config(e)) => error(StatusCode::BAD_REQUEST, e.0),
         Err(e @ AppError::Full(_)) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        Err(e) => internal(&e),
     }
 }
 
-async fn list_rooms(State(app): State<App>) -> Response {
-    Json(app.rooms()).into_response()
+/// The lobby's rooms, a page at a time (`X-Total-Count`: how many in all).
+async fn list_rooms(State(app): State<App>, Query(page): Query<Page>) -> Response {
+    let all = app.rooms();
+    let total = all.len();
+    let (offset, limit) = page.bounds();
+    let page: Vec<_> = all.into_iter().skip(offset).take(limit).collect();
+    ([("x-total-count", total.to_string())], Json(page)).into_response()
 }
 
-async fn list_matches(State(app): State<App>) -> Response {
-    Json(app.finished_matches()).into_response()
+/// The finished matches, newest first, a page at a time, from the store.
+async fn list_matches(State(app): State<App>, Query(page): Query<Page>) -> Response {
+    let (offset, limit) = page.bounds();
+    match app.finished_matches(offset as u64, limit as u64).await {
+        Ok((page, total)) => ([("x-total-count", total.to_string())], Json(page)).into_response(),
+        Err(e) => internal(&e),
+    }
 }
 
 async fn room_info(State(app): State<App>, Path(id): Path<String>, uri: Uri) -> Response {
@@ -127,7 +207,8 @@ async fn room_info(State(app): State<App>, Path(id): Path<String>, uri: Uri) -> 
         Ok(Located::Here(r)) => Json(r.summary()).into_response(),
         Ok(Located::Elsewhere(owner)) => moved(&owner, &uri),
         Ok(Located::Missing) => error(StatusCode::NOT_FOUND, "no such room"),
-        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        Err(e @ AppError::Full(_)) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Err(e) => internal(&e),
     }
 }
 
@@ -153,7 +234,10 @@ async fn healthz(State(app): State<App>) -> Response {
         .into_response(),
         Err(e) => {
             METRICS.store_error();
-            error(StatusCode::SERVICE_UNAVAILABLE, format!("store: {e}"))
+            error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                incident::report("the database does not answer", &e),
+            )
         }
     }
 }
@@ -165,7 +249,7 @@ async fn metrics(State(app): State<App>) -> Response {
             header::CONTENT_TYPE,
             "application/openmetrics-text; version=1.0.0; charset=utf-8",
         )],
-        METRICS.render(app.open_rooms()),
+        METRICS.render(app.open_rooms(), app.rooms_in_memory()),
     )
         .into_response()
 }
@@ -201,12 +285,14 @@ async fn room_replay(State(app): State<App>, Path(id): Path<String>) -> Response
 
 impl IntoResponse for replay::ReplayError {
     fn into_response(self) -> Response {
-        let status = match self {
-            replay::ReplayError::NoSuchRoom => StatusCode::NOT_FOUND,
-            replay::ReplayError::NotFinished => StatusCode::FORBIDDEN,
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        error(status, self.to_string())
+        match self {
+            replay::ReplayError::NoSuchRoom => error(StatusCode::NOT_FOUND, self.to_string()),
+            replay::ReplayError::NotFinished => error(StatusCode::FORBIDDEN, self.to_string()),
+            e => error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                incident::report("the match log cannot be read", &e),
+            ),
+        }
     }
 }
 
@@ -227,7 +313,10 @@ async fn ws(
         // Browsers do not follow a redirect on a WebSocket: say where in a message instead.
         Ok(Located::Elsewhere(owner)) => return ws_moved(ws, &owner, &uri),
         Ok(Located::Missing) => return error(StatusCode::NOT_FOUND, "no such room"),
-        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+        Err(e @ AppError::Full(_)) => {
+            return error(StatusCode::SERVICE_UNAVAILABLE, e.to_string());
+        }
+        Err(e) => return internal(&e),
     };
     let seat = match q.token.as_deref() {
         None | Some("") => None,
@@ -237,9 +326,13 @@ async fn ws(
         },
     };
     let shutdown = app.shutdown_signal();
+    let quiet = Quiet {
+        ping: app.limits().ws_ping,
+        idle: app.limits().ws_idle,
+    };
     ws.max_message_size(MAX_CLIENT_MESSAGE)
         .max_frame_size(MAX_CLIENT_MESSAGE)
-        .on_upgrade(move |socket| connection(socket, room.tx.clone(), seat, shutdown))
+        .on_upgrade(move |socket| connection(socket, room.tx.clone(), seat, shutdown, quiet))
 }
 
 /// Accepts the WebSocket only to send `moved` with the owner's URL for it, then closes.
@@ -286,14 +379,23 @@ impl RateLimit {
     }
 }
 
+/// When a silent WebSocket is pinged, and closed.
+#[derive(Debug, Clone, Copy)]
+struct Quiet {
+    ping: std::time::Duration,
+    idle: std::time::Duration,
+}
+
 async fn connection(
     socket: WebSocket,
     room: tokio::sync::mpsc::Sender<Cmd>,
     seat: Option<usize>,
     mut shutdown: tokio::sync::watch::Receiver<bool>,
+    quiet: Quiet,
 ) {
     let (mut sink, mut stream) = socket.split();
     let (out, mut outbox) = mpsc::channel::<Arc<str>>(512);
+    let (pinger, mut pings) = mpsc::channel::<()>(1);
     let (reply, conn) = oneshot::channel();
     let kick = Arc::new(Notify::new());
     if room
@@ -311,12 +413,15 @@ async fn connection(
     let Ok(conn) = conn.await else { return };
     METRICS.connections_changed(1);
     let writer = tokio::spawn(async move {
-        while let Some(text) = outbox.recv().await {
-            if sink
-                .send(Message::Text(text.as_ref().into()))
-                .await
-                .is_err()
-            {
+        loop {
+            let frame = tokio::select! {
+                text = outbox.recv() => match text {
+                    Some(text) => Message::Text(text.as_ref().into()),
+                    None => break,
+                },
+                Some(()) = pings.recv() => Message::Ping(Default::default()),
+            };
+            if sink.send(frame).await.is_err() {
                 break;
             }
         }
@@ -328,19 +433,49 @@ async fn connection(
         let msg = ServerMsg::Error { seq: None, message };
         serde_json::to_string(&msg).map(Arc::<str>::from).ok()
     };
+    let mut heard = Instant::now();
+    let check_every = (quiet.ping.min(quiet.idle) / 2).max(std::time::Duration::from_millis(10));
+    let mut check = tokio::time::interval_at(Instant::now() + check_every, check_every);
     loop {
         let msg = tokio::select! {
             m = stream.next() => m,
             _ = shutdown.wait_for(|s| *s) => break,
             _ = kick.notified() => break,
+            _ = check.tick() => {
+                let silent = heard.elapsed();
+                if silent >= quiet.idle {
+                    break;
+                }
+                if silent >= quiet.ping {
+                    let _ = pinger.try_send(());
+                }
+                continue;
+            }
         };
         let Some(Ok(msg)) = msg else { break };
+        heard = Instant::now();
+        if let Message::Close(_) = msg {
+            break;
+        }
+        // Every frame counts against the rate, whatever its kind.
+        if !limit.allow() {
+            strikes += 1;
+            if strikes > MAX_STRIKES {
+                break;
+            }
+            if let Some(e) = refuse("rate limit: slow down (message dropped)".into()) {
+                let _ = out.try_send(e);
+            }
+            continue;
+        }
         let text = match msg {
             Message::Text(t) => t,
-            Message::Close(_) => break,
-            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Ping(_) | Message::Pong(_) | Message::Close(_) => continue,
             Message::Binary(_) => {
                 strikes += 1;
+                if strikes > MAX_STRIKES {
+                    break;
+                }
                 if let Some(e) = refuse("binary messages are not understood: send JSON text".into())
                 {
                     let _ = out.try_send(e);
@@ -348,33 +483,23 @@ async fn connection(
                 continue;
             }
         };
-        if !limit.allow() {
-            strikes += 1;
-            if let Some(e) = refuse("rate limit: slow down (message dropped)".into()) {
-                let _ = out.try_send(e);
-            }
-            if strikes > MAX_STRIKES {
-                break;
-            }
-            continue;
-        }
         if text.len() > MAX_CLIENT_MESSAGE {
             strikes += 1;
             if let Some(e) = refuse(format!("message over {MAX_CLIENT_MESSAGE} bytes")) {
                 let _ = out.try_send(e);
             }
-            continue;
-        }
-        match serde_json::from_str::<ClientMsg>(text.as_str()) {
-            Ok(msg) => {
-                if room.send(Cmd::Client { conn, msg }).await.is_err() {
-                    break;
+        } else {
+            match serde_json::from_str::<ClientMsg>(text.as_str()) {
+                Ok(msg) => {
+                    if room.send(Cmd::Client { conn, msg }).await.is_err() {
+                        break;
+                    }
                 }
-            }
-            Err(e) => {
-                strikes += 1;
-                if let Some(e) = refuse(format!("bad message: {e}")) {
-                    let _ = out.try_send(e);
+                Err(e) => {
+                    strikes += 1;
+                    if let Some(e) = refuse(format!("bad message: {e}")) {
+                        let _ = out.try_send(e);
+                    }
                 }
             }
         }
@@ -385,6 +510,7 @@ async fn connection(
     let _ = room.send(Cmd::Disconnect { conn }).await;
     METRICS.connections_changed(-1);
     drop(out);
+    drop(pinger);
     // The room drops its copy of the outbox on Disconnect; the writer then ends.
     let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
 }

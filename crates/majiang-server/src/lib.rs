@@ -25,6 +25,9 @@ pub mod cluster;
 mod companion;
 mod history;
 mod http;
+mod incident;
+pub mod limits;
+mod listen;
 pub mod metrics;
 pub mod protocol;
 pub mod replay;
@@ -33,10 +36,13 @@ pub mod room;
 mod static_files;
 pub mod store;
 pub mod svg;
+mod sweep;
+mod throttle;
 pub mod waits;
 
 pub use history::FinishedMatch;
 pub use http::{router, serve};
+pub use limits::Limits;
 pub use room::{RoomHandle, RoomSummary};
 pub use store::{PgStore, SqliteStore, Store, StoreError};
 
@@ -88,10 +94,22 @@ pub enum AppError {
     /// Too many rooms are open.
     #[error("the server holds {0} rooms already: try again later")]
     Full(usize),
+    /// Too many creations lately, from this client address or from everyone.
+    #[error("too many {what} created lately{by}: try again in a minute")]
+    Throttled {
+        /// Rooms or ledgers.
+        what: &'static str,
+        /// " from your address", or "".
+        by: &'static str,
+    },
 }
 
-/// Most rooms waiting or in play at once (each is a task with its match in memory).
+/// The default cap on rooms waiting or in play at once ([`Limits::max_rooms`]).
 pub const MAX_OPEN_ROOMS: usize = 5000;
+
+/// Most finished matches whose history line is kept (they are replayed from the store to
+/// make one).
+const HISTORY_CACHE: usize = 4096;
 
 /// The server's state: the store and the live rooms.
 #[derive(Clone)]
@@ -107,8 +125,18 @@ struct Inner {
     node: Option<Node>,
     /// The lobby's copy of the rooms other nodes run (refreshed by the lease task).
     remote: RwLock<Vec<RoomSummary>>,
-    /// Held while a room is taken over.
+    /// Held while a room is taken over or loaded from the store.
     takeover: tokio::sync::Mutex<()>,
+    /// The resource limits.
+    limits: Limits,
+    /// Room creations per client address and in all.
+    room_throttle: throttle::Throttle,
+    /// Ledger creations per client address and in all.
+    ledger_throttle: throttle::Throttle,
+    /// The open connections.
+    gate: Arc<listen::Gate>,
+    /// History lines of finished matches, by room (bounded by [`HISTORY_CACHE`]).
+    history: std::sync::Mutex<HashMap<String, FinishedMatch>>,
 }
 
 impl App {
@@ -124,15 +152,34 @@ impl App {
         App::with_store(Arc::new(SqliteStore::in_memory()?), None).await
     }
 
-    /// An app over `store`. Alone (`node` is `None`) it rebuilds and runs every room in the
-    /// store. As a `node` of a cluster it runs only the rooms it holds the lease on: a task
-    /// renews its leases and takes over the rooms of nodes that died (see [`cluster`]).
+    /// An app over `store` with the default [`Limits`] (see [`App::with_limits`]).
     pub async fn with_store(store: Arc<dyn Store>, node: Option<Node>) -> Result<App, AppError> {
+        App::with_limits(store, node, Limits::default()).await
+    }
+
+    /// An app over `store` under `limits`. Alone (`node` is `None`) it runs the rooms of its
+    /// store that are waiting (created within [`Limits::waiting_idle`]) or in play, up to
+    /// [`Limits::max_rooms`]; any other room is loaded when someone opens it. As a `node` of a
+    /// cluster it runs only the rooms it holds the lease on: a task renews its leases and takes
+    /// over the rooms of nodes that died (see [`cluster`]). A sweeper unloads the rooms nobody
+    /// needs in memory (see [`Limits`]).
+    pub async fn with_limits(
+        store: Arc<dyn Store>,
+        node: Option<Node>,
+        limits: Limits,
+    ) -> Result<App, AppError> {
         let mut rooms = HashMap::new();
         if node.is_none() {
-            for stored in store.rooms().await? {
+            let fresh_after = now_ms().saturating_sub(limits.waiting_idle.as_millis() as i64);
+            for stored in store.unfinished_rooms().await? {
+                if rooms.len() >= limits.max_rooms {
+                    break;
+                }
+                if stored.status == RoomStatus::Waiting && stored.created < fresh_after {
+                    continue;
+                }
                 let id = stored.id.clone();
-                match RoomActor::spawn(stored, store.clone()).await {
+                match RoomActor::spawn(stored, store.clone(), None).await {
                     Ok(h) => {
                         rooms.insert(id, h);
                     }
@@ -149,12 +196,59 @@ impl App {
                 node: node.clone(),
                 remote: RwLock::new(Vec::new()),
                 takeover: tokio::sync::Mutex::new(()),
+                room_throttle: throttle::Throttle::new(
+                    limits.rooms_per_minute,
+                    limits.rooms_per_minute_total,
+                ),
+                ledger_throttle: throttle::Throttle::new(
+                    limits.ledgers_per_minute,
+                    limits.ledgers_per_minute_total,
+                ),
+                gate: Arc::new(listen::Gate::default()),
+                history: std::sync::Mutex::new(HashMap::new()),
+                limits: limits.clone(),
             }),
         };
         if let Some(node) = node {
             tokio::spawn(cluster::run(Arc::downgrade(&app.inner), node));
         }
+        tokio::spawn(sweep::run(Arc::downgrade(&app.inner), limits));
         Ok(app)
+    }
+
+    /// The resource limits.
+    pub fn limits(&self) -> &Limits {
+        &self.inner.limits
+    }
+
+    /// Open TCP connections (HTTP and WebSocket) now.
+    pub fn connections(&self) -> usize {
+        self.inner.gate.open()
+    }
+
+    /// Rooms in memory now (waiting, in play, or finished and not yet unloaded).
+    pub fn rooms_in_memory(&self) -> usize {
+        self.inner
+            .rooms
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .len()
+    }
+
+    /// Takes one room creation for a client at `addr`, or says why not.
+    pub(crate) fn throttle_room(&self, addr: std::net::IpAddr) -> Result<(), AppError> {
+        self.inner
+            .room_throttle
+            .take(addr)
+            .map_err(|t| throttled("rooms", t))
+    }
+
+    /// Takes one ledger creation for a client at `addr`, or says why not.
+    pub(crate) fn throttle_ledger(&self, addr: std::net::IpAddr) -> Result<(), AppError> {
+        self.inner
+            .ledger_throttle
+            .take(addr)
+            .map_err(|t| throttled("ledgers", t))
     }
 
     /// The store.
@@ -171,7 +265,7 @@ impl App {
     pub async fn create_room(&self, mut config: RoomConfig) -> Result<Created, AppError> {
         config.validate()?;
         let open = self.open_rooms();
-        if open >= MAX_OPEN_ROOMS {
+        if open >= self.inner.limits.max_rooms {
             return Err(AppError::Full(open));
         }
         let id = random_hex(8);
@@ -190,20 +284,24 @@ impl App {
             finished: None,
         };
         self.inner.store.create_room(&stored).await?;
+        let mut fence = None;
         if let Some(node) = self.node() {
-            if let Some(owner) = self
+            match self
                 .inner
                 .store
                 .acquire_lease(&id, &node.url, node.lease_ms)
                 .await?
             {
+                store::Acquired::Held(f) => fence = Some(f),
                 // A fresh id cannot be leased already; say so rather than run it twice.
-                return Err(AppError::Store(StoreError::Corrupt(format!(
-                    "new room {id} is leased by {owner}"
-                ))));
+                store::Acquired::Elsewhere(owner) => {
+                    return Err(AppError::Store(StoreError::Corrupt(format!(
+                        "new room {id} is leased by {owner}"
+                    ))));
+                }
             }
         }
-        let handle = RoomActor::spawn(stored, self.inner.store.clone()).await?;
+        let handle = RoomActor::spawn(stored, self.inner.store.clone(), fence).await?;
         self.rooms_mut().insert(id.clone(), handle);
         Ok(Created {
             seats: config
@@ -266,18 +364,48 @@ impl App {
         v
     }
 
-    /// The finished matches, newest first.
-    pub fn finished_matches(&self) -> Vec<FinishedMatch> {
-        let mut v: Vec<FinishedMatch> = self
-            .inner
-            .rooms
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .values()
-            .filter_map(|h| FinishedMatch::of(&h.summary()))
-            .collect();
-        v.sort_by(|a, b| (-a.finished, &a.id).cmp(&(-b.finished, &b.id)));
-        v
+    /// A page of the finished matches, newest first (`limit` after skipping `offset`), read
+    /// from the store, and how many there are in all.
+    pub async fn finished_matches(
+        &self,
+        offset: u64,
+        limit: u64,
+    ) -> Result<(Vec<FinishedMatch>, u64), AppError> {
+        let store = self.store();
+        let total = store.finished_count().await?;
+        let mut page = Vec::new();
+        for room in store.finished_rooms(offset, limit).await? {
+            let known = self
+                .inner
+                .history
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&room.id)
+                .cloned();
+            let line = match known {
+                Some(line) => Some(line),
+                None => {
+                    let actions = store.actions(&room.id).await?;
+                    let line = FinishedMatch::replayed(&room, &actions);
+                    if let Some(line) = &line {
+                        let mut cache =
+                            self.inner.history.lock().unwrap_or_else(|e| e.into_inner());
+                        if cache.len() >= HISTORY_CACHE {
+                            cache.clear();
+                        }
+                        cache.insert(room.id.clone(), line.clone());
+                    }
+                    line
+                }
+            };
+            match line {
+                Some(line) => page.push(line),
+                None => {
+                    tracing::warn!(room = %room.id, "finished room does not replay: left out of the history")
+                }
+            }
+        }
+        Ok((page, total))
     }
 
     /// The rooms this process runs that are waiting or in play.
@@ -302,6 +430,16 @@ impl App {
 
     pub(crate) fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.inner.shutdown.subscribe()
+    }
+}
+
+fn throttled(what: &'static str, t: throttle::Throttled) -> AppError {
+    AppError::Throttled {
+        what,
+        by: match t {
+            throttle::Throttled::Address => " from your address",
+            throttle::Throttled::Everyone => "",
+        },
     }
 }
 

@@ -19,6 +19,9 @@ pub struct Metrics {
     actions: Counter,
     ack_latency: Histogram,
     store_errors: Counter,
+    refused: Counter,
+    throttled: Counter,
+    in_memory: Gauge,
 }
 
 /// The one set of figures of this process.
@@ -33,6 +36,24 @@ impl Metrics {
         // 0.25 ms to about 4 s.
         let ack_latency = Histogram::new(exponential_buckets(0.000_25, 2.0, 15));
         let store_errors = Counter::default();
+        let refused = Counter::default();
+        let throttled = Counter::default();
+        let in_memory = Gauge::default();
+        registry.register(
+            "connections_refused",
+            "TCP connections refused at a connection cap (in total or per client address)",
+            refused.clone(),
+        );
+        registry.register(
+            "creations_throttled",
+            "Room and ledger creations refused by the creation rate limits",
+            throttled.clone(),
+        );
+        registry.register(
+            "rooms_in_memory",
+            "Rooms this process holds in memory (waiting, in play, finished and not yet unloaded)",
+            in_memory.clone(),
+        );
         registry.register(
             "rooms",
             "Rooms this process runs that are waiting or in play",
@@ -65,7 +86,20 @@ impl Metrics {
             actions,
             ack_latency,
             store_errors,
+            refused,
+            throttled,
+            in_memory,
         }
+    }
+
+    /// A connection was refused at a cap.
+    pub fn connection_refused(&self) {
+        self.refused.inc();
+    }
+
+    /// A creation was refused by a rate limit.
+    pub fn creation_throttled(&self) {
+        self.throttled.inc();
     }
 
     /// An action was stored and applied.
@@ -88,9 +122,10 @@ impl Metrics {
         self.connections.inc_by(by);
     }
 
-    /// The text for `/metrics`, with `rooms` rooms open now.
-    pub fn render(&self, rooms: usize) -> String {
+    /// The text for `/metrics`, with `rooms` rooms open now and `in_memory` held.
+    pub fn render(&self, rooms: usize, in_memory: usize) -> String {
         self.rooms.set(rooms as i64);
+        self.in_memory.set(in_memory as i64);
         let mut out = String::new();
         // Writing into a String cannot fail.
         let _ = encode(&mut out, &self.registry);

@@ -87,6 +87,14 @@ pub const DEFAULT_CONTINUE_TIMEOUT_MS: u64 = 30_000;
 /// set.
 pub const DEFAULT_AWAY_GRACE_MS: u64 = 5_000;
 
+/// The longest match the server plays, in hands: `hands` is at most this, and so is a rule
+/// set's own end (`"end": "rounds:N"`) when `hands` is not given.
+pub const MAX_MATCH_HANDS: u32 = 64;
+
+/// The most starting points of a points match (Hangzhou `"end": "points:N"`) when `hands` is
+/// not given: more would let a match run for hundreds of hands.
+pub const MAX_MATCH_POINTS: u32 = 500;
+
 /// A room setting refused, with the reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -137,9 +145,27 @@ impl RoomConfig {
             self.autostart = true;
         }
         if let Some(h) = self.hands
-            && !(1..=64).contains(&h)
+            && !(1..=MAX_MATCH_HANDS).contains(&h)
         {
-            return Err(BadConfig(format!("hands: {h} is not 1 to 64")));
+            return Err(BadConfig(format!(
+                "hands: {h} is not 1 to {MAX_MATCH_HANDS}"
+            )));
+        }
+        if self.hands.is_none() {
+            use majiang::table::matches::EndRule;
+            match ruleset.kind().match_rules().end {
+                EndRule::Hands(n) if n > MAX_MATCH_HANDS => {
+                    return Err(BadConfig(format!(
+                        "end: rounds:{n} is longer than this server plays (at most rounds:{MAX_MATCH_HANDS}); choose a shorter end or set hands"
+                    )));
+                }
+                EndRule::Points(n) if n > MAX_MATCH_POINTS => {
+                    return Err(BadConfig(format!(
+                        "end: points:{n} is more than this server plays (at most points:{MAX_MATCH_POINTS}); choose fewer points or set hands"
+                    )));
+                }
+                _ => {}
+            }
         }
         for (i, s) in self.seats.iter().enumerate() {
             if let Some(k) = &s.bot_kind

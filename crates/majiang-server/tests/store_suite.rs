@@ -6,7 +6,9 @@ use majiang_testkit::pg as pg_cluster;
 
 use majiang::table::{Action, Player};
 use majiang_server::protocol::{RoomConfig, RoomStatus};
-use majiang_server::store::{self, Lease, PgStore, SqliteStore, Store, StoredAction, StoredRoom};
+use majiang_server::store::{
+    self, Acquired, Fence, Lease, PgStore, SqliteStore, Store, StoreError, StoredAction, StoredRoom,
+};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -26,6 +28,7 @@ fn room(id: &str, created: i64) -> StoredRoom {
 async fn suite(s: Arc<dyn Store>) {
     rooms_and_actions(s.as_ref()).await;
     leases(s.as_ref()).await;
+    fencing(s.as_ref()).await;
     ledgers(s.as_ref()).await;
 }
 
@@ -114,32 +117,48 @@ async fn rooms_and_actions(s: &dyn Store) {
     );
 }
 
+/// The fence of a lease `node` must have taken.
+fn held(a: Acquired, node: &str) -> Fence {
+    match a {
+        Acquired::Held(f) => {
+            assert_eq!(f.node, node);
+            f
+        }
+        Acquired::Elsewhere(owner) => panic!("{node} did not get the lease: {owner} holds it"),
+    }
+}
+
 async fn leases(s: &dyn Store) {
     s.create_room(&room("l1", 10)).await.unwrap();
     s.create_room(&room("l2", 11)).await.unwrap();
     let (a, b) = ("http://a:1", "http://b:2");
     assert_eq!(s.lease("l1").await.unwrap(), None);
-    assert_eq!(s.acquire_lease("l1", a, 60_000).await.unwrap(), None);
-    // Held by a: b is told who holds it; a renews it by acquiring again.
+    let first = held(s.acquire_lease("l1", a, 60_000).await.unwrap(), a);
+    // Held by a: b is told who holds it; a acquiring again takes a new, greater epoch.
     assert_eq!(
         s.acquire_lease("l1", b, 60_000).await.unwrap(),
-        Some(a.to_string())
+        Acquired::Elsewhere(a.to_string())
     );
-    assert_eq!(s.acquire_lease("l1", a, 60_000).await.unwrap(), None);
+    let again = held(s.acquire_lease("l1", a, 60_000).await.unwrap(), a);
+    assert!(again.epoch > first.epoch, "{} epochs", s.engine());
     assert_eq!(
         s.lease("l1").await.unwrap(),
         Some(Lease {
             owner: a.into(),
-            live: true
+            live: true,
+            epoch: again.epoch,
         })
     );
     // A lease that ran out may be taken; its old holder no longer renews it.
-    assert_eq!(s.acquire_lease("l2", a, 1).await.unwrap(), None);
+    let l2a = held(s.acquire_lease("l2", a, 1).await.unwrap(), a);
     tokio::time::sleep(Duration::from_millis(30)).await;
     assert!(!s.lease("l2").await.unwrap().unwrap().live);
-    assert_eq!(s.acquire_lease("l2", b, 60_000).await.unwrap(), None);
+    let l2b = held(s.acquire_lease("l2", b, 60_000).await.unwrap(), b);
+    assert!(l2b.epoch > l2a.epoch);
     assert_eq!(s.renew_leases(a, 60_000).await.unwrap(), ["l1"]);
     assert_eq!(s.renew_leases(b, 60_000).await.unwrap(), ["l2"]);
+    // Renewing keeps the epoch.
+    assert_eq!(s.lease("l2").await.unwrap().unwrap().epoch, l2b.epoch);
     let mut all = s.leases().await.unwrap();
     all.sort_by(|x, y| x.0.cmp(&y.0));
     assert_eq!(
@@ -149,14 +168,16 @@ async fn leases(s: &dyn Store) {
                 "l1".to_string(),
                 Lease {
                     owner: a.into(),
-                    live: true
+                    live: true,
+                    epoch: again.epoch,
                 }
             ),
             (
                 "l2".to_string(),
                 Lease {
                     owner: b.into(),
-                    live: true
+                    live: true,
+                    epoch: l2b.epoch,
                 }
             )
         ]
@@ -167,6 +188,96 @@ async fn leases(s: &dyn Store) {
     s.release_lease("l1", a).await.unwrap();
     assert_eq!(s.lease("l1").await.unwrap(), None);
     assert!(s.renew_leases(a, 60_000).await.unwrap().is_empty());
+    // Epochs grow across a release too.
+    let after = held(s.acquire_lease("l1", b, 60_000).await.unwrap(), b);
+    assert!(after.epoch > again.epoch);
+    s.release_lease("l1", b).await.unwrap();
+}
+
+fn discard(seq: u64) -> StoredAction {
+    StoredAction {
+        seq,
+        player: Player(0),
+        action: Action::Discard("1p".parse().unwrap()),
+    }
+}
+
+fn is_fenced(r: Result<(), StoreError>) -> bool {
+    matches!(r, Err(StoreError::Fenced { ref room }) if room == "f1")
+}
+
+/// A write carrying a fence is accepted only while its node holds that epoch's lease,
+/// unexpired; a stale owner's write is refused and leaves nothing behind.
+async fn fencing(s: &dyn Store) {
+    s.create_room(&room("f1", 20)).await.unwrap();
+    let (a, b) = ("http://a:1", "http://b:2");
+    // No lease at all: refused.
+    let nobody = Fence {
+        node: a.into(),
+        epoch: 1,
+    };
+    assert!(is_fenced(
+        s.append_action("f1", &discard(0), Some(&nobody)).await
+    ));
+    let fa = held(s.acquire_lease("f1", a, 150).await.unwrap(), a);
+    s.append_action("f1", &discard(0), Some(&fa)).await.unwrap();
+    // Another node's name with a's epoch, or a's name with another epoch: refused.
+    let forged = Fence {
+        node: b.into(),
+        epoch: fa.epoch,
+    };
+    assert!(is_fenced(
+        s.append_action("f1", &discard(1), Some(&forged)).await
+    ));
+    let old = Fence {
+        node: a.into(),
+        epoch: fa.epoch - 1,
+    };
+    assert!(is_fenced(
+        s.append_action("f1", &discard(1), Some(&old)).await
+    ));
+    // a's lease runs out (a paused): its writes are refused even before anyone takes over.
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    assert!(is_fenced(
+        s.append_action("f1", &discard(1), Some(&fa)).await
+    ));
+    // b takes over; a renewing finds nothing, and a's old fence stays refused.
+    let fb = held(s.acquire_lease("f1", b, 60_000).await.unwrap(), b);
+    assert!(fb.epoch > fa.epoch);
+    assert!(s.renew_leases(a, 60_000).await.unwrap().is_empty());
+    assert!(is_fenced(
+        s.append_action("f1", &discard(1), Some(&fa)).await
+    ));
+    s.append_action("f1", &discard(1), Some(&fb)).await.unwrap();
+    // A position stored already is a conflict (the writer's copy is stale), not a fence.
+    assert!(matches!(
+        s.append_action("f1", &discard(1), Some(&fb)).await,
+        Err(StoreError::Conflict { ref room, seq: 1 }) if room == "f1"
+    ));
+    assert!(matches!(
+        s.append_action("f1", &discard(0), None).await,
+        Err(StoreError::Conflict { seq: 0, .. })
+    ));
+    // Only a's write under its live lease and b's are in the log.
+    let seqs: Vec<u64> = s
+        .actions("f1")
+        .await
+        .unwrap()
+        .iter()
+        .map(|x| x.seq)
+        .collect();
+    assert_eq!(seqs, [0, 1]);
+    // a taking the room back (after b released it) gets a new epoch; b's old one is refused.
+    s.release_lease("f1", b).await.unwrap();
+    let fa2 = held(s.acquire_lease("f1", a, 60_000).await.unwrap(), a);
+    assert!(fa2.epoch > fb.epoch);
+    assert!(is_fenced(
+        s.append_action("f1", &discard(2), Some(&fb)).await
+    ));
+    s.append_action("f1", &discard(2), Some(&fa2))
+        .await
+        .unwrap();
+    s.release_lease("f1", a).await.unwrap();
 }
 
 #[tokio::test]
@@ -181,7 +292,7 @@ async fn sqlite_file_reopens() {
     suite(store::open(path.to_str().unwrap()).await.unwrap()).await;
     let again = store::open(path.to_str().unwrap()).await.unwrap();
     assert_eq!(again.engine(), "sqlite");
-    assert_eq!(again.rooms().await.unwrap().len(), 4);
+    assert_eq!(again.rooms().await.unwrap().len(), 5);
     assert!(again.ledger("g1").await.unwrap().is_some());
 }
 
@@ -197,7 +308,7 @@ async fn postgres() {
     suite(Arc::new(s)).await;
     let again = store::open(&url).await.unwrap();
     assert_eq!(again.engine(), "postgres");
-    assert_eq!(again.rooms().await.unwrap().len(), 4);
+    assert_eq!(again.rooms().await.unwrap().len(), 5);
     // A bad address is a typed error with a message, not a panic.
     let bad = store::open("postgres://nobody@127.0.0.1:1/none").await;
     assert!(bad.is_err());

@@ -14,6 +14,7 @@ pub mod export;
 pub mod ledger;
 pub mod score;
 
+use crate::http::ClientAddr;
 use crate::{App, StoreError, now_ms, random_hex};
 use axum::Router;
 use axum::body::Bytes;
@@ -61,6 +62,9 @@ enum Failure {
     TooLarge,
     /// Another server process changed the ledger between our read and our write.
     Conflict,
+    /// Too many ledgers created lately (the message says by whom).
+    Throttled(String),
+    /// Storage failed: the client is told an incident id, the log the details.
     Store(String),
 }
 
@@ -92,7 +96,11 @@ impl IntoResponse for Failure {
                 StatusCode::PAYLOAD_TOO_LARGE,
                 json!({"error": format!("a request over {} KiB", MAX_BODY / 1024)}),
             ),
-            Failure::Store(e) => (StatusCode::INTERNAL_SERVER_ERROR, json!({"error": e})),
+            Failure::Throttled(e) => (StatusCode::TOO_MANY_REQUESTS, json!({"error": e})),
+            Failure::Store(e) => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                json!({"error": crate::incident::report("storage failed, try again", &e)}),
+            ),
         };
         (status, axum::Json(body)).into_response()
     }
@@ -142,8 +150,16 @@ fn view_of(doc: &LedgerDoc) -> Result<Response, Failure> {
     Ok(axum::Json(doc.view()?).into_response())
 }
 
-async fn create(State(app): State<App>, body: Bytes) -> Result<Response, Failure> {
+async fn create(
+    State(app): State<App>,
+    ClientAddr(addr): ClientAddr,
+    body: Bytes,
+) -> Result<Response, Failure> {
     let new: NewLedger = read_json(&body, "ledger")?;
+    if let Err(e) = app.throttle_ledger(addr) {
+        crate::metrics::METRICS.creation_throttled();
+        return Err(Failure::Throttled(e.to_string()));
+    }
     let doc = LedgerDoc::start(random_hex(8), now_ms(), new)?;
     save(&app, &doc).await?;
     let view = doc.view()?;

@@ -95,17 +95,9 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 pub(crate) struct RoomActor;
 
 impl RoomActor {
-    /// Rebuilds `stored` from the store and runs it, writing without a fence (one process).
-    pub(crate) async fn spawn(
-        stored: StoredRoom,
-        store: Arc<dyn Store>,
-    ) -> Result<RoomHandle, RestoreError> {
-        RoomActor::spawn_fenced(stored, store, None).await
-    }
-
     /// Rebuilds `stored` from the store and runs it; every action write carries `fence` (the
-    /// lease this process holds on the room, in a cluster).
-    pub(crate) async fn spawn_fenced(
+    /// lease this process holds on the room, in a cluster; `None` alone).
+    pub(crate) async fn spawn(
         stored: StoredRoom,
         store: Arc<dyn Store>,
         fence: Option<Fence>,
@@ -330,7 +322,11 @@ async fn perform(
         };
         let result = match tokio::time::timeout(STORE_TIMEOUT, call).await {
             Ok(Ok(())) => Ok(()),
-            Ok(Err(StoreError::Fenced { .. })) => Err(WriteFailure::Fenced),
+            // Fenced, or a position another writer already took: this process no longer runs the
+            // room; it stops, and the room is loaded afresh from the store where it runs now.
+            Ok(Err(StoreError::Fenced { .. } | StoreError::Conflict { .. })) => {
+                Err(WriteFailure::Fenced)
+            }
             Ok(Err(e)) => Err(WriteFailure::Failed(e.to_string())),
             Err(_) => Err(WriteFailure::Failed("timed out".into())),
         };

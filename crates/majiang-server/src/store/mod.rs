@@ -49,6 +49,15 @@ pub enum StoreError {
         /// The room.
         room: String,
     },
+    /// The action's position is stored already (another process wrote it): the writer's copy
+    /// of the match is stale and must be reloaded from the store.
+    #[error("room {room}: action {seq} is stored already")]
+    Conflict {
+        /// The room.
+        room: String,
+        /// The position.
+        seq: u64,
+    },
 }
 
 /// One stored room.
@@ -100,6 +109,17 @@ pub struct Lease {
     /// Whether the lease is still running by the database's clock (an expired lease may be
     /// taken by any process).
     pub live: bool,
+    /// Its fencing token (see [`Fence`]).
+    pub epoch: i64,
+}
+
+/// The answer to [`Store::acquire_lease`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Acquired {
+    /// The caller holds the lease now, under this fence (a new epoch).
+    Held(Fence),
+    /// Another node holds a live lease: its URL.
+    Elsewhere(String),
 }
 
 /// The server's persistence. Lease times are measured by the database's clock, so the
@@ -124,9 +144,11 @@ pub trait Store: Send + Sync + 'static {
     /// Sets a room's status.
     async fn set_status(&self, room: &str, status: RoomStatus) -> Result<(), StoreError>;
 
-    /// Appends an accepted action to a room's match log. A `seq` already stored is refused:
-    /// the log has no duplicates, and of two processes that both believe they run a room only
-    /// one can write each position.
+    /// Appends an accepted action to a room's match log. A `seq` already stored is refused
+    /// with [`StoreError::Conflict`]: the log has no duplicates. With a `fence`, the write is
+    /// accepted only if, in the same statement, `fence.node` holds the room's lease with
+    /// `fence.epoch`, unexpired by the database's clock; otherwise [`StoreError::Fenced`] and
+    /// nothing is written. Without one (a single process, SQLite) no lease is checked.
     async fn append_action(
         &self,
         room: &str,
@@ -137,20 +159,31 @@ pub trait Store: Send + Sync + 'static {
     /// Every room, oldest first.
     async fn rooms(&self) -> Result<Vec<StoredRoom>, StoreError>;
 
+    /// The rooms waiting or in play, oldest first.
+    async fn unfinished_rooms(&self) -> Result<Vec<StoredRoom>, StoreError>;
+
+    /// A page of the finished rooms, the latest finished first: `limit` of them after skipping
+    /// `offset`.
+    async fn finished_rooms(&self, offset: u64, limit: u64) -> Result<Vec<StoredRoom>, StoreError>;
+
+    /// How many rooms are finished.
+    async fn finished_count(&self) -> Result<u64, StoreError>;
+
     /// One room.
     async fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError>;
 
     /// A room's actions in order.
     async fn actions(&self, room: &str) -> Result<Vec<StoredAction>, StoreError>;
 
-    /// Takes (or renews) the lease on `room` for `node` for `lease_ms`, unless another node
-    /// holds a live one. Returns `None` when `node` holds it now, else the holder.
+    /// Takes the lease on `room` for `node` for `lease_ms`, unless another node holds a live
+    /// one. Every acquisition (even by the node that held it) takes a new, greater epoch: the
+    /// fence its writes must carry.
     async fn acquire_lease(
         &self,
         room: &str,
         node: &str,
         lease_ms: u64,
-    ) -> Result<Option<String>, StoreError>;
+    ) -> Result<Acquired, StoreError>;
 
     /// Extends every lease `node` still holds by `lease_ms` from now; returns those rooms (a
     /// room missing from the answer was taken over and must no longer be run by `node`).

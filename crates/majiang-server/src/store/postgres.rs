@@ -2,12 +2,13 @@
 //! several server processes (and every room task of each) share one database. The schema is
 //! versioned in `migrations/postgres/` and applied at connect.
 
-use super::{Fence, Lease, Store, StoreError, StoredAction, StoredRoom, corrupt};
+use super::{Acquired, Fence, Lease, Store, StoreError, StoredAction, StoredRoom, corrupt};
 use crate::protocol::{RoomConfig, RoomStatus};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use majiang::table::{Action, Player};
 use std::str::FromStr;
 use tokio_postgres::NoTls;
+use tokio_postgres::error::SqlState;
 
 /// The schema, one migration a step, applied in order; the version applied last is kept in
 /// `schema_migrations`. A migration once released is never edited: a change is a new file.
@@ -23,6 +24,10 @@ const MIGRATIONS: &[(i32, &str)] = &[
     (
         3,
         include_str!("../../migrations/postgres/0003_ledgers.sql"),
+    ),
+    (
+        4,
+        include_str!("../../migrations/postgres/0004_lease_epochs.sql"),
     ),
 ];
 
@@ -202,15 +207,50 @@ impl Store for PgStore {
         &self,
         room: &str,
         a: &StoredAction,
-        _fence: Option<&Fence>,
+        fence: Option<&Fence>,
     ) -> Result<(), StoreError> {
         let action = serde_json::to_string(&a.action).map_err(corrupt)?;
-        self.execute(
-            "INSERT INTO actions (room, seq, player, action) VALUES ($1, $2, $3, $4)",
-            &[&room, &(a.seq as i64), &i16::from(a.player.0), &action],
-        )
-        .await?;
-        Ok(())
+        let (seq, player) = (a.seq as i64, i16::from(a.player.0));
+        let client = self.client().await?;
+        let written = match fence {
+            None => {
+                let stmt = client
+                    .prepare_cached(
+                        "INSERT INTO actions (room, seq, player, action) VALUES ($1, $2, $3, $4)",
+                    )
+                    .await?;
+                client
+                    .execute(&stmt, &[&room, &seq, &player, &action])
+                    .await
+            }
+            Some(f) => {
+                // The lease row is locked (FOR SHARE) until the insert commits: a takeover's
+                // update of it waits for this write (and then sees it when it reads the log),
+                // and a write after a takeover sees the new owner and epoch and inserts nothing.
+                let sql = format!(
+                    "INSERT INTO actions (room, seq, player, action)
+                     SELECT $1, $2, $3, $4 WHERE EXISTS (
+                         SELECT 1 FROM leases
+                         WHERE room = $1 AND owner = $5 AND epoch = $6 AND expires > {NOW_MS}
+                         FOR SHARE)"
+                );
+                let stmt = client.prepare_cached(&sql).await?;
+                client
+                    .execute(&stmt, &[&room, &seq, &player, &action, &f.node, &f.epoch])
+                    .await
+            }
+        };
+        match written {
+            Ok(1) => Ok(()),
+            Ok(_) => Err(StoreError::Fenced {
+                room: room.to_string(),
+            }),
+            Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => Err(StoreError::Conflict {
+                room: room.to_string(),
+                seq: a.seq,
+            }),
+            Err(e) => Err(e.into()),
+        }
     }
 
     async fn rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
@@ -220,6 +260,37 @@ impl Store for PgStore {
             .iter()
             .map(row_to_room)
             .collect()
+    }
+
+    async fn unfinished_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        let sql = format!(
+            "SELECT {ROOM_COLUMNS} FROM rooms WHERE status <> 'finished' ORDER BY created, id"
+        );
+        self.query(&sql, &[])
+            .await?
+            .iter()
+            .map(row_to_room)
+            .collect()
+    }
+
+    async fn finished_rooms(&self, offset: u64, limit: u64) -> Result<Vec<StoredRoom>, StoreError> {
+        let sql = format!(
+            "SELECT {ROOM_COLUMNS} FROM rooms WHERE status = 'finished'
+             ORDER BY finished DESC NULLS LAST, id LIMIT $1 OFFSET $2"
+        );
+        self.query(&sql, &[&(limit as i64), &(offset as i64)])
+            .await?
+            .iter()
+            .map(row_to_room)
+            .collect()
+    }
+
+    async fn finished_count(&self) -> Result<u64, StoreError> {
+        let rows = self
+            .query("SELECT count(*) FROM rooms WHERE status = 'finished'", &[])
+            .await?;
+        let n: i64 = rows.first().map(|r| r.try_get(0)).transpose()?.unwrap_or(0);
+        Ok(n as u64)
     }
 
     async fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
@@ -260,23 +331,28 @@ impl Store for PgStore {
         room: &str,
         node: &str,
         lease_ms: u64,
-    ) -> Result<Option<String>, StoreError> {
+    ) -> Result<Acquired, StoreError> {
         let sql = format!(
-            "INSERT INTO leases (room, owner, expires) VALUES ($1, $2, {NOW_MS} + $3)
-             ON CONFLICT (room) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
+            "INSERT INTO leases (room, owner, expires, epoch)
+             VALUES ($1, $2, {NOW_MS} + $3, nextval('lease_epochs'))
+             ON CONFLICT (room) DO UPDATE
+             SET owner = excluded.owner, expires = excluded.expires, epoch = excluded.epoch
              WHERE leases.owner = excluded.owner OR leases.expires <= {NOW_MS}
-             RETURNING owner"
+             RETURNING epoch"
         );
         let taken = self
             .query(&sql, &[&room, &node, &(lease_ms as i64)])
             .await?;
-        if !taken.is_empty() {
-            return Ok(None);
+        if let Some(row) = taken.first() {
+            return Ok(Acquired::Held(Fence {
+                node: node.to_string(),
+                epoch: row.try_get(0)?,
+            }));
         }
         let holder = self
             .query("SELECT owner FROM leases WHERE room = $1", &[&room])
             .await?;
-        Ok(Some(
+        Ok(Acquired::Elsewhere(
             holder
                 .first()
                 .map(|r| r.try_get(0))
@@ -305,7 +381,7 @@ impl Store for PgStore {
     }
 
     async fn lease(&self, room: &str) -> Result<Option<Lease>, StoreError> {
-        let sql = format!("SELECT owner, expires > {NOW_MS} FROM leases WHERE room = $1");
+        let sql = format!("SELECT owner, expires > {NOW_MS}, epoch FROM leases WHERE room = $1");
         self.query(&sql, &[&room])
             .await?
             .first()
@@ -313,13 +389,14 @@ impl Store for PgStore {
                 Ok(Lease {
                     owner: r.try_get(0)?,
                     live: r.try_get(1)?,
+                    epoch: r.try_get(2)?,
                 })
             })
             .transpose()
     }
 
     async fn leases(&self) -> Result<Vec<(String, Lease)>, StoreError> {
-        let sql = format!("SELECT room, owner, expires > {NOW_MS} FROM leases");
+        let sql = format!("SELECT room, owner, expires > {NOW_MS}, epoch FROM leases");
         self.query(&sql, &[])
             .await?
             .iter()
@@ -329,6 +406,7 @@ impl Store for PgStore {
                     Lease {
                         owner: r.try_get(1)?,
                         live: r.try_get(2)?,
+                        epoch: r.try_get(3)?,
                     },
                 ))
             })

@@ -2,7 +2,7 @@
 //! mutex. Its calls are short local writes made inline by the calling task, as before the
 //! [`Store`] trait existed: `majiang serve` behaves as it always did.
 
-use super::{Fence, Lease, Store, StoreError, StoredAction, StoredRoom, corrupt};
+use super::{Acquired, Fence, Lease, Store, StoreError, StoredAction, StoredRoom, corrupt};
 use crate::protocol::{RoomConfig, RoomStatus};
 use majiang::table::{Action, Player};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -69,11 +69,39 @@ impl SqliteStore {
              CREATE TABLE IF NOT EXISTS ledgers (
                  id TEXT PRIMARY KEY,
                  doc TEXT NOT NULL
-             );",
+             );
+             -- The last lease epoch given (one row): epochs only grow, even across a release.
+             CREATE TABLE IF NOT EXISTS lease_epochs (last INTEGER NOT NULL);
+             INSERT INTO lease_epochs (last) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM lease_epochs);",
         )?;
+        // Databases from before fencing lack the leases' epochs.
+        let has_epoch: bool = conn
+            .prepare("SELECT 1 FROM pragma_table_info('leases') WHERE name = 'epoch'")?
+            .exists([])?;
+        if !has_epoch {
+            conn.execute_batch("ALTER TABLE leases ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0")?;
+        }
         Ok(SqliteStore {
             conn: Mutex::new(conn),
         })
+    }
+
+    /// The rooms a `WHERE … ORDER BY …` clause picks.
+    fn rooms_where(
+        &self,
+        clause: &str,
+        params: &[&dyn rusqlite::ToSql],
+    ) -> Result<Vec<StoredRoom>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT id, config, tokens, seed, status, created, finished FROM rooms {clause}"
+        ))?;
+        let rows = stmt.query_map(params, row_to_room)?;
+        let mut out = Vec::new();
+        for r in rows {
+            out.push(r??);
+        }
+        Ok(out)
     }
 
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -133,19 +161,46 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    /// Appends an accepted action to a room's match log.
+    /// Appends an accepted action to a room's match log (see [`Store::append_action`]).
     async fn append_action(
         &self,
         room: &str,
         a: &StoredAction,
-        _fence: Option<&Fence>,
+        fence: Option<&Fence>,
     ) -> Result<(), StoreError> {
         let action = serde_json::to_string(&a.action).map_err(corrupt)?;
-        self.conn().execute(
-            "INSERT INTO actions (room, seq, player, action) VALUES (?1, ?2, ?3, ?4)",
-            params![room, a.seq as i64, a.player.0, action],
-        )?;
-        Ok(())
+        let conn = self.conn();
+        let written = match fence {
+            None => conn.execute(
+                "INSERT INTO actions (room, seq, player, action) VALUES (?1, ?2, ?3, ?4)",
+                params![room, a.seq as i64, a.player.0, action],
+            ),
+            // One statement on the one connection: the lease cannot change in between.
+            Some(f) => conn.execute(
+                &format!(
+                    "INSERT INTO actions (room, seq, player, action)
+                     SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (
+                         SELECT 1 FROM leases
+                         WHERE room = ?1 AND owner = ?5 AND epoch = ?6 AND expires > {NOW_MS})"
+                ),
+                params![room, a.seq as i64, a.player.0, action, f.node, f.epoch],
+            ),
+        };
+        match written {
+            Ok(1) => Ok(()),
+            Ok(_) => Err(StoreError::Fenced {
+                room: room.to_string(),
+            }),
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+            {
+                Err(StoreError::Conflict {
+                    room: room.to_string(),
+                    seq: a.seq,
+                })
+            }
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Every room, oldest first.
@@ -159,6 +214,26 @@ impl Store for SqliteStore {
             out.push(r??);
         }
         Ok(out)
+    }
+
+    async fn unfinished_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        self.rooms_where("WHERE status <> 'finished' ORDER BY created, id", params![])
+    }
+
+    async fn finished_rooms(&self, offset: u64, limit: u64) -> Result<Vec<StoredRoom>, StoreError> {
+        self.rooms_where(
+            "WHERE status = 'finished' ORDER BY finished IS NULL, finished DESC, id LIMIT ?1 OFFSET ?2",
+            params![limit as i64, offset as i64],
+        )
+    }
+
+    async fn finished_count(&self) -> Result<u64, StoreError> {
+        let n: i64 = self.conn().query_row(
+            "SELECT count(*) FROM rooms WHERE status = 'finished'",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(n as u64)
     }
 
     /// One room.
@@ -203,29 +278,43 @@ impl Store for SqliteStore {
         room: &str,
         node: &str,
         lease_ms: u64,
-    ) -> Result<Option<String>, StoreError> {
-        let conn = self.conn();
-        let taken: Option<String> = conn
+    ) -> Result<Acquired, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let epoch: i64 = tx.query_row(
+            "UPDATE lease_epochs SET last = last + 1 RETURNING last",
+            [],
+            |r| r.get(0),
+        )?;
+        let taken: Option<i64> = tx
             .query_row(
                 &format!(
-                    "INSERT INTO leases (room, owner, expires) VALUES (?1, ?2, {NOW_MS} + ?3)
-                     ON CONFLICT (room) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
+                    "INSERT INTO leases (room, owner, expires, epoch) VALUES (?1, ?2, {NOW_MS} + ?3, ?4)
+                     ON CONFLICT (room) DO UPDATE
+                     SET owner = excluded.owner, expires = excluded.expires, epoch = excluded.epoch
                      WHERE leases.owner = excluded.owner OR leases.expires <= {NOW_MS}
-                     RETURNING owner"
+                     RETURNING epoch"
                 ),
-                params![room, node, lease_ms as i64],
+                params![room, node, lease_ms as i64, epoch],
                 |r| r.get(0),
             )
             .optional()?;
-        if taken.is_some() {
-            return Ok(None);
-        }
-        let holder: Option<String> = conn
-            .query_row("SELECT owner FROM leases WHERE room = ?1", [room], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        Ok(Some(holder.unwrap_or_default()))
+        let holder: Option<String> = match taken {
+            Some(_) => None,
+            None => tx
+                .query_row("SELECT owner FROM leases WHERE room = ?1", [room], |r| {
+                    r.get(0)
+                })
+                .optional()?,
+        };
+        tx.commit()?;
+        Ok(match taken {
+            Some(epoch) => Acquired::Held(Fence {
+                node: node.to_string(),
+                epoch,
+            }),
+            None => Acquired::Elsewhere(holder.unwrap_or_default()),
+        })
     }
 
     async fn renew_leases(&self, node: &str, lease_ms: u64) -> Result<Vec<String>, StoreError> {
@@ -251,12 +340,13 @@ impl Store for SqliteStore {
         let lease = self
             .conn()
             .query_row(
-                &format!("SELECT owner, expires > {NOW_MS} FROM leases WHERE room = ?1"),
+                &format!("SELECT owner, expires > {NOW_MS}, epoch FROM leases WHERE room = ?1"),
                 [room],
                 |r| {
                     Ok(Lease {
                         owner: r.get(0)?,
                         live: r.get(1)?,
+                        epoch: r.get(2)?,
                     })
                 },
             )
@@ -267,7 +357,7 @@ impl Store for SqliteStore {
     async fn leases(&self) -> Result<Vec<(String, Lease)>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare(&format!(
-            "SELECT room, owner, expires > {NOW_MS} FROM leases"
+            "SELECT room, owner, expires > {NOW_MS}, epoch FROM leases"
         ))?;
         let leases = stmt
             .query_map([], |r| {
@@ -276,6 +366,7 @@ impl Store for SqliteStore {
                     Lease {
                         owner: r.get(1)?,
                         live: r.get(2)?,
+                        epoch: r.get(3)?,
                     },
                 ))
             })?

@@ -1,0 +1,255 @@
+//! Split brain, with real processes on a real PostgreSQL: the owner A of a room is frozen
+//! (SIGSTOP) longer than its lease while its player's discard waits in A's socket; B takes the
+//! room over; A is thawed (SIGCONT) and reads the discard. A must not store it nor acknowledge
+//! it (its lease is fenced), the store must hold no action A wrote after its lease ended, and B
+//! must play the match on to its end. Skipped loudly when PostgreSQL is not installed.
+
+use majiang_testkit::pg as pg_cluster;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tokio_tungstenite::tungstenite::Message;
+
+const LEASE_MS: u64 = 1500;
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `majiang serve` as a node of the cluster on `db`, once it answers `/healthz`.
+fn start_node(db: &str) -> (Child, SocketAddr) {
+    let port = free_port();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .args(["serve", "--addr", &addr.to_string(), "--db", db])
+        .args(["--node-url", &format!("http://{addr}")])
+        .args(["--lease-ms", &LEASE_MS.to_string()])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(addr).is_err() || http(addr, "GET", "/healthz", "").0 != 200 {
+        assert!(Instant::now() < deadline, "node {addr} did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (child, addr)
+}
+
+/// A plain HTTP/1.1 request; returns the status and the body (not chunked).
+fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
+    let Ok(mut s) = TcpStream::connect(addr) else {
+        return (0, String::new());
+    };
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut out = String::new();
+    if s.read_to_string(&mut out).is_err() || out.len() < 12 {
+        return (0, out);
+    }
+    let status = out[9..12].parse().unwrap_or(0);
+    let body = out
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
+}
+
+fn signal(child: &Child, sig: &str) {
+    let ok = Command::new("kill")
+        .args([sig, &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill {sig}");
+}
+
+/// Reads until a state offering the person an action; returns it.
+async fn until_my_move(ws: &mut Ws) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("a state within 20 s")
+            .expect("the connection stays open")
+            .unwrap();
+        let Message::Text(text) = msg else { continue };
+        let m: Value = serde_json::from_str(text.as_str()).unwrap();
+        if m["type"] == "state"
+            && m["observation"]["legal_actions"]
+                .as_array()
+                .is_some_and(|l| !l.is_empty())
+        {
+            return m;
+        }
+        assert_ne!(m["type"], "match_over", "the match ended too soon");
+    }
+}
+
+/// The first legal action, preferring a win (so the match moves on).
+fn choose(state: &Value) -> Value {
+    let legal = state["observation"]["legal_actions"].as_array().unwrap();
+    if legal.contains(&json!("win")) {
+        json!("win")
+    } else {
+        legal[0].clone()
+    }
+}
+
+/// Plays the person's seat to the end of the match; returns the number of acks.
+async fn play_to_end(ws: &mut Ws, mut seq: u64) -> u64 {
+    let mut acks = 0;
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
+            .await
+            .expect("the match moves on")
+            .expect("the connection stays open")
+            .unwrap();
+        let Message::Text(text) = msg else { continue };
+        let m: Value = serde_json::from_str(text.as_str()).unwrap();
+        match m["type"].as_str() {
+            Some("match_over") => return acks,
+            Some("ack") => acks += 1,
+            Some("hand_over") => {
+                let c = json!({"type": "continue"});
+                ws.send(Message::text(c.to_string())).await.unwrap();
+            }
+            Some("state")
+                if m["observation"]["legal_actions"]
+                    .as_array()
+                    .is_some_and(|l| !l.is_empty()) =>
+            {
+                seq += 1;
+                let a = json!({"type": "action", "seq": seq, "action": choose(&m)});
+                ws.send(Message::text(a.to_string())).await.unwrap();
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn a_thawed_owner_stores_nothing_and_the_new_owner_plays_on() {
+    let Some(cluster) = pg_cluster::PgCluster::start() else {
+        return;
+    };
+    let db = cluster.database("split_brain");
+    let (mut a_proc, a) = start_node(&db);
+    let (mut b_proc, b) = start_node(&db);
+    // One person and three bots: the room waits for the person, so B has nothing to write
+    // after it takes over, and a write A slipped in would be the only one at its position.
+    let config = json!({
+        "rules": "hongkong", "hands": 1,
+        "seats": [{"name": "p"}, {"name": "x", "bot": true}, {"name": "y", "bot": true}, {"name": "z", "bot": true}],
+        "autostart": true
+    });
+    let (status, body) = http(a, "POST", "/api/rooms", &config.to_string());
+    assert_eq!(status, 201, "{body}");
+    let created: Value = serde_json::from_str(&body).unwrap();
+    let id = created["room"].as_str().unwrap().to_string();
+    let token = created["seats"][0]["token"].as_str().unwrap().to_string();
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let store = majiang_server::store::open(&db).await.unwrap();
+        let (mut ws_a, _) =
+            tokio_tungstenite::connect_async(format!("ws://{a}/ws/{id}?token={token}"))
+                .await
+                .unwrap();
+        let state = until_my_move(&mut ws_a).await;
+        let lease_a = store.lease(&id).await.unwrap().unwrap();
+        assert_eq!(lease_a.owner, format!("http://{a}"));
+        let stored_before = store.actions(&id).await.unwrap().len();
+
+        // A freezes; the person's move waits in its socket.
+        signal(&a_proc, "-STOP");
+        let frozen = Instant::now();
+        let discard = json!({"type": "action", "seq": 1, "action": choose(&state)});
+        ws_a.send(Message::text(discard.to_string())).await.unwrap();
+
+        // B takes the room over once A's lease has run out.
+        let taken = loop {
+            let lease = store.lease(&id).await.unwrap().unwrap();
+            if lease.owner == format!("http://{b}") {
+                break lease;
+            }
+            assert!(
+                frozen.elapsed() < Duration::from_millis(4 * LEASE_MS),
+                "B did not take the room over"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        assert!(taken.epoch > lease_a.epoch, "a takeover takes a new epoch");
+        let took_after = frozen.elapsed();
+        // Leave A frozen well past its lease, then thaw it: it reads the discard.
+        tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
+        signal(&a_proc, "-CONT");
+        let thawed = Instant::now();
+
+        // A answers the discard without an ack, and drops the connection once its lease
+        // round sees the room is gone.
+        let mut acked_by_a = 0;
+        let mut messages_from_a = Vec::new();
+        while let Ok(Some(Ok(msg))) =
+            tokio::time::timeout(Duration::from_secs(5), ws_a.next()).await
+        {
+            if let Message::Text(t) = msg {
+                let m: Value = serde_json::from_str(t.as_str()).unwrap();
+                if m["type"] == "ack" {
+                    acked_by_a += 1;
+                }
+                messages_from_a.push(m["type"].as_str().unwrap_or("").to_string());
+            }
+        }
+        let closed_after = thawed.elapsed();
+        assert_eq!(
+            acked_by_a, 0,
+            "A acknowledged after its lease ended: {messages_from_a:?}"
+        );
+        // The store holds nothing A wrote after its lease ended.
+        let stored_after = store.actions(&id).await.unwrap().len();
+        assert_eq!(stored_after, stored_before, "A wrote after its lease ended");
+
+        // B goes on: the person reconnects there and the match ends.
+        let (mut ws_b, _) =
+            tokio_tungstenite::connect_async(format!("ws://{b}/ws/{id}?token={token}"))
+                .await
+                .unwrap();
+        let acks_b = play_to_end(&mut ws_b, 1).await;
+        assert!(acks_b >= 1, "B acknowledged the person's moves");
+        let actions = store.actions(&id).await.unwrap();
+        for (n, x) in actions.iter().enumerate() {
+            assert_eq!(x.seq, n as u64, "no gaps");
+        }
+        eprintln!(
+            "split brain: B took over {took_after:?} after A froze (lease {LEASE_MS} ms); \
+             A dropped the connection {closed_after:?} after the thaw with 0 acks \
+             ({messages_from_a:?}); {} actions stored before the freeze, {} at the end",
+            stored_before,
+            actions.len()
+        );
+    });
+    for p in [&mut a_proc, &mut b_proc] {
+        p.kill().unwrap();
+        p.wait().unwrap();
+    }
+}

@@ -1,0 +1,30 @@
+//! Errors for clients: a short message and an incident id. The details (database messages,
+//! which may name tables, hosts or users) go to the server's log only, on a line carrying the
+//! same id, so an operator finds them from what a player reports.
+
+/// Logs `detail` under a new incident id and returns what the client is told:
+/// `"{what} (incident ID)"`.
+pub(crate) fn report(what: &str, detail: &dyn std::fmt::Display) -> String {
+    let id = crate::random_hex(4);
+    tracing::error!(incident = %id, "{what}: {detail}");
+    format!("{what} (incident {id})")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_client_gets_the_summary_and_an_id_not_the_detail() {
+        let told = super::report(
+            "storage failed, try again",
+            &"relation \"actions\" is locked",
+        );
+        assert!(
+            told.starts_with("storage failed, try again (incident "),
+            "{told}"
+        );
+        assert!(!told.contains("actions"), "{told}");
+        let id = told.trim_end_matches(')').rsplit(' ').next().unwrap();
+        assert_eq!(id.len(), 8);
+        assert!(id.chars().all(|c| c.is_ascii_hexdigit()));
+    }
+}

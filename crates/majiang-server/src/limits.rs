@@ -1,0 +1,79 @@
+//! The server's resource limits, in one place: every one has a default chosen for a small
+//! public server (README "Limits" gives each with its `majiang serve` flag and environment
+//! variable, and why), so a hostile or careless client can fill neither memory, nor file
+//! descriptors, nor the database.
+
+use std::time::Duration;
+
+/// Every limit the server enforces.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Limits {
+    /// Most rooms waiting or in play in memory at once (a room is a task with its match).
+    pub max_rooms: usize,
+    /// Rooms one client address may create per minute (a burst of as many, then one every
+    /// `60 / n` seconds).
+    pub rooms_per_minute: u32,
+    /// Rooms all clients together may create per minute.
+    pub rooms_per_minute_total: u32,
+    /// Ledgers one client address may create per minute.
+    pub ledgers_per_minute: u32,
+    /// Ledgers all clients together may create per minute.
+    pub ledgers_per_minute_total: u32,
+    /// A waiting room nobody is connected to leaves memory after this long (it stays in the
+    /// store and comes back when someone opens it).
+    pub waiting_idle: Duration,
+    /// A match in play with person seats and no person connected leaves memory after this
+    /// long, and resumes from the store when someone comes back. Matches of bots only play on
+    /// (their length is bounded, see [`crate::protocol::MAX_MATCH_HANDS`]).
+    pub unattended: Duration,
+    /// A finished match stays in memory this long after its last person left (for its final
+    /// result); its history, log and replay are served from the store.
+    pub finished_linger: Duration,
+    /// Most open TCP connections (HTTP and WebSocket) at once.
+    pub max_connections: usize,
+    /// Most open TCP connections from one client address.
+    pub max_connections_per_address: usize,
+    /// Time a client has to send a request's headers (also the idle time allowed between two
+    /// requests on a kept-alive connection).
+    pub header_timeout: Duration,
+    /// A WebSocket that sent nothing for this long is pinged.
+    pub ws_ping: Duration,
+    /// A WebSocket that sent nothing (not even a pong) for this long is closed.
+    pub ws_idle: Duration,
+    /// Take the client address from the last `X-Forwarded-For` entry (only behind a reverse
+    /// proxy that sets it: otherwise clients could pick their own address).
+    pub trust_forwarded_for: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_rooms: 5000,
+            rooms_per_minute: 20,
+            rooms_per_minute_total: 600,
+            ledgers_per_minute: 20,
+            ledgers_per_minute_total: 600,
+            waiting_idle: Duration::from_secs(3600),
+            unattended: Duration::from_secs(600),
+            finished_linger: Duration::from_secs(60),
+            max_connections: 4096,
+            max_connections_per_address: 64,
+            header_timeout: Duration::from_secs(10),
+            ws_ping: Duration::from_secs(30),
+            ws_idle: Duration::from_secs(75),
+            trust_forwarded_for: false,
+        }
+    }
+}
+
+impl Limits {
+    /// How often the room sweeper looks for rooms to unload: often enough that a room leaves
+    /// memory soon after its time is up.
+    pub(crate) fn sweep_every(&self) -> Duration {
+        let shortest = self
+            .waiting_idle
+            .min(self.unattended)
+            .min(self.finished_linger);
+        (shortest / 4).clamp(Duration::from_millis(20), Duration::from_secs(10))
+    }
+}

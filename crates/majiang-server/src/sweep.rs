@@ -1,0 +1,120 @@
+//! The room sweeper: rooms leave memory when nobody needs them there, and come back from the
+//! store when someone opens them ([`App::locate`](crate::App::locate)).
+//!
+//! - A finished match leaves [`Limits::finished_linger`] after its last person left (its
+//!   history, log and replay are read from the store).
+//! - A waiting room nobody is connected to leaves after [`Limits::waiting_idle`].
+//! - A match in play with person seats and no person connected leaves after
+//!   [`Limits::unattended`]. Bots-only matches play on: their length is bounded.
+//!
+//! The sweeper sees a room only through [`RoomHandle`]'s public surface (its summary, and
+//! `stop`), so it does not depend on how the room runs.
+
+use crate::limits::Limits;
+use crate::protocol::RoomStatus;
+use crate::room::RoomSummary;
+use crate::{App, Inner, RoomHandle};
+use std::collections::HashMap;
+use std::sync::Weak;
+use tokio::time::Instant;
+
+/// Why a room left memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unload {
+    /// Its match is over and its people left.
+    Finished,
+    /// It waited with nobody connected.
+    Expired,
+    /// Its match is in play and its people left.
+    Unattended,
+}
+
+/// Whether a person (not a bot) is connected to the room.
+fn attended(s: &RoomSummary) -> bool {
+    s.seats.iter().any(|seat| !seat.bot && seat.connected)
+}
+
+/// What to do with a room last attended at `since`, `now`.
+pub(crate) fn verdict(
+    s: &RoomSummary,
+    since: Instant,
+    now: Instant,
+    limits: &Limits,
+) -> Option<Unload> {
+    let idle = now.saturating_duration_since(since);
+    match s.status {
+        RoomStatus::Finished => (idle >= limits.finished_linger).then_some(Unload::Finished),
+        RoomStatus::Waiting => (idle >= limits.waiting_idle).then_some(Unload::Expired),
+        RoomStatus::Playing | RoomStatus::HandOver => {
+            let people = s.seats.iter().any(|seat| !seat.bot);
+            (people && idle >= limits.unattended).then_some(Unload::Unattended)
+        }
+    }
+}
+
+/// When each room was last seen attended (or first seen, or its status last changed).
+#[derive(Default)]
+pub(crate) struct Watch {
+    seen: HashMap<String, (RoomStatus, Instant)>,
+}
+
+impl App {
+    /// One pass of the sweeper: unloads the rooms whose time is up; returns how many.
+    pub(crate) async fn sweep(&self, watch: &mut Watch, now: Instant) -> usize {
+        let limits = self.limits().clone();
+        let rooms: Vec<(String, RoomHandle)> = self
+            .inner
+            .rooms
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .map(|(id, h)| (id.clone(), h.clone()))
+            .collect();
+        watch
+            .seen
+            .retain(|id, _| rooms.iter().any(|(r, _)| r == id));
+        let mut unloaded = 0;
+        for (id, h) in rooms {
+            let s = h.summary();
+            let entry = watch.seen.entry(id.clone()).or_insert((s.status, now));
+            if attended(&s) || entry.0 != s.status {
+                *entry = (s.status, now);
+            }
+            let Some(why) = verdict(&s, entry.1, now, &limits) else {
+                continue;
+            };
+            tracing::info!(room = %id, reason = ?why, "room leaves memory");
+            self.unload(&id, &h).await;
+            watch.seen.remove(&id);
+            unloaded += 1;
+        }
+        unloaded
+    }
+
+    /// Stops a room and forgets it (giving up its lease in a cluster); the store keeps it.
+    pub(crate) async fn unload(&self, id: &str, h: &RoomHandle) {
+        h.stop();
+        self.forget(id, h);
+        if let Some(node) = self.node()
+            && let Err(e) = self.store().release_lease(id, &node.url).await
+        {
+            tracing::warn!(room = %id, "lease not released: {e}");
+        }
+    }
+}
+
+/// The sweeper task of `app`: a pass every [`Limits::sweep_every`] until the app is gone.
+pub(crate) async fn run(app: Weak<Inner>, limits: Limits) {
+    let mut tick = tokio::time::interval(limits.sweep_every());
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut watch = Watch::default();
+    loop {
+        tick.tick().await;
+        let Some(inner) = app.upgrade() else { return };
+        let app = App { inner };
+        if *app.shutdown_signal().borrow() {
+            return;
+        }
+        app.sweep(&mut watch, Instant::now()).await;
+    }
+}
