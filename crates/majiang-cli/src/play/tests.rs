@@ -1,6 +1,6 @@
 //! The app without a terminal: keys in, the screen drawn into a ratatui test buffer.
 
-use super::app::{App, Key, Mode};
+use super::app::{App, BotStep, Key, Mode};
 use super::view;
 use majiang::meld::MeldKind;
 use majiang::table::{Action, Ruleset};
@@ -937,7 +937,7 @@ fn a_waiting_notice_goes_when_the_turn_comes() {
                 break;
             }
             if a.bot_to_act().is_some() {
-                a.step_bot();
+                a.step_bot(0);
             } else {
                 human_step(&mut a);
             }
@@ -1099,4 +1099,57 @@ fn the_help_fits_every_pattern_name_at_90_by_32() {
             );
         }
     }
+}
+
+#[test]
+fn the_seat_driver_paces_the_bots() {
+    // With a 250 ms delay, no bot plays before its decision point is 250 ms old; at that time
+    // exactly one decision is played, and the next one waits again (a claim answer at the same
+    // point does not).
+    let r = Arc::new(Ruleset::from_name("hongkong", &Map::new()).unwrap());
+    for seed in 0..8 {
+        let mut a = App::paced(r.clone(), seed, "efficient", Some(1), false, 250).unwrap();
+        if a.bot_to_act().is_none() {
+            continue;
+        }
+        assert_eq!(a.step_bot(0), BotStep::WaitUntil(250), "seed {seed}");
+        assert_eq!(a.step_bot(249), BotStep::WaitUntil(250), "seed {seed}");
+        let before = a.game().clone();
+        assert!(matches!(a.step_bot(250), BotStep::Played(_)), "seed {seed}");
+        assert_ne!(a.game(), &before, "the bot's action reached the game");
+        match a.step_bot(250) {
+            BotStep::WaitUntil(t) => assert_eq!(t, 500, "seed {seed}"),
+            // Several bots answering the same discard: the next answer is due at once.
+            BotStep::Played(Action::Pass) | BotStep::Idle => {}
+            other => panic!("seed {seed}: {other:?}"),
+        }
+        return;
+    }
+    panic!("no seed began with a bot to act");
+}
+
+#[test]
+fn the_same_seed_plays_the_same_bots_paced_or_not() {
+    // Pacing changes when the bots play, never what: the driver's decisions are the same.
+    let r = Arc::new(Ruleset::from_name("classic", &Map::new()).unwrap());
+    let mut quick = App::paced(r.clone(), 5, "efficient", Some(1), true, 0).unwrap();
+    let mut paced = App::paced(r, 5, "efficient", Some(1), true, 100).unwrap();
+    let mut clock = 0;
+    for _ in 0..400 {
+        quick.run_bots();
+        loop {
+            match paced.step_bot(clock) {
+                BotStep::Played(_) => {}
+                BotStep::WaitUntil(t) => clock = t,
+                BotStep::Idle => break,
+            }
+        }
+        assert_eq!(quick.game(), paced.game());
+        if quick.mode() != &Mode::Playing {
+            break;
+        }
+        human_step(&mut quick);
+        human_step(&mut paced);
+    }
+    assert_eq!(quick.take_log(), paced.take_log());
 }
