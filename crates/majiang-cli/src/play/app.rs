@@ -11,6 +11,7 @@ use majiang::table::{
     Action, ActionError, Event, MatchError, Observation, Player, Ruleset, Session,
 };
 use majiang::tile::Tile;
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -27,6 +28,10 @@ pub enum Key {
     Left,
     /// Right arrow.
     Right,
+    /// Up arrow (the end-of-hand box, back).
+    Up,
+    /// Down arrow (the end-of-hand box, forward).
+    Down,
     /// Home.
     Home,
     /// End.
@@ -115,6 +120,13 @@ pub struct App {
     mode: Mode,
     messages: VecDeque<String>,
     log_scroll: usize,
+    /// Rows the log area had when last drawn (the view notes it; PgUp stops at the oldest
+    /// screenful).
+    log_rows: Cell<usize>,
+    /// How many rows the end-of-hand box is scrolled down (↑/↓, PgUp/PgDn).
+    summary_scroll: usize,
+    /// The furthest the end-of-hand box can scroll, as last drawn (the view notes it).
+    summary_rows_hidden: Cell<usize>,
     notice: Option<String>,
     fits: bool,
     summary: Option<HandSummary>,
@@ -208,6 +220,9 @@ impl App {
             mode: Mode::Playing,
             messages: VecDeque::new(),
             log_scroll: 0,
+            log_rows: Cell::new(4),
+            summary_scroll: 0,
+            summary_rows_hidden: Cell::new(0),
             notice: None,
             fits: true,
             summary: None,
@@ -216,6 +231,10 @@ impl App {
             written: 0,
             last_turn_drawn: None,
         };
+        if let Some(note) = super::expert_note(&ruleset, &[bots]) {
+            app.push_message(note.clone());
+            app.notice = Some(note);
+        }
         app.hand_started(opening.deal);
         Ok(app)
     }
@@ -266,6 +285,21 @@ impl App {
     /// How many lines the log is scrolled back from its end (PgUp/PgDn).
     pub fn log_scroll(&self) -> usize {
         self.log_scroll
+    }
+
+    /// The view notes how many rows the log area has (PgUp stops at the oldest screenful).
+    pub fn note_log_rows(&self, rows: usize) {
+        self.log_rows.set(rows.max(1));
+    }
+
+    /// How many rows the end-of-hand box is scrolled down.
+    pub fn summary_scroll(&self) -> usize {
+        self.summary_scroll
+    }
+
+    /// The view notes how many rows of the end-of-hand box do not fit (↓ scrolls to them).
+    pub fn note_summary_hidden(&self, rows: usize) {
+        self.summary_rows_hidden.set(rows);
     }
 
     /// Tells the app whether the terminal is big enough to show the table. While it is not,
@@ -448,6 +482,9 @@ impl App {
             Mode::Help(_) => keys.extend(["any key back to the game"]),
             Mode::Quit => {}
         }
+        if self.mode == Mode::HandOver && self.summary_rows_hidden.get() > 0 {
+            keys.insert(1, "↑/↓ PgUp/PgDn scroll the box");
+        }
         keys.join("  ")
     }
 
@@ -526,9 +563,27 @@ impl App {
             }
             return;
         }
+        if self.mode == Mode::HandOver {
+            // The keys that scroll scroll the end-of-hand box, whose payments may not all fit.
+            let hidden = self.summary_rows_hidden.get();
+            match key {
+                Key::Down | Key::PageDown => {
+                    let step = if key == Key::Down { 1 } else { 5 };
+                    self.summary_scroll = (self.summary_scroll + step).min(hidden);
+                    return;
+                }
+                Key::Up | Key::PageUp => {
+                    let step = if key == Key::Up { 1 } else { 5 };
+                    self.summary_scroll = self.summary_scroll.saturating_sub(step);
+                    return;
+                }
+                _ => {}
+            }
+        }
         match key {
             Key::PageUp => {
-                self.log_scroll = (self.log_scroll + 5).min(self.messages.len());
+                let oldest = self.messages.len().saturating_sub(self.log_rows.get());
+                self.log_scroll = (self.log_scroll + 5).min(oldest);
                 return;
             }
             Key::PageDown => {
@@ -740,6 +795,7 @@ impl App {
                 s.payments = settlement.payments.clone();
             }
             self.settlement = Some(settlement);
+            self.summary_scroll = 0;
             self.mode = Mode::HandOver;
         }
         Ok(())

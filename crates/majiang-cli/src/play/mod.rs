@@ -67,9 +67,23 @@ pub struct Args {
 /// The `--bots` help, listing every bot the library knows (the list the error quotes).
 fn bots_help() -> String {
     format!(
-        "The bots' policy: a level or a bot by name ({})",
+        "The bots' policy: a level or a bot by name ({}). At classic's five- and six-player \
+         tables `hard` (the expert) leaves every decision about the extra winds to the `normal` \
+         bot's play",
         majiang::bots::BOT_NAMES.join(", ")
     )
+}
+
+/// What to tell the user when `bots` includes the expert (`hard`) at a table with extra winds:
+/// there it does not search the extra winds' decisions but plays them as the `normal` bot does.
+pub fn expert_note(ruleset: &Ruleset, bots: &[&str]) -> Option<String> {
+    let expert = bots.iter().any(|b| matches!(*b, "hard" | "expert"));
+    (expert && ruleset.config().extra_winds() > 0).then(|| {
+        format!(
+            "Note: at {} players the hard bot plays the extra winds as the normal bot does.",
+            ruleset.players()
+        )
+    })
 }
 
 /// What `play` prints when the player leaves: the standings, the hands played and the seed,
@@ -254,6 +268,8 @@ fn map_key(k: KeyEvent) -> Option<Key> {
         KeyCode::Esc => Key::Esc,
         KeyCode::Left => Key::Left,
         KeyCode::Right => Key::Right,
+        KeyCode::Up => Key::Up,
+        KeyCode::Down => Key::Down,
         KeyCode::Home => Key::Home,
         KeyCode::End => Key::End,
         KeyCode::PageUp => Key::PageUp,
