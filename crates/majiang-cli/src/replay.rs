@@ -92,7 +92,14 @@ pub fn run_replay(args: &ReplayArgs) -> ExitCode {
             );
             match report.stops_in {
                 Some(hand) if !report.complete => {
-                    println!("the log ends in hand {hand} (match not finished)");
+                    if report.between_hands {
+                        println!(
+                            "the log ends after hand {} (match not finished)",
+                            hand.saturating_sub(1)
+                        );
+                    } else {
+                        println!("the log ends in hand {hand} (match not finished)");
+                    }
                     ExitCode::from(3)
                 }
                 _ => ExitCode::SUCCESS,

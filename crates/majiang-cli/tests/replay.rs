@@ -231,3 +231,31 @@ fn selfplay_chooses_bots_by_name() {
         let _ = std::fs::remove_file(temp(f));
     }
 }
+
+#[test]
+fn a_log_that_stops_between_hands_says_after_which() {
+    // A player who leaves at the end of hand 2 leaves a log ending on hand 2's settlement: the
+    // log ends after hand 2, not "in hand 3" (never dealt).
+    let path = format!(
+        "{}/../majiang/tests/data/logs/hangzhou-greedy.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let full = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    let i = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains(r#""kind":"settlement""#))
+        .nth(1)
+        .unwrap()
+        .0;
+    let cut = lines[..=i].join("\n") + "\n";
+    let out = run_stdin(&["replay", "-"], &cut);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("the log ends after hand 2 (match not finished)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("in hand 3"), "{stdout}");
+}

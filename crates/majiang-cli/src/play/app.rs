@@ -942,16 +942,16 @@ impl App {
                 gambit,
                 wildcard,
             } => format!(
-                "{} discard{} {}{}.",
+                "{} discard{} {}{}",
                 who(player),
                 self.s(player),
                 st.tile(*tile),
                 if *gambit {
                     " — a Fortune Gambit!"
                 } else if *wildcard {
-                    " (a wildcard: no claims until their next draw)"
+                    " (a wildcard: no claims until their next draw)."
                 } else {
-                    ""
+                    "."
                 }
             ),
             Event::Claimed {

@@ -1,4 +1,4 @@
-//! `majiang play`: a full-screen game in the terminal, you against three bots.
+//! `majiang play`: a full-screen game in the terminal, you against the bots (two to five).
 //!
 //! The parts: [`app`] is the game as a state machine (keys in, engine actions out, no
 //! terminal; the match is the library's `Match`, the bots its `bots`), [`view`] draws it with
@@ -106,7 +106,7 @@ pub fn farewell(app: &App, log: Option<&str>) -> String {
     out.push_str(&format!(
         "{hands} hand{} of {}, seed {}.\n",
         if hands == 1 { "" } else { "s" },
-        app.ruleset().name(),
+        app.ruleset().spec().english,
         app.seed()
     ));
     match log {

@@ -409,6 +409,7 @@ fn a_fortune_gambit_is_flagged_before_the_discard() {
                 assert!(mine.gambit_run >= 1);
                 let s = screen(&a);
                 assert!(s.contains("a Fortune Gambit!"), "{s}");
+                assert!(!s.contains("Gambit!."), "{s}");
                 assert!(s.contains("Fortune Gambit round: no claims"), "{s}");
                 return;
             }
@@ -1013,7 +1014,10 @@ fn leaving_prints_the_standings_and_the_log_path() {
     for name in ["You", "Bot 1", "Bot 2", "Bot 3"] {
         assert!(text.contains(name), "{text}");
     }
-    assert!(text.contains("1 hand of hongkong, seed 3."), "{text}");
+    assert!(
+        text.contains("1 hand of Hong Kong mahjong, seed 3."),
+        "{text}"
+    );
     assert!(text.contains("m.jsonl"), "{text}");
 }
 

@@ -152,6 +152,9 @@ pub struct ReplayReport {
     /// For a log that stops early, the hand it stops in (from 1; the hand after the last
     /// finished one when it stops between hands).
     pub stops_in: Option<u32>,
+    /// True when a log that stops early stops between hands: after a hand's settlement,
+    /// before the next hand was dealt (a player who left at the end of a hand).
+    pub between_hands: bool,
 }
 
 /// The logged records, compared in order with the records a session writes.
@@ -352,6 +355,7 @@ pub fn replay(text: &str) -> Result<ReplayReport, ReplayError> {
         actions,
         records,
         complete,
+        between_hands: !complete && session.awaiting_deal(),
         stops_in: (!complete).then(|| {
             if session.awaiting_deal() {
                 m.hands_played() + 1
