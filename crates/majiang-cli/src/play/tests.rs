@@ -1309,3 +1309,21 @@ fn scrolling_back_past_a_short_log_keeps_it_full() {
     a.on_key(Key::PageDown);
     assert_eq!(a.log_scroll(), 0);
 }
+
+#[test]
+fn box_titles_are_whole_at_six_players_and_90_columns() {
+    // 30-column boxes: "Bot 2 · East · -284 · dealer" does not fit, its short form does.
+    for seed in 0..6 {
+        let mut a = app_of("classic", r#"{"players": 6}"#, seed, 1);
+        a.run_bots();
+        let s = screen_of(&a, 90, 32);
+        let dealer = a.name(a.observation().dealer).to_string();
+        assert!(
+            s.contains(&format!(" {dealer} · ")) && (s.contains("· dealer") || s.contains("· D ")),
+            "seed {seed}: the dealer's title is cut:\n{s}"
+        );
+        for line in s.lines() {
+            assert!(!line.contains("deale┐") && !line.contains("deal┐"), "{s}");
+        }
+    }
+}

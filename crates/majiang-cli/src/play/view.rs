@@ -124,6 +124,7 @@ pub fn draw(f: &mut Frame, app: &App) {
             app,
             &obs,
             app.human(),
+            rows[3].width,
         ))),
         rows[3],
     );
@@ -441,27 +442,50 @@ fn popup_rect(area: Rect, width: u16, height: u16) -> Rect {
     }
 }
 
-fn title(app: &App, obs: &Observation, p: Player) -> Line<'static> {
+/// A box's title, "Bot 1 · South · +16 · dealer ◀", in at most `width` cells: when the full
+/// form is too wide the seat is abbreviated (S, NE) and "dealer" becomes "D", so nothing is cut.
+fn title(app: &App, obs: &Observation, p: Player, width: u16) -> Line<'static> {
     let h = &obs.table[p.index()];
     let score = app.ledger().get(p.index()).copied().unwrap_or(0);
-    let mut t = format!(
-        " {} · {} · {}",
-        app.name(p),
-        seat_name(h.seat),
-        points(app, score)
-    );
-    if obs.dealer == p {
-        t.push_str(" · dealer");
-    }
-    t.push(' ');
-    let mut style = Style::default();
     // Who is on turn, and the human when asked; never which bots are weighing a claim.
     let asked = p == app.human() && !obs.legal_actions.is_empty();
-    if obs.turn == Some(p) || asked && app.mode() == &Mode::Playing {
-        t.push_str("◀ ");
+    let on_turn = obs.turn == Some(p) || asked && app.mode() == &Mode::Playing;
+    let form = |short: bool| {
+        let seat = if short {
+            seat_initials(h.seat)
+        } else {
+            seat_name(h.seat)
+        };
+        let mut t = format!(" {} · {seat} · {}", app.name(p), points(app, score));
+        if obs.dealer == p {
+            t.push_str(if short { " · D" } else { " · dealer" });
+        }
+        t.push(' ');
+        if on_turn {
+            t.push_str("◀ ");
+        }
+        t
+    };
+    let full = form(false);
+    let t = if Span::raw(full.as_str()).width() <= usize::from(width.saturating_sub(2)) {
+        full
+    } else {
+        form(true)
+    };
+    let mut style = Style::default();
+    if on_turn {
         style = style.fg(Color::Cyan).add_modifier(Modifier::BOLD);
     }
     Line::from(Span::styled(t, style))
+}
+
+/// A seat's initials: E, S, W, N, NE, SW.
+fn seat_initials(s: Seat) -> String {
+    s.title()
+        .split('-')
+        .filter_map(|w| w.chars().next())
+        .collect::<String>()
+        .to_uppercase()
 }
 
 /// A tile's colour by suit: characters red, dots blue, bamboo green, honours and bonus tiles
@@ -614,7 +638,7 @@ fn opponent(f: &mut Frame, app: &App, obs: &Observation, p: Player, area: Rect) 
         Paragraph::new(lines).wrap(Wrap { trim: false }).block(
             Block::default()
                 .borders(Borders::ALL)
-                .title(title(app, obs, p)),
+                .title(title(app, obs, p, area.width)),
         ),
         area,
     );
