@@ -214,7 +214,7 @@ fn analyze(text: &str, flags: &Flags) -> Result<(Report, TileCounts, HandRules),
     let winning = n % 3 == 2 && analysis::is_win(&counts, &rules);
     // A wait is a tile that can still come: not one whose four copies are all in the hand
     // (concealed or in its declared melds).
-    let mut held = counts.clone();
+    let mut held = counts;
     for t in hand.melds.iter().flat_map(|m| m.tiles()) {
         if !t.is_bonus() {
             held.add(t);

@@ -144,7 +144,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
             args.log
         );
         let names = Names::by_entrant(m.chairs());
-        print!("{}", seats_line(m.chairs(), &names, &m.ruleset().seats()));
+        print!("{}", seats_line(m.chairs(), &names, m.ruleset().seats()));
         print!("{}", standings_text(&summary, &names));
     }
     Ok(())
