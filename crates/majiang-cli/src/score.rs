@@ -189,13 +189,15 @@ fn request_from_args(args: &Args) -> Result<Value, UsageError> {
     // Check the concealed part reads as tiles, and that it is a hand (the check `analyze`
     // makes), before building the request.
     let typed = TypedHand::parse(&plain.join(" ")).map_err(|e| UsageError(e.to_string()))?;
-    let six_classic =
-        rules == "classic" && options.get("players").and_then(Value::as_u64) == Some(6);
+    // A winning hand is the dealt hand and one tile (14; 11 at a six-player classic table),
+    // as the rule set's table says; a rule set that cannot be built gets the scorer's message.
+    let size = majiang::table::Ruleset::from_name(&rules, &options)
+        .map_or(14, |r| usize::from(r.config().hand_size) + 1);
     crate::analyze::hand_shape(
         hand_text,
         typed.concealed.len() + 1,
         melds.len(),
-        if six_classic { 11 } else { 14 },
+        size,
         false,
     )
     .map_err(UsageError)?;
