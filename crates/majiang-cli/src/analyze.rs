@@ -172,26 +172,61 @@ fn hand_rules(flags: &Flags) -> Result<HandRules, String> {
     Ok(rules)
 }
 
+/// Checks that `concealed` typed tiles with `melds` declared melds are a hand of `size` tiles
+/// (14; 11 at a six-player classic table), every meld counted as 3: a complete hand, or, with
+/// `waiting`, also one tile fewer (a hand waiting for a tile). The one check `analyze` and
+/// `score` share (`score` wants the complete hand, its winning tile included), so they agree on
+/// what a hand is; the error is a usage error (exit 2) in both.
+pub fn hand_shape(
+    text: &str,
+    concealed: usize,
+    melds: usize,
+    size: usize,
+    waiting: bool,
+) -> Result<(), String> {
+    let total = concealed + 3 * melds;
+    let fits = total == size || (waiting && total + 1 == size);
+    if melds > size / 3 || concealed == 0 || !fits {
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        return Err(format!(
+            "{text:?}: {concealed} concealed tile{} with {melds} meld{} is not a hand; give \
+             {size} − 3×melds tiles{}",
+            plural(concealed),
+            plural(melds),
+            if waiting {
+                " (a complete hand) or one fewer (to see waits)"
+            } else {
+                ", the winning tile included"
+            }
+        ));
+    }
+    Ok(())
+}
+
 /// Analyses one hand as typed; the report, the concealed counts and the rules used.
 fn analyze(text: &str, flags: &Flags) -> Result<(Report, TileCounts, HandRules), String> {
     let hand = TypedHand::parse(text).map_err(|e| e.to_string())?;
     let counts = hand.counts().map_err(|e| e.to_string())?;
     let n = counts.len();
-    let sets = 3 * hand.melds.len();
-    if n == 0 || n % 3 == 0 || n + sets > 14 {
-        return Err(format!(
-            "{text:?}: {n} concealed tiles with {} melds is not a hand; give 14 − 3×melds tiles \
-             (a complete hand) or one fewer (to see waits)",
-            hand.melds.len()
-        ));
-    }
+    hand_shape(text, n, hand.melds.len(), 14, true)?;
     let rules = hand_rules(flags)?;
     let by_form = analysis::shanten_by_form(&counts, &rules);
     let winning = n % 3 == 2 && analysis::is_win(&counts, &rules);
-    let waits = if n % 3 == 1 {
+    // A wait is a tile that can still come: not one whose four copies are all in the hand
+    // (concealed or in its declared melds).
+    let mut held = counts;
+    for t in hand.melds.iter().flat_map(|m| m.tiles()) {
+        if !t.is_bonus() {
+            held.add(t);
+        }
+    }
+    let waits: Vec<majiang::Tile> = if n % 3 == 1 {
         analysis::waits(&counts, &rules)
+            .iter()
+            .filter(|&t| held.get(t) < 4)
+            .collect()
     } else {
-        analysis::TileSet::EMPTY
+        Vec::new()
     };
     let decompositions = if winning {
         analysis::decompositions(&counts, &rules)
@@ -260,7 +295,12 @@ fn print_text(r: &Report, counts: &TileCounts, rules: &HandRules) {
         if r.waits.is_empty() {
             println!("Waits:    none");
         } else {
-            println!("Waits:    {} ({} kinds)", r.waits.join(" "), r.waits.len());
+            let kinds = if r.waits.len() == 1 { "kind" } else { "kinds" };
+            println!(
+                "Waits:    {} ({} {kinds})",
+                r.waits.join(" "),
+                r.waits.len()
+            );
         }
     }
     if r.tiles % 3 == 2 {

@@ -35,8 +35,8 @@ pub fn answer_lines(
         }
         number += 1;
         let reply = match std::str::from_utf8(&raw) {
-            Ok(text) if text.trim().is_empty() => continue,
-            Ok(text) => answer(text.trim()),
+            Ok(text) if without_bom(text).trim().is_empty() => continue,
+            Ok(text) => answer(without_bom(text).trim()),
             Err(_) => Err("the line is not UTF-8 text".to_string()),
         };
         let written = match reply {
@@ -55,6 +55,12 @@ pub fn answer_lines(
         Ok(()) if failed > 0 => Ok(Finished::SomeLinesFailed),
         Ok(()) => Ok(Finished::Done),
     }
+}
+
+/// `text` without a leading UTF-8 byte order mark (editors on Windows write one; it is not
+/// part of the request).
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 /// The answer line of a line that could not be answered.

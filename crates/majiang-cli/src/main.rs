@@ -35,7 +35,8 @@ enum Command {
     /// Score a winning hand under a rule set (JSON request, or JSON lines, on stdin with
     /// --json).
     Score(Box<score::Args>),
-    /// Play a match in the terminal: you against three bots (exit 130 on Ctrl-C).
+    /// Play a match in the terminal: you against the bots, two to five as the table seats (exit
+    /// 130 on Ctrl-C).
     Play(Box<play::Args>),
     /// Check a match log: replay it and print each hand and the final standings (exit 3 if it
     /// replays but stops before the match ended, 1 if it does not replay identically, 2 if it is

@@ -51,14 +51,16 @@ pub struct SelfplayArgs {
     /// Where to write the match log (JSON lines); `-` for standard output.
     #[arg(long, value_name = "FILE")]
     log: String,
-    /// The players: one bot name for every chair, or one per chair separated by commas
-    /// (`efficient`, `aggressive`: efficient without defence, `random`: uniform among the legal
-    /// actions, wins are rare).
+    /// The players: one bot name for everyone, or one per player separated by commas, in the
+    /// order the seating ceremony draws them to their chairs (so the first named is not always
+    /// the first dealer; `replay` shows the seats): `efficient`, `aggressive` (efficient without
+    /// defence), `random` (uniform among the legal actions, wins are rare), or a level.
     #[arg(long, default_value = "efficient", value_name = "NAME[,NAME...]")]
     bots: String,
-    /// Stop the match after this many hands whatever the rules say (0: no limit). Random bots
-    /// in Hong Kong draw nearly every hand, and the dealer keeps the deal on a draw.
-    #[arg(long, default_value_t = 1000)]
+    /// Stop the match after this many hands whatever the rules say (0: no limit), as `play
+    /// --hands` does (`--hand-limit` is the old name). Random bots in Hong Kong draw nearly
+    /// every hand, and the dealer keeps the deal on a draw.
+    #[arg(long = "hands", alias = "hand-limit", default_value_t = 1000)]
     hand_limit: u32,
 }
 
@@ -90,7 +92,14 @@ pub fn run_replay(args: &ReplayArgs) -> ExitCode {
             );
             match report.stops_in {
                 Some(hand) if !report.complete => {
-                    println!("the log ends in hand {hand} (match not finished)");
+                    if report.between_hands {
+                        println!(
+                            "the log ends after hand {} (match not finished)",
+                            hand.saturating_sub(1)
+                        );
+                    } else {
+                        println!("the log ends in hand {hand} (match not finished)");
+                    }
                     ExitCode::from(3)
                 }
                 _ => ExitCode::SUCCESS,
@@ -116,7 +125,8 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
     )?;
     let ruleset = Arc::new(Ruleset::from_name(&name, &options)?);
     let limit = (args.hand_limit > 0).then_some(args.hand_limit);
-    let mut players = seat_bots(&args.bots, &ruleset, args.seed)?;
+    let entrants = entrant_bots(&args.bots, &ruleset, args.seed)?;
+    let mut players = seat_entrants(&ruleset, args.seed, limit, entrants)?;
     let (m, log) = bots::play_match(ruleset, args.seed, limit, &mut players)?;
     let text = log.to_jsonl();
     let summary = MatchSummary::of(&m);
@@ -133,15 +143,18 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
             log.records.len(),
             args.log
         );
-        let names = Names((0..m.players()).map(|c| format!("player {c}")).collect());
+        let names = Names::by_entrant(m.chairs());
+        print!("{}", seats_line(m.chairs(), &names, m.ruleset().seats()));
         print!("{}", standings_text(&summary, &names));
     }
     Ok(())
 }
 
-/// One bot per chair from `names` (one name for every chair, or one per chair, comma
-/// separated), each seeded from the match seed and its chair.
-fn seat_bots(
+/// One bot per entrant (the players the seating ceremony draws into chairs) from `names` (one
+/// name for everyone, or one per entrant, comma separated), each seeded from the match seed and
+/// its entrant number. Bots follow the players, not the chairs: the first bot named is not
+/// always the first dealer.
+pub(crate) fn entrant_bots(
     names: &str,
     ruleset: &Arc<Ruleset>,
     seed: u64,
@@ -150,7 +163,8 @@ fn seat_bots(
     let names: Vec<&str> = names.split(',').map(str::trim).collect();
     if names.len() != 1 && names.len() != n {
         return Err(UsageError(format!(
-            "--bots: give one bot name for every chair or {n} names (one per chair), not {}",
+            "--bots: give one bot name for every player or {n} names (one per player, in the \
+             order they are drawn to their seats), not {}",
             names.len()
         )));
     }
@@ -165,7 +179,51 @@ fn seat_bots(
         .collect()
 }
 
-fn reason_text(r: Option<EndReason>) -> &'static str {
+/// `by_entrant` (entrant k's bot at index k) ordered by chair for [`bots::play_match`]: the
+/// chairs the seating ceremony of the match seeded `seed` gives each entrant.
+pub(crate) fn seat_entrants(
+    ruleset: &Arc<Ruleset>,
+    seed: u64,
+    hand_limit: Option<u32>,
+    by_entrant: Vec<Box<dyn Bot>>,
+) -> Result<Vec<Box<dyn Bot>>, UsageError> {
+    let chairs = seating(ruleset, seed, hand_limit)?;
+    let mut by_chair: Vec<Option<Box<dyn Bot>>> = (0..chairs.len()).map(|_| None).collect();
+    for (bot, chair) in by_entrant.into_iter().zip(&chairs) {
+        by_chair[chair.index()] = Some(bot);
+    }
+    by_chair
+        .into_iter()
+        .map(|b| b.ok_or_else(|| UsageError("a chair without a player".into())))
+        .collect()
+}
+
+/// For each entrant, the chair the match seeded `seed` seats them in.
+pub(crate) fn seating(
+    ruleset: &Arc<Ruleset>,
+    seed: u64,
+    hand_limit: Option<u32>,
+) -> Result<Vec<Player>, UsageError> {
+    let (session, _) = majiang::table::Session::new(ruleset.clone(), seed, hand_limit)?;
+    Ok(session.chairs().to_vec())
+}
+
+/// "seats: player 0 in chair 2 (West), …": who the seating ceremony put where.
+fn seats_line(chairs: &[Player], names: &Names, seats: &[majiang::seat::Seat]) -> String {
+    let seats: Vec<String> = chairs
+        .iter()
+        .map(|&c| {
+            let wind = seats
+                .get(c.index())
+                .map_or(String::new(), |s| format!(" ({})", s.title()));
+            format!("{} in chair {c}{wind}", names.chair(c))
+        })
+        .collect();
+    format!("seats: {}\n", seats.join(", "))
+}
+
+/// Why a match ended, in words.
+pub(crate) fn reason_text(r: Option<EndReason>) -> &'static str {
     match r {
         Some(EndReason::DealRounds) => "the deal went round",
         Some(EndReason::Hands) => "the agreed number of hands",
@@ -193,13 +251,23 @@ fn signed(v: &[i64]) -> String {
 }
 
 /// The players' names by chair: those seen in play when the log names them ("You", "Bot
-/// 1"), else "player N".
+/// 1"), else "player N" for the N-th entrant (as `selfplay --bots` names them, in order).
 struct Names(Vec<String>);
 
 impl Names {
+    /// "player N" in the chair of entrant N.
+    fn by_entrant(chairs: &[Player]) -> Names {
+        let mut names: Vec<String> = (0..chairs.len()).map(|c| format!("player {c}")).collect();
+        for (entrant, chair) in chairs.iter().enumerate() {
+            if let Some(slot) = names.get_mut(chair.index()) {
+                *slot = format!("player {entrant}");
+            }
+        }
+        Names(names)
+    }
+
     fn of(report: &ReplayReport) -> Names {
-        let n = usize::from(report.header.players);
-        let mut names: Vec<String> = (0..n).map(|c| format!("player {c}")).collect();
+        let Names(mut names) = Names::by_entrant(&report.chairs);
         for (entrant, chair) in report.chairs.iter().enumerate() {
             if let (Some(name), Some(slot)) = (
                 report.header.names.get(entrant),
@@ -295,12 +363,10 @@ fn describe(report: &ReplayReport) -> String {
         Value::Object(h.options.clone())
     );
     let names = Names::of(report);
-    let seats: Vec<String> = report
-        .chairs
-        .iter()
-        .map(|&c| format!("{} in chair {c}", names.chair(c)))
-        .collect();
-    let _ = writeln!(out, "seats: {}", seats.join(", "));
+    let winds = Ruleset::from_name(&h.rules, &h.options)
+        .map(|r| r.seats().to_vec())
+        .unwrap_or_default();
+    out.push_str(&seats_line(&report.chairs, &names, &winds));
     let show_lao = majiang::rules::lookup(&h.rules).is_ok_and(|spec| spec.lao);
     for s in &report.hands {
         out.push_str(&hand_line(s, show_lao, &names));

@@ -24,7 +24,7 @@ pub struct RulesFile {
 pub fn load(path: &str) -> Result<RulesFile, String> {
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("reading rules file {path}: {e}"))?;
-    parse(&text).map_err(|e| format!("rules file {path}: {e}"))
+    parse(crate::lines::without_bom(&text)).map_err(|e| format!("rules file {path}: {e}"))
 }
 
 /// Parses rules-file text.

@@ -112,7 +112,7 @@ fn json_mode() -> Result<Finished, UsageError> {
         if input.read_line(&mut head).map_err(read_error)? == 0 {
             break;
         }
-        let line = head[before..].trim();
+        let line = lines::without_bom(&head[before..]).trim();
         if line.is_empty() {
             continue;
         }
@@ -138,7 +138,7 @@ fn json_mode() -> Result<Finished, UsageError> {
 /// Scores one JSON request with the library's one answer function; `Err` for malformed input
 /// (exit 2).
 pub fn answer(text: &str) -> Result<Value, UsageError> {
-    Ok(rules::score_json(text)?)
+    Ok(rules::score_json(lines::without_bom(text))?)
 }
 
 fn request_from_args(args: &Args) -> Result<Value, UsageError> {
@@ -186,8 +186,21 @@ fn request_from_args(args: &Args) -> Result<Value, UsageError> {
             i += 1;
         }
     }
-    // Check the concealed part reads as tiles before building the request.
-    TypedHand::parse(&plain.join(" ")).map_err(|e| UsageError(e.to_string()))?;
+    // Check the concealed part reads as tiles, and that it is a hand (the check `analyze`
+    // makes), before building the request.
+    let typed = TypedHand::parse(&plain.join(" ")).map_err(|e| UsageError(e.to_string()))?;
+    // A winning hand is the dealt hand and one tile (14; 11 at a six-player classic table),
+    // as the rule set's table says; a rule set that cannot be built gets the scorer's message.
+    let size = majiang::table::Ruleset::from_name(&rules, &options)
+        .map_or(14, |r| usize::from(r.config().hand_size) + 1);
+    crate::analyze::hand_shape(
+        hand_text,
+        typed.concealed.len() + 1,
+        melds.len(),
+        size,
+        false,
+    )
+    .map_err(UsageError)?;
     let (win, discarder) = match (&args.discard_from, &args.robbing_kong_from) {
         (Some(d), _) => ("discard", Some(d.clone())),
         (None, Some(d)) => ("robbing_kong", Some(d.clone())),

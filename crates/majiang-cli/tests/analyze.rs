@@ -56,13 +56,13 @@ fn wildcards_complete_a_hand() {
 
 #[test]
 fn declared_melds_shrink_the_hand() {
-    let v = json(&["analyze", "124m11z pung 555z chow 789s"]);
+    let v = json(&["analyze", "124m11z pung 555z chow 789s pung 999p"]);
     assert_eq!(v["tiles"], 5);
     assert_eq!(v["winning"], false);
     assert_eq!(v["shanten"], 0);
-    let v = json(&["analyze", "123m11z pung 555z chow 789s"]);
+    let v = json(&["analyze", "123m11z pung 555z chow 789s pung 999p"]);
     assert_eq!(v["winning"], true);
-    let v = json(&["analyze", "123m1z pung 555z chow 789s"]);
+    let v = json(&["analyze", "123m1z pung 555z chow 789s pung 999p"]);
     assert_eq!(v["waits"], serde_json::json!(["1z"]));
 }
 
@@ -119,4 +119,68 @@ fn score_asks_how_the_winning_tile_came() {
         "--self-drawn",
     ]);
     assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn short_and_long_hands_are_not_hands() {
+    // Too few tiles is no more a hand than too many: exit 2 with the count, as for a long one.
+    for hand in ["11z", "123m11z pung 555z chow 789s", "1123m456p789s11z555z"] {
+        let (code, out, err) = majiang(&["analyze", hand]);
+        assert_eq!(code, 2, "{hand}: {out}");
+        assert!(err.contains("is not a hand"), "{hand}: {err}");
+        assert!(out.is_empty(), "{hand}: {out}");
+    }
+    // The README's example with melds, complete.
+    let v = json(&["analyze", "123m11z pung 555z chow 789s pung 999p"]);
+    assert_eq!(v["winning"], true);
+}
+
+#[test]
+fn waits_leave_out_tiles_all_in_the_melds() {
+    // All four 1z are held (one concealed, three in the pung): 1z cannot come.
+    let v = json(&["analyze", "123m456p789s1z pung 111z"]);
+    assert_eq!(v["waits"], serde_json::json!([]));
+    let (code, out, _) = majiang(&["analyze", "123m456p789s1z pung 111z"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Waits:    none"), "{out}");
+    // One wait left: "1 kind", not "1 kinds".
+    let (_, out, _) = majiang(&["analyze", "123m456p789s1z pung 222z"]);
+    assert!(out.contains("Waits:    1z (1 kind)"), "{out}");
+}
+
+#[test]
+fn analyze_and_score_agree_on_what_a_hand_is() {
+    // 15 tiles: analyze and score both refuse it as a usage error (exit 2), with the same words.
+    let (code, _, analyze_err) = majiang(&["analyze", "1123m456p789s11z555z"]);
+    assert_eq!(code, 2);
+    let (code, out, score_err) = majiang(&[
+        "score",
+        "--rules",
+        "hongkong",
+        "1123m456p789s11z55z 5z",
+        "--self-drawn",
+    ]);
+    assert_eq!(code, 2, "{out}");
+    for err in [&analyze_err, &score_err] {
+        assert!(
+            err.contains("15 concealed tiles with 0 melds is not a hand"),
+            "{err}"
+        );
+    }
+    // Too short for score too.
+    let (code, _, err) = majiang(&["score", "--rules", "hongkong", "11z 1z", "--self-drawn"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not a hand"), "{err}");
+    // A six-player classic hand is 11 tiles: score takes it.
+    let (code, out, err) = majiang(&[
+        "score",
+        "--rules",
+        "classic",
+        "-o",
+        "players=6",
+        "111m222p333s4z 4z",
+        "--self-drawn",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("total"), "{out}");
 }

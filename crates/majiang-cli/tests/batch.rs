@@ -35,7 +35,7 @@ fn each_line_gets_the_one_hand_answer() {
                  \n\
                  {\"hand\": \"13m456p789s11z5555z\", \"wildcard\": \"5z\"}\n\
                  {\"hand\": \"1133557799m1155p\", \"no_seven_pairs\": true}\n\
-                 123m11z pung 555z chow 789s\n";
+                 123m11z pung 555z chow 789s pung 999p\n";
     let out = majiang(&["analyze", "--batch"], input);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(
@@ -44,7 +44,7 @@ fn each_line_gets_the_one_hand_answer() {
             one_hand(&["123m456p789s1122z"]),
             one_hand(&["13m456p789s11z5555z", "--wildcard", "5z"]),
             one_hand(&["1133557799m1155p", "--no-seven-pairs"]),
-            one_hand(&["123m11z pung 555z chow 789s"]),
+            one_hand(&["123m11z pung 555z chow 789s pung 999p"]),
         ]
     );
 }

@@ -233,7 +233,10 @@ fn play_a_hand_in_a_terminal() {
     ]);
     s.wait_for("the table", Duration::from_secs(10), actionable);
     let screen = s.screen();
-    assert!(screen.contains("majiang · hongkong │ hand 1"), "{screen}");
+    assert!(
+        screen.contains("majiang · Hong Kong mahjong │ hand 1"),
+        "{screen}"
+    );
     for name in ["You", "Bot 1", "Bot 2", "Bot 3", "Wall:"] {
         assert!(screen.contains(name), "{name} missing:\n{screen}");
     }

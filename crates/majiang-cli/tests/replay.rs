@@ -231,3 +231,69 @@ fn selfplay_chooses_bots_by_name() {
         let _ = std::fs::remove_file(temp(f));
     }
 }
+
+#[test]
+fn a_log_that_stops_between_hands_says_after_which() {
+    // A player who leaves at the end of hand 2 leaves a log ending on hand 2's settlement: the
+    // log ends after hand 2, not "in hand 3" (never dealt).
+    let path = format!(
+        "{}/../majiang/tests/data/logs/hangzhou-greedy.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let full = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    let i = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains(r#""kind":"settlement""#))
+        .nth(1)
+        .unwrap()
+        .0;
+    let cut = lines[..=i].join("\n") + "\n";
+    let out = run_stdin(&["replay", "-"], &cut);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("the log ends after hand 2 (match not finished)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("in hand 3"), "{stdout}");
+}
+
+#[test]
+fn the_log_records_what_the_zero_floor_withheld() {
+    // Hangzhou to 5 points: in hand 3 the winner is owed 4 by each loser, whose balances are
+    // 2, 1 and 2; they pay what they have (5 in all), the floor keeps back 12 − 5 = 7.
+    let log = selfplay(
+        "hangzhou",
+        "1",
+        &[
+            "--option",
+            "end=points:5",
+            "--bots",
+            "efficient,random,efficient,aggressive",
+        ],
+        "floor.jsonl",
+    );
+    let hand3: Value = log
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| r["kind"] == "settlement" && r["hand_number"] == 3)
+        .unwrap();
+    assert_eq!(
+        hand3["payments"],
+        serde_json::json!([5, -2, -1, -2]),
+        "{hand3}"
+    );
+    assert_eq!(hand3["withheld"], 7, "{hand3}");
+    assert_eq!(hand3["uncollected"], 0, "{hand3}");
+    let end: Value = serde_json::from_str(log.lines().last().unwrap()).unwrap();
+    assert_eq!(end["withheld"], 7, "{end}");
+    // A log written before the field existed (no "withheld") still replays.
+    let old = log.replace(",\"withheld\":7", "");
+    assert!(!old.contains("withheld"));
+    let out = run_stdin(&["replay", "-"], &old);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run_stdin(&["replay", "-"], &log);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

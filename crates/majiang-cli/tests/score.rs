@@ -240,3 +240,52 @@ fn the_table_covers_every_rule_set() {
     covered.sort_unstable();
     assert_eq!(covered, known);
 }
+
+#[test]
+fn unknown_request_fields_are_refused_by_name() {
+    let misspelt = r#"{"rules": "hongkong", "concealed": "123m456p789s222z5p", "winning_tile": "5p",
+        "win": "self_draw", "seat": "south", "prevailng_wind": "south"}"#;
+    let out = common::score_json(misspelt);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("prevailng_wind"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_byte_order_mark_is_not_part_of_the_request() {
+    let request = "\u{feff}{\"rules\": \"hongkong\", \"concealed\": \"123m456p789s11z55z\", \
+        \"winning_tile\": \"5z\", \"win\": \"self_draw\", \"seat\": \"east\"}";
+    let out = common::score_json(request);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["valid"], true);
+}
+
+#[test]
+fn a_hand_over_the_limit_explains_its_own_fan() {
+    // Seven Pairs at a house 16 fan: the total is 18 fan, paid at the limit (64 points); the
+    // reasons name the 18 fan the table shows, not the limit's 10.
+    let out = common::majiang(
+        &[
+            "score",
+            "--rules",
+            "hongkong",
+            "-o",
+            "seven_pairs=16",
+            "1133m5577p99s117z 7z",
+            "--self-drawn",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("total                  18"), "{text}");
+    assert!(text.contains("18 fan → 64 points"), "{text}");
+    assert!(!text.contains("10 fan"), "{text}");
+}

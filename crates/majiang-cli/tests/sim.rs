@@ -291,3 +291,86 @@ fn matches_refuse_zero() {
     assert_ne!(code, 0);
     assert!(err.contains("--matches"), "{err}");
 }
+
+#[test]
+fn a_simulated_match_is_the_selfplay_match_of_its_seed() {
+    // Match 2 of a run seeded 11 is `selfplay --seed 13` with --bots rotated by 2; the bots
+    // follow the players drawn to the chairs, so the first named does not always deal first.
+    let bots = "efficient,random,efficient,easy";
+    let (_, v, out) = sim_json(
+        &[
+            "--rules",
+            "hongkong",
+            "--matches",
+            "1",
+            "--seed",
+            "13",
+            "--bots",
+            bots,
+            "--hands",
+            "20",
+        ],
+        "one.json",
+    );
+    assert!(
+        out.contains("ends: cut short at the hand limit ×1"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("HandLimit") && !out.contains("DealRounds"),
+        "{out}"
+    );
+    // One bot per name appearing once: no "all" row repeating it.
+    assert!(
+        !out.contains("all random") && !out.contains("all easy"),
+        "{out}"
+    );
+    assert!(out.contains("all efficient"), "{out}");
+    let path = temp("m13.jsonl");
+    let (code, text, err) = majiang(&[
+        "selfplay",
+        "--rules",
+        "hongkong",
+        "--seed",
+        "13",
+        "--bots",
+        bots,
+        "--hands",
+        "20",
+        "--log",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let per_position = v["standings_per_seat"].as_array().unwrap();
+    for (k, s) in per_position.iter().enumerate() {
+        let points = s["mean_final_score"].as_f64().unwrap() as i64;
+        let line = text
+            .lines()
+            .find(|l| l.contains(&format!("player {k} (chair")))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(
+            line.trim_end().ends_with(&format!("{points:+}")),
+            "{k}: {line} vs {points}"
+        );
+    }
+    // The seating is shown, and the first named is not the first dealer in every match.
+    assert!(text.contains("seats: player 0 in chair"), "{text}");
+    let mut first_deals = 0;
+    for seed in 0..12 {
+        let (_, text, _) = majiang(&[
+            "selfplay",
+            "--rules",
+            "hongkong",
+            "--seed",
+            &seed.to_string(),
+            "--hands",
+            "1",
+            "--log",
+            path.to_str().unwrap(),
+        ]);
+        if text.contains("player 0 in chair 0 ") {
+            first_deals += 1;
+        }
+    }
+    assert!(first_deals < 12, "player 0 sat East in every match");
+}

@@ -2,7 +2,8 @@
 //! the table out. The terminal loop (`super::run`) only feeds keys and draws.
 
 use super::tiles::TileStyle;
-use majiang::bots::{self, Bot};
+use majiang::bots;
+use majiang::driver::{Controller, Driver, Poll, Timers};
 use majiang::scoring::{PatternScore, WinKind};
 use majiang::table::log::LogRecord;
 use majiang::table::matches::{Settlement, Standing};
@@ -10,6 +11,7 @@ use majiang::table::{
     Action, ActionError, Event, MatchError, Observation, Player, Ruleset, Session,
 };
 use majiang::tile::Tile;
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -26,6 +28,10 @@ pub enum Key {
     Left,
     /// Right arrow.
     Right,
+    /// Up arrow (the end-of-hand box, back).
+    Up,
+    /// Down arrow (the end-of-hand box, forward).
+    Down,
     /// Home.
     Home,
     /// End.
@@ -87,11 +93,26 @@ pub struct HandSummary {
     pub itemised: Vec<majiang::table::PlayerPayment>,
 }
 
+/// What a bot step did (see [`App::step_bot`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BotStep {
+    /// A bot played this action.
+    Played(Action),
+    /// No bot decision is due before this time (milliseconds on the caller's clock).
+    WaitUntil(u64),
+    /// No bot has anything to decide (the human's turn, the hand is over, or the table is
+    /// hidden).
+    Idle,
+}
+
 /// The whole interactive game.
 pub struct App {
-    session: Session,
+    /// The match with a controller per chair: the human's chair is a person, every other a
+    /// bot; the library's seat driver says which bot decides when.
+    driver: Driver,
+    /// The caller's clock (milliseconds), as last told ([`App::step_bot`], [`App::set_clock`]).
+    clock: u64,
     human: Player,
-    bots: Vec<Option<Box<dyn Bot>>>,
     names: Vec<String>,
     /// How tiles are drawn.
     pub style: TileStyle,
@@ -99,6 +120,13 @@ pub struct App {
     mode: Mode,
     messages: VecDeque<String>,
     log_scroll: usize,
+    /// Rows the log area had when last drawn (the view notes it; PgUp stops at the oldest
+    /// screenful).
+    log_rows: Cell<usize>,
+    /// How many rows the end-of-hand box is scrolled down (↑/↓, PgUp/PgDn).
+    summary_scroll: usize,
+    /// The furthest the end-of-hand box can scroll, as last drawn (the view notes it).
+    summary_rows_hidden: Cell<usize>,
     notice: Option<String>,
     fits: bool,
     summary: Option<HandSummary>,
@@ -115,6 +143,7 @@ impl App {
     /// A new match against bots named `bots` (`efficient`, `random`), seeded; the human is the
     /// match's first entrant. `hand_limit` cuts the match short after that many hands. With
     /// `logging`, the match log is kept ([`App::take_log`]).
+    #[cfg(test)]
     pub fn new(
         ruleset: Arc<Ruleset>,
         seed: u64,
@@ -122,19 +151,34 @@ impl App {
         hand_limit: Option<u32>,
         logging: bool,
     ) -> Result<App, String> {
+        App::paced(ruleset, seed, bots, hand_limit, logging, 0)
+    }
+
+    /// [`App::new`] with the bots waiting `bot_delay_ms` after each decision point opens (the
+    /// driver's [`Timers::bot_delay_ms`]), so a person can follow the play. A bot that lets a
+    /// discard go answers at once after the delay has run for the first answer: no pause tells
+    /// the table that it could have claimed.
+    pub fn paced(
+        ruleset: Arc<Ruleset>,
+        seed: u64,
+        bots: &str,
+        hand_limit: Option<u32>,
+        logging: bool,
+        bot_delay_ms: u64,
+    ) -> Result<App, String> {
         let n = ruleset.players();
         let (session, opening) =
             Session::new(Arc::clone(&ruleset), seed, hand_limit).map_err(|e| e.to_string())?;
         let human = session.chairs()[0];
-        let mut bots_vec = Vec::with_capacity(n);
+        let mut controllers = Vec::with_capacity(n);
         for i in 0..n {
-            bots_vec.push(if Player(i as u8) == human {
-                None
+            let bot_seed = seed
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .wrapping_add(i as u64);
+            controllers.push(if Player(i as u8) == human {
+                Controller::person(bot_seed)
             } else {
-                let bot_seed = seed
-                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                    .wrapping_add(i as u64);
-                Some(bots::by_name(bots, &ruleset, bot_seed).map_err(|e| e.to_string())?)
+                Controller::Bot(bots::by_name(bots, &ruleset, bot_seed).map_err(|e| e.to_string())?)
             });
         }
         let mut k = 0;
@@ -157,16 +201,28 @@ impl App {
                 .map(|c| names[c.index()].clone())
                 .collect(),
         );
-        let mut app = App {
+        let driver = Driver::new(
             session,
+            controllers,
+            Timers {
+                bot_delay_ms,
+                ..Timers::default()
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        let mut app = App {
+            driver,
+            clock: 0,
             human,
-            bots: bots_vec,
             names,
             style: TileStyle::Ascii,
             cursor: 0,
             mode: Mode::Playing,
             messages: VecDeque::new(),
             log_scroll: 0,
+            log_rows: Cell::new(4),
+            summary_scroll: 0,
+            summary_rows_hidden: Cell::new(0),
             notice: None,
             fits: true,
             summary: None,
@@ -175,8 +231,17 @@ impl App {
             written: 0,
             last_turn_drawn: None,
         };
+        if let Some(note) = super::expert_note(&ruleset, &[bots]) {
+            app.push_message(note.clone());
+            app.notice = Some(note);
+        }
         app.hand_started(opening.deal);
         Ok(app)
+    }
+
+    /// Tells the app the time on the caller's clock (milliseconds; it never goes back).
+    pub fn set_clock(&mut self, now: u64) {
+        self.clock = self.clock.max(now);
     }
 
     // ----- what the view reads -----
@@ -184,7 +249,7 @@ impl App {
     /// The current hand.
     #[cfg(test)]
     pub fn game(&self) -> &majiang::table::Game {
-        self.session.game()
+        self.driver.session().game()
     }
 
     /// The human's chair.
@@ -194,7 +259,7 @@ impl App {
 
     /// What the human may see now.
     pub fn observation(&self) -> Observation {
-        self.session.game().observation(self.human)
+        self.driver.session().game().observation(self.human)
     }
 
     /// A player's name ("You", "Bot 1", ...).
@@ -220,6 +285,21 @@ impl App {
     /// How many lines the log is scrolled back from its end (PgUp/PgDn).
     pub fn log_scroll(&self) -> usize {
         self.log_scroll
+    }
+
+    /// The view notes how many rows the log area has (PgUp stops at the oldest screenful).
+    pub fn note_log_rows(&self, rows: usize) {
+        self.log_rows.set(rows.max(1));
+    }
+
+    /// How many rows the end-of-hand box is scrolled down.
+    pub fn summary_scroll(&self) -> usize {
+        self.summary_scroll
+    }
+
+    /// The view notes how many rows of the end-of-hand box do not fit (↓ scrolls to them).
+    pub fn note_summary_hidden(&self, rows: usize) {
+        self.summary_rows_hidden.set(rows);
     }
 
     /// Tells the app whether the terminal is big enough to show the table. While it is not,
@@ -248,8 +328,8 @@ impl App {
     pub fn match_length(&self) -> String {
         use majiang::table::matches::EndRule;
         let hand = self.hand_number();
-        let limit = self.session.matches().hand_limit();
-        match (self.session.matches().rules().end, limit) {
+        let limit = self.driver.session().matches().hand_limit();
+        match (self.driver.session().matches().rules().end, limit) {
             (_, Some(n)) => format!("hand {hand} of {n}"),
             (EndRule::Hands(n), None) => format!("hand {hand} of {n}"),
             (EndRule::Points(p), None) => {
@@ -278,12 +358,12 @@ impl App {
 
     /// Net chips or points per chair.
     pub fn ledger(&self) -> &[i64] {
-        self.session.ledger()
+        self.driver.session().ledger()
     }
 
     /// Hand number, from 1.
     pub fn hand_number(&self) -> u32 {
-        self.session.game().setup().hand_number
+        self.driver.session().game().setup().hand_number
     }
 
     /// The last finished hand's settlement (payments, ledger, next deal).
@@ -293,22 +373,22 @@ impl App {
 
     /// The match seed (the same seed and the same moves give the same match).
     pub fn seed(&self) -> u64 {
-        self.session.matches().seed()
+        self.driver.session().matches().seed()
     }
 
     /// The standings, best first.
     pub fn standings(&self) -> Vec<Standing> {
-        self.session.standings()
+        self.driver.session().standings()
     }
 
     /// Points each player started the match with (Hangzhou `points:N`; else 0).
     pub fn starting_points(&self) -> i64 {
-        self.session.matches().rules().starting_points
+        self.driver.session().matches().rules().starting_points
     }
 
     /// The rule set.
     pub fn ruleset(&self) -> &Arc<Ruleset> {
-        self.session.ruleset()
+        self.driver.session().ruleset()
     }
 
     /// True once the user has left.
@@ -335,7 +415,7 @@ impl App {
     /// The human must decide now.
     #[cfg(test)]
     pub fn human_to_act(&self) -> bool {
-        self.mode == Mode::Playing && self.session.game().to_act().contains(self.human)
+        self.mode == Mode::Playing && self.driver.session().game().to_act().contains(self.human)
     }
 
     /// A bot that must decide now, if any (and the game is being played).
@@ -343,7 +423,11 @@ impl App {
         if self.mode != Mode::Playing || !self.fits {
             return None;
         }
-        self.session.game().to_act().find(|&p| p != self.human)
+        self.driver
+            .session()
+            .game()
+            .to_act()
+            .find(|&p| self.driver.automatic(p))
     }
 
     /// The keys that do something now, for the help line.
@@ -351,7 +435,7 @@ impl App {
         let mut keys: Vec<&str> = Vec::new();
         match &self.mode {
             Mode::Playing => {
-                let legal = self.session.game().legal_actions(self.human);
+                let legal = self.driver.session().game().legal_actions(self.human);
                 let has = |f: &dyn Fn(&Action) -> bool| legal.iter().any(f);
                 if has(&|a| matches!(a, Action::Discard(_))) {
                     keys.push("←/→ pick");
@@ -389,7 +473,7 @@ impl App {
             Mode::Choose(_) => {
                 keys.extend(["1-9 or ←/→ + Enter choose", "Esc back"]);
             }
-            Mode::HandOver if self.session.is_over() => {
+            Mode::HandOver if self.driver.session().is_over() => {
                 keys.extend(["Enter standings", "? help", "q quit"]);
             }
             Mode::HandOver => keys.extend(["Enter next hand", "? help", "q quit"]),
@@ -397,6 +481,9 @@ impl App {
             Mode::ConfirmQuit(_) => keys.extend(["y abandon the match", "n keep playing"]),
             Mode::Help(_) => keys.extend(["any key back to the game"]),
             Mode::Quit => {}
+        }
+        if self.mode == Mode::HandOver && self.summary_rows_hidden.get() > 0 {
+            keys.insert(1, "↑/↓ PgUp/PgDn scroll the box");
         }
         keys.join("  ")
     }
@@ -406,7 +493,7 @@ impl App {
         if !self.logging {
             return Vec::new();
         }
-        let log = self.session.log();
+        let log = self.driver.session().log();
         let new: Vec<String> = log.records[self.written..]
             .iter()
             .map(|r: &LogRecord| serde_json::to_string(r).unwrap_or_default())
@@ -417,35 +504,47 @@ impl App {
 
     // ----- driving -----
 
-    /// Lets one bot act, if one must: the action taken, if any.
-    pub fn step_bot(&mut self) -> Option<Action> {
-        let p = self.bot_to_act()?;
-        let obs = self.session.game().observation(p);
-        let legal = obs.legal_actions.clone();
-        if legal.is_empty() {
-            return None;
+    /// Lets the bot whose decision the driver says is due at `now` (milliseconds on the
+    /// caller's clock) play it; or says when the next one is due. Bots wait while the table is
+    /// hidden or a pop-up is up. A bot's action the engine refuses is replaced by the first
+    /// legal action (the driver's one policy), and the log says so.
+    pub fn step_bot(&mut self, now: u64) -> BotStep {
+        self.set_clock(now);
+        if self.bot_to_act().is_none() {
+            return BotStep::Idle;
         }
-        let action = match self.bots[p.index()].as_mut() {
-            Some(bot) => bot.act(&obs, &legal),
-            None => legal[0],
+        let decision = match self.driver.poll(self.clock) {
+            Poll::Act(d) => d,
+            Poll::Wait(Some(at)) => return BotStep::WaitUntil(at),
+            Poll::Wait(None) => return BotStep::Idle,
         };
-        let action = if legal.contains(&action) {
-            action
-        } else {
-            legal[0]
-        };
-        let done = self.apply(p, action).ok().map(|()| action);
-        if !self.session.game().legal_actions(self.human).is_empty() {
+        if let Some((chosen, why)) = &decision.refused {
+            self.push_message(format!(
+                "{}'s bot chose {chosen}, which the game refused ({why}); it plays {} instead.",
+                self.name(decision.player),
+                decision.action
+            ));
+        }
+        if self.apply(decision.player, decision.action).is_err() {
+            return BotStep::Idle;
+        }
+        if !self
+            .driver
+            .session()
+            .game()
+            .legal_actions(self.human)
+            .is_empty()
+        {
             // The human must decide now: a notice about waiting is stale.
             self.notice = None;
         }
-        done
+        BotStep::Played(decision.action)
     }
 
     /// Lets the bots act until the human must decide or the hand ends (no delay: tests).
     #[cfg(test)]
     pub fn run_bots(&mut self) {
-        while self.step_bot().is_some() {}
+        while let BotStep::Played(_) = self.step_bot(self.clock) {}
     }
 
     /// Handles one key.
@@ -464,9 +563,27 @@ impl App {
             }
             return;
         }
+        if self.mode == Mode::HandOver {
+            // The keys that scroll scroll the end-of-hand box, whose payments may not all fit.
+            let hidden = self.summary_rows_hidden.get();
+            match key {
+                Key::Down | Key::PageDown => {
+                    let step = if key == Key::Down { 1 } else { 5 };
+                    self.summary_scroll = (self.summary_scroll + step).min(hidden);
+                    return;
+                }
+                Key::Up | Key::PageUp => {
+                    let step = if key == Key::Up { 1 } else { 5 };
+                    self.summary_scroll = self.summary_scroll.saturating_sub(step);
+                    return;
+                }
+                _ => {}
+            }
+        }
         match key {
             Key::PageUp => {
-                self.log_scroll = (self.log_scroll + 5).min(self.messages.len());
+                let oldest = self.messages.len().saturating_sub(self.log_rows.get());
+                self.log_scroll = (self.log_scroll + 5).min(oldest);
                 return;
             }
             Key::PageDown => {
@@ -493,7 +610,7 @@ impl App {
                 Key::Char('g') => self.style = self.style.toggled(),
                 Key::Char('?') => self.open_help(),
                 Key::Char('q') => self.confirm_quit(),
-                _ if self.session.is_over() => {
+                _ if self.driver.session().is_over() => {
                     self.notice = Some("Press Enter for the standings.".into());
                 }
                 _ => self.notice = Some("Press Enter for the next hand.".into()),
@@ -539,7 +656,7 @@ impl App {
     }
 
     fn on_play_key(&mut self, key: Key) {
-        let legal = self.session.game().legal_actions(self.human);
+        let legal = self.driver.session().game().legal_actions(self.human);
         let n_tiles = self.hand_tiles().len();
         match key {
             Key::Char('q') => self.confirm_quit(),
@@ -597,10 +714,12 @@ impl App {
         match options.len() {
             0 => {
                 let probe = self.probe(what);
-                self.notice = Some(match self.session.game().check(self.human, probe) {
-                    Err(e) => self.refusal(&e),
-                    Ok(()) => format!("You cannot {what} now."),
-                });
+                self.notice = Some(
+                    match self.driver.session().game().check(self.human, probe) {
+                        Err(e) => self.refusal(&e),
+                        Ok(()) => format!("You cannot {what} now."),
+                    },
+                );
             }
             1 => self.human_acts(options[0]),
             _ => {
@@ -668,7 +787,7 @@ impl App {
     /// Plays one action through the session (which settles a finished hand and logs it); the
     /// game's refusal, if refused.
     fn apply(&mut self, p: Player, action: Action) -> Result<(), MatchError> {
-        let step = self.session.act(p, action)?;
+        let step = self.driver.act(p, action, self.clock)?;
         self.record(&step.events);
         self.after_step();
         if let Some(settlement) = step.settlement {
@@ -676,6 +795,7 @@ impl App {
                 s.payments = settlement.payments.clone();
             }
             self.settlement = Some(settlement);
+            self.summary_scroll = 0;
             self.mode = Mode::HandOver;
         }
         Ok(())
@@ -702,7 +822,7 @@ impl App {
     fn hand_started(&mut self, events: Vec<Event>) {
         self.summary = None;
         self.last_turn_drawn = None;
-        let d = self.session.game().dealer();
+        let d = self.driver.session().game().dealer();
         self.log_scroll = 0;
         self.push_message(format!(
             "Hand {} begins: {}.",
@@ -714,11 +834,11 @@ impl App {
     }
 
     fn next_hand(&mut self) {
-        if self.session.is_over() {
+        if self.driver.session().is_over() {
             self.mode = Mode::MatchOver;
             return;
         }
-        match self.session.deal_next() {
+        match self.driver.deal_next(self.clock) {
             Ok(events) => {
                 self.mode = Mode::Playing;
                 self.hand_started(events);
@@ -743,7 +863,7 @@ impl App {
 
     /// Logs the events and turns what the human may see of them into messages.
     fn record(&mut self, events: &[Event]) {
-        let hand = self.session.game().setup().hand_number;
+        let hand = self.driver.session().game().setup().hand_number;
         for e in events {
             if let Event::Won {
                 player,
@@ -761,8 +881,8 @@ impl App {
                     discarder: *discarder,
                     tile: Some(*tile),
                     hand_tiles: tiles.clone(),
-                    melds: self.session.game().melds(*player).to_vec(),
-                    flowers: self.session.game().flowers(*player).to_vec(),
+                    melds: self.driver.session().game().melds(*player).to_vec(),
+                    flowers: self.driver.session().game().flowers(*player).to_vec(),
                     patterns: scored.patterns.clone(),
                     total: scored.total,
                     payments: scored.payments.clone(),
@@ -781,7 +901,7 @@ impl App {
                     flowers: Vec::new(),
                     patterns: Vec::new(),
                     total: 0,
-                    payments: vec![0; self.session.game().players()],
+                    payments: vec![0; self.driver.session().game().players()],
                     itemised: Vec::new(),
                 });
             }
@@ -822,16 +942,16 @@ impl App {
                 gambit,
                 wildcard,
             } => format!(
-                "{} discard{} {}{}.",
+                "{} discard{} {}{}",
                 who(player),
                 self.s(player),
                 st.tile(*tile),
                 if *gambit {
                     " — a Fortune Gambit!"
                 } else if *wildcard {
-                    " (a wildcard: no claims until their next draw)"
+                    " (a wildcard: no claims until their next draw)."
                 } else {
-                    ""
+                    "."
                 }
             ),
             Event::Claimed {

@@ -1,4 +1,4 @@
-//! `majiang play`: a full-screen game in the terminal, you against three bots.
+//! `majiang play`: a full-screen game in the terminal, you against the bots (two to five).
 //!
 //! The parts: [`app`] is the game as a state machine (keys in, engine actions out, no
 //! terminal; the match is the library's `Match`, the bots its `bots`), [`view`] draws it with
@@ -67,9 +67,23 @@ pub struct Args {
 /// The `--bots` help, listing every bot the library knows (the list the error quotes).
 fn bots_help() -> String {
     format!(
-        "The bots' policy: a level or a bot by name ({})",
+        "The bots' policy: a level or a bot by name ({}). At classic's five- and six-player \
+         tables `hard` (the expert) leaves every decision about the extra winds to the `normal` \
+         bot's play",
         majiang::bots::BOT_NAMES.join(", ")
     )
+}
+
+/// What to tell the user when `bots` includes the expert (`hard`) at a table with extra winds:
+/// there it does not search the extra winds' decisions but plays them as the `normal` bot does.
+pub fn expert_note(ruleset: &Ruleset, bots: &[&str]) -> Option<String> {
+    let expert = bots.iter().any(|b| matches!(*b, "hard" | "expert"));
+    (expert && ruleset.config().extra_winds() > 0).then(|| {
+        format!(
+            "Note: at {} players the hard bot plays the extra winds as the normal bot does.",
+            ruleset.players()
+        )
+    })
 }
 
 /// What `play` prints when the player leaves: the standings, the hands played and the seed,
@@ -92,7 +106,7 @@ pub fn farewell(app: &App, log: Option<&str>) -> String {
     out.push_str(&format!(
         "{hands} hand{} of {}, seed {}.\n",
         if hands == 1 { "" } else { "s" },
-        app.ruleset().name(),
+        app.ruleset().spec().english,
         app.seed()
     ));
     match log {
@@ -124,12 +138,13 @@ pub fn build(args: &Args) -> Result<App, UsageError> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let mut app = App::new(
+    let mut app = App::paced(
         Arc::new(ruleset),
         seed,
         &args.bots,
         args.hands,
         args.log.is_some(),
+        args.delay_ms,
     )
     .map_err(UsageError)?;
     if args.glyphs {
@@ -155,12 +170,7 @@ pub fn run(args: &Args) -> Result<Finished, UsageError> {
         None => None,
     };
     let mut guard = TerminalGuard::enter().map_err(|e| UsageError(format!("terminal: {e}")))?;
-    let result = event_loop(
-        &mut guard.terminal,
-        &mut app,
-        Duration::from_millis(args.delay_ms),
-        &mut log,
-    );
+    let result = event_loop(&mut guard.terminal, &mut app, &mut log);
     drop(guard);
     if let Some(w) = log.as_mut() {
         w.flush()
@@ -189,15 +199,18 @@ fn write_log(
     Ok(())
 }
 
+/// The terminal's main loop: draw, let the bot whose turn the seat driver says is due play,
+/// wait for a key or the next bot's time. The driver keeps the bots' pacing (`--delay-ms`); this
+/// loop only tells it the milliseconds elapsed since the start.
 fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     app: &mut App,
-    delay: Duration,
     log: &mut Option<std::io::BufWriter<std::fs::File>>,
 ) -> std::io::Result<bool> {
     // Ctrl-C arrives as a key in raw mode: the match ends at once, and the exit code says so.
     let mut interrupted = false;
-    let mut next_bot = Instant::now() + delay;
+    let start = Instant::now();
+    let now = || u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
     while !app.should_quit() {
         write_log(app, log)?;
         if app.style == tiles::TileStyle::Glyphs {
@@ -212,32 +225,26 @@ fn event_loop(
         if std::env::var_os("MAJIANG_PLAY_TEST_PANIC").is_some() {
             panic!("test panic (MAJIANG_PLAY_TEST_PANIC is set)");
         }
-        let timeout = if app.bot_to_act().is_some() {
-            next_bot.saturating_duration_since(Instant::now())
-        } else {
-            Duration::from_secs(3600)
-        };
         let playing = app.mode() == &app::Mode::Playing;
-        if event::poll(timeout)? {
+        let timeout = match app.step_bot(now()) {
+            // A bot played: draw it before reading any key.
+            app::BotStep::Played(_) => None,
+            app::BotStep::WaitUntil(at) => Some(Duration::from_millis(at.saturating_sub(now()))),
+            app::BotStep::Idle => Some(Duration::from_secs(3600)),
+        };
+        if let Some(timeout) = timeout
+            && event::poll(timeout)?
+        {
             match event::read()? {
                 TermEvent::Key(k) if k.kind != KeyEventKind::Release => {
                     if let Some(key) = map_key(k) {
                         interrupted |= key == Key::Interrupt;
+                        app.set_clock(now());
                         app.on_key(key);
-                        next_bot = Instant::now() + delay;
                     }
                 }
                 _ => {}
             }
-        } else if app.bot_to_act().is_some() {
-            // A bot letting a discard go does so at once: a pause would tell the table that
-            // it could have claimed.
-            let passed = app.step_bot() == Some(majiang::table::Action::Pass);
-            next_bot = if passed {
-                Instant::now()
-            } else {
-                Instant::now() + delay
-            };
         }
         if playing && app.mode() == &app::Mode::HandOver {
             // The hand just ended: keys typed for the play (a discard's Enter) must not skip
@@ -261,6 +268,8 @@ fn map_key(k: KeyEvent) -> Option<Key> {
         KeyCode::Esc => Key::Esc,
         KeyCode::Left => Key::Left,
         KeyCode::Right => Key::Right,
+        KeyCode::Up => Key::Up,
+        KeyCode::Down => Key::Down,
         KeyCode::Home => Key::Home,
         KeyCode::End => Key::End,
         KeyCode::PageUp => Key::PageUp,

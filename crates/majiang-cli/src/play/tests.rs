@@ -1,6 +1,6 @@
 //! The app without a terminal: keys in, the screen drawn into a ratatui test buffer.
 
-use super::app::{App, Key, Mode};
+use super::app::{App, BotStep, Key, Mode};
 use super::view;
 use majiang::meld::MeldKind;
 use majiang::table::{Action, Ruleset};
@@ -77,7 +77,7 @@ fn first_screen_shows_the_table_and_the_hand() {
     let mut a = app("hangzhou", 3, 16);
     a.run_bots();
     let s = screen(&a);
-    assert!(s.contains("majiang · hangzhou │ hand 1"), "{s}");
+    assert!(s.contains("majiang · Hangzhou mahjong │ hand 1"), "{s}");
     for name in ["Bot 1", "Bot 2", "Bot 3", "You"] {
         assert!(s.contains(name), "{name} missing:\n{s}");
     }
@@ -409,6 +409,7 @@ fn a_fortune_gambit_is_flagged_before_the_discard() {
                 assert!(mine.gambit_run >= 1);
                 let s = screen(&a);
                 assert!(s.contains("a Fortune Gambit!"), "{s}");
+                assert!(!s.contains("Gambit!."), "{s}");
                 assert!(s.contains("Fortune Gambit round: no claims"), "{s}");
                 return;
             }
@@ -511,7 +512,7 @@ fn a_ready_hand_shows_waits_that_win() {
                 a.on_key(Key::Right);
             }
             let before = screen(&a);
-            assert!(before.contains(" → "), "no readiness shown:\n{before}");
+            assert!(before.contains("→ "), "no readiness shown:\n{before}");
             a.on_key(Key::Enter);
             if a.mode() != &Mode::Playing {
                 // The discard ended the hand: the summary covers the hand.
@@ -937,7 +938,7 @@ fn a_waiting_notice_goes_when_the_turn_comes() {
                 break;
             }
             if a.bot_to_act().is_some() {
-                a.step_bot();
+                a.step_bot(0);
             } else {
                 human_step(&mut a);
             }
@@ -1013,7 +1014,10 @@ fn leaving_prints_the_standings_and_the_log_path() {
     for name in ["You", "Bot 1", "Bot 2", "Bot 3"] {
         assert!(text.contains(name), "{text}");
     }
-    assert!(text.contains("1 hand of hongkong, seed 3."), "{text}");
+    assert!(
+        text.contains("1 hand of Hong Kong mahjong, seed 3."),
+        "{text}"
+    );
     assert!(text.contains("m.jsonl"), "{text}");
 }
 
@@ -1097,6 +1101,229 @@ fn the_help_fits_every_pattern_name_at_90_by_32() {
                 p.name,
                 p.name.chars().count()
             );
+        }
+    }
+}
+
+#[test]
+fn the_seat_driver_paces_the_bots() {
+    // With a 250 ms delay, no bot plays before its decision point is 250 ms old; at that time
+    // exactly one decision is played, and the next one waits again (a claim answer at the same
+    // point does not).
+    let r = Arc::new(Ruleset::from_name("hongkong", &Map::new()).unwrap());
+    for seed in 0..8 {
+        let mut a = App::paced(r.clone(), seed, "efficient", Some(1), false, 250).unwrap();
+        if a.bot_to_act().is_none() {
+            continue;
+        }
+        assert_eq!(a.step_bot(0), BotStep::WaitUntil(250), "seed {seed}");
+        assert_eq!(a.step_bot(249), BotStep::WaitUntil(250), "seed {seed}");
+        let before = a.game().clone();
+        assert!(matches!(a.step_bot(250), BotStep::Played(_)), "seed {seed}");
+        assert_ne!(a.game(), &before, "the bot's action reached the game");
+        match a.step_bot(250) {
+            BotStep::WaitUntil(t) => assert_eq!(t, 500, "seed {seed}"),
+            // Several bots answering the same discard: the next answer is due at once.
+            BotStep::Played(Action::Pass) | BotStep::Idle => {}
+            other => panic!("seed {seed}: {other:?}"),
+        }
+        return;
+    }
+    panic!("no seed began with a bot to act");
+}
+
+#[test]
+fn the_same_seed_plays_the_same_bots_paced_or_not() {
+    // Pacing changes when the bots play, never what: the driver's decisions are the same.
+    let r = Arc::new(Ruleset::from_name("classic", &Map::new()).unwrap());
+    let mut quick = App::paced(r.clone(), 5, "efficient", Some(1), true, 0).unwrap();
+    let mut paced = App::paced(r, 5, "efficient", Some(1), true, 100).unwrap();
+    let mut clock = 0;
+    for _ in 0..400 {
+        quick.run_bots();
+        loop {
+            match paced.step_bot(clock) {
+                BotStep::Played(_) => {}
+                BotStep::WaitUntil(t) => clock = t,
+                BotStep::Idle => break,
+            }
+        }
+        assert_eq!(quick.game(), paced.game());
+        if quick.mode() != &Mode::Playing {
+            break;
+        }
+        human_step(&mut quick);
+        human_step(&mut paced);
+    }
+    assert_eq!(quick.take_log(), paced.take_log());
+}
+
+fn app_of(rules: &str, options: &str, seed: u64, hands: u32) -> App {
+    let options: Map<String, serde_json::Value> = serde_json::from_str(options).unwrap();
+    let r = Arc::new(Ruleset::from_name(rules, &options).unwrap());
+    App::new(r, seed, "efficient", Some(hands), true).unwrap()
+}
+
+/// The screen's text with box borders and runs of spaces folded into single spaces.
+fn folded(s: &str) -> String {
+    s.replace(['│', '┌', '┐', '└', '┘', '─'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn the_ready_hint_is_shown_whole_at_90_columns() {
+    let mut checked = 0;
+    for seed in 0..6 {
+        let mut a = app("hongkong", seed, 1);
+        for _ in 0..200 {
+            a.run_bots();
+            if a.mode() != &Mode::Playing {
+                break;
+            }
+            let obs = a.observation();
+            if obs
+                .legal_actions
+                .iter()
+                .any(|x| matches!(x, Action::Discard(_)))
+            {
+                let tiles = a.hand_tiles();
+                let hint = view::readiness(&a, &obs, tiles.get(a.cursor()).copied());
+                let s = screen_of(&a, 90, 32);
+                assert!(
+                    folded(&s).contains(&folded(&hint)),
+                    "seed {seed}: the hint {hint:?} is cut:\n{s}"
+                );
+                checked += 1;
+            }
+            human_step(&mut a);
+        }
+    }
+    assert!(checked > 20, "{checked}");
+}
+
+#[test]
+fn the_status_line_is_whole_at_90_columns() {
+    let mut a = app_of("hangzhou", r#"{"wildcard": "indicator"}"#, 4, 2);
+    let obs = a.observation();
+    let s = screen_of(&a, 90, 32);
+    let wild = a.style.tile(obs.wildcard.unwrap());
+    assert!(s.contains(&format!("wall {}", obs.live_wall)), "{s}");
+    assert!(s.contains(&format!("wild {wild}")), "{s}");
+    a.run_bots();
+    for rules in ["hongkong", "yangzhou", "classic"] {
+        let a = app(rules, 3, 2);
+        let s = screen_of(&a, 90, 32);
+        let wall = format!("wall {}", a.observation().live_wall);
+        assert!(s.contains(&wall), "{rules}:\n{s}");
+    }
+}
+
+#[test]
+fn the_newest_discard_is_always_in_view_at_three_players() {
+    // Classic at three: the side boxes hold every discard the hand can reach, or the newest
+    // rows with a count of the older ones; the highlighted newest discard is always drawn.
+    let mut shown = 0;
+    for seed in 0..4 {
+        let mut a = app_of("classic", r#"{"players": 3}"#, seed, 1);
+        for _ in 0..400 {
+            a.run_bots();
+            if a.mode() != &Mode::Playing {
+                break;
+            }
+            let obs = a.observation();
+            if let Some((p, _)) = obs.last_discard.filter(|&(p, _)| p != a.human()) {
+                let mut t = Terminal::new(TestBackend::new(90, 32)).unwrap();
+                t.draw(|f| view::draw(f, &a)).unwrap();
+                let buf = t.backend().buffer();
+                // Rows 2.. (below the status line), the opponents' boxes (above yours).
+                let reversed = (2..20u16).any(|y| {
+                    (0..90u16).any(|x| {
+                        buf[(x, y)]
+                            .modifier
+                            .contains(ratatui::style::Modifier::REVERSED)
+                    })
+                });
+                assert!(reversed, "seed {seed}: {p:?}'s newest discard is hidden");
+                shown += 1;
+            }
+            human_step(&mut a);
+        }
+    }
+    assert!(shown > 50, "{shown}");
+}
+
+#[test]
+fn every_payment_of_a_six_player_hand_can_be_scrolled_to() {
+    for seed in 0..12 {
+        let mut a = app_of("classic", r#"{"players": 6}"#, seed, 1);
+        play_hand(&mut a);
+        let s = a.summary().unwrap().clone();
+        if s.itemised.len() < 8 {
+            continue;
+        }
+        let first = screen_of(&a, 90, 32);
+        assert!(first.contains("scroll"), "{first}");
+        // The status and key lines stay in view.
+        assert!(first.lines().next().unwrap().contains("majiang"), "{first}");
+        assert!(
+            line_with(&first, "Keys:").contains("scroll the box"),
+            "{first}"
+        );
+        for _ in 0..20 {
+            a.on_key(Key::PageDown);
+        }
+        let last = screen_of(&a, 90, 32);
+        let end = &s.itemised[s.itemised.len() - 1];
+        let words = format!("{} {}", a.name(end.to), end.amount);
+        assert!(folded(&last).contains(&words), "{words}:\n{last}");
+        assert!(last.contains("Press Enter"), "{last}");
+        assert!(!last.contains("more payments"), "{last}");
+        a.on_key(Key::PageUp);
+        a.on_key(Key::Up);
+        assert_eq!(
+            a.mode(),
+            &Mode::HandOver,
+            "scrolling does not leave the box"
+        );
+        return;
+    }
+    panic!("no six-player hand had eight payments");
+}
+
+#[test]
+fn scrolling_back_past_a_short_log_keeps_it_full() {
+    let mut a = app("hongkong", 3, 8);
+    a.run_bots();
+    let n = a.messages().count();
+    for _ in 0..4 {
+        a.on_key(Key::PageUp);
+        let s = screen_of(&a, 90, 32);
+        let logged = s.lines().filter(|l| l.starts_with("» ")).count();
+        assert!(logged >= 2.min(n), "the log area is empty:\n{s}");
+    }
+    a.on_key(Key::PageDown);
+    a.on_key(Key::PageDown);
+    a.on_key(Key::PageDown);
+    a.on_key(Key::PageDown);
+    assert_eq!(a.log_scroll(), 0);
+}
+
+#[test]
+fn box_titles_are_whole_at_six_players_and_90_columns() {
+    // 30-column boxes: "Bot 2 · East · -284 · dealer" does not fit, its short form does.
+    for seed in 0..6 {
+        let mut a = app_of("classic", r#"{"players": 6}"#, seed, 1);
+        a.run_bots();
+        let s = screen_of(&a, 90, 32);
+        let dealer = a.name(a.observation().dealer).to_string();
+        assert!(
+            s.contains(&format!(" {dealer} · ")) && (s.contains("· dealer") || s.contains("· D ")),
+            "seed {seed}: the dealer's title is cut:\n{s}"
+        );
+        for line in s.lines() {
+            assert!(!line.contains("deale┐") && !line.contains("deal┐"), "{s}");
         }
     }
 }

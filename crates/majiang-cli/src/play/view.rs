@@ -14,7 +14,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-/// Discards per row, as on a real table.
+/// Fewest discards per row (as on a real table); a wider box puts more in a row.
 const ROW: usize = 6;
 
 /// The narrowest terminal the table is drawn in (columns).
@@ -50,26 +50,47 @@ pub fn draw(f: &mut Frame, app: &App) {
         }
         return;
     }
+    let n = obs.table.len();
+    let rel = |k: usize| Player(((app.human().index() + k) % n) as u8);
+    // Right is the next player, left the one before you; everyone else sits across the top
+    // (one player at four, two or three at the classic five- and six-player tables, nobody at
+    // three: the side boxes then have the height).
+    let (left, right) = (Some(rel(n - 1)), Some(rel(1)));
+    let across: Vec<Player> = (2..n.saturating_sub(1)).map(rel).rev().collect();
+    let status = status_lines(app, &obs, usize::from(area.width));
+    let across_height = if across.is_empty() {
+        0
+    } else {
+        // Room for the discards of the fullest box across, 5 to 8 rows.
+        let box_width = if across.len() == 1 {
+            60.min(area.width)
+        } else {
+            area.width / across.len() as u16
+        };
+        let per_row = per_row(app, box_width.saturating_sub(2));
+        let most = across
+            .iter()
+            .map(|p| obs.table[p.index()].discards.len())
+            .max()
+            .unwrap_or(0);
+        (4 + most.div_ceil(per_row).max(1) as u16).clamp(5, 8)
+    };
+    let own_lines = own_lines(app, &obs, usize::from(area.width.saturating_sub(2)));
     let rows = Layout::default()
         .direction(Direction::Vertical)
         .constraints([
-            Constraint::Length(1),
-            Constraint::Length(8),
-            Constraint::Min(8),
-            Constraint::Length(9),
-            Constraint::Min(4),
+            Constraint::Length(status.len() as u16),
+            Constraint::Length(across_height),
+            Constraint::Min(6),
+            Constraint::Length(own_lines.len() as u16 + 2),
+            Constraint::Min(2),
             Constraint::Length(1),
             Constraint::Length(1),
         ])
         .split(area);
-    f.render_widget(Paragraph::new(status_line(app, &obs)), rows[0]);
+    let status_rows = status.len() as u16;
+    f.render_widget(Paragraph::new(status), rows[0]);
 
-    let n = obs.table.len();
-    let rel = |k: usize| Player(((app.human().index() + k) % n) as u8);
-    // Right is the next player, left the one before you; everyone else sits across the top
-    // (one player at four, two or three at the classic five- and six-player tables).
-    let (left, right) = (Some(rel(n - 1)), Some(rel(1)));
-    let across: Vec<Player> = (2..n.saturating_sub(1)).map(rel).rev().collect();
     match across.len() {
         0 => {}
         1 => opponent(f, app, &obs, across[0], centred(rows[1], 60)),
@@ -98,30 +119,22 @@ pub fn draw(f: &mut Frame, app: &App) {
     if let Some(p) = right {
         opponent(f, app, &obs, p, mid[2]);
     }
-    own(f, app, &obs, rows[3]);
+    f.render_widget(
+        Paragraph::new(own_lines).block(Block::default().borders(Borders::ALL).title(title(
+            app,
+            &obs,
+            app.human(),
+            rows[3].width,
+        ))),
+        rows[3],
+    );
 
     f.render_widget(Paragraph::new(log_lines(app, rows[4].height)), rows[4]);
-    let notice = app.notice().unwrap_or("");
-    f.render_widget(
-        Paragraph::new(Line::from(Span::styled(
-            notice.to_string(),
-            Style::default().fg(Color::Yellow),
-        ))),
-        rows[5],
-    );
-    f.render_widget(
-        Paragraph::new(Line::from(Span::styled(
-            format!("Keys: {}", app.help()),
-            Style::default().add_modifier(Modifier::BOLD),
-        ))),
-        rows[6],
-    );
-
     match app.mode() {
         Mode::Choose(options) => choose_popup(f, app, options),
         Mode::HandOver => {
             if let Some(s) = app.summary() {
-                summary_popup(f, app, s);
+                summary_popup(f, app, s, status_rows);
             }
         }
         Mode::MatchOver => standings_popup(f, app),
@@ -140,6 +153,23 @@ pub fn draw(f: &mut Frame, app: &App) {
         }
         Mode::Playing | Mode::Quit => {}
     }
+    // The notice and key lines last: the end-of-hand box has just said whether it scrolls.
+    let notice = app.notice().unwrap_or("");
+    f.render_widget(
+        Paragraph::new(Line::from(Span::styled(
+            notice.to_string(),
+            Style::default().fg(Color::Yellow),
+        ))),
+        rows[5],
+    );
+    f.render_widget(
+        Paragraph::new(Line::from(Span::styled(
+            format!("Keys: {}", app.help()),
+            Style::default().add_modifier(Modifier::BOLD),
+        ))),
+        rows[6],
+    );
+
     skip_after_glyphs(f.buffer_mut());
 }
 
@@ -148,7 +178,10 @@ pub fn draw(f: &mut Frame, app: &App) {
 fn log_lines(app: &App, height: u16) -> Vec<Line<'static>> {
     let all: Vec<&str> = app.messages().collect();
     let h = usize::from(height).max(1);
-    let end = all.len().saturating_sub(app.log_scroll());
+    app.note_log_rows(h);
+    // Never scrolled past the oldest screenful: the area stays full.
+    let scroll = app.log_scroll().min(all.len().saturating_sub(h));
+    let end = all.len() - scroll;
     let start = end.saturating_sub(h);
     let mut lines: Vec<Line> = all[start..end]
         .iter()
@@ -307,10 +340,14 @@ fn help_popup(f: &mut Frame, app: &App) {
         )),
     ];
     let area = f.area();
-    let room = usize::from(area.height.saturating_sub(2)).saturating_sub(lines.len());
+    let room = usize::from(area.height.saturating_sub(3)).saturating_sub(lines.len());
     let inner = usize::from(area.width.min(110).saturating_sub(2));
     lines.extend(pattern_columns(spec.patterns, room, inner));
-    let r = popup_rect(area, 110, lines.len() as u16 + 2);
+    let above_keys = Rect {
+        height: area.height.saturating_sub(1),
+        ..area
+    };
+    let r = popup_rect(above_keys, 110, lines.len() as u16 + 2);
     f.render_widget(Clear, r);
     f.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: false }).block(
@@ -343,10 +380,12 @@ pub fn skip_after_glyphs(buf: &mut ratatui::buffer::Buffer) {
     }
 }
 
-fn status_line(app: &App, obs: &Observation) -> Line<'static> {
+/// The status line's parts (rule set, hand, dealer, lao or wind, wall, wildcard, gambit round),
+/// in as many lines of `width` as they need: a part is never cut.
+fn status_lines(app: &App, obs: &Observation, width: usize) -> Vec<Line<'static>> {
     let rules = app.ruleset();
     let mut parts = vec![
-        format!("majiang · {}", rules.name()),
+        format!("majiang · {}", rules.spec().english),
         app.match_length(),
         format!("dealer {}", app.name(obs.dealer)),
     ];
@@ -362,10 +401,25 @@ fn status_line(app: &App, obs: &Observation) -> Line<'static> {
     if obs.gambit_round {
         parts.push("Fortune Gambit round: no claims".into());
     }
-    Line::from(Span::styled(
-        parts.join(" │ "),
-        Style::default().add_modifier(Modifier::REVERSED),
-    ))
+    let mut lines: Vec<String> = Vec::new();
+    for part in parts {
+        match lines.last_mut() {
+            Some(line) if Span::raw(format!("{line} │ {part}")).width() <= width => {
+                line.push_str(" │ ");
+                line.push_str(&part);
+            }
+            _ => lines.push(part),
+        }
+    }
+    lines
+        .into_iter()
+        .map(|l| {
+            Line::from(Span::styled(
+                l,
+                Style::default().add_modifier(Modifier::REVERSED),
+            ))
+        })
+        .collect()
 }
 
 fn centred(r: Rect, width: u16) -> Rect {
@@ -388,27 +442,50 @@ fn popup_rect(area: Rect, width: u16, height: u16) -> Rect {
     }
 }
 
-fn title(app: &App, obs: &Observation, p: Player) -> Line<'static> {
+/// A box's title, "Bot 1 · South · +16 · dealer ◀", in at most `width` cells: when the full
+/// form is too wide the seat is abbreviated (S, NE) and "dealer" becomes "D", so nothing is cut.
+fn title(app: &App, obs: &Observation, p: Player, width: u16) -> Line<'static> {
     let h = &obs.table[p.index()];
     let score = app.ledger().get(p.index()).copied().unwrap_or(0);
-    let mut t = format!(
-        " {} · {} · {}",
-        app.name(p),
-        seat_name(h.seat),
-        points(app, score)
-    );
-    if obs.dealer == p {
-        t.push_str(" · dealer");
-    }
-    t.push(' ');
-    let mut style = Style::default();
     // Who is on turn, and the human when asked; never which bots are weighing a claim.
     let asked = p == app.human() && !obs.legal_actions.is_empty();
-    if obs.turn == Some(p) || asked && app.mode() == &Mode::Playing {
-        t.push_str("◀ ");
+    let on_turn = obs.turn == Some(p) || asked && app.mode() == &Mode::Playing;
+    let form = |short: bool| {
+        let seat = if short {
+            seat_initials(h.seat)
+        } else {
+            seat_name(h.seat)
+        };
+        let mut t = format!(" {} · {seat} · {}", app.name(p), points(app, score));
+        if obs.dealer == p {
+            t.push_str(if short { " · D" } else { " · dealer" });
+        }
+        t.push(' ');
+        if on_turn {
+            t.push_str("◀ ");
+        }
+        t
+    };
+    let full = form(false);
+    let t = if Span::raw(full.as_str()).width() <= usize::from(width.saturating_sub(2)) {
+        full
+    } else {
+        form(true)
+    };
+    let mut style = Style::default();
+    if on_turn {
         style = style.fg(Color::Cyan).add_modifier(Modifier::BOLD);
     }
     Line::from(Span::styled(t, style))
+}
+
+/// A seat's initials: E, S, W, N, NE, SW.
+fn seat_initials(s: Seat) -> String {
+    s.title()
+        .split('-')
+        .filter_map(|w| w.chars().next())
+        .collect::<String>()
+        .to_uppercase()
 }
 
 /// A tile's colour by suit: characters red, dots blue, bamboo green, honours and bonus tiles
@@ -482,15 +559,33 @@ fn extras(app: &App, h: &PublicHand) -> Vec<Span<'static>> {
     spans
 }
 
-fn discard_lines(app: &App, obs: &Observation, h: &PublicHand) -> Vec<Line<'static>> {
+/// How many discards fit in a row `inner` cells wide (at least [`ROW`]).
+fn per_row(app: &App, inner: u16) -> usize {
+    let cell = Span::raw(app.style.tile(Tile::EAST)).width() + 1;
+    ((usize::from(inner) + 1) / cell).max(ROW)
+}
+
+/// A player's discards in rows of `per_row`, at most `max_rows` of them: the newest rows when
+/// they do not all fit (the tile on offer is always shown); and how many older ones are left
+/// out.
+fn discard_lines(
+    app: &App,
+    obs: &Observation,
+    h: &PublicHand,
+    per_row: usize,
+    max_rows: usize,
+) -> (Vec<Line<'static>>, usize) {
     // The latest discard of the hand stands out (the one on offer, or the last one played).
     let last = obs
         .last_discard
         .filter(|&(p, t)| p == h.player && h.discards.last().map(|d| d.tile) == Some(t))
         .map(|_| h.discards.len() - 1);
-    h.discards
-        .chunks(ROW)
+    let rows: Vec<&[majiang::table::DiscardRecord]> = h.discards.chunks(per_row).collect();
+    let skip = rows.len().saturating_sub(max_rows.max(1));
+    let lines = rows
+        .iter()
         .enumerate()
+        .skip(skip)
         .map(|(r, row)| {
             let mut spans = Vec::new();
             for (c, d) in row.iter().enumerate() {
@@ -506,27 +601,44 @@ fn discard_lines(app: &App, obs: &Observation, h: &PublicHand) -> Vec<Line<'stat
                 if d.gambit {
                     style = style.fg(Color::Magenta);
                 }
-                if Some(r * ROW + c) == last {
+                if Some(r * per_row + c) == last {
                     style = style.add_modifier(Modifier::REVERSED);
                 }
                 spans.push(Span::styled(app.style.tile(d.tile), style));
             }
             Line::from(spans)
         })
-        .collect()
+        .collect();
+    (lines, skip * per_row)
+}
+
+/// Rows a line takes in a box `inner` cells wide when wrapped.
+fn wrapped_rows(line: &Line, inner: usize) -> usize {
+    line.width().max(1).div_ceil(inner.max(1))
 }
 
 fn opponent(f: &mut Frame, app: &App, obs: &Observation, p: Player, area: Rect) {
     let h = &obs.table[p.index()];
+    let inner = area.width.saturating_sub(2);
+    let melds = melds_line(app, h, false);
     let mut count = vec![Span::raw(format!("concealed: {}", h.concealed_count))];
     count.extend(extras(app, h));
-    let mut lines = vec![melds_line(app, h, false), Line::from(count)];
-    lines.extend(discard_lines(app, obs, h));
+    let head_rows = wrapped_rows(&melds, usize::from(inner)) + 1;
+    let room = usize::from(area.height.saturating_sub(2)).saturating_sub(head_rows);
+    let (discards, earlier) = discard_lines(app, obs, h, per_row(app, inner), room);
+    if earlier > 0 {
+        count.push(Span::styled(
+            format!("  +{earlier} older discards"),
+            Style::default().fg(Color::DarkGray),
+        ));
+    }
+    let mut lines = vec![melds, Line::from(count)];
+    lines.extend(discards);
     f.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: false }).block(
             Block::default()
                 .borders(Borders::ALL)
-                .title(title(app, obs, p)),
+                .title(title(app, obs, p, area.width)),
         ),
         area,
     );
@@ -572,11 +684,14 @@ fn centre(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
     );
 }
 
-fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
+/// The lines of your box, `inner` cells wide: melds, discards, the hand, the cursor with the
+/// picked tile's name, and what discarding it leaves (ready or not, each wait), wrapped so
+/// nothing is cut.
+fn own_lines(app: &App, obs: &Observation, inner: usize) -> Vec<Line<'static>> {
     let me = app.human();
     let h = &obs.table[me.index()];
     let mut lines = vec![melds_line(app, h, true)];
-    let discards = discard_lines(app, obs, h);
+    let (discards, _) = discard_lines(app, obs, h, per_row(app, inner as u16), usize::MAX);
     if discards.is_empty() {
         lines.push(Line::from(Span::styled(
             "discards: none",
@@ -584,7 +699,7 @@ fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
         )));
     }
     lines.extend(discards);
-    while lines.len() < 5 {
+    while lines.len() < 3 {
         lines.push(Line::from(""));
     }
     let tiles = app.hand_tiles();
@@ -621,6 +736,7 @@ fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
     }
     lines.push(Line::from(spans));
     let mut caret_line = caret.trim_end().to_string();
+    let mut hint = None;
     if let (true, Some(&t)) = (picking, tiles.get(app.cursor())) {
         caret_line.push_str(&format!("  {}", app.ruleset().config().tile_name(t)));
         if Some(t) == obs.wildcard {
@@ -630,9 +746,10 @@ fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
                 " (wild)"
             });
         }
-        caret_line.push_str(&format!(" → {}", readiness(app, obs, Some(t))));
+        hint = Some(format!("→ {}", readiness(app, obs, Some(t))));
     } else if tiles.len() % 3 == 1 && obs.turn != Some(app.human()) {
-        caret_line = readiness(app, obs, None);
+        caret_line = String::new();
+        hint = Some(readiness(app, obs, None));
     }
     if let Some((p, t)) = obs.on_offer {
         if !obs.legal_actions.is_empty() {
@@ -641,17 +758,23 @@ fn own(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
                 app.name(p),
                 app.style.tile(t)
             );
+            hint = None;
         }
     }
-    lines.push(Line::from(caret_line));
-    f.render_widget(
-        Paragraph::new(lines).block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(title(app, obs, me)),
-        ),
-        area,
-    );
+    if !caret_line.is_empty() {
+        lines.push(Line::from(caret_line));
+    }
+    // The hint in whole words, each continuation indented under its first word.
+    if let Some(hint) = hint {
+        for (i, part) in wrap_words(&hint, inner.saturating_sub(4))
+            .into_iter()
+            .enumerate()
+        {
+            let indent = if i == 0 { "" } else { "  " };
+            lines.push(Line::from(format!("{indent}{part}")));
+        }
+    }
+    lines
 }
 
 /// How far the human's hand (after discarding `discard`, if given) is from ready, and when
@@ -706,7 +829,8 @@ pub(super) fn value_text(value: i64, unit: Unit) -> String {
     }
 }
 
-fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
+/// The end-of-hand box, between the `status_rows` of the status line and the key line.
+fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary, status_rows: u16) {
     let st = app.style;
     let mut lines = Vec::new();
     match s.winner {
@@ -781,16 +905,30 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
             points(app, app.ledger().get(i).copied().unwrap_or(0))
         )));
     }
-    let head = lines.len();
+    // The box's width, and the reasons wrapped in whole words with each continuation indented
+    // under the text it continues.
+    let width: u16 = f.area().width.saturating_sub(4).clamp(76, 110);
+    let inner = usize::from(width.min(f.area().width).saturating_sub(2)).max(1);
     let mut why = Vec::new();
     for pay in &s.itemised {
-        why.push(Line::from(format!(
-            "  {} {} {}: {}",
+        let text = format!(
+            "{} {} {}: {}",
             app.says(pay.from, "pay"),
             app.name(pay.to),
             pay.amount,
             pay.reason
-        )));
+        );
+        for (i, part) in wrap_words(&text, inner.saturating_sub(6))
+            .into_iter()
+            .enumerate()
+        {
+            let indent = if i == 0 { "  " } else { "      " };
+            why.push(Line::from(format!("{indent}{part}")));
+        }
+    }
+    if !why.is_empty() {
+        lines.push(Line::from("Why:"));
+        lines.extend(why);
     }
     lines.push(Line::from(""));
     match app.settlement().map(|st| (st.next, st.ended)) {
@@ -816,42 +954,35 @@ fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary) {
         }
         None => lines.push(Line::from("Press Enter.")),
     }
-    // The box is as tall as its text once wrapped, so nothing is cut; when the terminal is too
-    // short for every reason, the last ones give way to a count.
-    let width: u16 = f.area().width.saturating_sub(4).clamp(76, 110);
-    let inner = usize::from(width.min(f.area().width).saturating_sub(2)).max(1);
-    let rows_of =
-        |lines: &[Line]| -> usize { lines.iter().map(|l| l.width().max(1).div_ceil(inner)).sum() };
-    let room = usize::from(f.area().height.saturating_sub(2));
-    let tail = lines.split_off(head);
-    let mut shown = why.len();
-    let lines = loop {
-        let mut all = lines.clone();
-        if shown > 0 {
-            all.push(Line::from("Why:"));
-            all.extend(why[..shown].iter().cloned());
-            if shown < why.len() {
-                all.push(Line::from(format!(
-                    "  … and {} more payments",
-                    why.len() - shown
-                )));
-            }
-        }
-        all.extend(tail.iter().cloned());
-        if shown == 0 || rows_of(&all) <= room {
-            break all;
-        }
-        shown -= 1;
+    // The box is as tall as its text once wrapped, between the status line and the key line
+    // (both stay in view); when the text is taller, it scrolls (↑/↓) and its title says so.
+    let rows: usize = lines.iter().map(|l| wrapped_rows(l, inner)).sum();
+    let area = f.area();
+    let between = Rect {
+        y: area.y + status_rows,
+        height: area.height.saturating_sub(status_rows + 1),
+        ..area
     };
-    let rows = rows_of(&lines);
-    let r = popup_rect(f.area(), width, rows as u16 + 2);
+    let room = usize::from(between.height.saturating_sub(2)).max(1);
+    let hidden = rows.saturating_sub(room);
+    app.note_summary_hidden(hidden);
+    let scroll = app.summary_scroll().min(hidden);
+    let title = if hidden > 0 {
+        format!(
+            " end of hand — rows {}–{} of {rows}: ↑/↓ PgUp/PgDn scroll ",
+            scroll + 1,
+            scroll + room
+        )
+    } else {
+        " end of hand ".to_string()
+    };
+    let r = popup_rect(between, width, rows.min(room) as u16 + 2);
     f.render_widget(Clear, r);
     f.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(" end of hand "),
-        ),
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .scroll((scroll as u16, 0))
+            .block(Block::default().borders(Borders::ALL).title(title)),
         r,
     );
 }

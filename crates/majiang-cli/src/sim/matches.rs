@@ -4,11 +4,10 @@
 //! reduced in match order, so a seed gives the same figures whatever the thread count.
 
 use super::{
-    Args, BotStats, HandResult, mix, print_rows, progress, tally, unit_name, win_of,
-    with_hand_figures,
+    Args, BotStats, HandResult, print_rows, progress, tally, unit_name, win_of, with_hand_figures,
 };
 use crate::UsageError;
-use majiang::bots::{self, Bot};
+use majiang::bots;
 use majiang::table::Ruleset;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
@@ -25,7 +24,7 @@ struct MatchResult {
     finals: Vec<i64>,
     /// Rank (from 1) by chair.
     ranks: Vec<u8>,
-    /// Why it ended (debug text of the end reason, or "hand limit").
+    /// Why it ended, in words ("the deal went round", "cut short at the hand limit").
     end: String,
 }
 
@@ -84,6 +83,10 @@ impl Standing {
     }
 }
 
+/// Match `index` of the run: the match `majiang selfplay --seed SEED+index --bots B` plays, B
+/// being --bots rotated by `index` (entrant k plays bot (k + index) mod n), so any simulated
+/// match can be replayed and checked alone. The bots follow the entrants the seating ceremony
+/// draws, not the chairs: who deals first is the match's draw, not the order of --bots.
 fn play_one(
     rules: &Arc<Ruleset>,
     names: &[String],
@@ -92,11 +95,17 @@ fn play_one(
     hand_limit: u32,
 ) -> Result<MatchResult, UsageError> {
     let n = rules.players();
-    let match_seed = mix(seed ^ mix(index));
-    let seating: Vec<usize> = (0..n).map(|c| (c + index as usize) % n).collect();
-    let mut players: Vec<Box<dyn Bot>> = Vec::with_capacity(n);
-    for (c, &b) in seating.iter().enumerate() {
-        players.push(bots::by_name(&names[b], rules, mix(match_seed ^ c as u64))?);
+    let match_seed = seed.wrapping_add(index);
+    let rotation: Vec<usize> = (0..n).map(|k| (k + index as usize) % n).collect();
+    let line: Vec<&str> = rotation.iter().map(|&b| names[b].as_str()).collect();
+    let entrants = crate::replay::entrant_bots(&line.join(","), rules, match_seed)?;
+    let limit = Some(hand_limit);
+    let chairs = crate::replay::seating(rules, match_seed, limit)?;
+    let mut players = crate::replay::seat_entrants(rules, match_seed, limit, entrants)?;
+    // The bot (index in --bots) at each chair.
+    let mut seating = vec![0; n];
+    for (k, chair) in chairs.iter().enumerate() {
+        seating[chair.index()] = rotation[k];
     }
     let (done, _log) = bots::play_match(rules.clone(), match_seed, Some(hand_limit), &mut players)?;
     let hands = done
@@ -119,7 +128,10 @@ fn play_one(
         ranks,
         end: done
             .end_reason()
-            .map_or_else(|| "hand limit".to_string(), |r| format!("{r:?}")),
+            .map_or("cut short at the hand limit", |r| {
+                crate::replay::reason_text(Some(r))
+            })
+            .to_string(),
     })
 }
 
@@ -136,13 +148,13 @@ pub(super) fn run(
         return Err(UsageError("--matches must be at least 1".into()));
     }
     if args.hand_limit == 0 {
-        return Err(UsageError("--hand-limit must be at least 1".into()));
+        return Err(UsageError("--hands must be at least 1".into()));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| UsageError(format!("cannot start {threads} threads: {e}")))?;
-    let pb = progress(matches);
+    let pb = progress(matches, "matches");
     let start = Instant::now();
     let results: Result<Vec<MatchResult>, UsageError> = pool.install(|| {
         (0..matches)
@@ -244,8 +256,9 @@ pub(super) fn run(
     for (b, s) in standing.iter().enumerate() {
         row(format!("{b}: {}", args.bots[b]), s);
     }
-    if standing_by_name.len() > 1 {
-        for (name, s) in &standing_by_name {
+    // A name's "all" row only where it sits in several positions (else it is the same row).
+    for (name, s) in &standing_by_name {
+        if args.bots.iter().filter(|b| b == name).count() > 1 {
             row(format!("all {name}"), s);
         }
     }

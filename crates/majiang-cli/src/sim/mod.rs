@@ -63,12 +63,18 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     lao: u8,
     /// Play this many whole matches instead of independent deals (--games, --duplicate and
-    /// --lao are then not used).
+    /// --lao are then not used). Match i is the match `majiang selfplay --seed SEED+i` plays
+    /// with --bots rotated by i (player k plays bot (k + i) mod n).
     #[arg(long, value_name = "N")]
     matches: Option<u64>,
     /// With --matches: the most hands a match may last (bots may never end a match whose
-    /// dealer keeps the deal on a drawn hand).
-    #[arg(long, default_value_t = 200, value_name = "HANDS")]
+    /// dealer keeps the deal on a drawn hand); `--hand-limit` is the old name.
+    #[arg(
+        long = "hands",
+        alias = "hand-limit",
+        default_value_t = 200,
+        value_name = "HANDS"
+    )]
     hand_limit: u32,
     /// Write the figures as JSON to this file.
     #[arg(long, value_name = "FILE")]
@@ -253,12 +259,14 @@ pub(crate) fn win_of(outcome: &HandOutcome) -> Option<(usize, WinKind, Option<us
     }
 }
 
-pub(crate) fn progress(total: u64) -> ProgressBar {
+/// A progress bar on standard error (hidden when it is not a terminal) counting `total`
+/// `what` ("hands", "matches").
+pub(crate) fn progress(total: u64, what: &str) -> ProgressBar {
     if std::io::stderr().is_terminal() {
         let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:40} {pos}/{len} hands, {per_sec}, eta {eta}")
-        {
+        if let Ok(style) = ProgressStyle::with_template(&format!(
+            "{{bar:40}} {{pos}}/{{len}} {what}, {{per_sec}}, eta {{eta}}"
+        )) {
             pb.set_style(style);
         }
         pb
@@ -305,7 +313,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         .num_threads(threads)
         .build()
         .map_err(|e| UsageError(format!("cannot start {threads} threads: {e}")))?;
-    let pb = progress(total);
+    let pb = progress(total, "hands");
     let start = Instant::now();
     // Hands are played in parallel a chunk at a time and reduced in hand order, so memory
     // stays bounded and the figures do not depend on the thread count.
@@ -361,7 +369,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
     print_table(&report, &per_bot, &by_name, &args.bots, &histogram, unit);
     if args.duplicate {
         report["paired"] = paired.json();
-        paired.print(unit);
+        paired.print();
     }
     println!(
         "{hands} hands in {elapsed:.2} s on {threads} thread(s): {:.0} hands/s",
@@ -466,8 +474,9 @@ pub(crate) fn print_rows(
     for (b, s) in per_bot.iter().enumerate() {
         row(format!("{b}: {}", names[b]), s);
     }
-    if by_name.len() > 1 {
-        for (name, s) in by_name {
+    // A name's "all" row only where it sits in several positions (else it is the same row).
+    for (name, s) in by_name {
+        if names.iter().filter(|n| n == name).count() > 1 {
             row(format!("all {name}"), s);
         }
     }

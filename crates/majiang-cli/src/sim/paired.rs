@@ -122,11 +122,12 @@ impl Paired {
             .collect()
     }
 
-    /// The pairs for the summary table.
-    pub(crate) fn print(&self, unit: &str) {
+    /// The pairs for the summary table (in chips: the payments, whatever the rule set's
+    /// scoring unit).
+    pub(crate) fn print(&self) {
         for (a, b, s) in self.rows() {
             println!(
-                "paired over {} deals: {a} − {b} = {:+.3} ± {:.3} {unit} per hand (95 %)",
+                "paired over {} deals: {a} − {b} = {:+.3} ± {:.3} chips per hand (95 %)",
                 s.deals,
                 s.mean(),
                 s.ci95()

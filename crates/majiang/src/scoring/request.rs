@@ -50,6 +50,7 @@ pub struct ScoreRequest {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawMeld {
     kind: String,
     tiles: String,
@@ -57,6 +58,7 @@ struct RawMeld {
 }
 
 #[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 struct RawOther {
     #[serde(default)]
     concealed: String,
@@ -66,7 +68,9 @@ struct RawOther {
     flowers: Vec<String>,
 }
 
+/// Unknown fields are refused with their name (a misspelt field must not score silently).
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawRequest {
     rules: String,
     #[serde(default)]
@@ -480,6 +484,30 @@ mod tests {
         assert_eq!(s.full_concealed().len(), 11);
         assert_eq!(r.options["min_fan"], 3);
         assert_eq!(s.seats.len(), 4);
+    }
+
+    #[test]
+    fn unknown_fields_are_refused_by_name() {
+        let misspelt = OK.replace("prevailing_wind", "prevailng_wind");
+        let e = ScoreRequest::from_json(&misspelt).unwrap_err();
+        assert!(e.0.contains("unknown field `prevailng_wind`"), "{e}");
+        let in_meld = OK.replace("\"from\": \"west\"", "\"from\": \"west\", \"form\": 1");
+        let e = ScoreRequest::from_json(&in_meld).unwrap_err();
+        assert!(e.0.contains("unknown field `form`"), "{e}");
+        let in_other = OK.replace(
+            "\"situation\"",
+            "\"others\": {\"south\": {\"concealed\": \"1m\", \"flower\": []}}, \"situation\"",
+        );
+        let e = ScoreRequest::from_json(&in_other).unwrap_err();
+        assert!(e.0.contains("unknown field `flower`"), "{e}");
+        // Every field of the contract is still read (itemise, balances, others included).
+        let full = OK.replace(
+            "\"situation\"",
+            "\"kong_chain\": 0, \"gambits\": 0, \"lao\": 1, \"balances\": {\"east\": 5}, \
+             \"others\": {\"south\": {\"concealed\": \"1m\", \"melds\": [], \"flowers\": []}}, \
+             \"itemise\": true, \"situation\"",
+        );
+        assert!(ScoreRequest::from_json(&full).unwrap().itemise);
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub struct MatchSummary {
     pub ledger: Vec<i64>,
     /// The payments' imbalance over the match ([`Match::uncollected`]).
     pub uncollected: i64,
+    /// Chips the zero floor kept back from winners ([`Match::withheld`]); not written when 0.
+    #[serde(default, skip_serializing_if = "crate::table::log::is_zero")]
+    pub withheld: i64,
     /// The standings, best first.
     pub standings: Vec<Standing>,
 }
@@ -88,6 +91,7 @@ impl MatchSummary {
             reason: m.end_reason(),
             ledger: m.ledger().to_vec(),
             uncollected: m.uncollected(),
+            withheld: m.withheld(),
             standings: m.standings(),
         }
     }
@@ -272,4 +276,9 @@ pub(crate) fn parse_lines(text: &str) -> Result<Vec<(usize, LogRecord)>, ParseEr
         out.push((i + 1, record));
     }
     Ok(out)
+}
+
+/// For serde: a zero count is not written.
+pub(crate) fn is_zero(x: &i64) -> bool {
+    *x == 0
 }

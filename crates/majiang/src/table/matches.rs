@@ -18,7 +18,8 @@
 //!   balances of the zero floor (a player at 0 or below pays nothing, nobody pays more than
 //!   they hold). What cannot be collected is the winner's loss: the scorer credits the winner
 //!   with what was collected, so the ledger still sums to `4 × N` ([`Match::uncollected`]
-//!   would show any imbalance a scorer left). A drawn hand is "not won by the
+//!   would show any imbalance a scorer left; what the floor kept from the winner is each
+//!   settlement's `withheld`, [`Match::withheld`] over the match). A drawn hand is "not won by the
 //!   dealer", so it ends the match when someone is at 0 or below. With `rounds:N` the ledger
 //!   starts at 0 and there is no floor.
 //! - Hangzhou `dice_double_starts_lao3`: the only dealer-choice roll is the one at the start of
@@ -54,8 +55,14 @@ pub struct Settlement {
     pub payments: Vec<i64>,
     /// Minus the payments' sum: chips paid that nobody received (or the reverse). 0 with every
     /// current scorer: under Hangzhou's zero floor the winner is credited only with what was
-    /// collected, so the shortfall is the winner's loss, not a hole in the ledger.
+    /// collected, so the shortfall is the winner's loss, not a hole in the ledger (that
+    /// shortfall is [`Settlement::withheld`]).
     pub uncollected: i64,
+    /// Chips the winner was owed but the zero floor kept back, because a payer had too few
+    /// left (Hangzhou `points:N`): the winner's loss, so the ledger still balances. Not written
+    /// when 0, so logs from before it was recorded read the same.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub withheld: i64,
     /// The ledger after the hand, by chair.
     pub ledger: Vec<i64>,
     /// The next hand's dealer, wind and lao (`None` once the match is over).
@@ -148,6 +155,7 @@ pub struct Match {
     /// by [`Progress::after_hand`], the one rule of rotation and end.
     progress: Progress,
     uncollected: i64,
+    withheld: i64,
     current: Option<HandSetup>,
     settlements: Vec<Settlement>,
 }
@@ -187,6 +195,7 @@ impl Match {
             first_dealer: choice.dealer,
             progress,
             uncollected: 0,
+            withheld: 0,
             current: None,
             settlements: Vec::new(),
             ruleset,
@@ -253,6 +262,12 @@ impl Match {
     /// every current scorer). The ledger sums to `players × starting points − uncollected`.
     pub fn uncollected(&self) -> i64 {
         self.uncollected
+    }
+
+    /// Chips the zero floor kept back from winners over the match (see
+    /// [`Settlement::withheld`]).
+    pub fn withheld(&self) -> i64 {
+        self.withheld
     }
 
     /// Every finished hand's settlement, in order.
@@ -348,6 +363,8 @@ impl Match {
             .map_err(|_| MatchError::WrongGame(hand_number))?;
         let uncollected = -payments.iter().sum::<i64>();
         self.uncollected += uncollected;
+        let withheld = game.withheld();
+        self.withheld += withheld;
         self.current = None;
         self.progress = next;
         let ended = self.progress.ended;
@@ -357,6 +374,7 @@ impl Match {
             outcome,
             payments,
             uncollected,
+            withheld,
             ledger: self.progress.ledger.clone(),
             next: ended.is_none().then_some(self.progress.deal),
             ended,
@@ -364,4 +382,9 @@ impl Match {
         self.settlements.push(settlement.clone());
         Ok(settlement)
     }
+}
+
+/// For serde: a zero count is not written.
+fn is_zero(x: &i64) -> bool {
+    *x == 0
 }

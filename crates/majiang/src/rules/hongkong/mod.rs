@@ -165,7 +165,8 @@ pub fn score_with(
     Ok(Scored::settled(
         best.rows.iter().map(|&(d, f)| score_of(d, f)).collect(),
         i64::from(best.fan),
-        settle::settle(situation, fan, pts, explain),
+        // The reasons name the hand's fan (the total shown), the points capped at the limit.
+        settle::settle(situation, best.fan, pts, explain),
     ))
 }
 

@@ -33,7 +33,7 @@ pub fn points(fan: u32, limit: u32) -> i64 {
 /// kong's owner (`discarder`) as the discarder.
 ///
 /// Each reason starts from the fan: "5 fan → 16 points; discard: the discarder pays double, 2 ×
-/// 16" (`fan` is the hand's fan, at most the limit).
+/// 16" (`fan` is the hand's fan, the total shown, even above the limit: "12 fan → 64 points").
 pub(crate) fn settle(s: &WinSituation, fan: u32, points: i64, explain: Explain) -> Ledger {
     let mut ledger = Ledger::new(&s.seats, explain);
     for loser in s.losers() {

@@ -35,11 +35,22 @@ impl Default for Options {
 
 impl Options {
     /// Reads the options object of a scoring request; absent names keep their defaults.
+    /// `"players"` is accepted only as 4.
     pub fn from_json(
         map: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Options, Malformed> {
         option_table::check("yangzhou", super::spec::OPTIONS, map)?;
-        serde_json::from_value(serde_json::Value::Object(map.clone()))
+        // `players` (read by the request itself) is accepted only as 4, as the other
+        // four-player rule sets accept it.
+        let mut map = map.clone();
+        if let Some(p) = map.remove("players") {
+            if p.as_u64() != Some(4) {
+                return Err(Malformed(format!(
+                    "options.players: Yangzhou mahjong is played by 4, not {p}"
+                )));
+            }
+        }
+        serde_json::from_value(serde_json::Value::Object(map))
             .map_err(|e| Malformed(format!("options (yangzhou): {e}")))
     }
 }
@@ -56,7 +67,8 @@ mod tests {
     #[test]
     fn defaults_and_overrides() {
         assert_eq!(Options::from_json(&map(json!({}))), Ok(Options::default()));
-        let o = Options::from_json(&map(json!({"min_fan": 1, "chow": true}))).unwrap();
+        let o =
+            Options::from_json(&map(json!({"min_fan": 1, "chow": true, "players": 4}))).unwrap();
         assert_eq!(
             o,
             Options {

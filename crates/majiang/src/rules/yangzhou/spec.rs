@@ -25,7 +25,7 @@ pub static SPEC: RuleSetSpec = RuleSetSpec {
 };
 
 /// The house-rule options: the parser checks against this table, the help prints it.
-/// (`players` is not a Yangzhou option: the game is for four.)
+/// (`players` is accepted only as 4, as in Hong Kong and Hangzhou: the game is for four.)
 pub const OPTIONS: &[OptionSpec] = &[
     OptionSpec {
         key: "min_fan",
@@ -41,6 +41,12 @@ pub const OPTIONS: &[OptionSpec] = &[
         default: "false",
         allowed: Allowed::Bool,
         meaning: "whether chows may be claimed (concealed chows are always fine)",
+    },
+    OptionSpec {
+        key: "players",
+        default: "4",
+        allowed: Allowed::Whole { min: 4, max: 4 },
+        meaning: "players at the table: Yangzhou mahjong is played by four",
     },
 ];
 

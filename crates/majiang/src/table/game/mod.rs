@@ -273,6 +273,8 @@ pub struct Game {
     /// The latest discard and its discarder.
     last_discard: Option<(Player, Tile)>,
     outcome: Option<HandOutcome>,
+    /// Chips the winner was owed but the zero floor kept back (Hangzhou `points:N`).
+    withheld: i64,
 }
 
 /// Every kind by index, so that the hot loops index a table instead of checking a range.
@@ -295,6 +297,12 @@ fn tile_at(i: usize) -> Tile {
 }
 
 impl Game {
+    /// Chips the winner of this hand was owed by the rules but did not receive because a payer
+    /// had too few left (Hangzhou's zero floor, `end = "points:N"`); 0 otherwise.
+    pub fn withheld(&self) -> i64 {
+        self.withheld
+    }
+
     /// The rule set.
     pub fn ruleset(&self) -> &Arc<Ruleset> {
         &self.ruleset

@@ -207,6 +207,7 @@ impl Game {
             gambit_round: None,
             last_discard: None,
             outcome: None,
+            withheld: 0,
             setup,
         };
         // Flowers in the dealt hands, dealer first.

@@ -46,6 +46,17 @@ impl Game {
                 action: Action::Win,
                 reason: IllegalReason::DoesNotScore(e.0),
             })?;
+        if self.setup.balances.is_some() {
+            // What the floor kept back: the winner's gain without balances, less the real one.
+            let mut open = situation.clone();
+            open.balances = None;
+            if let Ok(owed) = self.ruleset.score(&open) {
+                let gain = |s: &crate::scoring::Scored| {
+                    s.payments.get(&situation.seat).copied().unwrap_or(0)
+                };
+                self.withheld = (gain(&owed) - gain(&scored)).max(0);
+            }
+        }
         let payments = self.payments_by_player(&scored);
         match ctx.win {
             WinKind::SelfDraw => {}
