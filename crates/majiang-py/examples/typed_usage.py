@@ -24,7 +24,8 @@ def main() -> float:
         total += reward
     table: majiang.Table = env.table
     names: list[str] = [table.action_name(a) for a in range(3)]
-    result: dict[str, object] = majiang.score({"rules": "hongkong"}) if names else {}
+    request = {"rules": "hongkong", "concealed": "111m333m555m777m9m", "winning_tile": "9m", "win": "self_draw"}
+    result: dict[str, object] = majiang.score(request) if names else {}
     size: int = majiang.action_space("hongkong")
     aec = majiang.env(rules="hangzhou")
     aec.reset(seed=3)
