@@ -239,3 +239,30 @@ def test_vector_tables_check_the_output_arrays():
     frozen.flags.writeable = False
     with pytest.raises(ValueError, match="obs"):
         venv.tables.reset(dict(venv._arrays, obs=frozen))
+
+
+@pytest.mark.parametrize("case", TABLES, ids=table_id)
+def test_table_bots_play_through_the_seat_driver(case):
+    """Bots in every chair: play_bots plays each hand to its end (the seat driver decides for
+    every chair), the payments are the settlement's, the log replays, no bot action is refused;
+    a chair given back to the caller stops the bots there."""
+    rules, options = case
+    table = majiang.Table(rules, options, 8, 2)
+    for chair in range(table.players):
+        table.set_bot(chair, ["easy", "normal", "random"][chair % 3], seed=chair)
+    hands = 0
+    while not table.is_over():
+        if table.awaiting_deal():
+            table.deal_next()
+            continue
+        payments = table.play_bots()
+        assert payments is not None and payments == table.last_settlement()["payments"]
+        hands += 1
+    assert hands == 2 and table.refused_bot_actions == 0
+    assert majiang.replay(table.log_jsonl())["complete"]
+    mixed = majiang.Table(rules, options, 8, 1)
+    for chair in range(1, mixed.players):
+        mixed.set_bot(chair, "normal")
+    while mixed.play_bots() is None and not mixed.awaiting_deal():
+        assert mixed.actors() == [0]
+        mixed.act(0, mixed.legal(0)[0])
