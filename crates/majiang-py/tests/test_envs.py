@@ -266,3 +266,31 @@ def test_table_bots_play_through_the_seat_driver(case):
     while mixed.play_bots() is None and not mixed.awaiting_deal():
         assert mixed.actors() == [0]
         mixed.act(0, mixed.legal(0)[0])
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_extra_winds_stay_in_their_own_columns(players):
+    """At five and six players each extra wind is one physical tile: in every row of every
+    seat's planes its bonus column holds at most 1 (melds of extra winds spread over their own
+    columns), and the own hand plus exposed melds never show one tile twice."""
+    options = {"players": players}
+    rng = random.Random(players)
+    melded = 0
+    for seed in range(6):
+        table = majiang.Table("classic", options, seed, 1)
+        n = table.players
+        obs = np.zeros((table.planes, majiang.TILE_KINDS), dtype=np.uint8)
+        mask = np.zeros(table.action_space, dtype=np.uint8)
+        while table.to_act() is not None:
+            for chair in range(n):
+                table.observe(chair, obs, mask)
+                assert (obs[: 2 + 4 * n, 34:] <= 1).all()
+                shown = obs[0, 34:].astype(int) + sum(obs[2 + 4 * k, 34:].astype(int) + obs[3 + 4 * k, 34:] for k in range(n))
+                assert (shown <= 1).all()
+                melded += int(sum(obs[2 + 4 * k, 34:].sum() for k in range(n)))
+            chair = table.to_act()
+            legal = table.legal(chair)
+            claims = [a for a in legal if table.action_name(a).startswith(("pung", "kong"))]
+            table.act(chair, rng.choice(claims) if claims else rng.choice(legal))
+    if players == 6:  # eight extra winds: pungs of them happen (at five, rarely)
+        assert melded > 0
