@@ -3,7 +3,7 @@
 //! PettingZoo and Gymnasium environments are built on it.
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
-use crate::convert::{options_map, to_py, value_error};
+use crate::convert::{action_arg, options_map, player_arg, seed_arg, to_py, value_error};
 use majiang::bots::{self, observe_into};
 use majiang::driver::{Controller, Driver, Poll, Timers};
 use majiang::table::{Action, Observation, Player, Ruleset, Session};
@@ -134,7 +134,7 @@ impl Table {
     fn new(
         rules: &str,
         options: Option<&Bound<'_, PyAny>>,
-        seed: u64,
+        #[pyo3(from_py_with = seed_arg)] seed: u64,
         hands: Option<u32>,
     ) -> PyResult<Table> {
         let ruleset = ruleset(rules, options)?;
@@ -189,7 +189,7 @@ impl Table {
     }
 
     /// A readable name of action number `action` (`"discard 5m"`, `"chow 345p"`, `"pass"`).
-    fn action_name(&self, action: usize) -> PyResult<String> {
+    fn action_name(&self, #[pyo3(from_py_with = action_arg)] action: usize) -> PyResult<String> {
         Ok(self.decode(action)?.to_string())
     }
 
@@ -256,7 +256,7 @@ impl Table {
     }
 
     /// The legal actions of `player` now, as action numbers (empty: nothing to decide).
-    fn legal(&mut self, player: usize) -> PyResult<Vec<usize>> {
+    fn legal(&mut self, #[pyo3(from_py_with = player_arg)] player: usize) -> PyResult<Vec<usize>> {
         let p = self.player(player)?;
         let driver = self.driver.get_mut().unwrap_or_else(|e| e.into_inner());
         driver
@@ -269,7 +269,10 @@ impl Table {
 
     /// The legal actions of `player` now as the engine writes them in JSON (`{"discard":
     /// "5m"}`, `"pung"`, ...): the ground truth the action numbers encode.
-    fn legal_json(&self, player: usize) -> PyResult<Vec<String>> {
+    fn legal_json(
+        &self,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+    ) -> PyResult<Vec<String>> {
         let p = self.player(player)?;
         self.driver()
             .session()
@@ -285,7 +288,7 @@ impl Table {
     fn observe(
         &mut self,
         py: Python<'_>,
-        player: usize,
+        #[pyo3(from_py_with = player_arg)] player: usize,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
@@ -297,7 +300,10 @@ impl Table {
 
     /// The engine's `Observation` of `player` as JSON text: exactly what the observation
     /// planes are built from.
-    fn observation_json(&self, player: usize) -> PyResult<String> {
+    fn observation_json(
+        &self,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+    ) -> PyResult<String> {
         let p = self.player(player)?;
         serde_json::to_string(&self.driver().session().observation(p)).map_err(value_error)
     }
@@ -305,7 +311,11 @@ impl Table {
     /// Plays action number `action` for `player`. Returns the hand's payments by chair when it
     /// ended the hand, else `None`. A refused action raises `ValueError` with the engine's
     /// reason and changes nothing.
-    fn act(&mut self, player: usize, action: usize) -> PyResult<Option<Vec<i64>>> {
+    fn act(
+        &mut self,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+        #[pyo3(from_py_with = action_arg)] action: usize,
+    ) -> PyResult<Option<Vec<i64>>> {
         let p = self.player(player)?;
         let a = self.decode(action)?;
         self.play(p, a)
@@ -315,7 +325,12 @@ impl Table {
     /// `random`, `efficient`, `expert`, `aggressive`) play chair `player` (seeded with `seed`);
     /// `None` gives the chair back to the caller.
     #[pyo3(signature = (player, name, seed=0))]
-    fn set_bot(&mut self, player: usize, name: Option<&str>, seed: u64) -> PyResult<()> {
+    fn set_bot(
+        &mut self,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+        name: Option<&str>,
+        #[pyo3(from_py_with = seed_arg)] seed: u64,
+    ) -> PyResult<()> {
         let p = self.player(player)?;
         let driver = self.driver_mut();
         let controller = match name {

@@ -294,3 +294,28 @@ def test_extra_winds_stay_in_their_own_columns(players):
             table.act(chair, rng.choice(claims) if claims else rng.choice(legal))
     if players == 6:  # eight extra winds: pungs of them happen (at five, rarely)
         assert melded > 0
+
+
+def test_table_arguments_are_named():
+    """Out-of-range or mistyped integers name the argument (not a bare OverflowError)."""
+    t = majiang.Table("hongkong", seed=2**64 - 1)
+    with pytest.raises(ValueError, match="seed"):
+        majiang.Table("hongkong", seed=2**64)
+    with pytest.raises(ValueError, match="seed"):
+        majiang.Table("hongkong", seed=-1)
+    with pytest.raises(TypeError, match="seed"):
+        majiang.Table("hongkong", seed=1.5)
+    p = t.to_act()
+    with pytest.raises(ValueError, match="action"):
+        t.act(p, 10**30)
+    with pytest.raises(ValueError, match="action"):
+        t.act(p, -1)
+    with pytest.raises(TypeError, match="action"):
+        t.act(p, 3.7)
+    with pytest.raises(TypeError, match="player"):
+        t.legal("0")
+    with pytest.raises(ValueError, match="player"):
+        t.legal(2**80)
+    with pytest.raises(ValueError, match="seed"):
+        t.set_bot(1, "easy", seed=-5)
+    t.act(p, np.int64(t.legal(p)[0]))  # numpy integers are integers
