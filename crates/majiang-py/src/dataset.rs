@@ -5,6 +5,7 @@
 use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::value_error;
 use crate::table::{blank_observation, ruleset};
+use crate::vector::mix;
 use majiang::bots::{self, observe_into};
 use majiang::driver::{Controller, Driver, Poll, Timers};
 use majiang::table::{Action, Session};
@@ -13,14 +14,6 @@ use pyo3::types::{PyBytes, PyDict};
 
 /// The most hands one call records.
 const MAX_HANDS: u32 = 100_000;
-
-/// SplitMix64 of `x`: the seeds of each hand and bot.
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// Plays `hands` one-hand matches under `rules` (with `options`), bot `bot` (a level or a
 /// bot's name) in every chair, through the seat driver; hand `h` is dealt from a seed mixed

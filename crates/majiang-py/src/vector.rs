@@ -162,8 +162,8 @@ fn table_seed(seed: u64, t: usize) -> u64 {
     hand_seed(seed, u32::MAX - (t as u32 % u32::MAX))
 }
 
-/// SplitMix64: a well-mixed 64-bit value of `x` (for the bots' seeds).
-fn mix(x: u64) -> u64 {
+/// SplitMix64: a well-mixed 64-bit value of `x` (the seeds of bots and recorded hands).
+pub fn mix(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
