@@ -6,7 +6,9 @@
 #   SKIP_CARGO=1 bash scripts/test.sh   # only the Python part
 #
 # The venv is .venv/ at the repository root (created with python3 -m venv on first use; pip
-# installs maturin, numpy, pettingzoo, gymnasium and pytest from PyPI). The extension is built
+# installs maturin, numpy, pettingzoo, gymnasium, pytest and mypy from PyPI; stable-baselines3
+# is not installed: its PyPI torch pulls in the CUDA libraries, gigabytes, and its check_env
+# test skips without it). The extension is built
 # in release mode into target/py/ (kept apart from the workspace's target dirs, reused between
 # runs). pytest finding no tests (exit 5) counts as a failure.
 set -euo pipefail
@@ -29,7 +31,7 @@ if [[ ! -x "$VENV/bin/python" ]]; then
     "$PY" -m venv "$VENV"
 fi
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
-    "maturin>=1.5,<2" numpy pettingzoo gymnasium pytest
+    "maturin>=1.5,<2" numpy pettingzoo gymnasium pytest mypy
 
 # The maturin build backend runs the venv's maturin by name.
 export PATH="$VENV/bin:$PATH"

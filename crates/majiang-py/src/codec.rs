@@ -1,37 +1,182 @@
-//! Numbers for learners: every [`Action`] as an index into a fixed action space, and a seat's
-//! [`Observation`] as a block of `uint8` planes, 42 columns wide (one per tile kind: the 34
-//! playing kinds, then the 8 bonus tiles, flowers or extra winds).
+//! Numbers for learners: every [`Action`] as an index into a dense action space laid out for
+//! the table ([`ActionLayout`]), and a seat's [`Observation`] as a block of `uint8` planes, 42
+//! columns wide (one per tile kind: the 34 playing kinds, then the 8 bonus tiles, flowers or
+//! extra winds).
 //!
 //! Everything here reads only an [`Observation`], so an encoded observation holds nothing that
 //! seat may not see.
 
 use majiang::meld::MeldKind;
-use majiang::table::{Action, Observation, Player};
-use majiang::tile::Tile;
+use majiang::table::{Action, Observation, Player, TableConfig};
+use majiang::tile::{Suit, Tile};
 
 /// Tile kinds, bonus tiles included: the width of every plane.
 pub const TILE_KINDS: usize = 42;
+/// Playing kinds (no bonus tiles).
+const PLAYING: usize = 34;
+/// Chows by their lowest tile: three suits, ranks 1 to 7.
+const CHOWS: usize = 21;
 
-/// First index of `Discard(tile)`: `DISCARD + tile.index()`.
-pub const DISCARD: usize = 0;
-/// First index of `ConcealedKong(tile)`.
-pub const CONCEALED_KONG: usize = DISCARD + TILE_KINDS;
-/// First index of `AddedKong(tile)`.
-pub const ADDED_KONG: usize = CONCEALED_KONG + TILE_KINDS;
-/// First index of a chow, by its lowest tile (one of the 27 suited kinds).
-pub const CHOW: usize = ADDED_KONG + TILE_KINDS;
-/// Suited kinds a chow may start from (the index leaves 8m/9m etc. unused).
-const SUITED: usize = 27;
-/// `Pung`.
-pub const PUNG: usize = CHOW + SUITED;
-/// `Kong` (exposed, on a discard).
-pub const KONG: usize = PUNG + 1;
-/// `Win`.
-pub const WIN: usize = KONG + 1;
-/// `Pass`.
-pub const PASS: usize = WIN + 1;
-/// Size of the action space.
-pub const ACTIONS: usize = PASS + 1;
+/// The action numbers of one kind of table: dense, every number is an action some state of
+/// that table offers. In order, each section present only when the table has it:
+///
+/// - discards: one per playing kind, then one per extra-wind tile (five and six players);
+/// - concealed kongs (tables with kongs): one per playing kind, then one for the extra winds at
+///   five players (all four, named by `1f`);
+/// - added kongs (tables with kongs): one per playing kind, then one per extra-wind tile;
+/// - chows (tables with chows): 21, by the lowest tile (`1m`..`7m`, `1p`..`7p`, `1s`..`7s`);
+/// - pung; kong (tables with kongs); win; pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActionLayout {
+    /// Extra-wind tiles in play (0, 4 or 8).
+    extra: usize,
+    kongs: bool,
+    chows: bool,
+}
+
+/// The sections of an [`ActionLayout`] as number ranges.
+#[derive(Debug, Clone, Copy)]
+struct Sections {
+    discard: usize,
+    concealed_kong: usize,
+    added_kong: usize,
+    chow: usize,
+    pung: usize,
+    kong: Option<usize>,
+    win: usize,
+    pass: usize,
+}
+
+impl ActionLayout {
+    /// The layout of tables of `config`.
+    pub fn new(config: &TableConfig) -> ActionLayout {
+        ActionLayout {
+            extra: usize::from(config.extra_winds()),
+            kongs: config.kongs_allowed,
+            chows: config.chow_allowed,
+        }
+    }
+
+    /// Concealed kongs of extra winds: one (all four, at five players) when there are kongs.
+    fn extra_concealed_kongs(&self) -> usize {
+        usize::from(self.kongs && self.extra > 0)
+    }
+
+    fn sections(&self) -> Sections {
+        let discard = 0;
+        let concealed_kong = discard + PLAYING + self.extra;
+        let kong_kinds = if self.kongs {
+            2 * PLAYING + self.extra
+        } else {
+            0
+        };
+        let added_kong = concealed_kong
+            + if self.kongs {
+                PLAYING + self.extra_concealed_kongs()
+            } else {
+                0
+            };
+        let chow = concealed_kong + kong_kinds + self.extra_concealed_kongs();
+        let pung = chow + if self.chows { CHOWS } else { 0 };
+        let kong = self.kongs.then_some(pung + 1);
+        let win = pung + 1 + usize::from(self.kongs);
+        Sections {
+            discard,
+            concealed_kong,
+            added_kong,
+            chow,
+            pung,
+            kong,
+            win,
+            pass: win + 1,
+        }
+    }
+
+    /// The number of actions (the size of the action space).
+    pub fn actions(&self) -> usize {
+        self.sections().pass + 1
+    }
+
+    /// The number of `action`, or `None` for an action this table never offers.
+    pub fn encode(&self, action: &Action) -> Option<usize> {
+        let s = self.sections();
+        let kind = |t: Tile| -> Option<usize> {
+            let i = t.index();
+            (i < PLAYING + self.extra).then_some(i)
+        };
+        Some(match *action {
+            Action::Discard(t) => s.discard + kind(t)?,
+            Action::ConcealedKong(t) if self.kongs => {
+                if t.is_bonus() {
+                    (self.extra_concealed_kongs() == 1).then_some(s.concealed_kong + PLAYING)?
+                } else {
+                    s.concealed_kong + t.index()
+                }
+            }
+            Action::AddedKong(t) if self.kongs => s.added_kong + kind(t)?,
+            Action::Chow { tiles } if self.chows => {
+                let low = tiles[0];
+                if !low.is_numbered() || low.rank() > 7 {
+                    return None;
+                }
+                s.chow + (low.index() / 9) * 7 + usize::from(low.rank() - 1)
+            }
+            Action::Pung => s.pung,
+            Action::Kong => s.kong?,
+            Action::Win => s.win,
+            Action::Pass => s.pass,
+            _ => return None,
+        })
+    }
+
+    /// The action of number `code`, or `None` past the end of the space.
+    pub fn decode(&self, code: usize) -> Option<Action> {
+        let s = self.sections();
+        let tile = Tile::from_index;
+        Some(match code {
+            c if c < s.concealed_kong => Action::Discard(tile(c)?),
+            c if c < s.added_kong => Action::ConcealedKong(tile(c - s.concealed_kong)?),
+            c if c < s.chow => Action::AddedKong(tile(c - s.added_kong)?),
+            c if c < s.pung => {
+                let i = c - s.chow;
+                let suit = [Suit::Characters, Suit::Dots, Suit::Bamboo][i / 7];
+                let low = Tile::new(suit, (i % 7) as u8 + 1)?;
+                Action::Chow {
+                    tiles: [low, low.succ()?, low.succ()?.succ()?],
+                }
+            }
+            c if c == s.pung => Action::Pung,
+            c if Some(c) == s.kong => Action::Kong,
+            c if c == s.win => Action::Win,
+            c if c == s.pass => Action::Pass,
+            _ => return None,
+        })
+    }
+
+    /// The sections as (name, first number, count), for documentation and checks.
+    pub fn describe(&self) -> Vec<(&'static str, usize, usize)> {
+        let s = self.sections();
+        let mut out = vec![("discard", s.discard, s.concealed_kong - s.discard)];
+        if self.kongs {
+            out.push((
+                "concealed_kong",
+                s.concealed_kong,
+                s.added_kong - s.concealed_kong,
+            ));
+            out.push(("added_kong", s.added_kong, s.chow - s.added_kong));
+        }
+        if self.chows {
+            out.push(("chow", s.chow, CHOWS));
+        }
+        out.push(("pung", s.pung, 1));
+        if let Some(k) = s.kong {
+            out.push(("kong", k, 1));
+        }
+        out.push(("win", s.win, 1));
+        out.push(("pass", s.pass, 1));
+        out
+    }
+}
 
 /// Planes that do not depend on the table size: own hand, drawn tile, and the five rows after
 /// the per-seat blocks (wildcard, indicator, tile on offer, last discard, scalars).
@@ -44,66 +189,21 @@ pub const fn planes(players: usize) -> usize {
     FIXED_PLANES + SEAT_PLANES * players
 }
 
-/// The index of an action, or `None` for an action outside the space (a chow not starting on
-/// a suited kind cannot happen: the engine builds chows of three suited tiles in a row).
-pub fn encode_action(action: &Action) -> Option<usize> {
-    Some(match *action {
-        Action::Discard(t) => DISCARD + t.index(),
-        Action::ConcealedKong(t) => CONCEALED_KONG + t.index(),
-        Action::AddedKong(t) => ADDED_KONG + t.index(),
-        Action::Chow { tiles } => {
-            let low = tiles[0].index();
-            if low >= SUITED {
-                return None;
-            }
-            CHOW + low
-        }
-        Action::Pung => PUNG,
-        Action::Kong => KONG,
-        Action::Win => WIN,
-        Action::Pass => PASS,
-    })
-}
-
-/// The action with index `code`, or `None` for an index outside the space or a chow that is not
-/// three tiles in a row of one suit.
-pub fn decode_action(code: usize) -> Option<Action> {
-    let tile = |i: usize| Tile::from_index(i);
-    Some(match code {
-        c if c < CONCEALED_KONG => Action::Discard(tile(c - DISCARD)?),
-        c if c < ADDED_KONG => Action::ConcealedKong(tile(c - CONCEALED_KONG)?),
-        c if c < CHOW => Action::AddedKong(tile(c - ADDED_KONG)?),
-        c if c < PUNG => {
-            let low = c - CHOW;
-            // Ranks 8 and 9 start no chow.
-            if low % 9 > 6 {
-                return None;
-            }
-            Action::Chow {
-                tiles: [tile(low)?, tile(low + 1)?, tile(low + 2)?],
-            }
-        }
-        PUNG => Action::Pung,
-        KONG => Action::Kong,
-        WIN => Action::Win,
-        PASS => Action::Pass,
-        _ => return None,
-    })
-}
-
 /// Chair `q` counted from the viewer `p` in turn order (0 = the viewer, 1 = the next to play).
 fn relative(p: Player, q: Player, players: usize) -> usize {
     (q.index() + players - p.index()) % players
 }
 
 /// Writes `obs` into `out` (`planes(players) * 42` bytes, every byte written) and its legal
-/// actions into `mask` (`ACTIONS` bytes, 1 where legal).
+/// actions into `mask` (`layout.actions()` bytes, 1 where legal).
 ///
 /// Layout (rows of 42 tile kinds; seats counted from the viewer in turn order, `k = 0` the
-/// viewer, `n` = players):
+/// viewer, `n` = players). A tile is always counted in its own column: an extra wind (`1f`–`8f`
+/// at five and six players) in its bonus column in every row, melds of extra winds included.
 ///
-/// - row 0: own concealed tiles (counts; extra winds at their bonus index)
-/// - row 1: the tile just drawn (one-hot; zero when not on turn after a draw)
+/// - row 0: own concealed tiles (counts), the tile just drawn included
+/// - row 1: the tile just drawn (one-hot; zero when not on turn after a draw); it is in row 0
+///   too
 /// - rows `2 + 4k ..= 5 + 4k` for seat `k`: exposed meld tiles (chows, pungs, exposed and
 ///   added kongs; counts), concealed kong tiles, discards (all ever made, claimed ones too;
 ///   counts), flowers and seasons laid out (one-hot)
@@ -118,6 +218,7 @@ fn relative(p: Player, q: Player, players: usize) -> usize {
 pub fn encode_observation(
     obs: &Observation,
     seats: &[majiang::Seat],
+    layout: &ActionLayout,
     out: &mut [u8],
     mask: &mut [u8],
 ) {
@@ -145,11 +246,18 @@ pub fn encode_observation(
             } else {
                 base
             };
-            let at = row(r) + m.tile.index();
-            // Chows are three kinds in a row; pungs and kongs several copies of one kind.
-            match m.kind {
-                MeldKind::Chow => (at..at + 3).for_each(|i| add(out, i, 1)),
-                kind => add(out, at, kind.size() as u8),
+            if m.extra_winds.is_empty() {
+                let at = row(r) + m.tile.index();
+                // Chows are three kinds in a row; pungs and kongs several copies of one kind.
+                match m.kind {
+                    MeldKind::Chow => (at..at + 3).for_each(|i| add(out, i, 1)),
+                    kind => add(out, at, kind.size() as u8),
+                }
+            } else {
+                // Extra winds: each tile in its own column.
+                for t in m.tiles() {
+                    add(out, row(r) + t.index(), 1);
+                }
             }
         }
         let discards = row(base + 2);
@@ -191,7 +299,7 @@ pub fn encode_observation(
         out[s + 10 + n + k] = hand.gambit_run;
     }
     for a in &obs.legal_actions {
-        if let Some(i) = encode_action(a) {
+        if let Some(i) = layout.encode(a) {
             mask[i] = 1;
         }
     }

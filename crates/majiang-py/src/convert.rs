@@ -188,3 +188,35 @@ pub fn options_map(options: Option<&Bound<'_, PyAny>>) -> PyResult<Map<String, V
         },
     }
 }
+
+/// A non-negative integer argument named `name` that fits in a `u64`: a `TypeError` or
+/// `ValueError` naming the argument otherwise (not PyO3's bare `OverflowError`).
+fn index_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+    use pyo3::exceptions::PyTypeError;
+    use pyo3::types::PyBool;
+    // Integers are what `operator.index` accepts (Python and numpy integers), bools aside.
+    if value.is_instance_of::<PyBool>() || !value.hasattr("__index__")? {
+        return Err(PyTypeError::new_err(format!(
+            "{name}: expected an integer, got {}",
+            value.get_type().name()?
+        )));
+    }
+    value
+        .extract::<u64>()
+        .map_err(|_| value_error(format!("{name}: {value} is not between 0 and 2**64 - 1")))
+}
+
+/// The `player` argument (a chair number).
+pub fn player_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    index_arg(value, "player").map(|v| usize::try_from(v).unwrap_or(usize::MAX))
+}
+
+/// The `action` argument (an action number).
+pub fn action_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    index_arg(value, "action").map(|v| usize::try_from(v).unwrap_or(usize::MAX))
+}
+
+/// The `seed` argument (0 to 2**64 - 1).
+pub fn seed_arg(value: &Bound<'_, PyAny>) -> PyResult<u64> {
+    index_arg(value, "seed")
+}

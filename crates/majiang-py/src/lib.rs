@@ -2,13 +2,16 @@
 //! wraps it: the PettingZoo and Gymnasium environments, the vector environment, type stubs.
 //!
 //! - `library`: tiles and notation, `analyze`, `score`, `rule_sets`, `replay`.
-//! - `codec`: actions as numbers and observations as `uint8` planes.
-//! - `table`: `Table`, one match through the engine's `Session`, bots in any chairs.
-//! - `vector`: `VectorTables`, many hands stepped in one call into numpy arrays.
+//! - `codec`: actions as dense numbers per kind of table, observations as `uint8` planes.
+//! - `table`: `Table`, one match through the library's seat driver, bots in any chairs.
+//! - `vector`: `VectorTables`, many hands stepped in one call into numpy arrays, self-play
+//!   or one chair against bots played in Rust.
+//! - `dataset`: bot self-play recorded as observations, masks, actions and rewards.
 //! - `convert`: JSON values to and from Python objects; errors as `ValueError`.
 
 mod codec;
 mod convert;
+mod dataset;
 mod library;
 mod table;
 mod vector;
@@ -29,11 +32,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(table::encode_observation_json, m)?)?;
     m.add_function(wrap_pyfunction!(table::decode_action, m)?)?;
     m.add_function(wrap_pyfunction!(table::action_name, m)?)?;
+    m.add_function(wrap_pyfunction!(table::action_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(table::action_space, m)?)?;
+    m.add_function(wrap_pyfunction!(dataset::record_selfplay, m)?)?;
     m.add_class::<table::Table>()?;
     m.add_class::<vector::VectorTables>()?;
-    m.add("ACTION_SPACE", codec::ACTIONS)?;
     m.add("TILE_KINDS", codec::TILE_KINDS)?;
     m.add("MAX_LEGAL", vector::MAX_LEGAL)?;
+    m.add("MAX_TABLES", vector::MAX_TABLES)?;
     m.add("BOT_NAMES", majiang::bots::BOT_NAMES.to_vec())?;
     Ok(())
 }

@@ -15,9 +15,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use serde_json::{Value, json};
 
-/// parse_tiles(text)
-/// --
-///
 /// The tiles written in `text` (`"123m55z"`, glyphs too), each in notation (`["1m", "2m",
 /// "3m", "5z", "5z"]`). Raises `ValueError` naming the bad position.
 #[pyfunction]
@@ -26,9 +23,6 @@ pub fn parse_tiles(text: &str) -> PyResult<Vec<String>> {
     Ok(tiles.iter().map(Tile::to_string).collect())
 }
 
-/// tile_index(tile)
-/// --
-///
 /// The kind index of one tile (`0..34` playing kinds in the order 1m..9m 1p..9p 1s..9s 1z..7z,
 /// `34..42` the bonus tiles 1f..8f): the column of that tile in every observation plane.
 #[pyfunction]
@@ -36,9 +30,6 @@ pub fn tile_index(tile: &str) -> PyResult<usize> {
     Ok(parse_tile(tile).map_err(value_error)?.index())
 }
 
-/// tile_name(index)
-/// --
-///
 /// The notation of kind `index` (`0..42`), e.g. `tile_name(27) == "1z"`.
 #[pyfunction]
 pub fn tile_name(index: usize) -> PyResult<String> {
@@ -47,9 +38,6 @@ pub fn tile_name(index: usize) -> PyResult<String> {
         .ok_or_else(|| value_error(format!("{index} is not a tile kind (0..42)")))
 }
 
-/// glyphs(text)
-/// --
-///
 /// The tiles of `text` as Unicode mahjong glyphs (`"123m"` → `"🀇🀈🀉"`).
 #[pyfunction]
 pub fn glyphs(text: &str) -> PyResult<String> {
@@ -136,9 +124,6 @@ fn analyze_json(
     }))
 }
 
-/// analyze(hand, wildcard=None, wild_not_own_kind=False, seven_pairs=True, thirteen_orphans=True, four_as_two_pairs=False)
-/// --
-///
 /// Win, shanten (by form), waits and decompositions of a hand: the dict `majiang analyze
 /// --json` prints. `hand` is concealed tiles then declared melds (`"123m456p11z pung 555z"`);
 /// `wildcard` names the wild kind. Raises `ValueError` with the command line's message.
@@ -165,13 +150,30 @@ pub fn analyze(
     to_py(py, &report)
 }
 
-/// score(request)
-/// --
+/// Scores a win. `request` is a dict (or its JSON text), as `majiang score --json` reads it:
 ///
-/// Scores a win: `request` is the JSON request of RULES.md §6 as a dict (or its JSON text);
-/// the answer is the dict `majiang score --json` prints (`{"valid": True, "patterns": [...],
-/// "total": ..., "payments": {...}}` or `{"valid": False, "reason": ...}`). Unreadable input
-/// raises `ValueError` with the command line's message.
+/// ```text
+/// {"rules": "hongkong" | "hangzhou" | "yangzhou" | "classic",
+///  "options": {"min_fan": 3, ...},            # house rules, all optional
+///  "concealed": "123m456p789s1z",             # concealed tiles, winning tile not included
+///  "melds": [{"kind": "pung" | "chow" | "kong" | "concealed_kong", "tiles": "555z",
+///             "from": "west"}],               # from: whose discard (not for concealed_kong)
+///  "winning_tile": "1z",
+///  "win": "self_draw" | "discard" | "robbing_kong",
+///  "discarder": "south",                      # for discard and robbing_kong
+///  "seat": "east", "dealer": "east", "prevailing_wind": "east",
+///  "flowers": ["1f", "5f"],
+///  "situation": ["last_wall_tile", "last_discard", "kong_replacement", "heavenly", "earthly"],
+///  "kong_chain": 0, "gambits": 0, "lao": 1,   # Hangzhou
+///  "wildcard": "5z",                          # Hangzhou: the wild kind
+///  "balances": {"east": 50, ...},             # Hangzhou: for the zero floor
+///  "others": {"south": {"concealed": "...", "melds": [...], "flowers": [...]}, ...}}
+/// ```
+///
+/// The answer is the dict `majiang score --json` prints: `{"valid": True, "patterns": [{"id",
+/// "name", "value", "unit"}, ...], "total": N, "payments": {"east": N, ...}}` (net chips by
+/// seat), or `{"valid": False, "reason": ...}` for a hand that is not a win or is below the
+/// minimum. Unreadable input raises `ValueError` with the command line's message.
 #[pyfunction]
 pub fn score(py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let parsed = match request.downcast::<PyString>() {
@@ -243,9 +245,6 @@ fn score_answer_py(
     Ok(answer.into_any().unbind())
 }
 
-/// rule_sets()
-/// --
-///
 /// Every rule set as the server's `GET /api/rulesets` describes it: name, names in English and
 /// Chinese, seat counts, unit, options with their allowed values and defaults, patterns.
 #[pyfunction]
@@ -258,9 +257,6 @@ fn json_of<T: serde::Serialize>(v: &T) -> PyResult<Value> {
     serde_json::to_value(v).map_err(value_error)
 }
 
-/// replay(log)
-/// --
-///
 /// Checks a match log (JSON lines, as `majiang play --log` and `Table.log_jsonl()` write it) by
 /// re-driving the match with its actions. Returns `{"complete", "actions", "records",
 /// "stops_in", "chairs", "header", "hands" (settlements), "summary"}`; a log that does not

@@ -1,13 +1,18 @@
-//! `Table`: one match through a [`Session`], stepped one action at a time from Python, with
-//! the project's bots in any chairs. The PettingZoo and Gymnasium environments are built on it.
+//! `Table`: one match through the library's seat [`Driver`], stepped one action at a time from
+//! Python, with the project's bots in any chairs (the other chairs are the caller's). The
+//! PettingZoo and Gymnasium environments are built on it.
 
-use crate::codec::{self, ACTIONS, TILE_KINDS};
-use crate::convert::{options_map, to_py, value_error};
-use majiang::bots::{self, Bot, observe_into};
+use crate::codec::{self, ActionLayout, TILE_KINDS};
+use crate::convert::{action_arg, options_map, player_arg, seed_arg, to_py, value_error};
+use majiang::bots::{self, observe_into};
+use majiang::driver::{Controller, Driver, Poll, Timers};
 use majiang::table::{Action, Observation, Player, Ruleset, Session};
 use pyo3::buffer::PyBuffer;
 use pyo3::prelude::*;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// The driver's clock: the Python table has no timers, so every decision is due at once.
+const NOW: u64 = 0;
 
 /// Builds the rule set `rules` with `options`, with the command line's messages.
 pub fn ruleset(rules: &str, options: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<Ruleset>> {
@@ -45,18 +50,21 @@ pub fn write_buffer<T: pyo3::buffer::Element + Copy>(
         .map_err(|e| value_error(format!("{what}: {e}")))
 }
 
-/// One match in play: the engine's [`Session`], its rule set, and bots for some chairs.
+/// One match in play: the library's seat [`Driver`] (its [`Session`] and a controller per
+/// chair: the caller, or a bot), and buffers for encoding.
 ///
-/// Actions are numbers (see `majiang.ACTION_SPACE`): `legal(player)` lists them,
+/// Actions are numbers (see `Table.action_space`): `legal(player)` lists them,
 /// `observe(player, obs, mask)` writes the seat's observation planes and legal-action mask into
 /// numpy arrays, `act(player, action)` plays one.
 #[pyclass(module = "majiang._core")]
 pub struct Table {
-    session: Session,
+    /// Behind a mutex only so that the table may be shared between threads (bots are `Send`,
+    /// not `Sync`); nothing blocks on it.
+    driver: Mutex<Driver>,
     players: usize,
-    /// Bots by chair (behind a mutex only so that the table may be shared between threads;
-    /// every use goes through `&mut self`).
-    bots: Mutex<Vec<Option<Box<dyn Bot>>>>,
+    layout: ActionLayout,
+    /// Bot actions the engine refused (the driver played the first legal action instead).
+    refused: u64,
     legal: Vec<Action>,
     obs: Observation,
     planes: Vec<u8>,
@@ -64,8 +72,12 @@ pub struct Table {
 }
 
 impl Table {
-    fn bots_mut(&mut self) -> &mut Vec<Option<Box<dyn Bot>>> {
-        self.bots.get_mut().unwrap_or_else(|e| e.into_inner())
+    fn driver(&self) -> MutexGuard<'_, Driver> {
+        self.driver.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn driver_mut(&mut self) -> &mut Driver {
+        self.driver.get_mut().unwrap_or_else(|e| e.into_inner())
     }
 
     fn player(&self, player: usize) -> PyResult<Player> {
@@ -73,7 +85,7 @@ impl Table {
             Ok(Player(player as u8))
         } else {
             Err(value_error(format!(
-                "there is no player {player} at a table of {}",
+                "player: there is no player {player} at a table of {}",
                 self.players
             )))
         }
@@ -81,12 +93,15 @@ impl Table {
 
     /// Fills the reused observation buffers for `p`.
     fn encode(&mut self, p: Player) {
-        let game = self.session.game();
+        let driver = self.driver.get_mut().unwrap_or_else(|e| e.into_inner());
+        let session = driver.session();
+        let game = session.game();
         game.legal_actions_into(p, &mut self.legal);
         observe_into(game, p, &self.legal, &mut self.obs);
         codec::encode_observation(
             &self.obs,
-            self.session.ruleset().seats(),
+            session.ruleset().seats(),
+            &self.layout,
             &mut self.planes,
             &mut self.mask,
         );
@@ -94,16 +109,23 @@ impl Table {
 
     /// Plays `action` for `p`; the hand's payments by chair if it ended the hand.
     fn play(&mut self, p: Player, action: Action) -> PyResult<Option<Vec<i64>>> {
-        let step = self.session.act(p, action).map_err(value_error)?;
+        let step = self.driver_mut().act(p, action, NOW).map_err(value_error)?;
         Ok(step.settlement.map(|s| s.payments))
+    }
+
+    /// The action of number `action` at this table, or a `ValueError` naming it.
+    fn decode(&self, action: usize) -> PyResult<Action> {
+        self.layout.decode(action).ok_or_else(|| {
+            value_error(format!(
+                "action: {action} is not an action number (0..{})",
+                self.layout.actions()
+            ))
+        })
     }
 }
 
 #[pymethods]
 impl Table {
-    /// Table(rules, options=None, seed=0, hands=None)
-    /// --
-    ///
     /// A new match under `rules` (`hongkong`, `hangzhou`, `yangzhou`, `classic`) with house
     /// rules `options` (a dict, as `--option` takes them; classic's `players` sets the table
     /// size), every shuffle and die fixed by `seed`, at most `hands` hands if given.
@@ -112,7 +134,7 @@ impl Table {
     fn new(
         rules: &str,
         options: Option<&Bound<'_, PyAny>>,
-        seed: u64,
+        #[pyo3(from_py_with = seed_arg)] seed: u64,
         hands: Option<u32>,
     ) -> PyResult<Table> {
         let ruleset = ruleset(rules, options)?;
@@ -120,16 +142,23 @@ impl Table {
             return Err(value_error("hands: a match plays at least one hand"));
         }
         let players = ruleset.players();
+        let layout = ActionLayout::new(ruleset.config());
         let obs = blank_observation(&ruleset)?;
         let (session, _) = Session::new(ruleset, seed, hands).map_err(value_error)?;
+        // Every chair starts as the caller's; a person's stand-in never plays (no timers).
+        let controllers = (0..players)
+            .map(|i| Controller::person(seed.wrapping_add(i as u64)))
+            .collect();
+        let driver = Driver::new(session, controllers, Timers::default()).map_err(value_error)?;
         Ok(Table {
-            session,
+            driver: Mutex::new(driver),
             players,
-            bots: Mutex::new((0..players).map(|_| None).collect()),
+            layout,
+            refused: 0,
             legal: Vec::with_capacity(32),
             obs,
             planes: vec![0; codec::planes(players) * TILE_KINDS],
-            mask: vec![0; ACTIONS],
+            mask: vec![0; layout.actions()],
         })
     }
 
@@ -142,7 +171,38 @@ impl Table {
     /// The rule set's name.
     #[getter]
     fn rules(&self) -> &'static str {
-        self.session.ruleset().name()
+        self.driver().session().ruleset().name()
+    }
+
+    /// The number of actions at this table: action numbers are `0..action_space`, every one
+    /// an action some state offers (see `action_layout`).
+    #[getter]
+    fn action_space(&self) -> usize {
+        self.layout.actions()
+    }
+
+    /// The action numbers' sections: `(name, first number, count)` in order (`discard`,
+    /// `concealed_kong`, `added_kong`, `chow`, `pung`, `kong`, `win`, `pass`; a section the
+    /// table never offers is left out).
+    fn action_layout(&self) -> Vec<(&'static str, usize, usize)> {
+        self.layout.describe()
+    }
+
+    /// A readable name of action number `action` (`"discard 5m"`, `"chow 345p"`, `"pass"`).
+    fn action_name(&self, #[pyo3(from_py_with = action_arg)] action: usize) -> PyResult<String> {
+        Ok(self.decode(action)?.to_string())
+    }
+
+    /// The engine action of number `action` as JSON text (`{"discard":"5m"}`, `"pass"`).
+    fn decode_action(&self, action: usize) -> PyResult<String> {
+        serde_json::to_string(&self.decode(action)?).map_err(value_error)
+    }
+
+    /// Bot decisions the engine refused so far (the seat driver played the first legal action
+    /// instead; zero unless a bot has a bug).
+    #[getter]
+    fn refused_bot_actions(&self) -> u64 {
+        self.refused
     }
 
     /// Rows of an observation (`7 + 4 × players`; each row 42 tile kinds wide).
@@ -154,66 +214,81 @@ impl Table {
     /// The number of the hand in play (from 1).
     #[getter]
     fn hand_number(&self) -> u32 {
-        self.session.hand_number()
+        self.driver().session().hand_number()
     }
 
     /// The first player who must decide now; `None` between hands and after the match.
     fn to_act(&self) -> Option<usize> {
-        self.session.to_act().map(Player::index)
+        self.driver().session().to_act().map(Player::index)
     }
 
     /// Every player who must decide now (several may answer a discard), lowest chair first.
     fn actors(&self) -> Vec<usize> {
-        self.session.game().to_act().map(Player::index).collect()
+        self.driver()
+            .session()
+            .game()
+            .to_act()
+            .map(Player::index)
+            .collect()
     }
 
     /// True once the match has ended.
     fn is_over(&self) -> bool {
-        self.session.is_over()
+        self.driver().session().is_over()
     }
 
     /// True when a hand has ended and the next must be dealt with `deal_next()`.
     fn awaiting_deal(&self) -> bool {
-        self.session.awaiting_deal()
+        self.driver().session().awaiting_deal()
     }
 
     /// Deals the next hand (after a hand ended, while the match goes on).
     fn deal_next(&mut self) -> PyResult<()> {
-        self.session.deal_next().map(|_| ()).map_err(value_error)
+        self.driver_mut()
+            .deal_next(NOW)
+            .map(|_| ())
+            .map_err(value_error)
     }
 
     /// Chips per chair so far.
     fn ledger(&self) -> Vec<i64> {
-        self.session.ledger().to_vec()
+        self.driver().session().ledger().to_vec()
     }
 
     /// The legal actions of `player` now, as action numbers (empty: nothing to decide).
-    fn legal(&mut self, player: usize) -> PyResult<Vec<usize>> {
+    fn legal(&mut self, #[pyo3(from_py_with = player_arg)] player: usize) -> PyResult<Vec<usize>> {
         let p = self.player(player)?;
-        self.session.game().legal_actions_into(p, &mut self.legal);
-        Ok(self.legal.iter().filter_map(codec::encode_action).collect())
+        let driver = self.driver.get_mut().unwrap_or_else(|e| e.into_inner());
+        driver
+            .session()
+            .game()
+            .legal_actions_into(p, &mut self.legal);
+        let layout = self.layout;
+        Ok(self.legal.iter().filter_map(|a| layout.encode(a)).collect())
     }
 
     /// The legal actions of `player` now as the engine writes them in JSON (`{"discard":
     /// "5m"}`, `"pung"`, ...): the ground truth the action numbers encode.
-    fn legal_json(&self, player: usize) -> PyResult<Vec<String>> {
+    fn legal_json(
+        &self,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+    ) -> PyResult<Vec<String>> {
         let p = self.player(player)?;
-        self.session
+        self.driver()
+            .session()
             .legal_actions(p)
             .iter()
             .map(|a| serde_json::to_string(a).map_err(value_error))
             .collect()
     }
 
-    /// observe(player, obs, mask)
-    /// --
-    ///
     /// Writes what `player` may see into `obs` (a C-contiguous `uint8` array of
-    /// `planes × 42`) and their legal actions into `mask` (`uint8`, `ACTION_SPACE` long).
+    /// `planes × 42`) and their legal actions into `mask` (`uint8` or `bool`, `action_space`
+    /// long).
     fn observe(
         &mut self,
         py: Python<'_>,
-        player: usize,
+        #[pyo3(from_py_with = player_arg)] player: usize,
         obs: &Bound<'_, PyAny>,
         mask: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
@@ -225,83 +300,92 @@ impl Table {
 
     /// The engine's `Observation` of `player` as JSON text: exactly what the observation
     /// planes are built from.
-    fn observation_json(&self, player: usize) -> PyResult<String> {
+    fn observation_json(
+        &self,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+    ) -> PyResult<String> {
         let p = self.player(player)?;
-        serde_json::to_string(&self.session.observation(p)).map_err(value_error)
+        serde_json::to_string(&self.driver().session().observation(p)).map_err(value_error)
     }
 
-    /// act(player, action)
-    /// --
-    ///
     /// Plays action number `action` for `player`. Returns the hand's payments by chair when it
     /// ended the hand, else `None`. A refused action raises `ValueError` with the engine's
     /// reason and changes nothing.
-    fn act(&mut self, player: usize, action: usize) -> PyResult<Option<Vec<i64>>> {
+    fn act(
+        &mut self,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+        #[pyo3(from_py_with = action_arg)] action: usize,
+    ) -> PyResult<Option<Vec<i64>>> {
         let p = self.player(player)?;
-        let a = codec::decode_action(action)
-            .ok_or_else(|| value_error(format!("{action} is not an action number")))?;
+        let a = self.decode(action)?;
         self.play(p, a)
     }
 
-    /// set_bot(player, name, seed=0)
-    /// --
-    ///
     /// Lets the project's bot `name` (a level, `easy`, `normal` or `hard`, or a bot's own name:
     /// `random`, `efficient`, `expert`, `aggressive`) play chair `player` (seeded with `seed`);
     /// `None` gives the chair back to the caller.
     #[pyo3(signature = (player, name, seed=0))]
-    fn set_bot(&mut self, player: usize, name: Option<&str>, seed: u64) -> PyResult<()> {
+    fn set_bot(
+        &mut self,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+        name: Option<&str>,
+        #[pyo3(from_py_with = seed_arg)] seed: u64,
+    ) -> PyResult<()> {
         let p = self.player(player)?;
-        let bot = match name {
-            None => None,
-            Some(n) => Some(bots::by_name(n, self.session.ruleset(), seed).map_err(value_error)?),
+        let driver = self.driver_mut();
+        let controller = match name {
+            None => Controller::person(seed),
+            Some(n) => Controller::Bot(
+                bots::by_name(n, driver.session().ruleset(), seed)
+                    .map_err(|e| value_error(format!("name: {e}")))?,
+            ),
         };
-        self.bots_mut()[p.index()] = bot;
-        Ok(())
+        driver.set_controller(p, controller).map_err(value_error)
     }
 
-    /// Lets the bots play until a chair without a bot must decide, a hand ends or the match
-    /// ends. Returns the payments by chair of the hand that ended, if one did.
+    /// Lets the bots play (through the seat driver) until only chairs without a bot must
+    /// decide, a hand ends or the match ends. Returns the payments by chair of the hand that
+    /// ended, if one did. A bot may answer a discard before the caller's chairs do.
     fn play_bots(&mut self) -> PyResult<Option<Vec<i64>>> {
-        while let Some(p) = self.session.to_act() {
-            let bots = self.bots.get_mut().unwrap_or_else(|e| e.into_inner());
-            let Some(bot) = bots[p.index()].as_mut() else {
-                return Ok(None);
+        let mut refused = 0;
+        let driver = self.driver.get_mut().unwrap_or_else(|e| e.into_inner());
+        let result = loop {
+            let Poll::Act(decision) = driver.poll(NOW) else {
+                break Ok(None);
             };
-            let game = self.session.game();
-            game.legal_actions_into(p, &mut self.legal);
-            if bot.needs_observation() {
-                observe_into(game, p, &self.legal, &mut self.obs);
+            refused += u64::from(decision.refused.is_some());
+            match driver.act(decision.player, decision.action, NOW) {
+                Err(e) => break Err(value_error(e)),
+                Ok(step) => {
+                    if let Some(s) = step.settlement {
+                        break Ok(Some(s.payments));
+                    }
+                }
             }
-            let action = bot.act(&self.obs, &self.legal);
-            if let Some(payments) = self.play(p, action)? {
-                return Ok(Some(payments));
-            }
-        }
-        Ok(None)
+        };
+        self.refused += refused;
+        result
     }
 
     /// The match log so far, as JSON lines (`majiang.replay` and `majiang replay` read it).
     fn log_jsonl(&self) -> String {
-        self.session.log().to_jsonl()
+        self.driver().session().log().to_jsonl()
     }
 
     /// The settlement of the most recently finished hand (outcome, payments, ledger, next
     /// deal) as a dict, or `None` before the first hand ends.
     fn last_settlement(&self, py: Python<'_>) -> PyResult<PyObject> {
-        match self.session.last_settlement() {
-            None => Ok(py.None()),
-            Some(s) => to_py(py, &serde_json::to_value(s).map_err(value_error)?),
-        }
+        let value = match self.driver().session().last_settlement() {
+            None => return Ok(py.None()),
+            Some(s) => serde_json::to_value(s).map_err(value_error)?,
+        };
+        to_py(py, &value)
     }
 }
 
-/// encode_observation_json(observation, seats)
-/// --
-///
 /// Encodes an engine `Observation` given as JSON text (from `Table.observation_json`) into
 /// planes and mask, as `Table.observe` does: for checking that the planes come from that
-/// seat's observation alone. `rules` names the rule set (for the seat order).
+/// seat's observation alone. `rules` and `options` name the table (seat order, action layout).
 #[pyfunction]
 #[pyo3(signature = (observation, rules, options=None))]
 pub fn encode_observation_json(
@@ -310,37 +394,73 @@ pub fn encode_observation_json(
     options: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(Vec<u8>, Vec<u8>)> {
     let ruleset = ruleset(rules, options)?;
-    let obs: Observation = serde_json::from_str(observation).map_err(value_error)?;
+    let obs: Observation =
+        serde_json::from_str(observation).map_err(|e| value_error(format!("observation: {e}")))?;
     let n = obs.table.len();
     if n != ruleset.players() {
         return Err(value_error(format!(
-            "the observation has {n} players, the rules seat {}",
+            "observation: it has {n} players, the rules seat {}",
             ruleset.players()
         )));
     }
+    let layout = ActionLayout::new(ruleset.config());
     let mut planes = vec![0; codec::planes(n) * TILE_KINDS];
-    let mut mask = vec![0; ACTIONS];
-    codec::encode_observation(&obs, ruleset.seats(), &mut planes, &mut mask);
+    let mut mask = vec![0; layout.actions()];
+    codec::encode_observation(&obs, ruleset.seats(), &layout, &mut planes, &mut mask);
     Ok((planes, mask))
 }
 
-/// decode_action(action)
-/// --
-///
-/// The engine action of number `action` as JSON text (`{"discard":"5m"}`, `"pass"`), or
-/// `None` if the number names no action.
+/// The action numbers of tables under `rules` with `options`: `(name, first number, count)` by
+/// section, in order (see `Table.action_layout`).
 #[pyfunction]
-pub fn decode_action(action: usize) -> Option<String> {
-    codec::decode_action(action).and_then(|a| serde_json::to_string(&a).ok())
+#[pyo3(signature = (rules, options=None))]
+pub fn action_layout(
+    rules: &str,
+    options: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<(&'static str, usize, usize)>> {
+    Ok(ActionLayout::new(ruleset(rules, options)?.config()).describe())
 }
 
-/// action_name(action)
-/// --
-///
-/// A readable name of action number `action` (`"discard 5m"`, `"chow 345p"`, `"pass"`).
+/// The size of the action space of tables under `rules` with `options`.
 #[pyfunction]
-pub fn action_name(action: usize) -> PyResult<String> {
-    codec::decode_action(action)
-        .map(|a| a.to_string())
-        .ok_or_else(|| value_error(format!("{action} is not an action number")))
+#[pyo3(signature = (rules, options=None))]
+pub fn action_space(rules: &str, options: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    Ok(ActionLayout::new(ruleset(rules, options)?.config()).actions())
+}
+
+/// The engine action of number `action` at tables under `rules` (with `options`) as JSON
+/// text (`{"discard":"5m"}`, `"pass"`).
+#[pyfunction]
+#[pyo3(signature = (action, rules, options=None))]
+pub fn decode_action(
+    action: usize,
+    rules: &str,
+    options: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let layout = ActionLayout::new(ruleset(rules, options)?.config());
+    let a = layout.decode(action).ok_or_else(|| {
+        value_error(format!(
+            "action: {action} is not an action number (0..{})",
+            layout.actions()
+        ))
+    })?;
+    serde_json::to_string(&a).map_err(value_error)
+}
+
+/// A readable name of action number `action` at tables under `rules` (with `options`):
+/// `"discard 5m"`, `"chow 345p"`, `"pass"`.
+#[pyfunction]
+#[pyo3(signature = (action, rules, options=None))]
+pub fn action_name(
+    action: usize,
+    rules: &str,
+    options: Option<&Bound<'_, PyAny>>,
+) -> PyResult<String> {
+    let layout = ActionLayout::new(ruleset(rules, options)?.config());
+    layout.decode(action).map(|a| a.to_string()).ok_or_else(|| {
+        value_error(format!(
+            "action: {action} is not an action number (0..{})",
+            layout.actions()
+        ))
+    })
 }

@@ -1,21 +1,28 @@
 //! `VectorTables`: many independent hands stepped inside Rust in one call, their observations,
 //! masks, legal-action lists, rewards and ends written into numpy arrays (no per-table Python
 //! objects). A finished hand is settled and replaced by a fresh deal at once.
+//!
+//! Two modes: self-play (every decision of every chair is the caller's), or one learning chair
+//! against the project's bots (`opponents`, a level), whose decisions are made here, in Rust,
+//! between the caller's steps.
 
-use crate::codec::{self, ACTIONS, TILE_KINDS};
+use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::value_error;
 use crate::table::{blank_observation, ruleset};
-use majiang::bots::observe_into;
+use majiang::bots::{self, Bot, observe_into};
 use majiang::table::matches::hand_seed;
 use majiang::table::{Action, Event, Game, HandSetup, Observation, Player, Ruleset};
 use majiang::tile::Wind;
 use pyo3::buffer::PyBuffer;
 use pyo3::prelude::*;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Room for the legal actions of one decision in the compact lists (the most a hand allows is
 /// about two dozen: every distinct tile held as a discard, kongs, a win).
 pub const MAX_LEGAL: usize = 48;
+
+/// The most tables one `VectorTables` steps (a larger count is refused, not attempted).
+pub const MAX_TABLES: usize = 1 << 16;
 
 /// Where a call's results go: the caller's numpy arrays, each `num_tables` rows, borrowed for
 /// the call.
@@ -27,6 +34,7 @@ struct Outputs<'a> {
     actors: &'a mut [i64],
     rewards: &'a mut [i64],
     dones: &'a mut [u8],
+    final_planes: &'a mut [u8],
 }
 
 /// The caller's arrays, checked and held for one call.
@@ -38,6 +46,7 @@ struct Buffers {
     actors: PyBuffer<i64>,
     rewards: PyBuffer<i64>,
     dones: PyBuffer<u8>,
+    final_planes: PyBuffer<u8>,
 }
 
 /// A writable, C-contiguous buffer of exactly `len` elements named `name` in `arrays`.
@@ -74,15 +83,17 @@ impl Buffers {
         tables: usize,
         planes: usize,
         players: usize,
+        actions: usize,
     ) -> PyResult<Buffers> {
         let b = Buffers {
             planes: buffer(arrays, "obs", tables * planes * TILE_KINDS)?,
-            masks: buffer(arrays, "mask", tables * ACTIONS)?,
+            masks: buffer(arrays, "mask", tables * actions)?,
             legal: buffer(arrays, "legal", tables * MAX_LEGAL)?,
             legal_count: buffer(arrays, "legal_count", tables)?,
             actors: buffer(arrays, "actor", tables)?,
             rewards: buffer(arrays, "reward", tables * players)?,
             dones: buffer(arrays, "done", tables)?,
+            final_planes: buffer(arrays, "final_obs", tables * planes * TILE_KINDS)?,
         };
         let mut spans = [
             (b.planes.buf_ptr() as usize, b.planes.len_bytes()),
@@ -92,6 +103,10 @@ impl Buffers {
             (b.actors.buf_ptr() as usize, b.actors.len_bytes()),
             (b.rewards.buf_ptr() as usize, b.rewards.len_bytes()),
             (b.dones.buf_ptr() as usize, b.dones.len_bytes()),
+            (
+                b.final_planes.buf_ptr() as usize,
+                b.final_planes.len_bytes(),
+            ),
         ];
         spans.sort_unstable();
         if spans.windows(2).any(|w| w[0].0 + w[0].1 > w[1].0) {
@@ -109,28 +124,50 @@ impl Buffers {
             actors: slice_of(&self.actors, py),
             rewards: slice_of(&self.rewards, py),
             dones: slice_of(&self.dones, py),
+            final_planes: slice_of(&self.final_planes, py),
         }
     }
 }
+
+/// The bots of one table by chair (`None` for the learning chair).
+type TableBots = Vec<Option<Box<dyn Bot>>>;
 
 /// Many tables under one rule set, each playing hand after hand.
 #[pyclass(module = "majiang._core")]
 pub struct VectorTables {
     ruleset: Arc<Ruleset>,
     players: usize,
+    layout: ActionLayout,
     seed: u64,
     games: Vec<Game>,
     /// Hands dealt so far per table (the next hand's number).
     dealt: Vec<u32>,
+    /// The learning chair, when the other chairs are bots.
+    agent: Option<Player>,
+    /// Bots by table and chair (`None` for the learning chair; empty in self-play). Behind a
+    /// mutex only because bots are `Send`, not `Sync`; every use goes through `&mut self`.
+    bots: Mutex<Vec<TableBots>>,
+    /// Per table: the learning chair has decided in the hand in play.
+    acted: Vec<bool>,
     obs: Observation,
     scratch: Vec<Action>,
     events: Vec<Event>,
     hands_finished: u64,
+    hands_skipped: u64,
+    refused: u64,
 }
 
 /// The seed of table `t`'s own stream.
 fn table_seed(seed: u64, t: usize) -> u64 {
     hand_seed(seed, u32::MAX - (t as u32 % u32::MAX))
+}
+
+/// SplitMix64: a well-mixed 64-bit value of `x` (the seeds of bots and recorded hands).
+pub fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 impl VectorTables {
@@ -147,28 +184,128 @@ impl VectorTables {
         };
         let (game, _) = Game::new(self.ruleset.clone(), setup).map_err(value_error)?;
         self.games[t] = game;
-        self.dealt[t] = k + 1;
+        self.dealt[t] = k.wrapping_add(1);
+        self.acted[t] = false;
         Ok(())
+    }
+
+    /// Makes the bots of every table (seeded from the tables' seed, the table and the chair).
+    fn make_bots(&mut self, level: &str) -> PyResult<()> {
+        let Some(agent) = self.agent else {
+            return Ok(());
+        };
+        let mut all = Vec::with_capacity(self.games.len());
+        for t in 0..self.games.len() {
+            let mut chairs = Vec::with_capacity(self.players);
+            for c in 0..self.players {
+                chairs.push(if c == agent.index() {
+                    None
+                } else {
+                    let seed = mix(self.seed ^ mix((t as u64) << 8 | c as u64));
+                    Some(
+                        bots::by_name(level, &self.ruleset, seed)
+                            .map_err(|e| value_error(format!("opponents: {e}")))?,
+                    )
+                });
+            }
+            all.push(chairs);
+        }
+        *self.bots.get_mut().unwrap_or_else(|e| e.into_inner()) = all;
+        Ok(())
+    }
+
+    /// Writes the observation of `p` at table `t` into `planes` (the mask into `mask`).
+    fn encode(&mut self, t: usize, p: Player, planes: &mut [u8], mask: &mut [u8]) {
+        let game = &self.games[t];
+        game.legal_actions_into(p, &mut self.scratch);
+        observe_into(game, p, &self.scratch, &mut self.obs);
+        codec::encode_observation(&self.obs, self.ruleset.seats(), &self.layout, planes, mask);
+    }
+
+    /// Settles table `t`'s finished hand into the outputs (or skips it: a hand the learning
+    /// chair never decided in is no episode of theirs) and deals the next.
+    fn settle(&mut self, t: usize, out: &mut Outputs<'_>) -> PyResult<()> {
+        let counts = self.agent.is_none() || self.acted[t];
+        if counts {
+            let payments = self.games[t]
+                .outcome()
+                .map(|o| o.payments(self.players))
+                .unwrap_or_default();
+            let row = &mut out.rewards[t * self.players..(t + 1) * self.players];
+            for (r, v) in row.iter_mut().zip(payments) {
+                *r += v;
+            }
+            out.dones[t] = 1;
+            self.hands_finished += 1;
+            if let Some(agent) = self.agent {
+                let size = codec::planes(self.players) * TILE_KINDS;
+                let mut mask = vec![0; self.layout.actions()];
+                let mut planes = vec![0; size];
+                self.encode(t, agent, &mut planes, &mut mask);
+                out.final_planes[t * size..(t + 1) * size].copy_from_slice(&planes);
+            }
+        } else {
+            self.hands_skipped += 1;
+        }
+        self.deal(t)
+    }
+
+    /// Plays table `t`'s bots until the learning chair must decide (settling and dealing hands
+    /// that end meanwhile); in self-play, only settles a finished hand.
+    fn advance(&mut self, t: usize, out: &mut Outputs<'_>) -> PyResult<()> {
+        loop {
+            if self.games[t].is_over() {
+                self.settle(t, out)?;
+                continue;
+            }
+            let Some(agent) = self.agent else {
+                return Ok(());
+            };
+            let game = &mut self.games[t];
+            // Bots answer first (as the seat driver lets them); the learning chair last.
+            let Some(p) = game.to_act().find(|&p| p != agent) else {
+                return Ok(());
+            };
+            game.legal_actions_into(p, &mut self.scratch);
+            let bots = self.bots.get_mut().unwrap_or_else(|e| e.into_inner());
+            let Some(bot) = bots[t][p.index()].as_mut() else {
+                return Err(value_error(format!("table {t}: no bot in chair {p}")));
+            };
+            if bot.needs_observation() {
+                observe_into(game, p, &self.scratch, &mut self.obs);
+            }
+            let mut action = bot.act(&self.obs, &self.scratch);
+            // The seat driver's policy for a refused bot action: the first legal action.
+            if game.check(p, action).is_err() {
+                action = self.scratch[0];
+                self.refused += 1;
+            }
+            self.events.clear();
+            game.apply_into(p, action, &mut self.events)
+                .map_err(|e| value_error(format!("table {t}: {e}")))?;
+        }
     }
 
     /// Writes table `t`'s next decision (actor, observation, mask, legal list) into the outputs.
     fn write_decision(&mut self, t: usize, out: &mut Outputs<'_>) {
         let game = &self.games[t];
-        let p = game.to_act().next().unwrap_or(Player(0));
-        game.legal_actions_into(p, &mut self.scratch);
-        observe_into(game, p, &self.scratch, &mut self.obs);
+        let p = self
+            .agent
+            .filter(|a| game.to_act().contains(*a))
+            .or_else(|| game.to_act().next())
+            .unwrap_or(Player(0));
         let size = codec::planes(self.players) * TILE_KINDS;
-        codec::encode_observation(
-            &self.obs,
-            self.ruleset.seats(),
+        let actions = self.layout.actions();
+        let (planes, masks) = (
             &mut out.planes[t * size..(t + 1) * size],
-            &mut out.masks[t * ACTIONS..(t + 1) * ACTIONS],
+            &mut out.masks[t * actions..(t + 1) * actions],
         );
+        self.encode(t, p, planes, masks);
         let list = &mut out.legal[t * MAX_LEGAL..(t + 1) * MAX_LEGAL];
         list.fill(-1);
         let mut count = 0;
         for a in &self.scratch {
-            if let (Some(code), Some(slot)) = (codec::encode_action(a), list.get_mut(count)) {
+            if let (Some(code), Some(slot)) = (self.layout.encode(a), list.get_mut(count)) {
                 *slot = code as i16;
                 count += 1;
             }
@@ -180,37 +317,55 @@ impl VectorTables {
 
 #[pymethods]
 impl VectorTables {
-    /// VectorTables(rules, num_tables, options=None, seed=0)
-    /// --
-    ///
     /// `num_tables` tables under `rules` (with house rules `options`), each dealing hand after
-    /// hand from its own stream of `seed`.
+    /// hand from its own stream of `seed`. With `opponents` (a bot level or name), chair
+    /// `seat` is the caller's and the other chairs are that bot, played here between steps.
     #[new]
-    #[pyo3(signature = (rules, num_tables, options=None, seed=0))]
+    #[pyo3(signature = (rules, num_tables, options=None, seed=0, opponents=None, seat=0))]
     fn new(
         rules: &str,
         num_tables: usize,
         options: Option<&Bound<'_, PyAny>>,
         seed: u64,
+        opponents: Option<&str>,
+        seat: usize,
     ) -> PyResult<VectorTables> {
-        if num_tables == 0 {
-            return Err(value_error("num_tables: at least one table"));
+        if !(1..=MAX_TABLES).contains(&num_tables) {
+            return Err(value_error(format!(
+                "num_tables: {num_tables} is not between 1 and {MAX_TABLES}"
+            )));
         }
         let ruleset = ruleset(rules, options)?;
         let players = ruleset.players();
+        if seat >= players {
+            return Err(value_error(format!(
+                "seat: there is no player {seat} at a table of {players}"
+            )));
+        }
+        let layout = ActionLayout::new(ruleset.config());
         let obs = blank_observation(&ruleset)?;
         let (first, _) = Game::new(ruleset.clone(), HandSetup::new(0)).map_err(value_error)?;
-        Ok(VectorTables {
+        let mut tables = VectorTables {
             ruleset,
             players,
+            layout,
             seed,
             games: vec![first; num_tables],
             dealt: vec![0; num_tables],
+            agent: opponents.map(|_| Player(seat as u8)),
+            bots: Mutex::new(Vec::new()),
+            acted: vec![false; num_tables],
             obs,
             scratch: Vec::with_capacity(32),
             events: Vec::with_capacity(16),
             hands_finished: 0,
-        })
+            hands_skipped: 0,
+            refused: 0,
+        };
+        if let Some(level) = opponents {
+            tables.make_bots(level)?;
+        }
+        Ok(tables)
     }
 
     /// Tables stepped together.
@@ -231,38 +386,86 @@ impl VectorTables {
         codec::planes(self.players)
     }
 
-    /// Hands finished since the tables were made.
+    /// The number of actions (action numbers are `0..action_space`).
+    #[getter]
+    fn action_space(&self) -> usize {
+        self.layout.actions()
+    }
+
+    /// The learning chair against bots, or `None` in self-play.
+    #[getter]
+    fn seat(&self) -> Option<usize> {
+        self.agent.map(Player::index)
+    }
+
+    /// Hands finished (and reported in `done`) since the tables were made.
     #[getter]
     fn hands_finished(&self) -> u64 {
         self.hands_finished
     }
 
-    /// reset(arrays)
-    /// --
-    ///
+    /// Hands that ended before the learning chair decided anything (not reported; no episode).
+    #[getter]
+    fn hands_skipped(&self) -> u64 {
+        self.hands_skipped
+    }
+
+    /// Bot decisions the engine refused (the first legal action was played instead).
+    #[getter]
+    fn refused_bot_actions(&self) -> u64 {
+        self.refused
+    }
+
     /// Deals every table a fresh hand and writes the first decisions into `arrays`, a dict of
-    /// numpy arrays: `obs` uint8 (N, planes, 42), `mask` uint8 (N, ACTION_SPACE), `legal`
-    /// int16 (N, MAX_LEGAL; -1 padded), `legal_count` int64 (N), `actor` int64 (N), `reward`
-    /// int64 (N, players), `done` uint8 (N). Rewards and ends are zeroed.
-    fn reset(&mut self, py: Python<'_>, arrays: &Bound<'_, PyAny>) -> PyResult<()> {
-        let buffers = Buffers::get(arrays, self.games.len(), self.planes(), self.players)?;
+    /// numpy arrays: `obs` uint8 (N, planes, 42), `mask` uint8 or bool (N, action_space),
+    /// `legal` int16 (N, MAX_LEGAL; -1 padded), `legal_count` int64 (N), `actor` int64 (N),
+    /// `reward` int64 (N, players), `done` uint8 (N), `final_obs` uint8 (N, planes, 42).
+    /// Rewards and ends are zeroed. With `seed`, the tables' streams start again from it.
+    #[pyo3(signature = (arrays, seed=None))]
+    fn reset(
+        &mut self,
+        py: Python<'_>,
+        arrays: &Bound<'_, PyAny>,
+        seed: Option<u64>,
+    ) -> PyResult<()> {
+        let buffers = Buffers::get(
+            arrays,
+            self.games.len(),
+            self.planes(),
+            self.players,
+            self.layout.actions(),
+        )?;
         let mut out = buffers.borrow(py);
+        if let Some(seed) = seed {
+            self.seed = seed;
+            self.dealt.fill(0);
+            let level = {
+                let bots = self.bots.get_mut().unwrap_or_else(|e| e.into_inner());
+                bots.first()
+                    .and_then(|chairs| chairs.iter().flatten().next())
+                    .map(|b| b.name())
+            };
+            if let Some(level) = level {
+                self.make_bots(level)?;
+            }
+        }
+        for t in 0..self.games.len() {
+            self.deal(t)?;
+            self.advance(t, &mut out)?;
+        }
         out.rewards.fill(0);
         out.dones.fill(0);
         for t in 0..self.games.len() {
-            self.deal(t)?;
             self.write_decision(t, &mut out);
         }
         Ok(())
     }
 
-    /// step(actions, arrays)
-    /// --
-    ///
     /// Plays `actions[t]` (int64 action numbers) for table `t`'s actor. A table whose hand
-    /// ends gets `done[t] = 1` and `reward[t]` = the hand's payments by chair, and is dealt a
-    /// new hand at once; the arrays then describe every table's next decision. An illegal
-    /// action raises `ValueError` naming the table (tables before it have moved).
+    /// ends gets `done[t] = 1`, `reward[t]` = the hand's payments by chair and (against bots)
+    /// `final_obs[t]` = the learning chair's last view of it, and is dealt a new hand at once;
+    /// the arrays then describe every table's next decision. An illegal action raises
+    /// `ValueError` naming the table (tables before it have moved).
     fn step(
         &mut self,
         py: Python<'_>,
@@ -279,33 +482,37 @@ impl VectorTables {
                 chosen.len()
             )));
         }
-        let buffers = Buffers::get(arrays, n, self.planes(), self.players)?;
+        let buffers = Buffers::get(
+            arrays,
+            n,
+            self.planes(),
+            self.players,
+            self.layout.actions(),
+        )?;
         let mut out = buffers.borrow(py);
         out.rewards.fill(0);
         out.dones.fill(0);
         for (t, &code) in chosen.iter().enumerate() {
             let action = usize::try_from(code)
                 .ok()
-                .and_then(codec::decode_action)
-                .ok_or_else(|| value_error(format!("table {t}: {code} is not an action number")))?;
+                .and_then(|c| self.layout.decode(c))
+                .ok_or_else(|| {
+                    value_error(format!(
+                        "actions: table {t}: {code} is not an action number (0..{})",
+                        self.layout.actions()
+                    ))
+                })?;
             let game = &mut self.games[t];
-            let p = game.to_act().next().unwrap_or(Player(0));
+            let p = self
+                .agent
+                .filter(|a| game.to_act().contains(*a))
+                .or_else(|| game.to_act().next())
+                .unwrap_or(Player(0));
             self.events.clear();
             game.apply_into(p, action, &mut self.events)
-                .map_err(|e| value_error(format!("table {t}: {e}")))?;
-            if game.is_over() {
-                let payments = game
-                    .outcome()
-                    .map(|o| o.payments(self.players))
-                    .unwrap_or_default();
-                let row = &mut out.rewards[t * self.players..(t + 1) * self.players];
-                for (r, v) in row.iter_mut().zip(payments) {
-                    *r = v;
-                }
-                out.dones[t] = 1;
-                self.hands_finished += 1;
-                self.deal(t)?;
-            }
+                .map_err(|e| value_error(format!("actions: table {t}: {e}")))?;
+            self.acted[t] = true;
+            self.advance(t, &mut out)?;
             self.write_decision(t, &mut out);
         }
         Ok(())

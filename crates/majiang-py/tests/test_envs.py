@@ -17,14 +17,15 @@ def legal_set(table, chair):
     return {json.dumps(json.loads(a), sort_keys=True) for a in table.legal_json(chair)}
 
 
-def masked_set(mask):
-    return {json.dumps(json.loads(majiang.decode_action(i)), sort_keys=True) for i in np.flatnonzero(mask)}
+def masked_set(table, mask):
+    return {json.dumps(json.loads(table.decode_action(int(i))), sort_keys=True) for i in np.flatnonzero(mask)}
 
 
 @pytest.mark.parametrize("case", TABLES, ids=table_id)
 def test_api_test(case):
     rules, options = case
     api_test(majiang.env(rules=rules, options=options, seed=3), num_cycles=300)
+    api_test(majiang.raw_env(rules=rules, options=options, seed=3), num_cycles=100)
 
 
 @pytest.mark.parametrize("case", TABLES, ids=table_id)
@@ -37,14 +38,14 @@ def test_mask_is_legal_actions_and_obs_is_the_seats_observation(case):
     for seed in range(3):
         table = majiang.Table(rules, options, seed, 2)
         obs = np.zeros((table.planes, majiang.TILE_KINDS), dtype=np.uint8)
-        mask = np.zeros(majiang.ACTION_SPACE, dtype=np.uint8)
+        mask = np.zeros(table.action_space, dtype=np.uint8)
         while not table.is_over():
             if table.awaiting_deal():
                 table.deal_next()
                 continue
             for chair in range(table.players):
                 table.observe(chair, obs, mask)
-                assert masked_set(mask) == legal_set(table, chair)
+                assert masked_set(table, mask) == legal_set(table, chair)
                 assert (chair in table.actors()) == bool(mask.any())
                 view = table.observation_json(chair)
                 planes, mask2 = majiang.encode_observation_json(view, rules, options)
@@ -70,7 +71,7 @@ def test_no_hidden_information(case):
     rules, options = case
     table = majiang.Table(rules, options, 5, 1)
     obs = np.zeros((table.planes, majiang.TILE_KINDS), dtype=np.uint8)
-    mask = np.zeros(majiang.ACTION_SPACE, dtype=np.uint8)
+    mask = np.zeros(table.action_space, dtype=np.uint8)
     n = table.players
     rng = random.Random(2)
     for _ in range(60):
@@ -161,11 +162,12 @@ def test_bad_env_input():
     with pytest.raises(ValueError):
         majiang.env(rules="classic", options={"players": 9})
     t = majiang.Table("hongkong")
-    with pytest.raises(ValueError):
-        t.act(t.to_act(), majiang.ACTION_SPACE - 1 + 5)
+    with pytest.raises(ValueError, match="action: 131 is not an action number"):
+        t.act(t.to_act(), t.action_space + 4)
+    win, pung = 125, 123
     with pytest.raises(ValueError, match="cannot"):
-        t.act(t.to_act(), 155 if 155 not in t.legal(t.to_act()) else 153)
-    with pytest.raises(ValueError, match="no player 7"):
+        t.act(t.to_act(), win if win not in t.legal(t.to_act()) else pung)
+    with pytest.raises(ValueError, match="player: there is no player 7"):
         t.legal(7)
 
 
@@ -184,7 +186,7 @@ def test_gym_wrapper(opponents):
         assert env.observation_space.contains(obs)
         total += reward
     assert total == info["ledger"][0]
-    with pytest.raises(ValueError, match="unknown bot"):
+    with pytest.raises(ValueError, match="opponents: unknown bot"):
         majiang.gym_env(opponents="grandmaster")
 
 
@@ -217,9 +219,11 @@ def test_vector_env_refuses_illegal_actions():
     venv = majiang.VectorEnv("hongkong", 2)
     venv.reset()
     with pytest.raises(ValueError, match="table 0"):
-        venv.step(np.array([majiang.ACTION_SPACE + 3, 0]))
-    with pytest.raises(ValueError, match="2 tables"):
+        venv.step(np.array([venv.action_space + 3, 0]))
+    with pytest.raises(ValueError, match="actions: expected shape"):
         venv.step(np.array([0, 0, 0]))
+    with pytest.raises(TypeError, match="actions"):
+        venv.step(np.array([0.5, 1.0]))
 
 
 def test_vector_tables_check_the_output_arrays():
@@ -235,3 +239,83 @@ def test_vector_tables_check_the_output_arrays():
     frozen.flags.writeable = False
     with pytest.raises(ValueError, match="obs"):
         venv.tables.reset(dict(venv._arrays, obs=frozen))
+
+
+@pytest.mark.parametrize("case", TABLES, ids=table_id)
+def test_table_bots_play_through_the_seat_driver(case):
+    """Bots in every chair: play_bots plays each hand to its end (the seat driver decides for
+    every chair), the payments are the settlement's, the log replays, no bot action is refused;
+    a chair given back to the caller stops the bots there."""
+    rules, options = case
+    table = majiang.Table(rules, options, 8, 2)
+    for chair in range(table.players):
+        table.set_bot(chair, ["easy", "normal", "random"][chair % 3], seed=chair)
+    hands = 0
+    while not table.is_over():
+        if table.awaiting_deal():
+            table.deal_next()
+            continue
+        payments = table.play_bots()
+        assert payments is not None and payments == table.last_settlement()["payments"]
+        hands += 1
+    assert hands == 2 and table.refused_bot_actions == 0
+    assert majiang.replay(table.log_jsonl())["complete"]
+    mixed = majiang.Table(rules, options, 8, 1)
+    for chair in range(1, mixed.players):
+        mixed.set_bot(chair, "normal")
+    while mixed.play_bots() is None and not mixed.awaiting_deal():
+        assert mixed.actors() == [0]
+        mixed.act(0, mixed.legal(0)[0])
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_extra_winds_stay_in_their_own_columns(players):
+    """At five and six players each extra wind is one physical tile: in every row of every
+    seat's planes its bonus column holds at most 1 (melds of extra winds spread over their own
+    columns), and the own hand plus exposed melds never show one tile twice."""
+    options = {"players": players}
+    rng = random.Random(players)
+    melded = 0
+    for seed in range(6):
+        table = majiang.Table("classic", options, seed, 1)
+        n = table.players
+        obs = np.zeros((table.planes, majiang.TILE_KINDS), dtype=np.uint8)
+        mask = np.zeros(table.action_space, dtype=np.uint8)
+        while table.to_act() is not None:
+            for chair in range(n):
+                table.observe(chair, obs, mask)
+                assert (obs[: 2 + 4 * n, 34:] <= 1).all()
+                shown = obs[0, 34:].astype(int) + sum(obs[2 + 4 * k, 34:].astype(int) + obs[3 + 4 * k, 34:] for k in range(n))
+                assert (shown <= 1).all()
+                melded += int(sum(obs[2 + 4 * k, 34:].sum() for k in range(n)))
+            chair = table.to_act()
+            legal = table.legal(chair)
+            claims = [a for a in legal if table.action_name(a).startswith(("pung", "kong"))]
+            table.act(chair, rng.choice(claims) if claims else rng.choice(legal))
+    if players == 6:  # eight extra winds: pungs of them happen (at five, rarely)
+        assert melded > 0
+
+
+def test_table_arguments_are_named():
+    """Out-of-range or mistyped integers name the argument (not a bare OverflowError)."""
+    t = majiang.Table("hongkong", seed=2**64 - 1)
+    with pytest.raises(ValueError, match="seed"):
+        majiang.Table("hongkong", seed=2**64)
+    with pytest.raises(ValueError, match="seed"):
+        majiang.Table("hongkong", seed=-1)
+    with pytest.raises(TypeError, match="seed"):
+        majiang.Table("hongkong", seed=1.5)
+    p = t.to_act()
+    with pytest.raises(ValueError, match="action"):
+        t.act(p, 10**30)
+    with pytest.raises(ValueError, match="action"):
+        t.act(p, -1)
+    with pytest.raises(TypeError, match="action"):
+        t.act(p, 3.7)
+    with pytest.raises(TypeError, match="player"):
+        t.legal("0")
+    with pytest.raises(ValueError, match="player"):
+        t.legal(2**80)
+    with pytest.raises(ValueError, match="seed"):
+        t.set_bot(1, "easy", seed=-5)
+    t.act(p, np.int64(t.legal(p)[0]))  # numpy integers are integers

@@ -1,12 +1,12 @@
 """Type stubs of majiang's compiled core (import the names from ``majiang``)."""
 
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
-ACTION_SPACE: int
 TILE_KINDS: int
 MAX_LEGAL: int
+MAX_TABLES: int
 BOT_NAMES: List[str]
 
 def parse_tiles(text: str) -> List[str]:
@@ -31,8 +31,31 @@ def analyze(
 ) -> Dict[str, Any]:
     """Win, shanten by form, waits and decompositions: the dict of ``majiang analyze --json``."""
 
-def score(request: Any) -> Dict[str, Any]:
-    """Scores a RULES.md §6 request (dict or JSON text): the dict of ``majiang score --json``."""
+def score(request: Union[Mapping[str, Any], str]) -> Dict[str, Any]:
+    """Scores a win, as ``majiang score --json`` does.
+
+    ``request`` (a dict or its JSON text)::
+
+        {"rules": "hongkong" | "hangzhou" | "yangzhou" | "classic",
+         "options": {"min_fan": 3, ...},            # house rules, all optional
+         "concealed": "123m456p789s1z",             # concealed tiles, winning tile not included
+         "melds": [{"kind": "pung" | "chow" | "kong" | "concealed_kong", "tiles": "555z",
+                    "from": "west"}],               # from: whose discard (not for concealed_kong)
+         "winning_tile": "1z",
+         "win": "self_draw" | "discard" | "robbing_kong",
+         "discarder": "south",                      # for discard and robbing_kong
+         "seat": "east", "dealer": "east", "prevailing_wind": "east",
+         "flowers": ["1f", "5f"],
+         "situation": ["last_wall_tile", "last_discard", "kong_replacement", "heavenly", "earthly"],
+         "kong_chain": 0, "gambits": 0, "lao": 1,   # Hangzhou
+         "wildcard": "5z",                          # Hangzhou: the wild kind
+         "balances": {"east": 50, ...},             # Hangzhou: for the zero floor
+         "others": {"south": {"concealed": "...", "melds": [...], "flowers": [...]}, ...}}
+
+    Answer: ``{"valid": True, "patterns": [{"id", "name", "value", "unit"}, ...], "total": N,
+    "payments": {"east": N, ...}}`` (net chips by seat), or ``{"valid": False, "reason": ...}``
+    for a hand that is not a win or is below the minimum. Unreadable input raises ValueError.
+    """
 
 def rule_sets() -> List[Dict[str, Any]]:
     """Every rule set: names, seat counts, unit, options, patterns."""
@@ -45,19 +68,27 @@ def encode_observation_json(
 ) -> Tuple[List[int], List[int]]:
     """Planes and mask encoded from an engine Observation given as JSON."""
 
-def decode_action(action: int) -> Optional[str]:
-    """The engine action of an action number, as JSON text."""
+def decode_action(action: int, rules: str, options: Optional[Mapping[str, Any]] = None) -> str:
+    """The engine action of an action number at tables under ``rules``, as JSON text."""
 
-def action_name(action: int) -> str:
-    """A readable name of an action number (``"discard 5m"``)."""
+def action_name(action: int, rules: str, options: Optional[Mapping[str, Any]] = None) -> str:
+    """A readable name of an action number at tables under ``rules`` (``"discard 5m"``)."""
+
+def action_space(rules: str, options: Optional[Mapping[str, Any]] = None) -> int:
+    """The number of actions at tables under ``rules`` (dense: every number is an action)."""
+
+def action_layout(rules: str, options: Optional[Mapping[str, Any]] = None) -> List[Tuple[str, int, int]]:
+    """The action numbers' sections: ``(name, first number, count)`` in order."""
 
 class Table:
-    """One match through the engine's Session; bots may play any chairs."""
+    """One match through the library's seat driver; bots may play any chairs."""
 
     players: int
     rules: str
     planes: int
     hand_number: int
+    action_space: int
+    refused_bot_actions: int
     def __init__(
         self,
         rules: str,
@@ -74,8 +105,11 @@ class Table:
     def legal(self, player: int) -> List[int]: ...
     def legal_json(self, player: int) -> List[str]: ...
     def observe(self, player: int, obs: np.ndarray, mask: np.ndarray) -> None:
-        """Writes the seat's planes (uint8, planes × 42) and legal mask (uint8, ACTION_SPACE)."""
+        """Writes the seat's planes (uint8, planes × 42) and legal mask (uint8, action_space)."""
     def observation_json(self, player: int) -> str: ...
+    def action_layout(self) -> List[Tuple[str, int, int]]: ...
+    def action_name(self, action: int) -> str: ...
+    def decode_action(self, action: int) -> str: ...
     def act(self, player: int, action: int) -> Optional[List[int]]:
         """Plays an action number; the hand's payments by chair if it ended the hand."""
     def set_bot(self, player: int, name: Optional[str], seed: int = 0) -> None: ...
@@ -89,13 +123,19 @@ class VectorTables:
     num_tables: int
     players: int
     planes: int
+    action_space: int
+    seat: Optional[int]
     hands_finished: int
+    hands_skipped: int
+    refused_bot_actions: int
     def __init__(
         self,
         rules: str,
         num_tables: int,
         options: Optional[Mapping[str, Any]] = None,
         seed: int = 0,
+        opponents: Optional[str] = None,
+        seat: int = 0,
     ) -> None: ...
-    def reset(self, arrays: Dict[str, np.ndarray]) -> None: ...
+    def reset(self, arrays: Dict[str, np.ndarray], seed: Optional[int] = None) -> None: ...
     def step(self, actions: np.ndarray, arrays: Dict[str, np.ndarray]) -> None: ...

@@ -2,44 +2,88 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ._core import ACTION_SPACE, BOT_NAMES, TILE_KINDS, Table
+from ._checks import action_number, bot_seed, check_seed, draw_seed
+from ._core import BOT_NAMES, TILE_KINDS, Table
+
+#: What ``step`` does with an action the state does not allow (see :class:`MajiangGymEnv`).
+ILLEGAL_ACTIONS = ("substitute", "raise")
+#: Observation formats: a dict of planes and mask, or the planes flattened.
+OBSERVATION_FORMATS = ("dict", "flat")
+
+Observation = Union[Dict[str, np.ndarray], np.ndarray]
 
 
-class MajiangGymEnv(gym.Env):
+class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
     """The agent plays chair ``seat``; the other chairs are the project's bots (``opponents``:
-    one name from ``BOT_NAMES`` — the levels ``easy``, ``normal`` (``efficient``) and ``hard``
-    (``expert``, the search bot), or ``random`` and ``aggressive`` — or one per other chair, in
-    chair order). An episode is one match of ``hands`` hands (default one). The reward
-    of a step is the agent's payment for every hand that ended during it. Observations are as in
-    the AEC environment: ``{"observation": planes, "action_mask": int8}``.
+    one name from ``BOT_NAMES`` — the levels ``easy``, ``normal`` and ``hard``, or a bot's own
+    name ``random``, ``efficient``, ``expert``, ``aggressive`` — or one per other chair, in
+    chair order). An episode is one match of ``hands`` hands (default one).
+
+    **Observations** (``observation``): ``"dict"`` (default) gives ``{"observation": uint8
+    planes (see majiang.OBSERVATION_LAYOUT), "action_mask": bool (action_space.n,)}``;
+    ``"flat"`` gives the planes flattened to one ``uint8`` vector (the mask is then in
+    ``info["action_mask"]`` and :meth:`action_masks`).
+
+    **Actions** are the table's dense action numbers (``majiang.action_layout``): every number
+    in ``action_space`` is an action in some state. :meth:`action_masks` gives the legal ones
+    now (as sb3-contrib's ``MaskablePPO`` asks for them).
+
+    **Illegal actions** (``illegal_action``): ``"substitute"`` (default, so that unmasked
+    learners and ``check_env`` run) plays the first legal action instead — the seat driver's
+    policy for a refused bot action — adds ``illegal_penalty`` to the reward and sets
+    ``info["illegal_action"] = True``; ``"raise"`` (strict) raises ``ValueError`` and changes
+    nothing. Malformed actions (not an integer, outside the space) always raise.
+
+    **Rewards**: the agent's payments (chips) for every hand that ended since its last decision,
+    times ``reward_scale``. A hand that ends before the agent's first decision of the match is
+    paid in the reward of that first decision; a match in which the agent never decides (a
+    one-hand match won before its first turn) is no episode: ``reset`` deals the next one and
+    counts it in ``info["skipped_matches"]``. So ``reset`` always returns a state where the
+    agent acts.
+
+    **Seeding** follows Gymnasium: ``reset(seed=s)`` (or the constructor's ``seed`` at the first
+    reset) seeds ``np_random``, and every match — the first and each later one — draws its
+    64-bit deal seed from it; the bots' seeds follow from the match's. Seeds are integers from
+    0 to 2**64 - 1.
     """
 
-    metadata = {"render_modes": []}
+    metadata: Dict[str, Any] = {"render_modes": []}
 
     def __init__(
         self,
         rules: str = "hongkong",
         options: Optional[Mapping[str, Any]] = None,
         seed: Optional[int] = None,
-        opponents: Union[str, Sequence[str]] = "efficient",
+        opponents: Union[str, Sequence[str]] = "normal",
         seat: int = 0,
         hands: Optional[int] = 1,
+        illegal_action: str = "substitute",
+        illegal_penalty: float = 0.0,
+        reward_scale: float = 1.0,
+        observation: str = "dict",
     ) -> None:
         self.rules = rules
         self.options = dict(options) if options else None
         self.hands = hands
-        self._seed = 0 if seed is None else int(seed)
-        self._resets = 0
-        self.table = Table(rules, self.options, self._seed, hands)
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action: {illegal_action!r} is not one of {', '.join(ILLEGAL_ACTIONS)}")
+        if observation not in OBSERVATION_FORMATS:
+            raise ValueError(f"observation: {observation!r} is not one of {', '.join(OBSERVATION_FORMATS)}")
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.reward_scale = float(reward_scale)
+        self.observation_format = observation
+        self._pending_seed: Optional[int] = None if seed is None else check_seed(seed)
+        self.table = Table(rules, self.options, 0, hands)
         n = self.table.players
-        if not 0 <= seat < n:
-            raise ValueError(f"seat: there is no player {seat} at a table of {n}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            raise ValueError(f"seat: there is no player {seat!r} at a table of {n}")
         self.seat = seat
         others = [c for c in range(n) if c != seat]
         names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
@@ -47,57 +91,120 @@ class MajiangGymEnv(gym.Env):
             raise ValueError(f"opponents: {len(names)} bots given for {len(others)} other chairs")
         for name in names:
             if name not in BOT_NAMES:
-                raise ValueError(f"unknown bot {name!r} (known bots: {', '.join(BOT_NAMES)})")
+                raise ValueError(f"opponents: unknown bot {name!r} (known bots: {', '.join(BOT_NAMES)})")
         self.opponents = dict(zip(others, names))
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0, 255, (self.table.planes, TILE_KINDS), dtype=np.uint8),
-                "action_mask": spaces.Box(0, 1, (ACTION_SPACE,), dtype=np.int8),
-            }
-        )
-        self.action_space = spaces.Discrete(ACTION_SPACE)
+        self.actions = self.table.action_space
+        planes = (self.table.planes, TILE_KINDS)
+        if observation == "flat":
+            self.observation_space = spaces.Box(0, 255, (planes[0] * planes[1],), dtype=np.uint8)
+        else:
+            self.observation_space = spaces.Dict(
+                {
+                    "observation": spaces.Box(0, 255, planes, dtype=np.uint8),
+                    "action_mask": spaces.Box(0, 1, (self.actions,), dtype=np.bool_),
+                }
+            )
+        self.action_space = spaces.Discrete(self.actions)
+        self._started = False
+        self._pending_reward = 0
+        self._planes = np.zeros(planes, dtype=np.uint8)
+        self._mask = np.zeros(self.actions, dtype=np.bool_)
 
-    def _observe(self) -> Dict[str, np.ndarray]:
-        obs = np.zeros((self.table.planes, TILE_KINDS), dtype=np.uint8)
-        mask = np.zeros(ACTION_SPACE, dtype=np.int8)
-        self.table.observe(self.seat, obs, mask.view(np.uint8))
-        return {"observation": obs, "action_mask": mask}
+    # -- the table ---------------------------------------------------------------------------
+
+    def _new_match(self) -> None:
+        match_seed = draw_seed(self.np_random)
+        self.match_seed = match_seed
+        self.table = Table(self.rules, self.options, match_seed, self.hands)
+        for chair, name in self.opponents.items():
+            self.table.set_bot(chair, name, bot_seed(match_seed, chair))
 
     def _advance(self) -> int:
         """Lets the bots play until the agent must decide or the match ends; the agent's
         payments from hands that ended meanwhile."""
         reward = 0
-        while not self.table.is_over():
-            if self.table.awaiting_deal():
-                self.table.deal_next()
-            elif self.table.to_act() == self.seat:
+        table = self.table
+        while not table.is_over():
+            if table.awaiting_deal():
+                table.deal_next()
+                continue
+            # The seat driver plays every bot decision due (bots answering the same discard as
+            # the agent answer first) and stops when only the agent is left to decide.
+            payments = table.play_bots()
+            if payments is not None:
+                reward += payments[self.seat]
+            elif self.seat in table.actors():
                 break
-            else:
-                payments = self.table.play_bots()
-                if payments is not None:
-                    reward += payments[self.seat]
+            elif not table.awaiting_deal():
+                raise RuntimeError(f"the bots stopped with chairs {table.actors()} to decide")
         return reward
+
+    def _refresh(self) -> None:
+        self.table.observe(self.seat, self._planes, self._mask.view(np.uint8))
+
+    def _observation(self) -> Observation:
+        if self.observation_format == "flat":
+            return self._planes.reshape(-1).copy()
+        return {"observation": self._planes.copy(), "action_mask": self._mask.copy()}
+
+    def _info(self, **extra: Any) -> Dict[str, Any]:
+        info: Dict[str, Any] = {"action_mask": self._mask.copy(), "ledger": self.table.ledger()}
+        info.update(extra)
+        return info
+
+    # -- the Gymnasium API -------------------------------------------------------------------
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None
-    ) -> Tuple[Dict[str, np.ndarray], Dict[str, Any]]:
-        super().reset(seed=seed)
-        if seed is not None:
-            self._seed = int(seed)
-            self._resets = 0
-        match_seed = self._seed + self._resets
-        self._resets += 1
-        self.table = Table(self.rules, self.options, match_seed, self.hands)
-        for chair, name in self.opponents.items():
-            self.table.set_bot(chair, name, match_seed * 7 + chair)
-        reward = self._advance()
-        return self._observe(), {"reward_before_first_decision": reward}
+    ) -> Tuple[Observation, Dict[str, Any]]:
+        """Starts a match in which the agent decides (see the class docs for seeding)."""
+        if seed is None and self._pending_seed is not None:
+            seed = self._pending_seed
+        self._pending_seed = None
+        super().reset(seed=None if seed is None else check_seed(seed))
+        skipped = 0
+        while True:
+            self._new_match()
+            reward = self._advance()
+            if not self.table.is_over():
+                break
+            skipped += 1
+        self._pending_reward = reward
+        self._started = True
+        self._refresh()
+        return self._observation(), self._info(skipped_matches=skipped, match_seed=self.match_seed)
 
-    def step(self, action: int) -> Tuple[Dict[str, np.ndarray], float, bool, bool, Dict[str, Any]]:
-        reward = 0
-        payments = self.table.act(self.seat, int(action))
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as a bool array over the action space."""
+        return self._mask.copy()
+
+    def step(self, action: Any) -> Tuple[Observation, float, bool, bool, Dict[str, Any]]:
+        """Plays ``action`` for the agent, then the bots until the agent decides again or the
+        match ends."""
+        if not self._started:
+            raise RuntimeError("step: call reset() first")
+        if self.table.is_over():
+            raise RuntimeError("step: the match is over; call reset()")
+        number = action_number(action, self.actions)
+        illegal = not self._mask[number]
+        reward = self._pending_reward
+        self._pending_reward = 0
+        if illegal:
+            if self.illegal_action == "raise":
+                legal = np.flatnonzero(self._mask).tolist()
+                raise ValueError(
+                    f"action: {number} ({self.table.action_name(number)}) is not legal now; legal: {legal}"
+                )
+            number = int(np.flatnonzero(self._mask)[0])
+        payments = self.table.act(self.seat, number)
         if payments is not None:
             reward += payments[self.seat]
         reward += self._advance()
         terminated = self.table.is_over()
-        return self._observe(), float(reward), terminated, False, {"ledger": self.table.ledger()}
+        self._refresh()
+        value = reward * self.reward_scale + (self.illegal_penalty if illegal else 0.0)
+        return self._observation(), float(value), terminated, False, self._info(illegal_action=illegal)
+
+    def legal_actions(self) -> List[int]:
+        """The legal action numbers now."""
+        return np.flatnonzero(self._mask).tolist()

@@ -2,30 +2,40 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional
 
 import numpy as np
 
-from ._core import ACTION_SPACE, MAX_LEGAL, TILE_KINDS, VectorTables
+from ._checks import check_seed
+from ._core import MAX_LEGAL, MAX_TABLES, TILE_KINDS, VectorTables
 
 
 class VectorEnv:
     """``num_tables`` independent tables under one rule set, stepped together in Rust.
+
+    Two modes. **Self-play** (``opponents=None``): every decision of every chair is yours; the
+    actor of each table is in ``actor``. **Against bots** (``opponents`` a bot level or name,
+    e.g. ``"normal"``): chair ``seat`` is yours at every table and the other chairs are that
+    bot, played in Rust between your steps; a hand that ends before your first decision in it
+    is skipped (counted in ``hands_skipped``), so every decision is yours.
 
     Each call writes, for every table ``t``, the decision now due into preallocated numpy arrays
     (attributes, overwritten in place by each call; copy what you keep):
 
     - ``obs`` uint8 ``(N, planes, 42)``: the actor's observation (see
       ``majiang.OBSERVATION_LAYOUT``);
-    - ``mask`` int8 ``(N, ACTION_SPACE)``: the actor's legal actions;
+    - ``mask`` bool ``(N, action_space)``: the actor's legal actions;
     - ``legal`` int16 ``(N, MAX_LEGAL)`` and ``legal_count`` int64 ``(N,)``: the same legal
       actions as a list (-1 padded), for choosing among them cheaply;
     - ``actor`` int64 ``(N,)``: the chair that must decide;
     - ``reward`` int64 ``(N, players)`` and ``done`` uint8 ``(N,)``: set for the tables whose hand
-      the last step ended (payments by chair); such a table has already been dealt its next hand.
+      the last step ended (payments by chair); such a table has already been dealt its next hand;
+    - ``final_obs`` uint8 ``(N, planes, 42)``: against bots, your last view of a hand that ended
+      (rows where ``done``).
 
     Hands are independent (no match): table ``t``'s ``k``-th hand is dealt by chair ``k mod n``
-    from a seed fixed by ``seed``, ``t`` and ``k``.
+    from a seed fixed by ``seed``, ``t`` and ``k``. ``num_tables`` is at most
+    ``majiang.MAX_TABLES``.
     """
 
     def __init__(
@@ -34,19 +44,31 @@ class VectorEnv:
         num_tables: int = 256,
         options: Optional[Mapping[str, Any]] = None,
         seed: int = 0,
+        opponents: Optional[str] = None,
+        seat: int = 0,
     ) -> None:
-        self.tables = VectorTables(rules, num_tables, dict(options) if options else None, seed)
+        if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)):
+            raise TypeError(f"num_tables: expected an integer, got {type(num_tables).__name__}")
+        if not 1 <= num_tables <= MAX_TABLES:
+            raise ValueError(f"num_tables: {num_tables} is not between 1 and {MAX_TABLES}")
+        num_tables = int(num_tables)
+        self.tables = VectorTables(
+            rules, num_tables, dict(options) if options else None, check_seed(seed), opponents, seat
+        )
         n = num_tables
         self.num_tables = n
         self.players = self.tables.players
-        self.obs = np.zeros((n, self.tables.planes, TILE_KINDS), dtype=np.uint8)
-        self.mask = np.zeros((n, ACTION_SPACE), dtype=np.int8)
+        self.action_space = self.tables.action_space
+        planes = (self.tables.planes, TILE_KINDS)
+        self.obs = np.zeros((n, *planes), dtype=np.uint8)
+        self.mask = np.zeros((n, self.action_space), dtype=np.bool_)
         self.legal = np.full((n, MAX_LEGAL), -1, dtype=np.int16)
         self.legal_count = np.zeros(n, dtype=np.int64)
         self.actor = np.zeros(n, dtype=np.int64)
         self.reward = np.zeros((n, self.players), dtype=np.int64)
         self.done = np.zeros(n, dtype=np.uint8)
-        self._arrays = {
+        self.final_obs = np.zeros((n, *planes), dtype=np.uint8)
+        self._arrays: Dict[str, np.ndarray] = {
             "obs": self.obs,
             "mask": self.mask.view(np.uint8),
             "legal": self.legal,
@@ -54,28 +76,41 @@ class VectorEnv:
             "actor": self.actor,
             "reward": self.reward,
             "done": self.done,
+            "final_obs": self.final_obs,
         }
         self._rows = np.arange(n)
 
     @property
     def hands_finished(self) -> int:
-        """Hands finished since the environment was made."""
+        """Hands finished (and reported in ``done``) since the environment was made."""
         return self.tables.hands_finished
 
-    def reset(self) -> np.ndarray:
-        """Deals every table a fresh hand; returns ``obs`` (the other arrays are filled too)."""
-        self.tables.reset(self._arrays)
+    @property
+    def hands_skipped(self) -> int:
+        """Against bots: hands that ended before your first decision in them."""
+        return self.tables.hands_skipped
+
+    def reset(self, seed: Optional[int] = None) -> np.ndarray:
+        """Deals every table a fresh hand (with ``seed``: the tables' streams start again from
+        it); returns ``obs`` (the other arrays are filled too)."""
+        self.tables.reset(self._arrays, None if seed is None else check_seed(seed))
         return self.obs
 
-    def step(self, actions: np.ndarray) -> np.ndarray:
+    def step(self, actions: Any) -> np.ndarray:
         """Plays ``actions[t]`` (action numbers) for each table's actor; returns ``obs``.
 
         An illegal action raises ``ValueError`` naming the table.
         """
-        self.tables.step(np.ascontiguousarray(actions, dtype=np.int64), self._arrays)
+        array = np.asarray(actions)
+        if not np.issubdtype(array.dtype, np.integer):
+            raise TypeError(f"actions: expected integer action numbers, got dtype {array.dtype}")
+        if array.shape != (self.num_tables,):
+            raise ValueError(f"actions: expected shape ({self.num_tables},), got {array.shape}")
+        self.tables.step(np.ascontiguousarray(array, dtype=np.int64), self._arrays)
         return self.obs
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action for every table, chosen in numpy."""
         pick = rng.integers(0, self.legal_count)
-        return self.legal[self._rows, pick].astype(np.int64)
+        actions: np.ndarray = self.legal[self._rows, pick].astype(np.int64)
+        return actions
