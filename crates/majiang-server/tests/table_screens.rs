@@ -1,0 +1,282 @@
+//! What people see, in headless Chromium, in English, 简体中文 and 繁體中文 at 1366×768,
+//! 1920×1080 and a 390×844 phone: the lobby with a new room's invites (copy, share, QR code),
+//! the waiting room (each seat, who has joined), and the table in the states that used to push
+//! the hand off the screen — a Hangzhou Bao Tou turn with 34 waits, a claim offer, a six-player
+//! classic table, a hand's result — fed to the page as the server's messages (recorded from real
+//! matches, `tests/fixtures/table_*.json`) through the table's `window.majiangTable.feed` hook.
+//! At every size the own hand and every action button must lie inside the viewport with nothing
+//! overflowing sideways; on a Chinese page no Latin word may show (names, room ids, tile notation
+//! and key letters, marked `translate="no"`, aside). Wrong, truncated and unknown links must say
+//! so in words with a way back to the lobby and stop retrying. The screenshots stay in
+//! `target/e2e-screenshots/` (`screen-*`) for people to look at.
+//!
+//! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (see `support/browser.rs`).
+
+#[path = "support/browser.rs"]
+mod browser;
+mod common;
+
+use browser::{Browser, SIZES, err, save_screenshot, set_viewport};
+use fantoccini::{Client, Locator};
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// The languages of the page, as `?lang=` takes them.
+const LANGS: [&str; 3] = ["en", "zh", "zh-Hant"];
+
+/// The recorded states, each a list of server messages (`welcome`, `state`, `hand_result`).
+const FIXTURES: [(&str, &str, usize); 4] = [
+    ("baotou", include_str!("fixtures/table_baotou.json"), 4),
+    ("claim", include_str!("fixtures/table_claim.json"), 4),
+    ("six", include_str!("fixtures/table_six.json"), 6),
+    ("result", include_str!("fixtures/table_result.json"), 6),
+];
+
+/// Where the hand, the action buttons and the result's Continue lie, and the page's width.
+const LAYOUT: &str = r#"
+const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+const shown = (e) => e.checkVisibility();
+return {
+  width: window.innerWidth, height: window.innerHeight,
+  scroll_width: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth),
+  hand_tiles: [...document.querySelectorAll('#hand .tile')].filter(shown).map(box),
+  actions: [...document.querySelectorAll('#actions button, #modal-close, #start-row button')].filter(shown).map(box),
+  players: document.querySelectorAll('#board .player-box').length,
+  tile_width: (() => { const t = document.querySelector('#hand .tile'); return t ? t.getBoundingClientRect().width : 0; })(),
+};
+"#;
+
+/// Every Latin word a person can see or hear (text, `alt`, `title`, `aria-label`, placeholders),
+/// outside elements marked `translate="no"`, the players' names (`window.majiangTable.names()`)
+/// and tile notation ("5m") aside.
+const LATIN_WORDS: &str = r#"
+const bad = [];
+const names = (window.majiangTable ? window.majiangTable.names() : []).filter((n) => n).sort((a, b) => b.length - a.length);
+const check = (text, where) => {
+  let rest = String(text);
+  for (const n of names) rest = rest.split(n).join(' ');
+  rest = rest.replace(/\b\d+[mpszf]\b/g, ' ');
+  for (const w of rest.match(/[A-Za-z]{2,}/g) || []) bad.push(w + ' in ' + where + ': ' + String(text).slice(0, 80));
+};
+const walk = (node) => {
+  for (const n of node.childNodes) {
+    if (n.nodeType === 3) { if (n.textContent.trim()) check(n.textContent, node.tagName + (node.id ? '#' + node.id : '')); continue; }
+    if (n.nodeType !== 1 || n.getAttribute('translate') === 'no') continue;
+    if (['SCRIPT', 'STYLE', 'svg'].includes(n.tagName) || n.tagName.toLowerCase() === 'svg') continue;
+    if (n.tagName !== 'OPTION' && !n.checkVisibility()) continue;
+    for (const a of ['alt', 'title', 'aria-label', 'placeholder']) if (n.getAttribute(a)) check(n.getAttribute(a), n.tagName + '@' + a);
+    walk(n);
+  }
+};
+walk(document.body);
+return [...new Set(bad)];
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_table_fits_every_screen_in_three_languages() {
+    let Some(browser) = Browser::start("the screens test", 1366, 768).await else {
+        return;
+    };
+    let (_app, addr) = common::start_server().await;
+    let c = browser.client.clone();
+    let result = screens(&c, &format!("http://{addr}")).await;
+    browser.close().await;
+    result.unwrap();
+}
+
+async fn screens(c: &Client, base: &str) -> Result<(), String> {
+    for lang in LANGS {
+        set_viewport(c, 1366, 768).await?;
+        let (room, token) = create_room(c, base, lang).await?;
+        // The waiting room: each seat and who has joined.
+        c.goto(&format!("{base}/?room={room}&token={token}&lang={lang}"))
+            .await
+            .map_err(err)?;
+        wait_for(c, "#waiting-room:not([hidden]) .wr-seat").await?;
+        let joined = c
+            .execute(
+                "return [...document.querySelectorAll('#waiting-room .wr-seat')].map(e => e.dataset.joined)",
+                vec![],
+            )
+            .await
+            .map_err(err)?;
+        assert_eq!(
+            joined,
+            json!(["true", "false", "bot", "bot"]),
+            "{lang}: the waiting room shows who has joined"
+        );
+        look(c, &format!("waiting-{lang}"), lang, None).await?;
+        for (name, fixture, players) in FIXTURES {
+            let msgs: Value = serde_json::from_str(fixture).map_err(|e| e.to_string())?;
+            c.execute("window.majiangTable.feed(arguments[0])", vec![msgs])
+                .await
+                .map_err(err)?;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            look(c, &format!("{name}-{lang}"), lang, Some(players)).await?;
+        }
+        check_bad_links(c, base, &room, lang).await?;
+    }
+    Ok(())
+}
+
+/// Creates a Hangzhou room of two people and two bots from the lobby in `lang`; checks the
+/// invites (a link to copy, a QR code) and looks at the lobby at every size; returns the room and
+/// the first seat's token.
+async fn create_room(c: &Client, base: &str, lang: &str) -> Result<(String, String), String> {
+    c.goto(&format!("{base}/?lang={lang}")).await.map_err(err)?;
+    wait_for(c, "#seats select").await?;
+    c.find(Locator::Css("#rules"))
+        .await
+        .map_err(err)?
+        .select_by_value("hangzhou")
+        .await
+        .map_err(err)?;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    c.execute(
+        "const s = document.querySelectorAll('#seats select')[1]; s.value = 'person'; s.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await
+    .map_err(err)?;
+    c.find(Locator::Css("#create"))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(err)?;
+    wait_for(c, ".invite .invite-qr svg").await?;
+    let invites = c
+        .execute(
+            "return [...document.querySelectorAll('.invite')].map(e => [e.querySelector('.invite-url').textContent, !!e.querySelector('button.invite-copy')])",
+            vec![],
+        )
+        .await
+        .map_err(err)?;
+    let invites = invites.as_array().cloned().unwrap_or_default();
+    assert_eq!(
+        invites.len(),
+        2,
+        "{lang}: an invite for each person: {invites:?}"
+    );
+    for i in &invites {
+        let url = i[0].as_str().unwrap_or("");
+        assert!(
+            url.starts_with(base) && url.contains("token="),
+            "{lang}: invite {url:?}"
+        );
+        assert_eq!(i[1], json!(true), "{lang}: a copy button");
+    }
+    look(c, &format!("lobby-{lang}"), lang, None).await?;
+    let first = invites[0][0].as_str().unwrap_or("");
+    let query = first.split_once('?').map_or("", |(_, q)| q);
+    let field = |k: &str| {
+        query
+            .split('&')
+            .find_map(|p| p.strip_prefix(k))
+            .unwrap_or("")
+            .to_string()
+    };
+    Ok((field("room="), field("token=")))
+}
+
+/// At every size: the hand and the buttons in view, nothing sideways, every player on the
+/// board (`players`, when a table shows), no Latin word on a Chinese page; a screenshot each.
+async fn look(c: &Client, name: &str, lang: &str, players: Option<usize>) -> Result<(), String> {
+    for (w, h) in SIZES {
+        set_viewport(c, w, h).await?;
+        save_screenshot(c, &format!("screen-{name}-{w}x{h}")).await?;
+        let l = c.execute(LAYOUT, vec![]).await.map_err(err)?;
+        let (vw, vh) = (
+            l["width"].as_f64().unwrap_or(0.0),
+            l["height"].as_f64().unwrap_or(0.0),
+        );
+        let sw = l["scroll_width"].as_f64().unwrap_or(0.0);
+        assert!(sw <= vw + 0.5, "{name} {w}×{h}: page {sw} px wide in {vw}");
+        for key in ["hand_tiles", "actions"] {
+            for r in l[key].as_array().cloned().unwrap_or_default() {
+                let r: Vec<f64> = r
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_f64().unwrap_or(f64::NAN))
+                    .collect();
+                let inside = r[0] >= -0.5 && r[1] >= -0.5 && r[2] <= vw + 0.5 && r[3] <= vh + 0.5;
+                assert!(
+                    inside,
+                    "{name} {w}×{h}: a {key} box {r:?} is outside {vw}×{vh}"
+                );
+            }
+        }
+        if let Some(n) = players {
+            assert_eq!(
+                l["players"].as_u64(),
+                Some(n as u64),
+                "{name} {w}×{h}: every player shows"
+            );
+            if name.starts_with("baotou") {
+                // The hand grows with the screen: 1920×1080 shows bigger tiles than a phone.
+                let tw = l["tile_width"].as_f64().unwrap_or(0.0);
+                let least = if w >= 1920 { 56.0 } else { 20.0 };
+                assert!(tw >= least, "{name} {w}×{h}: hand tiles {tw} px wide");
+            }
+        }
+        if lang != "en" {
+            let bad = c.execute(LATIN_WORDS, vec![]).await.map_err(err)?;
+            assert_eq!(
+                bad,
+                json!([]),
+                "{name} {w}×{h}: Latin words on a {lang} page"
+            );
+        }
+    }
+    set_viewport(c, 1366, 768).await
+}
+
+/// An unknown room, a truncated token and a made-up token: each says so in words, offers the
+/// lobby and stops retrying.
+async fn check_bad_links(c: &Client, base: &str, room: &str, lang: &str) -> Result<(), String> {
+    let cut = &room[..room.len() / 2];
+    let links = [
+        ("unknown", format!("{base}/?room={cut}&lang={lang}")),
+        (
+            "token",
+            format!("{base}/?room={room}&token=abc&lang={lang}"),
+        ),
+    ];
+    for (what, url) in links {
+        c.goto(&url).await.map_err(err)?;
+        wait_for(c, "#link-problem:not([hidden]) a.back-to-lobby").await?;
+        let text = c
+            .find(Locator::Css("#link-problem"))
+            .await
+            .map_err(err)?
+            .text()
+            .await
+            .map_err(err)?;
+        assert!(text.chars().count() > 10, "{lang} {what}: {text:?}");
+        // No more tries: the page says it stopped, and stays so.
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        let stopped = c
+            .execute("return window.majiangTable.stopped()", vec![])
+            .await
+            .map_err(err)?;
+        assert_eq!(
+            stopped,
+            json!(true),
+            "{lang} {what}: the page stopped retrying"
+        );
+        look(c, &format!("badlink-{what}-{lang}"), lang, None).await?;
+    }
+    Ok(())
+}
+
+/// Waits up to 15 s for `css` to match.
+async fn wait_for(c: &Client, css: &str) -> Result<(), String> {
+    let start = Instant::now();
+    c.wait()
+        .at_most(Duration::from_secs(15))
+        .for_element(Locator::Css(css))
+        .await
+        .map_err(|e| format!("{css} after {:?}: {e}", start.elapsed()))?;
+    Ok(())
+}
