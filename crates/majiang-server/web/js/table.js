@@ -50,8 +50,11 @@ function nameOf(chair) {
 // gets "(you)" after it.
 function ownName(s) {
   if (s.seat !== game.seat) return s.name;
-  return s.name === "You" ? t("common.you") : s.name + " " + t("table.you_suffix");
+  return isDefaultYou(s.name) ? t("common.you") : s.name + " " + t("table.you_suffix");
 }
+
+/** The lobby's default name for the creator ("You", "你") in any language. */
+function isDefaultYou(name) { return name === "You" || name === "你" || name === t("lobby.default_you"); }
 function nameOrYou(chair) { return chair === myChair() ? t("common.you") : nameOf(chair); }
 
 /** Opens the table for `room` with seat `token` (or as a spectator). */
@@ -163,7 +166,7 @@ function renderStatusLine() {
   const rules = rulesName(game.config.rules);
   const me = game.state && game.seat !== null ? game.state.seats.find((x) => x.seat === game.seat) : null;
   const line = $("#status-line");
-  const who = game.seat === null ? t("table.spectator") : me ? (me.name === "You" ? t("common.you") : me.name) : "#" + game.seat;
+  const who = game.seat === null ? t("table.spectator") : me ? (isDefaultYou(me.name) ? t("common.you") : me.name) : "#" + game.seat;
   line.replaceChildren(el("span", {}, rules), " · ", el("span", { translate: "no", class: "who" }, who), " · ", el("span", { translate: "no", class: "mono room-id" }, game.room));
   // A late friend whose seat went to a bot ("start now with bots"), or a watcher: say so.
   const note = $("#seat-note");
@@ -223,7 +226,7 @@ function renderScores(st) {
     const chair = s.player;
     const pts = chair === null || chair === undefined ? 0 : st.ledger[chair];
     const tag = s.bot ? t("common.bot") : s.stand_in ? t("common.stand_in") : isAway(chair) || (!s.connected && chair == null) ? t("common.away") : "";
-    scores.append(el("tr", {}, el("td", {}, el("span", { translate: "no" }, ownName(s)), tag ? el("small", { class: "tag" + (tag === t("common.away") ? " away-badge" : "") }, tag) : null), el("td", { class: "mono " + signClass(pts) }, pts)));
+    scores.append(el("tr", {}, el("td", {}, el("span", { translate: "no" }, ownName(s)), tag ? " " : null, tag ? el("small", { class: "tag" + (tag === t("common.away") ? " away-badge" : "") }, tag) : null), el("td", { class: "mono " + signClass(pts) }, pts)));
   }
 }
 
