@@ -26,6 +26,17 @@ const PATTERNS = [
   [/^rules: "(?<name>[^"]*)" is not a rule set \((?<names>.+)\)$/, "server.unknown_rules"],
   [/^seats: (?<given>\d+) given, but (?<rules>\w+) plays with (?<need>[\d, or-]+)$/, "server.seat_count"],
   [/^(?:illegal|not a legal|not legal)/i, "server.illegal_action"],
+  // Why a hand is not a win (the scoring page): the library's `Invalid` reasons.
+  [/^not a winning hand/, "invalid.not_a_winning_hand"],
+  [/^(?<fan>\d+) fan is below the minimum of (?<min>\d+) fan$/, "invalid.below_minimum"],
+  [/^the hand is worth (?<fan>\d+) fan, below the minimum of (?<min>\d+) fan$/, "invalid.below_minimum"],
+  [/^(?<meld>.+): chows cannot be claimed in this game/, "invalid.no_chows"],
+  [/^a hand has at most four declared melds$/, "invalid.four_melds"],
+  [/^with (?<melds>\d+) declared meld\(s\) the concealed hand must be (?<n>\d+) tiles with the winning tile, not (?<held>\d+)$/, "invalid.tile_count"],
+  [/^more than four (?<tile>\S+) in one hand$/, "invalid.more_than_four"],
+  [/^a win on a discard needs the discarder$/, "invalid.needs_discarder"],
+  [/^a Kong Blossom win is self-drawn/, "invalid.kong_blossom_self_drawn"],
+  [/^(?:Hong Kong|Hangzhou) mahjong is played by four/, "invalid.played_by_four"],
   [/too many messages|rate limit/i, "server.rate_limited"],
 ];
 
