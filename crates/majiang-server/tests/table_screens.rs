@@ -6,7 +6,8 @@
 //! matches, `tests/fixtures/table_*.json`) through the table's `window.majiangTable.feed` hook.
 //! At every size the own hand and every action button must lie inside the viewport with nothing
 //! overflowing sideways; on a Chinese page no Latin word may show (names, room ids, tile notation
-//! and key letters, marked `translate="no"`, aside). Wrong, truncated and unknown links must say
+//! and key letters, marked `translate="no"`, aside), and no text may fall below WCAG AA contrast
+//! with what lies behind it. Wrong, truncated and unknown links must say
 //! so in words with a way back to the lobby and stop retrying. The screenshots stay in
 //! `target/e2e-screenshots/` (`screen-*`) for people to look at.
 //!
@@ -70,6 +71,40 @@ const walk = (node) => {
 };
 walk(document.body);
 return [...new Set(bad)];
+"#;
+
+/// Text whose contrast with what lies behind it is below WCAG AA (4.5:1, or 3:1 for large
+/// text): the colour with its opacity over the nearest background colour up the tree.
+const LOW_CONTRAST: &str = r#"
+const rgba = (s) => { const m = s.match(/[\d.]+/g) || [0, 0, 0, 0]; return [+m[0], +m[1], +m[2], m[3] === undefined ? 1 : +m[3]]; };
+const lum = ([r, g, b]) => { const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+const over = (top, under) => { const a = top[3]; return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat(1); };
+const background = (e) => {
+  const layers = [];
+  for (let n = e; n; n = n.parentElement) { const c = rgba(getComputedStyle(n).backgroundColor); if (c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } }
+  let base = [255, 255, 255, 1];
+  for (const c of layers.reverse()) base = over(c, base);
+  return base;
+};
+const opacity = (e) => { let o = 1; for (let n = e; n; n = n.parentElement) o *= +getComputedStyle(n).opacity; return o; };
+const bad = [];
+const seen = new Set();
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+  const e = t.parentElement;
+  if (!t.textContent.trim() || seen.has(e) || !e.checkVisibility()) continue;
+  seen.add(e);
+  const st = getComputedStyle(e);
+  const bg = background(e);
+  const fg = rgba(st.color);
+  const shown = over([fg[0], fg[1], fg[2], fg[3] * opacity(e)], bg);
+  const [a, b] = [lum(shown), lum(bg)].sort((x, y) => y - x);
+  const ratio = (a + 0.05) / (b + 0.05);
+  const size = parseFloat(st.fontSize), bold = +st.fontWeight >= 700;
+  const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+  if (ratio < need) bad.push(ratio.toFixed(2) + ' ' + e.tagName + '.' + e.className + ': ' + t.textContent.trim().slice(0, 40));
+}
+return bad;
 "#;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -219,6 +254,14 @@ async fn look(c: &Client, name: &str, lang: &str, players: Option<usize>) -> Res
                 let least = if w >= 1920 { 56.0 } else { 20.0 };
                 assert!(tw >= least, "{name} {w}×{h}: hand tiles {tw} px wide");
             }
+        }
+        if (w, h) == SIZES[0] {
+            let low = c.execute(LOW_CONTRAST, vec![]).await.map_err(err)?;
+            assert_eq!(
+                low,
+                json!([]),
+                "{name} {w}×{h}: text below WCAG AA contrast"
+            );
         }
         if lang != "en" {
             let bad = c.execute(LATIN_WORDS, vec![]).await.map_err(err)?;
