@@ -310,6 +310,36 @@ async fn check_bad_links(c: &Client, base: &str, room: &str, lang: &str) -> Resu
         );
         look(c, &format!("badlink-{what}-{lang}"), lang, None).await?;
     }
+    // What the server still says in English reaches a person in their language.
+    let english = [
+        "no such room",
+        "not a winning hand",
+        "8 fan is below the minimum of 15 fan",
+        "waiting for Bea to join; the creator may start now with the empty seats played by bots",
+    ];
+    let worded = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1]; import('/js/server-words.js').then((m) => done(arguments[0].map(m.serverText)));",
+            vec![json!(english)],
+        )
+        .await
+        .map_err(err)?;
+    for (said, shown) in english
+        .iter()
+        .zip(worded.as_array().cloned().unwrap_or_default())
+    {
+        let shown = shown.as_str().unwrap_or("");
+        let latin = shown
+            .replace("Bea", "")
+            .chars()
+            .filter(|c| c.is_ascii_alphabetic())
+            .count();
+        if lang == "en" {
+            assert!(!shown.is_empty(), "{said:?} is shown as nothing");
+        } else {
+            assert_eq!(latin, 0, "{lang}: {said:?} is shown as {shown:?}");
+        }
+    }
     Ok(())
 }
 

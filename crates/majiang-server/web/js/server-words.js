@@ -9,6 +9,9 @@ import { t, has } from "./i18n.js";
 /** The server's English sentences: a pattern and the catalogue key that words it. */
 const PATTERNS = [
   [/^no such room$/, "server.no_such_room"],
+  [/^no such ledger$/, "server.no_such_ledger"],
+  [/^the ledger changed meanwhile/, "server.ledger_changed"],
+  [/^the match is not finished/, "server.replay_not_finished"],
   [/^that token opens no seat here$/, "server.bad_token"],
   [/^spectators cannot act$/, "server.spectators_cannot_act"],
   [/^spectators cannot start the match$/, "server.spectators_cannot_start"],
