@@ -2,14 +2,15 @@
 //! 1920×1080 and a 390×844 phone: the lobby with a new room's invites (copy, share, QR code),
 //! the waiting room (each seat, who has joined), and the table in the states that used to push
 //! the hand off the screen — a Hangzhou Bao Tou turn with 34 waits, a claim offer, a six-player
-//! classic table, a hand's result — fed to the page as the server's messages (recorded from real
-//! matches, `tests/fixtures/table_*.json`) through the table's `window.majiangTable.feed` hook.
-//! At every size the own hand and every action button must lie inside the viewport with nothing
-//! overflowing sideways; on a Chinese page no Latin word may show (names, room ids, tile notation
-//! and key letters, marked `translate="no"`, aside), and no text may fall below WCAG AA contrast
-//! with what lies behind it. Wrong, truncated and unknown links must say
-//! so in words with a way back to the lobby and stop retrying. The screenshots stay in
-//! `target/e2e-screenshots/` (`screen-*`) for people to look at.
+//! classic table, a hand's result, and after Continue whom the next hand waits for — fed to the
+//! page as the server's messages (recorded from real matches, `tests/fixtures/table_*.json`;
+//! the Bao Tou state is a recorded one turned into Bao Tou with every tile a wait) through the
+//! table's `window.majiangTable.feed` hook. At every size the own hand and every action button
+//! must lie inside the viewport with nothing overflowing sideways; on a Chinese page no Latin
+//! word may show (names, room ids, tile notation and key letters, marked `translate="no"`,
+//! aside), and no text may fall below WCAG AA contrast with what lies behind it. Wrong,
+//! truncated and unknown links must say so in words with a way back to the lobby and stop
+//! retrying. The screenshots stay in `target/e2e-screenshots/` (`screen-*`) to look at.
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (see `support/browser.rs`).
 
@@ -149,6 +150,34 @@ async fn screens(c: &Client, base: &str) -> Result<(), String> {
             tokio::time::sleep(Duration::from_millis(200)).await;
             look(c, &format!("{name}-{lang}"), lang, Some(players)).await?;
         }
+        // After Continue: whom the next hand waits for, and the countdown to it.
+        let msgs: Value = serde_json::from_str(include_str!("fixtures/table_continue.json"))
+            .map_err(|e| e.to_string())?;
+        c.execute("window.majiangTable.feed(arguments[0])", vec![msgs])
+            .await
+            .map_err(err)?;
+        wait_for(c, "#modal:not([hidden]) #modal-close").await?;
+        c.find(Locator::Css("#modal-close"))
+            .await
+            .map_err(err)?
+            .click()
+            .await
+            .map_err(err)?;
+        wait_for(c, "#continue-wait:not([hidden])").await?;
+        let waiting = c
+            .find(Locator::Css("#continue-wait"))
+            .await
+            .map_err(err)?
+            .text()
+            .await
+            .map_err(err)?;
+        assert!(
+            waiting.contains("Bea")
+                && !waiting.contains("Ann")
+                && waiting.chars().any(|ch| ch.is_ascii_digit()),
+            "{lang}: after Continue the page says whom it waits for and when: {waiting:?}"
+        );
+        look(c, &format!("continued-{lang}"), lang, Some(6)).await?;
         check_bad_links(c, base, &room, lang).await?;
     }
     Ok(())
