@@ -148,6 +148,9 @@ async fn screens(c: &Client, base: &str) -> Result<(), String> {
                 .await
                 .map_err(err)?;
             tokio::time::sleep(Duration::from_millis(200)).await;
+            if name == "baotou" && lang == "en" {
+                keyboard_reaches_the_hand(c).await?;
+            }
             look(c, &format!("{name}-{lang}"), lang, Some(players)).await?;
         }
         // After Continue: whom the next hand waits for, and the countdown to it.
@@ -370,6 +373,57 @@ async fn check_bad_links(c: &Client, base: &str, room: &str, lang: &str) -> Resu
         }
     }
     Ok(())
+}
+
+/// With the keyboard alone: → moves to a playable hand tile, which has the focus and a name a
+/// screen reader reads ("Discard 5 Characters"); every action button has a key.
+async fn keyboard_reaches_the_hand(c: &Client) -> Result<(), String> {
+    c.execute(
+        "document.activeElement && document.activeElement.blur()",
+        vec![],
+    )
+    .await
+    .map_err(err)?;
+    c.find(Locator::Css("body"))
+        .await
+        .map_err(err)?
+        .send_keys("\u{E014}")
+        .await
+        .map_err(err)?;
+    let focus = c
+        .execute(
+            "const e = document.activeElement; return [e.className, e.getAttribute('aria-label'), [...document.querySelectorAll('#actions button.action')].map(b => b.dataset.key)]",
+            vec![],
+        )
+        .await
+        .map_err(err)?;
+    assert_eq!(
+        focus[0],
+        json!("tile-btn"),
+        "the arrow key focuses a hand tile: {focus}"
+    );
+    let name = focus[1].as_str().unwrap_or("");
+    let tile_name = reads_as_words(name);
+    assert!(tile_name, "the focused tile is named in words: {name:?}");
+    let keys = focus[2].as_array().cloned().unwrap_or_default();
+    assert!(
+        !keys.is_empty()
+            && keys
+                .iter()
+                .all(|k| k.as_str().is_some_and(|k| !k.is_empty())),
+        "every action has a key: {focus}"
+    );
+    Ok(())
+}
+
+/// Whether `label` reads "Discard <tile in words>" ("Discard 5 Characters", "Discard East"),
+/// not tile notation ("Discard 5m").
+fn reads_as_words(label: &str) -> bool {
+    let Some(tile) = label.strip_prefix("Discard ") else {
+        return false;
+    };
+    let notation = tile.len() == 2 && tile.as_bytes()[0].is_ascii_digit();
+    !notation && tile.chars().any(|ch| ch.is_ascii_alphabetic())
 }
 
 /// Waits up to 15 s for `css` to match.
