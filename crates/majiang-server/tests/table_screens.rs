@@ -376,7 +376,8 @@ async fn check_bad_links(c: &Client, base: &str, room: &str, lang: &str) -> Resu
 }
 
 /// With the keyboard alone: → moves to a playable hand tile, which has the focus and a name a
-/// screen reader reads ("Discard 5 Characters"); every action button has a key.
+/// screen reader reads ("Discard 5 Characters"); every action button has a key; the tab title
+/// says it is the viewer's turn.
 async fn keyboard_reaches_the_hand(c: &Client) -> Result<(), String> {
     c.execute(
         "document.activeElement && document.activeElement.blur()",
@@ -405,6 +406,19 @@ async fn keyboard_reaches_the_hand(c: &Client) -> Result<(), String> {
     let name = focus[1].as_str().unwrap_or("");
     let tile_name = reads_as_words(name);
     assert!(tile_name, "the focused tile is named in words: {name:?}");
+    // The turn is the viewer's: the tab title says so (seen from another tab), and the sound
+    // of the cue has its switch.
+    let cue = c
+        .execute(
+            "return [document.title, document.querySelector('#sound-switch')?.getAttribute('aria-pressed')]",
+            vec![],
+        )
+        .await
+        .map_err(err)?;
+    assert!(
+        cue[0].as_str().is_some_and(|t| t.contains("Your turn")) && cue[1] == json!("true"),
+        "the your-turn cue: {cue}"
+    );
     let keys = focus[2].as_array().cloned().unwrap_or_default();
     assert!(
         !keys.is_empty()
