@@ -757,6 +757,13 @@ async fn look_at_table(
         .select_by_value(rules)
         .await
         .map_err(err)?;
+    // Typed house rules sit under the controls, in a box to open.
+    c.execute(
+        "document.querySelector('#options').closest('details').open = true",
+        vec![],
+    )
+    .await
+    .map_err(err)?;
     let opts = c.find(Locator::Css("#options")).await.map_err(err)?;
     opts.send_keys(options).await.map_err(err)?;
     let rows = c

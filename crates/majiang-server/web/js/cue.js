@@ -9,6 +9,12 @@ const SOUND_KEY = "majiang.sound";
 let baseTitle = null;
 let wasMyTurn = false;
 let audio = null;
+// Browsers let a page sound only after the person touched it: until then the title and the
+// vibration carry the cue (and no audio machinery is started for nothing).
+let touched = false;
+for (const kind of ["pointerdown", "keydown"]) {
+  document.addEventListener(kind, () => { touched = true; }, { once: true, capture: true });
+}
 
 /** Whether the tone is on (it is unless turned off). */
 export function soundOn() {
@@ -16,6 +22,7 @@ export function soundOn() {
 }
 
 function beep() {
+  if (!touched) return;
   try {
     audio = audio || new (window.AudioContext || window.webkitAudioContext)();
     const osc = audio.createOscillator();

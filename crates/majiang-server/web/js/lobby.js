@@ -6,6 +6,7 @@ import { t, onLanguageChange, currentLanguage } from "./i18n.js";
 import { serverText } from "./server-words.js";
 import { rulesName, unitName, optionMeaning, allowedText } from "./words.js";
 import { renderInvite } from "./invite.js";
+import { renderRuleForm, readRuleForm } from "./rule-form.js";
 
 /** The bot difficulty levels the server knows (majiang::bots::LEVELS), easiest first. */
 const BOT_LEVELS = ["easy", "normal", "hard"];
@@ -30,13 +31,18 @@ export function parseOptions(text) {
 
 function chosenRuleset() { return RULESETS[$("#rules").value] || null; }
 
+/** The house rules chosen: the controls', with any typed `key = value` lines over them. */
+function chosenOptions() {
+  return { ...readRuleForm($("#rule-form"), chosenRuleset()), ...parseOptions($("#options").value) };
+}
+
 /** Seats at the table: the set's `players` option when given (within its seat counts). */
 function seatCount() {
   const r = chosenRuleset();
   if (!r) return 4;
   let players = r.default_players;
   try {
-    const o = parseOptions($("#options").value);
+    const o = chosenOptions();
     if (Number.isInteger(o.players) && r.seat_counts.includes(o.players)) players = o.players;
   } catch (_) { /* unreadable: the default; creating the room says why */ }
   return players;
@@ -98,14 +104,23 @@ function renderSeatRows() {
   }
 }
 
-function onRulesChange() { renderRulesHelp(); renderSeatRows(); }
+function onRulesChange() { renderRuleControls(); renderRulesHelp(); renderSeatRows(); }
+
+/** The house-rule controls of the chosen rule set (its seat count changes the seat rows). */
+function renderRuleControls() {
+  const form = $("#rule-form");
+  let kept = {};
+  try { kept = form.dataset.rules === $("#rules").value ? readRuleForm(form, chosenRuleset()) : {}; } catch (_) { /* unreadable: defaults */ }
+  renderRuleForm(form, chosenRuleset(), kept, { onChange: renderSeatRows });
+  form.dataset.rules = $("#rules").value;
+}
 
 async function createRoom(ev) {
   ev.preventDefault();
   const out = $("#created");
   out.hidden = false;
   let options;
-  try { options = parseOptions($("#options").value); } catch (e) { out.textContent = e.message; return; }
+  try { options = chosenOptions(); } catch (e) { out.textContent = e.message; return; }
   const seats = [...document.querySelectorAll("#seats .seat-row")].map((r) => {
     const who = r.querySelector("select").value;
     const s = { name: r.querySelector("input").value, bot: who !== "person" };
@@ -170,7 +185,7 @@ export function showLobby(rulesets) {
   $("#rules").addEventListener("change", onRulesChange);
   $("#options").addEventListener("input", renderSeatRows);
   $("#create-form").addEventListener("submit", createRoom);
-  onLanguageChange(() => { renderRulesetMenu(); renderRulesHelp(); relabelSeats(); renderRooms(); });
+  onLanguageChange(() => { renderRulesetMenu(); renderRuleControls(); renderRulesHelp(); relabelSeats(); renderRooms(); });
   loadRooms();
   setInterval(loadRooms, 5000);
 }

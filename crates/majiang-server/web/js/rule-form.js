@@ -29,6 +29,13 @@ function control(o, value) {
   }
 }
 
+/** What an option takes, in words; the examples of a written form stay as they are typed. */
+function allowedLine(o) {
+  const a = o.allowed || {};
+  if (a.kind !== "form") return el("small", { class: "opt-allowed" }, allowedText(o));
+  return el("small", { class: "opt-allowed" }, t("allowed.form", { examples: "" }), el("code", { translate: "no" }, (a.examples || []).join(" ")));
+}
+
 /** Fills `box` with a control per option of `ruleset` (leaving out `skip` keys), set to
  * `values` (else the defaults); `onChange` is called after every change. */
 export function renderRuleForm(box, ruleset, values = {}, { skip = [], onChange = () => {}, disabled = false } = {}) {
@@ -41,7 +48,7 @@ export function renderRuleForm(box, ruleset, values = {}, { skip = [], onChange 
     input.addEventListener("change", onChange);
     const isBox = (o.allowed || {}).kind === "bool";
     const text = el("span", { class: "opt-text" }, el("span", { class: "opt-meaning" }, optionMeaning(ruleset.name, o)),
-      el("small", { class: "opt-allowed" }, allowedText(o)));
+      allowedLine(o));
     box.append(el("label", { class: "row opt" + (isBox ? " check" : ""), for: input.id }, isBox ? input : null, text, isBox ? null : input));
   }
 }
