@@ -63,6 +63,13 @@ pub struct Frame {
     pub concealed: Vec<String>,
     /// Chips per chair after this step.
     pub ledger: Vec<i64>,
+    /// On the frame that ends a hand: every hand face up, as the live `hand_result` shows it
+    /// (the winner's wildcards with what they stood for).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reveal: Option<Vec<crate::reveal::RevealedHand>>,
+    /// On the frame that ends a hand: each payment with its reason, as live.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub payments_explained: Option<Vec<crate::reveal::PaymentExplained>>,
 }
 
 /// The log of a finished match.
@@ -150,7 +157,10 @@ pub fn jsonl(log: &StoredLog) -> Result<String, ReplayError> {
 
 fn frame(m: &Session, action: Option<LoggedAction>, hand: u32, events: Vec<Event>) -> Frame {
     let g = m.game();
+    let ended = events.iter().any(|e| matches!(e, Event::HandEnded { .. })) && g.is_over();
     Frame {
+        reveal: ended.then(|| crate::reveal::reveal(g)),
+        payments_explained: ended.then(|| crate::reveal::payments_explained(g)),
         action,
         hand_number: hand,
         events,

@@ -7,8 +7,27 @@ use axum::response::{IntoResponse, Response};
 
 include!(concat!(env!("OUT_DIR"), "/web_files.rs"));
 
-/// A file of the embedded UI (`web/<path>`) as a response, or `404`.
+/// A file of the embedded UI (`web/<path>`) as a response, or `404`. With `MAJIANG_WEB_DIR`
+/// set (a developer's setting) the file is read from that folder instead, so an edited page
+/// shows on reload without a rebuild.
 pub(crate) fn web_file(path: &str) -> Response {
+    let from_disk = std::env::var_os("MAJIANG_WEB_DIR")
+        .filter(|_| {
+            !path
+                .split('/')
+                .any(|part| part == ".." || part.starts_with('.'))
+        })
+        .and_then(|dir| std::fs::read(std::path::Path::new(&dir).join(path)).ok());
+    if let Some(bytes) = from_disk {
+        return (
+            [
+                (header::CONTENT_TYPE, mime(path)),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            bytes,
+        )
+            .into_response();
+    }
     match file(path) {
         Some((body, content_type)) => (
             [

@@ -53,6 +53,33 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
         .await
         .map_err(err)?;
     }
+    // House rules are controls built from the rule set: a menu for the Caishen kind, a check
+    // box for the double-roll lao, number boxes; a base of 2 goes to the server as a number.
+    let controls = c
+        .execute(
+            "return [...document.querySelectorAll('#l-rule-form [data-option]')].map(e => e.dataset.option + ':' + e.dataset.kind)",
+            vec![],
+        )
+        .await
+        .map_err(err)?;
+    for want in [
+        "wildcard:one_of",
+        "base:whole",
+        "dice_double_starts_lao3:bool",
+    ] {
+        if !controls
+            .as_array()
+            .is_some_and(|a| a.contains(&json!(want)))
+        {
+            return Err(format!("no {want} control among {controls}"));
+        }
+    }
+    c.execute(
+        "document.querySelector('#l-rule-form details, details')?.setAttribute('open', ''); const b = document.querySelector('#opt-base'); b.value = '2'; b.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await
+    .map_err(err)?;
     save_screenshot(c, "companion-ledger-start-en-390x844").await?;
     tap(c, "#l-start-button").await?;
     wait_for(c, "return !document.querySelector('#l-table').hidden").await?;
@@ -63,6 +90,22 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
         .map(|(_, v)| v.to_string())
         .ok_or_else(|| format!("no ledger id in {url}"))?;
     check_fits(c, "ledger (new table)").await?;
+    let (_, _, stored) = common::http(
+        base.trim_start_matches("http://")
+            .parse()
+            .map_err(|e| format!("{e}"))?,
+        "GET",
+        &format!("/api/ledgers/{id}"),
+        "",
+    )
+    .await;
+    let stored: Value = serde_json::from_str(&stored).map_err(|e| e.to_string())?;
+    if stored["options"]["base"] != json!(2) {
+        return Err(format!(
+            "the house rule base = 2 was not sent: {}",
+            stored["options"]
+        ));
+    }
 
     // The scoring page, opened from the ledger for hand 1.
     tap(c, "#l-score").await?;
@@ -93,6 +136,26 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
     }
     check_fits(c, "scoring page with its keyboard").await?;
     save_screenshot(c, "companion-score-hand-en-390x844").await?;
+    // The Caishen is tapped, not typed: the chosen tile is the one marked.
+    c.execute(
+        "document.querySelector('#c-hangzhou').hidden = false",
+        vec![],
+    )
+    .await
+    .map_err(err)?;
+    tap(c, "#c-wildcard .pick-tile[data-tile=\"3p\"]").await?;
+    let marked = c
+        .execute(
+            "return [...document.querySelectorAll('#c-wildcard [aria-checked=true]')].map(b => b.dataset.tile)",
+            vec![],
+        )
+        .await
+        .map_err(err)?;
+    if marked != json!(["3p"]) {
+        return Err(format!("the tapped Caishen is {marked}"));
+    }
+    tap(c, "#c-wildcard .pick-tile[data-tile=\"\"]").await?;
+
     tap(c, "#c-score").await?;
     wait_for(c, "return !!document.querySelector('#c-answer .answer')").await?;
     let answer = c
@@ -111,7 +174,7 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
     }
     // The same answer the endpoint gives for the request the page built.
     let expected = majiang::rules::score_json(
-        &json!({"rules": "hangzhou", "options": {}, "concealed": "123m456p1122z",
+        &json!({"rules": "hangzhou", "options": {"base": 2}, "concealed": "123m456p1122z",
             "melds": [{"kind": "pung", "tiles": "777s", "from": "north"}],
             "winning_tile": "2z", "win": "self_draw", "seat": "east", "dealer": "east",
             "prevailing_wind": "east", "lao": 1})
@@ -164,6 +227,24 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
             "the dealer won: Ann deals again at 2 lao (no wind), not {next:?}"
         ));
     }
+    // Another phone records a drawn hand: this page shows it without a reload.
+    let (status, _, body) = common::http(
+        base.trim_start_matches("http://")
+            .parse()
+            .map_err(|e| format!("{e}"))?,
+        "POST",
+        &format!("/api/ledgers/{id}/hands"),
+        r#"{"draw": true}"#,
+    )
+    .await;
+    if status != 200 {
+        return Err(format!("recording a draw: {status} {body}"));
+    }
+    wait_for(
+        c,
+        "return document.querySelectorAll('#l-hands .hand-row').length === 2",
+    )
+    .await?;
     check_fits(c, "ledger after a hand").await?;
     save_screenshot(c, "companion-ledger-en-390x844").await?;
     for (w, h) in [(1366, 768), (1920, 1080)] {

@@ -313,3 +313,96 @@ async fn a_ledger_survives_a_restart_on_its_database() {
     assert_eq!(again, view);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An open `GET /api/ledgers/{id}/live` stream, read by hand: one `ledger` event at a time.
+struct LiveStream {
+    socket: tokio::net::TcpStream,
+    buffer: String,
+}
+
+impl LiveStream {
+    async fn open(addr: SocketAddr, id: &str) -> LiveStream {
+        use tokio::io::AsyncWriteExt;
+        let mut socket = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "GET /api/ledgers/{id}/live HTTP/1.1\r\nHost: {addr}\r\nAccept: text/event-stream\r\n\r\n"
+        );
+        socket.write_all(req.as_bytes()).await.unwrap();
+        LiveStream {
+            socket,
+            buffer: String::new(),
+        }
+    }
+
+    /// The next `ledger` event's data, within five seconds.
+    async fn next(&mut self) -> Value {
+        use tokio::io::AsyncReadExt;
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+        loop {
+            if let Some(at) = self.buffer.find("event: ledger\n") {
+                let rest = &self.buffer[at..];
+                if let Some(end) = rest.find("\n\n") {
+                    let event = rest[..end].to_string();
+                    self.buffer = rest[end + 2..].to_string();
+                    let data = event
+                        .lines()
+                        .find_map(|l| l.strip_prefix("data: "))
+                        .expect("a data line");
+                    return serde_json::from_str(data).expect("the ledger as JSON");
+                }
+            }
+            let mut chunk = [0u8; 4096];
+            let n = tokio::time::timeout_at(deadline, self.socket.read(&mut chunk))
+                .await
+                .expect("a ledger event within five seconds")
+                .unwrap();
+            assert!(n > 0, "the stream stayed open");
+            // Chunked transfer: the sizes sit on lines of their own between the event lines.
+            self.buffer.push_str(&String::from_utf8_lossy(&chunk[..n]));
+            self.buffer = self.buffer.replace("\r\n", "\n");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_ledger_open_elsewhere_updates_live() {
+    let (_app, addr) = common::start_server().await;
+    let view = start(
+        addr,
+        json!({"rules": "hongkong", "players": ["Ann", "Bo", "Cy", "Di"]}),
+    )
+    .await;
+    let id = view["id"].as_str().unwrap().to_string();
+    // Two phones have the ledger open.
+    let mut first = LiveStream::open(addr, &id).await;
+    let mut second = LiveStream::open(addr, &id).await;
+    assert_eq!(first.next().await["hands"], json!([]));
+    assert_eq!(second.next().await["hands"], json!([]));
+    // A third records a hand: both see it without reloading, totals and all.
+    let (status, after) = json_call(
+        addr,
+        "POST",
+        &format!("/api/ledgers/{id}/hands"),
+        json!({"draw": true}),
+    )
+    .await;
+    assert_eq!(status, 200, "{after}");
+    for phone in [&mut first, &mut second] {
+        let seen = phone.next().await;
+        assert_eq!(seen["hands"].as_array().map(Vec::len), Some(1));
+        assert_eq!(seen["totals"], after["totals"]);
+    }
+    // An undo reaches them too.
+    let (status, _) = json_call(
+        addr,
+        "DELETE",
+        &format!("/api/ledgers/{id}/hands/last"),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(first.next().await["hands"], json!([]));
+    // No such ledger: 404, not an empty stream.
+    let (status, _, _) = http(addr, "GET", "/api/ledgers/nope/live", "").await;
+    assert_eq!(status, 404);
+}

@@ -274,6 +274,69 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         "every hand open: {} tiles",
         open_tiles.len()
     );
+    // Passes are folded away: showing them makes more steps, never fewer.
+    let steps = |c: &fantoccini::Client| {
+        let c = c.clone();
+        async move {
+            c.execute(
+                "return Number(document.querySelector('#replay-slider').max) + 1",
+                vec![],
+            )
+            .await
+            .map_err(|e| e.to_string())
+            .map(|v| v.as_u64().unwrap_or(0))
+        }
+    };
+    let folded = steps(c).await?;
+    c.execute("document.querySelector('#replay-passes').click()", vec![])
+        .await
+        .map_err(err)?;
+    let unfolded = steps(c).await?;
+    let frames = c
+        .execute(
+            "return fetch('/api/rooms/' + new URLSearchParams(location.search).get('replay') + '/replay').then(r => r.json()).then(f => f.length)",
+            vec![],
+        )
+        .await
+        .map_err(err)?
+        .as_u64()
+        .unwrap_or(0);
+    assert!(
+        folded <= unfolded && unfolded > frames,
+        "steps {folded} folded, {unfolded} with passes, {frames} frames"
+    );
+    c.execute("document.querySelector('#replay-passes').click()", vec![])
+        .await
+        .map_err(err)?;
+    // The hands are listed to jump to, and autoplay steps on by itself.
+    let hands = c
+        .find_all(Locator::Css("#replay-hand option"))
+        .await
+        .map_err(err)?;
+    assert!(!hands.is_empty(), "a hand to jump to");
+    c.execute(
+        "document.querySelector('#replay-speed').value = '150'; document.querySelector('#replay-play').click()",
+        vec![],
+    )
+    .await
+    .map_err(err)?;
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    c.execute("document.querySelector('#replay-play').click()", vec![])
+        .await
+        .map_err(err)?;
+    let played = c
+        .find(Locator::Css("#replay-pos"))
+        .await
+        .map_err(err)?
+        .text()
+        .await
+        .map_err(err)?;
+    let at: u64 = played
+        .split(" / ")
+        .next()
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    assert!(at >= 3, "autoplay moved on: {played}");
     c.find(Locator::Css("#replay-last"))
         .await
         .map_err(err)?
@@ -573,7 +636,7 @@ async fn start_with_bots_for_an_absent_friend(
         .await
         .map_err(err)?;
     assert!(
-        scores.contains("Bot 1 (bot)"),
+        scores.contains("Bot 1 bot"),
         "the empty seat is a bot now: {scores:?}"
     );
     save_screenshot(c, "filled-room-en-1400x1000").await
@@ -693,6 +756,13 @@ async fn look_at_table(
         .select_by_value(rules)
         .await
         .map_err(err)?;
+    // Typed house rules sit under the controls, in a box to open.
+    c.execute(
+        "document.querySelector('#options').closest('details').open = true",
+        vec![],
+    )
+    .await
+    .map_err(err)?;
     let opts = c.find(Locator::Css("#options")).await.map_err(err)?;
     opts.send_keys(options).await.map_err(err)?;
     let rows = c

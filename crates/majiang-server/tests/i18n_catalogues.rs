@@ -1,5 +1,6 @@
-//! The browser's two string catalogues (`web/i18n/en.json`, `web/i18n/zh.json`) hold the same
-//! keys, and every pattern of every rule set has a name in both.
+//! The browser's string catalogues (`web/i18n/en.json`, `zh.json` and `zh-Hant.json`, the last
+//! with Hong Kong terms) hold the same keys with the same placeholders, every pattern of every
+//! rule set has a name in each, and no Latin word is left in a Chinese one.
 
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -31,22 +32,110 @@ fn pattern_ids() -> BTreeSet<String> {
         .collect()
 }
 
+/// The catalogues: English, Simplified Chinese, Traditional Chinese with Hong Kong terms.
+const LANGS: [&str; 3] = ["en", "zh", "zh-Hant"];
+
+/// The Chinese catalogues.
+const CHINESE: [&str; 2] = ["zh", "zh-Hant"];
+
 #[test]
-fn both_catalogues_have_the_same_keys() {
+fn every_catalogue_has_the_same_keys() {
     let en = catalogue("en");
-    let zh = catalogue("zh");
-    let only_en: Vec<&String> = en.keys().filter(|k| !zh.contains_key(*k)).collect();
-    let only_zh: Vec<&String> = zh.keys().filter(|k| !en.contains_key(*k)).collect();
-    assert!(
-        only_en.is_empty() && only_zh.is_empty(),
-        "only in en.json: {only_en:?}; only in zh.json: {only_zh:?}"
-    );
+    for lang in ["zh", "zh-Hant"] {
+        let other = catalogue(lang);
+        let only_en: Vec<&String> = en.keys().filter(|k| !other.contains_key(*k)).collect();
+        let only_other: Vec<&String> = other.keys().filter(|k| !en.contains_key(*k)).collect();
+        assert!(
+            only_en.is_empty() && only_other.is_empty(),
+            "only in en.json: {only_en:?}; only in {lang}.json: {only_other:?}"
+        );
+    }
     assert!(en.len() > 100, "the catalogues hold the UI's strings");
 }
 
 #[test]
+fn every_string_keeps_the_english_placeholders() {
+    let en = catalogue("en");
+    for lang in CHINESE {
+        for (key, value) in catalogue(lang) {
+            let (Some(e), Some(z)) = (en.get(&key).and_then(Value::as_str), value.as_str()) else {
+                continue;
+            };
+            // A translation may leave a value out (Chinese needs no plural), never invent one.
+            let extra: Vec<String> = placeholders(z)
+                .difference(&placeholders(e))
+                .cloned()
+                .collect();
+            assert!(
+                extra.is_empty(),
+                "{lang}.json {key} = {z:?} names {extra:?}, which {e:?} does not fill"
+            );
+        }
+    }
+}
+
+/// Latin words left in a Chinese string: letters outside `{placeholders}`, tile notation and
+/// the few names that are written in Latin letters in Chinese too (file formats, key names).
+fn latin_words(text: &str) -> Vec<String> {
+    const KEPT: [&str; 5] = ["CSV", "JSON", "Enter", "OK", "QR"];
+    let mut out = Vec::new();
+    let mut rest = text.to_string();
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        rest.replace_range(open..open + close + 1, " ");
+    }
+    for word in rest.split(|c: char| !c.is_ascii_alphabetic()) {
+        if word.len() >= 2 && !KEPT.contains(&word) {
+            out.push(word.to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn chinese_catalogues_hold_no_latin_words() {
+    for lang in CHINESE {
+        for (key, value) in catalogue(lang) {
+            let words = latin_words(value.as_str().unwrap_or(""));
+            assert!(
+                words.is_empty(),
+                "{lang}.json {key} = {value} has Latin words {words:?}"
+            );
+        }
+    }
+    assert_eq!(latin_words("{who} 碰 5m"), Vec::<String>::new());
+    assert_eq!(
+        latin_words("财飘 (Fortune Gambit)"),
+        vec!["Fortune", "Gambit"]
+    );
+}
+
+#[test]
+fn the_hong_kong_catalogue_speaks_hong_kong() {
+    let hk = catalogue("zh-Hant");
+    let get = |k: &str| hk.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    assert_eq!(get("action.win"), "食糊");
+    assert_eq!(get("meld.chow"), "上");
+    assert_eq!(get("meld.pung"), "碰");
+    assert_eq!(get("meld.kong"), "槓");
+    assert_eq!(get("unit.fan"), "番");
+    // Its own catalogue, not the simplified one's characters: no simplified form left.
+    for (key, value) in &hk {
+        let text = value.as_str().unwrap_or("");
+        for simplified in ['杠', '庄', '这', '张', '对', '开', '时', '说', '财'] {
+            assert!(
+                !text.contains(simplified),
+                "zh-Hant.json {key} = {text:?} has {simplified}"
+            );
+        }
+    }
+}
+
+#[test]
 fn every_value_is_a_non_empty_string() {
-    for lang in ["en", "zh"] {
+    for lang in LANGS {
         for (key, value) in catalogue(lang) {
             let ok = value.as_str().is_some_and(|s| !s.trim().is_empty());
             assert!(ok, "{lang}.json: {key} is {value}, not a non-empty string");
@@ -62,7 +151,7 @@ fn every_pattern_of_every_rule_set_has_a_name_in_both_languages() {
         "the rule sets list their patterns: {}",
         ids.len()
     );
-    for lang in ["en", "zh"] {
+    for lang in LANGS {
         let cat = catalogue(lang);
         let missing: Vec<&String> = ids
             .iter()
@@ -77,14 +166,16 @@ fn every_pattern_of_every_rule_set_has_a_name_in_both_languages() {
 
 #[test]
 fn chinese_pattern_names_are_chinese() {
-    let zh = catalogue("zh");
-    for id in pattern_ids() {
-        if let Some(name) = zh.get(&format!("pattern.{id}")).and_then(Value::as_str) {
-            let han = name.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
-            assert!(
-                han,
-                "zh.json pattern.{id} = {name:?} has no Chinese character"
-            );
+    for lang in CHINESE {
+        let zh = catalogue(lang);
+        for id in pattern_ids() {
+            if let Some(name) = zh.get(&format!("pattern.{id}")).and_then(Value::as_str) {
+                let han = name.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+                assert!(
+                    han,
+                    "{lang}.json pattern.{id} = {name:?} has no Chinese character"
+                );
+            }
         }
     }
 }
@@ -99,18 +190,21 @@ fn placeholders(text: &str) -> BTreeSet<String> {
 
 #[test]
 fn every_payment_reason_is_worded_in_both_languages_with_the_same_numbers() {
-    let (en, zh) = (catalogue("en"), catalogue("zh"));
-    for key in majiang::scoring::Reason::KEYS {
-        let key = format!("reason.{key}");
-        let (Some(e), Some(z)) = (
-            en.get(&key).and_then(Value::as_str),
-            zh.get(&key).and_then(Value::as_str),
-        ) else {
-            panic!("{key} is missing from en.json or zh.json");
-        };
-        assert!(!placeholders(e).is_empty(), "{key}: {e:?} shows no number");
-        assert_eq!(placeholders(e), placeholders(z), "{key}: {e:?} and {z:?}");
-        let han = z.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
-        assert!(han, "zh.json {key} = {z:?} has no Chinese character");
+    let en = catalogue("en");
+    for lang in CHINESE {
+        let zh = catalogue(lang);
+        for key in majiang::scoring::Reason::KEYS {
+            let key = format!("reason.{key}");
+            let (Some(e), Some(z)) = (
+                en.get(&key).and_then(Value::as_str),
+                zh.get(&key).and_then(Value::as_str),
+            ) else {
+                panic!("{key} is missing from en.json or zh.json");
+            };
+            assert!(!placeholders(e).is_empty(), "{key}: {e:?} shows no number");
+            assert_eq!(placeholders(e), placeholders(z), "{key}: {e:?} and {z:?}");
+            let han = z.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+            assert!(han, "{lang}.json {key} = {z:?} has no Chinese character");
+        }
     }
 }

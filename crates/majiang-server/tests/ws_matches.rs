@@ -6,7 +6,7 @@ mod common;
 
 use common::{Client, assert_private, config, play_to_the_end, play_with_bot, start_server};
 use majiang::table::Ruleset;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::sync::Arc;
 
 async fn chair_of(client: &mut Client, seat: usize) -> u64 {
@@ -131,6 +131,25 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
             over["ledger"],
             "{rules}: replay ends at the same standings"
         );
+        // The frame that ends each hand shows the hands and payments as the live result did.
+        let live: Vec<&Value> = spectator
+            .seen
+            .iter()
+            .filter(|m| m["type"] == "hand_result")
+            .collect();
+        let ends: Vec<Value> = frames
+            .iter()
+            .filter(|f| f.reveal.is_some())
+            .map(|f| json!(f))
+            .collect();
+        assert_eq!(ends.len(), live.len(), "{rules}: a summary frame per hand");
+        for (frame, result) in ends.iter().zip(&live) {
+            assert_eq!(frame["reveal"], result["reveal"], "{rules}: the same hands");
+            assert_eq!(
+                frame["payments_explained"], result["payments_explained"],
+                "{rules}: the same payments"
+            );
+        }
     }
 }
 

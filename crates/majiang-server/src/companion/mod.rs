@@ -8,10 +8,13 @@
 //!   `DELETE /api/ledgers/{id}/hands/last`, `GET /api/ledgers/{id}/export.csv` and
 //!   `export.json`: a table's evening ([`ledger`]), one JSON document per ledger in the store.
 //!   Refusals are `400 {"error", "field"}`, `field` naming what is at fault.
+//! - `GET /api/ledgers/{id}/live`: the ledger as server-sent events, sent again after every
+//!   change, so every phone at the table shows it up to date ([`live`]).
 //! - `/score` and `/ledger`: the pages (`web/score.html`, `web/ledger.html`).
 
 pub mod export;
 pub mod ledger;
+pub mod live;
 pub mod score;
 
 use crate::http::ClientAddr;
@@ -53,6 +56,7 @@ pub fn routes() -> Router<App> {
         .route("/api/ledgers/{id}/hands/last", delete(undo))
         .route("/api/ledgers/{id}/export.csv", get(export_csv))
         .route("/api/ledgers/{id}/export.json", get(export_json))
+        .route("/api/ledgers/{id}/live", get(live::live))
 }
 
 /// Why a ledger call failed.
@@ -190,6 +194,7 @@ async fn record(
         }
     }
     replace(&app, &doc, &was).await?;
+    live::changed(&doc.id);
     view_of(&doc)
 }
 
@@ -198,6 +203,7 @@ async fn undo(State(app): State<App>, Path(id): Path<String>) -> Result<Response
     let (mut doc, was) = load_text(&app, &id).await?;
     doc.undo()?;
     replace(&app, &doc, &was).await?;
+    live::changed(&doc.id);
     view_of(&doc)
 }
 

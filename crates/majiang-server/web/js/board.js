@@ -1,6 +1,7 @@
-// The board shared by the table and the replay: each opponent's box (melds with the claimed
-// tile turned, flowers, discards with the last one lit), the viewer's own box, and the centre
-// compass with the seat winds and the seat to act.
+// The board shared by the table and the replay, laid out as a table: each player along an edge
+// (name, tile backs, melds with the claimed tile turned, flowers) with their river of discards
+// in front of them towards the middle (the last discard lit), the viewer at the bottom, and the
+// compass with the seat winds, the seat to act and the wall count in the centre.
 
 import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
@@ -66,26 +67,36 @@ export function renderDiscards(pub, obs) {
   return row;
 }
 
-/** One player's box: name, seat, dealer mark, concealed tiles (open or as a count), melds,
- * discards. */
-export function renderPlayerBox(pub, obs, { nameOf, concealed = null, self = false, deadlineText = null }) {
+/** One player's place at the table. `pos` is where it sits round the viewer (`top`, `left`,
+ * `right`, `bottom`): along the edge the name, seat wind, dealer mark and away badge, the
+ * concealed tiles (open in a replay, else as tile backs) with the melds and flowers beside them;
+ * nearer the centre the river of discards. `melds: false` leaves the melds to the hand row. */
+export function renderPlayerBox(pub, obs, { nameOf, concealed = null, self = false, deadlineText = null, pos = "bottom", away = false, melds = true }) {
   const n = obs.table.length;
   const onTurn = obs.turn === pub.player;
-  const box = el("div", { class: "player-box" + (onTurn ? " on-turn" : "") + (self ? " self" : ""), "data-chair": String(pub.player) });
+  const box = el("div", { class: "player-box pos-" + pos + (onTurn ? " on-turn" : "") + (self ? " self" : ""), "data-chair": String(pub.player) });
   const head = el("div", { class: "player-head" },
-    el("span", { class: "seat-wind" }, t("seat.short." + pub.seat)),
-    el("span", { class: "player-name" }, nameOf(pub.player)),
-    obs.dealer === pub.player ? el("span", { class: "dealer-mark" }, t("table.dealer_mark")) : null,
+    el("span", { class: "seat-wind", title: t("seat." + pub.seat) }, t("seat.short." + pub.seat)),
+    el("span", { class: "player-name", translate: "no" }, nameOf(pub.player)),
+    obs.dealer === pub.player ? el("span", { class: "dealer-mark", title: t("table.dealer_title") }, t("table.dealer_mark")) : null,
+    away ? el("span", { class: "away-badge" }, t("common.away")) : null,
     pub.gambit_run ? el("span", { class: "gambit-mark" }, t("table.gambits", { n: pub.gambit_run })) : null,
-    !self && !concealed ? el("span", { class: "count" }, t("table.concealed_count", { n: pub.concealed_count })) : null,
     onTurn && deadlineText ? el("span", { class: "turn-timer" }, deadlineText) : null);
-  box.append(head);
+  const edge = el("div", { class: "edge" }, head);
   if (concealed) {
     const row = el("div", { class: "concealed" });
     for (const x of parseTiles(concealed)) row.append(tileImg(x, "small"));
-    box.append(row);
+    edge.append(row);
+  } else if (!self) {
+    const backs = el("div", { class: "backs", role: "img", "aria-label": t("table.concealed_count", { n: pub.concealed_count }) });
+    for (let k = 0; k < pub.concealed_count; k++) backs.append(backImg("small edge-back"));
+    edge.append(backs);
   }
-  box.append(renderMelds(pub, n), renderDiscards(pub, obs));
+  if (melds) edge.append(renderMelds(pub, n));
+  const river = renderDiscards(pub, obs);
+  river.classList.add("river");
+  river.setAttribute("aria-label", t("table.river_of", { name: nameOf(pub.player) }));
+  box.append(edge, river);
   return box;
 }
 
@@ -103,7 +114,7 @@ export function renderCompass(obs, me, { nameOf, countdown = null }) {
     // The seat to act: whose turn it is, or during a claim window the viewer asked to answer.
     const answering = (obs.turn === null || obs.turn === undefined) && chair === obs.player && (obs.legal_actions || []).length > 0;
     const lit = obs.turn === chair || answering;
-    box.append(el("div", { class: "compass-seat" + (lit ? " lit" : "") + (obs.dealer === chair ? " dealer" : ""), style: `left:${x}%;top:${y}%`, title: nameOf(chair), "data-chair": String(chair) },
+    box.append(el("div", { class: "compass-seat" + (lit ? " lit" : "") + (obs.dealer === chair ? " dealer" : ""), style: `left:${x}%;top:${y}%`, title: t("seat." + pub.seat), "aria-label": t("seat." + pub.seat), "data-chair": String(chair) },
       t("seat.short." + pub.seat)));
   }
   const mid = el("div", { class: "compass-mid" }, el("div", { class: "wall-count" }, t("table.wall", { n: obs.live_wall })));
@@ -123,16 +134,17 @@ export function opponentsAround(me, n) {
 }
 
 /** Renders the board into `#board`: the opponents, the compass and the viewer's own box. */
-export function renderBoard(obs, me, { nameOf, concealedAll = null, selfSeated = false, countdown = null, deadlineText = null }) {
+export function renderBoard(obs, me, { nameOf, concealedAll = null, selfSeated = false, countdown = null, deadlineText = null, isAway = () => false }) {
   const n = obs.table.length;
   const around = opponentsAround(me, n);
-  const box = (chair) => renderPlayerBox(obs.table[chair], obs, { nameOf, concealed: concealedAll ? concealedAll[chair] : null, deadlineText });
+  const box = (chair, pos) => renderPlayerBox(obs.table[chair], obs, { nameOf, concealed: concealedAll ? concealedAll[chair] : null, deadlineText, pos, away: isAway(chair) });
   const top = $("#seat-top");
   top.innerHTML = "";
   top.dataset.count = String(around.top.length);
-  for (const chair of around.top) top.append(box(chair));
-  $("#seat-left").replaceChildren(box(around.left));
-  $("#seat-right").replaceChildren(n > 2 ? box(around.right) : "");
+  for (const chair of around.top) top.append(box(chair, "top"));
+  $("#seat-left").replaceChildren(box(around.left, "left"));
+  $("#seat-right").replaceChildren(n > 2 ? box(around.right, "right") : "");
   $("#centre").replaceChildren(renderCompass(obs, me, { nameOf, countdown }));
-  $("#me").replaceChildren(renderPlayerBox(obs.table[me], obs, { nameOf, self: selfSeated, concealed: concealedAll ? concealedAll[me] : null, deadlineText }));
+  $("#me").replaceChildren(renderPlayerBox(obs.table[me], obs, { nameOf, self: selfSeated, concealed: concealedAll ? concealedAll[me] : null, deadlineText, pos: "bottom", away: isAway(me), melds: !selfSeated }));
+  $("#board").dataset.seats = String(n);
 }

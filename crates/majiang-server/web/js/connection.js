@@ -1,21 +1,43 @@
 // The room's WebSocket: JSON in and out, reconnecting with the same token (with a growing
 // pause) when it drops; the server then sends welcome, history and a full state again. In a
 // cluster a server that does not run the room answers `moved` with the URL of the one that
-// does: followed at once; a later drop starts again from this page's own server.
+// does: followed at once; a later drop starts again from this page's own server. A socket the
+// server refuses before it opens (no such room, a token that opens no seat) is looked into
+// with `GET /api/rooms/{id}`: a link that cannot work stops the retries and is said in words.
 
 /** A connection to room `room` (seat `token`, or a spectator without one). `onMessage` gets every
  * parsed message; `onDrop(seconds)` is told when a reconnect is scheduled; `finished()` says
- * whether to stop reconnecting. */
+ * whether to stop reconnecting; `onBadLink(reason)` is told once, with `no_room` or `bad_token`,
+ * when the link cannot work (the connection then stops). */
 export class Connection {
-  constructor(room, token, { onMessage, onDrop, finished }) {
+  constructor(room, token, { onMessage, onDrop, finished, onBadLink = () => {} }) {
     this.room = room;
     this.token = token;
     this.onMessage = onMessage;
     this.onDrop = onDrop;
     this.finished = finished;
+    this.onBadLink = onBadLink;
     this.ws = null;
     this.seq = 0;
+    this.stopped = false;
     this.open(0);
+  }
+
+  /** Stops for good: closes the socket and schedules no reconnect. */
+  stop() {
+    this.stopped = true;
+    if (this.ws) { try { this.ws.close(); } catch (_) { /* already closed */ } }
+  }
+
+  /** After a socket refused before opening: whether the room exists and the token opens a seat
+   * in it (`null` when the server cannot be asked now: keep retrying). */
+  async diagnose() {
+    let res;
+    try { res = await fetch("/api/rooms/" + encodeURIComponent(this.room)); } catch (_) { return null; }
+    if (res.status === 404 || res.status === 400) return "no_room";
+    if (!res.ok) return null;
+    // The room is there: a socket refused with a token means the token opens no seat.
+    return this.token ? "bad_token" : null;
   }
 
   open(attempt, movedTo = null, hops = 0) {
@@ -24,7 +46,8 @@ export class Connection {
     const ws = new WebSocket(movedTo || proto + "//" + location.host + "/ws/" + this.room + query);
     this.ws = ws;
     let next = null;
-    ws.onopen = () => { attempt = 0; };
+    let opened = false;
+    ws.onopen = () => { attempt = 0; opened = true; };
     ws.onmessage = (m) => {
       let msg;
       try { msg = JSON.parse(m.data); } catch (_) { return; }
@@ -32,12 +55,16 @@ export class Connection {
       hops = 0;
       this.onMessage(msg);
     };
-    ws.onclose = () => {
-      if (this.finished()) return;
+    ws.onclose = async () => {
+      if (this.stopped || this.finished()) return;
       if (next && hops < 3) { this.open(attempt, next, hops + 1); return; }
+      if (!opened) {
+        const bad = await this.diagnose();
+        if (bad) { this.stop(); this.onBadLink(bad); return; }
+      }
       const wait = Math.min(10000, 500 * 2 ** attempt);
       this.onDrop(Math.round(wait / 1000));
-      setTimeout(() => this.open(attempt + 1), wait);
+      setTimeout(() => { if (!this.stopped) this.open(attempt + 1); }, wait);
     };
   }
 

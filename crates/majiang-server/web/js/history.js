@@ -12,7 +12,7 @@ function when(m) {
   const v = m.time ?? m.finished ?? m.finished_at ?? m.created;
   if (v === undefined || v === null || v === 0) return "";
   const d = typeof v === "number" ? new Date(v < 1e12 ? v * 1000 : v) : new Date(v);
-  return isNaN(d) ? String(v) : d.toLocaleString(currentLanguage() === "zh" ? "zh-CN" : "en-GB");
+  return isNaN(d) ? String(v) : d.toLocaleString({ zh: "zh-CN", "zh-Hant": "zh-HK" }[currentLanguage()] || "en-GB");
 }
 
 function playerNames(m) {

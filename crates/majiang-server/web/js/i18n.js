@@ -1,9 +1,12 @@
-// i18n: the two string catalogues (web/i18n/en.json, zh.json), the chosen language remembered in
+// i18n: the string catalogues (web/i18n/en.json, zh.json, zh-Hant.json), the chosen language remembered in
 // localStorage, and the language switch shown on every page.
 
 const STORAGE_KEY = "majiang.lang";
 /** The languages offered, with their own names. */
-export const LANGUAGES = [["en", "English"], ["zh", "简体中文"]];
+export const LANGUAGES = [["en", "English"], ["zh", "简体中文"], ["zh-Hant", "繁體中文"]];
+
+/** The `lang` attribute of the page for each language. */
+const HTML_LANG = { en: "en", zh: "zh-CN", "zh-Hant": "zh-HK" };
 
 let lang = "en";
 let strings = {};
@@ -20,7 +23,9 @@ function initialLanguage() {
   let saved = null;
   try { saved = localStorage.getItem(STORAGE_KEY); } catch (_) { /* storage off */ }
   if (LANGUAGES.some(([code]) => code === saved)) return saved;
-  return (navigator.language || "").toLowerCase().startsWith("zh") ? "zh" : "en";
+  const nav = (navigator.language || "").toLowerCase();
+  if (/^zh-(hk|tw|mo|hant)/.test(nav)) return "zh-Hant";
+  return nav.startsWith("zh") ? "zh" : "en";
 }
 
 async function fetchCatalogue(code) {
@@ -37,7 +42,7 @@ export async function loadLanguage() {
   lang = initialLanguage();
   english = await fetchCatalogue("en");
   strings = lang === "en" ? english : await fetchCatalogue(lang);
-  document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+  document.documentElement.lang = HTML_LANG[lang] || "en";
 }
 
 /** The current language code. */
@@ -68,6 +73,7 @@ export function translateStatic(root = document) {
   for (const e of root.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
   for (const e of root.querySelectorAll("[data-i18n-title]")) e.title = t(e.dataset.i18nTitle);
   for (const e of root.querySelectorAll("[data-i18n-placeholder]")) e.placeholder = t(e.dataset.i18nPlaceholder);
+  for (const e of root.querySelectorAll("[data-i18n-aria]")) e.setAttribute("aria-label", t(e.dataset.i18nAria));
   for (const b of document.querySelectorAll("#lang-switch button")) b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
 }
 
@@ -80,6 +86,9 @@ export function mountLanguageSwitch() {
     const b = document.createElement("button");
     b.type = "button";
     b.dataset.lang = code;
+    // A language's own name, read in that language.
+    b.setAttribute("translate", "no");
+    b.lang = code === "en" ? "en" : code === "zh" ? "zh-CN" : "zh-HK";
     b.textContent = name;
     b.addEventListener("click", () => setLanguage(code));
     box.append(b);

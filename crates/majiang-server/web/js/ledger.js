@@ -5,9 +5,10 @@
 // A ledger is reached again by its link (/ledger?id=ID); this browser remembers recent ones.
 
 import { $, el, signed, signClass } from "./dom.js";
+import { serverText } from "./server-words.js";
 import { t, loadLanguage, mountLanguageSwitch, onLanguageChange, currentLanguage } from "./i18n.js";
 import { patternName, patternValue, reasonText, rulesName, seatName } from "./words.js";
-import { parseOptions } from "./lobby.js";
+import { renderRuleForm, readRuleForm } from "./rule-form.js";
 
 const RECENT_KEY = "majiang.ledgers";
 let RULESETS = {};
@@ -58,15 +59,19 @@ function renderStartForm() {
   const first = $("#l-first-dealer");
   first.replaceChildren(...Array.from({ length: n }, (_, i) => el("option", { value: i }, t("ledger.player", { n: i + 1 }))));
   $("#l-first-lao-row").hidden = !(r && r.options.some((o) => o.key === "dice_double_starts_lao3"));
-  const help = $("#l-rules-help");
-  help.replaceChildren(...(r ? r.options.filter((o) => o.key !== "players").map((o) => el("div", {}, el("code", {}, o.key + " = " + JSON.stringify(o.default)), " ", o.meaning)) : []));
+  // House rules as controls; the player count has its own menu above.
+  const form = $("#l-rule-form");
+  let kept = {};
+  try { kept = form.dataset.rules === (r && r.name) ? readRuleForm(form, r) : {}; } catch (_) { /* unreadable: defaults */ }
+  renderRuleForm(form, r, kept, { skip: ["players"] });
+  form.dataset.rules = r ? r.name : "";
 }
 
 function renderRulesMenu() {
   const s = $("#l-rules");
   const current = s.value || "hangzhou";
   s.replaceChildren(...Object.values(RULESETS).map((r) => el("option", { value: r.name },
-    currentLanguage() === "zh" ? r.chinese + " · " + r.english : r.english + " · " + r.chinese)));
+    currentLanguage() === "en" ? r.english + " · " + r.chinese : rulesName(r.name))));
   if (RULESETS[current]) s.value = current;
 }
 
@@ -82,7 +87,7 @@ async function start(e) {
   const err = $("#l-start-error");
   err.hidden = true;
   let options;
-  try { options = parseOptions($("#l-options").value); } catch (x) { err.textContent = x.message; err.hidden = false; return; }
+  try { options = readRuleForm($("#l-rule-form"), chosen()); } catch (x) { err.textContent = x.message; err.hidden = false; return; }
   const body = {
     rules: $("#l-rules").value,
     options,
@@ -92,7 +97,7 @@ async function start(e) {
   };
   const res = await call("POST", "/api/ledgers", body);
   if (!res.ok) {
-    err.textContent = res.json.error || String(res.status);
+    err.textContent = serverText(res.json.error || String(res.status));
     err.hidden = false;
     const m = /^players\[(\d+)\]/.exec(res.json.field || "");
     if (m) document.querySelector(`#l-names input[data-player="${m[1]}"]`)?.focus();
@@ -180,14 +185,27 @@ async function change(method, tail, body) {
   const err = $("#l-error");
   err.hidden = true;
   const res = await call(method, "/api/ledgers/" + encodeURIComponent(view.id) + tail, body);
-  if (!res.ok) { err.textContent = res.json.error || String(res.status); err.hidden = false; return; }
+  if (!res.ok) { err.textContent = serverText(res.json.error || String(res.status)); err.hidden = false; return; }
   show(res.json);
+}
+
+/** Keeps the shown ledger up to date with every change made on any device
+ * (`GET /api/ledgers/{id}/live`, server-sent events). */
+let live = null;
+function follow(id) {
+  if (live || !window.EventSource) return;
+  live = new EventSource("/api/ledgers/" + encodeURIComponent(id) + "/live");
+  live.addEventListener("ledger", (e) => {
+    try { const v = JSON.parse(e.data); if (v.id === id) show(v); } catch (_) { /* a broken event: the next one mends it */ }
+  });
+  $("#l-live").hidden = false;
 }
 
 function show(v) {
   view = v;
   remember(v);
   render();
+  follow(v.id);
 }
 
 async function main() {

@@ -3,7 +3,10 @@
 
 import { $, el } from "./dom.js";
 import { t, onLanguageChange, currentLanguage } from "./i18n.js";
-import { rulesName } from "./words.js";
+import { serverText } from "./server-words.js";
+import { rulesName, unitName, optionMeaning, allowedText } from "./words.js";
+import { renderInvite } from "./invite.js";
+import { renderRuleForm, readRuleForm } from "./rule-form.js";
 
 /** The bot difficulty levels the server knows (majiang::bots::LEVELS), easiest first. */
 const BOT_LEVELS = ["easy", "normal", "hard"];
@@ -28,13 +31,18 @@ export function parseOptions(text) {
 
 function chosenRuleset() { return RULESETS[$("#rules").value] || null; }
 
+/** The house rules chosen: the controls', with any typed `key = value` lines over them. */
+function chosenOptions() {
+  return { ...readRuleForm($("#rule-form"), chosenRuleset()), ...parseOptions($("#options").value) };
+}
+
 /** Seats at the table: the set's `players` option when given (within its seat counts). */
 function seatCount() {
   const r = chosenRuleset();
   if (!r) return 4;
   let players = r.default_players;
   try {
-    const o = parseOptions($("#options").value);
+    const o = chosenOptions();
     if (Number.isInteger(o.players) && r.seat_counts.includes(o.players)) players = o.players;
   } catch (_) { /* unreadable: the default; creating the room says why */ }
   return players;
@@ -53,12 +61,19 @@ function renderRulesHelp() {
   if (!r) return;
   $("#options").placeholder = exampleOptions(r);
   const seats = r.seat_counts.length > 1 ? r.seat_counts[0] + "–" + r.seat_counts[r.seat_counts.length - 1] : String(r.seat_counts[0]);
-  box.append(el("p", {}, t("lobby.ruleset_summary", { english: r.english, chinese: r.chinese, seats, unit: r.unit, unit_chinese: r.unit_chinese || r.unit }) + (r.lao ? t("lobby.with_lao") : "") + "."));
+  box.append(el("p", {}, t("lobby.ruleset_summary", { name: rulesName(r.name), seats, unit: unitName(r.unit) }) + (r.lao ? t("lobby.with_lao") : "") + t("common.full_stop")));
   const details = el("details", { open: "" }, el("summary", {}, t("lobby.options_help")));
   const list = el("dl");
-  for (const o of r.options) list.append(el("dt", {}, el("code", {}, o.key + " = " + JSON.stringify(o.default))), el("dd", {}, o.meaning + " (" + o.allowed_text + ")"));
+  for (const o of r.options) list.append(el("dt", {}, el("code", { translate: "no" }, o.key + " = " + JSON.stringify(o.default))), optionHelp(r.name, o));
   details.append(list);
   box.append(details);
+}
+
+/** An option's meaning and what it takes; the examples of a written form stay as typed. */
+function optionHelp(rules, o) {
+  const a = o.allowed || {};
+  if (a.kind === "form") return el("dd", {}, optionMeaning(rules, o) + t("common.colon") + t("allowed.form", { examples: "" }), el("code", { translate: "no" }, (a.examples || []).join(" ")));
+  return el("dd", {}, optionMeaning(rules, o) + t("common.paren", { text: allowedText(o) }));
 }
 
 function renderRulesetMenu() {
@@ -68,7 +83,7 @@ function renderRulesetMenu() {
   const current = select.value;
   select.replaceChildren();
   for (const r of list) {
-    const label = currentLanguage() === "zh" ? r.chinese + " · " + r.english : r.english + " · " + r.chinese;
+    const label = currentLanguage() === "en" ? r.english + " · " + r.chinese : rulesName(r.name);
     select.append(el("option", { value: r.name }, label));
   }
   if (RULESETS[current]) select.value = current;
@@ -89,14 +104,23 @@ function renderSeatRows() {
   }
 }
 
-function onRulesChange() { renderRulesHelp(); renderSeatRows(); }
+function onRulesChange() { renderRuleControls(); renderRulesHelp(); renderSeatRows(); }
+
+/** The house-rule controls of the chosen rule set (its seat count changes the seat rows). */
+function renderRuleControls() {
+  const form = $("#rule-form");
+  let kept = {};
+  try { kept = form.dataset.rules === $("#rules").value ? readRuleForm(form, chosenRuleset()) : {}; } catch (_) { /* unreadable: defaults */ }
+  renderRuleForm(form, chosenRuleset(), kept, { onChange: renderSeatRows });
+  form.dataset.rules = $("#rules").value;
+}
 
 async function createRoom(ev) {
   ev.preventDefault();
   const out = $("#created");
   out.hidden = false;
   let options;
-  try { options = parseOptions($("#options").value); } catch (e) { out.textContent = e.message; return; }
+  try { options = chosenOptions(); } catch (e) { out.textContent = e.message; return; }
   const seats = [...document.querySelectorAll("#seats .seat-row")].map((r) => {
     const who = r.querySelector("select").value;
     const s = { name: r.querySelector("input").value, bot: who !== "person" };
@@ -109,14 +133,21 @@ async function createRoom(ev) {
   if ($("#continue-timeout").value) body.continue_timeout_ms = Number($("#continue-timeout").value) * 1000;
   const res = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json().catch(() => ({ error: res.statusText }));
-  if (!res.ok) { out.textContent = t("lobby.refused", { error: data.error }); return; }
-  out.replaceChildren(el("h2", {}, t("lobby.room", { id: data.room })));
-  const list = el("ul");
+  if (!res.ok) { out.textContent = t("lobby.refused", { error: serverText(data.error) }); return; }
+  out.replaceChildren(el("h2", {}, t("lobby.room", { id: "" }), el("span", { class: "mono", translate: "no" }, data.room)));
+  const list = el("div", { class: "invites" });
+  const invites = [];
   for (const s of data.seats) {
-    if (!s.link) { list.append(el("li", {}, t("lobby.seat_is_bot", { name: s.name }))); continue; }
-    list.append(el("li", {}, s.name + ": ", el("a", { href: s.link, class: "seat-link", "data-seat": String(s.seat) }, t("lobby.open_seat")), " — " + t("lobby.invite") + ": ", el("code", { class: "invite" }, location.origin + s.link)));
+    if (!s.link) { list.append(el("p", { class: "bot-seat" }, t("lobby.seat_is_bot", { name: s.name }))); continue; }
+    const url = location.origin + s.link;
+    invites.push({ seat: s.seat, name: s.name, url });
+    const open = el("a", { href: s.link, class: "seat-link big-link", "data-seat": String(s.seat) }, t("lobby.open_seat"));
+    list.append(el("div", { class: "invite-seat" }, renderInvite(s.name, url), open));
   }
-  out.append(list, el("p", {}, t("lobby.spectators") + ": ", el("a", { href: data.spectate }, location.origin + data.spectate)));
+  // The waiting room shows the invites again to whoever created the room on this device.
+  try { localStorage.setItem("majiang.invites." + data.room, JSON.stringify(invites)); } catch (_) { /* storage off */ }
+  out.append(el("p", { class: "invite-hint" }, t("lobby.invite_hint")), list,
+    el("p", {}, t("lobby.spectators") + t("common.colon"), el("a", { href: data.spectate, translate: "no" }, location.origin + data.spectate)));
   loadRooms();
 }
 
@@ -138,10 +169,10 @@ function renderRooms() {
   body.replaceChildren();
   if (!rooms.length) body.append(el("tr", {}, el("td", { colspan: "5" }, t("lobby.no_rooms"))));
   for (const r of orderRooms(rooms)) {
-    const seats = r.seats.map((s) => s.name + (s.bot ? " (" + t("common.bot") + ")" : s.connected ? " ●" : "")).join(", ");
+    const seats = r.seats.map((s) => s.name + (s.bot ? t("common.paren", { text: t("common.bot") }) : s.connected ? " ●" : "")).join(t("common.list_sep"));
     const act = r.status === "finished" ? el("a", { class: "replay-link", href: "/?replay=" + r.id }, t("lobby.replay")) : el("a", { href: "/?room=" + r.id }, t("lobby.watch"));
     const status = t("status." + r.status) + (r.hand_number ? " · " + t("status.hand_n", { n: r.hand_number }) : "");
-    body.append(el("tr", { class: "room-" + r.status }, el("td", { class: "mono" }, r.id), el("td", {}, rulesName(r.rules)), el("td", {}, status), el("td", { class: "seats-cell" }, seats), el("td", {}, act)));
+    body.append(el("tr", { class: "room-" + r.status }, el("td", { class: "mono", translate: "no" }, r.id), el("td", {}, rulesName(r.rules)), el("td", {}, status), el("td", { class: "seats-cell", translate: "no" }, seats), el("td", {}, act)));
   }
 }
 
@@ -154,7 +185,7 @@ export function showLobby(rulesets) {
   $("#rules").addEventListener("change", onRulesChange);
   $("#options").addEventListener("input", renderSeatRows);
   $("#create-form").addEventListener("submit", createRoom);
-  onLanguageChange(() => { renderRulesetMenu(); renderRulesHelp(); relabelSeats(); renderRooms(); });
+  onLanguageChange(() => { renderRulesetMenu(); renderRuleControls(); renderRulesHelp(); relabelSeats(); renderRooms(); });
   loadRooms();
   setInterval(loadRooms, 5000);
 }

@@ -1,18 +1,32 @@
-// The replay viewer: every stored action of a finished match as a step with every hand open,
-// and after each hand its summary (hands face up, patterns, payments) as a step of its own.
+// The replay viewer: the stored actions of a finished match as steps with every hand open, and
+// after each hand its summary (hands face up with what each Caishen stood for, patterns, each
+// payment with its reason, as live) as a step of its own. Passes are folded into the step before
+// (a box shows them again); a hand can be chosen; autoplay runs at a chosen speed; the keys
+// are shown under the controls.
 
 import { $, el } from "./dom.js";
 import { t, onLanguageChange } from "./i18n.js";
-import { setWildcard } from "./tiles.js";
+import { setWildcard, setExtraWinds } from "./tiles.js";
 import { renderBoard } from "./board.js";
 import { describeEvent, actionLabel } from "./words.js";
 import { renderSummary, revealFromFrame } from "./result.js";
+import { serverText } from "./server-words.js";
 
-/** The steps: each frame, and after a frame that ends a hand, that hand's summary. */
-function buildSteps(frames) {
+/** Whether frame `f` is a pass that changed nothing worth a step. */
+function isQuietPass(f) {
+  return !!(f.action && f.action.action === "pass" && !(f.events || []).length);
+}
+
+/** The steps: each frame (quiet passes only when `passes`), and after a frame that ends a
+ * hand, that hand's summary. A step remembers how many passes it folded. */
+export function buildSteps(frames, passes) {
   const steps = [];
   let won = null;
   frames.forEach((f, i) => {
+    if (!passes && isQuietPass(f) && steps.length) {
+      steps[steps.length - 1].folded = (steps[steps.length - 1].folded || 0) + 1;
+      return;
+    }
     steps.push({ frame: i });
     for (const e of f.events) {
       if (e.type === "hand_started") won = null;
@@ -30,23 +44,37 @@ function buildSteps(frames) {
 export async function showReplay(room) {
   $("#replay").hidden = false;
   $("#replay-room").textContent = room;
+  $("#replay-room").setAttribute("translate", "no");
   const res = await fetch("/api/rooms/" + room + "/replay");
   const frames = await res.json().catch(() => ({ error: res.statusText }));
-  if (!res.ok) { $("#replay-action").textContent = frames.error; return; }
+  if (!res.ok) {
+    $("#replay-action").replaceChildren(serverText(frames.error), " ", el("a", { href: "/", class: "back-to-lobby" }, t("link.back")));
+    return;
+  }
   const info = await (await fetch("/api/rooms/" + room)).json();
   const nameOf = (chair) => { const s = info.seats.find((x) => x.player === chair); return s ? s.name : "#" + chair; };
   const who = { nameOf, me: null };
   $("#replay-board").append($("#board"));
-  const steps = buildSteps(frames);
+  $("#board").hidden = false;
+  let steps = buildSteps(frames, false);
   let i = 0;
+  let timer = null;
   const slider = $("#replay-slider");
-  slider.max = String(steps.length - 1);
+  const handMenu = $("#replay-hand");
+  const hands = () => [...new Set(steps.map((s) => frames[s.frame].hand_number))];
+  const firstOf = (hand) => steps.findIndex((s) => frames[s.frame].hand_number === hand);
+  const fillHands = () => {
+    handMenu.replaceChildren(...hands().map((h) => el("option", { value: String(h) }, t("replay.hand_option", { n: h }))));
+  };
   const show = () => {
     const step = steps[i];
     const f = frames[step.frame];
+    slider.max = String(steps.length - 1);
     slider.value = String(i);
+    handMenu.value = String(f.hand_number);
     $("#replay-pos").textContent = t("replay.pos", { i: i + 1, n: steps.length, hand: f.hand_number });
     setWildcard(f.view.wildcard);
+    setExtraWinds(f.view.table.length >= 5 && info.rules === "classic");
     const summaryBox = $("#replay-summary");
     if (step.summary) {
       $("#replay-action").textContent = t("replay.summary");
@@ -61,16 +89,50 @@ export async function showReplay(room) {
     $("#board").hidden = false;
     const a = f.action;
     const evs = f.events.map((e) => describeEvent(e, who)).filter((x) => x);
-    $("#replay-action").textContent = (a ? t("replay.acted", { who: nameOf(a.player), action: actionLabel(a.action) }) + " " : "") + evs.slice(-3).join(" · ");
+    const parts = [];
+    if (a) parts.push(t("replay.acted", { who: nameOf(a.player), action: actionLabel(a.action) }));
+    parts.push(...evs.slice(-3));
+    if (step.folded) parts.push(t("replay.passes_folded", { n: step.folded }));
+    $("#replay-action").textContent = parts.join(" · ");
     renderBoard(f.view, 0, { nameOf, concealedAll: f.concealed.length ? f.concealed : null });
   };
   const go = (k) => { i = Math.max(0, Math.min(steps.length - 1, k)); show(); };
+  const hand = (delta) => {
+    const list = hands();
+    const at = list.indexOf(frames[steps[i].frame].hand_number);
+    const next = list[Math.max(0, Math.min(list.length - 1, at + delta))];
+    go(delta < 0 && firstOf(list[at]) < i ? firstOf(list[at]) : firstOf(next));
+  };
+  const play = (on) => {
+    clearInterval(timer);
+    timer = null;
+    if (on) timer = setInterval(() => { if (i >= steps.length - 1) play(false); else go(i + 1); }, Number($("#replay-speed").value) || 800);
+    $("#replay-play").textContent = timer ? "⏸" : "⏵";
+    $("#replay-play").setAttribute("aria-pressed", String(!!timer));
+  };
   $("#replay-first").onclick = () => go(0);
   $("#replay-prev").onclick = () => go(i - 1);
   $("#replay-next").onclick = () => go(i + 1);
   $("#replay-last").onclick = () => go(steps.length - 1);
+  $("#replay-prev-hand").onclick = () => hand(-1);
+  $("#replay-next-hand").onclick = () => hand(1);
+  $("#replay-play").onclick = () => play(!timer);
+  $("#replay-speed").onchange = () => { if (timer) play(true); };
+  handMenu.onchange = () => go(firstOf(Number(handMenu.value)));
+  $("#replay-passes").onchange = () => {
+    const frame = steps[i].frame;
+    steps = buildSteps(frames, $("#replay-passes").checked);
+    i = Math.max(0, steps.findIndex((s) => s.frame >= frame));
+    fillHands();
+    show();
+  };
   slider.oninput = () => go(Number(slider.value));
-  document.addEventListener("keydown", (e) => { if (e.key === "ArrowRight") go(i + 1); if (e.key === "ArrowLeft") go(i - 1); });
-  onLanguageChange(show);
+  document.addEventListener("keydown", (e) => {
+    if (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName) && e.target.type !== "range") return;
+    const keys = { ArrowRight: () => go(i + 1), ArrowLeft: () => go(i - 1), PageDown: () => hand(1), PageUp: () => hand(-1), Home: () => go(0), End: () => go(steps.length - 1), " ": () => play(!timer) };
+    if (keys[e.key]) { keys[e.key](); e.preventDefault(); }
+  });
+  onLanguageChange(() => { fillHands(); show(); });
+  fillHands();
   show();
 }

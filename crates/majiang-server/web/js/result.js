@@ -50,7 +50,7 @@ function revealRow(r, n, seats, nameOf, winner) {
 /** ": " and a payment's reason in the chosen language, or nothing. */
 function reasonOf(p) {
   const why = reasonText(p.reason, p.text);
-  return why ? ": " + why : "";
+  return why ? t("common.colon") + why : "";
 }
 
 /** The summary of hand settlement `s` with the server's `reveal` and `payments_explained`

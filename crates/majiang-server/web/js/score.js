@@ -6,9 +6,10 @@
 
 import { $, el, signed, signClass } from "./dom.js";
 import { t, loadLanguage, mountLanguageSwitch, onLanguageChange, currentLanguage } from "./i18n.js";
-import { setWildcard } from "./tiles.js";
+import { setWildcard, tileImg, tileName } from "./tiles.js";
+import { renderRuleForm, readRuleForm } from "./rule-form.js";
+import { serverText } from "./server-words.js";
 import { patternName, patternValue, reasonText, rulesName, seatName } from "./words.js";
-import { parseOptions } from "./lobby.js";
 import { emptyHand, addTile, handJson, renderHand, renderKeyboard } from "./score-hand.js";
 
 const SITUATIONS = ["last_wall_tile", "last_discard", "kong_replacement", "heavenly", "earthly"];
@@ -44,7 +45,7 @@ function hasOption(key) { return (ruleset()?.options || []).some((o) => o.key ==
 
 function readOptions() {
   if (ledger) return ledger.options;
-  return parseOptions($("#c-options").value);
+  return readRuleForm($("#c-rule-form"), ruleset());
 }
 
 /** The seats at the table, in turn order, from the rule set and its `players` option. */
@@ -141,7 +142,7 @@ async function score() {
   try {
     const res = await fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
     const body = await res.json();
-    if (!res.ok) { showError(body.error || String(res.status), body.field); renderAnswer(); return; }
+    if (!res.ok) { showError(serverText(body.error || String(res.status)), body.field); renderAnswer(); return; }
     state.answer = body;
   } catch (e) {
     showError(e.message, null);
@@ -156,7 +157,7 @@ async function recordInLedger() {
   box.hidden = true;
   const res = await fetch("/api/ledgers/" + ledger.id + "/hands", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ request: state.request }) });
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) { box.textContent = body.error || String(res.status); box.hidden = false; return; }
+  if (!res.ok) { box.textContent = serverText(body.error || String(res.status)); box.hidden = false; return; }
   location.href = "/ledger?id=" + encodeURIComponent(ledger.id);
 }
 
@@ -166,7 +167,7 @@ function renderAnswer() {
   const a = state.answer;
   if (!a) return;
   if (!a.valid) {
-    box.append(el("div", { class: "card answer invalid" }, el("h2", {}, t("companion.not_a_win")), el("p", {}, a.reason)));
+    box.append(el("div", { class: "card answer invalid" }, el("h2", {}, t("companion.not_a_win")), el("p", {}, serverText(a.reason))));
     return;
   }
   const patterns = el("table", { class: "patterns" }, el("tbody", {},
@@ -207,7 +208,7 @@ function renderFacts() {
   $("#c-lao").value = state.lao;
   $("#c-gambits").value = state.gambits;
   $("#c-kong-chain").value = state.kongChain;
-  $("#c-wildcard").value = state.wildcard;
+  renderWildcardPicker();
   for (const box of document.querySelectorAll("#c-situation input")) box.checked = state.situation.has(box.value);
   for (const b of document.querySelectorAll("#c-win button")) b.setAttribute("aria-pressed", String(b.dataset.win === state.win));
   $("#c-discarder-row").hidden = state.win === "self_draw";
@@ -218,14 +219,36 @@ function renderFacts() {
   select("#c-dealer", state.seats, state.dealer, seatLabel, (v) => { state.dealer = v; });
   select("#c-wind", WINDS, state.wind, seatName, (v) => { state.wind = v; });
   for (const id of ["#c-rules", "#c-dealer", "#c-wind", "#c-lao"]) $(id).disabled = !!ledger;
-  $("#c-options").disabled = !!ledger;
+  const form = $("#c-rule-form");
+  if (form.dataset.rules !== (r ? r.name : "") || !!ledger !== (form.dataset.ledger === "1")) {
+    renderRuleForm(form, r, ledger ? ledger.options : {}, { disabled: !!ledger, onChange: () => { state.answer = null; render(); } });
+    form.dataset.rules = r ? r.name : "";
+    form.dataset.ledger = ledger ? "1" : "0";
+  }
+}
+
+/** Every tile kind a Caishen can be: the suits and the honours. */
+const WILD_KINDS = [..."mps"].flatMap((s) => [1, 2, 3, 4, 5, 6, 7, 8, 9].map((r) => r + s)).concat([1, 2, 3, 4, 5, 6, 7].map((r) => r + "z"));
+
+/** The Caishen chosen by tapping its tile (White Dragon, the default, first). */
+function renderWildcardPicker() {
+  const box = $("#c-wildcard");
+  const chosenNow = state.wildcard || "";
+  const kinds = ["", ...WILD_KINDS.filter((k) => k !== "5z")];
+  box.replaceChildren(...kinds.map((k) => {
+    const tile = k || "5z";
+    const b = el("button", { type: "button", class: "pick-tile", role: "radio", "aria-checked": String(chosenNow === k), "data-tile": k, "aria-label": k ? tileName(tile) : t("companion.wildcard_default", { tile: tileName(tile) }) },
+      tileImg(tile, "small"));
+    b.addEventListener("click", () => { state.wildcard = k; state.answer = null; render(); });
+    return b;
+  }));
 }
 
 function renderRulesMenu() {
   const s = $("#c-rules");
   const current = s.value || "hongkong";
   s.replaceChildren(...Object.values(RULESETS).map((r) => el("option", { value: r.name },
-    currentLanguage() === "zh" ? r.chinese + " · " + r.english : r.english + " · " + r.chinese)));
+    currentLanguage() === "en" ? r.english + " · " + r.chinese : rulesName(r.name))));
   if (RULESETS[current]) s.value = current;
 }
 
@@ -275,14 +298,12 @@ function flash(text) {
 
 function wire() {
   $("#c-rules").addEventListener("change", () => { state.answer = null; render(); });
-  $("#c-options").addEventListener("change", () => { state.answer = null; render(); });
   for (const b of document.querySelectorAll("#c-win button")) b.addEventListener("click", () => { state.win = b.dataset.win; render(); });
   for (const box of document.querySelectorAll("#c-situation input")) box.addEventListener("change", () => {
     if (box.checked) state.situation.add(box.value); else state.situation.delete(box.value);
   });
   const num = (id, key) => $(id).addEventListener("change", (e) => { state[key] = Math.max(0, Number(e.target.value) || 0); });
   num("#c-lao", "lao"); num("#c-gambits", "gambits"); num("#c-kong-chain", "kongChain");
-  $("#c-wildcard").addEventListener("change", (e) => { state.wildcard = e.target.value.trim(); render(); });
   $("#c-score").addEventListener("click", score);
   $("#c-clear").addEventListener("click", () => {
     state.hands = { winner: emptyHand() }; state.winning = null; state.answer = null; state.target = "winner"; state.mode = "concealed";
@@ -297,7 +318,6 @@ async function loadLedger(id) {
   if (!res.ok) { showError(t("ledger.not_found"), null); return; }
   ledger = await res.json();
   $("#c-rules").value = ledger.rules;
-  $("#c-options").value = Object.entries(ledger.options).map(([k, v]) => k + " = " + JSON.stringify(v)).join("\n");
   if (ledger.next) {
     state.dealer = ledger.next.fixed.dealer;
     state.wind = ledger.next.fixed.prevailing_wind;

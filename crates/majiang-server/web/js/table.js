@@ -1,14 +1,19 @@
-// The table page: one seat (or a spectator) in a room. State from the server, the board, the
-// own hand and the offered actions with their keys, the countdowns, the event log in words, the
-// hand's summary with Continue, the final standings.
+// The table page: one seat (or a spectator) in a room. State from the server, the waiting room,
+// the board, the own hand and the offered actions with their keys, the countdowns, the "your
+// turn" cue, the event log in words, the hand's summary with Continue (and whom we wait for),
+// the final standings; a link that cannot work said in words. `window.majiangTable.feed(msgs)`
+// shows recorded server messages instead of the live room (the screenshot test uses it).
 
 import { $, el, signClass } from "./dom.js";
 import { t, onLanguageChange } from "./i18n.js";
 import { Connection } from "./connection.js";
-import { tileImg, parseTiles, setWildcard, tileName } from "./tiles.js";
+import { tileImg, parseTiles, setWildcard, setExtraWinds, tileName } from "./tiles.js";
 import { renderBoard, renderMelds } from "./board.js";
 import { describeEvent, actionLabel, rulesName, seatName } from "./words.js";
 import { renderSummary } from "./result.js";
+import { serverText } from "./server-words.js";
+import { renderWaitingRoom, renderLinkProblem } from "./waiting.js";
+import { turnCue, mountSoundSwitch } from "./cue.js";
 
 /** Keys for the claim and declare buttons. */
 const CHOW_KEYS = ["c", "v", "b", "n"];
@@ -27,6 +32,14 @@ function myChair() {
   return s && s.player !== null && s.player !== undefined ? s.player : null;
 }
 
+/** Whether the person in `chair` is away: the server's `away` flag when it sends one, else a
+ * person's seat with no connection (a bot never is). */
+function isAway(chair) {
+  const s = game.state && game.state.seats.find((x) => x.player === chair);
+  if (!s || s.bot) return false;
+  return s.away !== undefined ? !!s.away : !s.connected;
+}
+
 /** A chair's name: the seat's name, "You" handled by the callers that need grammar. */
 function nameOf(chair) {
   const s = game.state && game.state.seats.find((x) => x.player === chair);
@@ -37,8 +50,11 @@ function nameOf(chair) {
 // gets "(you)" after it.
 function ownName(s) {
   if (s.seat !== game.seat) return s.name;
-  return s.name === "You" ? t("common.you") : s.name + " " + t("table.you_suffix");
+  return isDefaultYou(s.name) ? t("common.you") : s.name + " " + t("table.you_suffix");
 }
+
+/** The lobby's default name for the creator ("You", "你") in any language. */
+function isDefaultYou(name) { return name === "You" || name === "你" || name === t("lobby.default_you"); }
 function nameOrYou(chair) { return chair === myChair() ? t("common.you") : nameOf(chair); }
 
 /** Opens the table for `room` with seat `token` (or as a spectator). */
@@ -53,12 +69,27 @@ export function showTable(room, token, rulesets) {
   $("#show-summary").addEventListener("click", showResult);
   document.addEventListener("keydown", onKey);
   setInterval(tick, 250);
-  onLanguageChange(() => { renderAll(); });
+  mountSoundSwitch();
+  onLanguageChange(() => { renderAll(); if (game.badLink) renderLinkProblem(game.badLink, room); });
   game.conn = new Connection(room, token, {
     onMessage,
     onDrop: (n) => { game.pending = false; $("#status-line").textContent = t("table.disconnected", { n }); },
     finished: () => !!(game.state && game.state.status === "finished"),
+    onBadLink: (why) => { game.badLink = why; $("#status-line").textContent = ""; renderLinkProblem(why, room); },
   });
+  window.majiangTable = {
+    /** Shows recorded server messages in place of the live room (which is left). */
+    feed(msgs) {
+      game.conn.stop();
+      game.result = null; game.over = null; game.events = [];
+      closeModal();
+      for (const m of msgs) onMessage(m);
+    },
+    /** Whether the page has stopped connecting (a link that cannot work, or `feed`). */
+    stopped: () => game.conn.stopped,
+    /** The players' names (seats and the room's configuration): names stay as written. */
+    names: () => [...(game.state ? game.state.seats.map((s) => s.name) : []), ...(game.config ? game.config.seats.map((s) => s.name) : [])],
+  };
 }
 
 function onMessage(m) {
@@ -84,6 +115,7 @@ function onMessage(m) {
       if (before && before.status === "hand_over" && m.status === "playing") closeModal();
       if (m.status !== "hand_over") game.ready = false;
       renderAll();
+      turnCue(myTurnNow(m), t("table.your_turn_title"));
       break;
     }
     case "events":
@@ -92,7 +124,7 @@ function onMessage(m) {
       renderEvents();
       break;
     case "ack": game.pending = false; break;
-    case "error": game.pending = false; game.events.push({ type: "error", message: m.message }); renderEvents(); break;
+    case "error": game.pending = false; game.events.push({ type: "error", message: m.message }); renderEvents(); showNotice(serverText(m.message)); break;
     case "hand_result": game.result = m; game.ready = false; showResult(); break;
     case "match_over": game.over = m; showResult(); break;
   }
@@ -102,6 +134,22 @@ function onMessage(m) {
 function deadlineOf(m) {
   const ms = m.deadline_ms ?? m.claim_deadline_ms;
   return ms === null || ms === undefined ? null : Date.now() + ms;
+}
+
+/** Whether the viewer has a decision to make now (a discard, a claim, a win). */
+function myTurnNow(m) {
+  const obs = m.observation;
+  return !!(obs && game.seat !== null && myChair() !== null && (obs.legal_actions || []).length > 0 && m.status === "playing");
+}
+
+/** A short message over the table (a refusal from the server), gone after a few seconds. */
+function showNotice(text) {
+  const box = $("#notice");
+  if (!box) return;
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(showNotice.timer);
+  showNotice.timer = setTimeout(() => { box.hidden = true; }, 5000);
 }
 
 function secondsLeft(end) { return end === null ? null : Math.max(0, Math.ceil((end - Date.now()) / 1000)); }
@@ -117,9 +165,14 @@ function renderStatusLine() {
   if (!game.config) return;
   const rules = rulesName(game.config.rules);
   const me = game.state && game.seat !== null ? game.state.seats.find((x) => x.seat === game.seat) : null;
-  $("#status-line").textContent = game.seat === null
-    ? t("table.watching", { room: game.room, rules })
-    : t("table.seated", { name: me ? (me.name === "You" ? t("common.you") : me.name) : "#" + game.seat, room: game.room, rules });
+  const line = $("#status-line");
+  const who = game.seat === null ? t("table.spectator") : me ? (isDefaultYou(me.name) ? t("common.you") : me.name) : "#" + game.seat;
+  line.replaceChildren(el("span", {}, rules), " · ", el("span", { translate: "no", class: "who" }, who), " · ", el("span", { translate: "no", class: "mono room-id" }, game.room));
+  // A late friend whose seat went to a bot ("start now with bots"), or a watcher: say so.
+  const note = $("#seat-note");
+  const botSeat = me && me.bot;
+  note.hidden = !(game.seat === null || botSeat);
+  note.textContent = game.seat === null ? t("table.watching_note") : botSeat ? t("table.seat_taken_by_bot") : "";
 }
 
 /** The countdown for the seat to act (lit on the compass), if a timer runs. */
@@ -136,10 +189,14 @@ function renderTable() {
   renderInfo(st, obs);
   renderScores(st);
   renderStart(st);
+  renderWaitingRoom(st, { room: game.room, seat: game.seat, ownName });
+  $("#table").dataset.status = st.status;
+  $("#board").hidden = !obs;
   if (!obs) { $("#hand").replaceChildren(); $("#actions").replaceChildren(); $("#my-melds").replaceChildren(); $("#waits").replaceChildren(); return; }
   setWildcard(obs.wildcard);
+  setExtraWinds(obs.table.length >= 5 && game.config && game.config.rules === "classic");
   const me = myChair();
-  renderBoard(obs, me === null ? 0 : me, { nameOf: nameOrYou, selfSeated: me !== null, countdown: countdownText(), deadlineText: null });
+  renderBoard(obs, me === null ? 0 : me, { nameOf: nameOrYou, selfSeated: me !== null, countdown: countdownText(), deadlineText: countdownText(), isAway });
   renderHand(obs, me);
   renderWaits(st);
 }
@@ -168,8 +225,8 @@ function renderScores(st) {
   for (const s of st.seats) {
     const chair = s.player;
     const pts = chair === null || chair === undefined ? 0 : st.ledger[chair];
-    const tag = s.bot ? " (" + t("common.bot") + ")" : s.stand_in ? " (" + t("common.stand_in") + ")" : s.connected ? "" : " (" + t("common.away") + ")";
-    scores.append(el("tr", {}, el("td", {}, ownName(s) + tag), el("td", { class: "mono " + signClass(pts) }, pts)));
+    const tag = s.bot ? t("common.bot") : s.stand_in ? t("common.stand_in") : isAway(chair) || (!s.connected && chair == null) ? t("common.away") : "";
+    scores.append(el("tr", {}, el("td", {}, el("span", { translate: "no" }, ownName(s)), tag ? " " : null, tag ? el("small", { class: "tag" + (tag === t("common.away") ? " away-badge" : "") }, tag) : null), el("td", { class: "mono " + signClass(pts) }, pts)));
   }
 }
 
@@ -183,11 +240,31 @@ function renderStart(st) {
   $("#start-fill").hidden = !waiting || absent.length === 0 || game.seat !== 0;
   const note = $("#waiting-note");
   note.hidden = !waiting || absent.length === 0;
-  note.textContent = t("table.waiting_for_people", { names: absent.map((s) => s.name).join(", ") });
+  note.textContent = t("table.waiting_for_people", { names: absent.map((s) => s.name).join(t("common.list_sep")) });
   // Between hands, with the summary closed: Continue, and the summary again.
   const between = st.status === "hand_over" || st.status === "finished";
   $("#continue-inline").hidden = !(st.status === "hand_over" && st.continue && game.seat !== null && !game.ready);
   $("#show-summary").hidden = !(between && (game.result || game.over));
+  renderContinueWait();
+}
+
+/** After Continue: whom the next hand waits for, and the countdown to it. */
+function continueWaitText() {
+  const st = game.state;
+  if (!st || st.status !== "hand_over" || !st.continue) return "";
+  const waiting = (st.continue.waiting_for || []).filter((p) => !(game.ready && p === myChair()));
+  const left = secondsLeft(game.continueDeadline);
+  const names = waiting.map(nameOrYou).join(t("common.list_sep"));
+  if (!waiting.length) return left !== null ? t("result.next_in", { n: left }) : "";
+  return left !== null ? t("result.waiting_for_in", { names, n: left }) : t("result.waiting_for", { names });
+}
+
+function renderContinueWait() {
+  const box = $("#continue-wait");
+  const text = game.ready || (game.seat === null) ? continueWaitText() : "";
+  box.textContent = text;
+  box.hidden = !text;
+  if ($("#continue-note")) $("#continue-note").textContent = game.ready ? continueWaitText() : "";
 }
 
 /** The own hand (drawn tile apart, wildcards marked) and the offered actions as big buttons. */
@@ -204,11 +281,14 @@ function renderHand(obs, me) {
   const tiles = parseTiles(obs.concealed);
   let drawn = null;
   if (obs.drawn) { const i = tiles.lastIndexOf(obs.drawn); if (i >= 0) { tiles.splice(i, 1); drawn = obs.drawn; } }
+  // Each tile a button named for a screen reader ("Discard 5 Characters"); arrows move along
+  // the playable ones, Enter or Space discards.
   const add = (x, extra) => {
-    const pic = tileImg(x, (discardable.has(x) ? "playable " : "") + extra);
-    const img = pic.tagName === "IMG" ? pic : pic.querySelector("img");
-    if (discardable.has(x)) img.addEventListener("click", () => act({ discard: x }));
-    hand.append(pic);
+    const playable = discardable.has(x);
+    const pic = tileImg(x, (playable ? "playable " : "") + extra);
+    const b = el("button", { type: "button", class: "tile-btn", "data-tile": x, "aria-label": playable ? t("action.discard", { tile: tileName(x) }) : tileName(x), "aria-disabled": playable ? null : "true", tabindex: playable ? "0" : "-1" }, pic);
+    if (playable) b.addEventListener("click", () => act({ discard: x }));
+    hand.append(b);
   };
   tiles.forEach((x) => add(x, ""));
   for (const x of obs.extra_winds || []) add(x, "extra-wind");
@@ -240,6 +320,7 @@ function renderHand(obs, me) {
     actions.append(el("span", { class: "gambit-choice" }, b, el("small", { class: "explain" }, t("action.gambit_explain"))));
   }
   if (discardable.size) actions.append(el("span", { class: "hint" }, t("table.your_turn_discard")));
+  else if (others.length && obs.on_offer) actions.prepend(el("span", { class: "offer-note" }, t("table.on_offer", { who: nameOrYou(obs.on_offer[0]), tile: "" }), tileImg(obs.on_offer[1], "small")));
 }
 
 /** The waits of a ready hand with how many of each are unseen (when the server sends them). */
@@ -248,11 +329,13 @@ function renderWaits(st) {
   box.replaceChildren();
   const waits = st.waits || [];
   if (!waits.length) return;
-  box.append(el("span", { class: "waits-label" }, t("table.waits")));
+  box.append(el("span", { class: "waits-label" }, t("table.waits_n", { n: waits.length })));
+  const list = el("div", { class: "waits-list", tabindex: "0", "aria-label": t("table.waits") });
+  box.append(list);
   for (const w of waits) {
     // What the win would score (from the rule set's scorer); absent: below the minimum.
     const dead = w.unseen === 0 || (w.self_draw == null && w.discard == null);
-    box.append(el("span", { class: "wait" + (dead ? " dead" : "") }, tileImg(w.tile, "small"),
+    list.append(el("span", { class: "wait" + (dead ? " dead" : "") }, tileImg(w.tile, "small"),
       el("small", {}, t("table.unseen", { n: w.unseen })), el("small", { class: "wait-score" }, waitScore(w))));
   }
 }
@@ -271,7 +354,7 @@ function renderEvents() {
   const who = { nameOf, me: myChair() };
   list.replaceChildren();
   for (const e of game.events) {
-    const text = e.type === "error" ? "⚠ " + e.message : describeEvent(e, who);
+    const text = e.type === "error" ? "⚠ " + serverText(e.message) : describeEvent(e, who);
     if (text) list.append(el("li", {}, text));
   }
   list.scrollTop = list.scrollHeight;
@@ -291,6 +374,9 @@ function tick() {
     if (cd) cd.textContent = text;
     else if (document.querySelector("#centre .compass-mid")) document.querySelector("#centre .compass-mid").append(el("div", { class: "countdown" }, text));
   } else if (cd) cd.remove();
+  const timer = document.querySelector("#board .on-turn .turn-timer");
+  if (timer && text !== null) timer.textContent = text;
+  renderContinueWait();
   const left = secondsLeft(game.continueDeadline);
   const btn = $("#modal-close");
   if (!$("#modal").hidden && !game.over) btn.textContent = left !== null && !game.ready ? t("result.continue_in", { n: left }) : t("result.continue");
@@ -312,7 +398,9 @@ function onKey(ev) {
     const step = ev.key === "ArrowLeft" ? -1 : 1;
     const next = cur < 0 ? (step < 0 ? playable.length - 1 : 0) : (cur + step + playable.length) % playable.length;
     playable[next].classList.add("selected");
-  } else if (ev.key === "Enter") {
+    playable[next].closest("button")?.focus();
+    ev.preventDefault();
+  } else if (ev.key === "Enter" && !(ev.target && ev.target.tagName === "BUTTON")) {
     const sel = playable.find((x) => x.classList.contains("selected"));
     if (sel) act({ discard: sel.dataset.tile });
   }
@@ -349,9 +437,7 @@ function showResult() {
     for (const s of game.over.standings) tbl.append(el("tr", {}, el("td", {}, s.rank + "."), el("td", {}, nameOrYou(s.player)), el("td", { class: "mono " + signClass(s.points) }, s.points)));
     body.append(el("h2", {}, t("result.standings")), tbl, el("p", {}, el("a", { class: "replay-link big-link", href: "/?replay=" + game.room }, t("result.replay_link"))));
   }
-  const st = game.state;
-  const waiting = st && st.continue ? st.continue.waiting_for || [] : [];
-  $("#continue-note").textContent = game.ready && waiting.length ? t("result.waiting_for", { names: waiting.map(nameOrYou).join(", ") }) : "";
+  $("#continue-note").textContent = game.ready ? continueWaitText() : "";
   $("#modal-close").textContent = t("result.continue");
   $("#modal").hidden = false;
 }

@@ -5,6 +5,13 @@ import { el } from "./dom.js";
 import { t } from "./i18n.js";
 
 let wildcard = null;
+let extraWinds = false;
+
+/** Marks the flower tiles as extra winds from now on (five- and six-player classic), or not. */
+export function setExtraWinds(on) { extraWinds = !!on; }
+
+/** Whether `tile` is an extra wind at this table. */
+export function isExtraWind(tile) { return extraWinds && /^\df$/.test(tile || ""); }
 
 /** Sets the wild kind for the tiles drawn from now on (null: none). */
 export function setWildcard(tile) { wildcard = tile || null; }
@@ -29,14 +36,17 @@ export function tileName(tile) {
   if (!tile) return t("tile.back");
   const key = "tile." + tile;
   const name = t(key);
-  return name === key ? tile : name;
+  if (name === key) return tile;
+  return isExtraWind(tile) ? t("tile.extra_wind", { name }) : name;
 }
 
 /** A tile picture. A wildcard comes wrapped with its Caishen label; the image keeps the class
  * `tile` (and `extra`) either way. */
 export function tileImg(tile, extra = "") {
   const wild = wildcard && tile === wildcard;
-  const img = el("img", { class: "tile " + extra + (wild ? " wild" : ""), src: "/tile/" + tile + ".svg", alt: tileName(tile), title: tileName(tile), "data-tile": tile });
+  const wind = isExtraWind(tile);
+  const img = el("img", { class: "tile " + extra + (wild ? " wild" : "") + (wind ? " extra-wind" : ""), src: "/tile/" + tile + ".svg", alt: tileName(tile), title: tileName(tile), "data-tile": tile });
+  if (wind) return el("span", { class: "wind-wrap", title: tileName(tile) }, img, el("b", { class: "wind-label", "aria-hidden": "true" }, t("table.extra_wind_badge")));
   if (!wild) return img;
   return el("span", { class: "wild-wrap", title: t("table.caishen") + " · " + tileName(tile) }, img, el("b", { class: "wild-label" }, t("table.caishen_badge")));
 }

@@ -81,3 +81,29 @@ export function reasonText(r, fallback = "") {
   }
   return t("reason." + r.key, args);
 }
+
+/** A house-rule option's meaning: the catalogue's `option.<rules>.<key>`, else the server's
+ * English `meaning`. */
+export function optionMeaning(rules, o) {
+  const key = "option." + rules + "." + o.key;
+  return has(key) ? t(key) : o.meaning;
+}
+
+/** What an option takes, from its `allowed` description: "a whole number from 0 to 64", "yes
+ * or no", one of the listed values, … (the server's `allowed_text` when the kind is unknown). */
+export function allowedText(o) {
+  const a = o.allowed || {};
+  switch (a.kind) {
+    case "bool": return t("allowed.bool");
+    case "whole": return a.min === a.max ? t("allowed.exactly", { n: a.min }) : a.max > 1e12 ? t("allowed.at_least", { min: a.min }) : t("allowed.whole", { min: a.min, max: a.max });
+    case "whole_or_none": return a.max > 1e12 ? t("allowed.at_least_or_none", { min: a.min }) : t("allowed.whole_or_none", { min: a.min, max: a.max });
+    case "one_of": return t("allowed.one_of", { values: a.values.map((v) => optionValueName(v)).join(t("common.list_sep")) });
+    case "form": return t("allowed.form", { examples: (a.examples || []).join(t("common.list_sep")) });
+    default: return o.allowed_text || "";
+  }
+}
+
+/** A choice's value in words (`value.<v>`), else as written. */
+export function optionValueName(v) {
+  return has("value." + v) ? t("value." + v) : String(v);
+}
