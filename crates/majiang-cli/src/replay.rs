@@ -301,7 +301,7 @@ fn describe(report: &ReplayReport) -> String {
         .map(|&c| format!("{} in chair {c}", names.chair(c)))
         .collect();
     let _ = writeln!(out, "seats: {}", seats.join(", "));
-    let show_lao = majiang::rules::lookup(&h.rules).is_ok_and(|spec| spec.lao);
+    let show_lao = majiang::rules::lookup(&h.rules).is_ok_and(|set| set.spec().lao);
     for s in &report.hands {
         out.push_str(&hand_line(s, show_lao, &names));
         out.push('\n');

@@ -58,7 +58,8 @@ pub struct RoomConfig {
 impl Default for RoomConfig {
     fn default() -> Self {
         RoomConfig {
-            rules: "hongkong".into(),
+            // The registry's first rule set (Hong Kong).
+            rules: majiang::rules::RULE_SETS[0].name().into(),
             options: Map::new(),
             seats: Vec::new(),
             hands: None,

@@ -19,8 +19,8 @@ fn catalogue(lang: &str) -> Map<String, Value> {
 fn pattern_ids() -> BTreeSet<String> {
     majiang::rules::RULE_SETS
         .iter()
-        .flat_map(|spec| {
-            let json = spec.to_json();
+        .flat_map(|set| {
+            let json = set.spec().to_json();
             json["patterns"]
                 .as_array()
                 .expect("patterns")
@@ -100,7 +100,7 @@ fn placeholders(text: &str) -> BTreeSet<String> {
 #[test]
 fn every_payment_reason_is_worded_in_both_languages_with_the_same_numbers() {
     let (en, zh) = (catalogue("en"), catalogue("zh"));
-    for key in majiang::scoring::Reason::KEYS {
+    for key in majiang::rules::reason_keys() {
         let key = format!("reason.{key}");
         let (Some(e), Some(z)) = (
             en.get(&key).and_then(Value::as_str),
