@@ -13,9 +13,7 @@
 //! assert!(lookup("riichi").unwrap_err().0.contains("hongkong, hangzhou, yangzhou, classic"));
 //! ```
 
-pub use super::rule_set::{
-    Aims, FedThirdMeld, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats,
-};
+pub use super::rule_set::{Aims, FedThirdMeld, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats};
 use super::{classic, hangzhou, hongkong, yangzhou};
 use crate::scoring::reason::{Arg, Reason, ReasonDef};
 use crate::scoring::request::Malformed;

@@ -14,7 +14,7 @@
 //! use majiang::scoring::reason::SELF_DRAW_TOTAL;
 //! use majiang::scoring::{Explain, Ledger};
 //! let mut ledger = Ledger::new(&Seat::FOUR, Explain::Itemise);
-//! let total = |n: i64| SELF_DRAW_TOTAL.with(vec![n.into()]);
+//! let total = |n: i64| SELF_DRAW_TOTAL.of(&[n]);
 //! ledger.pay(Seat::West, Seat::South, 8, || total(8));
 //! ledger.pay(Seat::North, Seat::South, 2, || total(2));
 //! let net = ledger.net();
@@ -167,7 +167,7 @@ mod tests {
     use crate::scoring::reason::SELF_DRAW_TOTAL;
 
     fn self_draw(total: i64) -> Reason {
-        SELF_DRAW_TOTAL.with(vec![total.into()])
+        SELF_DRAW_TOTAL.of(&[total])
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //!     args: &["points"],
 //!     english: "pays double, 2 × {points}",
 //! };
-//! let why = PAYS_DOUBLE.with(vec![Arg::Number(16)]);
+//! let why = PAYS_DOUBLE.with([Arg::Number(16)]);
 //! assert_eq!(why.to_string(), "pays double, 2 × 16");
 //! assert_eq!(
 //!     serde_json::to_value(&why).unwrap(),
@@ -44,10 +44,41 @@ pub struct ReasonDef {
 
 impl ReasonDef {
     /// The reason for one payment by this rule, with its numbers in the order of
-    /// [`ReasonDef::args`] (a test of each rule set checks every rule's use of it).
-    pub fn with(&'static self, args: Vec<Arg>) -> Reason {
-        debug_assert_eq!(args.len(), self.args.len(), "{}", self.key);
-        Reason { def: self, args }
+    /// [`ReasonDef::args`]: at most [`MAX_ARGS`], of which at most one a list (the registry's
+    /// tests check every rule's words against its names).
+    pub fn with(&'static self, args: impl IntoIterator<Item = Arg>) -> Reason {
+        let mut r = self.of(&[]);
+        let mut n = 0;
+        for arg in args {
+            debug_assert!(n < MAX_ARGS, "{}: too many numbers", self.key);
+            match arg {
+                Arg::Number(x) => {
+                    if let Some(slot) = r.numbers.get_mut(n) {
+                        *slot = x;
+                    }
+                }
+                Arg::Shares(shares) => r.list = Some(Box::new((n, List::Shares(shares)))),
+                Arg::Owed(owed) => r.list = Some(Box::new((n, List::Owed(owed)))),
+            }
+            n += 1;
+        }
+        debug_assert_eq!(n, self.args.len(), "{}", self.key);
+        r
+    }
+
+    /// The reason for one payment by this rule when all its numbers are plain numbers, in the
+    /// order of [`ReasonDef::args`] (the common case: nothing is allocated).
+    #[inline]
+    pub fn of(&'static self, numbers: &[i64]) -> Reason {
+        debug_assert!(numbers.len() <= MAX_ARGS, "{}: too many numbers", self.key);
+        let mut r = Reason {
+            def: self,
+            numbers: [0; MAX_ARGS],
+            list: None,
+        };
+        let n = numbers.len().min(MAX_ARGS);
+        r.numbers[..n].copy_from_slice(&numbers[..n]);
+        r
     }
 
     /// The names in the English words' `{name}` placeholders, in order of first appearance.
@@ -75,6 +106,24 @@ pub static SELF_DRAW_TOTAL: ReasonDef = ReasonDef {
     english: "self-draw: pays the total, {total}",
 };
 
+/// The most numbers a reason has (kept in the reason itself: writing one allocates nothing
+/// but its list).
+pub const MAX_ARGS: usize = 4;
+
+/// The one list among a reason's numbers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum List {
+    Shares(Vec<i64>),
+    Owed(Vec<Reason>),
+}
+
+/// One of a reason's numbers, borrowed.
+enum ArgRef<'a> {
+    Number(i64),
+    Shares(&'a [i64]),
+    Owed(&'a [Reason]),
+}
+
 /// One number of a reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Arg {
@@ -92,11 +141,27 @@ impl From<i64> for Arg {
     }
 }
 
+impl Arg {
+    fn as_ref(&self) -> ArgRef<'_> {
+        match self {
+            Arg::Number(n) => ArgRef::Number(*n),
+            Arg::Shares(shares) => ArgRef::Shares(shares),
+            Arg::Owed(owed) => ArgRef::Owed(owed),
+        }
+    }
+}
+
 impl fmt::Display for Arg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Arg::Number(n) => write!(f, "{n}"),
-            Arg::Shares(shares) => {
+        self.as_ref().fmt(f)
+    }
+}
+
+impl fmt::Display for ArgRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ArgRef::Number(n) => write!(f, "{n}"),
+            ArgRef::Shares(shares) => {
                 for (i, x) in shares.iter().enumerate() {
                     if i > 0 {
                         f.write_str(" + ")?;
@@ -105,7 +170,7 @@ impl fmt::Display for Arg {
                 }
                 Ok(())
             }
-            Arg::Owed(owed) => {
+            ArgRef::Owed(owed) => {
                 for (i, r) in owed.iter().enumerate() {
                     if i > 0 {
                         f.write_str("; ")?;
@@ -118,12 +183,12 @@ impl fmt::Display for Arg {
     }
 }
 
-impl Serialize for Arg {
+impl Serialize for ArgRef<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Arg::Number(n) => s.serialize_i64(*n),
-            Arg::Shares(shares) => shares.serialize(s),
-            Arg::Owed(owed) => owed.serialize(s),
+        match *self {
+            ArgRef::Number(n) => s.serialize_i64(n),
+            ArgRef::Shares(shares) => shares.serialize(s),
+            ArgRef::Owed(owed) => owed.serialize(s),
         }
     }
 }
@@ -134,7 +199,10 @@ impl Serialize for Arg {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reason {
     def: &'static ReasonDef,
-    args: Vec<Arg>,
+    /// The numbers by position (a list's position holds 0).
+    numbers: [i64; MAX_ARGS],
+    /// The list among them, if any, with its position.
+    list: Option<Box<(usize, List)>>,
 }
 
 impl Reason {
@@ -149,14 +217,34 @@ impl Reason {
     }
 
     /// The number called `name`, if the rule has one.
-    pub fn arg(&self, name: &str) -> Option<&Arg> {
+    pub fn arg(&self, name: &str) -> Option<Arg> {
         let i = self.def.args.iter().position(|&a| a == name)?;
-        self.args.get(i)
+        Some(self.arg_at(i).to_owned())
     }
 
     /// The numbers, in the order of the rule's [`ReasonDef::args`].
-    pub fn args(&self) -> &[Arg] {
-        &self.args
+    pub fn args(&self) -> Vec<Arg> {
+        (0..self.def.args.len())
+            .map(|i| self.arg_at(i).to_owned())
+            .collect()
+    }
+
+    fn arg_at(&self, i: usize) -> ArgRef<'_> {
+        match self.list.as_deref() {
+            Some((at, List::Shares(shares))) if *at == i => ArgRef::Shares(shares),
+            Some((at, List::Owed(owed))) if *at == i => ArgRef::Owed(owed),
+            _ => ArgRef::Number(self.numbers.get(i).copied().unwrap_or(0)),
+        }
+    }
+}
+
+impl ArgRef<'_> {
+    fn to_owned(&self) -> Arg {
+        match *self {
+            ArgRef::Number(n) => Arg::Number(n),
+            ArgRef::Shares(shares) => Arg::Shares(shares.to_vec()),
+            ArgRef::Owed(owed) => Arg::Owed(owed.to_vec()),
+        }
     }
 }
 
@@ -171,8 +259,8 @@ impl fmt::Display for Reason {
                 rest = after;
                 break;
             };
-            match self.arg(&after[1..close]) {
-                Some(arg) => write!(f, "{arg}")?,
+            match self.def.args.iter().position(|&a| a == &after[1..close]) {
+                Some(i) => write!(f, "{}", self.arg_at(i))?,
                 None => f.write_str(&after[..=close])?,
             }
             rest = &after[close + 1..];
@@ -187,9 +275,9 @@ struct Args<'a>(&'a Reason);
 impl Serialize for Args<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let r = self.0;
-        let mut map = s.serialize_map(Some(r.args.len()))?;
-        for (name, arg) in r.def.args.iter().zip(&r.args) {
-            map.serialize_entry(name, arg)?;
+        let mut map = s.serialize_map(Some(r.def.args.len()))?;
+        for (i, name) in r.def.args.iter().enumerate() {
+            map.serialize_entry(name, &r.arg_at(i))?;
         }
         map.end()
     }
@@ -221,10 +309,10 @@ mod tests {
 
     fn capped() -> Reason {
         let owed = vec![
-            SHARES.with(vec![Arg::Shares(vec![2, 1, 1]), 8.into()]),
-            SELF_DRAW_TOTAL.with(vec![3.into()]),
+            SHARES.with([Arg::Shares(vec![2, 1, 1]), 8.into()]),
+            SELF_DRAW_TOTAL.of(&[3]),
         ];
-        CAPPED.with(vec![Arg::Owed(owed), 11.into(), 5.into()])
+        CAPPED.with([Arg::Owed(owed), 11.into(), 5.into()])
     }
 
     #[test]
@@ -250,7 +338,7 @@ mod tests {
     fn a_reason_answers_its_numbers_by_name() {
         let r = capped();
         assert_eq!(r.key(), "test.capped");
-        assert_eq!(r.arg("cap"), Some(&Arg::Number(5)));
+        assert_eq!(r.arg("cap"), Some(Arg::Number(5)));
         assert_eq!(r.arg("nothing"), None);
         assert_eq!(r.args().len(), 3);
     }

@@ -43,7 +43,10 @@ impl Ruleset {
     }
 
     /// The rule set `set` under the house rules of `options`, read by its own parser.
-    pub fn with_options(set: &dyn RuleSet, options: &Map<String, Value>) -> Result<Ruleset, Malformed> {
+    pub fn with_options(
+        set: &dyn RuleSet,
+        options: &Map<String, Value>,
+    ) -> Result<Ruleset, Malformed> {
         Ruleset::new(set.read(options)?)
     }
 

@@ -84,9 +84,9 @@ pub fn settle(
         let amount = if double { 2 * won } else { won };
         ledger.pay(l, winner, amount, || {
             if double {
-                WINNER_SCORE_DOUBLED.with(vec![won.into(), amount.into()])
+                WINNER_SCORE_DOUBLED.of(&[won, amount])
             } else {
-                WINNER_SCORE.with(vec![won.into()])
+                WINNER_SCORE.of(&[won])
             }
         });
     }
@@ -97,11 +97,11 @@ pub fn settle(
             let double = doubled(a, b);
             let amount = if double { 2 * diff } else { diff };
             ledger.pay(low, high, amount, || {
-                let (high, low) = (score(high).into(), score(low).into());
+                let (high, low) = (score(high), score(low));
                 if double {
-                    SCORE_DIFFERENCE_DOUBLED.with(vec![high, low, diff.into(), amount.into()])
+                    SCORE_DIFFERENCE_DOUBLED.of(&[high, low, diff, amount])
                 } else {
-                    SCORE_DIFFERENCE.with(vec![high, low, diff.into()])
+                    SCORE_DIFFERENCE.of(&[high, low, diff])
                 }
             });
         }

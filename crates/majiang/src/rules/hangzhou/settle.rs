@@ -158,12 +158,12 @@ impl Liability {
         let shares = || Arg::Shares(s.losers().map(|x| share(s, x, total)).collect());
         let amount = Arg::Number(self.amount);
         match self.rule {
-            Rule::Chengbao => CHENGBAO.with(vec![shares(), amount]),
-            Rule::ReverseChengbao => REVERSE_CHENGBAO.with(vec![shares(), amount]),
-            Rule::Discard => DISCARDER_PAYS_TOTAL.with(vec![total.into()]),
-            Rule::ZhuoGang => ZHUO_GANG.with(vec![shares(), amount]),
-            Rule::SelfDraw if self.amount == total => SELF_DRAW_TOTAL.with(vec![total.into()]),
-            Rule::SelfDraw => DEALER_PAYS_DOUBLE.with(vec![total.into(), amount]),
+            Rule::Chengbao => CHENGBAO.with([shares(), amount]),
+            Rule::ReverseChengbao => REVERSE_CHENGBAO.with([shares(), amount]),
+            Rule::Discard => DISCARDER_PAYS_TOTAL.of(&[total]),
+            Rule::ZhuoGang => ZHUO_GANG.with([shares(), amount]),
+            Rule::SelfDraw if self.amount == total => SELF_DRAW_TOTAL.of(&[total]),
+            Rule::SelfDraw => DEALER_PAYS_DOUBLE.of(&[total, self.amount]),
         }
     }
 }
@@ -244,10 +244,8 @@ pub fn settle(s: &WinSituation, total: i64, cap: Option<i64>, explain: Explain) 
             (pay, Some(limit)) => ledger.pay(payer, s.seat, pay, || {
                 let owed = Arg::Owed(mine().map(|l| l.reason(s, total)).collect());
                 match limit {
-                    Limit::Cap(cap) => CAPPED.with(vec![owed, sum.into(), cap.into()]),
-                    Limit::Floor { balance } => {
-                        FLOORED.with(vec![owed, sum.into(), balance.into()])
-                    }
+                    Limit::Cap(cap) => CAPPED.with([owed, sum.into(), cap.into()]),
+                    Limit::Floor { balance } => FLOORED.with([owed, sum.into(), balance.into()]),
                 }
             }),
         }

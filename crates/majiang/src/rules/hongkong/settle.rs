@@ -70,9 +70,7 @@ pub(crate) fn settle(s: &WinSituation, fan: u32, points: i64, explain: Explain) 
             }
             WinKind::Discard | WinKind::RobbingKong => (points, &FAN_OTHER_LOSER),
         };
-        ledger.pay(loser, s.seat, pays, || {
-            why.with(vec![fan.into(), points.into()])
-        });
+        ledger.pay(loser, s.seat, pays, || why.of(&[fan, points]));
     }
     ledger
 }

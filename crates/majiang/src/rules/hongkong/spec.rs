@@ -5,8 +5,8 @@
 use super::options::OPTIONS;
 use super::{Options, PATTERNS, settle};
 use crate::analysis::HandRules;
-use crate::rules::rule_set::{Aims, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats};
 use crate::rules::rule_set::options_object;
+use crate::rules::rule_set::{Aims, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats};
 use crate::scoring::request::Malformed;
 use crate::scoring::{Explain, Invalid, Scored, WinSituation};
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};

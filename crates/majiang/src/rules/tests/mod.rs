@@ -149,7 +149,10 @@ fn unknown_rule_sets_are_refused_listing_the_sets() {
     let request = r#"{"rules": "riichi", "concealed": "123m456p789s11z55z",
         "winning_tile": "5z", "win": "self_draw"}"#;
     let e = super::score_json(request).unwrap_err().0;
-    assert!(e.contains("\"riichi\" is not a rule set (hongkong, hangzhou"), "{e}");
+    assert!(
+        e.contains("\"riichi\" is not a rule set (hongkong, hangzhou"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -2,19 +2,19 @@
 //! JSON that reads back through the registry, and the catalogue's keys unchanged.
 
 use crate::rules::{RULE_SETS, reason_keys, registry};
-use crate::scoring::reason::{Arg, Reason, ReasonDef};
+use crate::scoring::reason::{Arg, MAX_ARGS, Reason, ReasonDef};
 
 /// One reason of `def`, with numbers of the right kinds.
 fn example(def: &'static ReasonDef) -> Reason {
-    let args = def
+    let args: Vec<Arg> = def
         .args
         .iter()
         .enumerate()
         .map(|(i, &name)| match name {
             "shares" => Arg::Shares(vec![2, 1, 1]),
-            "owed" => Arg::Owed(vec![crate::scoring::reason::SELF_DRAW_TOTAL.with(vec![
-                Arg::Number(4),
-            ])]),
+            "owed" => Arg::Owed(vec![
+                crate::scoring::reason::SELF_DRAW_TOTAL.with([Arg::Number(4)]),
+            ]),
             _ => Arg::Number(10 + i as i64),
         })
         .collect();
@@ -56,9 +56,7 @@ fn a_sets_own_reasons_carry_its_name_and_shared_ones_no_set_name() {
                 Some((prefix, _)) => assert_eq!(prefix, name, "{}", def.key),
                 // A shared rule is the same rule wherever it is listed.
                 None => assert!(
-                    registry::reasons()
-                        .iter()
-                        .any(|d| std::ptr::eq(*d, *def)),
+                    registry::reasons().iter().any(|d| std::ptr::eq(*d, *def)),
                     "{}",
                     def.key
                 ),
@@ -71,6 +69,7 @@ fn a_sets_own_reasons_carry_its_name_and_shared_ones_no_set_name() {
 fn the_english_words_name_every_number_once_listed() {
     for def in registry::reasons() {
         assert_eq!(def.placeholders(), def.args, "{}", def.key);
+        assert!(def.args.len() <= MAX_ARGS, "{}", def.key);
         let text = example(def).to_string();
         assert!(!text.contains('{') && !text.contains('}'), "{text}");
         for (i, arg) in example(def).args().iter().enumerate() {
@@ -105,16 +104,15 @@ fn a_reason_no_rule_set_pays_by_is_refused() {
             r#"{"key": "riichi.tsumo", "args": {"total": 1}}"#,
             "riichi.tsumo",
         ),
-        (
-            r#"{"key": "self_draw_total", "args": {"sum": 1}}"#,
-            "total",
-        ),
+        (r#"{"key": "self_draw_total", "args": {"sum": 1}}"#, "total"),
         (
             r#"{"key": "self_draw_total", "args": {"total": "one"}}"#,
             "total",
         ),
     ] {
-        let e = serde_json::from_str::<Reason>(text).unwrap_err().to_string();
+        let e = serde_json::from_str::<Reason>(text)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains(needle), "{text}: {e}");
     }
 }
@@ -122,20 +120,20 @@ fn a_reason_no_rule_set_pays_by_is_refused() {
 #[test]
 fn the_english_reads_the_arithmetic() {
     use crate::rules::hangzhou;
-    let def = |key: &str| registry::reasons().into_iter().find(|d| d.key == key).unwrap();
-    let diff = def("classic.difference_doubled").with(vec![
-        16.into(),
-        6.into(),
-        10.into(),
-        20.into(),
-    ]);
+    let def = |key: &str| {
+        registry::reasons()
+            .into_iter()
+            .find(|d| d.key == key)
+            .unwrap()
+    };
+    let diff = def("classic.difference_doubled").of(&[16, 6, 10, 20]);
     assert_eq!(
         diff.to_string(),
         "pays the difference of the scores, 16 − 6: the dealer pays and receives double, \
          2 × 10 = 20"
     );
-    let chengbao = hangzhou::settle::CHENGBAO.with(vec![Arg::Shares(vec![2, 1, 1]), 8.into()]);
-    let capped = hangzhou::settle::CAPPED.with(vec![Arg::Owed(vec![chengbao]), 8.into(), 5.into()]);
+    let chengbao = hangzhou::settle::CHENGBAO.with([Arg::Shares(vec![2, 1, 1]), 8.into()]);
+    let capped = hangzhou::settle::CAPPED.with([Arg::Owed(vec![chengbao]), 8.into(), 5.into()]);
     assert_eq!(
         capped.to_string(),
         "San Tan Chengbao: fed the winner three melds, pays every share ×2, (2 + 1 + 1) × 2 \

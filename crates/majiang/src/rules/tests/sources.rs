@@ -71,7 +71,8 @@ fn no_rule_set_is_named_outside_its_folder_and_the_registry() {
         let own_folder = RULE_SETS
             .iter()
             .find(|s| path.starts_with(rules_dir.join(s.name())));
-        let lists_modules = path == &rules_dir.join("registry.rs") || path == &rules_dir.join("mod.rs");
+        let lists_modules =
+            path == &rules_dir.join("registry.rs") || path == &rules_dir.join("mod.rs");
         let text = std::fs::read_to_string(path).unwrap_or_default();
         for (n, code) in code_lines(&text) {
             for set in RULE_SETS {

@@ -128,16 +128,20 @@ impl RuleSet for Toy {
         let points = self.points;
         for loser in s.losers() {
             match s.win {
-                WinKind::SelfDraw => ledger.pay(loser, s.seat, 2 * points, || {
-                    SELF_DRAW.with(vec![points.into()])
-                }),
-                _ if s.discarder == Some(loser) => ledger.pay(loser, s.seat, points, || {
-                    DISCARD.with(vec![points.into()])
-                }),
+                WinKind::SelfDraw => {
+                    ledger.pay(loser, s.seat, 2 * points, || SELF_DRAW.of(&[points]))
+                }
+                _ if s.discarder == Some(loser) => {
+                    ledger.pay(loser, s.seat, points, || DISCARD.of(&[points]))
+                }
                 _ => {}
             }
         }
-        Ok(Scored::settled(vec![COMPLETE.score(points)], points, ledger))
+        Ok(Scored::settled(
+            vec![COMPLETE.score(points)],
+            points,
+            ledger,
+        ))
     }
 }
 
@@ -194,7 +198,10 @@ fn the_toy_plays_whole_matches_with_the_bots() {
         let e = replay(&text).unwrap_err().to_string();
         assert!(e.contains("\"toy") && e.contains("rule set"), "{e}");
     }
-    assert!(self_draws > 0 && discards > 0, "{self_draws} self-draws, {discards} discards");
+    assert!(
+        self_draws > 0 && discards > 0,
+        "{self_draws} self-draws, {discards} discards"
+    );
 }
 
 #[test]
@@ -207,14 +214,22 @@ fn the_toy_scores_a_request_and_words_its_payments() {
         .unwrap()
     };
     let rules = toy(json!({"points": 3}));
-    let scored = rules.score(&request(r#""win": "self_draw""#).situation).unwrap();
+    let scored = rules
+        .score(&request(r#""win": "self_draw""#).situation)
+        .unwrap();
     assert_eq!(scored.total, 3);
-    assert_eq!(scored.payments.values().copied().collect::<Vec<_>>(), [-6, 18, -6, -6]);
+    assert_eq!(
+        scored.payments.values().copied().collect::<Vec<_>>(),
+        [-6, 18, -6, -6]
+    );
     let words: Vec<String> = scored.itemised.iter().map(ToString::to_string).collect();
     assert_eq!(words[0], "east pays south 6: self-draw: pays double, 2 × 3");
     let on_discard = request(r#""win": "discard", "discarder": "north""#);
     let scored = rules.score(&on_discard.situation).unwrap();
-    assert_eq!(scored.payments.values().copied().collect::<Vec<_>>(), [0, 3, 0, -3]);
+    assert_eq!(
+        scored.payments.values().copied().collect::<Vec<_>>(),
+        [0, 3, 0, -3]
+    );
     assert_eq!(
         serde_json::to_value(&scored.itemised[0].reason).unwrap(),
         json!({"key": "toy.discard", "args": {"points": 3}})
@@ -231,7 +246,10 @@ fn the_toy_scores_a_request_and_words_its_payments() {
 #[test]
 fn the_toys_house_rules_are_checked_against_its_options_table() {
     let three = TOY.read(json!({"points": 3}).as_object().unwrap()).unwrap();
-    assert_eq!(three.options_json(), *json!({"points": 3}).as_object().unwrap());
+    assert_eq!(
+        three.options_json(),
+        *json!({"points": 3}).as_object().unwrap()
+    );
     assert_eq!(three.name(), "toy");
     for bad in [json!({"points": 0}), json!({"pointz": 2})] {
         let e = TOY.read(bad.as_object().unwrap()).unwrap_err().0;

@@ -71,7 +71,7 @@ pub fn settle(
         Some(feeder) => {
             let times = if by_discard { 2 } else { losers };
             ledger.pay(check(feeder)?, situation.seat, received, || {
-                PAO_PAI.with(vec![times.into(), total.into(), received.into()])
+                PAO_PAI.of(&[times, total, received])
             });
         }
         None if by_discard => {
@@ -79,13 +79,13 @@ pub fn settle(
                 .discarder
                 .ok_or_else(|| Invalid("a win on a discard needs the discarder".into()))?;
             ledger.pay(check(d)?, situation.seat, received, || {
-                DISCARDER_PAYS_DOUBLE.with(vec![total.into(), received.into()])
+                DISCARDER_PAYS_DOUBLE.of(&[total, received])
             });
         }
         None => {
             for s in situation.losers() {
                 ledger.pay(check(s)?, situation.seat, total, || {
-                    SELF_DRAW_TOTAL.with(vec![total.into()])
+                    SELF_DRAW_TOTAL.of(&[total])
                 });
             }
         }
