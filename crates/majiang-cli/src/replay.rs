@@ -367,7 +367,7 @@ fn describe(report: &ReplayReport) -> String {
         .map(|r| r.seats().to_vec())
         .unwrap_or_default();
     out.push_str(&seats_line(&report.chairs, &names, &winds));
-    let show_lao = majiang::rules::lookup(&h.rules).is_ok_and(|spec| spec.lao);
+    let show_lao = majiang::rules::lookup(&h.rules).is_ok_and(|set| set.spec().lao);
     for s in &report.hands {
         out.push_str(&hand_line(s, show_lao, &names));
         out.push('\n');

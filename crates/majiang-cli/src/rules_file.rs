@@ -81,7 +81,8 @@ pub fn rules_help() -> String {
 pub fn rules_long_help() -> String {
     let mut out = rules_help();
     out.push_str(". House rules go in --option KEY=VALUE or a --rules-file:");
-    for spec in majiang::rules::RULE_SETS {
+    for set in majiang::rules::RULE_SETS {
+        let spec = set.spec();
         let seats = spec.seat_counts();
         let players = if seats.start() == seats.end() {
             seats.start().to_string()

@@ -249,7 +249,7 @@ fn score_answer_py(
 /// Chinese, seat counts, unit, options with their allowed values and defaults, patterns.
 #[pyfunction]
 pub fn rule_sets(py: Python<'_>) -> PyResult<PyObject> {
-    let list: Vec<Value> = RULE_SETS.iter().map(|s| s.to_json()).collect();
+    let list: Vec<Value> = RULE_SETS.iter().map(|s| s.spec().to_json()).collect();
     to_py(py, &Value::Array(list))
 }
 

@@ -155,7 +155,7 @@ async fn tile(Path(name): Path<String>) -> Response {
 async fn rule_sets() -> Response {
     let sets: Vec<serde_json::Value> = majiang::rules::RULE_SETS
         .iter()
-        .map(|spec| spec.to_json())
+        .map(|set| set.spec().to_json())
         .collect();
     Json(sets).into_response()
 }

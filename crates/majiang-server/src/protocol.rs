@@ -63,7 +63,8 @@ pub struct RoomConfig {
 impl Default for RoomConfig {
     fn default() -> Self {
         RoomConfig {
-            rules: "hongkong".into(),
+            // The registry's first rule set (Hong Kong).
+            rules: majiang::rules::RULE_SETS[0].name().into(),
             options: Map::new(),
             seats: Vec::new(),
             hands: None,
@@ -153,7 +154,7 @@ impl RoomConfig {
         }
         if self.hands.is_none() {
             use majiang::table::matches::EndRule;
-            match ruleset.kind().match_rules().end {
+            match ruleset.set().match_rules().end {
                 EndRule::Hands(n) if n > MAX_MATCH_HANDS => {
                     return Err(BadConfig(format!(
                         "end: rounds:{n} is longer than this server plays (at most rounds:{MAX_MATCH_HANDS}); choose a shorter end or set hands"

@@ -59,7 +59,7 @@ async fn every_hand_worked_case_is_answered_as_the_library_and_the_hand_answer()
                 for p in got["itemised"].as_array().unwrap() {
                     let key = p["reason"]["key"].as_str().unwrap();
                     assert!(
-                        majiang::scoring::Reason::KEYS.contains(&key),
+                        majiang::rules::reason_keys().contains(&key),
                         "{name}: {key}"
                     );
                     assert!(!p["text"].as_str().unwrap().is_empty(), "{name}");

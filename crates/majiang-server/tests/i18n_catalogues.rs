@@ -20,8 +20,8 @@ fn catalogue(lang: &str) -> Map<String, Value> {
 fn pattern_ids() -> BTreeSet<String> {
     majiang::rules::RULE_SETS
         .iter()
-        .flat_map(|spec| {
-            let json = spec.to_json();
+        .flat_map(|set| {
+            let json = set.spec().to_json();
             json["patterns"]
                 .as_array()
                 .expect("patterns")
@@ -193,7 +193,7 @@ fn every_payment_reason_is_worded_in_both_languages_with_the_same_numbers() {
     let en = catalogue("en");
     for lang in CHINESE {
         let zh = catalogue(lang);
-        for key in majiang::scoring::Reason::KEYS {
+        for key in majiang::rules::reason_keys() {
             let key = format!("reason.{key}");
             let (Some(e), Some(z)) = (
                 en.get(&key).and_then(Value::as_str),

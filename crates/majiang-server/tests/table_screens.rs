@@ -14,8 +14,7 @@
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (see `support/browser.rs`).
 
-#[path = "support/browser.rs"]
-mod browser;
+use majiang_testkit::browser;
 mod common;
 
 use browser::{Browser, SIZES, err, save_screenshot, set_viewport};

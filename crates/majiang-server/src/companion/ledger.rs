@@ -163,7 +163,7 @@ pub struct NextHand {
 fn rules_of(doc: &LedgerDoc) -> Result<(Ruleset, MatchRules), Refusal> {
     let ruleset =
         Ruleset::from_name(&doc.rules, &doc.options).map_err(|e| refuse("options", e.0))?;
-    let rules = ruleset.kind().match_rules();
+    let rules = ruleset.set().match_rules();
     Ok((ruleset, rules))
 }
 
@@ -171,7 +171,8 @@ impl LedgerDoc {
     /// A new ledger `id` started at `created` from `new`, checked: a known rule set, house
     /// rules it reads, one name per seat it allows, a first dealer at the table.
     pub fn start(id: String, created: i64, new: NewLedger) -> Result<LedgerDoc, Refusal> {
-        let spec = lookup(&new.rules).map_err(|e| refuse("rules", e.0))?;
+        let set = lookup(&new.rules).map_err(|e| refuse("rules", e.0))?;
+        let spec = set.spec();
         let players = new.players.len();
         let seats = spec.seat_counts();
         if !seats.contains(&u8::try_from(players).unwrap_or(u8::MAX)) {
@@ -211,7 +212,7 @@ impl LedgerDoc {
             }
             names.push(n.to_string());
         }
-        let kind = spec.read(&options).map_err(|e| refuse("options", e.0))?;
+        let kind = set.read(&options).map_err(|e| refuse("options", e.0))?;
         let rules = kind.match_rules();
         let first_lao_allowed = if rules.double_starts_lao3 { 3 } else { 1 };
         if new.first_lao != 1 && new.first_lao != first_lao_allowed {

@@ -1,5 +1,5 @@
-//! The four rule sets, one module each; the [registry] that lists them; scoring by rule-set
-//! name.
+//! The four rule sets, one module each, each a [`RuleSet`] ([`rule_set`]); the [registry]
+//! that lists them; scoring by rule-set name.
 
 pub mod classic;
 pub mod hangzhou;
@@ -7,18 +7,22 @@ pub mod hongkong;
 pub mod option_table;
 pub mod readiness;
 pub mod registry;
+pub mod rule_set;
 pub mod yangzhou;
 
-pub use registry::{RULE_SETS, RuleSetKind, RuleSetSpec, ScoreUnit, lookup};
+pub use registry::{RULE_SETS, lookup, reason_keys};
+pub use rule_set::{RuleSet, RuleSetSpec, ScoreUnit};
 
 use crate::scoring::request::{Malformed, ScoreRequest};
-use crate::scoring::{Invalid, Payment, Scored};
+use crate::scoring::{Explain, Invalid, Payment, Scored};
 use serde_json::{Map, Value, json};
 
 /// Scores a request with the rule set it names. `Err` is input that cannot be read (bad
 /// options); `Ok(Err(_))` is a readable hand that is not a valid win.
 pub fn score(request: &ScoreRequest) -> Result<Result<Scored, Invalid>, Malformed> {
-    (lookup(&request.rules)?.score_request)(&request.options, &request.situation)
+    let set = registry::read(&request.rules, &request.options)?;
+    set.check_request(&request.situation)?;
+    Ok(set.score(&request.situation, Explain::Itemise))
 }
 
 /// The answer of the scoring contract (`docs/score-json.md`) to an outcome: `{"valid": true,
@@ -46,7 +50,7 @@ pub fn answer_json(outcome: &Result<Scored, Invalid>, itemise: bool) -> Value {
 
 /// Each payment of a win with its reason: `[{"from", "to", "amount", "reason": {"key",
 /// "args"}, "text"}]`, where `reason` is for a front end to word in its own language (the
-/// browser's catalogues have a `reason.KEY` for every [`Reason::KEYS`](crate::scoring::Reason))
+/// browser's catalogues have a `reason.KEY` for every key of [`reason_keys`])
 /// and `text` is the English wording.
 pub fn itemised_json(itemised: &[Payment]) -> Value {
     itemised

@@ -1,7 +1,7 @@
 //! A rule set's house-rule options as data: key, default, allowed values and a one-line meaning.
 //!
-//! Each rule set keeps one [`OptionSpec`] table (in its `spec.rs`). Its options parser checks a
-//! request's options against that table first ([`check`]: unknown keys and values outside the
+//! Each rule set keeps one [`OptionSpec`] table (in its `options.rs`, beside its parser). Its
+//! options parser checks a request's options against that table first ([`check`]: unknown keys and values outside the
 //! allowed ones are refused with a message naming the allowed ones), and the help (the CLI's
 //! `--rules` help, the server's `/api/rulesets`) prints the same table, so the two cannot
 //! drift. The rule set's `Options::default()` must equal the table's defaults read back through
@@ -105,7 +105,7 @@ impl OptionSpec {
 ///
 /// ```
 /// use majiang::rules::option_table::check;
-/// let table = majiang::rules::hongkong::spec::OPTIONS;
+/// let table = majiang::rules::hongkong::OPTIONS;
 /// let bad: serde_json::Map<_, _> = serde_json::from_str(r#"{"min_fann": 3}"#).unwrap();
 /// let e = check("hongkong", table, &bad).unwrap_err();
 /// assert!(e.0.contains("min_fann") && e.0.contains("seven_pairs"));

@@ -34,13 +34,14 @@ mod tests {
 
     #[test]
     fn every_rule_sets_table_grows_with_melds_and_discards() {
-        for spec in RULE_SETS {
-            let t = spec.read(&Map::new()).unwrap().aims().ready.0;
+        for set in RULE_SETS {
+            let name = set.name();
+            let t = set.read(&Map::new()).unwrap().aims().ready.0;
             for e in 0..5 {
                 for b in 0..6 {
-                    assert!((0.0..=1.0).contains(&t[e][b]), "{}", spec.name);
-                    assert!(b == 0 || t[e][b] >= t[e][b - 1], "{}", spec.name);
-                    assert!(e == 0 || t[e][b] >= t[e - 1][b], "{}", spec.name);
+                    assert!((0.0..=1.0).contains(&t[e][b]), "{name}");
+                    assert!(b == 0 || t[e][b] >= t[e][b - 1], "{name}");
+                    assert!(e == 0 || t[e][b] >= t[e - 1][b], "{name}");
                 }
             }
         }
@@ -49,8 +50,8 @@ mod tests {
     #[test]
     fn a_minimum_fan_makes_an_early_ready_hand_rare() {
         let ready = |name: &str| {
-            let spec = crate::rules::lookup(name).unwrap();
-            spec.read(&Map::new()).unwrap().aims().ready
+            let set = crate::rules::lookup(name).unwrap();
+            set.read(&Map::new()).unwrap().aims().ready
         };
         // Ten discards, no meld: Yangzhou's 15 fan are rarely there yet; Hangzhou's hands,
         // with no minimum and 财神 wildcards, mostly are.

@@ -11,15 +11,17 @@
 //!
 //! ```
 //! use majiang::Seat;
-//! use majiang::scoring::{Explain, Ledger, Reason};
+//! use majiang::scoring::reason::SELF_DRAW_TOTAL;
+//! use majiang::scoring::{Explain, Ledger};
 //! let mut ledger = Ledger::new(&Seat::FOUR, Explain::Itemise);
-//! ledger.pay(Seat::West, Seat::South, 8, || Reason::WinnerScore { score: 8 });
-//! ledger.pay(Seat::North, Seat::South, 2, || Reason::SelfDrawTotal { total: 2 });
+//! let total = |n: i64| SELF_DRAW_TOTAL.of(&[n]);
+//! ledger.pay(Seat::West, Seat::South, 8, || total(8));
+//! ledger.pay(Seat::North, Seat::South, 2, || total(2));
 //! let net = ledger.net();
 //! assert_eq!(net[&Seat::South], 10);
 //! assert_eq!(net[&Seat::East], 0);
 //! assert_eq!(net.values().sum::<i64>(), 0);
-//! assert_eq!(ledger.payments()[0].to_string(), "west pays south 8: pays the winner's score, 8");
+//! assert_eq!(ledger.payments()[0].to_string(), "west pays south 8: self-draw: pays the total, 8");
 //! ```
 
 use super::reason::Reason;
@@ -162,16 +164,17 @@ impl Ledger {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scoring::reason::SELF_DRAW_TOTAL;
+
+    fn self_draw(total: i64) -> Reason {
+        SELF_DRAW_TOTAL.of(&[total])
+    }
 
     #[test]
     fn zero_and_self_payments_are_not_recorded() {
         let mut l = Ledger::new(&Seat::FOUR, Explain::Itemise);
-        l.pay(Seat::East, Seat::South, 0, || Reason::SelfDrawTotal {
-            total: 0,
-        });
-        l.pay(Seat::East, Seat::East, 5, || Reason::SelfDrawTotal {
-            total: 5,
-        });
+        l.pay(Seat::East, Seat::South, 0, || self_draw(0));
+        l.pay(Seat::East, Seat::East, 5, || self_draw(5));
         assert!(l.payments().is_empty());
         assert!(l.net().values().all(|&v| v == 0));
         assert_eq!(l.net().len(), 4);
@@ -180,9 +183,7 @@ mod tests {
     #[test]
     fn a_negative_amount_is_the_payment_the_other_way() {
         let mut l = Ledger::new(&Seat::FOUR, Explain::Itemise);
-        l.pay(Seat::East, Seat::South, -3, || Reason::SelfDrawTotal {
-            total: 3,
-        });
+        l.pay(Seat::East, Seat::South, -3, || self_draw(3));
         assert_eq!(l.payments()[0].from, Seat::South);
         assert_eq!(l.payments()[0].amount, 3);
         let (net, payments) = l.into_parts();
@@ -193,15 +194,9 @@ mod tests {
     #[test]
     fn net_sums_to_zero_and_follows_every_payment() {
         let mut l = Ledger::new(&Seat::FOUR, Explain::Itemise);
-        l.pay(Seat::West, Seat::South, 8, || Reason::SelfDrawTotal {
-            total: 8,
-        });
-        l.pay(Seat::East, Seat::South, 4, || Reason::SelfDrawTotal {
-            total: 4,
-        });
-        l.pay(Seat::South, Seat::North, 1, || Reason::SelfDrawTotal {
-            total: 1,
-        });
+        l.pay(Seat::West, Seat::South, 8, || self_draw(8));
+        l.pay(Seat::East, Seat::South, 4, || self_draw(4));
+        l.pay(Seat::South, Seat::North, 1, || self_draw(1));
         let net = l.net();
         assert_eq!(net[&Seat::South], 11);
         assert_eq!(net[&Seat::North], 1);
@@ -214,9 +209,7 @@ mod tests {
         l.pay(Seat::West, Seat::South, 8, || {
             unreachable!("a quiet ledger writes no reason")
         });
-        l.pay(Seat::South, Seat::NorthEast, 3, || Reason::SelfDrawTotal {
-            total: 3,
-        });
+        l.pay(Seat::South, Seat::NorthEast, 3, || self_draw(3));
         assert!(l.payments().is_empty());
         let net = l.net();
         assert_eq!((net[&Seat::West], net[&Seat::South]), (-8, 5));

@@ -8,9 +8,9 @@
 //!
 //! The vocabulary the rule sets share: [`PatternDef`] (one row of a rule set's pattern table),
 //! [`PatternScore`] (a row that counts, with its value), [`Ledger`] (zero-sum payments with their
-//! reasons, written only when [`Explain`] asks), [`Reason`] (a payment's rule and numbers, in
-//! English or as a key and arguments for a front end's catalogue) and [`score_request`] (options read, then a win
-//! scored).
+//! reasons, written only when [`Explain`] asks) and [`Reason`] (a payment's rule and numbers, in
+//! English or as a key and arguments for a front end's catalogue; each rule set declares its
+//! rules as [`ReasonDef`]s).
 
 pub mod ledger;
 pub mod pattern;
@@ -19,8 +19,8 @@ pub mod reason;
 pub mod request;
 
 pub use ledger::{Explain, Ledger, Payment};
-pub use pattern::{PatternDef, RuleOptions, score_request};
-pub use reason::Reason;
+pub use pattern::PatternDef;
+pub use reason::{Arg, Reason, ReasonDef};
 
 use crate::counts::TileCounts;
 use crate::meld::Meld;

@@ -1,9 +1,6 @@
-//! The shape every rule set's pattern table shares, and scoring a request under a rule set's
-//! options.
+//! The shape every rule set's pattern table shares.
 
-use super::request::Malformed;
-use super::{Explain, Invalid, PatternScore, Scored, Unit, WinSituation};
-use serde_json::{Map, Value};
+use super::{PatternScore, Unit};
 
 /// One row of a rule set's pattern table (each set lists its rows as `rules::<set>::PATTERNS`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,9 +65,8 @@ impl PatternDef {
     /// option sets it.
     ///
     /// ```
-    /// use majiang::rules::lookup;
-    /// let hk = lookup("hongkong").unwrap();
-    /// let texts: Vec<String> = hk.patterns.iter().map(|p| p.value_text()).collect();
+    /// let texts: Vec<String> =
+    ///     majiang::rules::hongkong::PATTERNS.iter().map(|p| p.value_text()).collect();
     /// assert!(texts.iter().any(|t| t == "3 fan"));
     /// ```
     pub fn value_text(&self) -> String {
@@ -94,39 +90,4 @@ impl PatternDef {
     pub fn score(&self, value: i64) -> PatternScore {
         PatternScore::new(self.id, self.name, value, self.unit)
     }
-}
-
-/// A rule set's options: read from a scoring request, and the scoring of a win under them.
-pub trait RuleOptions: Sized {
-    /// Reads the request's `options` object, and checks what the options need of the request
-    /// (Hangzhou: a `wildcard` field in indicator mode, a `lao` from 1). `Malformed` for
-    /// unknown or bad options, or a request the options cannot read.
-    fn from_request(
-        options: &Map<String, Value>,
-        situation: &WinSituation,
-    ) -> Result<Self, Malformed>;
-
-    /// Scores and settles a win under these options, itemising the payments with their reasons
-    /// or not as `explain` says; `Invalid` when the hand does not win or the rules forbid the
-    /// win.
-    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid>;
-}
-
-/// Reads the options, then scores the win, its payments itemised. `Err` is input that cannot be read (bad options);
-/// `Ok(Err(_))` is a readable hand that is not a valid win.
-///
-/// ```
-/// use majiang::rules::hongkong::Options;
-/// use majiang::scoring::request::ScoreRequest;
-/// let req = ScoreRequest::from_json(r#"{"rules": "hongkong", "concealed": "111m999p555z66z22z",
-///     "winning_tile": "6z", "win": "discard", "discarder": "south", "seat": "west"}"#).unwrap();
-/// let scored = majiang::scoring::score_request::<Options>(&req.options, &req.situation);
-/// assert_eq!(scored.unwrap().unwrap().total, 6);
-/// ```
-pub fn score_request<O: RuleOptions>(
-    options: &Map<String, Value>,
-    situation: &WinSituation,
-) -> Result<Result<Scored, Invalid>, Malformed> {
-    let options = O::from_request(options, situation)?;
-    Ok(options.score(situation, Explain::Itemise))
 }

@@ -17,6 +17,7 @@ use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
 use crate::notation::{format_in_order, parse_tile, parse_tiles};
 use crate::seat::Seat;
+use crate::table::config::TableConfig;
 use crate::tile::{Tile, Wind};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -38,7 +39,7 @@ impl std::error::Error for Malformed {}
 /// read), and the situation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScoreRequest {
-    /// The rule set's name, one of [`RULE_SETS`](crate::rules::RULE_SETS).
+    /// The rule set's name (`hongkong`, ...; the registry of rule sets knows them).
     pub rules: String,
     /// House-rule options, as given.
     pub options: serde_json::Map<String, serde_json::Value>,
@@ -218,7 +219,8 @@ fn concealed(s: &str, field: &str, table: &Table) -> Result<(Vec<Tile>, Vec<Tile
 }
 
 /// The table a request describes: its seats, and whether the bonus tiles are extra winds
-/// (classic with five or six players, seed 003).
+/// (at five or six players, seed 003: only the classic game seats them, and another rule
+/// set's options refuse such a table when the request is scored).
 struct Table {
     seats: Vec<Seat>,
     /// How many bonus tiles are extra winds: 0 (they are flowers, if in play), 4 (`1f`–`4f`, the
@@ -256,7 +258,6 @@ impl ScoreRequest {
     }
 
     fn from_raw(raw: RawRequest) -> Result<ScoreRequest, Malformed> {
-        let spec = crate::rules::lookup(&raw.rules)?;
         let players = match raw.options.get("players") {
             None => 4,
             Some(v) => v
@@ -267,7 +268,7 @@ impl ScoreRequest {
         };
         let seats = Seat::order(players).expect("3..=6").to_vec();
         let table = Table {
-            extra_winds: usize::from(spec.extra_winds(players as u8)),
+            extra_winds: usize::from(TableConfig::extra_winds_at(players as u8)),
             seats: seats.clone(),
         };
         let seat = seat_in(raw.seat.as_deref().unwrap_or("east"), "seat", &seats)?;
@@ -323,7 +324,7 @@ impl ScoreRequest {
             .collect::<Result<Vec<_>, _>>()?;
         if table.extra_winds > 0 && !raw.flowers.is_empty() {
             return Err(bad(format!(
-                "flowers: at a {players}-player classic table the bonus tiles are extra winds \
+                "flowers: at a {players}-player table the bonus tiles are extra winds \
                  ({}), played like any tile: write them in concealed or melds",
                 table.extra_wind_names()
             )));
@@ -403,7 +404,7 @@ impl ScoreRequest {
                 .collect::<Result<Vec<_>, _>>()?;
             if table.extra_winds > 0 && !o.flowers.is_empty() {
                 return Err(bad(format!(
-                    "{field}.flowers: at a {players}-player classic table the bonus tiles are \
+                    "{field}.flowers: at a {players}-player table the bonus tiles are \
                      extra winds: write them in concealed or melds"
                 )));
             }
@@ -513,7 +514,6 @@ mod tests {
     #[test]
     fn malformed_requests_say_why() {
         let cases = [
-            (OK.replace("hongkong", "riichi"), "not a rule set"),
             (
                 OK.replace("\"1z\", \"win\"", "\"1x\", \"win\""),
                 "winning_tile",

@@ -84,9 +84,6 @@ pub struct TableConfig {
     pub hand_rules: HandRules,
     /// How seats are chosen at the start of a match.
     pub seat_choice: SeatChoiceRule,
-    /// Discard wins are limited by the dealer's lao (Hangzhou): see
-    /// [`crate::table::Ruleset::may_win_on_discard`].
-    pub lao_win_phases: bool,
     /// Wildcard discards open a Fortune Gambit round (Hangzhou).
     pub fortune_gambit: bool,
 }

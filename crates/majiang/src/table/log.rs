@@ -34,7 +34,6 @@
 
 use super::game::HandSetup;
 use super::matches::{EndReason, Match, Settlement, Standing};
-use super::ruleset::RuleSetKind;
 use super::{Action, Event, Player};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -129,11 +128,6 @@ pub enum LogRecord {
     Settlement(Settlement),
     /// The end of the match (last line).
     End(MatchSummary),
-}
-
-/// The options of a rule set as a JSON object its options parser reads back.
-pub fn options_json(kind: &RuleSetKind) -> Map<String, Value> {
-    kind.options_json()
 }
 
 /// A match log: its records in order. A [`Session`](super::Session) builds it while playing;
@@ -236,7 +230,7 @@ fn header_of(m: &Match) -> LogHeader {
     LogHeader {
         format: LOG_FORMAT,
         rules: m.ruleset().name().to_string(),
-        options: options_json(m.ruleset().kind()),
+        options: m.ruleset().options_json(),
         seed: m.seed(),
         players: m.players() as u8,
         hand_limit: m.hand_limit(),

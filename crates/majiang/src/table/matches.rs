@@ -178,7 +178,7 @@ impl Match {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(SEAT_STREAM);
         let choice = choose_seats(&ruleset, &mut rng);
-        let rules = MatchRules::of(&ruleset);
+        let rules = ruleset.set().match_rules();
         let n = ruleset.players();
         let lao = if rules.double_starts_lao3 && choice.dealer_double {
             3

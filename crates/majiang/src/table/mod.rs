@@ -97,7 +97,7 @@ pub use log::MatchLog;
 pub use matches::{Match, MatchError, Settlement};
 pub use observation::{Observation, PublicHand};
 pub use replay::{ReplayError, ReplayReport, replay};
-pub use ruleset::{RuleSetKind, Ruleset};
+pub use ruleset::Ruleset;
 pub use seating::{SeatChoice, choose_seats};
 pub use session::{Opening, Session, Step};
 pub use wall::{Wall, WallError};

@@ -94,13 +94,6 @@ pub struct MatchRules {
     pub double_starts_lao3: bool,
 }
 
-impl MatchRules {
-    /// The match rules of `ruleset` (see the table in the [`matches`](super::matches) module docs).
-    pub fn of(ruleset: &super::Ruleset) -> MatchRules {
-        ruleset.kind().match_rules()
-    }
-}
-
 /// The dealer, wind and lao of a hand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Deal {

@@ -1,17 +1,20 @@
-//! A rule set as the engine sees it: its options, the table facts derived from them
-//! ([`TableConfig`]), and the hooks the engine asks (who may win off whom, scoring).
+//! A rule set as the engine sees it: the [`RuleSet`] under its house rules, the table facts
+//! derived from them ([`TableConfig`]), and the hooks the engine asks (who may win off whom,
+//! scoring).
 
 use super::config::TableConfig;
 use crate::analysis::HandRules;
-pub use crate::rules::RuleSetKind;
-use crate::rules::RuleSetSpec;
+use crate::rules::registry;
+use crate::rules::rule_set::{RuleSet, RuleSetSpec};
 use crate::scoring::request::Malformed;
 use crate::scoring::{Explain, Invalid, Scored, WinSituation};
 use crate::seat::Seat;
 use crate::tile::Tile;
 use serde_json::{Map, Value};
+use std::fmt;
+use std::sync::Arc;
 
-/// A rule set ready for the table: options, derived table facts and hooks.
+/// A rule set ready for the table: the set under its house rules, and the table facts.
 ///
 /// ```
 /// use majiang::table::Ruleset;
@@ -20,36 +23,48 @@ use serde_json::{Map, Value};
 /// assert_eq!(r.config().dead_wall.size(), 14);
 /// assert!(Ruleset::from_name("riichi", &serde_json::Map::new()).is_err());
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Ruleset {
-    kind: RuleSetKind,
+    set: Arc<dyn RuleSet>,
     config: TableConfig,
 }
 
 impl Ruleset {
-    /// The rule set with these options. Options that contradict each other (flowers at a
-    /// five- or six-player classic table, whose bonus tiles are extra winds) are refused with a
-    /// message.
-    pub fn new(kind: RuleSetKind) -> Result<Ruleset, Malformed> {
-        let config = kind.table_config()?;
-        Ok(Ruleset { kind, config })
+    /// The rule set under its house rules, as a [`RuleSet`] gives it (any set: one of the
+    /// registry's, read with its options, or one of a caller's own). Options that contradict
+    /// each other (flowers at a five- or six-player classic table, whose bonus tiles are extra
+    /// winds) are refused with a message.
+    pub fn new(set: Box<dyn RuleSet>) -> Result<Ruleset, Malformed> {
+        let config = set.table_config()?;
+        Ok(Ruleset {
+            set: Arc::from(set),
+            config,
+        })
+    }
+
+    /// The rule set `set` under the house rules of `options`, read by its own parser.
+    pub fn with_options(
+        set: &dyn RuleSet,
+        options: &Map<String, Value>,
+    ) -> Result<Ruleset, Malformed> {
+        Ruleset::new(set.read(options)?)
     }
 
     /// The rule set named `name` (one of [`RULE_SETS`](crate::rules::RULE_SETS)) with house
     /// rules read by that rule set's own options parser (unknown names and bad values are
     /// refused with a message).
     pub fn from_name(name: &str, options: &Map<String, Value>) -> Result<Ruleset, Malformed> {
-        Ruleset::new(RuleSetKind::from_name(name, options)?)
+        Ruleset::new(registry::read(name, options)?)
     }
 
-    /// The rule set and its options.
-    pub fn kind(&self) -> &RuleSetKind {
-        &self.kind
+    /// The rule set under its house rules.
+    pub fn set(&self) -> &dyn RuleSet {
+        &*self.set
     }
 
-    /// What the rule set is: names, seats, unit, lao, options, patterns.
+    /// What the rule set is: names, seats, unit, lao, options, patterns, payment reasons.
     pub fn spec(&self) -> &'static RuleSetSpec {
-        self.kind.spec()
+        self.set.spec()
     }
 
     /// The table facts.
@@ -59,7 +74,12 @@ impl Ruleset {
 
     /// The rule set's name (`hongkong`, ...).
     pub fn name(&self) -> &'static str {
-        self.kind.name()
+        self.set.name()
+    }
+
+    /// The house rules as a JSON object the rule set's parser reads back (a log's header).
+    pub fn options_json(&self) -> Map<String, Value> {
+        self.set.options_json()
     }
 
     /// Players at the table.
@@ -86,20 +106,21 @@ impl Ruleset {
     /// `Err` when the hand does not win under these rules (not complete, below the minimum, a
     /// win the rules forbid).
     pub fn score(&self, situation: &WinSituation) -> Result<Scored, Invalid> {
-        self.kind.score(situation, Explain::Itemise)
+        self.set.score(situation, Explain::Itemise)
     }
 
     /// Whether the win scores, and why not: [`Ruleset::score`] without writing out the
     /// payments, for the engine's legality checks.
     pub fn accepts_win(&self, situation: &WinSituation) -> Result<(), Invalid> {
-        self.kind.score(situation, Explain::Quiet).map(|_| ())
+        self.set.score(situation, Explain::Quiet).map(|_| ())
     }
 
     /// Whether the player at seat `winner` may win on a discard by `discarder` when the
-    /// dealer (East) is at `lao`. Hangzhou: from 3 lao on, and only between the dealer and a
-    /// non-dealer; elsewhere always. (Robbing a kong is not a discard win.)
+    /// dealer (East) is at `lao`: never on one's own discard; otherwise as the rule set says
+    /// (Hangzhou: from 3 lao on, and only between the dealer and a non-dealer; elsewhere
+    /// always). Robbing a kong is not a discard win.
     pub fn may_win_on_discard(&self, winner: Seat, discarder: Seat, lao: u8) -> bool {
-        self.kind.may_win_on_discard(winner, discarder, lao)
+        winner != discarder && self.set.may_win_on_discard(winner, discarder, lao)
     }
 
     /// Whether the player at seat `winner` may rob an added kong declared by `konger`: always
@@ -108,3 +129,23 @@ impl Ruleset {
         winner != konger
     }
 }
+
+impl fmt::Debug for Ruleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ruleset")
+            .field("set", &self.set)
+            .field("config", &self.config)
+            .finish()
+    }
+}
+
+/// Two rule sets are equal when they are the same set under the same house rules.
+impl PartialEq for Ruleset {
+    fn eq(&self, other: &Ruleset) -> bool {
+        self.name() == other.name()
+            && self.options_json() == other.options_json()
+            && self.config == other.config
+    }
+}
+
+impl Eq for Ruleset {}

@@ -44,7 +44,7 @@ pub(crate) struct Goals {
 
 impl Goals {
     pub(crate) fn of(ruleset: &Ruleset) -> Goals {
-        let aims = ruleset.kind().aims();
+        let aims = ruleset.set().aims();
         Goals {
             min_fan: aims.min_fan,
             flush_fan: aims.flush_fan,

@@ -13,8 +13,6 @@ use crate::table::{Action, Game, HandSetup, Player, Ruleset};
 use crate::tile::{KINDS, Tile};
 use std::sync::Arc;
 
-const RULE_SETS: [&str; 4] = ["hongkong", "hangzhou", "yangzhou", "classic"];
-
 /// Observations and ready opponents by exposed melds (0–4) and discards (by fours, 0–5).
 struct Sample {
     seen: [[u32; 6]; 5],
@@ -108,15 +106,18 @@ fn table_of(sample: &Sample) -> [[f64; 6]; 5] {
     table
 }
 
-fn rules(name: &str) -> Arc<Ruleset> {
-    Arc::new(Ruleset::from_name(name, &serde_json::Map::new()).unwrap())
+/// Every rule set of the registry under its default house rules, with its name.
+fn every_rule_set() -> impl Iterator<Item = (&'static str, Arc<Ruleset>)> {
+    crate::rules::RULE_SETS.iter().map(|set| {
+        let rules = Ruleset::with_options(*set, &serde_json::Map::new()).unwrap();
+        (set.name(), Arc::new(rules))
+    })
 }
 
 #[test]
 #[ignore = "long: prints the measured tables"]
 fn calibrate_ready_chance() {
-    for name in RULE_SETS {
-        let rules = rules(name);
+    for (name, rules) in every_rule_set() {
         let sample = measure(&rules, 4000, 5000);
         println!("{name}: ready share / observations by exposed melds (rows), discards by fours");
         for e in 0..5 {
@@ -135,7 +136,7 @@ fn calibrate_ready_chance() {
         // well-observed cell asks for the table to be measured again.
         for (e, row) in table.iter().enumerate() {
             for (b, &cell) in row.iter().enumerate() {
-                let stored = rules.kind().aims().ready.chance(e, b * 4);
+                let stored = rules.set().aims().ready.chance(e, b * 4);
                 if sample.seen[e][b] >= 1000 {
                     assert!(
                         (stored - cell).abs() <= 0.02,
@@ -151,8 +152,7 @@ fn calibrate_ready_chance() {
 
 #[test]
 fn the_stored_readiness_tables_agree_with_a_fresh_sample() {
-    for name in RULE_SETS {
-        let rules = rules(name);
+    for (name, rules) in every_rule_set() {
         let sample = measure(&rules, 600, 70_000);
         for e in 0..5 {
             for b in 0..6 {
@@ -160,7 +160,7 @@ fn the_stored_readiness_tables_agree_with_a_fresh_sample() {
                 if n < 1000.0 {
                     continue;
                 }
-                let stored = rules.kind().aims().ready.chance(e, b * 4);
+                let stored = rules.set().aims().ready.chance(e, b * 4);
                 // Each opponent is seen at about a dozen decisions while their discards stay
                 // in one column, so observations come in clusters: four standard errors of a
                 // share of n / 12 independent ones, and a little for the smoothing.

@@ -230,7 +230,7 @@ impl ExpertBot {
 /// win still scores its sets against the other losers). Measured at 300 Yangzhou deals, it did
 /// not pay for its time there, so elsewhere the budget's horizon holds.
 fn settles_every_hand(ruleset: &Ruleset) -> bool {
-    ruleset.kind().aims().losers_settle
+    ruleset.set().aims().losers_settle
 }
 
 /// How many standard errors of the paired difference a candidate must beat the efficient

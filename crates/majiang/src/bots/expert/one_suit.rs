@@ -17,7 +17,7 @@ const MOST_OFF_SUIT: u8 = 4;
 
 /// Whether the rule set doubles a one-suit hand whatever else it holds.
 pub(crate) fn pays_for_one_suit(ruleset: &Ruleset) -> bool {
-    ruleset.kind().aims().one_suit_doubles
+    ruleset.set().aims().one_suit_doubles
 }
 
 /// The suit (0–2) of most numbered tiles in `hand` and how many numbered tiles are of others.

@@ -140,7 +140,7 @@ impl Table<'_> {
     /// for (its first winning kind, on the viewer's discard where allowed, else self-drawn).
     /// Always true without a minimum fan.
     pub(crate) fn pays(&self, q: usize, hand: &TileCounts) -> bool {
-        if self.ruleset.kind().aims().min_fan <= 0 {
+        if self.ruleset.set().aims().min_fan <= 0 {
             return true;
         }
         let me = self.obs.player.index();
@@ -197,7 +197,7 @@ impl Table<'_> {
     /// tile they throw gone from their hand) and the chair whose turn is next. At most once a
     /// playout.
     fn fed_claim(&self, world: &World, me: usize, t: Tile) -> Option<(World, usize)> {
-        let rule = self.ruleset.kind().aims().fed_third_meld;
+        let rule = self.ruleset.set().aims().fed_third_meld;
         if world.claim.is_some() || rule == FedThirdMeld::Nothing || Some(t) == self.obs.wildcard {
             return None;
         }

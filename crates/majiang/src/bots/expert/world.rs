@@ -142,7 +142,7 @@ pub(crate) fn sample(
     rng: &mut ChaCha8Rng,
     accept: impl Fn(usize, &TileCounts) -> bool,
 ) -> World {
-    let aims = ruleset.kind().aims();
+    let aims = ruleset.set().aims();
     let mut pool = Pool(unseen(obs));
     let me = obs.player.index();
     let mut hands = vec![TileCounts::EMPTY; obs.table.len()];

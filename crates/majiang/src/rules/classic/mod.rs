@@ -31,15 +31,14 @@ mod patterns;
 mod settle;
 pub mod spec;
 
-pub use options::Options;
+pub use options::{OPTIONS, Options};
 pub use patterns::PATTERNS;
 pub use settle::settle;
 
 use crate::analysis::{self, Decomposition, Form, Group, GroupKind, HandRules};
 use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
-use crate::scoring::request::Malformed;
-use crate::scoring::{Explain, Invalid, OtherHand, RuleOptions, Scored, WinKind, WinSituation};
+use crate::scoring::{Explain, Invalid, OtherHand, Scored, WinKind, WinSituation};
 use crate::seat::Seat;
 use crate::tile::{Suit, Tile};
 use patterns::{Pattern, Tally, pair_scores, score_flowers, score_set};
@@ -47,19 +46,6 @@ use std::collections::BTreeMap;
 
 /// Classic hands are sets and a pair only: no seven pairs, no thirteen orphans, no wildcards.
 pub const HAND_RULES: HandRules = HandRules::STANDARD_ONLY;
-
-impl RuleOptions for Options {
-    fn from_request(
-        options: &serde_json::Map<String, serde_json::Value>,
-        _: &WinSituation,
-    ) -> Result<Options, Malformed> {
-        Options::from_json(options)
-    }
-
-    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
-        score_with(situation, self, explain)
-    }
-}
 
 /// Scores and settles a win: the winner's patterns and score (`total`), and net chips for every
 /// seat after every player's score has been settled. A chow claimed from anyone but the

@@ -1,7 +1,7 @@
-//! House rules of the classic game (`docs/rules/classic.md`, *Options*; the table is
-//! [`spec::OPTIONS`](super::spec::OPTIONS)).
+//! House rules of the classic game (`docs/rules/classic.md`, *Options*): the table of them
+//! ([`OPTIONS`]) and their parser, which checks against it.
 
-use crate::rules::option_table;
+use crate::rules::option_table::{self, Allowed, OptionSpec};
 use crate::scoring::request::Malformed;
 use serde::{Deserialize, Serialize};
 
@@ -21,20 +21,39 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            flowers: false,
-            players: 4,
-        }
+        Options::DEFAULT
     }
 }
 
+/// The house-rule options: the parser checks against this table, the help prints it.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "flowers",
+        default: "false",
+        allowed: Allowed::Bool,
+        meaning: "flowers and seasons in play (3 and 4 players only: at 5 and 6 they are extra winds)",
+    },
+    OptionSpec {
+        key: "players",
+        default: "4",
+        allowed: Allowed::Whole { min: 3, max: 6 },
+        meaning: "players at the table: 3 (no West), 4, 5 (adds North-East) or 6 (adds South-West)",
+    },
+];
+
 impl Options {
+    /// The documented defaults.
+    pub const DEFAULT: Options = Options {
+        flowers: false,
+        players: 4,
+    };
+
     /// Reads the options from a JSON object. Unknown names, values of the wrong type, a table
     /// size other than 3–6 and flowers at a five- or six-player table are [`Malformed`].
     pub fn from_json(
         map: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Options, Malformed> {
-        option_table::check("classic", super::spec::OPTIONS, map)?;
+        option_table::check("classic", OPTIONS, map)?;
         let options: Options = serde_json::from_value(serde_json::Value::Object(map.clone()))
             .map_err(|e| Malformed(format!("options (classic): {e}")))?;
         if !(3..=6).contains(&options.players) {

@@ -2,9 +2,48 @@
 //! difference of their scores; the dealer ("East") pays and receives double in every exchange.
 
 use crate::scoring::ledger::SEAT_KINDS;
-use crate::scoring::{Explain, Ledger, Reason};
+use crate::scoring::reason::ReasonDef;
+use crate::scoring::{Explain, Ledger};
 use crate::seat::Seat;
 use std::collections::BTreeMap;
+
+/// A loser pays the winner's score.
+pub static WINNER_SCORE: ReasonDef = ReasonDef {
+    key: "classic.winner_score",
+    args: &["score"],
+    english: "pays the winner's score, {score}",
+};
+
+/// A loser pays the winner's score, doubled because the dealer is one of the two.
+pub static WINNER_SCORE_DOUBLED: ReasonDef = ReasonDef {
+    key: "classic.winner_score_doubled",
+    args: &["score", "amount"],
+    english: "pays the winner's score, the dealer pays and receives double, 2 × {score} = \
+              {amount}",
+};
+
+/// The loser with the lower score pays the other the difference of their scores.
+pub static SCORE_DIFFERENCE: ReasonDef = ReasonDef {
+    key: "classic.difference",
+    args: &["high", "low", "diff"],
+    english: "pays the difference of the scores, {high} − {low}: {diff}",
+};
+
+/// The difference of two losers' scores, doubled because one of them is the dealer.
+pub static SCORE_DIFFERENCE_DOUBLED: ReasonDef = ReasonDef {
+    key: "classic.difference_doubled",
+    args: &["high", "low", "diff", "amount"],
+    english: "pays the difference of the scores, {high} − {low}: the dealer pays and receives \
+              double, 2 × {diff} = {amount}",
+};
+
+/// The rules the classic game pays by.
+pub static REASONS: &[&ReasonDef] = &[
+    &WINNER_SCORE,
+    &WINNER_SCORE_DOUBLED,
+    &SCORE_DIFFERENCE,
+    &SCORE_DIFFERENCE_DOUBLED,
+];
 
 /// The payments of a hand, given every seat's score (seats missing from `scores` score 0); its
 /// [`Ledger::net`] is the net chips per seat. `explain` says whether the ledger itemises the
@@ -45,9 +84,9 @@ pub fn settle(
         let amount = if double { 2 * won } else { won };
         ledger.pay(l, winner, amount, || {
             if double {
-                Reason::WinnerScoreDoubled { score: won, amount }
+                WINNER_SCORE_DOUBLED.of(&[won, amount])
             } else {
-                Reason::WinnerScore { score: won }
+                WINNER_SCORE.of(&[won])
             }
         });
     }
@@ -60,14 +99,9 @@ pub fn settle(
             ledger.pay(low, high, amount, || {
                 let (high, low) = (score(high), score(low));
                 if double {
-                    Reason::ScoreDifferenceDoubled {
-                        high,
-                        low,
-                        diff,
-                        amount,
-                    }
+                    SCORE_DIFFERENCE_DOUBLED.of(&[high, low, diff, amount])
                 } else {
-                    Reason::ScoreDifference { high, low, diff }
+                    SCORE_DIFFERENCE.of(&[high, low, diff])
                 }
             });
         }

@@ -1,14 +1,19 @@
-//! What classic Chinese mahjong is, for the [registry](crate::rules::registry): names, seats,
-//! unit, options table, table configuration, match rules and patterns (`docs/rules/classic.md`).
+//! Classic Chinese mahjong as a [`RuleSet`]: names, seats, unit, options table, payment
+//! reasons, table configuration, match rules, a bot's aims and readiness, scoring
+//! (`docs/rules/classic.md`).
 
-use super::{HAND_RULES, Options, PATTERNS};
-use crate::rules::option_table::{Allowed, OptionSpec};
-use crate::rules::registry::{Aims, Readiness, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
+use super::options::OPTIONS;
+use super::{HAND_RULES, Options, PATTERNS, settle};
+use crate::rules::rule_set::{
+    Aims, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats, options_object,
+};
 use crate::scoring::request::Malformed;
+use crate::scoring::{Explain, Invalid, Scored, WinSituation};
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
-use crate::table::matches::{EndRule, MatchRules, Rotation};
+use crate::table::progress::{EndRule, MatchRules, Rotation};
+use serde_json::{Map, Value};
 
-/// Classic Chinese mahjong.
+/// What classic Chinese mahjong is.
 pub static SPEC: RuleSetSpec = RuleSetSpec {
     name: "classic",
     english: "Classic Chinese mahjong",
@@ -18,25 +23,42 @@ pub static SPEC: RuleSetSpec = RuleSetSpec {
     lao: false,
     options: OPTIONS,
     patterns: PATTERNS,
-    read: |map| Options::from_json(map).map(RuleSetKind::Classic),
-    score_request: crate::scoring::score_request::<Options>,
+    reasons: settle::REASONS,
 };
 
-/// The house-rule options: the parser checks against this table, the help prints it.
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        key: "flowers",
-        default: "false",
-        allowed: Allowed::Bool,
-        meaning: "flowers and seasons in play (3 and 4 players only: at 5 and 6 they are extra winds)",
-    },
-    OptionSpec {
-        key: "players",
-        default: "4",
-        allowed: Allowed::Whole { min: 3, max: 6 },
-        meaning: "players at the table: 3 (no West), 4, 5 (adds North-East) or 6 (adds South-West)",
-    },
-];
+/// Classic Chinese mahjong under its default house rules (the registry's entry).
+pub static CLASSIC: Options = Options::DEFAULT;
+
+/// Classic Chinese mahjong under these house rules.
+impl RuleSet for Options {
+    fn spec(&self) -> &'static RuleSetSpec {
+        &SPEC
+    }
+
+    fn read(&self, options: &Map<String, Value>) -> Result<Box<dyn RuleSet>, Malformed> {
+        Ok(Box::new(Options::from_json(options)?))
+    }
+
+    fn options_json(&self) -> Map<String, Value> {
+        options_object(self)
+    }
+
+    fn table_config(&self) -> Result<TableConfig, Malformed> {
+        table_config(self)
+    }
+
+    fn match_rules(&self) -> MatchRules {
+        match_rules()
+    }
+
+    fn aims(&self) -> Aims {
+        aims(self)
+    }
+
+    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
+        super::score_with(situation, self, explain)
+    }
+}
 
 /// The table facts of these options. Flowers at a five- or six-player table (whose bonus
 /// tiles are extra winds) are refused.
@@ -63,7 +85,6 @@ pub fn table_config(o: &Options) -> Result<TableConfig, Malformed> {
         wildcard: WildcardRule::None,
         hand_rules: HAND_RULES,
         seat_choice: SeatChoiceRule::HighestRoll,
-        lao_win_phases: false,
         fortune_gambit: false,
     })
 }

@@ -23,11 +23,10 @@ pub mod patterns;
 pub mod settle;
 pub mod spec;
 
-pub use options::{MatchEnd, Options, WildcardMode};
+pub use options::{MatchEnd, OPTIONS, Options, WildcardMode};
 pub use patterns::PATTERNS;
 
-use crate::scoring::request::Malformed;
-use crate::scoring::{Explain, Invalid, RuleOptions, Scored, WinSituation};
+use crate::scoring::{Explain, Invalid, Scored, WinSituation};
 use crate::tile::Tile;
 
 fn wild_kind(situation: &WinSituation, options: &Options) -> Result<Tile, Invalid> {
@@ -65,32 +64,6 @@ pub fn score_with(
         total,
         settle::settle(situation, total, options.cap, explain),
     ))
-}
-
-/// Malformed: unknown or bad options, `lao` 0, or the `indicator` wildcard mode without the
-/// request's `wildcard` field.
-impl RuleOptions for Options {
-    fn from_request(
-        options: &serde_json::Map<String, serde_json::Value>,
-        situation: &WinSituation,
-    ) -> Result<Options, Malformed> {
-        let options = Options::from_json(options)?;
-        if options.wild_kind(situation.wildcard).is_none() {
-            return Err(Malformed(
-                "wildcard: with the option wildcard = \"indicator\" the request must name the \
-                 wild kind, e.g. \"wildcard\": \"5m\""
-                    .into(),
-            ));
-        }
-        if situation.lao == 0 {
-            return Err(Malformed("lao: counts from 1".into()));
-        }
-        Ok(options)
-    }
-
-    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
-        score_with(situation, self, explain)
-    }
 }
 
 #[cfg(test)]

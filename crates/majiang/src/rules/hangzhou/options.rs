@@ -1,8 +1,8 @@
-//! Hangzhou house rules (`docs/rules/hangzhou.md`, *Options*; the table is
-//! [`spec::OPTIONS`](super::spec::OPTIONS)), read from a request's `options` object
-//! (and, later, a TOML rules file).
+//! Hangzhou house rules (`docs/rules/hangzhou.md`, *Options*): the table of them
+//! ([`OPTIONS`]) and their parser, which checks against it, reading a request's `options`
+//! object (and, later, a TOML rules file).
 
-use crate::rules::option_table;
+use crate::rules::option_table::{self, Allowed, OptionSpec};
 use crate::scoring::request::Malformed;
 use crate::tile::Tile;
 use serde::{Deserialize, Serialize};
@@ -88,26 +88,80 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            wildcard: WildcardMode::White,
-            base: 1,
-            cap: None,
-            end: MatchEnd::default(),
-            dice_double_starts_lao3: false,
-        }
+        Options::DEFAULT
     }
 }
 
 /// The largest base score accepted (keeps every product far from overflow).
 pub const MAX_BASE: i64 = 1_000_000;
 
+/// The house-rule options: the parser checks against this table, the help prints it.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "wildcard",
+        default: "\"white\"",
+        allowed: Allowed::OneOf {
+            values: &["white", "indicator"],
+        },
+        meaning: "which tiles are wild: the four White dragons, or the kind of a turned-up indicator",
+    },
+    OptionSpec {
+        key: "base",
+        default: "1",
+        allowed: Allowed::Whole {
+            min: 1,
+            max: MAX_BASE,
+        },
+        meaning: "the base score every hand starts from (tables use 1, 2, 3 or 5)",
+    },
+    OptionSpec {
+        key: "cap",
+        default: "null",
+        allowed: Allowed::WholeOrNone {
+            min: 1,
+            max: i64::MAX,
+        },
+        meaning: "the most one payer pays for one hand (tables use 64, 128 or 256); null: no cap",
+    },
+    OptionSpec {
+        key: "end",
+        default: "\"rounds:8\"",
+        allowed: Allowed::Form {
+            form: "rounds:N or points:N (N at least 1)",
+            examples: &["rounds:8", "rounds:16", "points:50"],
+        },
+        meaning: "when the match ends: after N hands, or once a player's N starting points are gone",
+    },
+    OptionSpec {
+        key: "dice_double_starts_lao3",
+        default: "false",
+        allowed: Allowed::Bool,
+        meaning: "a new dealer whose dealer-choice roll was a double or 12 starts at 3 lao",
+    },
+    OptionSpec {
+        key: "players",
+        default: "4",
+        allowed: Allowed::Whole { min: 4, max: 4 },
+        meaning: "players at the table: Hangzhou mahjong is played by four",
+    },
+];
+
 impl Options {
+    /// The documented defaults.
+    pub const DEFAULT: Options = Options {
+        wildcard: WildcardMode::White,
+        base: 1,
+        cap: None,
+        end: MatchEnd::Rounds(8),
+        dice_double_starts_lao3: false,
+    };
+
     /// Reads the options object of a request. Unknown names and bad values are [`Malformed`].
     /// `players` (read by the request itself) is accepted only as 4: Hangzhou seats four.
     pub fn from_json(
         map: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Options, Malformed> {
-        option_table::check("hangzhou", super::spec::OPTIONS, map)?;
+        option_table::check("hangzhou", OPTIONS, map)?;
         let mut map = map.clone();
         if let Some(p) = map.remove("players") {
             if p.as_u64() != Some(4) {

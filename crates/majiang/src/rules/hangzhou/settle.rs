@@ -25,8 +25,74 @@
 //! Every amount is written to a [`Ledger`] with its reason, the rule and its arithmetic.
 
 use crate::meld::Meld;
-use crate::scoring::{Explain, Ledger, Reason, WinKind, WinSituation};
+use crate::scoring::reason::{Arg, Reason, ReasonDef, SELF_DRAW_TOTAL};
+use crate::scoring::{Explain, Ledger, WinKind, WinSituation};
 use crate::seat::Seat;
+
+/// San Tan Chengbao (三摊承包): fed the winner three melds, pays every share twice.
+pub static CHENGBAO: ReasonDef = ReasonDef {
+    key: "hangzhou.chengbao",
+    args: &["shares", "amount"],
+    english: "San Tan Chengbao: fed the winner three melds, pays every share ×2, ({shares}) × 2 \
+              = {amount}",
+};
+
+/// Reverse Chengbao (倒承包): made three melds from the winner's discards, pays every share
+/// twice, its own included.
+pub static REVERSE_CHENGBAO: ReasonDef = ReasonDef {
+    key: "hangzhou.reverse_chengbao",
+    args: &["shares", "amount"],
+    english: "Reverse Chengbao: made three melds from the winner's discards, pays every share ×2, \
+              its own included, ({shares}) × 2 = {amount}",
+};
+
+/// A discard: the discarder pays the total once.
+pub static DISCARDER_PAYS_TOTAL: ReasonDef = ReasonDef {
+    key: "hangzhou.discarder_total",
+    args: &["total"],
+    english: "discard: the discarder pays the total once, {total}",
+};
+
+/// Zhuo Gang (捉杠): the owner of the robbed kong pays every self-draw share.
+pub static ZHUO_GANG: ReasonDef = ReasonDef {
+    key: "hangzhou.zhuo_gang",
+    args: &["shares", "amount"],
+    english: "Zhuo Gang: the robbed kong's owner pays every self-draw share, {shares} = {amount}",
+};
+
+/// A self-draw by another player: the dealer pays double.
+pub static DEALER_PAYS_DOUBLE: ReasonDef = ReasonDef {
+    key: "hangzhou.dealer_double",
+    args: &["total", "amount"],
+    english: "self-draw: the dealer pays double, 2 × {total} = {amount}",
+};
+
+/// What a payer owes by the rules in `owed`, limited by the cap.
+pub static CAPPED: ReasonDef = ReasonDef {
+    key: "hangzhou.capped",
+    args: &["owed", "sum", "cap"],
+    english: "{owed}; owes {sum}, capped at {cap}",
+};
+
+/// What a payer owes by the rules in `owed`, limited by the zero floor (it pays at most its
+/// balance above 0).
+pub static FLOORED: ReasonDef = ReasonDef {
+    key: "hangzhou.floored",
+    args: &["owed", "sum", "balance"],
+    english: "{owed}; owes {sum}, balance {balance}: pays at most what it holds above 0",
+};
+
+/// The rules Hangzhou pays by (a self-draw's each loser paying the total is shared).
+pub static REASONS: &[&ReasonDef] = &[
+    &SELF_DRAW_TOTAL,
+    &CHENGBAO,
+    &REVERSE_CHENGBAO,
+    &DISCARDER_PAYS_TOTAL,
+    &ZHUO_GANG,
+    &DEALER_PAYS_DOUBLE,
+    &CAPPED,
+    &FLOORED,
+];
 
 /// How many melds make the three-meld penalty.
 pub const CHENGBAO_MELDS: usize = 3;
@@ -89,24 +155,15 @@ pub struct Liability {
 impl Liability {
     /// The rule and its arithmetic in a hand worth `total`.
     pub fn reason(&self, s: &WinSituation, total: i64) -> Reason {
-        let shares = || s.losers().map(|x| share(s, x, total)).collect();
-        let amount = self.amount;
+        let shares = || Arg::Shares(s.losers().map(|x| share(s, x, total)).collect());
+        let amount = Arg::Number(self.amount);
         match self.rule {
-            Rule::Chengbao => Reason::Chengbao {
-                shares: shares(),
-                amount,
-            },
-            Rule::ReverseChengbao => Reason::ReverseChengbao {
-                shares: shares(),
-                amount,
-            },
-            Rule::Discard => Reason::DiscarderPaysTotal { total },
-            Rule::ZhuoGang => Reason::ZhuoGang {
-                shares: shares(),
-                amount,
-            },
-            Rule::SelfDraw if amount == total => Reason::SelfDrawTotal { total },
-            Rule::SelfDraw => Reason::DealerPaysDouble { total, amount },
+            Rule::Chengbao => CHENGBAO.with([shares(), amount]),
+            Rule::ReverseChengbao => REVERSE_CHENGBAO.with([shares(), amount]),
+            Rule::Discard => DISCARDER_PAYS_TOTAL.of(&[total]),
+            Rule::ZhuoGang => ZHUO_GANG.with([shares(), amount]),
+            Rule::SelfDraw if self.amount == total => SELF_DRAW_TOTAL.of(&[total]),
+            Rule::SelfDraw => DEALER_PAYS_DOUBLE.of(&[total, self.amount]),
         }
     }
 }
@@ -185,10 +242,10 @@ pub fn settle(s: &WinSituation, total: i64, cap: Option<i64>, explain: Explain) 
                 }
             }
             (pay, Some(limit)) => ledger.pay(payer, s.seat, pay, || {
-                let owed = mine().map(|l| l.reason(s, total)).collect();
+                let owed = Arg::Owed(mine().map(|l| l.reason(s, total)).collect());
                 match limit {
-                    Limit::Cap(cap) => Reason::Capped { owed, sum, cap },
-                    Limit::Floor { balance } => Reason::Floored { owed, sum, balance },
+                    Limit::Cap(cap) => CAPPED.with([owed, sum.into(), cap.into()]),
+                    Limit::Floor { balance } => FLOORED.with([owed, sum.into(), balance.into()]),
                 }
             }),
         }

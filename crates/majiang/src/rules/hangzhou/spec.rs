@@ -1,17 +1,21 @@
-//! What Hangzhou mahjong is, for the [registry](crate::rules::registry): names, seats, unit,
-//! options table, table configuration, match rules and patterns (`docs/rules/hangzhou.md`).
+//! Hangzhou mahjong as a [`RuleSet`]: names, seats, unit, options table, payment reasons,
+//! table configuration, match rules, a bot's aims and readiness, who may win on a discard,
+//! scoring (`docs/rules/hangzhou.md`).
 
-use super::options::MAX_BASE;
-use super::{MatchEnd, Options, PATTERNS, WildcardMode};
-use crate::rules::option_table::{Allowed, OptionSpec};
-use crate::rules::registry::{
-    Aims, FedThirdMeld, Readiness, RuleSetKind, RuleSetSpec, ScoreUnit, Seats,
+use super::options::OPTIONS;
+use super::{MatchEnd, Options, PATTERNS, WildcardMode, eligibility, settle};
+use crate::rules::rule_set::{
+    Aims, FedThirdMeld, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats, options_object,
 };
+use crate::scoring::request::Malformed;
+use crate::scoring::{Explain, Invalid, Scored, WinSituation};
+use crate::seat::Seat;
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
-use crate::table::matches::{EndRule, MatchRules, Rotation};
+use crate::table::progress::{EndRule, MatchRules, Rotation};
 use crate::tile::Tile;
+use serde_json::{Map, Value};
 
-/// Hangzhou mahjong.
+/// What Hangzhou mahjong is.
 pub static SPEC: RuleSetSpec = RuleSetSpec {
     name: "hangzhou",
     english: "Hangzhou mahjong",
@@ -21,60 +25,62 @@ pub static SPEC: RuleSetSpec = RuleSetSpec {
     lao: true,
     options: OPTIONS,
     patterns: PATTERNS,
-    read: |map| Options::from_json(map).map(RuleSetKind::Hangzhou),
-    score_request: crate::scoring::score_request::<Options>,
+    reasons: settle::REASONS,
 };
 
-/// The house-rule options: the parser checks against this table, the help prints it.
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        key: "wildcard",
-        default: "\"white\"",
-        allowed: Allowed::OneOf {
-            values: &["white", "indicator"],
-        },
-        meaning: "which tiles are wild: the four White dragons, or the kind of a turned-up indicator",
-    },
-    OptionSpec {
-        key: "base",
-        default: "1",
-        allowed: Allowed::Whole {
-            min: 1,
-            max: MAX_BASE,
-        },
-        meaning: "the base score every hand starts from (tables use 1, 2, 3 or 5)",
-    },
-    OptionSpec {
-        key: "cap",
-        default: "null",
-        allowed: Allowed::WholeOrNone {
-            min: 1,
-            max: i64::MAX,
-        },
-        meaning: "the most one payer pays for one hand (tables use 64, 128 or 256); null: no cap",
-    },
-    OptionSpec {
-        key: "end",
-        default: "\"rounds:8\"",
-        allowed: Allowed::Form {
-            form: "rounds:N or points:N (N at least 1)",
-            examples: &["rounds:8", "rounds:16", "points:50"],
-        },
-        meaning: "when the match ends: after N hands, or once a player's N starting points are gone",
-    },
-    OptionSpec {
-        key: "dice_double_starts_lao3",
-        default: "false",
-        allowed: Allowed::Bool,
-        meaning: "a new dealer whose dealer-choice roll was a double or 12 starts at 3 lao",
-    },
-    OptionSpec {
-        key: "players",
-        default: "4",
-        allowed: Allowed::Whole { min: 4, max: 4 },
-        meaning: "players at the table: Hangzhou mahjong is played by four",
-    },
-];
+/// Hangzhou mahjong under its default house rules (the registry's entry).
+pub static HANGZHOU: Options = Options::DEFAULT;
+
+/// Hangzhou mahjong under these house rules.
+impl RuleSet for Options {
+    fn spec(&self) -> &'static RuleSetSpec {
+        &SPEC
+    }
+
+    fn read(&self, options: &Map<String, Value>) -> Result<Box<dyn RuleSet>, Malformed> {
+        Ok(Box::new(Options::from_json(options)?))
+    }
+
+    fn options_json(&self) -> Map<String, Value> {
+        options_object(self)
+    }
+
+    fn table_config(&self) -> Result<TableConfig, Malformed> {
+        Ok(table_config(self))
+    }
+
+    fn match_rules(&self) -> MatchRules {
+        match_rules(self)
+    }
+
+    fn aims(&self) -> Aims {
+        aims()
+    }
+
+    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
+        super::score_with(situation, self, explain)
+    }
+
+    /// In `indicator` mode the request must name the wild kind; lao counts from 1.
+    fn check_request(&self, situation: &WinSituation) -> Result<(), Malformed> {
+        if self.wild_kind(situation.wildcard).is_none() {
+            return Err(Malformed(
+                "wildcard: with the option wildcard = \"indicator\" the request must name the \
+                 wild kind, e.g. \"wildcard\": \"5m\""
+                    .into(),
+            ));
+        }
+        if situation.lao == 0 {
+            return Err(Malformed("lao: counts from 1".into()));
+        }
+        Ok(())
+    }
+
+    /// From 3 lao on, and only between the dealer and a non-dealer (the lao phases).
+    fn may_win_on_discard(&self, winner: Seat, discarder: Seat, lao: u8) -> bool {
+        eligibility::discard_win_allowed(winner, discarder, Seat::East, lao)
+    }
+}
 
 /// The table facts of these options.
 pub fn table_config(o: &Options) -> TableConfig {
@@ -93,7 +99,6 @@ pub fn table_config(o: &Options) -> TableConfig {
         },
         hand_rules: super::patterns::hand_rules(Tile::WHITE),
         seat_choice: SeatChoiceRule::CountedRoll,
-        lao_win_phases: true,
         fortune_gambit: true,
     }
 }

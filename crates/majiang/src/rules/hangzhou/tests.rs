@@ -1,7 +1,7 @@
 //! Worked examples for every pattern and rule, each with a near miss.
 
 use super::*;
-use crate::scoring::request::ScoreRequest;
+use crate::scoring::request::{Malformed, ScoreRequest};
 use crate::seat::Seat;
 use serde_json::{Value, json};
 
@@ -13,7 +13,7 @@ fn run(overrides: Value) -> Result<Result<Scored, Invalid>, Malformed> {
         req[k] = v;
     }
     let r = ScoreRequest::from_json(&req.to_string())?;
-    crate::scoring::score_request::<Options>(&r.options, &r.situation)
+    crate::rules::score(&r)
 }
 
 fn ok(overrides: Value) -> Scored {

@@ -30,16 +30,12 @@ mod patterns;
 mod settle;
 pub mod spec;
 
-pub use options::Options;
+pub use options::{OPTIONS, Options};
 pub use patterns::{DEFAULT_LIMIT, PATTERNS, pattern};
 pub use settle::points;
 
-use crate::scoring::request::Malformed;
-use crate::scoring::{
-    Explain, Invalid, PatternDef, PatternScore, RuleOptions, Scored, WinKind, WinSituation,
-};
+use crate::scoring::{Explain, Invalid, PatternDef, PatternScore, Scored, WinKind, WinSituation};
 use patterns::Context;
-use serde_json::{Map, Value};
 
 /// The best reading's pattern rows (each with its fan) and the fan paid for.
 struct Best {
@@ -168,16 +164,6 @@ pub fn score_with(
         // The reasons name the hand's fan (the total shown), the points capped at the limit.
         settle::settle(situation, best.fan, pts, explain),
     ))
-}
-
-impl RuleOptions for Options {
-    fn from_request(options: &Map<String, Value>, _: &WinSituation) -> Result<Options, Malformed> {
-        Options::from_json(options)
-    }
-
-    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
-        score_with(situation, self, explain)
-    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
-//! The Hong Kong house rules (`docs/rules/hongkong.md`, *Options*; the table is
-//! [`spec::OPTIONS`](super::spec::OPTIONS)).
+//! The Hong Kong house rules (`docs/rules/hongkong.md`, *Options*): the table of them
+//! ([`OPTIONS`]) and their parser, which checks against it.
 
-use crate::rules::option_table;
+use crate::rules::option_table::{self, Allowed, OptionSpec};
 use crate::scoring::request::Malformed;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -33,21 +33,58 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            min_fan: 3,
-            limit: 10,
-            flowers: true,
-            seven_pairs: 4,
-        }
+        Options::DEFAULT
     }
 }
 
+/// The house-rule options: the parser checks against this table, the help prints it.
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "min_fan",
+        default: "3",
+        allowed: Allowed::Whole { min: 0, max: 64 },
+        meaning: "fewest fan for a valid win; a hand at the limit always wins",
+    },
+    OptionSpec {
+        key: "limit",
+        default: "10",
+        allowed: Allowed::Whole { min: 1, max: 64 },
+        meaning: "fan at and above which the limit (64 points) pays",
+    },
+    OptionSpec {
+        key: "flowers",
+        default: "true",
+        allowed: Allowed::Bool,
+        meaning: "flowers and seasons are in play",
+    },
+    OptionSpec {
+        key: "seven_pairs",
+        default: "4",
+        allowed: Allowed::Whole { min: 0, max: 64 },
+        meaning: "fan for Seven Pairs; 0 means seven pairs is not a winning hand",
+    },
+    OptionSpec {
+        key: "players",
+        default: "4",
+        allowed: Allowed::Whole { min: 4, max: 4 },
+        meaning: "players at the table: Hong Kong mahjong is played by four",
+    },
+];
+
 impl Options {
+    /// The documented defaults.
+    pub const DEFAULT: Options = Options {
+        min_fan: 3,
+        limit: 10,
+        flowers: true,
+        seven_pairs: 4,
+    };
+
     /// Reads the options of a scoring request. Unknown names and bad values are [`Malformed`].
     /// `"players"` (read by the request itself) is accepted only as 4: Hong Kong is a
     /// four-player game.
     pub fn from_json(map: &Map<String, Value>) -> Result<Options, Malformed> {
-        option_table::check("hongkong", super::spec::OPTIONS, map)?;
+        option_table::check("hongkong", OPTIONS, map)?;
         let mut map = map.clone();
         if let Some(p) = map.remove("players") {
             if p.as_u64() != Some(4) {

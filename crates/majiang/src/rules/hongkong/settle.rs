@@ -1,6 +1,31 @@
 //! From fan to chips: seed 004's payment ("fan-laak") table and who pays.
 
-use crate::scoring::{Explain, Ledger, Reason, WinKind, WinSituation};
+use crate::scoring::reason::ReasonDef;
+use crate::scoring::{Explain, Ledger, WinKind, WinSituation};
+
+/// Self-draw: every loser pays double.
+pub static FAN_SELF_DRAW: ReasonDef = ReasonDef {
+    key: "hongkong.fan_self_draw",
+    args: &["fan", "points"],
+    english: "{fan} fan → {points} points; self-draw: everyone pays double, 2 × {points}",
+};
+
+/// A discard (or a robbed kong): the discarder pays double.
+pub static FAN_DISCARDER: ReasonDef = ReasonDef {
+    key: "hongkong.fan_discarder",
+    args: &["fan", "points"],
+    english: "{fan} fan → {points} points; discard: the discarder pays double, 2 × {points}",
+};
+
+/// A discard: a loser who did not discard pays the points.
+pub static FAN_OTHER_LOSER: ReasonDef = ReasonDef {
+    key: "hongkong.fan_other",
+    args: &["fan", "points"],
+    english: "{fan} fan → {points} points; discard: the others pay the points, {points}",
+};
+
+/// The rules Hong Kong pays by.
+pub static REASONS: &[&ReasonDef] = &[&FAN_SELF_DRAW, &FAN_DISCARDER, &FAN_OTHER_LOSER];
 
 /// Points for a hand of `fan` under a limit of `limit` fan: 0→1, 1→2, 2→4, 3→8, 4–6→16,
 /// 7 up to `limit − 1`→32 (7–9 under the default limit of 10), at or above the limit→64.
@@ -39,15 +64,13 @@ pub(crate) fn settle(s: &WinSituation, fan: u32, points: i64, explain: Explain) 
     for loser in s.losers() {
         let fan = i64::from(fan);
         let (pays, why) = match s.win {
-            WinKind::SelfDraw => (2 * points, Reason::FanSelfDraw { fan, points }),
+            WinKind::SelfDraw => (2 * points, &FAN_SELF_DRAW),
             WinKind::Discard | WinKind::RobbingKong if s.discarder == Some(loser) => {
-                (2 * points, Reason::FanDiscarder { fan, points })
+                (2 * points, &FAN_DISCARDER)
             }
-            WinKind::Discard | WinKind::RobbingKong => {
-                (points, Reason::FanOtherLoser { fan, points })
-            }
+            WinKind::Discard | WinKind::RobbingKong => (points, &FAN_OTHER_LOSER),
         };
-        ledger.pay(loser, s.seat, pays, || why);
+        ledger.pay(loser, s.seat, pays, || why.of(&[fan, points]));
     }
     ledger
 }

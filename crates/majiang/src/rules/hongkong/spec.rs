@@ -1,14 +1,19 @@
-//! What Hong Kong mahjong is, for the [registry](crate::rules::registry): names, seats, unit,
-//! options table, table configuration, match rules and patterns (`docs/rules/hongkong.md`).
+//! Hong Kong mahjong as a [`RuleSet`]: names, seats, unit, options table, payment reasons,
+//! table configuration, match rules, a bot's aims and readiness, scoring
+//! (`docs/rules/hongkong.md`).
 
-use super::{Options, PATTERNS};
+use super::options::OPTIONS;
+use super::{Options, PATTERNS, settle};
 use crate::analysis::HandRules;
-use crate::rules::option_table::{Allowed, OptionSpec};
-use crate::rules::registry::{Aims, Readiness, RuleSetKind, RuleSetSpec, ScoreUnit, Seats};
+use crate::rules::rule_set::options_object;
+use crate::rules::rule_set::{Aims, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats};
+use crate::scoring::request::Malformed;
+use crate::scoring::{Explain, Invalid, Scored, WinSituation};
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
-use crate::table::matches::{EndRule, MatchRules, Rotation};
+use crate::table::progress::{EndRule, MatchRules, Rotation};
+use serde_json::{Map, Value};
 
-/// Hong Kong mahjong.
+/// What Hong Kong mahjong is.
 pub static SPEC: RuleSetSpec = RuleSetSpec {
     name: "hongkong",
     english: "Hong Kong mahjong",
@@ -18,43 +23,42 @@ pub static SPEC: RuleSetSpec = RuleSetSpec {
     lao: false,
     options: OPTIONS,
     patterns: PATTERNS,
-    read: |map| Options::from_json(map).map(RuleSetKind::HongKong),
-    score_request: crate::scoring::score_request::<Options>,
+    reasons: settle::REASONS,
 };
 
-/// The house-rule options: the parser checks against this table, the help prints it.
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        key: "min_fan",
-        default: "3",
-        allowed: Allowed::Whole { min: 0, max: 64 },
-        meaning: "fewest fan for a valid win; a hand at the limit always wins",
-    },
-    OptionSpec {
-        key: "limit",
-        default: "10",
-        allowed: Allowed::Whole { min: 1, max: 64 },
-        meaning: "fan at and above which the limit (64 points) pays",
-    },
-    OptionSpec {
-        key: "flowers",
-        default: "true",
-        allowed: Allowed::Bool,
-        meaning: "flowers and seasons are in play",
-    },
-    OptionSpec {
-        key: "seven_pairs",
-        default: "4",
-        allowed: Allowed::Whole { min: 0, max: 64 },
-        meaning: "fan for Seven Pairs; 0 means seven pairs is not a winning hand",
-    },
-    OptionSpec {
-        key: "players",
-        default: "4",
-        allowed: Allowed::Whole { min: 4, max: 4 },
-        meaning: "players at the table: Hong Kong mahjong is played by four",
-    },
-];
+/// Hong Kong mahjong under its default house rules (the registry's entry).
+pub static HONG_KONG: Options = Options::DEFAULT;
+
+/// Hong Kong mahjong under these house rules.
+impl RuleSet for Options {
+    fn spec(&self) -> &'static RuleSetSpec {
+        &SPEC
+    }
+
+    fn read(&self, options: &Map<String, Value>) -> Result<Box<dyn RuleSet>, Malformed> {
+        Ok(Box::new(Options::from_json(options)?))
+    }
+
+    fn options_json(&self) -> Map<String, Value> {
+        options_object(self)
+    }
+
+    fn table_config(&self) -> Result<TableConfig, Malformed> {
+        Ok(table_config(self))
+    }
+
+    fn match_rules(&self) -> MatchRules {
+        match_rules()
+    }
+
+    fn aims(&self) -> Aims {
+        aims(self)
+    }
+
+    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
+        super::score_with(situation, self, explain)
+    }
+}
 
 /// The table facts of these options.
 pub fn table_config(o: &Options) -> TableConfig {
@@ -75,7 +79,6 @@ pub fn table_config(o: &Options) -> TableConfig {
             wildcard: None,
         },
         seat_choice: SeatChoiceRule::WindTiles,
-        lao_win_phases: false,
         fortune_gambit: false,
     }
 }

@@ -27,12 +27,11 @@ pub mod reading;
 pub mod settle;
 pub mod spec;
 
-pub use options::Options;
+pub use options::{OPTIONS, Options};
 pub use patterns::PATTERNS;
 
 use crate::meld::MeldKind;
-use crate::scoring::request::Malformed;
-use crate::scoring::{Explain, Invalid, PatternDef, RuleOptions, Scored, WinKind, WinSituation};
+use crate::scoring::{Explain, Invalid, PatternDef, Scored, WinKind, WinSituation};
 use patterns::{fan_of, total};
 use reading::{Reading, readings};
 
@@ -76,19 +75,6 @@ pub fn score_with(
         .map(|(p, n)| p.score(p.value * i64::from(*n)))
         .collect();
     Ok(Scored::settled(patterns, fan, ledger))
-}
-
-impl RuleOptions for Options {
-    fn from_request(
-        options: &serde_json::Map<String, serde_json::Value>,
-        _: &WinSituation,
-    ) -> Result<Options, Malformed> {
-        Options::from_json(options)
-    }
-
-    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
-        score_with(situation, self, explain)
-    }
 }
 
 type Best = (Reading, Vec<(&'static PatternDef, u32)>, i64);

@@ -1,7 +1,7 @@
-//! Yangzhou house rules (`docs/rules/yangzhou.md`, *Options*; the table is
-//! [`spec::OPTIONS`](super::spec::OPTIONS)).
+//! Yangzhou house rules (`docs/rules/yangzhou.md`, *Options*): the table of them
+//! ([`OPTIONS`]) and their parser, which checks against it.
 
-use crate::rules::option_table;
+use crate::rules::option_table::{self, Allowed, OptionSpec};
 use crate::scoring::request::Malformed;
 use serde::{Deserialize, Serialize};
 
@@ -26,20 +26,49 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            min_fan: 15,
-            chow: false,
-        }
+        Options::DEFAULT
     }
 }
 
+/// The house-rule options: the parser checks against this table, the help prints it.
+/// (`players` is not a Yangzhou option: the game is for four.)
+pub const OPTIONS: &[OptionSpec] = &[
+    OptionSpec {
+        key: "min_fan",
+        default: "15",
+        allowed: Allowed::Whole {
+            min: 0,
+            max: u32::MAX as i64,
+        },
+        meaning: "the least fan a hand needs to win",
+    },
+    OptionSpec {
+        key: "chow",
+        default: "false",
+        allowed: Allowed::Bool,
+        meaning: "whether chows may be claimed (concealed chows are always fine)",
+    },
+    OptionSpec {
+        key: "players",
+        default: "4",
+        allowed: Allowed::Whole { min: 4, max: 4 },
+        meaning: "players at the table: Yangzhou mahjong is played by four",
+    },
+];
+
 impl Options {
+    /// The documented defaults.
+    pub const DEFAULT: Options = Options {
+        min_fan: 15,
+        chow: false,
+    };
+
     /// Reads the options object of a scoring request; absent names keep their defaults.
     /// `"players"` is accepted only as 4.
     pub fn from_json(
         map: &serde_json::Map<String, serde_json::Value>,
     ) -> Result<Options, Malformed> {
-        option_table::check("yangzhou", super::spec::OPTIONS, map)?;
+        option_table::check("yangzhou", OPTIONS, map)?;
         // `players` (read by the request itself) is accepted only as 4, as the other
         // four-player rule sets accept it.
         let mut map = map.clone();

@@ -1,8 +1,26 @@
 //! Who pays whom (`docs/rules/yangzhou.md`): self-draw, discard, and Pao Pai.
 
 use super::reading::Reading;
-use crate::scoring::{Explain, Invalid, Ledger, Reason, WinKind, WinSituation};
+use crate::scoring::reason::{ReasonDef, SELF_DRAW_TOTAL};
+use crate::scoring::{Explain, Invalid, Ledger, WinKind, WinSituation};
 use crate::seat::Seat;
+
+/// Pao Pai (包牌): the feeder of the third exposed meld pays for everyone.
+pub static PAO_PAI: ReasonDef = ReasonDef {
+    key: "yangzhou.pao_pai",
+    args: &["times", "total", "amount"],
+    english: "Pao Pai: fed the third exposed meld, pays for all, {times} × {total} = {amount}",
+};
+
+/// A discard: the discarder pays double the total.
+pub static DISCARDER_PAYS_DOUBLE: ReasonDef = ReasonDef {
+    key: "yangzhou.discarder_double",
+    args: &["total", "amount"],
+    english: "discard: the discarder pays double, 2 × {total} = {amount}",
+};
+
+/// The rules Yangzhou pays by (a self-draw's each loser paying the total is shared).
+pub static REASONS: &[&ReasonDef] = &[&PAO_PAI, &DISCARDER_PAYS_DOUBLE, &SELF_DRAW_TOTAL];
 
 /// The seat that pays everything under Pao Pai, if any: for a hand of one number suit (Full
 /// Flush, Pure All Triplets, Pure Dragon) or of honors only (All Honors), the `from` of the
@@ -53,11 +71,7 @@ pub fn settle(
         Some(feeder) => {
             let times = if by_discard { 2 } else { losers };
             ledger.pay(check(feeder)?, situation.seat, received, || {
-                Reason::PaoPai {
-                    times,
-                    total,
-                    amount: received,
-                }
+                PAO_PAI.of(&[times, total, received])
             });
         }
         None if by_discard => {
@@ -65,16 +79,13 @@ pub fn settle(
                 .discarder
                 .ok_or_else(|| Invalid("a win on a discard needs the discarder".into()))?;
             ledger.pay(check(d)?, situation.seat, received, || {
-                Reason::DiscarderPaysDouble {
-                    total,
-                    amount: received,
-                }
+                DISCARDER_PAYS_DOUBLE.of(&[total, received])
             });
         }
         None => {
             for s in situation.losers() {
-                ledger.pay(check(s)?, situation.seat, total, || Reason::SelfDrawTotal {
-                    total,
+                ledger.pay(check(s)?, situation.seat, total, || {
+                    SELF_DRAW_TOTAL.of(&[total])
                 });
             }
         }

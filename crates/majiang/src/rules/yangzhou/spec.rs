@@ -1,16 +1,20 @@
-//! What Yangzhou mahjong is, for the [registry](crate::rules::registry): names, seats, unit,
-//! options table, table configuration, match rules and patterns (`docs/rules/yangzhou.md`).
+//! Yangzhou mahjong as a [`RuleSet`]: names, seats, unit, options table, payment reasons,
+//! table configuration, match rules, a bot's aims and readiness, scoring
+//! (`docs/rules/yangzhou.md`).
 
-use super::{Options, PATTERNS};
+use super::options::OPTIONS;
+use super::{Options, PATTERNS, settle};
 use crate::analysis::HandRules;
-use crate::rules::option_table::{Allowed, OptionSpec};
-use crate::rules::registry::{
-    Aims, FedThirdMeld, Readiness, RuleSetKind, RuleSetSpec, ScoreUnit, Seats,
+use crate::rules::rule_set::{
+    Aims, FedThirdMeld, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats, options_object,
 };
+use crate::scoring::request::Malformed;
+use crate::scoring::{Explain, Invalid, Scored, WinSituation};
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
-use crate::table::matches::{EndRule, MatchRules, Rotation};
+use crate::table::progress::{EndRule, MatchRules, Rotation};
+use serde_json::{Map, Value};
 
-/// Yangzhou mahjong.
+/// What Yangzhou mahjong is.
 pub static SPEC: RuleSetSpec = RuleSetSpec {
     name: "yangzhou",
     english: "Yangzhou mahjong",
@@ -20,35 +24,42 @@ pub static SPEC: RuleSetSpec = RuleSetSpec {
     lao: false,
     options: OPTIONS,
     patterns: PATTERNS,
-    read: |map| Options::from_json(map).map(RuleSetKind::Yangzhou),
-    score_request: crate::scoring::score_request::<Options>,
+    reasons: settle::REASONS,
 };
 
-/// The house-rule options: the parser checks against this table, the help prints it.
-/// (`players` is accepted only as 4, as in Hong Kong and Hangzhou: the game is for four.)
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        key: "min_fan",
-        default: "15",
-        allowed: Allowed::Whole {
-            min: 0,
-            max: u32::MAX as i64,
-        },
-        meaning: "the least fan a hand needs to win",
-    },
-    OptionSpec {
-        key: "chow",
-        default: "false",
-        allowed: Allowed::Bool,
-        meaning: "whether chows may be claimed (concealed chows are always fine)",
-    },
-    OptionSpec {
-        key: "players",
-        default: "4",
-        allowed: Allowed::Whole { min: 4, max: 4 },
-        meaning: "players at the table: Yangzhou mahjong is played by four",
-    },
-];
+/// Yangzhou mahjong under its default house rules (the registry's entry).
+pub static YANGZHOU: Options = Options::DEFAULT;
+
+/// Yangzhou mahjong under these house rules.
+impl RuleSet for Options {
+    fn spec(&self) -> &'static RuleSetSpec {
+        &SPEC
+    }
+
+    fn read(&self, options: &Map<String, Value>) -> Result<Box<dyn RuleSet>, Malformed> {
+        Ok(Box::new(Options::from_json(options)?))
+    }
+
+    fn options_json(&self) -> Map<String, Value> {
+        options_object(self)
+    }
+
+    fn table_config(&self) -> Result<TableConfig, Malformed> {
+        Ok(table_config(self))
+    }
+
+    fn match_rules(&self) -> MatchRules {
+        match_rules()
+    }
+
+    fn aims(&self) -> Aims {
+        aims(self)
+    }
+
+    fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
+        super::score_with(situation, self, explain)
+    }
+}
 
 /// The table facts of these options.
 pub fn table_config(o: &Options) -> TableConfig {
@@ -64,7 +75,6 @@ pub fn table_config(o: &Options) -> TableConfig {
         wildcard: WildcardRule::None,
         hand_rules: HandRules::STANDARD_ONLY,
         seat_choice: SeatChoiceRule::HighestRoll,
-        lao_win_phases: false,
         fortune_gambit: false,
     }
 }

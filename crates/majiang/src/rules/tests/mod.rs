@@ -1,20 +1,33 @@
-//! The registry: four sets, options tables that agree with their parsers, no name comparisons
-//! outside `rules/`.
+//! The registry: four sets, options tables that agree with their parsers, payment reasons
+//! with their catalogue keys; no rule-set name outside its own folder ([`sources`]); a toy
+//! rule set that needs nothing outside its own definition ([`toy`]).
+
+mod reasons;
+mod sources;
+mod toy;
 
 use super::option_table::{Allowed, defaults};
-use super::{RULE_SETS, RuleSetKind, lookup};
+use super::{RULE_SETS, RuleSetSpec, lookup};
+use crate::table::Ruleset;
 use serde_json::{Map, Value, json};
+
+/// Every listed set's description.
+fn specs() -> impl Iterator<Item = &'static RuleSetSpec> {
+    RULE_SETS.iter().map(|s| s.spec())
+}
 
 #[test]
 fn the_registry_lists_four_sets_by_unique_name() {
-    let names: Vec<&str> = RULE_SETS.iter().map(|s| s.name).collect();
+    let names: Vec<&str> = RULE_SETS.iter().map(|s| s.name()).collect();
     assert_eq!(names, ["hongkong", "hangzhou", "yangzhou", "classic"]);
-    for spec in RULE_SETS {
-        assert!(std::ptr::eq(lookup(spec.name).unwrap(), spec));
+    for set in RULE_SETS {
+        let spec = set.spec();
+        assert!(std::ptr::addr_eq(lookup(spec.name).unwrap(), set));
         assert!(!spec.english.is_empty() && !spec.chinese.is_empty());
         assert!(!spec.patterns.is_empty(), "{}", spec.name);
+        assert!(!spec.reasons.is_empty(), "{}", spec.name);
     }
-    let chinese: Vec<&str> = RULE_SETS.iter().map(|s| s.chinese).collect();
+    let chinese: Vec<&str> = specs().map(|s| s.chinese).collect();
     assert_eq!(
         chinese,
         ["香港麻将", "杭州麻将", "扬州麻将", "中国古典麻将"]
@@ -23,20 +36,20 @@ fn the_registry_lists_four_sets_by_unique_name() {
 
 #[test]
 fn seats_units_and_lao() {
-    let seats: Vec<_> = RULE_SETS.iter().map(|s| s.seat_counts()).collect();
+    let seats: Vec<_> = specs().map(|s| s.seat_counts()).collect();
     assert_eq!(seats, [4..=4, 4..=4, 4..=4, 3..=6]);
-    assert!(RULE_SETS.iter().all(|s| s.default_players() == 4));
-    let lao: Vec<bool> = RULE_SETS.iter().map(|s| s.lao).collect();
+    assert!(specs().all(|s| s.default_players() == 4));
+    let lao: Vec<bool> = specs().map(|s| s.lao).collect();
     assert_eq!(lao, [false, true, false, false]);
-    let units: Vec<&str> = RULE_SETS.iter().map(|s| s.unit.name()).collect();
+    let units: Vec<&str> = specs().map(|s| s.unit.name()).collect();
     assert_eq!(units, ["fan", "multiplier", "fan", "points"]);
-    assert_eq!(lookup("classic").unwrap().extra_winds(6), 8);
-    assert_eq!(lookup("hongkong").unwrap().extra_winds(6), 0);
+    assert_eq!(lookup("classic").unwrap().spec().extra_winds(6), 8);
+    assert_eq!(lookup("hongkong").unwrap().spec().extra_winds(6), 0);
 }
 
 #[test]
 fn a_players_option_allows_exactly_the_seat_counts() {
-    for spec in RULE_SETS {
+    for spec in specs() {
         let Some(players) = spec.players_option() else {
             continue;
         };
@@ -56,7 +69,8 @@ fn a_players_option_allows_exactly_the_seat_counts() {
 
 #[test]
 fn every_options_table_round_trips_its_defaults_through_its_parser() {
-    for spec in RULE_SETS {
+    for set in RULE_SETS {
+        let spec = set.spec();
         for o in spec.options {
             assert!(
                 serde_json::from_str::<Value>(o.default).is_ok(),
@@ -73,9 +87,16 @@ fn every_options_table_round_trips_its_defaults_through_its_parser() {
             );
             assert!(!o.meaning.is_empty());
         }
-        let from_table = spec.read(&defaults(spec.options)).unwrap();
-        let from_nothing = spec.read(&Map::new()).unwrap();
-        assert_eq!(from_table, from_nothing, "{}", spec.name);
+        let from_table = set.read(&defaults(spec.options)).unwrap();
+        let from_nothing = set.read(&Map::new()).unwrap();
+        assert_eq!(
+            from_table.options_json(),
+            from_nothing.options_json(),
+            "{}",
+            spec.name
+        );
+        // The registry's entry is the set under these defaults.
+        assert_eq!(set.options_json(), from_nothing.options_json());
         // What the parser's defaults write back (the log header) is the table's defaults.
         for (key, value) in from_nothing.options_json() {
             let o = spec.options.iter().find(|o| o.key == key);
@@ -87,10 +108,11 @@ fn every_options_table_round_trips_its_defaults_through_its_parser() {
 
 #[test]
 fn unknown_options_and_values_are_refused_naming_the_allowed_ones() {
-    for spec in RULE_SETS {
+    for set in RULE_SETS {
+        let spec = set.spec();
         let mut bad = Map::new();
         bad.insert("no_such_option".into(), json!(1));
-        let e = spec.read(&bad).unwrap_err().0;
+        let e = set.read(&bad).unwrap_err().0;
         for o in spec.options {
             assert!(
                 e.contains(o.key),
@@ -110,7 +132,7 @@ fn unknown_options_and_values_are_refused_naming_the_allowed_ones() {
             };
             let mut one = Map::new();
             one.insert(o.key.into(), wrong.clone());
-            let e = spec.read(&one).unwrap_err().0;
+            let e = set.read(&one).unwrap_err().0;
             assert!(e.contains(o.key), "{}.{} = {wrong}: {e}", spec.name, o.key);
             if let Allowed::OneOf { values } = o.allowed {
                 assert!(values.iter().all(|v| e.contains(v)), "{e}");
@@ -121,13 +143,21 @@ fn unknown_options_and_values_are_refused_naming_the_allowed_ones() {
 
 #[test]
 fn unknown_rule_sets_are_refused_listing_the_sets() {
-    let e = RuleSetKind::from_name("riichi", &Map::new()).unwrap_err().0;
+    let e = Ruleset::from_name("riichi", &Map::new()).unwrap_err().0;
     assert!(e.contains("riichi") && e.contains("hongkong, hangzhou, yangzhou, classic"));
+    // A scoring request names its rule set; scoring it asks the registry.
+    let request = r#"{"rules": "riichi", "concealed": "123m456p789s11z55z",
+        "winning_tile": "5z", "win": "self_draw"}"#;
+    let e = super::score_json(request).unwrap_err().0;
+    assert!(
+        e.contains("\"riichi\" is not a rule set (hongkong, hangzhou"),
+        "{e}"
+    );
 }
 
 #[test]
 fn the_lobby_json_has_what_the_browser_needs() {
-    let v = lookup("classic").unwrap().to_json();
+    let v = lookup("classic").unwrap().spec().to_json();
     assert_eq!(v["seat_counts"], json!([3, 4, 5, 6]));
     assert_eq!(v["default_players"], 4);
     assert_eq!(v["unit"], "points");
@@ -137,56 +167,4 @@ fn the_lobby_json_has_what_the_browser_needs() {
         json!({"kind": "whole", "min": 3, "max": 6})
     );
     assert!(v["patterns"].as_array().is_some_and(|p| !p.is_empty()));
-}
-
-/// Source files outside `rules/` must not compare a rule-set name (`== "hangzhou"`,
-/// `"classic" =>`) or match a `RuleSetKind` variant: they ask the registry.
-#[test]
-fn no_rule_set_names_are_compared_outside_rules() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut offenders = Vec::new();
-    let mut stack = vec![
-        root.join("majiang/src"),
-        root.join("majiang-cli/src"),
-        root.join("majiang-server/src"),
-    ];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                if !path.ends_with("majiang/src/rules") {
-                    stack.push(path);
-                }
-                continue;
-            }
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap_or_default();
-            for (n, line) in text.lines().enumerate() {
-                let code = line.split("//").next().unwrap_or("");
-                let compares = RULE_SETS.iter().any(|s| {
-                    let lit = format!("\"{}\"", s.name);
-                    code.contains(&format!("== {lit}"))
-                        || code.contains(&format!("!= {lit}"))
-                        || code.contains(&format!("{lit} =>"))
-                        || code.contains(&format!("{lit} |"))
-                });
-                let matches_variant = ["HongKong(", "Hangzhou(", "Yangzhou(", "Classic("]
-                    .iter()
-                    .any(|v| code.contains(&format!("RuleSetKind::{v}")));
-                if compares || matches_variant {
-                    offenders.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
-                }
-            }
-        }
-    }
-    assert!(
-        offenders.is_empty(),
-        "ask the registry instead:\n{}",
-        offenders.join("\n")
-    );
 }
