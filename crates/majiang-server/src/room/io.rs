@@ -76,7 +76,7 @@ pub enum Output {
     /// input.
     Write(Write),
     /// Feed [`Input::Timer`] at this time (`None`: no timer is needed). Each call to
-    /// [`Room::handle`] ends with one, replacing the one before.
+    /// [`Room::handle`](super::Room::handle) ends with one, replacing the one before.
     Wake(Option<u64>),
     /// Another process runs the room now: stop running it (the connections were closed; their
     /// clients reconnect and are sent to the new owner).

@@ -1,20 +1,20 @@
 //! A room: one match, its seats and its viewers, as a state machine without I/O.
 //!
-//! - [`state`]: [`Room::handle`] takes one [`Input`] (a connection opened or closed, a client
+//! - `state`: [`Room::handle`] takes one [`Input`] (a connection opened or closed, a client
 //!   message, a timer, a store result) and the time as a value, and says what to do as
 //!   [`Output`]s (messages to connections, one store write, the next wake-up, stop). Seats,
 //!   bots, stand-ins and the turn, claim and away timers go through the library's
 //!   [`Driver`](majiang::driver::Driver). Every action is written to the store before it is
 //!   applied and acknowledged; a failed write is retried with backoff, a fenced one stops the
 //!   room.
-//! - [`io`]: the inputs and outputs; [`clients`]: the connections and their messages;
-//!   [`writes`]: the one write in progress, its retries and what follows once it is stored.
-//! - [`view`]: what each viewer is sent — events and `state` as the public log shows them: while
+//! - `io`: the inputs and outputs; `clients`: the connections and their messages;
+//!   `writes`: the one write in progress, its retries and what follows once it is stored.
+//! - `view`: what each viewer is sent — events and `state` as the public log shows them: while
 //!   a discarded tile is on offer, only the players still asked about it hear of it; the
 //!   others hear of the discard with what came of it, in one message, so nothing they get
 //!   depends on who could claim.
-//! - [`restore`]: a room rebuilt from its stored settings and actions.
-//! - [`task`]: the thin tokio task that runs a room: moves bytes, timers and store calls, and
+//! - `restore`: a room rebuilt from its stored settings and actions.
+//! - `task`: the thin tokio task that runs a room: moves bytes, timers and store calls, and
 //!   feeds each store result back before it reads the next input (one write in flight).
 
 mod clients;

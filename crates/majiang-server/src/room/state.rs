@@ -38,7 +38,7 @@ pub(super) struct Conn {
     pub(super) owed: bool,
 }
 
-/// A room. See the [module docs](self).
+/// A room. See the [module docs](super).
 pub struct Room {
     pub(super) id: String,
     pub(super) config: RoomConfig,
