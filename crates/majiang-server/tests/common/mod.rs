@@ -226,6 +226,11 @@ pub async fn play_with_bot(client: &mut Client, me: u64, bot: &mut dyn majiang::
                 acked += 1;
                 waiting_ack = false;
             }
+            "error" if m["message"].as_str().is_some_and(|t| t.starts_with("rate limit")) => {
+                waiting_ack = false;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                client.send_text(r#"{"type":"sync"}"#).await;
+            }
             "error" => panic!("refused: {m}"),
             "state" if !waiting_ack && !m["observation"].is_null() => {
                 let obs: majiang::table::Observation =
@@ -262,6 +267,13 @@ pub async fn play_to_the_end(client: &mut Client, me: u64, pick: usize) -> u64 {
             "ack" => {
                 acked += 1;
                 waiting_ack = false;
+            }
+            // A client answering faster than any person can meets the rate limit: the message
+            // was dropped, so wait, ask for the state again and answer it.
+            "error" if m["message"].as_str().is_some_and(|t| t.starts_with("rate limit")) => {
+                waiting_ack = false;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                client.send_text(r#"{"type":"sync"}"#).await;
             }
             "error" => panic!("refused: {m}"),
             "state" if !waiting_ack => {
