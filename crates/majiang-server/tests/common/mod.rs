@@ -226,7 +226,11 @@ pub async fn play_with_bot(client: &mut Client, me: u64, bot: &mut dyn majiang::
                 acked += 1;
                 waiting_ack = false;
             }
-            "error" if m["message"].as_str().is_some_and(|t| t.starts_with("rate limit")) => {
+            "error"
+                if m["message"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with("rate limit")) =>
+            {
                 waiting_ack = false;
                 tokio::time::sleep(Duration::from_millis(500)).await;
                 client.send_text(r#"{"type":"sync"}"#).await;
@@ -270,7 +274,11 @@ pub async fn play_to_the_end(client: &mut Client, me: u64, pick: usize) -> u64 {
             }
             // A client answering faster than any person can meets the rate limit: the message
             // was dropped, so wait, ask for the state again and answer it.
-            "error" if m["message"].as_str().is_some_and(|t| t.starts_with("rate limit")) => {
+            "error"
+                if m["message"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with("rate limit")) =>
+            {
                 waiting_ack = false;
                 tokio::time::sleep(Duration::from_millis(500)).await;
                 client.send_text(r#"{"type":"sync"}"#).await;
