@@ -23,7 +23,11 @@ async fn play_until_hand_result(c: &mut Client, me: u64) -> Value {
         );
         match m["type"].as_str().unwrap() {
             "hand_result" => return m,
-            "ack" | "error" => waiting = false,
+            "ack" => waiting = false,
+            "error" => {
+                waiting = false;
+                c.resync_if_limited(&m).await;
+            }
             "state" if !waiting => {
                 check_waits(&m);
                 let legal = m["observation"]["legal_actions"].as_array().cloned();
@@ -253,7 +257,11 @@ async fn the_bot_plays_for_an_away_person_at_the_timer_until_they_come_back() {
         assert_private(&m, Some(ann_chair));
         match m["type"].as_str().unwrap() {
             "hand_result" | "match_over" => break,
-            "ack" | "error" => waiting = false,
+            "ack" => waiting = false,
+            "error" => {
+                waiting = false;
+                ann.resync_if_limited(&m).await;
+            }
             "state" => {
                 saw_stand_in |= m["seats"][1]["stand_in"] == true;
                 saw_deadline |= m["deadline_ms"].as_u64().is_some_and(|ms| ms <= 500);

@@ -338,7 +338,11 @@ async fn the_claim_timer_passes_for_a_silent_seat() {
         match m["type"].as_str().unwrap() {
             "match_over" => break,
             "hand_result" => c.send_text(r#"{"type":"continue"}"#).await,
-            "ack" | "error" => waiting = false,
+            "ack" => waiting = false,
+            "error" => {
+                waiting = false;
+                c.resync_if_limited(&m).await;
+            }
             "state" if !waiting => {
                 let legal = m["observation"]["legal_actions"].as_array().cloned();
                 let Some(legal) = legal else { continue };

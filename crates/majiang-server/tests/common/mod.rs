@@ -86,6 +86,20 @@ impl Client {
         seq
     }
 
+    /// After a refusal `m`: when the rate limit dropped our message (a scripted client answers
+    /// faster than 20 a second), wait a moment and ask for the state again, as a real client
+    /// would, so the dropped decision is offered anew.
+    pub async fn resync_if_limited(&mut self, m: &Value) {
+        if m["type"] == "error"
+            && m["message"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("rate limit"))
+        {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            self.send_text(r#"{"type":"sync"}"#).await;
+        }
+    }
+
     /// The next message (within 10 s), or `None` if the connection closed.
     pub async fn recv(&mut self) -> Option<Value> {
         loop {
