@@ -127,7 +127,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
     let limit = (args.hand_limit > 0).then_some(args.hand_limit);
     let entrants = entrant_bots(&args.bots, &ruleset, args.seed)?;
     let mut players = seat_entrants(&ruleset, args.seed, limit, entrants)?;
-    let (m, log) = bots::play_match(ruleset, args.seed, limit, &mut players)?;
+    let (m, log) = majiang::driver::play_match(ruleset, args.seed, limit, &mut players)?;
     let text = log.to_jsonl();
     let summary = MatchSummary::of(&m);
     if args.log == "-" {
@@ -179,7 +179,7 @@ pub(crate) fn entrant_bots(
         .collect()
 }
 
-/// `by_entrant` (entrant k's bot at index k) ordered by chair for [`bots::play_match`]: the
+/// `by_entrant` (entrant k's bot at index k) ordered by chair for [`majiang::driver::play_match`]: the
 /// chairs the seating ceremony of the match seeded `seed` gives each entrant.
 pub(crate) fn seat_entrants(
     ruleset: &Arc<Ruleset>,

@@ -5,7 +5,8 @@
 //! a `Session`, recorded as a `MatchLog`; the replay re-reads the JSON lines and checks every record.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use majiang::bots::{Bot, RandomBot, play_match};
+use majiang::bots::{Bot, RandomBot};
+use majiang::driver::play_match;
 use majiang::table::{Ruleset, replay};
 use std::hint::black_box;
 use std::sync::Arc;

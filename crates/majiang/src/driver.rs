@@ -2,7 +2,7 @@
 //! that says which automatic decision is due and when, with time as a value.
 //!
 //! Every front end plays a match through a [`Driver`]: the server's room, `majiang play`, the
-//! Python `Table` and [`play_match`](crate::bots::play_match). The driver holds no clock: the
+//! Python `Table` and [`play_match`]. The driver holds no clock: the
 //! caller passes `now` (milliseconds on any clock of its own) and asks [`Driver::poll`] what is
 //! due:
 //!
@@ -48,9 +48,13 @@
 //! ```
 
 use crate::Tile;
-use crate::bots::{self, Bot, observe_into};
-use crate::table::{Action, ActionError, Event, MatchError, Observation, Player, Session, Step};
+use crate::bots::{self, Bot, RandomBot, observe_into};
+use crate::table::{
+    Action, ActionError, Event, Match, MatchError, MatchLog, Observation, Player, Ruleset, Session,
+    Step,
+};
 use std::fmt;
+use std::sync::Arc;
 
 /// Who decides for a chair.
 pub enum Controller {
@@ -481,6 +485,56 @@ impl Driver {
         }
         Ok(steps)
     }
+}
+
+/// Plays a whole match under `ruleset` (seed `seed`, at most `hand_limit` hands if given) with
+/// `bots[p]` choosing every action of chair `p` from its observation (when several players must
+/// answer a discard, in chair order), through a [`Session`]: the match at its end and its log.
+///
+/// Bots that never win may never end a match whose dealer keeps the deal on a drawn hand (Hong
+/// Kong; Hangzhou with `end = points:N`): give such play a `hand_limit`.
+pub fn play_match(
+    ruleset: Arc<Ruleset>,
+    seed: u64,
+    hand_limit: Option<u32>,
+    bots: &mut [Box<dyn Bot>],
+) -> Result<(Match, MatchLog), MatchError> {
+    let players = ruleset.players();
+    if bots.len() != players {
+        return Err(MatchError::BotCount {
+            bots: bots.len(),
+            players,
+        });
+    }
+    let (session, _) = Session::new(ruleset, seed, hand_limit)?;
+    // Each chair's bot goes into the driver for the match (its one policy for a refused
+    // action applies here too) and back to the caller at the end.
+    let controllers = bots
+        .iter_mut()
+        .map(|b| Controller::Bot(std::mem::replace(b, Box::new(RandomBot::new(0)))))
+        .collect();
+    let mut driver = Driver::new(session, controllers, Timers::default())
+        .expect("one bot per chair, checked above");
+    let result = loop {
+        if driver.session().is_over() {
+            break Ok(());
+        }
+        if let Err(e) = driver.run(0) {
+            break Err(e);
+        }
+        if driver.session().awaiting_deal()
+            && let Err(e) = driver.deal_next(0)
+        {
+            break Err(e);
+        }
+    };
+    let (session, controllers) = driver.into_parts();
+    for (slot, c) in bots.iter_mut().zip(controllers) {
+        if let Controller::Bot(b) = c {
+            *slot = b;
+        }
+    }
+    result.map(|()| session.into_parts())
 }
 
 #[cfg(test)]

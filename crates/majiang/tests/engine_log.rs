@@ -1,7 +1,8 @@
 //! Match logs: seeded matches for every rule set are written as JSON lines and replayed
 //! identically; tampered, truncated and unreadable logs are refused with the line named.
 
-use majiang::bots::{self, Bot, play_match};
+use majiang::bots::{self, Bot};
+use majiang::driver::play_match;
 use majiang::table::Ruleset;
 use majiang::table::log::{LOG_FORMAT, LogRecord, MatchLog};
 use majiang::table::matches::Match;

@@ -4,7 +4,8 @@
 //! again here independently of `matches.rs`.
 
 use majiang::Wind;
-use majiang::bots::{self, Bot, play_match};
+use majiang::bots::{self, Bot};
+use majiang::driver::play_match;
 use majiang::scoring::WinKind;
 use majiang::table::log::{LogRecord, MatchLog};
 use majiang::table::matches::{Deal, EndReason, Match, MatchError, Settlement};

@@ -107,7 +107,8 @@ fn play_one(
     for (k, chair) in chairs.iter().enumerate() {
         seating[chair.index()] = rotation[k];
     }
-    let (done, _log) = bots::play_match(rules.clone(), match_seed, Some(hand_limit), &mut players)?;
+    let (done, _log) =
+        majiang::driver::play_match(rules.clone(), match_seed, Some(hand_limit), &mut players)?;
     let hands = done
         .settlements()
         .iter()

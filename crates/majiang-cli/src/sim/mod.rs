@@ -1,7 +1,7 @@
 //! `majiang sim`: self-play between bots, in parallel, with a summary table and a JSON report.
 //!
 //! With `--matches N` it plays N whole matches instead (dealer rotation, Hangzhou's lao and
-//! match end, Hong Kong's winds) through `majiang::bots::play_match`, the bots rotated over the
+//! match end, Hong Kong's winds) through `majiang::driver::play_match`, the bots rotated over the
 //! chairs from match to match, and reports per-bot standings (mean final score, rank
 //! distribution) beside the per-hand figures of every hand played.
 //!

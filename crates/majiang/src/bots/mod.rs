@@ -16,7 +16,8 @@
 //!
 //! [`play_hand`] drives a [`Game`] to its end with one bot per chair, building each bot's
 //! observation with [`observe_into`] (reusing its buffers) only for bots that read it;
-//! [`play_match`] plays a whole match the same way through a [`Session`], writing its log.
+//! [`play_match`](crate::driver::play_match) plays a whole match the same way through the
+//! seat driver, writing its log.
 //!
 //! Measured with `majiang sim` (seed 2026, release build): the efficient bot against the
 //! random one in 20 000 duplicate hands per rule set wins +11.5 chips a hand in Hong Kong,
@@ -53,7 +54,6 @@ pub use random::RandomBot;
 pub(crate) use view::empty_observation;
 pub use view::observe_into;
 
-use crate::driver::{Controller, Driver, Timers};
 use crate::table::{
     Action, ActionError, Game, HandOutcome, Match, MatchError, MatchLog, Observation, Player,
     Ruleset, Session,
@@ -189,54 +189,4 @@ pub fn play_hand(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<HandOutco
         .outcome()
         .cloned()
         .unwrap_or(HandOutcome::ExhaustiveDraw))
-}
-
-/// Plays a whole match under `ruleset` (seed `seed`, at most `hand_limit` hands if given) with
-/// `bots[p]` choosing every action of chair `p` from its observation (when several players must
-/// answer a discard, in chair order), through a [`Session`]: the match at its end and its log.
-///
-/// Bots that never win may never end a match whose dealer keeps the deal on a drawn hand (Hong
-/// Kong; Hangzhou with `end = points:N`): give such play a `hand_limit`.
-pub fn play_match(
-    ruleset: Arc<Ruleset>,
-    seed: u64,
-    hand_limit: Option<u32>,
-    bots: &mut [Box<dyn Bot>],
-) -> Result<(Match, MatchLog), MatchError> {
-    let players = ruleset.players();
-    if bots.len() != players {
-        return Err(MatchError::BotCount {
-            bots: bots.len(),
-            players,
-        });
-    }
-    let (session, _) = Session::new(ruleset, seed, hand_limit)?;
-    // Each chair's bot goes into the driver for the match (its one policy for a refused
-    // action applies here too) and back to the caller at the end.
-    let controllers = bots
-        .iter_mut()
-        .map(|b| Controller::Bot(std::mem::replace(b, Box::new(RandomBot::new(0)))))
-        .collect();
-    let mut driver = Driver::new(session, controllers, Timers::default())
-        .expect("one bot per chair, checked above");
-    let result = loop {
-        if driver.session().is_over() {
-            break Ok(());
-        }
-        if let Err(e) = driver.run(0) {
-            break Err(e);
-        }
-        if driver.session().awaiting_deal()
-            && let Err(e) = driver.deal_next(0)
-        {
-            break Err(e);
-        }
-    };
-    let (session, controllers) = driver.into_parts();
-    for (slot, c) in bots.iter_mut().zip(controllers) {
-        if let Controller::Bot(b) = c {
-            *slot = b;
-        }
-    }
-    result.map(|()| session.into_parts())
 }

@@ -30,7 +30,7 @@
 //! number ([`hand_seed`]), so a match seed fixes every shuffle and die of the match.
 //!
 //! Drive a match with a [`Session`](super::Session), which also writes its log; a match played
-//! by bots from start to end is [`bots::play_match`](crate::bots::play_match).
+//! by bots from start to end is [`driver::play_match`](crate::driver::play_match).
 
 use super::game::{Game, HandOutcome, HandSetup, SetupError, choose_seats};
 use super::progress::Progress;

@@ -15,7 +15,7 @@
 //! let mut players: Vec<Box<dyn Bot>> = (0..4)
 //!     .map(|i| bots::by_name("random", &rules, i).unwrap())
 //!     .collect();
-//! let (_, log) = bots::play_match(rules, 1, None, &mut players).unwrap();
+//! let (_, log) = majiang::driver::play_match(rules, 1, None, &mut players).unwrap();
 //! let text = log.to_jsonl();
 //! let report = replay(&text).unwrap();
 //! assert!(report.complete);

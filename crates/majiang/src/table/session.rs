@@ -2,7 +2,7 @@
 //! takes one `(player, action)` at a time, says what happened and writes the log as it goes.
 //!
 //! Every driver steps a match through a session: the server, `majiang play`, `majiang
-//! selfplay`, [`play_match`](crate::bots::play_match) and [`replay`](super::replay::replay),
+//! selfplay`, [`play_match`](crate::driver::play_match) and [`replay`](super::replay::replay),
 //! which re-drives a session with a log's actions and compares the records the session writes
 //! with the logged ones.
 //!

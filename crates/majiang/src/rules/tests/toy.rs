@@ -160,7 +160,7 @@ fn the_toy_plays_whole_matches_with_the_bots() {
             .enumerate()
             .map(|(i, name)| bots::by_name(name, &rules, seed * 4 + i as u64).unwrap())
             .collect();
-        let (m, log) = bots::play_match(rules.clone(), seed, None, &mut players).unwrap();
+        let (m, log) = crate::driver::play_match(rules.clone(), seed, None, &mut players).unwrap();
         // Every seat deals once.
         assert!(m.is_over());
         assert_eq!(m.hands_played(), 4);
