@@ -7,7 +7,6 @@ use super::{
     Args, BotStats, HandResult, print_rows, progress, tally, unit_name, win_of, with_hand_figures,
 };
 use crate::UsageError;
-use majiang::bots;
 use majiang::table::Ruleset;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};

@@ -54,10 +54,7 @@ pub use random::RandomBot;
 pub(crate) use view::empty_observation;
 pub use view::observe_into;
 
-use crate::table::{
-    Action, ActionError, Game, HandOutcome, Match, MatchError, MatchLog, Observation, Player,
-    Ruleset, Session,
-};
+use crate::table::{Action, ActionError, Game, HandOutcome, Observation, Player, Ruleset};
 use std::sync::Arc;
 
 /// A player at the table: picks one of the legal actions from what its seat may see.
