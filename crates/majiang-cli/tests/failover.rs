@@ -4,11 +4,11 @@
 //! acknowledged action is in the store afterwards, the clients reconnect with the same tokens
 //! and the matches finish. Skipped loudly when PostgreSQL is not installed.
 
+use majiang_testkit::net::{free_port, http};
 use majiang_testkit::pg as pg_cluster;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -18,14 +18,6 @@ use tokio_tungstenite::tungstenite::Message;
 
 const ROOMS: usize = 4;
 const LEASE_MS: u64 = 1500;
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 /// `majiang serve` as a node of the cluster on `db`, once it answers `/healthz`.
 fn start_node(db: &str) -> (Child, SocketAddr) {
@@ -46,29 +38,6 @@ fn start_node(db: &str) -> (Child, SocketAddr) {
         std::thread::sleep(Duration::from_millis(50));
     }
     (child, addr)
-}
-
-/// A plain HTTP/1.1 request; returns the status and the body (not chunked).
-fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
-    let Ok(mut s) = TcpStream::connect(addr) else {
-        return (0, String::new());
-    };
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut out = String::new();
-    if s.read_to_string(&mut out).is_err() || out.len() < 12 {
-        return (0, out);
-    }
-    let status = out[9..12].parse().unwrap_or(0);
-    let body = out
-        .split_once("\r\n\r\n")
-        .map_or("", |(_, b)| b)
-        .to_string();
-    (status, body)
 }
 
 /// What one seat's client saw.

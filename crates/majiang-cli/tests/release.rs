@@ -5,36 +5,15 @@
 //! figures, and on SIGTERM exits cleanly having given up its leases. Skipped loudly when
 //! PostgreSQL is not installed.
 
+use majiang_testkit::net::http;
 use majiang_testkit::pg as pg_cluster;
 
 use serde_json::{Value, json};
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::io::Read;
+use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String) {
-    let Ok(mut s) = TcpStream::connect(addr) else {
-        return (0, String::new());
-    };
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut out = String::new();
-    if s.read_to_string(&mut out).is_err() || out.len() < 12 {
-        return (0, out);
-    }
-    let status = out[9..12].parse().unwrap_or(0);
-    let body = out
-        .split_once("\r\n\r\n")
-        .map_or("", |(_, b)| b)
-        .to_string();
-    (status, body)
-}
 
 /// The `KEY=VALUE` lines of an env file (comments and blank lines skipped).
 fn env_file(path: &Path) -> Vec<(String, String)> {

@@ -5,6 +5,7 @@
 //!   scoring tests run the same files through their own interface);
 //! - [`engine`]: small helpers for the engine's tests, and [`observation`], the observation
 //!   model that rebuilds each seat's view from the events it saw;
+//! - [`net`]: a free loopback port and a plain HTTP request, for tests of `majiang serve`;
 //! - `pg` (feature `pg`): a throw-away PostgreSQL cluster on loopback;
 //! - `browser` (feature `browser`): headless Chromium through chromedriver, viewports and
 //!   screenshots.
@@ -15,6 +16,7 @@
 
 pub mod cases;
 pub mod engine;
+pub mod net;
 pub mod observation;
 
 #[cfg(feature = "browser")]
