@@ -14,15 +14,13 @@ pub use registry::{RULE_SETS, lookup, reason_keys};
 pub use rule_set::{RuleSet, RuleSetSpec, ScoreUnit};
 
 use crate::scoring::request::{Malformed, ScoreRequest};
-use crate::scoring::{Explain, Invalid, Payment, Scored};
+use crate::scoring::{Invalid, Payment, Scored};
 use serde_json::{Map, Value, json};
 
 /// Scores a request with the rule set it names. `Err` is input that cannot be read (bad
 /// options); `Ok(Err(_))` is a readable hand that is not a valid win.
 pub fn score(request: &ScoreRequest) -> Result<Result<Scored, Invalid>, Malformed> {
-    let set = registry::read(&request.rules, &request.options)?;
-    set.check_request(&request.situation)?;
-    Ok(set.score(&request.situation, Explain::Itemise))
+    lookup(&request.rules)?.score_request(&request.options, &request.situation)
 }
 
 /// The answer of the scoring contract (`docs/score-json.md`) to an outcome: `{"valid": true,

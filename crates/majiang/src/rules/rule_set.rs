@@ -47,6 +47,18 @@ pub trait RuleSet: fmt::Debug + Send + Sync {
     /// `explain` says; `Invalid` when the hand does not win or the rules forbid the win.
     fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid>;
 
+    /// Scores a request's `situation` under the house rules of `options` (read as
+    /// [`RuleSet::read`] reads them), itemised: what [`crate::rules::score`] answers. A set
+    /// overrides it to read its options on the stack rather than in a box, since scoring
+    /// requests are a hot path of the server's calculator and the Python package.
+    fn score_request(
+        &self,
+        options: &Map<String, Value>,
+        situation: &WinSituation,
+    ) -> Result<Result<Scored, Invalid>, Malformed> {
+        score_under(&*self.read(options)?, situation)
+    }
+
     /// What these house rules need of a scoring request beyond its situation (Hangzhou: the
     /// wild kind named in indicator mode, a lao from 1). Nothing, unless a set says so.
     fn check_request(&self, situation: &WinSituation) -> Result<(), Malformed> {
@@ -284,4 +296,14 @@ pub fn options_object<T: Serialize>(options: &T) -> Map<String, Value> {
         Ok(Value::Object(map)) => map,
         _ => Map::new(),
     }
+}
+
+/// Checks a scoring request's situation against `set`'s house rules and scores it, itemised:
+/// the body of every [`RuleSet::score_request`].
+pub fn score_under(
+    set: &dyn RuleSet,
+    situation: &WinSituation,
+) -> Result<Result<Scored, Invalid>, Malformed> {
+    set.check_request(situation)?;
+    Ok(set.score(situation, Explain::Itemise))
 }

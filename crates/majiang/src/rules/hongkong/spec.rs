@@ -5,8 +5,8 @@
 use super::options::OPTIONS;
 use super::{Options, PATTERNS, settle};
 use crate::analysis::HandRules;
-use crate::rules::rule_set::options_object;
 use crate::rules::rule_set::{Aims, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats};
+use crate::rules::rule_set::{options_object, score_under};
 use crate::scoring::request::Malformed;
 use crate::scoring::{Explain, Invalid, Scored, WinSituation};
 use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
@@ -37,6 +37,14 @@ impl RuleSet for Options {
 
     fn read(&self, options: &Map<String, Value>) -> Result<Box<dyn RuleSet>, Malformed> {
         Ok(Box::new(Options::from_json(options)?))
+    }
+
+    fn score_request(
+        &self,
+        options: &Map<String, Value>,
+        situation: &WinSituation,
+    ) -> Result<Result<Scored, Invalid>, Malformed> {
+        score_under(&Options::from_json(options)?, situation)
     }
 
     fn options_json(&self) -> Map<String, Value> {

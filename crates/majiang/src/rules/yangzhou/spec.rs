@@ -7,6 +7,7 @@ use super::{Options, PATTERNS, settle};
 use crate::analysis::HandRules;
 use crate::rules::rule_set::{
     Aims, FedThirdMeld, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats, options_object,
+    score_under,
 };
 use crate::scoring::request::Malformed;
 use crate::scoring::{Explain, Invalid, Scored, WinSituation};
@@ -38,6 +39,14 @@ impl RuleSet for Options {
 
     fn read(&self, options: &Map<String, Value>) -> Result<Box<dyn RuleSet>, Malformed> {
         Ok(Box::new(Options::from_json(options)?))
+    }
+
+    fn score_request(
+        &self,
+        options: &Map<String, Value>,
+        situation: &WinSituation,
+    ) -> Result<Result<Scored, Invalid>, Malformed> {
+        score_under(&Options::from_json(options)?, situation)
     }
 
     fn options_json(&self) -> Map<String, Value> {
