@@ -15,6 +15,8 @@ pub(super) struct Hand {
     pub(super) concealed: TileCounts,
     /// Running statistics of `concealed` for the quick completeness screen.
     pub(super) screen: Screen,
+    /// Bit per kind index: the kinds held in `concealed` (the discards a turn lists).
+    pub(super) held: u64,
     /// Declared melds.
     pub(super) melds: Vec<Meld>,
     /// Flowers and seasons laid out.
@@ -35,6 +37,7 @@ impl Hand {
         Hand {
             concealed: TileCounts::EMPTY,
             screen: Screen::default(),
+            held: 0,
             melds: Vec::with_capacity(4),
             flowers: Vec::new(),
             discards: Vec::with_capacity(32),
@@ -53,6 +56,7 @@ impl Hand {
         let before = self.concealed.get(t);
         self.concealed.add(t);
         self.screen.update(t, before, before + 1);
+        self.held |= 1 << t.index();
     }
 
     /// Removes `k` copies of `t` (the caller has checked that they are there; for extra winds,
@@ -66,6 +70,9 @@ impl Hand {
         let after = before.saturating_sub(k);
         self.concealed.0[t.index()] = after;
         self.screen.update(t, before, after);
+        if after == 0 {
+            self.held &= !(1 << t.index());
+        }
     }
 
     /// Copies of `t`'s kind held concealed (every extra wind is one kind).

@@ -45,6 +45,13 @@ impl Game {
             if h.screen != Screen::of(&h.concealed) {
                 return Err(format!("player {i}: screen statistics out of date"));
             }
+            let held = h
+                .concealed
+                .iter()
+                .fold(0u64, |m, (t, _)| m | 1 << t.index());
+            if h.held != held {
+                return Err(format!("player {i}: held kinds out of date"));
+            }
             let size = h.concealed.len() + usize::from(h.extra.len()) + 3 * h.melds.len();
             let on_turn = match &self.phase {
                 Phase::Turn { player, .. } => player.index() == i,

@@ -247,12 +247,14 @@ impl Game {
         match o.only_discard {
             Some(d) => out.push(Action::Discard(d)),
             None => {
-                // Branch-free compaction: which kinds are held is unpredictable.
+                // The kinds held, from the hand's running mask: one step a kind held.
+                let mut held = h.held;
                 let mut buf = [Action::Pass; KINDS];
                 let mut k = 0;
-                for (i, &n) in h.concealed.0.iter().enumerate() {
-                    buf[k] = Action::Discard(TILES[i]);
-                    k += usize::from(n > 0);
+                while held != 0 {
+                    buf[k] = Action::Discard(TILES[held.trailing_zeros() as usize]);
+                    k += 1;
+                    held &= held - 1;
                 }
                 out.extend_from_slice(&buf[..k]);
                 if !h.extra.is_empty() {
