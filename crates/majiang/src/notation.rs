@@ -206,6 +206,15 @@ pub fn format_glyphs(tiles: &[Tile]) -> String {
     sorted.iter().map(|t| t.glyph()).collect()
 }
 
+impl std::str::FromStr for Tile {
+    type Err = NotationError;
+
+    /// Parses exactly one tile, e.g. `5m`, `7z`, `1f` or a glyph.
+    fn from_str(s: &str) -> Result<Tile, Self::Err> {
+        parse_tile(s)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

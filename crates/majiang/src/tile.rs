@@ -379,15 +379,6 @@ impl fmt::Debug for Tile {
     }
 }
 
-impl std::str::FromStr for Tile {
-    type Err = crate::notation::NotationError;
-
-    /// Parses exactly one tile, e.g. `5m`, `7z`, `1f` or a glyph.
-    fn from_str(s: &str) -> Result<Tile, Self::Err> {
-        crate::notation::parse_tile(s)
-    }
-}
-
 impl Serialize for Tile {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)

@@ -2,7 +2,7 @@
 //! tiles, the value of each pung, the bot's own melds and the danger of each discard.
 
 use super::EfficientBot;
-use super::aims::{MeldInfo, meld_tiles};
+use super::melds::{MeldInfo, meld_tiles};
 use crate::analysis::HandRules;
 use crate::table::Observation;
 use crate::tile::{KINDS, Tile};

@@ -2,10 +2,11 @@
 //! opponent is clearly ready), concealed and added kongs, the win and the Fortune Gambit.
 
 use super::EfficientBot;
-use super::aims::{Aim, MeldInfo};
+use super::aims::Aim;
 use super::context::Ctx;
 use super::defence::DANGER_WEIGHT;
 use super::evaluation::{AfterDiscards, connectivity};
+use super::melds::MeldInfo;
 use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
 use crate::table::{Action, ExtraWinds, Observation};

@@ -3,8 +3,9 @@
 //! candidates.
 
 use super::EfficientBot;
-use super::aims::{Aim, MeldInfo, Shape, flush_view, pungs_shanten_of};
+use super::aims::{Aim, Shape, flush_view, pungs_shanten_of};
 use super::context::Ctx;
+use super::melds::MeldInfo;
 use crate::analysis::{self, HandRules};
 use crate::counts::TileCounts;
 use crate::tile::{KINDS, Tile};

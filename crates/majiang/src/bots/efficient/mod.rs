@@ -50,6 +50,7 @@ mod defence;
 mod discards;
 mod evaluation;
 mod extra_winds;
+mod melds;
 mod planner;
 
 pub(crate) use evaluation::connectivity;
