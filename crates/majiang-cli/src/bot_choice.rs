@@ -203,7 +203,7 @@ mod tests {
         .unwrap();
         assert_eq!(
             c.labels(),
-            ["efficient", "cmd:python3 'my bot.py' --x a,b", "hard"]
+            ["efficient", "cmd:python3 'my bot.py' --x 'a,b'", "hard"]
         );
         assert!(c.has_commands());
         let err = BotChoice::parse("efficient,clever", 100, Stderr::Discard).unwrap_err();

@@ -154,7 +154,7 @@ mod tests {
         };
         assert_eq!(c.program, "python3");
         assert_eq!(c.args, ["my bot.py", "a,b"]);
-        assert_eq!(c.to_string(), "python3 'my bot.py' a,b");
+        assert_eq!(c.to_string(), "python3 'my bot.py' 'a,b'");
         assert_eq!(
             BotSpec::parse(" normal ").unwrap(),
             BotSpec::Named("normal".into())

@@ -32,6 +32,7 @@
 //! assert_eq!(by_text.resolve(&decide.observation.legal_actions).unwrap(), first);
 //! ```
 
+use crate::notation::format_in_order;
 use crate::table::matches::Standing;
 use crate::table::{Action, HandOutcome, Observation, Player};
 use serde::{Deserialize, Serialize};
@@ -87,7 +88,7 @@ pub struct LegalAction {
     pub id: usize,
     /// The action as JSON (`{"discard":"5m"}`, `"pung"`, `{"chow":{"tiles":["3m","4m","5m"]}}`).
     pub action: Action,
-    /// The action in words (`discard 5m`, `chow 345m`, `pass`); an answer may name it so.
+    /// The action in words (`discard 5m`, `chow 3m4m5m`, `pass`); an answer may name it so.
     pub text: String,
 }
 
@@ -194,7 +195,7 @@ pub struct Answer {
 pub enum Choice {
     /// The JSON form (`{"discard":"5m"}`, `"pung"`).
     Action(Action),
-    /// The text form (`"discard 5m"`, `"chow 345m"`).
+    /// The text form (`"discard 5m"`, `"chow 3m4m5m"` or `"chow 345m"`).
     Text(String),
 }
 
@@ -239,16 +240,17 @@ impl FromBot {
 
 impl Choice {
     /// The legal action this names, if any: the JSON form exactly, the text form ignoring
-    /// case and runs of spaces.
+    /// case and runs of spaces (a chow also in compact notation, `chow 345m`).
     fn find(&self, legal: &[Action]) -> Option<Action> {
         match self {
             Choice::Action(a) => legal.contains(a).then_some(*a),
             Choice::Text(t) => {
                 let want = normalise(t);
-                legal
-                    .iter()
-                    .copied()
-                    .find(|a| normalise(&a.to_string()) == want)
+                legal.iter().copied().find(|a| {
+                    normalise(&a.to_string()) == want
+                        || matches!(a, Action::Chow { tiles }
+                            if want == format!("chow {}", format_in_order(tiles)))
+                })
             }
         }
     }
