@@ -214,6 +214,47 @@ mod tests {
     }
 
     #[test]
+    fn play_seats_external_bots_and_every_bot_move_is_theirs() {
+        use crate::play::app::{App, Key, Mode};
+        use majiang::table::Action;
+        use majiang::table::log::{LogRecord, MatchLog};
+        let script = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/bots/simple_bot.py"
+        );
+        let choice =
+            BotChoice::parse(&format!("cmd:python3 {script}"), 5000, Stderr::Discard).unwrap();
+        let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+        let mut app = App::with_bots(rules, 4, &choice, Some(1), true, 0).unwrap();
+        for _ in 0..1000 {
+            app.run_bots();
+            if app.mode() == &Mode::HandOver {
+                break;
+            }
+            let legal = app.observation().legal_actions;
+            app.on_key(if legal.contains(&Action::Win) {
+                Key::Char('w')
+            } else if legal.contains(&Action::Pass) {
+                Key::Char(' ')
+            } else {
+                Key::Enter
+            });
+        }
+        assert_eq!(app.mode(), &Mode::HandOver);
+        let human = app.human();
+        let log = MatchLog::parse(&app.take_log().join("\n")).unwrap();
+        let bot_moves = log
+            .records
+            .iter()
+            .filter(|r| matches!(r, LogRecord::Action { player, .. } if *player != human))
+            .count();
+        assert!(bot_moves > 10, "{bot_moves}");
+        let report = choice.report_json();
+        assert_eq!(report[0]["decisions"], bot_moves as u64, "{report}");
+        assert_eq!(report[0]["fallback_decisions"], 0, "{report}");
+    }
+
+    #[test]
     fn a_command_that_cannot_start_is_a_usage_error() {
         let c = BotChoice::parse("cmd:/nonexistent/bot", 100, Stderr::Discard).unwrap();
         let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
