@@ -134,6 +134,35 @@ fn sim_runs_the_example_bot_for_whole_matches() {
     assert!(out.contains("decisions answered"), "{out}");
 }
 
+#[test]
+fn sim_runs_the_example_bot_in_independent_duplicate_hands() {
+    let path = temp("duplicate.json");
+    let bots = format!(
+        "cmd:python3 {},efficient,efficient,efficient",
+        repo_file("examples/bots/simple_bot.py")
+    );
+    let (code, out, err) = majiang(&[
+        "sim",
+        "--rules",
+        "yangzhou",
+        "--games",
+        "2",
+        "--duplicate",
+        "--bots",
+        &bots,
+        "--json",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    // Two deals, each played once per rotation: the external bot sat in every chair.
+    assert_eq!(report["hands"], 8, "{report}");
+    assert_eq!(report["per_seat"][0]["hands"], 8, "{report}");
+    let ext = &report["external_bots"][0];
+    assert!(ext["decisions"].as_u64().unwrap() > 20, "{ext}");
+    assert_eq!(ext["fallback_decisions"], 0, "{ext}");
+}
+
 /// Plays a Hong Kong match of 3 hands with the misbehaving bot in a seat; returns the log's
 /// text, the chair it sat in and the report on standard error.
 fn misbehaving_match(mode: &str, after: &str) -> (String, u8, String) {
