@@ -7,6 +7,7 @@
 //! interrupted with Ctrl-C.
 
 mod analyze;
+mod bot_choice;
 mod lines;
 mod output;
 mod play;

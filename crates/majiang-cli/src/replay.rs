@@ -7,12 +7,14 @@
 //! not replay, and 2 when the input cannot be read as a log at all.
 
 use crate::UsageError;
-use majiang::bots::{self, Bot};
+use crate::bot_choice::BotChoice;
+use majiang::bots::Bot;
 use majiang::scoring::{Unit, WinKind};
 use majiang::table::log::MatchSummary;
 use majiang::table::matches::{EndReason, Settlement};
 use majiang::table::{HandOutcome, Player};
 use majiang::table::{ReplayReport, Ruleset, replay};
+use majiang_external::Stderr;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -51,12 +53,24 @@ pub struct SelfplayArgs {
     /// Where to write the match log (JSON lines); `-` for standard output.
     #[arg(long, value_name = "FILE")]
     log: String,
-    /// The players: one bot name for everyone, or one per player separated by commas, in the
+    /// The players: one bot for everyone, or one per player separated by commas, in the
     /// order the seating ceremony draws them to their chairs (so the first named is not always
-    /// the first dealer; `replay` shows the seats): `efficient`, `aggressive` (efficient without
-    /// defence), `random` (uniform among the legal actions, wins are rare), or a level.
-    #[arg(long, default_value = "efficient", value_name = "NAME[,NAME...]")]
+    /// the first dealer; `replay` shows the seats). `random` is uniform among the legal
+    /// actions (wins are rare).
+    #[arg(
+        long,
+        default_value = "efficient",
+        value_name = "BOT[,BOT...]",
+        long_help = format!(
+            "The players: one bot for everyone, or one per player separated by commas, in the \
+             order the seating ceremony draws them to their chairs (so the first named is not \
+             always the first dealer; `replay` shows the seats). {}",
+            crate::bot_choice::SYNTAX_HELP
+        )
+    )]
     bots: String,
+    #[arg(long, default_value_t = 5000, value_name = "MS", help = crate::bot_choice::TIME_HELP)]
+    bot_time_ms: u64,
     /// Stop the match after this many hands whatever the rules say (0: no limit), as `play
     /// --hands` does (`--hand-limit` is the old name). Random bots in Hong Kong draw nearly
     /// every hand, and the dealer keeps the deal on a draw.
@@ -125,9 +139,24 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
     )?;
     let ruleset = Arc::new(Ruleset::from_name(&name, &options)?);
     let limit = (args.hand_limit > 0).then_some(args.hand_limit);
-    let entrants = entrant_bots(&args.bots, &ruleset, args.seed)?;
-    let mut players = seat_entrants(&ruleset, args.seed, limit, entrants)?;
-    let (m, log) = majiang::driver::play_match(ruleset, args.seed, limit, &mut players)?;
+    let n = ruleset.players();
+    let choice = BotChoice::parse(&args.bots, args.bot_time_ms, Stderr::Inherit)?;
+    let entries: Vec<usize> = match choice.len() {
+        1 => vec![0; n],
+        k if k == n => (0..n).collect(),
+        k => {
+            return Err(UsageError(format!(
+                "--bots: give one bot for every player or {n} (one per player, in the order \
+                 they are drawn to their seats), not {k}"
+            )));
+        }
+    };
+    let context = format!("seed {}", args.seed);
+    let mut players = chair_bots(&choice, &entries, &ruleset, args.seed, limit, &context)?;
+    let played = majiang::driver::play_match(ruleset, args.seed, limit, &mut players);
+    drop(players);
+    eprint!("{}", choice.report());
+    let (m, log) = played?;
     let text = log.to_jsonl();
     let summary = MatchSummary::of(&m);
     if args.log == "-" {
@@ -150,47 +179,25 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// One bot per entrant (the players the seating ceremony draws into chairs) from `names` (one
-/// name for everyone, or one per entrant, comma separated), each seeded from the match seed and
-/// its entrant number. Bots follow the players, not the chairs: the first bot named is not
-/// always the first dealer.
-pub(crate) fn entrant_bots(
-    names: &str,
-    ruleset: &Arc<Ruleset>,
-    seed: u64,
-) -> Result<Vec<Box<dyn Bot>>, UsageError> {
-    let n = ruleset.players();
-    let names: Vec<&str> = names.split(',').map(str::trim).collect();
-    if names.len() != 1 && names.len() != n {
-        return Err(UsageError(format!(
-            "--bots: give one bot name for every player or {n} names (one per player, in the \
-             order they are drawn to their seats), not {}",
-            names.len()
-        )));
-    }
-    (0..n)
-        .map(|i| {
-            let name = names[if names.len() == 1 { 0 } else { i }];
-            let bot_seed = seed
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                .wrapping_add(i as u64);
-            bots::by_name(name, ruleset, bot_seed).map_err(|e| UsageError(format!("--bots: {e}")))
-        })
-        .collect()
-}
-
-/// `by_entrant` (entrant k's bot at index k) ordered by chair for [`majiang::driver::play_match`]: the
-/// chairs the seating ceremony of the match seeded `seed` gives each entrant.
-pub(crate) fn seat_entrants(
+/// The players of the match seeded `seed`, by chair: entrant k (the k-th player the seating
+/// ceremony draws into a chair) plays entry `entries[k]` of `choice`, seeded from the match seed
+/// and k. Bots follow the players, not the chairs: the first bot named is not always the first
+/// dealer. `context` names the match in reports of external bots.
+pub(crate) fn chair_bots(
+    choice: &BotChoice,
+    entries: &[usize],
     ruleset: &Arc<Ruleset>,
     seed: u64,
     hand_limit: Option<u32>,
-    by_entrant: Vec<Box<dyn Bot>>,
+    context: &str,
 ) -> Result<Vec<Box<dyn Bot>>, UsageError> {
     let chairs = seating(ruleset, seed, hand_limit)?;
     let mut by_chair: Vec<Option<Box<dyn Bot>>> = (0..chairs.len()).map(|_| None).collect();
-    for (bot, chair) in by_entrant.into_iter().zip(&chairs) {
-        by_chair[chair.index()] = Some(bot);
+    for (k, (&entry, &chair)) in entries.iter().zip(&chairs).enumerate() {
+        let bot_seed = seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .wrapping_add(k as u64);
+        by_chair[chair.index()] = Some(choice.make(entry, ruleset, chair, bot_seed, context)?);
     }
     by_chair
         .into_iter()

@@ -456,6 +456,7 @@ impl Driver {
     pub fn act(&mut self, player: Player, action: Action, now: u64) -> Result<Step, MatchError> {
         let step = self.session.act(player, action)?;
         self.proposed = None;
+        self.tell_bots(&step);
         // A claim answer keeps the decision point (the others still answer the same tile);
         // anything else opens a new one at the next poll.
         if let Some((point, _)) = self.point
@@ -464,6 +465,22 @@ impl Driver {
             self.point = Some((self.current_point(), now));
         }
         Ok(step)
+    }
+
+    /// Tells every chair's bot that the hand (and the match) ended, when `step` ended them.
+    fn tell_bots(&mut self, step: &Step) {
+        let Some(settlement) = &step.settlement else {
+            return;
+        };
+        let standings = step.match_over.then(|| self.session.standings());
+        for chair in &mut self.chairs {
+            if let Controller::Bot(bot) = &mut chair.controller {
+                bot.hand_ended(&settlement.outcome, &settlement.payments);
+                if let Some(standings) = &standings {
+                    bot.match_ended(self.session.matches().hands_played(), standings);
+                }
+            }
+        }
     }
 
     /// Deals the next hand (see [`Session::deal_next`]).

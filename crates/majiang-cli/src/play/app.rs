@@ -2,7 +2,7 @@
 //! the table out. The terminal loop (`super::run`) only feeds keys and draws.
 
 use super::tiles::TileStyle;
-use majiang::bots;
+use crate::bot_choice::BotChoice;
 use majiang::driver::{Controller, Driver, Poll, Timers};
 use majiang::scoring::{PatternScore, WinKind};
 use majiang::table::log::LogRecord;
@@ -158,6 +158,7 @@ impl App {
     /// driver's [`Timers::bot_delay_ms`]), so a person can follow the play. A bot that lets a
     /// discard go answers at once after the delay has run for the first answer: no pause tells
     /// the table that it could have claimed.
+    #[cfg(test)]
     pub fn paced(
         ruleset: Arc<Ruleset>,
         seed: u64,
@@ -166,11 +167,34 @@ impl App {
         logging: bool,
         bot_delay_ms: u64,
     ) -> Result<App, String> {
+        let choice =
+            BotChoice::parse(bots, 5000, majiang_external::Stderr::Discard).map_err(|e| e.0)?;
+        App::with_bots(ruleset, seed, &choice, hand_limit, logging, bot_delay_ms)
+    }
+
+    /// [`App::paced`] with the bots of `choice` (`play --bots`): one entry for every bot, or
+    /// one per bot (Bot 1 first). External bots (`cmd:`) are started here.
+    pub fn with_bots(
+        ruleset: Arc<Ruleset>,
+        seed: u64,
+        choice: &BotChoice,
+        hand_limit: Option<u32>,
+        logging: bool,
+        bot_delay_ms: u64,
+    ) -> Result<App, String> {
         let n = ruleset.players();
+        if choice.len() != 1 && choice.len() != n - 1 {
+            return Err(format!(
+                "--bots: give one bot for every seat or {} (one per bot, Bot 1 first), not {}",
+                n - 1,
+                choice.len()
+            ));
+        }
         let (session, opening) =
             Session::new(Arc::clone(&ruleset), seed, hand_limit).map_err(|e| e.to_string())?;
         let human = session.chairs()[0];
         let mut controllers = Vec::with_capacity(n);
+        let mut bot_number = 0;
         for i in 0..n {
             let bot_seed = seed
                 .wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -178,7 +202,14 @@ impl App {
             controllers.push(if Player(i as u8) == human {
                 Controller::person(bot_seed)
             } else {
-                Controller::Bot(bots::by_name(bots, &ruleset, bot_seed).map_err(|e| e.to_string())?)
+                let entry = if choice.len() == 1 { 0 } else { bot_number };
+                bot_number += 1;
+                let context = format!("Bot {bot_number}");
+                Controller::Bot(
+                    choice
+                        .make(entry, &ruleset, Player(i as u8), bot_seed, &context)
+                        .map_err(|e| e.0)?,
+                )
             });
         }
         let mut k = 0;
@@ -231,7 +262,9 @@ impl App {
             written: 0,
             last_turn_drawn: None,
         };
-        if let Some(note) = super::expert_note(&ruleset, &[bots]) {
+        let labels = choice.labels();
+        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+        if let Some(note) = super::expert_note(&ruleset, &labels) {
             app.push_message(note.clone());
             app.notice = Some(note);
         }

@@ -13,6 +13,7 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
+use crate::bot_choice::BotChoice;
 use crate::{Finished, UsageError};
 use app::{App, Key};
 use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -21,6 +22,7 @@ use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use majiang::table::Ruleset;
+use majiang_external::Stderr;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use std::io::{IsTerminal, Stdout, Write};
@@ -48,8 +50,10 @@ pub struct Args {
     #[arg(long)]
     seed: Option<u64>,
     // The bots' policy (help from the library's list of bots).
-    #[arg(long, default_value = "efficient", help = bots_help())]
+    #[arg(long, default_value = "efficient", help = bots_help(), long_help = bots_long_help())]
     bots: String,
+    #[arg(long, default_value_t = 5000, value_name = "MS", help = crate::bot_choice::TIME_HELP)]
+    bot_time_ms: u64,
     /// Milliseconds to wait before each bot action, so you can follow the play.
     #[arg(long, default_value_t = 250)]
     delay_ms: u64,
@@ -71,6 +75,16 @@ fn bots_help() -> String {
          tables `hard` (the expert) leaves every decision about the extra winds to the `normal` \
          bot's play",
         majiang::bots::BOT_NAMES.join(", ")
+    )
+}
+
+/// The `--bots` long help: the short one, one entry per bot, and `cmd:`.
+fn bots_long_help() -> String {
+    format!(
+        "{}. Give one entry for every bot, or one per bot separated by commas (Bot 1 first). \
+         {} An external bot's standard error is discarded while the game owns the terminal.",
+        bots_help(),
+        crate::bot_choice::SYNTAX_HELP
     )
 }
 
@@ -118,30 +132,25 @@ pub fn farewell(app: &App, log: Option<&str>) -> String {
     out
 }
 
-/// Builds the app from the arguments (no terminal involved).
-pub fn build(args: &Args) -> Result<App, UsageError> {
+/// Builds the app from the arguments (no terminal involved), with the bots it plays against
+/// (whose report says how external bots did).
+pub fn build(args: &Args) -> Result<(App, BotChoice), UsageError> {
     let (rules, options) = crate::rules_file::resolve(
         args.rules.as_deref(),
         args.rules_file.as_deref(),
         &args.options,
     )?;
     let ruleset = Ruleset::from_name(&rules, &options)?;
-    if !majiang::bots::BOT_NAMES.contains(&args.bots.as_str()) {
-        return Err(UsageError(format!(
-            "--bots {:?}: not a bot (known bots: {})",
-            args.bots,
-            majiang::bots::BOT_NAMES.join(", ")
-        )));
-    }
+    let choice = BotChoice::parse(&args.bots, args.bot_time_ms, Stderr::Discard)?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
     });
-    let mut app = App::paced(
+    let mut app = App::with_bots(
         Arc::new(ruleset),
         seed,
-        &args.bots,
+        &choice,
         args.hands,
         args.log.is_some(),
         args.delay_ms,
@@ -150,12 +159,12 @@ pub fn build(args: &Args) -> Result<App, UsageError> {
     if args.glyphs {
         app.style = app.style.toggled();
     }
-    Ok(app)
+    Ok((app, choice))
 }
 
 /// Runs the command: [`Finished::Interrupted`] when the player pressed Ctrl-C.
 pub fn run(args: &Args) -> Result<Finished, UsageError> {
-    let mut app = build(args)?;
+    let (mut app, choice) = build(args)?;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(UsageError(
             "play needs a terminal: run it in a terminal window, not with its input or output \
@@ -178,6 +187,7 @@ pub fn run(args: &Args) -> Result<Finished, UsageError> {
     }
     let interrupted = result.map_err(|e| UsageError(format!("terminal: {e}")))?;
     print!("{}", farewell(&app, args.log.as_deref()));
+    print!("{}", choice.report());
     let _ = std::io::stdout().flush();
     Ok(if interrupted {
         Finished::Interrupted

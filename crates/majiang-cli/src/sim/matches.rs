@@ -7,6 +7,7 @@ use super::{
     Args, BotStats, HandResult, print_rows, progress, tally, unit_name, win_of, with_hand_figures,
 };
 use crate::UsageError;
+use crate::bot_choice::BotChoice;
 use majiang::table::Ruleset;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
@@ -88,7 +89,7 @@ impl Standing {
 /// draws, not the chairs: who deals first is the match's draw, not the order of --bots.
 fn play_one(
     rules: &Arc<Ruleset>,
-    names: &[String],
+    choice: &BotChoice,
     seed: u64,
     index: u64,
     hand_limit: u32,
@@ -96,11 +97,11 @@ fn play_one(
     let n = rules.players();
     let match_seed = seed.wrapping_add(index);
     let rotation: Vec<usize> = (0..n).map(|k| (k + index as usize) % n).collect();
-    let line: Vec<&str> = rotation.iter().map(|&b| names[b].as_str()).collect();
-    let entrants = crate::replay::entrant_bots(&line.join(","), rules, match_seed)?;
     let limit = Some(hand_limit);
     let chairs = crate::replay::seating(rules, match_seed, limit)?;
-    let mut players = crate::replay::seat_entrants(rules, match_seed, limit, entrants)?;
+    let context = format!("match {index} (seed {match_seed})");
+    let mut players =
+        crate::replay::chair_bots(choice, &rotation, rules, match_seed, limit, &context)?;
     // The bot (index in --bots) at each chair.
     let mut seating = vec![0; n];
     for (k, chair) in chairs.iter().enumerate() {
@@ -138,12 +139,14 @@ fn play_one(
 /// Runs `majiang sim --matches N`.
 pub(super) fn run(
     args: &Args,
+    choice: &BotChoice,
     rules: &Arc<Ruleset>,
     options: &Map<String, Value>,
     matches: u64,
     threads: usize,
 ) -> Result<(), UsageError> {
     let n = rules.players();
+    let names = choice.labels();
     if matches == 0 {
         return Err(UsageError("--matches must be at least 1".into()));
     }
@@ -160,7 +163,7 @@ pub(super) fn run(
         (0..matches)
             .into_par_iter()
             .map(|m| {
-                let r = play_one(rules, &args.bots, args.seed, m, args.hand_limit);
+                let r = play_one(rules, choice, args.seed, m, args.hand_limit);
                 pb.inc(1);
                 r
             })
@@ -197,7 +200,7 @@ pub(super) fn run(
     let mut by_name: BTreeMap<&str, BotStats> = BTreeMap::new();
     let mut standing_by_name: BTreeMap<&str, Standing> = BTreeMap::new();
     for b in 0..n {
-        let name = args.bots[b].as_str();
+        let name = names[b].as_str();
         by_name.entry(name).or_default().add(&per_bot[b]);
         standing_by_name.entry(name).or_default().add(&standing[b]);
     }
@@ -205,7 +208,7 @@ pub(super) fn run(
     let report = json!({
         "rules": rules.name(),
         "options": options,
-        "bots": args.bots,
+        "bots": names,
         "seed": args.seed,
         "matches": matches,
         "hand_limit": args.hand_limit,
@@ -216,14 +219,14 @@ pub(super) fn run(
         "standings_per_seat": standing
             .iter()
             .enumerate()
-            .map(|(b, s)| s.json(&args.bots[b]))
+            .map(|(b, s)| s.json(&names[b]))
             .collect::<Vec<_>>(),
         "standings_per_bot": standing_by_name
             .iter()
             .map(|(name, s)| s.json(name))
             .collect::<Vec<_>>(),
     });
-    let report = with_hand_figures(report, &per_bot, &by_name, &args.bots, &histogram, unit);
+    let mut report = with_hand_figures(report, &per_bot, &by_name, &names, &histogram, unit);
     println!(
         "{} — {matches} matches, {hands} hands ({} won, {draws} drawn); ends: {}",
         rules.name(),
@@ -254,16 +257,17 @@ pub(super) fn run(
         );
     };
     for (b, s) in standing.iter().enumerate() {
-        row(format!("{b}: {}", args.bots[b]), s);
+        row(format!("{b}: {}", names[b]), s);
     }
     // A name's "all" row only where it sits in several positions (else it is the same row).
     for (name, s) in &standing_by_name {
-        if args.bots.iter().filter(|b| b == name).count() > 1 {
+        if names.iter().filter(|b| b == name).count() > 1 {
             row(format!("all {name}"), s);
         }
     }
     println!("per hand:");
-    print_rows(&per_bot, &by_name, &args.bots, &histogram, unit);
+    print_rows(&per_bot, &by_name, &names, &histogram, unit);
+    super::external_report(choice, &mut report);
     println!("{matches} matches in {elapsed:.2} s on {threads} thread(s)",);
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&report)? + "\n";

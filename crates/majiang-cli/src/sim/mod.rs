@@ -17,11 +17,13 @@ mod matches;
 mod paired;
 
 use crate::UsageError;
+use crate::bot_choice::BotChoice;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use majiang::bots::{self, Bot};
 use majiang::scoring::WinKind;
 use majiang::table::{Game, HandOutcome, HandSetup, Player, Ruleset};
 use majiang::tile::Wind;
+use majiang_external::Stderr;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -41,14 +43,21 @@ pub struct Args {
     /// Deals to play (with --duplicate, each is played once per rotation of the bots).
     #[arg(long, default_value_t = 1000)]
     games: u64,
-    /// One bot per chair, comma-separated: a level (easy, normal, hard) or a bot (random,
-    /// efficient, aggressive: efficient without defence, expert).
+    /// One bot per chair, comma-separated: a level (easy, normal, hard), a bot (random,
+    /// efficient, aggressive: efficient without defence, expert) or cmd:COMMAND (a program
+    /// speaking the bot protocol; see --help).
     #[arg(
         long,
-        value_delimiter = ',',
-        default_value = "efficient,efficient,random,random"
+        default_value = "efficient,efficient,random,random",
+        value_name = "BOT,BOT,...",
+        long_help = format!(
+            "One bot per chair, comma-separated. {}",
+            crate::bot_choice::SYNTAX_HELP
+        )
     )]
-    bots: Vec<String>,
+    bots: String,
+    #[arg(long, default_value_t = 5000, value_name = "MS", help = crate::bot_choice::TIME_HELP)]
+    bot_time_ms: u64,
     /// The seed every hand's seed is derived from.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -179,7 +188,7 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 
 fn play_one(
     rules: &Arc<Ruleset>,
-    names: &[String],
+    choice: &BotChoice,
     seed: u64,
     deal: u64,
     rotation: usize,
@@ -200,7 +209,7 @@ fn play_one(
     let mut players: Vec<Box<dyn Bot>> = Vec::with_capacity(n);
     for (c, &b) in seating.iter().enumerate() {
         let bot_seed = mix(hand_seed ^ mix(((rotation as u64) << 8) | c as u64));
-        players.push(bots::by_name(&names[b], rules, bot_seed)?);
+        players.push(choice.make(b, rules, Player(c as u8), bot_seed, &format!("deal {deal}"))?);
     }
     let outcome = bots::play_hand(&mut game, &mut players)?;
     Ok(HandResult {
@@ -280,18 +289,15 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
     let (_, options) = crate::rules_file::resolve(Some(&args.rules), None, &args.options)?;
     let rules = Arc::new(Ruleset::from_name(&args.rules, &options)?);
     let n = rules.players();
-    if args.bots.len() != n {
+    let choice = BotChoice::parse(&args.bots, args.bot_time_ms, Stderr::Inherit)?;
+    let names = choice.labels();
+    if names.len() != n {
         return Err(UsageError(format!(
             "--bots: {} bots given ({}), but a {} table seats {n}",
-            args.bots.len(),
-            args.bots.join(","),
+            names.len(),
+            names.join(","),
             args.rules
         )));
-    }
-    for b in &args.bots {
-        if !bots::BOT_NAMES.contains(&b.as_str()) {
-            return Err(bots::UnknownBot(b.clone()).into());
-        }
     }
     let threads = args
         .threads
@@ -300,7 +306,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         return Err(UsageError("--threads must be at least 1".into()));
     }
     if let Some(matches) = args.matches {
-        return matches::run(args, &rules, &options, matches, threads);
+        return matches::run(args, &choice, &rules, &options, matches, threads);
     }
     if args.lao == 0 {
         return Err(UsageError(
@@ -322,7 +328,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
     let mut draws = 0u64;
     let mut hands = 0u64;
     let mut histogram: BTreeMap<i64, u64> = BTreeMap::new();
-    let mut paired = paired::Paired::new(&args.bots, rotations);
+    let mut paired = paired::Paired::new(&names, rotations);
     let mut first = 0u64;
     while first < total {
         let last = (first + CHUNK).min(total);
@@ -332,7 +338,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
                 .map(|h| {
                     let deal = h / rotations as u64;
                     let rotation = (h % rotations as u64) as usize;
-                    let r = play_one(&rules, &args.bots, args.seed, deal, rotation, args.lao);
+                    let r = play_one(&rules, &choice, args.seed, deal, rotation, args.lao);
                     pb.inc(1);
                     r
                 })
@@ -349,13 +355,13 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
     let elapsed = start.elapsed().as_secs_f64();
     let mut by_name: BTreeMap<&str, BotStats> = BTreeMap::new();
     for (b, s) in per_bot.iter().enumerate() {
-        by_name.entry(args.bots[b].as_str()).or_default().add(s);
+        by_name.entry(names[b].as_str()).or_default().add(s);
     }
     let unit = unit_name(&rules);
     let report = json!({
         "rules": rules.name(),
         "options": options,
-        "bots": args.bots,
+        "bots": names,
         "seed": args.seed,
         "games": args.games,
         "duplicate": args.duplicate,
@@ -365,8 +371,9 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         "draws": draws,
         "win_rate": BotStats::rate(hands - draws, hands),
     });
-    let mut report = with_hand_figures(report, &per_bot, &by_name, &args.bots, &histogram, unit);
-    print_table(&report, &per_bot, &by_name, &args.bots, &histogram, unit);
+    let mut report = with_hand_figures(report, &per_bot, &by_name, &names, &histogram, unit);
+    print_table(&report, &per_bot, &by_name, &names, &histogram, unit);
+    external_report(&choice, &mut report);
     if args.duplicate {
         report["paired"] = paired.json();
         paired.print();
@@ -380,6 +387,14 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         std::fs::write(path, text).map_err(|e| UsageError(format!("--json {path}: {e}")))?;
     }
     Ok(())
+}
+
+/// How the external bots (`cmd:` entries) did, printed and added to the JSON report.
+pub(crate) fn external_report(choice: &BotChoice, report: &mut Value) {
+    if choice.has_commands() {
+        print!("{}", choice.report());
+        report["external_bots"] = choice.report_json();
+    }
 }
 
 pub(crate) fn unit_name(rules: &Ruleset) -> &'static str {

@@ -44,6 +44,7 @@
 pub mod easy;
 pub mod efficient;
 pub mod expert;
+pub mod protocol;
 pub mod random;
 mod view;
 
@@ -54,6 +55,7 @@ pub use random::RandomBot;
 pub(crate) use view::empty_observation;
 pub use view::observe_into;
 
+use crate::table::matches::Standing;
 use crate::table::{Action, ActionError, Game, HandOutcome, Observation, Player, Ruleset};
 use std::sync::Arc;
 
@@ -72,6 +74,15 @@ pub trait Bot: Send {
     fn needs_observation(&self) -> bool {
         true
     }
+
+    /// Told when a hand it played has ended: how, and the chips per chair. The default
+    /// ignores it (a bot that keeps nothing between hands); a bot in another process passes it
+    /// on ([`protocol::HandEnd`]).
+    fn hand_ended(&mut self, _outcome: &HandOutcome, _payments: &[i64]) {}
+
+    /// Told when the match is over, after `hands` hands, with the final standings (the
+    /// default ignores it).
+    fn match_ended(&mut self, _hands: u32, _standings: &[Standing]) {}
 }
 
 /// The difficulty levels, weakest first, with the bot each one is: `easy` ([`EasyBot`]),
@@ -182,8 +193,13 @@ pub fn play_hand(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<HandOutco
                 error,
             })?;
     }
-    Ok(game
+    let outcome = game
         .outcome()
         .cloned()
-        .unwrap_or(HandOutcome::ExhaustiveDraw))
+        .unwrap_or(HandOutcome::ExhaustiveDraw);
+    let payments = outcome.payments(n);
+    for bot in bots.iter_mut() {
+        bot.hand_ended(&outcome, &payments);
+    }
+    Ok(outcome)
 }
