@@ -6,7 +6,6 @@
 use crate::analysis;
 use crate::bots::expert::Valued;
 use crate::counts::TileCounts;
-use crate::rules::ScoreUnit;
 use crate::table::{Action, Observation, Ruleset};
 use crate::tile::{KINDS, Tile};
 use serde::Serialize;
@@ -18,13 +17,15 @@ pub struct Facts {
     pub action: Action,
     /// Tiles from ready after it (`0` ready, `-1` a complete hand), when it leaves a hand.
     pub shanten: Option<i8>,
-    /// Kinds of tile that would bring the hand closer to ready (or win it, when ready).
-    pub useful_kinds: u32,
+    /// Kinds of tile that would bring the hand closer to ready (or win it, when ready), for a
+    /// hand that waits on a tile (after a discard or a pass; not after a claim, which still
+    /// has a tile to throw).
+    pub useful_kinds: Option<u32>,
     /// Copies of those kinds the seat has not seen.
-    pub useful_unseen: u32,
+    pub useful_unseen: Option<u32>,
     /// For a discard: the share of the playouts' worlds in which an opponent wins on it.
     pub deal_in: Option<f64>,
-    /// The playouts' mean payment to the seat, in the rule set's unit.
+    /// The playouts' mean payment to the seat, in chips.
     pub value: Option<f64>,
 }
 
@@ -118,8 +119,8 @@ impl Facts {
         let mut facts = Facts {
             action,
             shanten: None,
-            useful_kinds: 0,
-            useful_unseen: 0,
+            useful_kinds: None,
+            useful_unseen: None,
             deal_in: valued.and_then(|v| v.deal_in),
             value: valued.map(|v| v.value.mean),
         };
@@ -130,8 +131,8 @@ impl Facts {
         if hand.len() % 3 == 1 {
             let left = unseen(obs);
             let useful = analysis::useful_tiles(&hand, &rules);
-            facts.useful_kinds = useful.len() as u32;
-            facts.useful_unseen = useful.iter().map(|t| u32::from(left[t.index()])).sum();
+            facts.useful_kinds = Some(useful.len() as u32);
+            facts.useful_unseen = Some(useful.iter().map(|t| u32::from(left[t.index()])).sum());
         }
         facts
     }
@@ -139,14 +140,12 @@ impl Facts {
     /// The facts in a few words: "1 from ready, 12 useful tiles unseen, deals in 4 %".
     pub fn text(&self) -> String {
         let mut parts = Vec::new();
-        match self.shanten {
-            Some(-1) => parts.push("a complete hand".to_string()),
-            Some(0) => parts.push(format!("ready on {} unseen tiles", self.useful_unseen)),
-            Some(s) => parts.push(format!(
-                "{s} from ready, {} useful tiles unseen",
-                self.useful_unseen
-            )),
-            None => {}
+        match (self.shanten, self.useful_unseen) {
+            (Some(-1), _) => parts.push("a complete hand".to_string()),
+            (Some(0), Some(u)) => parts.push(format!("ready on {u} unseen tiles")),
+            (Some(s), Some(u)) => parts.push(format!("{s} from ready, {u} useful tiles unseen")),
+            (Some(s), None) => parts.push(format!("{s} from ready")),
+            (None, _) => {}
         }
         if let Some(d) = self.deal_in {
             parts.push(format!("deals in {:.0} %", d * 100.0));
@@ -157,10 +156,10 @@ impl Facts {
 
 /// Why the expert's choice beats the one played, in one line, from both facts: the
 /// difference that matters most (the distance from ready, then the danger, then the useful
-/// tiles), and the values in `unit`.
-pub fn reason(expert: &Facts, played: &Facts, unit: ScoreUnit) -> String {
+/// tiles), and the values in chips.
+pub fn reason(expert: &Facts, played: &Facts) -> String {
     let value = match (expert.value, played.value) {
-        (Some(e), Some(p)) => format!("; worth {e:+.2} against {p:+.2} {} a hand", unit_word(unit)),
+        (Some(e), Some(p)) => format!("; worth {e:+.2} against {p:+.2} {} a hand", super::UNIT),
         _ => String::new(),
     };
     let (ea, pa) = (expert.action, played.action);
@@ -176,10 +175,13 @@ pub fn reason(expert: &Facts, played: &Facts, unit: ScoreUnit) -> String {
                 p * 100.0,
                 e * 100.0
             ),
-            _ if expert.useful_unseen > played.useful_unseen => format!(
-                "{ea} keeps {} useful tiles unseen, {pa} {}",
-                expert.useful_unseen, played.useful_unseen
-            ),
+            _ if expert.useful_unseen.unwrap_or(0) > played.useful_unseen.unwrap_or(0) => {
+                format!(
+                    "{ea} keeps {} useful tiles unseen, {pa} {}",
+                    expert.useful_unseen.unwrap_or(0),
+                    played.useful_unseen.unwrap_or(0)
+                )
+            }
             _ => format!("{ea} wins or saves more in the playouts than {pa}"),
         },
     };
@@ -194,11 +196,6 @@ fn distance(shanten: i8) -> String {
         1 => "1 tile from ready".to_string(),
         s => format!("{s} tiles from ready"),
     }
-}
-
-/// The unit's word in a value ("fan", "×", "points").
-fn unit_word(unit: ScoreUnit) -> &'static str {
-    unit.name()
 }
 
 #[cfg(test)]
@@ -217,13 +214,16 @@ mod tests {
         let t = |s: &str| crate::notation::parse_tile(s).unwrap();
         let f = Facts::of(&obs, &rules, Action::Discard(t("9p")), None);
         assert_eq!(f.shanten, Some(0));
-        assert_eq!(f.useful_kinds, 2);
-        assert!(f.useful_unseen <= 8 && f.useful_unseen >= 1, "{f:?}");
+        assert_eq!(f.useful_kinds, Some(2));
+        assert!(
+            f.useful_unseen.is_some_and(|u| (1..=8).contains(&u)),
+            "{f:?}"
+        );
         assert!(f.text().starts_with("ready on"), "{}", f.text());
         // Throwing the 2m breaks the 23m wait: further from ready.
         let g = Facts::of(&obs, &rules, Action::Discard(t("2m")), None);
         assert_eq!(g.shanten, Some(1));
-        let why = reason(&f, &g, ScoreUnit::Fan);
+        let why = reason(&f, &g);
         assert!(why.contains("keeps the hand ready"), "{why}");
         // A tile not in hand leaves nothing to judge.
         assert_eq!(

@@ -5,7 +5,8 @@
 //! seat that had a choice — a discard (the Fortune Gambit among them), a chow, pung, kong or
 //! pass, a win or declining it — builds that seat's [`Observation`] (what it could see then,
 //! never the hidden tiles) and asks the [`ExpertBot`] to [`evaluate`](ExpertBot::evaluate)
-//! every real alternative ([`Scope::Every`]): the value of each in the rule set's unit with its
+//! every real alternative ([`Scope::Every`]): the value of each (the chips the rule set's own
+//! settlement pays, [`UNIT`]) with its
 //! standard error over the playouts, the expert's choice, and what the player did. A decision
 //! is **flagged** when the expert's choice beats the one played by more than
 //! [`FLAG_BY`] standard errors of their paired difference (the same worlds for both). Each hand
@@ -54,6 +55,9 @@ use std::sync::Arc;
 /// How many standard errors of the paired difference the expert's choice must beat the one
 /// played by for the decision to be flagged.
 pub const FLAG_BY: f64 = 2.0;
+
+/// The unit of every value in a review or hint: the chips the rule set's settlement pays.
+pub const UNIT: &str = "chips";
 
 /// What to review, and with how much search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,7 +114,7 @@ pub enum ReviewError {
 pub struct Alternative {
     /// The action.
     pub action: Action,
-    /// Its value: the seat's mean payment in the playouts, with its standard error.
+    /// Its value: the seat's mean payment in the playouts (chips), with its standard error.
     pub value: Estimate,
     /// What a person weighs about it.
     pub facts: Facts,
@@ -160,7 +164,7 @@ pub struct Summary {
     /// Flagged decisions.
     pub flagged: u32,
     /// The estimated value lost over the compared decisions (negative: the player's choices
-    /// did better in the playouts), in the rule set's unit.
+    /// did better in the playouts), in chips.
     pub lost: f64,
     /// Its standard error.
     pub lost_se: f64,
@@ -215,8 +219,12 @@ pub struct HandReview {
 pub struct MatchReview {
     /// The rule set.
     pub rules: String,
-    /// The unit values are in (`fan`, `multiplier`, `points`).
+    /// The unit values are in: `chips`, the payments the rule set's own settlement makes
+    /// (its fan, multiplier or points turned into what changes hands), as the match ledger
+    /// counts them.
     pub unit: String,
+    /// The rule set's scoring unit (`fan`, `multiplier`, `points`), for reference.
+    pub score_unit: String,
     /// The reviewed seat (entrant).
     pub seat: usize,
     /// Its chair at the table.
@@ -284,7 +292,6 @@ pub fn review(
     let (mut session, _) = Session::new(ruleset.clone(), header.seed, header.hand_limit)
         .map_err(|error| ReviewError::Replay(ReplayError::Match { line: 1, error }))?;
     let expert = ExpertBot::new(ruleset.clone(), options.seed).with_budget(options.budget);
-    let unit = ruleset.spec().unit;
     let actions: Vec<(u32, Player, Action)> = parsed
         .records
         .iter()
@@ -320,7 +327,7 @@ pub fn review(
                 let evaluation = expert.evaluate(&obs, &legal, Scope::Every);
                 if let Some(h) = hands.last_mut() {
                     let number = h.decisions.len() as u32 + 1;
-                    let d = decision(&obs, &ruleset, unit, evaluation, action, hand, number);
+                    let d = decision(&obs, &ruleset, evaluation, action, hand, number);
                     h.summary.add(&d);
                     h.decisions.push(d);
                 }
@@ -345,7 +352,8 @@ pub fn review(
     let played = hands.len().max(1) as f64;
     Ok(MatchReview {
         rules: header.rules.clone(),
-        unit: unit.name().to_string(),
+        unit: UNIT.to_string(),
+        score_unit: ruleset.spec().unit.name().to_string(),
         seat: options.seat,
         chair,
         name: header.names.get(options.seat).cloned(),
@@ -362,7 +370,6 @@ pub fn review(
 fn decision(
     obs: &Observation,
     ruleset: &Ruleset,
-    unit: crate::rules::ScoreUnit,
     evaluation: Evaluation,
     played: Action,
     hand: u32,
@@ -389,7 +396,7 @@ fn decision(
             .map(|x| x.facts.clone())
             .unwrap_or_else(|| Facts::of(obs, ruleset, a, None))
     };
-    let reason = flagged.then(|| reason(&facts_of(expert), &facts_of(played), unit));
+    let reason = flagged.then(|| reason(&facts_of(expert), &facts_of(played)));
     Decision {
         hand,
         number,

@@ -17,7 +17,7 @@ pub struct Suggestion {
     /// Its value in the playouts, when valued.
     pub value: Option<Estimate>,
     /// The suggestion in one line: "discard 9p: ready on 6 unseen tiles, deals in 2 %, worth
-    /// +1.40 fan a hand".
+    /// +1.40 chips a hand".
     pub text: String,
 }
 
@@ -49,7 +49,7 @@ pub fn suggest(
             "{}worth {:+.2} {} a hand",
             if said.is_empty() { ": " } else { ", " },
             v.value.mean,
-            ruleset.spec().unit.name()
+            super::UNIT
         ));
     }
     Some(Suggestion {

@@ -79,7 +79,7 @@ fn a_random_player_loses_value_the_review_can_see_and_flags_it() {
     let last = last.unwrap();
     assert_eq!(last.actions_done, last.actions_total);
     assert_eq!(r.chair, Player(0));
-    assert_eq!(r.unit, "fan");
+    assert_eq!((r.unit.as_str(), r.score_unit.as_str()), ("chips", "fan"));
     let s = r.summary;
     assert!(s.decisions >= 10, "{s:?}");
     assert!(s.agreement() < 0.8, "a random player agreed {s:?}");

@@ -1,6 +1,6 @@
 //! What the expert's search found for one decision, as data: its choice, the efficient bot's
 //! default it started from, and the value of each alternative it played out (mean payment to
-//! the seat in the rule set's unit, with the standard error of that mean over the worlds).
+//! the seat in chips, as the rule set's settlement pays them, with the standard error of that mean over the worlds).
 //!
 //! [`ExpertBot::evaluate`](super::ExpertBot::evaluate) returns it; [`Bot::act`](crate::bots::Bot::act)
 //! plays its [`Evaluation::choice`]. With [`Scope::Every`] every real alternative is valued
@@ -48,7 +48,7 @@ impl DecisionKind {
     }
 }
 
-/// A mean and the standard error of that mean, in the rule set's unit.
+/// A mean and the standard error of that mean, in chips (the rule set's payments).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Estimate {
     /// The mean.
