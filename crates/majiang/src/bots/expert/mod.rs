@@ -39,6 +39,12 @@
 //! Every other decision (wins, which are always taken unless Bao Tou says otherwise, kongs,
 //! the Fortune Gambit, five- and six-player classic's extra winds) is the efficient bot's.
 //!
+//! [`ExpertBot::evaluate`] returns what the search found as an [`Evaluation`]: the choice, the
+//! efficient default and each candidate's mean payment with its standard error ([`Bot::act`]
+//! plays its choice). With [`Scope::Every`] every real alternative is valued as well, in the same
+//! worlds where the search ran (`alternatives.rs` for the decisions it leaves alone), never
+//! changing the choice: [`crate::review`] reads it.
+//!
 //! It reads only the [`Observation`], never the hidden state, and draws its worlds from a
 //! generator seeded with its seed and a hash of the observation: for a seed and a budget a
 //! decision is a function of what the seat sees. The library has no clock, so the budget is
@@ -379,7 +385,7 @@ impl ExpertBot {
         seed: u64,
         declines: Option<&bao_tou::Declines>,
     ) -> Vec<Valued> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7e71_e7);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x007e_71e7);
         let rollouts = self.budget.rollouts * (1 + self.budget.close_rounds).min(2);
         alternatives::value_all(self, obs, legal, rollouts, &mut rng)
             .into_iter()
