@@ -12,6 +12,7 @@ mod lines;
 mod output;
 mod play;
 mod replay;
+mod review;
 mod rules_file;
 mod score;
 mod serve;
@@ -43,6 +44,9 @@ enum Command {
     /// replays but stops before the match ended, 1 if it does not replay identically, 2 if it is
     /// not a log).
     Replay(replay::ReplayArgs),
+    /// The expert reviews one seat's decisions in a match log: agreement, the value lost, the
+    /// costliest decisions (--json for tools).
+    Review(Box<review::Args>),
     /// Play one match with seeded bots (--bots) and write its log (for `majiang replay`).
     Selfplay(replay::SelfplayArgs),
     /// Run the game server and its browser UI.
@@ -90,6 +94,7 @@ fn main() -> ExitCode {
         Command::Score(args) => score::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Replay(args) => return replay::run_replay(&args),
+        Command::Review(args) => review::run(&args).map(|()| Finished::Done),
         Command::Selfplay(args) => replay::run_selfplay(&args).map(|()| Finished::Done),
         Command::Serve(args) => serve::run(&args).map(|()| Finished::Done),
         Command::Sim(args) => sim::run(&args).map(|()| Finished::Done),

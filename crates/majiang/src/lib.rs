@@ -28,6 +28,7 @@ pub mod counts;
 pub mod driver;
 pub mod meld;
 pub mod notation;
+pub mod review;
 pub mod rules;
 pub mod scoring;
 pub mod seat;

@@ -134,6 +134,8 @@ pub struct App {
     logging: bool,
     written: usize,
     last_turn_drawn: Option<(Player, Option<Tile>, usize)>,
+    /// The expert's hints (`play --hints`), when on.
+    hints: Option<super::hints::Hints>,
 }
 
 /// How many event lines the log keeps (PgUp/PgDn scroll through them).
@@ -261,6 +263,7 @@ impl App {
             logging,
             written: 0,
             last_turn_drawn: None,
+            hints: None,
         };
         let labels = choice.labels();
         let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
@@ -270,6 +273,18 @@ impl App {
         }
         app.hand_started(opening.deal);
         Ok(app)
+    }
+
+    /// The same app with the expert's hints on or off (`play --hints`).
+    pub fn with_hints(mut self, on: bool) -> App {
+        self.hints = on.then(super::hints::Hints::default);
+        self
+    }
+
+    /// The expert's suggestion for the person's decision now, in one line, when hints are on
+    /// and they have a choice to make.
+    pub fn hint(&self) -> Option<String> {
+        self.hints.as_ref()?.text(self)
     }
 
     /// Tells the app the time on the caller's clock (milliseconds; it never goes back).

@@ -7,6 +7,7 @@
 //! loop, the bots' delay, and the log file.
 
 pub mod app;
+mod hints;
 pub mod tiles;
 pub mod view;
 
@@ -63,6 +64,10 @@ pub struct Args {
     /// Cut the match short after this many hands (otherwise it ends as the rule set says).
     #[arg(long)]
     hands: Option<u32>,
+    /// Show the expert's suggested discard or call for each of your decisions, with a
+    /// one-line reason (distance from ready and useful tiles, the tile's danger, its value).
+    #[arg(long)]
+    hints: bool,
     /// Start with Unicode tile glyphs rather than ASCII notation (g toggles).
     #[arg(long)]
     glyphs: bool,
@@ -155,7 +160,8 @@ pub fn build(args: &Args) -> Result<(App, BotChoice), UsageError> {
         args.log.is_some(),
         args.delay_ms,
     )
-    .map_err(UsageError)?;
+    .map_err(UsageError)?
+    .with_hints(args.hints);
     if args.glyphs {
         app.style = app.style.toggled();
     }

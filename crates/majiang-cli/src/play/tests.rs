@@ -1327,3 +1327,58 @@ fn box_titles_are_whole_at_six_players_and_90_columns() {
         }
     }
 }
+
+#[test]
+fn hints_show_the_experts_suggestion_with_its_reason() {
+    let r = Arc::new(Ruleset::from_name("hongkong", &Map::new()).unwrap());
+    let mut app = App::new(r.clone(), 12, "efficient", Some(1), false)
+        .unwrap()
+        .with_hints(true);
+    let mut shown = 0;
+    for _ in 0..40 {
+        app.run_bots();
+        if app.mode() == &Mode::HandOver {
+            break;
+        }
+        let obs = app.observation();
+        let hint = app.hint();
+        if obs.legal_actions.len() < 2 {
+            assert_eq!(hint, None);
+        } else {
+            let hint = hint.expect("a decision gets a hint");
+            // The library's suggestion for the person's own view, worded with its reason.
+            let s = majiang::review::suggest(
+                &obs,
+                &obs.legal_actions,
+                &r,
+                app.seed(),
+                majiang::bots::expert::Budget::DEFAULT,
+            )
+            .unwrap();
+            assert!(obs.legal_actions.contains(&s.action));
+            let words = match s.action {
+                Action::Discard(t) => format!("expert: discard {t} — "),
+                Action::Chow { .. } => "expert: chow ".to_string(),
+                other => format!("expert: {other} — "),
+            };
+            assert!(hint.starts_with(&words), "{hint} / {words}");
+            assert!(
+                hint.contains("from ready") || hint.contains("ready on"),
+                "{hint}"
+            );
+            assert!(hint.contains("chips a hand"), "{hint}");
+            if matches!(s.action, Action::Discard(_)) {
+                assert!(hint.contains("deals in"), "{hint}");
+            }
+            let screen = screen(&app);
+            assert!(screen.contains("expert: "), "{screen}");
+            shown += 1;
+        }
+        human_step(&mut app);
+    }
+    assert!(shown >= 3, "only {shown} hints");
+    // Without --hints there are none.
+    let plain = app_with("hongkong", 12, 1, "efficient");
+    assert_eq!(plain.hint(), None);
+    assert!(!screen(&plain).contains("expert: "));
+}

@@ -764,8 +764,9 @@ fn own_lines(app: &App, obs: &Observation, inner: usize) -> Vec<Line<'static>> {
     if !caret_line.is_empty() {
         lines.push(Line::from(caret_line));
     }
-    // The hint in whole words, each continuation indented under its first word.
-    if let Some(hint) = hint {
+    // The hint in whole words, each continuation indented under its first word; then the
+    // expert's suggestion (`--hints`).
+    for hint in hint.into_iter().chain(app.hint()) {
         for (i, part) in wrap_words(&hint, inner.saturating_sub(4))
             .into_iter()
             .enumerate()

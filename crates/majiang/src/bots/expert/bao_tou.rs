@@ -16,16 +16,25 @@ use crate::table::{Action, Observation, Ruleset};
 use crate::tile::Tile;
 use rand_chacha::ChaCha8Rng;
 
-/// The discard that turns down the win in hand for a Bao Tou wait, when the playouts say it
-/// pays more than the win; `None` to take the win.
-pub(crate) fn decline_for(
+/// What the Bao Tou search found: each declining discard with its
+/// payments world by world, and the discard to play (`None`: take the win).
+pub(crate) struct Declines {
+    /// Each discard that leaves a lone wildcard wait, with its playouts' payments.
+    pub(crate) values: Vec<(Tile, Vec<i64>)>,
+    /// The discard that turns the win down, when the playouts say it pays more.
+    pub(crate) choice: Option<Tile>,
+}
+
+/// Searches the discards that turn down the win in hand for a Bao Tou wait; `None` when the
+/// hand has no such win (no wildcard, nothing drawn, a win the rule set refuses).
+pub(crate) fn declines(
     table: &Table<'_>,
     ruleset: &Ruleset,
     obs: &Observation,
     legal: &[Action],
     rollouts: u32,
     rng: &mut ChaCha8Rng,
-) -> Option<Tile> {
+) -> Option<Declines> {
     let wild = obs.wildcard?;
     let drawn = obs.drawn?;
     let hand = obs.concealed;
@@ -45,20 +54,23 @@ pub(crate) fn decline_for(
         })
         .collect();
     let mut best: Option<(Tile, f64)> = None;
+    let mut values = Vec::with_capacity(candidates.len());
     for x in candidates {
-        let values: Vec<f64> = (0..rollouts.max(2))
+        let payments: Vec<i64> = (0..rollouts.max(2))
             .map(|_| {
                 let w = world::sample(ruleset, obs, rng, |q, h| table.pays(q, h));
-                table.playout(&w, &hand, x) as f64
+                table.playout(&w, &hand, x)
             })
             .collect();
-        let r = values.len() as f64;
-        let mean = values.iter().sum::<f64>() / r;
-        let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (r - 1.0);
-        let margin = mean - super::OVERRULE_BY * (var / r).sqrt() - win_now as f64;
+        let e = super::Estimate::of(&payments);
+        let margin = e.mean - super::OVERRULE_BY * e.se - win_now as f64;
         if margin > 0.0 && best.is_none_or(|(_, m)| margin > m) {
             best = Some((x, margin));
         }
+        values.push((x, payments));
     }
-    best.map(|(x, _)| x)
+    Some(Declines {
+        values,
+        choice: best.map(|(x, _)| x),
+    })
 }

@@ -26,7 +26,12 @@ struct Choice {
 
 /// The observation after claiming `tile` from `from` for `action` (a chow or pung), with the
 /// tiles it takes from the hand; `None` when the hand lacks them.
-fn after_claim(obs: &Observation, action: Action, from: usize, tile: Tile) -> Option<Observation> {
+pub(crate) fn after_claim(
+    obs: &Observation,
+    action: Action,
+    from: usize,
+    tile: Tile,
+) -> Option<Observation> {
     let (kind, start, take): (MeldKind, Tile, Vec<Tile>) = match action {
         Action::Pung => (MeldKind::Pung, tile, vec![tile, tile]),
         Action::Chow { tiles } => {
@@ -65,6 +70,15 @@ fn after_claim(obs: &Observation, action: Action, from: usize, tile: Tile) -> Op
     Some(next)
 }
 
+/// What the call search found: its choice and each answer's payments in the worlds it was
+/// played in.
+pub(crate) struct Searched {
+    /// The answer to play.
+    pub(crate) choice: Action,
+    /// Each answer compared (the default first) with its payments, world by world.
+    pub(crate) values: Vec<(Action, Vec<i64>)>,
+}
+
 /// The answer to a discard on offer, by search, starting from the efficient bot's `default`;
 /// `None` to keep the default (nothing to compare).
 #[allow(clippy::too_many_arguments)]
@@ -77,7 +91,7 @@ pub(crate) fn search(
     close_rounds: u32,
     horizon: u32,
     rng: &mut ChaCha8Rng,
-) -> Option<Action> {
+) -> Option<Searched> {
     let (from, tile) = obs.on_offer?;
     let from = from.index();
     if tile.index() >= crate::tile::KINDS {
@@ -174,7 +188,10 @@ pub(crate) fn search(
             best = (choices[c].action, margin);
         }
     }
-    Some(best.0)
+    Some(Searched {
+        choice: best.0,
+        values: choices.iter().map(|c| c.action).zip(values).collect(),
+    })
 }
 
 #[cfg(test)]

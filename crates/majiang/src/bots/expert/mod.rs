@@ -39,18 +39,28 @@
 //! Every other decision (wins, which are always taken unless Bao Tou says otherwise, kongs,
 //! the Fortune Gambit, five- and six-player classic's extra winds) is the efficient bot's.
 //!
+//! [`ExpertBot::evaluate`] returns what the search found as an [`Evaluation`]: the choice, the
+//! efficient default and each candidate's mean payment with its standard error ([`Bot::act`]
+//! plays its choice). With [`Scope::Every`] every real alternative is valued as well, in the same
+//! worlds where the search ran (`alternatives.rs` for the decisions it leaves alone), never
+//! changing the choice: [`crate::review`] reads it.
+//!
 //! It reads only the [`Observation`], never the hidden state, and draws its worlds from a
 //! generator seeded with its seed and a hash of the observation: for a seed and a budget a
 //! decision is a function of what the seat sees. The library has no clock, so the budget is
 //! counted in rollouts; a caller wanting a time limit picks the count.
 
+mod alternatives;
 mod bao_tou;
 #[cfg(test)]
 mod calibrate;
 mod calls;
+mod evaluation;
 mod one_suit;
 mod playout;
 mod world;
+
+pub use evaluation::{DecisionKind, Estimate, Evaluation, Scope, Valued};
 
 use super::efficient::{Planner, involves_extra_winds};
 use super::{Bot, EfficientBot};
@@ -167,13 +177,22 @@ impl ExpertBot {
         }
     }
 
-    /// Picks a discard by search, starting from the efficient bot's `default` choice.
-    fn search_discard(&self, obs: &Observation, default: Tile, seed: u64) -> Tile {
+    /// Picks a discard by search, starting from the efficient bot's `default` choice; with
+    /// [`Scope::Every`], every other legal discard is played in the same worlds as well (never
+    /// chosen, never keeping the search going), with how often each deals in at once.
+    fn search_discard(
+        &self,
+        obs: &Observation,
+        legal: &[Action],
+        default: Tile,
+        seed: u64,
+        scope: Scope,
+    ) -> (Tile, Vec<Valued>) {
         let planner = Planner::new(self.ruleset.clone(), obs);
         let hand = obs.concealed;
         let ranked = planner.ranked_discards(&hand);
         let Some(&(_, best)) = ranked.first() else {
-            return default;
+            return (default, Vec::new());
         };
         let mut cands: Vec<(Tile, Option<usize>)> = vec![(default, None)];
         for &(t, d) in &ranked {
@@ -189,26 +208,48 @@ impl ExpertBot {
                 cands.push((t, Some(s)));
             }
         }
+        // The search's own candidates come first; the review's extras after them.
+        let searched = cands.len();
+        if scope == Scope::Every {
+            for &a in legal {
+                if let Action::Discard(t) = a {
+                    if t.index() < crate::tile::KINDS && !cands.iter().any(|c| c.0 == t) {
+                        cands.push((t, None));
+                    }
+                }
+            }
+        }
         if cands.len() == 1 {
-            return default;
+            return (default, Vec::new());
         }
         let table = self.table(obs, &planner);
+        let gambit_obs = alternatives::after_gambit(obs);
+        let gambit_planner = Planner::new(self.ruleset.clone(), &gambit_obs);
+        let gambit_table = self.table(&gambit_obs, &gambit_planner);
+        let table_of = |t: Tile| {
+            if obs.wildcard_discard_is_gambit && Some(t) == obs.wildcard {
+                &gambit_table
+            } else {
+                &table
+            }
+        };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let r = self.budget.rollouts as usize;
         let mut values = vec![Vec::with_capacity(r); cands.len()];
+        let mut deal_ins = vec![0u32; cands.len()];
         // Every candidate is played in the first batch; later batches play the default and
         // the candidates still close (the same worlds for all of them: the first worlds of a
-        // dropped candidate are still paired with the default's).
+        // dropped candidate are still paired with the default's), and the extras.
         let mut playing = vec![true; cands.len()];
         for round in 0..=self.budget.close_rounds {
             if round > 0 {
-                let verdicts: Vec<Verdict> = (0..cands.len())
+                let verdicts: Vec<Verdict> = (0..searched)
                     .map(|c| verdict(&values[c], &values[0]))
                     .collect();
-                for c in 1..cands.len() {
+                for c in 1..searched {
                     playing[c] = playing[c] && verdicts[c] == Verdict::Close;
                 }
-                if !playing[1..].iter().any(|&p| p) {
+                if !playing[1..searched].iter().any(|&p| p) {
                     break;
                 }
             }
@@ -216,12 +257,35 @@ impl ExpertBot {
                 let w = world::sample(&self.ruleset, obs, &mut rng, |q, h| table.pays(q, h));
                 for c in 0..cands.len() {
                     if playing[c] {
-                        values[c].push(table.playout_steered(&w, &hand, cands[c].0, cands[c].1));
+                        let (t, steer) = cands[c];
+                        let at = table_of(t);
+                        if scope == Scope::Every && alternatives::dealt_in(at, &w, &hand, t) {
+                            deal_ins[c] += 1;
+                        }
+                        values[c].push(at.playout_steered(&w, &hand, t, steer));
                     }
                 }
             }
         }
-        choose(&cands, &values).0
+        let choice = choose(&cands[..searched], &values[..searched]).0;
+        if scope == Scope::Play {
+            return (choice, Vec::new());
+        }
+        // A one-suit candidate is a tile already among the others at times: keep its first.
+        let mut valued: Vec<Valued> = Vec::with_capacity(cands.len());
+        for (c, samples) in values.into_iter().enumerate() {
+            let action = Action::Discard(cands[c].0);
+            if valued.iter().any(|v| v.action == action) {
+                continue;
+            }
+            valued.push(Valued::new(
+                action,
+                samples,
+                c < searched,
+                Some(deal_ins[c]),
+            ));
+        }
+        (choice, valued)
     }
 }
 
@@ -284,6 +348,134 @@ fn choose<T: Copy>(cands: &[T], values: &[Vec<i64>]) -> T {
     choice.0
 }
 
+impl ExpertBot {
+    /// The decision among `legal` (never empty) for the seat `obs` describes, with what the
+    /// search found: [`Bot::act`] plays its [`Evaluation::choice`]. With [`Scope::Every`] every
+    /// real alternative is valued as well (a review, a hint), which never changes the choice.
+    pub fn evaluate(&self, obs: &Observation, legal: &[Action], scope: Scope) -> Evaluation {
+        let own_turn = obs.turn == Some(obs.player);
+        let kind = DecisionKind::of(legal, own_turn);
+        if legal.len() <= 1 {
+            let only = legal.first().copied().unwrap_or(Action::Pass);
+            return Evaluation::unvalued(kind, only);
+        }
+        let seed = self.decision_seed(obs);
+        let (choice, values) = self.decide(obs, legal, seed, scope);
+        let mut efficient = EfficientBot::new(self.ruleset.clone(), seed);
+        let default = efficient.act(obs, legal);
+        let mut values = values;
+        if scope == Scope::Every && values.is_empty() {
+            values = self.value_alternatives(obs, legal, seed, None);
+        }
+        Evaluation {
+            kind,
+            choice,
+            default,
+            values,
+        }
+        .sorted()
+    }
+
+    /// Every valued alternative in worlds of their own (when the search itself compared none),
+    /// the Bao Tou declines' own payments kept where given.
+    fn value_alternatives(
+        &self,
+        obs: &Observation,
+        legal: &[Action],
+        seed: u64,
+        declines: Option<&bao_tou::Declines>,
+    ) -> Vec<Valued> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x007e_71e7);
+        let rollouts = self.budget.rollouts * (1 + self.budget.close_rounds).min(2);
+        alternatives::value_all(self, obs, legal, rollouts, &mut rng)
+            .into_iter()
+            .map(|(action, samples, deal_ins)| {
+                let own = declines.and_then(|d| {
+                    d.values
+                        .iter()
+                        .find(|(x, _)| action == Action::Discard(*x))
+                        .map(|(_, v)| v.clone())
+                });
+                match own {
+                    Some(v) => Valued::new(action, v, true, deal_ins),
+                    None => Valued::new(action, samples, action == Action::Win, deal_ins),
+                }
+            })
+            .collect()
+    }
+
+    /// The choice, and the values the search compared (with [`Scope::Every`]: every discard
+    /// too when it searched the discards; empty when it searched nothing).
+    fn decide(
+        &self,
+        obs: &Observation,
+        legal: &[Action],
+        seed: u64,
+        scope: Scope,
+    ) -> (Action, Vec<Valued>) {
+        let mut efficient = EfficientBot::new(self.ruleset.clone(), seed);
+        let default = efficient.act(obs, legal);
+        if default == Action::Win && self.ruleset.config().fortune_gambit {
+            let planner = Planner::new(self.ruleset.clone(), obs);
+            let table = self.table(obs, &planner);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xba0);
+            let budget = self.budget.rollouts;
+            let found = bao_tou::declines(&table, &self.ruleset, obs, legal, budget, &mut rng);
+            let values = match (&found, scope) {
+                (Some(d), Scope::Every) => self.value_alternatives(obs, legal, seed, Some(d)),
+                _ => Vec::new(),
+            };
+            if let Some(x) = found.as_ref().and_then(|d| d.choice) {
+                return (Action::Discard(x), values);
+            }
+            if !values.is_empty() {
+                return (default, values);
+            }
+        }
+        let extra_winds = involves_extra_winds(obs, legal);
+        if obs.turn != Some(obs.player) && !extra_winds {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xca11);
+            let b = self.budget;
+            if let Some(found) = calls::search(
+                &self.ruleset,
+                obs,
+                legal,
+                default,
+                b.rollouts,
+                b.close_rounds,
+                self.horizon(),
+                &mut rng,
+            ) {
+                let values = match scope {
+                    Scope::Play => Vec::new(),
+                    Scope::Every => found
+                        .values
+                        .into_iter()
+                        .map(|(a, v)| Valued::new(a, v, true, None))
+                        .collect(),
+                };
+                if legal.contains(&found.choice) {
+                    return (found.choice, values);
+                }
+                return (default, values);
+            }
+        }
+        let Action::Discard(t) = default else {
+            return (default, Vec::new());
+        };
+        let my_turn = obs.turn == Some(obs.player);
+        if !my_turn || Some(t) == obs.wildcard || extra_winds {
+            return (default, Vec::new());
+        }
+        let (choice, values) = self.search_discard(obs, legal, t, seed, scope);
+        if legal.contains(&Action::Discard(choice)) {
+            (Action::Discard(choice), values)
+        } else {
+            (default, values)
+        }
+    }
+}
+
 impl Bot for ExpertBot {
     fn name(&self) -> &'static str {
         "expert"
@@ -294,51 +486,7 @@ impl Bot for ExpertBot {
             return legal.first().copied().unwrap_or(Action::Pass);
         }
         let seed = self.decision_seed(obs);
-        let mut efficient = EfficientBot::new(self.ruleset.clone(), seed);
-        let default = efficient.act(obs, legal);
-        if default == Action::Win && self.ruleset.config().fortune_gambit {
-            let planner = Planner::new(self.ruleset.clone(), obs);
-            let table = self.table(obs, &planner);
-            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xba0);
-            let budget = self.budget.rollouts;
-            if let Some(x) =
-                bao_tou::decline_for(&table, &self.ruleset, obs, legal, budget, &mut rng)
-            {
-                return Action::Discard(x);
-            }
-        }
-        let extra_winds = involves_extra_winds(obs, legal);
-        if obs.turn != Some(obs.player) && !extra_winds {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xca11);
-            let b = self.budget;
-            if let Some(a) = calls::search(
-                &self.ruleset,
-                obs,
-                legal,
-                default,
-                b.rollouts,
-                b.close_rounds,
-                self.horizon(),
-                &mut rng,
-            ) {
-                if legal.contains(&a) {
-                    return a;
-                }
-            }
-        }
-        let Action::Discard(t) = default else {
-            return default;
-        };
-        let my_turn = obs.turn == Some(obs.player);
-        if !my_turn || Some(t) == obs.wildcard || extra_winds {
-            return default;
-        }
-        let choice = self.search_discard(obs, t, seed);
-        if legal.contains(&Action::Discard(choice)) {
-            Action::Discard(choice)
-        } else {
-            default
-        }
+        self.decide(obs, legal, seed, Scope::Play).0
     }
 }
 

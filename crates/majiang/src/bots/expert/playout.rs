@@ -170,7 +170,13 @@ impl Table<'_> {
 
     /// The viewer's payment if an opponent wins on the viewer's discard `t` (the first in turn
     /// order whose hand it completes), `None` when nobody does.
-    fn deal_in(&self, world: &World, me: usize, mine: &TileCounts, t: Tile) -> Option<i64> {
+    pub(crate) fn deal_in(
+        &self,
+        world: &World,
+        me: usize,
+        mine: &TileCounts,
+        t: Tile,
+    ) -> Option<i64> {
         let n = world.hands.len();
         for k in 1..n {
             let q = (me + k) % n;
