@@ -181,7 +181,7 @@ pub static FLOWERS_ARE_WINDS: WordsDef = WordsDef {
 
 /// A rule set name that is none.
 pub static UNKNOWN_RULES: WordsDef = WordsDef {
-    key: "rules.unknown",
+    key: "options.unknown_rules",
     args: &["name", "names"],
     english: "rules: \"{name}\" is not a rule set ({names})",
 };
