@@ -71,9 +71,13 @@ fn check_words(text: &str, lang: &str, what: &str) -> Result<(), String> {
     } else if !latin.is_empty() {
         return Err(format!("{lang}: {what} {text:?} has Latin words {latin:?}"));
     }
-    let han = text.chars().any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch));
+    let han = text
+        .chars()
+        .any(|ch| ('\u{4e00}'..='\u{9fff}').contains(&ch));
     if (lang != "en") != han {
-        return Err(format!("{lang}: {what} is not in the page's language: {text:?}"));
+        return Err(format!(
+            "{lang}: {what} is not in the page's language: {text:?}"
+        ));
     }
     Ok(())
 }
@@ -130,9 +134,12 @@ ws.onmessage = (e) => {
         !refusal["message"].as_str().unwrap_or("").is_empty(),
         "the English stays"
     );
-    c.execute("window.majiangTable.feed(arguments[0])", vec![json!([refusal])])
-        .await
-        .map_err(err)?;
+    c.execute(
+        "window.majiangTable.feed(arguments[0])",
+        vec![json!([refusal])],
+    )
+    .await
+    .map_err(err)?;
     wait_for(c, "#notice:not([hidden])").await?;
     text_of(c, "#notice").await
 }
