@@ -161,6 +161,18 @@ pub mod ledger {
             NOTHING_TO_UNDO = "ledger.nothing_to_undo" [] "no hand recorded yet: nothing to undo";
             /// A scoring request that is no win (`why`: the reason, itself a message).
             NOT_A_WIN = "ledger.not_a_win" ["why"] "not a win to record: {why}";
+            /// Not as many names as the rule set seats (`rules`: its name).
+            PLAYER_COUNT = "ledger.player_count" ["rules", "least", "most", "given"] "{rules} plays with {least} to {most} players; {given} names given";
+            /// A rule set of one table size given another.
+            SEATS = "ledger.seats" ["rules", "n"] "{rules} seats {n}";
+            /// An empty or too long name.
+            NAME_LENGTH = "ledger.name_length" ["most"] "a name of 1 to {most} characters";
+            /// Two players of one name.
+            NAMED_TWICE = "ledger.named_twice" ["name"] "\"{name}\" is named twice: give each player their own name";
+            /// A first lao other than 1 or 3.
+            FIRST_LAO_OR_THREE = "ledger.first_lao_or_three" [] "the first dealer starts at 1 lao, or 3 after a double";
+            /// A first lao other than 1.
+            FIRST_LAO = "ledger.first_lao" [] "the first dealer starts at 1 lao under these house rules";
             /// A part of the body that cannot be read (`detail`: the parser's words).
             UNREADABLE = "ledger.unreadable" ["detail"] "{detail}";
         }

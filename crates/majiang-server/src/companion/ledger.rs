@@ -183,12 +183,12 @@ impl LedgerDoc {
         if !seats.contains(&u8::try_from(players).unwrap_or(u8::MAX)) {
             return Err(refuse(
                 "players",
-                format!(
-                    "{} plays with {} to {} players; {players} names given",
-                    spec.english,
-                    seats.start(),
-                    seats.end()
-                ),
+                said::PLAYER_COUNT.with([
+                    spec.name.into(),
+                    (*seats.start()).into(),
+                    (*seats.end()).into(),
+                    players.into(),
+                ]),
             ));
         }
         let mut options = new.options;
@@ -197,7 +197,7 @@ impl LedgerDoc {
         } else if players != usize::from(spec.default_players()) {
             return Err(refuse(
                 "players",
-                format!("{} seats {}", spec.english, spec.default_players()),
+                said::SEATS.with([spec.name.into(), spec.default_players().into()]),
             ));
         }
         let mut names = Vec::with_capacity(players);
@@ -206,13 +206,13 @@ impl LedgerDoc {
             if n.is_empty() || n.chars().count() > MAX_NAME {
                 return Err(refuse(
                     &format!("players[{i}]"),
-                    format!("a name of 1 to {MAX_NAME} characters"),
+                    said::NAME_LENGTH.with([MAX_NAME.into()]),
                 ));
             }
             if names.contains(&n.to_string()) {
                 return Err(refuse(
                     &format!("players[{i}]"),
-                    format!("{n:?} is named twice: give each player their own name"),
+                    said::NAMED_TWICE.with([n.into()]),
                 ));
             }
             names.push(n.to_string());
@@ -224,9 +224,9 @@ impl LedgerDoc {
             return Err(refuse(
                 "first_lao",
                 if rules.double_starts_lao3 {
-                    "the first dealer starts at 1 lao, or 3 after a double"
+                    said::FIRST_LAO_OR_THREE.plain()
                 } else {
-                    "the first dealer starts at 1 lao under these house rules"
+                    said::FIRST_LAO.plain()
                 },
             ));
         }
