@@ -239,7 +239,7 @@ fn score_answer_py(
         }
         Err(Invalid(reason)) => {
             answer.set_item(intern!(py, "valid"), false)?;
-            answer.set_item(intern!(py, "reason"), reason)?;
+            answer.set_item(intern!(py, "reason"), reason.to_string())?;
         }
     }
     Ok(answer.into_any().unbind())

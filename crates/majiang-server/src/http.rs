@@ -5,6 +5,7 @@ use crate::metrics::METRICS;
 use crate::protocol::{ClientMsg, MAX_CLIENT_MESSAGE, RoomConfig, ServerMsg};
 use crate::room::Cmd;
 use crate::static_files::web_file;
+use crate::words::{Words, api, config, ws};
 use crate::{App, AppError, incident, replay, svg};
 use axum::extract::connect_info::ConnectInfo;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
@@ -120,10 +121,18 @@ impl Page {
 /// log.
 pub(crate) fn internal(e: &AppError) -> Response {
     let what = match e {
-        AppError::Store(_) => "storage failed, try again",
-        _ => "the server failed",
+        AppError::Store(_) => &api::STORAGE_FAILED,
+        _ => &api::SERVER_FAILED,
     };
-    error(StatusCode::INTERNAL_SERVER_ERROR, incident::report(what, e))
+    error(StatusCode::INTERNAL_SERVER_ERROR, incident::told(what, e))
+}
+
+/// A refusal of the client's (settings, limits) in words; a failure of the server's as `500`.
+fn refused(status: StatusCode, e: &AppError) -> Response {
+    match e.words() {
+        Some(why) => error(status, why),
+        None => internal(e),
+    }
 }
 
 /// Any other path: the embedded UI file of that name (`/js/table.js` is `web/js/table.js`).
@@ -131,8 +140,36 @@ async fn static_file(uri: Uri) -> Response {
     web_file(uri.path().trim_start_matches('/'))
 }
 
-fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(serde_json::json!({ "error": message.into() }))).into_response()
+/// A refusal: `{"error"}` in English, `key` and `args` for a person's catalogue.
+pub(crate) fn error(status: StatusCode, why: impl Into<Words>) -> Response {
+    let why = why.into();
+    (status, Json(body(&why))).into_response()
+}
+
+/// The JSON of a refusal: `error` (English), `key`, `args`.
+pub(crate) fn body(why: &Words) -> serde_json::Value {
+    serde_json::json!({ "error": why.to_string(), "key": why.key(), "args": why.args_json() })
+}
+
+impl AppError {
+    /// What a person is told of a refusal that is theirs to fix (settings, limits); `None`
+    /// for failures of the server.
+    pub(crate) fn words(&self) -> Option<Words> {
+        match self {
+            AppError::Config(e) => Some(e.0.clone()),
+            AppError::Full(n) => Some(api::FULL.with([(*n).into()])),
+            AppError::Throttled { what, by } => Some(
+                match (*what, by.is_empty()) {
+                    ("rooms", false) => &api::ROOMS_THROTTLED_ADDRESS,
+                    ("rooms", true) => &api::ROOMS_THROTTLED,
+                    (_, false) => &api::LEDGERS_THROTTLED_ADDRESS,
+                    (_, true) => &api::LEDGERS_THROTTLED,
+                }
+                .plain(),
+            ),
+            _ => None,
+        }
+    }
 }
 
 async fn tile(Path(name): Path<String>) -> Response {
@@ -146,7 +183,7 @@ async fn tile(Path(name): Path<String>) -> Response {
             body,
         )
             .into_response(),
-        None => error(StatusCode::NOT_FOUND, format!("no tile {name:?}")),
+        None => error(StatusCode::NOT_FOUND, api::NO_TILE.with([name.into()])),
     }
 }
 
@@ -166,20 +203,28 @@ async fn create_room(
     body: axum::body::Bytes,
 ) -> Response {
     if body.len() > 16 * 1024 {
-        return error(StatusCode::PAYLOAD_TOO_LARGE, "room settings over 16 KiB");
+        return error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            config::TOO_LARGE.with([16.into()]),
+        );
     }
     let config: RoomConfig = match serde_json::from_slice(&body) {
         Ok(c) => c,
-        Err(e) => return error(StatusCode::BAD_REQUEST, format!("room settings: {e}")),
+        Err(e) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                config::UNREADABLE.with([e.to_string().into()]),
+            );
+        }
     };
     if let Err(e) = app.throttle_room(addr) {
         METRICS.creation_throttled();
-        return error(StatusCode::TOO_MANY_REQUESTS, e.to_string());
+        return refused(StatusCode::TOO_MANY_REQUESTS, &e);
     }
     match app.create_room(config).await {
         Ok(created) => (StatusCode::CREATED, Json(created)).into_response(),
-        Err(AppError::Config(e)) => error(StatusCode::BAD_REQUEST, e.0),
-        Err(e @ AppError::Full(_)) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Err(e @ AppError::Config(_)) => refused(StatusCode::BAD_REQUEST, &e),
+        Err(e @ AppError::Full(_)) => refused(StatusCode::SERVICE_UNAVAILABLE, &e),
         Err(e) => internal(&e),
     }
 }
@@ -206,8 +251,8 @@ async fn room_info(State(app): State<App>, Path(id): Path<String>, uri: Uri) -> 
     match app.locate(&id).await {
         Ok(Located::Here(r)) => Json(r.summary()).into_response(),
         Ok(Located::Elsewhere(owner)) => moved(&owner, &uri),
-        Ok(Located::Missing) => error(StatusCode::NOT_FOUND, "no such room"),
-        Err(e @ AppError::Full(_)) => error(StatusCode::SERVICE_UNAVAILABLE, e.to_string()),
+        Ok(Located::Missing) => error(StatusCode::NOT_FOUND, api::NO_SUCH_ROOM.plain()),
+        Err(e @ AppError::Full(_)) => refused(StatusCode::SERVICE_UNAVAILABLE, &e),
         Err(e) => internal(&e),
     }
 }
@@ -236,7 +281,7 @@ async fn healthz(State(app): State<App>) -> Response {
             METRICS.store_error();
             error(
                 StatusCode::SERVICE_UNAVAILABLE,
-                incident::report("the database does not answer", &e),
+                incident::told(&api::DATABASE_DOWN, &e),
             )
         }
     }
@@ -286,11 +331,15 @@ async fn room_replay(State(app): State<App>, Path(id): Path<String>) -> Response
 impl IntoResponse for replay::ReplayError {
     fn into_response(self) -> Response {
         match self {
-            replay::ReplayError::NoSuchRoom => error(StatusCode::NOT_FOUND, self.to_string()),
-            replay::ReplayError::NotFinished => error(StatusCode::FORBIDDEN, self.to_string()),
+            replay::ReplayError::NoSuchRoom => {
+                error(StatusCode::NOT_FOUND, api::NO_SUCH_ROOM.plain())
+            }
+            replay::ReplayError::NotFinished => {
+                error(StatusCode::FORBIDDEN, api::REPLAY_NOT_FINISHED.plain())
+            }
             e => error(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                incident::report("the match log cannot be read", &e),
+                incident::told(&api::LOG_UNREADABLE, &e),
             ),
         }
     }
@@ -312,9 +361,9 @@ async fn ws(
         Ok(Located::Here(room)) => room,
         // Browsers do not follow a redirect on a WebSocket: say where in a message instead.
         Ok(Located::Elsewhere(owner)) => return ws_moved(ws, &owner, &uri),
-        Ok(Located::Missing) => return error(StatusCode::NOT_FOUND, "no such room"),
+        Ok(Located::Missing) => return error(StatusCode::NOT_FOUND, api::NO_SUCH_ROOM.plain()),
         Err(e @ AppError::Full(_)) => {
-            return error(StatusCode::SERVICE_UNAVAILABLE, e.to_string());
+            return refused(StatusCode::SERVICE_UNAVAILABLE, &e);
         }
         Err(e) => return internal(&e),
     };
@@ -322,7 +371,7 @@ async fn ws(
         None | Some("") => None,
         Some(t) => match room.seat_for_token(t) {
             Some(s) => Some(s),
-            None => return error(StatusCode::FORBIDDEN, "that token opens no seat here"),
+            None => return error(StatusCode::FORBIDDEN, api::BAD_TOKEN.plain()),
         },
     };
     let shutdown = app.shutdown_signal();
@@ -429,8 +478,8 @@ async fn connection(
     });
     let mut limit = RateLimit::new();
     let mut strikes = 0u32;
-    let refuse = |message: String| {
-        let msg = ServerMsg::Error { seq: None, message };
+    let refuse = |why: Words| {
+        let msg = ServerMsg::refusal(None, &why);
         serde_json::to_string(&msg).map(Arc::<str>::from).ok()
     };
     let mut heard = Instant::now();
@@ -463,7 +512,7 @@ async fn connection(
             if strikes > MAX_STRIKES {
                 break;
             }
-            if let Some(e) = refuse("rate limit: slow down (message dropped)".into()) {
+            if let Some(e) = refuse(ws::RATE_LIMITED.plain()) {
                 let _ = out.try_send(e);
             }
             continue;
@@ -476,8 +525,7 @@ async fn connection(
                 if strikes > MAX_STRIKES {
                     break;
                 }
-                if let Some(e) = refuse("binary messages are not understood: send JSON text".into())
-                {
+                if let Some(e) = refuse(ws::BINARY.plain()) {
                     let _ = out.try_send(e);
                 }
                 continue;
@@ -485,7 +533,7 @@ async fn connection(
         };
         if text.len() > MAX_CLIENT_MESSAGE {
             strikes += 1;
-            if let Some(e) = refuse(format!("message over {MAX_CLIENT_MESSAGE} bytes")) {
+            if let Some(e) = refuse(ws::TOO_LONG.with([MAX_CLIENT_MESSAGE.into()])) {
                 let _ = out.try_send(e);
             }
         } else {
@@ -497,7 +545,7 @@ async fn connection(
                 }
                 Err(e) => {
                     strikes += 1;
-                    if let Some(e) = refuse(format!("bad message: {e}")) {
+                    if let Some(e) = refuse(ws::BAD_MESSAGE.with([e.to_string().into()])) {
                         let _ = out.try_send(e);
                     }
                 }

@@ -2,22 +2,28 @@
 //! which may name tables, hosts or users) go to the server's log only, on a line carrying the
 //! same id, so an operator finds them from what a player reports.
 
-/// Logs `detail` under a new incident id and returns what the client is told:
-/// `"{what} (incident ID)"`.
-pub(crate) fn report(what: &str, detail: &dyn std::fmt::Display) -> String {
+/// Logs `detail` under a new incident id and returns what the client is told: `what` (a
+/// message whose one value is `incident`) with the id.
+pub(crate) fn told(
+    what: &'static crate::words::WordsDef,
+    detail: &dyn std::fmt::Display,
+) -> crate::words::Words {
     let id = crate::random_hex(4);
-    tracing::error!(incident = %id, "{what}: {detail}");
-    format!("{what} (incident {id})")
+    let told = what.with([id.clone().into()]);
+    tracing::error!(incident = %id, "{told}: {detail}");
+    told
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn the_client_gets_the_summary_and_an_id_not_the_detail() {
-        let told = super::report(
-            "storage failed, try again",
+        let words = super::told(
+            &crate::words::api::STORAGE_FAILED,
             &"relation \"actions\" is locked",
         );
+        assert_eq!(words.key(), "api.storage_failed");
+        let told = words.to_string();
         assert!(
             told.starts_with("storage failed, try again (incident "),
             "{told}"

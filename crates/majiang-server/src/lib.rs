@@ -39,6 +39,7 @@ pub mod svg;
 mod sweep;
 mod throttle;
 pub mod waits;
+pub mod words;
 
 pub use history::FinishedMatch;
 pub use http::{router, serve};

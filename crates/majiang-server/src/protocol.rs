@@ -8,6 +8,8 @@ use majiang::table::{Action, Event, Observation, Player, Ruleset, Settlement};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::words::{Words, config as said};
+
 /// The largest client message accepted, in bytes.
 pub const MAX_CLIENT_MESSAGE: usize = 4096;
 
@@ -96,16 +98,15 @@ pub const MAX_MATCH_HANDS: u32 = 64;
 /// not given: more would let a match run for hundreds of hands.
 pub const MAX_MATCH_POINTS: u32 = 500;
 
-/// A room setting refused, with the reason.
+/// A room setting refused, with the reason (English by `Display`; a catalogue key and values).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct BadConfig(pub String);
+pub struct BadConfig(pub Words);
 
 impl RoomConfig {
     /// Checks the settings, fills in default seats, and builds the rule set.
     pub fn validate(&mut self) -> Result<Ruleset, BadConfig> {
-        let ruleset =
-            Ruleset::from_name(&self.rules, &self.options).map_err(|e| BadConfig(e.to_string()))?;
+        let ruleset = Ruleset::from_name(&self.rules, &self.options).map_err(|e| BadConfig(e.0))?;
         let n = ruleset.players();
         if self.seats.is_empty() {
             self.seats = (0..n)
@@ -121,17 +122,15 @@ impl RoomConfig {
                 .collect();
         }
         if self.seats.len() != n {
-            return Err(BadConfig(format!(
-                "seats: {} given, but {} plays with {n}",
-                self.seats.len(),
-                self.rules
-            )));
+            return Err(BadConfig(said::SEAT_COUNT.with([
+                self.seats.len().into(),
+                self.rules.as_str().into(),
+                n.into(),
+            ])));
         }
         for (i, s) in self.seats.iter_mut().enumerate() {
             if s.name.chars().count() > 32 {
-                return Err(BadConfig(format!(
-                    "seat {i}: name longer than 32 characters"
-                )));
+                return Err(BadConfig(said::NAME_TOO_LONG.with([i.into()])));
             }
             if s.name.trim().is_empty() {
                 s.name = if s.bot {
@@ -148,22 +147,22 @@ impl RoomConfig {
         if let Some(h) = self.hands
             && !(1..=MAX_MATCH_HANDS).contains(&h)
         {
-            return Err(BadConfig(format!(
-                "hands: {h} is not 1 to {MAX_MATCH_HANDS}"
-            )));
+            return Err(BadConfig(
+                said::HANDS.with([h.into(), MAX_MATCH_HANDS.into()]),
+            ));
         }
         if self.hands.is_none() {
             use majiang::table::matches::EndRule;
             match ruleset.set().match_rules().end {
                 EndRule::Hands(n) if n > MAX_MATCH_HANDS => {
-                    return Err(BadConfig(format!(
-                        "end: rounds:{n} is longer than this server plays (at most rounds:{MAX_MATCH_HANDS}); choose a shorter end or set hands"
-                    )));
+                    return Err(BadConfig(
+                        said::END_ROUNDS.with([n.into(), MAX_MATCH_HANDS.into()]),
+                    ));
                 }
                 EndRule::Points(n) if n > MAX_MATCH_POINTS => {
-                    return Err(BadConfig(format!(
-                        "end: points:{n} is more than this server plays (at most points:{MAX_MATCH_POINTS}); choose fewer points or set hands"
-                    )));
+                    return Err(BadConfig(
+                        said::END_POINTS.with([n.into(), MAX_MATCH_POINTS.into()]),
+                    ));
                 }
                 _ => {}
             }
@@ -172,10 +171,11 @@ impl RoomConfig {
             if let Some(k) = &s.bot_kind
                 && !majiang::bots::BOT_NAMES.contains(&k.as_str())
             {
-                return Err(BadConfig(format!(
-                    "seat {i}: no bot {k:?} (bots: {})",
-                    majiang::bots::BOT_NAMES.join(", ")
-                )));
+                return Err(BadConfig(said::NO_BOT.with([
+                    i.into(),
+                    k.as_str().into(),
+                    crate::words::names(majiang::bots::BOT_NAMES.iter().copied()),
+                ])));
             }
         }
         for (name, value) in [
@@ -186,28 +186,33 @@ impl RoomConfig {
                 && t != 0
                 && !(500..=600_000).contains(&t)
             {
-                return Err(BadConfig(format!(
-                    "{name}: {t} is not 0 (off) or 500 to 600000"
-                )));
+                return Err(BadConfig(said::TIMER.with([name.into(), t.into()])));
             }
         }
         if let Some(t) = self.continue_timeout_ms
             && t > 600_000
         {
-            return Err(BadConfig(format!(
-                "continue_timeout_ms: {t} is more than 600000"
-            )));
+            return Err(BadConfig(said::TOO_LONG.with([
+                "continue_timeout_ms".into(),
+                t.into(),
+                600_000.into(),
+            ])));
         }
         if let Some(t) = self.away_grace_ms
             && t > 600_000
         {
-            return Err(BadConfig(format!("away_grace_ms: {t} is more than 600000")));
+            return Err(BadConfig(said::TOO_LONG.with([
+                "away_grace_ms".into(),
+                t.into(),
+                600_000.into(),
+            ])));
         }
         if self.bot_delay_ms > 5000 {
-            return Err(BadConfig(format!(
-                "bot_delay_ms: {} is more than 5000",
-                self.bot_delay_ms
-            )));
+            return Err(BadConfig(said::TOO_LONG.with([
+                "bot_delay_ms".into(),
+                self.bot_delay_ms.into(),
+                5000.into(),
+            ])));
         }
         Ok(ruleset)
     }
@@ -409,8 +414,14 @@ pub enum ServerMsg {
     Error {
         /// The sequence number of the refused action, if it was one.
         seq: Option<u64>,
-        /// Why, for a person.
+        /// Why, in English (API users, logs).
         message: String,
+        /// Why, as a catalogue key (see [`crate::words`]) ...
+        #[serde(default)]
+        key: String,
+        /// ... and its values by name.
+        #[serde(default)]
+        args: Map<String, Value>,
     },
     /// A hand ended: how (winner, patterns, payments by chair), the ledger after it, the next
     /// deal.
@@ -435,6 +446,19 @@ pub enum ServerMsg {
         /// The WebSocket URL of the room on its owner, with the same token.
         url: String,
     },
+}
+
+impl ServerMsg {
+    /// The refusal of a message (`seq`: the refused action's), in English and as a key.
+    pub fn refusal(seq: Option<u64>, why: &Words) -> ServerMsg {
+        let (key, args) = crate::words::fields(why);
+        ServerMsg::Error {
+            seq,
+            message: why.to_string(),
+            key,
+            args,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -499,7 +523,7 @@ mod tests {
             hands: Some(0),
             ..RoomConfig::default()
         };
-        assert!(bad.validate().unwrap_err().0.contains("hands"));
+        assert!(bad.validate().unwrap_err().to_string().contains("hands"));
         let mut bad = RoomConfig {
             seats: vec![SeatConfig {
                 name: "a".into(),
@@ -508,6 +532,6 @@ mod tests {
             }],
             ..RoomConfig::default()
         };
-        assert!(bad.validate().unwrap_err().0.contains("seats"));
+        assert!(bad.validate().unwrap_err().to_string().contains("seats"));
     }
 }

@@ -1,7 +1,6 @@
 //! The browser UI's files, embedded at build time from `web/` (see `build.rs`), with their
 //! MIME types, and served as responses.
 
-use axum::Json;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
@@ -37,14 +36,10 @@ pub(crate) fn web_file(path: &str) -> Response {
             body,
         )
             .into_response(),
-        None => {
-            let message = format!("no file {path:?}");
-            (
-                StatusCode::NOT_FOUND,
-                Json(serde_json::json!({ "error": message })),
-            )
-                .into_response()
-        }
+        None => crate::http::error(
+            StatusCode::NOT_FOUND,
+            crate::words::api::NO_FILE.with([path.into()]),
+        ),
     }
 }
 

@@ -180,7 +180,7 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
             "prevailing_wind": "east", "lao": 1})
         .to_string(),
     )
-    .map_err(|e| e.0)?;
+    .map_err(|e| e.to_string())?;
     if total.parse::<i64>().ok() != expected["total"].as_i64() {
         return Err(format!(
             "total {total}, the library says {}",

@@ -208,3 +208,58 @@ fn every_payment_reason_is_worded_in_both_languages_with_the_same_numbers() {
         }
     }
 }
+
+#[test]
+fn every_message_the_server_can_send_is_worded_in_every_catalogue() {
+    let all = majiang_server::words::all();
+    assert!(all.len() > 80, "{} keys", all.len());
+    for lang in LANGS {
+        let cat = catalogue(lang);
+        let missing: Vec<&str> = all
+            .iter()
+            .map(|d| d.key)
+            .filter(|k| !cat.contains_key(*k))
+            .collect();
+        assert!(missing.is_empty(), "{lang}.json words no {missing:?}");
+        for d in &all {
+            let text = cat.get(d.key).and_then(Value::as_str).unwrap_or("");
+            // A string may leave a value out, never name one the server does not send.
+            let unknown: Vec<String> = placeholders(text)
+                .into_iter()
+                .filter(|p| !d.args.contains(&p.as_str()))
+                .collect();
+            assert!(
+                unknown.is_empty(),
+                "{lang}.json {} = {text:?} names {unknown:?}; the server sends {:?}",
+                d.key,
+                d.args
+            );
+            // Every message but the pass-through ones is worded, not just its values.
+            let bare = placeholders(text)
+                .iter()
+                .fold(text.to_string(), |t, p| t.replace(&format!("{{{p}}}"), ""));
+            if lang != "en" && !bare.trim().is_empty() {
+                let han = bare.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+                assert!(han, "{lang}.json {} = {text:?} has no Chinese", d.key);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_server_sends_no_message_the_catalogues_do_not_know_and_keys_are_listed_once() {
+    let all = majiang_server::words::all();
+    majiang::words::check_table(&all).unwrap();
+    // The payment reasons are their own table (`reason.<key>`), checked above.
+    let keys: BTreeSet<&str> = all.iter().map(|d| d.key).collect();
+    assert_eq!(keys.len(), all.len());
+    for prefix in [
+        "illegal.", "refused.", "invalid.", "options.", "room.", "ws.", "config.", "api.",
+        "ledger.",
+    ] {
+        assert!(
+            keys.iter().any(|k| k.starts_with(prefix)),
+            "no {prefix} message listed"
+        );
+    }
+}

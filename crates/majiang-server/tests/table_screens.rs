@@ -341,21 +341,22 @@ async fn check_bad_links(c: &Client, base: &str, room: &str, lang: &str) -> Resu
         );
         look(c, &format!("badlink-{what}-{lang}"), lang, None).await?;
     }
-    // What the server still says in English reaches a person in their language.
-    let english = [
-        "no such room",
-        "not a winning hand",
-        "8 fan is below the minimum of 15 fan",
-        "waiting for Bea to join; the creator may start now with the empty seats played by bots",
+    // What the server says (a key and its values) reaches a person in their language.
+    let said = [
+        json!({"key": "api.no_such_room", "args": {}, "error": "no such room"}),
+        json!({"key": "invalid.not_a_winning_hand", "args": {}, "message": "not a winning hand"}),
+        json!({"key": "invalid.below_minimum", "args": {"fan": 8, "min": 15}, "message": "8 fan is below the minimum of 15 fan"}),
+        json!({"key": "room.waiting_to_join", "args": {"names": ["Bea"]}, "message": "waiting for Bea to join"}),
+        json!({"key": "illegal.not_held", "args": {"tile": "5m"}, "message": "5m is not in the hand"}),
     ];
     let worded = c
         .execute_async(
             "const done = arguments[arguments.length - 1]; import('/js/server-words.js').then((m) => done(arguments[0].map(m.serverText)));",
-            vec![json!(english)],
+            vec![json!(said)],
         )
         .await
         .map_err(err)?;
-    for (said, shown) in english
+    for (said, shown) in said
         .iter()
         .zip(worded.as_array().cloned().unwrap_or_default())
     {
@@ -366,9 +367,9 @@ async fn check_bad_links(c: &Client, base: &str, room: &str, lang: &str) -> Resu
             .filter(|c| c.is_ascii_alphabetic())
             .count();
         if lang == "en" {
-            assert!(!shown.is_empty(), "{said:?} is shown as nothing");
+            assert!(!shown.is_empty(), "{said} is shown as nothing");
         } else {
-            assert_eq!(latin, 0, "{lang}: {said:?} is shown as {shown:?}");
+            assert_eq!(latin, 0, "{lang}: {said} is shown as {shown:?}");
         }
     }
     Ok(())

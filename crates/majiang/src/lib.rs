@@ -35,6 +35,7 @@ pub mod seat;
 pub mod table;
 pub mod tile;
 pub mod typed_hand;
+pub mod words;
 
 pub use counts::TileCounts;
 pub use meld::{Meld, MeldKind};

@@ -102,7 +102,7 @@ fn five_and_six_player_tables() {
     for players in [5, 6] {
         let map = json!({"players": players, "flowers": true});
         let err = Ruleset::from_name("classic", map.as_object().unwrap()).unwrap_err();
-        assert!(err.0.contains("flowers"), "{}", err.0);
+        assert!(err.to_string().contains("flowers"), "{err}");
     }
 }
 

@@ -577,7 +577,7 @@ fn bad_input_is_a_typed_error() {
     assert!(Game::new(r.clone(), balances).is_err());
     let five_flowers = json!({"players": 5, "flowers": true});
     let e = Ruleset::from_name("classic", five_flowers.as_object().unwrap()).unwrap_err();
-    assert!(e.0.contains("extra winds"), "{e}");
+    assert!(e.to_string().contains("extra winds"), "{e}");
 
     let (mut g, _) = Game::new(r, HandSetup::new(1)).unwrap();
     let before = g.clone();

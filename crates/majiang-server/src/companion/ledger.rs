@@ -6,6 +6,7 @@
 //! match end the engine plays by too. A hand is recorded as scored by the library's scoring
 //! call (the request kept beside the answer), or as a drawn hand; undo pops the last one.
 
+use crate::words::{Words, ledger as said};
 use majiang::Seat;
 use majiang::rules::lookup;
 use majiang::table::matches::{Deal, EndReason, MatchRules};
@@ -24,14 +25,18 @@ pub struct Refusal {
     /// The field of the request at fault (`players`, `request.seat`, …), for the page to show
     /// the message beside it.
     pub field: String,
-    /// What is wrong, for a person.
+    /// What is wrong, in English.
     pub message: String,
+    /// What is wrong, as a catalogue key and its values.
+    pub words: Words,
 }
 
-fn refuse(field: &str, message: impl Into<String>) -> Refusal {
+pub(crate) fn refuse(field: &str, why: impl Into<Words>) -> Refusal {
+    let words = why.into();
     Refusal {
         field: field.to_string(),
-        message: message.into(),
+        message: words.to_string(),
+        words,
     }
 }
 
@@ -178,12 +183,12 @@ impl LedgerDoc {
         if !seats.contains(&u8::try_from(players).unwrap_or(u8::MAX)) {
             return Err(refuse(
                 "players",
-                format!(
-                    "{} plays with {} to {} players; {players} names given",
-                    spec.english,
-                    seats.start(),
-                    seats.end()
-                ),
+                said::PLAYER_COUNT.with([
+                    spec.name.into(),
+                    (*seats.start()).into(),
+                    (*seats.end()).into(),
+                    players.into(),
+                ]),
             ));
         }
         let mut options = new.options;
@@ -192,7 +197,7 @@ impl LedgerDoc {
         } else if players != usize::from(spec.default_players()) {
             return Err(refuse(
                 "players",
-                format!("{} seats {}", spec.english, spec.default_players()),
+                said::SEATS.with([spec.name.into(), spec.default_players().into()]),
             ));
         }
         let mut names = Vec::with_capacity(players);
@@ -201,13 +206,13 @@ impl LedgerDoc {
             if n.is_empty() || n.chars().count() > MAX_NAME {
                 return Err(refuse(
                     &format!("players[{i}]"),
-                    format!("a name of 1 to {MAX_NAME} characters"),
+                    said::NAME_LENGTH.with([MAX_NAME.into()]),
                 ));
             }
             if names.contains(&n.to_string()) {
                 return Err(refuse(
                     &format!("players[{i}]"),
-                    format!("{n:?} is named twice: give each player their own name"),
+                    said::NAMED_TWICE.with([n.into()]),
                 ));
             }
             names.push(n.to_string());
@@ -219,9 +224,9 @@ impl LedgerDoc {
             return Err(refuse(
                 "first_lao",
                 if rules.double_starts_lao3 {
-                    "the first dealer starts at 1 lao, or 3 after a double"
+                    said::FIRST_LAO_OR_THREE.plain()
                 } else {
-                    "the first dealer starts at 1 lao under these house rules"
+                    said::FIRST_LAO.plain()
                 },
             ));
         }
@@ -266,7 +271,7 @@ impl LedgerDoc {
     pub fn record_draw(&mut self, now: i64) -> Result<(), Refusal> {
         let p = self.progress_before(self.hands.len())?;
         if p.is_over() {
-            return Err(refuse("hand", "the match is over: no more hands"));
+            return Err(refuse("hand", said::MATCH_OVER.plain()));
         }
         self.hands.push(RecordedHand {
             winner: None,
@@ -289,7 +294,7 @@ impl LedgerDoc {
         let next = self
             .view()?
             .next
-            .ok_or_else(|| refuse("hand", "the match is over: no more hands"))?;
+            .ok_or_else(|| refuse("hand", said::MATCH_OVER.plain()))?;
         for (key, value) in &next.fixed {
             match request.get(key) {
                 None => {
@@ -311,8 +316,12 @@ impl LedgerDoc {
         let answer =
             majiang::rules::score_json(&request.to_string()).map_err(|e| refuse("request", e.0))?;
         if answer["valid"] != json!(true) {
-            let why = answer["reason"].as_str().unwrap_or("not a valid win");
-            return Err(refuse("request", format!("not a win to record: {why}")));
+            // The library's reason as it answered it: English and key.
+            let mut why = answer["why"].clone();
+            if let Value::Object(o) = &mut why {
+                o.insert("text".into(), answer["reason"].clone());
+            }
+            return Err(refuse("request", said::NOT_A_WIN.with([why])));
         }
         let chair_of = |seat: &str| {
             next.seats
@@ -343,7 +352,7 @@ impl LedgerDoc {
     pub fn undo(&mut self) -> Result<RecordedHand, Refusal> {
         self.hands
             .pop()
-            .ok_or_else(|| refuse("hand", "no hand recorded yet: nothing to undo"))
+            .ok_or_else(|| refuse("hand", said::NOTHING_TO_UNDO.plain()))
     }
 
     /// The ledger as shown: every hand with the deal it was played in and the totals after

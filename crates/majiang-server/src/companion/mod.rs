@@ -18,6 +18,8 @@ pub mod live;
 pub mod score;
 
 use crate::http::ClientAddr;
+use crate::http::body;
+use crate::words::{api, ledger as said_ledger};
 use crate::{App, StoreError, now_ms, random_hex};
 use axum::Router;
 use axum::body::Bytes;
@@ -67,7 +69,7 @@ enum Failure {
     /// Another server process changed the ledger between our read and our write.
     Conflict,
     /// Too many ledgers created lately (the message says by whom).
-    Throttled(String),
+    Throttled(crate::words::Words),
     /// Storage failed: the client is told an incident id, the log the details.
     Store(String),
 }
@@ -89,21 +91,22 @@ impl IntoResponse for Failure {
         let (status, body) = match self {
             Failure::Refused(r) => (
                 StatusCode::BAD_REQUEST,
-                json!({"error": r.to_string(), "field": r.field, "message": r.message}),
+                json!({"error": r.to_string(), "field": r.field, "message": r.message,
+                       "key": r.words.key(), "args": r.words.args_json()}),
             ),
-            Failure::NotFound => (StatusCode::NOT_FOUND, json!({"error": "no such ledger"})),
-            Failure::Conflict => (
-                StatusCode::CONFLICT,
-                json!({"error": "the ledger changed meanwhile (another phone recorded a hand): reload it"}),
+            Failure::NotFound => (
+                StatusCode::NOT_FOUND,
+                body(&said_ledger::NO_SUCH_LEDGER.plain()),
             ),
+            Failure::Conflict => (StatusCode::CONFLICT, body(&said_ledger::CHANGED.plain())),
             Failure::TooLarge => (
                 StatusCode::PAYLOAD_TOO_LARGE,
-                json!({"error": format!("a request over {} KiB", MAX_BODY / 1024)}),
+                body(&api::TOO_LARGE.with([(MAX_BODY / 1024).into()])),
             ),
-            Failure::Throttled(e) => (StatusCode::TOO_MANY_REQUESTS, json!({"error": e})),
+            Failure::Throttled(e) => (StatusCode::TOO_MANY_REQUESTS, body(&e)),
             Failure::Store(e) => (
                 StatusCode::INTERNAL_SERVER_ERROR,
-                json!({"error": crate::incident::report("storage failed, try again", &e)}),
+                body(&crate::incident::told(&api::STORAGE_FAILED, &e)),
             ),
         };
         (status, axum::Json(body)).into_response()
@@ -115,10 +118,10 @@ fn read_json<T: serde::de::DeserializeOwned>(body: &Bytes, what: &str) -> Result
         return Err(Failure::TooLarge);
     }
     serde_json::from_slice(body).map_err(|e| {
-        Failure::Refused(Refusal {
-            field: what.to_string(),
-            message: e.to_string(),
-        })
+        Failure::Refused(ledger::refuse(
+            what,
+            crate::words::ledger::UNREADABLE.with([e.to_string().into()]),
+        ))
     })
 }
 
@@ -162,7 +165,9 @@ async fn create(
     let new: NewLedger = read_json(&body, "ledger")?;
     if let Err(e) = app.throttle_ledger(addr) {
         crate::metrics::METRICS.creation_throttled();
-        return Err(Failure::Throttled(e.to_string()));
+        return Err(Failure::Throttled(
+            e.words().unwrap_or_else(|| api::LEDGERS_THROTTLED.plain()),
+        ));
     }
     let doc = LedgerDoc::start(random_hex(8), now_ms(), new)?;
     save(&app, &doc).await?;
@@ -187,10 +192,10 @@ async fn record(
         (Some(Value::Bool(true)), None) => doc.record_draw(now_ms())?,
         (None, Some(request)) => doc.record_win(request.clone(), now_ms())?,
         _ => {
-            return Err(Failure::Refused(Refusal {
-                field: "hand".into(),
-                message: "send {\"draw\": true} or {\"request\": a scoring request}".into(),
-            }));
+            return Err(Failure::Refused(ledger::refuse(
+                "hand",
+                "send {\"draw\": true} or {\"request\": a scoring request}",
+            )));
         }
     }
     replace(&app, &doc, &was).await?;

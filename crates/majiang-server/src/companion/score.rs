@@ -4,6 +4,8 @@
 //! the library's message starts with the field at fault (`winning_tile: ...`), which the page
 //! shows beside that field.
 
+use crate::http::body as refusal;
+use crate::words::{Words, api};
 use axum::body::Bytes;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -14,9 +16,9 @@ const MAX_REQUEST: usize = 64 * 1024;
 
 /// The answer to one scoring request, as text: exactly the line `majiang score --json` prints
 /// (without its newline), or the message of a request that cannot be read.
-pub fn answer_text(request: &str) -> Result<String, String> {
+pub fn answer_text(request: &str) -> Result<String, Words> {
     let answer = majiang::rules::score_json(request).map_err(|e| e.0)?;
-    serde_json::to_string(&answer).map_err(|e| e.to_string())
+    serde_json::to_string(&answer).map_err(|e| Words::text(e.to_string()))
 }
 
 /// The field a library message names first (`"melds[0].from: ..."` → `melds[0].from`), if
@@ -35,24 +37,26 @@ pub async fn score(body: Bytes) -> Response {
     if body.len() > MAX_REQUEST {
         return (
             StatusCode::PAYLOAD_TOO_LARGE,
-            axum::Json(json!({"error": format!("a request over {} KiB", MAX_REQUEST / 1024)})),
+            axum::Json(refusal(&api::TOO_LARGE.with([(MAX_REQUEST / 1024).into()]))),
         )
             .into_response();
     }
     let Ok(text) = std::str::from_utf8(&body) else {
         return (
             StatusCode::BAD_REQUEST,
-            axum::Json(json!({"error": "the request is not UTF-8 text"})),
+            axum::Json(refusal(&api::NOT_UTF8.plain())),
         )
             .into_response();
     };
     match answer_text(text) {
         Ok(answer) => ([(header::CONTENT_TYPE, "application/json")], answer).into_response(),
-        Err(message) => (
-            StatusCode::BAD_REQUEST,
-            axum::Json(json!({"error": message, "field": field_of(&message)})),
-        )
-            .into_response(),
+        Err(why) => {
+            let message = why.to_string();
+            let mut answer = refusal(&why);
+            answer["field"] = json!(field_of(&message));
+            (StatusCode::BAD_REQUEST, axum::Json(answer))
+        }
+        .into_response(),
     }
 }
 

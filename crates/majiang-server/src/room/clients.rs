@@ -7,6 +7,7 @@ use super::state::{Conn, Room};
 use super::writes::Pending;
 use crate::protocol::{ClientMsg, RoomStatus, ServerMsg};
 use crate::store::StoredAction;
+use crate::words::{Words, room as said};
 use majiang::table::{Action, Player};
 
 /// Person actions that wait while an earlier write is retried, at most (beyond: refused).
@@ -92,10 +93,10 @@ impl Room {
         let Some(seat) = self.conns.iter().find(|c| c.id == conn).map(|c| c.seat) else {
             return;
         };
-        let refuse = |out: &mut Vec<Output>, seq: Option<u64>, message: String| {
+        let refuse = |out: &mut Vec<Output>, seq: Option<u64>, why: Words| {
             out.push(Output::Send {
                 conn,
-                msg: ServerMsg::Error { seq, message },
+                msg: ServerMsg::refusal(seq, &why),
             })
         };
         match msg {
@@ -116,8 +117,8 @@ impl Room {
             }
             ClientMsg::Action { seq, action } => {
                 let player = match (seat, seat.and_then(|s| self.chair(s))) {
-                    (None, _) => Err("spectators cannot act".to_string()),
-                    (Some(_), None) => Err("the match has not started".to_string()),
+                    (None, _) => Err(said::SPECTATORS_CANNOT_ACT.plain()),
+                    (Some(_), None) => Err(said::NOT_STARTED.plain()),
                     (Some(_), Some(p)) => Ok(p),
                 };
                 match player {
@@ -135,7 +136,7 @@ impl Room {
                             // An earlier write is being retried: this one is checked after it.
                             self.queue.push_back(q);
                         } else {
-                            refuse(out, Some(seq), "the room is busy: try again".into());
+                            refuse(out, Some(seq), said::BUSY.plain());
                         }
                     }
                 }
@@ -146,24 +147,19 @@ impl Room {
     /// Checks a person's action and, if it may be played, writes it.
     pub(super) fn person_action(&mut self, q: Queued, _now: u64, out: &mut Vec<Output>) {
         let check = match (&self.driver, self.status) {
-            (None, _) => Err("the match has not started".to_string()),
-            (Some(_), RoomStatus::HandOver) => {
-                Err("the hand is over: send continue for the next one".to_string())
-            }
-            (Some(d), _) if d.session().is_over() => Err("the match is over".to_string()),
+            (None, _) => Err(said::NOT_STARTED.plain()),
+            (Some(_), RoomStatus::HandOver) => Err(said::HAND_OVER.plain()),
+            (Some(d), _) if d.session().is_over() => Err(said::MATCH_OVER.plain()),
             (Some(d), _) => d
                 .session()
                 .game()
                 .check(q.player, q.action)
-                .map_err(|e| e.to_string()),
+                .map_err(|e| e.words()),
         };
         match check {
-            Err(message) => out.push(Output::Send {
+            Err(why) => out.push(Output::Send {
                 conn: q.conn,
-                msg: ServerMsg::Error {
-                    seq: Some(q.seq),
-                    message,
-                },
+                msg: ServerMsg::refusal(Some(q.seq), &why),
             }),
             Ok(()) => self.begin(
                 Pending::Action {
@@ -186,22 +182,20 @@ impl Room {
         seat: Option<usize>,
         fill_bots: bool,
         out: &mut Vec<Output>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Words> {
         let Some(seat) = seat else {
-            return Err("spectators cannot start the match".into());
+            return Err(said::SPECTATORS_CANNOT_START.plain());
         };
         if self.status != RoomStatus::Waiting {
-            return Err("the match has already started".into());
+            return Err(said::ALREADY_STARTED.plain());
         }
         if self.pending.is_some() {
-            return Err("the match is starting".into());
+            return Err(said::STARTING.plain());
         }
         let missing = self.missing_people();
         if fill_bots && !missing.is_empty() {
             if seat != 0 {
-                return Err(
-                    "only the room's creator (seat 0) may fill the empty seats with bots".into(),
-                );
+                return Err(said::ONLY_CREATOR_FILLS.plain());
             }
             let mut config = self.config.clone();
             for &s in &missing {
@@ -212,14 +206,8 @@ impl Room {
             return Ok(());
         }
         if !missing.is_empty() {
-            let names: Vec<&str> = missing
-                .iter()
-                .map(|&s| self.config.seats[s].name.as_str())
-                .collect();
-            return Err(format!(
-                "waiting for {} to join; the creator may start now with the empty seats played by bots",
-                names.join(", ")
-            ));
+            let names = missing.iter().map(|&s| self.config.seats[s].name.as_str());
+            return Err(said::WAITING_TO_JOIN.with([crate::words::names(names)]));
         }
         self.begin(Pending::Start, out);
         Ok(())
@@ -233,12 +221,12 @@ impl Room {
     }
 
     /// `continue` from a connection on `seat`.
-    fn continue_by(&mut self, seat: Option<usize>) -> Result<(), String> {
+    fn continue_by(&mut self, seat: Option<usize>) -> Result<(), Words> {
         let Some(chair) = seat.and_then(|s| self.chair(s)) else {
-            return Err("only a seated player continues".into());
+            return Err(said::ONLY_SEATED_CONTINUE.plain());
         };
         if self.status != RoomStatus::HandOver {
-            return Err("no hand result is waiting for continue".into());
+            return Err(said::NOTHING_TO_CONTINUE.plain());
         }
         if !self.continued.contains(&chair) {
             self.continued.push(chair);

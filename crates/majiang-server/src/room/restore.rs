@@ -40,7 +40,7 @@ impl Room {
             message,
         };
         let mut config = stored.config.clone();
-        let ruleset = Arc::new(config.validate().map_err(|e| replay_err(e.0))?);
+        let ruleset = Arc::new(config.validate().map_err(|e| replay_err(e.to_string()))?);
         let mut room = Room::new(stored, ruleset, config, wall_offset);
         if stored.status == RoomStatus::Waiting {
             if !actions.is_empty() {

@@ -7,6 +7,7 @@ use super::io::{ConnId, Output, Write, WriteFailure};
 use super::state::Room;
 use crate::protocol::{RoomConfig, RoomStatus, ServerMsg};
 use crate::store::StoredAction;
+use crate::words::Words;
 use majiang::driver::Decision;
 
 /// The first retry of a failed write waits this long; each next one twice as long, up to
@@ -121,10 +122,7 @@ impl Room {
                         if let Some((conn, seq)) = origin {
                             out.push(Output::Send {
                                 conn,
-                                msg: ServerMsg::Error {
-                                    seq: Some(seq),
-                                    message: e,
-                                },
+                                msg: ServerMsg::refusal(Some(seq), &Words::text(e)),
                             });
                         }
                         return;

@@ -97,7 +97,7 @@ async function start(e) {
   };
   const res = await call("POST", "/api/ledgers", body);
   if (!res.ok) {
-    err.textContent = serverText(res.json.error || String(res.status));
+    err.textContent = serverText(res.json) || String(res.status);
     err.hidden = false;
     const m = /^players\[(\d+)\]/.exec(res.json.field || "");
     if (m) document.querySelector(`#l-names input[data-player="${m[1]}"]`)?.focus();
@@ -185,7 +185,7 @@ async function change(method, tail, body) {
   const err = $("#l-error");
   err.hidden = true;
   const res = await call(method, "/api/ledgers/" + encodeURIComponent(view.id) + tail, body);
-  if (!res.ok) { err.textContent = serverText(res.json.error || String(res.status)); err.hidden = false; return; }
+  if (!res.ok) { err.textContent = serverText(res.json) || String(res.status); err.hidden = false; return; }
   show(res.json);
 }
 

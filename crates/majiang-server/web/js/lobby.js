@@ -133,7 +133,7 @@ async function createRoom(ev) {
   if ($("#continue-timeout").value) body.continue_timeout_ms = Number($("#continue-timeout").value) * 1000;
   const res = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json().catch(() => ({ error: res.statusText }));
-  if (!res.ok) { out.textContent = t("lobby.refused", { error: serverText(data.error) }); return; }
+  if (!res.ok) { out.textContent = t("lobby.refused", { error: serverText(data) }); return; }
   out.replaceChildren(el("h2", {}, t("lobby.room", { id: "" }), el("span", { class: "mono", translate: "no" }, data.room)));
   const list = el("div", { class: "invites" });
   const invites = [];

@@ -48,7 +48,7 @@ export async function showReplay(room) {
   const res = await fetch("/api/rooms/" + room + "/replay");
   const frames = await res.json().catch(() => ({ error: res.statusText }));
   if (!res.ok) {
-    $("#replay-action").replaceChildren(serverText(frames.error), " ", el("a", { href: "/", class: "back-to-lobby" }, t("link.back")));
+    $("#replay-action").replaceChildren(serverText(frames), " ", el("a", { href: "/", class: "back-to-lobby" }, t("link.back")));
     return;
   }
   const info = await (await fetch("/api/rooms/" + room)).json();

@@ -142,7 +142,7 @@ async function score() {
   try {
     const res = await fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
     const body = await res.json();
-    if (!res.ok) { showError(serverText(body.error || String(res.status)), body.field); renderAnswer(); return; }
+    if (!res.ok) { showError(serverText(body) || String(res.status), body.field); renderAnswer(); return; }
     state.answer = body;
   } catch (e) {
     showError(e.message, null);
@@ -157,7 +157,7 @@ async function recordInLedger() {
   box.hidden = true;
   const res = await fetch("/api/ledgers/" + ledger.id + "/hands", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ request: state.request }) });
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) { box.textContent = serverText(body.error || String(res.status)); box.hidden = false; return; }
+  if (!res.ok) { box.textContent = serverText(body) || String(res.status); box.hidden = false; return; }
   location.href = "/ledger?id=" + encodeURIComponent(ledger.id);
 }
 
@@ -167,7 +167,7 @@ function renderAnswer() {
   const a = state.answer;
   if (!a) return;
   if (!a.valid) {
-    box.append(el("div", { class: "card answer invalid" }, el("h2", {}, t("companion.not_a_win")), el("p", {}, serverText(a.reason))));
+    box.append(el("div", { class: "card answer invalid" }, el("h2", {}, t("companion.not_a_win")), el("p", {}, serverText(a))));
     return;
   }
   const patterns = el("table", { class: "patterns" }, el("tbody", {},

@@ -1,59 +1,47 @@
-// What the server still says in English (errors, refusals), put in the chosen language: each
-// known sentence is matched by a pattern and worded by the catalogue's `server.*` key with the
-// parts it carries (names, numbers). A sentence no pattern knows is shown as the server wrote it.
-// The server sends keys for payment reasons already (see words.js `reasonText`); these are the
-// messages that do not have keys yet.
+// What the server tells a person (a refused move, a not-a-win reason, a refused house rule, an
+// API error), put in the chosen language. The server sends each message as a catalogue key
+// with named values (`{key, args}`) beside its English (`message` on the WebSocket, `error` from
+// the HTTP API); the catalogue's string for the key is filled with the values, each worded too:
+// tiles by name, seat winds, rule sets, house rules by their meaning, what an option takes, lists
+// joined, a message inside a message worded in turn. Without a key the catalogue knows, the
+// English is shown as the server wrote it.
 
 import { t, has } from "./i18n.js";
+import { allowedText, optionMeaning, rulesName, seatName } from "./words.js";
 
-/** The server's English sentences: a pattern and the catalogue key that words it. */
-const PATTERNS = [
-  [/^no such room$/, "server.no_such_room"],
-  [/^no such ledger$/, "server.no_such_ledger"],
-  [/^the ledger changed meanwhile/, "server.ledger_changed"],
-  [/^the match is not finished/, "server.replay_not_finished"],
-  [/^that token opens no seat here$/, "server.bad_token"],
-  [/^spectators cannot act$/, "server.spectators_cannot_act"],
-  [/^spectators cannot start the match$/, "server.spectators_cannot_start"],
-  [/^the match has not started$/, "server.not_started"],
-  [/^the match has already started$/, "server.already_started"],
-  [/^the hand is over: send continue for the next one$/, "server.hand_over"],
-  [/^only the room's creator \(seat 0\) may fill the empty seats with bots$/, "server.only_creator_fills"],
-  [/^waiting for (?<names>.+) to join; the creator may start now with the empty seats played by bots$/, "server.waiting_to_join"],
-  [/^not stored, try again/, "server.not_stored"],
-  [/^only a seated player continues$/, "server.only_seated_continue"],
-  [/^no hand result is waiting for continue$/, "server.nothing_to_continue"],
-  [/^options \((?<rules>\w+)\): (?<key>\w+) = (?<value>.+) is not allowed; \w+ takes (?<allowed>.+)$/, "server.option_not_allowed"],
-  [/^options \((?<rules>\w+)\): unknown field `(?<key>[^`]+)`; the options are (?<keys>.+)$/, "server.unknown_option"],
-  [/^options\.flowers: a (?<n>\d)-player table uses the flower tiles as extra winds/, "server.flowers_are_winds"],
-  [/^rules: "(?<name>[^"]*)" is not a rule set \((?<names>.+)\)$/, "server.unknown_rules"],
-  [/^seats: (?<given>\d+) given, but (?<rules>\w+) plays with (?<need>[\d, or-]+)$/, "server.seat_count"],
-  [/^(?:illegal|not a legal|not legal)/i, "server.illegal_action"],
-  // Why a hand is not a win (the scoring page): the library's `Invalid` reasons.
-  [/^not a winning hand/, "invalid.not_a_winning_hand"],
-  [/^(?<fan>\d+) fan is below the minimum of (?<min>\d+) fan$/, "invalid.below_minimum"],
-  [/^the hand is worth (?<fan>\d+) fan, below the minimum of (?<min>\d+) fan$/, "invalid.below_minimum"],
-  [/^(?<meld>.+): chows cannot be claimed in this game/, "invalid.no_chows"],
-  [/^a hand has at most four declared melds$/, "invalid.four_melds"],
-  [/^with (?<melds>\d+) declared meld\(s\) the concealed hand must be (?<n>\d+) tiles with the winning tile, not (?<held>\d+)$/, "invalid.tile_count"],
-  [/^more than four (?<tile>\S+) in one hand$/, "invalid.more_than_four"],
-  [/^a win on a discard needs the discarder$/, "invalid.needs_discarder"],
-  [/^a Kong Blossom win is self-drawn/, "invalid.kong_blossom_self_drawn"],
-  [/^(?:Hong Kong|Hangzhou) mahjong is played by four/, "invalid.played_by_four"],
-  [/too many messages|rate limit/i, "server.rate_limited"],
-];
-
-/** A message from the server in the chosen language (the English text when no pattern knows it). */
-export function serverText(message) {
-  const text = String(message ?? "");
-  for (const [re, key] of PATTERNS) {
-    const m = text.match(re);
-    if (m && has(key)) return t(key, m.groups || {});
+/** One value of a message in words (`name`: its name, `args`: all the values). */
+function valueText(name, v, args) {
+  if (Array.isArray(v)) return v.map((x) => valueText(name, x, args)).join(t("common.list_sep"));
+  if (v && typeof v === "object") {
+    if (typeof v.key === "string") return said(v, v.text);
+    if (name === "allowed") return allowedText({ allowed: v });
+    return v.text ?? JSON.stringify(v);
   }
-  return text;
+  if (typeof v !== "string") return String(v ?? "");
+  if ((name === "tile" || name === "drawn" || name === "lowest") && has("tile." + v)) return t("tile." + v);
+  if ((name === "seat" || name === "from" || name === "left") && has("seat." + v)) return seatName(v);
+  if (name === "rules") return rulesName(v);
+  if ((name === "key" || name === "keys") && typeof args.rules === "string") return optionMeaning(args.rules, { key: v, meaning: v });
+  return v;
 }
 
-/** Whether `message` is one the catalogue words (for the test and the report). */
-export function isWorded(message) {
-  return PATTERNS.some(([re, key]) => re.test(String(message ?? "")) && has(key));
+/** A `{key, args}` message in words; `english` when the catalogue has no string for the key. */
+export function said(m, english = "") {
+  if (!m || typeof m.key !== "string" || m.key === "" || m.key === "text" || !has(m.key)) {
+    const text = m && m.key === "text" && m.args ? m.args.text : english;
+    return String(text ?? "");
+  }
+  const args = m.args || {};
+  const words = {};
+  for (const [name, v] of Object.entries(args)) words[name] = valueText(name, v, args);
+  return t(m.key, words);
+}
+
+/** A message from the server in the chosen language: a WebSocket `error` (`message`), an
+ * HTTP refusal (`error`), or a scoring answer's not-a-win reason (`why` beside `reason`). */
+export function serverText(body) {
+  if (body == null) return "";
+  if (typeof body !== "object") return String(body);
+  if (body.why && typeof body.why === "object") return said(body.why, body.reason);
+  return said(body, body.message ?? body.error ?? body.reason ?? "");
 }

@@ -124,7 +124,7 @@ function onMessage(m) {
       renderEvents();
       break;
     case "ack": game.pending = false; break;
-    case "error": game.pending = false; game.events.push({ type: "error", message: m.message }); renderEvents(); showNotice(serverText(m.message)); break;
+    case "error": game.pending = false; game.events.push({ type: "error", message: m.message, key: m.key, args: m.args }); renderEvents(); showNotice(serverText(m)); break;
     case "hand_result": game.result = m; game.ready = false; showResult(); break;
     case "match_over": game.over = m; showResult(); break;
   }
@@ -354,7 +354,7 @@ function renderEvents() {
   const who = { nameOf, me: myChair() };
   list.replaceChildren();
   for (const e of game.events) {
-    const text = e.type === "error" ? "⚠ " + serverText(e.message) : describeEvent(e, who);
+    const text = e.type === "error" ? "⚠ " + serverText(e) : describeEvent(e, who);
     if (text) list.append(el("li", {}, text));
   }
   list.scrollTop = list.scrollHeight;

@@ -42,7 +42,10 @@ pub fn answer_json(outcome: &Result<Scored, Invalid>, itemise: bool) -> Value {
             }
             answer
         }
-        Err(Invalid(reason)) => json!({"valid": false, "reason": reason}),
+        // The English reason, and the same as a catalogue key and its values.
+        Err(Invalid(reason)) => {
+            json!({"valid": false, "reason": reason.to_string(), "why": reason})
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 //! the parser; a test checks it for every set.
 
 use crate::scoring::request::Malformed;
+use crate::words::WordsDef;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -108,7 +109,7 @@ impl OptionSpec {
 /// let table = majiang::rules::hongkong::OPTIONS;
 /// let bad: serde_json::Map<_, _> = serde_json::from_str(r#"{"min_fann": 3}"#).unwrap();
 /// let e = check("hongkong", table, &bad).unwrap_err();
-/// assert!(e.0.contains("min_fann") && e.0.contains("seven_pairs"));
+/// assert!(e.to_string().contains("min_fann") && e.to_string().contains("seven_pairs"));
 /// ```
 pub fn check(
     set: &str,
@@ -118,19 +119,86 @@ pub fn check(
     for (key, value) in options {
         let Some(spec) = table.iter().find(|o| o.key == key) else {
             let keys: Vec<&str> = table.iter().map(|o| o.key).collect();
-            return Err(Malformed(format!(
-                "options ({set}): unknown field `{key}`; the options are {}",
-                keys.join(", ")
-            )));
+            return Err(Malformed(UNKNOWN_OPTION.with([
+                set.into(),
+                key.as_str().into(),
+                keys.into(),
+            ])));
         };
         if !spec.allowed.admits(value) {
-            return Err(Malformed(format!(
-                "options ({set}): {key} = {value} is not allowed; {key} takes {}",
-                spec.allowed
-            )));
+            // What it takes: the table's form (for a front end to word) and the English.
+            let mut allowed = serde_json::to_value(spec.allowed).unwrap_or(Value::Null);
+            if let Value::Object(o) = &mut allowed {
+                o.insert("text".into(), spec.allowed.to_string().into());
+            }
+            return Err(Malformed(NOT_ALLOWED.with([
+                set.into(),
+                key.as_str().into(),
+                value.to_string().into(),
+                allowed,
+            ])));
         }
     }
     Ok(())
+}
+
+/// An option the table does not have.
+pub static UNKNOWN_OPTION: WordsDef = WordsDef {
+    key: "options.unknown",
+    args: &["rules", "key", "keys"],
+    english: "options ({rules}): unknown field `{key}`; the options are {keys}",
+};
+
+/// A value outside the allowed ones; `allowed` is the [`Allowed`] as JSON with its English as
+/// `text`, `value` the value as JSON text.
+pub static NOT_ALLOWED: WordsDef = WordsDef {
+    key: "options.not_allowed",
+    args: &["rules", "key", "value", "allowed"],
+    english: "options ({rules}): {key} = {value} is not allowed; {key} takes {allowed}",
+};
+
+/// `players` other than 4 for a four-player rule set.
+pub static PLAYERS_FOUR: WordsDef = WordsDef {
+    key: "options.players_four",
+    args: &["rules", "value"],
+    english: "options.players: {rules} mahjong is played by 4, not {value}",
+};
+
+/// Classic `players` outside 3 to 6.
+pub static CLASSIC_PLAYERS: WordsDef = WordsDef {
+    key: "options.classic_players",
+    args: &["n"],
+    english: "options.players: {n} — this game seats 3, 4, 5 or 6",
+};
+
+/// Flowers at a five- or six-player classic table.
+pub static FLOWERS_ARE_WINDS: WordsDef = WordsDef {
+    key: "options.flowers_are_winds",
+    args: &["n"],
+    english: "options.flowers: a {n}-player table uses the flower tiles as extra winds, so they \
+              cannot also be bonus flowers",
+};
+
+/// A rule set name that is none.
+pub static UNKNOWN_RULES: WordsDef = WordsDef {
+    key: "options.unknown_rules",
+    args: &["name", "names"],
+    english: "rules: \"{name}\" is not a rule set ({names})",
+};
+
+/// Every refusal of house rules with a key.
+pub static WORDS: &[&WordsDef] = &[
+    &UNKNOWN_OPTION,
+    &NOT_ALLOWED,
+    &PLAYERS_FOUR,
+    &CLASSIC_PLAYERS,
+    &FLOWERS_ARE_WINDS,
+    &UNKNOWN_RULES,
+];
+
+/// The refusal of `players` other than 4 (`value`) for a four-player rule set.
+pub fn players_four(set: &str, value: &Value) -> Malformed {
+    Malformed(PLAYERS_FOUR.with([set.into(), value.to_string().into()]))
 }
 
 /// The table's defaults as an `options` object.

@@ -36,10 +36,16 @@ pub fn lookup(name: &str) -> Result<&'static dyn RuleSet, Malformed> {
         .copied()
         .find(|s| s.name() == name)
         .ok_or_else(|| {
-            Malformed(format!(
-                "rules: {name:?} is not a rule set ({})",
-                names_text()
-            ))
+            Malformed(
+                super::option_table::UNKNOWN_RULES.with([
+                    name.into(),
+                    RULE_SETS
+                        .iter()
+                        .map(|s| s.name())
+                        .collect::<Vec<_>>()
+                        .into(),
+                ]),
+            )
         })
 }
 

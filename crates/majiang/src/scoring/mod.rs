@@ -12,6 +12,7 @@
 //! English or as a key and arguments for a front end's catalogue; each rule set declares its
 //! rules as [`ReasonDef`]s).
 
+pub mod invalid;
 pub mod ledger;
 pub mod pattern;
 pub mod reading;
@@ -26,9 +27,12 @@ use crate::counts::TileCounts;
 use crate::meld::Meld;
 use crate::seat::Seat;
 use crate::tile::{Tile, Wind};
+use crate::words::{Words, WordsDef};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+
+pub use invalid::INVALID_WORDS;
 
 /// How the winning tile came.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -146,11 +150,11 @@ impl WinSituation {
         for m in &self.melds {
             if let (crate::meld::MeldKind::Chow, Some(from)) = (m.kind, m.from) {
                 if Some(from) != left {
-                    return Err(Invalid(format!(
-                        "{m} was claimed from {from}, but a chow can only be claimed from the \
-                         player on your left ({})",
-                        left.map_or("nobody", Seat::name)
-                    )));
+                    return Err(Invalid(invalid::CHOW_NOT_FROM_LEFT.with([
+                        invalid::meld(m),
+                        from.name().into(),
+                        left.map_or("nobody", Seat::name).into(),
+                    ])));
                 }
             }
         }
@@ -162,11 +166,9 @@ impl WinSituation {
     /// source not given) pass.
     pub fn check_meld_sources(&self) -> Result<(), Invalid> {
         match self.melds.iter().find(|m| m.from == Some(self.seat)) {
-            Some(m) => Err(Invalid(format!(
-                "{m} was claimed from {}, the winner's own seat: nobody can claim their own \
-                 discard",
-                self.seat
-            ))),
+            Some(m) => Err(Invalid(
+                invalid::CLAIMED_FROM_SELF.with([invalid::meld(m), self.seat.name().into()]),
+            )),
             None => Ok(()),
         }
     }
@@ -176,13 +178,12 @@ impl WinSituation {
     /// winds (which that rule set reads itself).
     pub fn check_playing_tiles(&self) -> Result<(), Invalid> {
         if self.winning_tile.is_bonus() {
-            return Err(Invalid(format!(
-                "the winning tile {} is a bonus tile: bonus tiles are laid aside, not won on",
-                self.winning_tile
-            )));
+            return Err(Invalid(
+                invalid::WON_ON_BONUS.with([self.winning_tile.to_string().into()]),
+            ));
         }
         match self.melds.iter().find(|m| m.tile.is_bonus()) {
-            Some(m) => Err(Invalid(format!(
+            Some(m) => Err(Invalid::text(format!(
                 "{m} is a meld of bonus tiles: bonus tiles are laid aside, not melded"
             ))),
             None => Ok(()),
@@ -277,13 +278,32 @@ impl Scored {
     }
 }
 
-/// Why a hand scores nothing: not a winning hand, below the minimum, or a win the rules forbid.
+/// Why a hand scores nothing: not a winning hand, below the minimum, or a win the rules forbid,
+/// as a catalogue key and its values ([`INVALID_WORDS`]; `Display` writes the English).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Invalid(pub String);
+pub struct Invalid(pub Words);
+
+impl Invalid {
+    /// A reason with no catalogue key of its own yet (the text is shown as it is).
+    pub fn text(text: impl Into<String>) -> Invalid {
+        Invalid(Words::text(text))
+    }
+
+    /// The catalogue key.
+    pub fn key(&self) -> &'static str {
+        self.0.key()
+    }
+}
+
+impl From<&'static WordsDef> for Invalid {
+    fn from(def: &'static WordsDef) -> Invalid {
+        Invalid(def.plain())
+    }
+}
 
 impl fmt::Display for Invalid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        self.0.fmt(f)
     }
 }
 
@@ -332,12 +352,12 @@ mod tests {
             let e = with_meld("south", kind, tiles, "south")
                 .check_meld_sources()
                 .unwrap_err();
-            assert!(e.0.contains("own seat"), "{e}");
+            assert!(e.to_string().contains("own seat"), "{e}");
         }
         let e = with_meld("west", "chow", "123s", "west")
             .check_meld_sources()
             .unwrap_err();
-        assert!(e.0.contains("west"), "{e}");
+        assert!(e.to_string().contains("west"), "{e}");
     }
 
     #[test]
@@ -357,7 +377,7 @@ mod tests {
         won_on.winning_tile = flower;
         for s in [&melded, &won_on] {
             let e = s.check_playing_tiles().unwrap_err();
-            assert!(e.0.contains("bonus"), "{e}");
+            assert!(e.to_string().contains("bonus"), "{e}");
             // Each scorer answers Invalid rather than panicking.
             assert!(hongkong::score(s, &hongkong::Options::default()).is_err());
             assert!(yangzhou::score(s, &yangzhou::Options::default()).is_err());

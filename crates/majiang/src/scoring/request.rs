@@ -19,17 +19,34 @@ use crate::notation::{format_in_order, parse_tile, parse_tiles};
 use crate::seat::Seat;
 use crate::table::config::TableConfig;
 use crate::tile::{Tile, Wind};
+use crate::words::Words;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// Input that is not a readable scoring request.
+/// Input that is not a readable scoring request (or house rules that are refused), as a
+/// catalogue key and its values (the house-rule ones: [`option_table::WORDS`]; the rest are
+/// plain text, [`Malformed::text`]). `Display` writes the English.
+///
+/// [`option_table::WORDS`]: crate::rules::option_table::WORDS
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Malformed(pub String);
+pub struct Malformed(pub Words);
+
+impl Malformed {
+    /// A message with no catalogue key of its own (shown as it is).
+    pub fn text(text: impl Into<String>) -> Malformed {
+        Malformed(Words::text(text))
+    }
+
+    /// The catalogue key.
+    pub fn key(&self) -> &'static str {
+        self.0.key()
+    }
+}
 
 impl fmt::Display for Malformed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        self.0.fmt(f)
     }
 }
 
@@ -103,7 +120,7 @@ struct RawRequest {
 }
 
 fn bad(msg: impl Into<String>) -> Malformed {
-    Malformed(msg.into())
+    Malformed::text(msg)
 }
 
 fn seat_in(name: &str, field: &str, seats: &[Seat]) -> Result<Seat, Malformed> {
@@ -491,16 +508,19 @@ mod tests {
     fn unknown_fields_are_refused_by_name() {
         let misspelt = OK.replace("prevailing_wind", "prevailng_wind");
         let e = ScoreRequest::from_json(&misspelt).unwrap_err();
-        assert!(e.0.contains("unknown field `prevailng_wind`"), "{e}");
+        assert!(
+            e.to_string().contains("unknown field `prevailng_wind`"),
+            "{e}"
+        );
         let in_meld = OK.replace("\"from\": \"west\"", "\"from\": \"west\", \"form\": 1");
         let e = ScoreRequest::from_json(&in_meld).unwrap_err();
-        assert!(e.0.contains("unknown field `form`"), "{e}");
+        assert!(e.to_string().contains("unknown field `form`"), "{e}");
         let in_other = OK.replace(
             "\"situation\"",
             "\"others\": {\"south\": {\"concealed\": \"1m\", \"flower\": []}}, \"situation\"",
         );
         let e = ScoreRequest::from_json(&in_other).unwrap_err();
-        assert!(e.0.contains("unknown field `flower`"), "{e}");
+        assert!(e.to_string().contains("unknown field `flower`"), "{e}");
         // Every field of the contract is still read (itemise, balances, others included).
         let full = OK.replace(
             "\"situation\"",
@@ -539,7 +559,10 @@ mod tests {
         ];
         for (text, needle) in cases {
             let e = ScoreRequest::from_json(&text).unwrap_err();
-            assert!(e.0.contains(needle), "{e} should mention {needle}");
+            assert!(
+                e.to_string().contains(needle),
+                "{e} should mention {needle}"
+            );
         }
     }
 
@@ -556,7 +579,7 @@ mod tests {
         assert!(with_chow("east", "north").check_chow_sources().is_ok());
         assert!(with_chow("south", "east").check_chow_sources().is_ok());
         let e = with_chow("east", "west").check_chow_sources().unwrap_err();
-        assert!(e.0.contains("player on your left (north)"), "{e}");
+        assert!(e.to_string().contains("player on your left (north)"), "{e}");
     }
 
     #[test]
@@ -615,7 +638,7 @@ mod tests {
             ),
         ] {
             let e = five(concealed, melds, win).unwrap_err();
-            assert!(e.0.contains(needle), "{concealed} {melds}: {e}");
+            assert!(e.to_string().contains(needle), "{concealed} {melds}: {e}");
         }
         // Elsewhere a bonus tile in the hand is still a flower to list apart.
         let four = r#"{"rules": "classic", "concealed": "123m456p99s4f", "winning_tile": "9s",
@@ -623,7 +646,7 @@ mod tests {
         assert!(
             ScoreRequest::from_json(four)
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("flowers")
         );
         let six = r#"{"rules": "classic", "options": {"players": 6}, "concealed": "222m99s8f",
@@ -631,7 +654,7 @@ mod tests {
         assert!(
             ScoreRequest::from_json(six)
                 .unwrap_err()
-                .0
+                .to_string()
                 .contains("extra winds")
         );
     }

@@ -2,7 +2,9 @@
 
 use super::Player;
 use crate::tile::Tile;
+use crate::words::{Words, WordsDef};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use std::fmt;
 
 /// One decision of one player.
@@ -112,7 +114,7 @@ pub enum IllegalReason {
     NotComplete,
     /// A win (self-drawn, on a discard or robbing a kong) that the rule set does not score.
     #[error("the hand does not win: {0}")]
-    DoesNotScore(String),
+    DoesNotScore(Words),
     /// Anything but a discard right after a chow or pung.
     #[error("after a chow or pung the claimer only discards")]
     JustClaimed,
@@ -215,4 +217,224 @@ pub enum IllegalReason {
     /// Anything but a win or a pass while an added kong is on offer.
     #[error("an added kong is on offer: rob it (win) or pass")]
     RobOrPass,
+}
+
+// ----- the refusals as a person reads them (catalogue keys) -----
+
+static HAND_OVER: WordsDef = WordsDef {
+    key: "refused.hand_over",
+    args: &[],
+    english: "the hand is over: no more actions",
+};
+static NO_SUCH_PLAYER: WordsDef = WordsDef {
+    key: "refused.no_such_player",
+    args: &[],
+    english: "there is no such player at this table",
+};
+static NOT_YOUR_TURN: WordsDef = WordsDef {
+    key: "refused.not_your_turn",
+    args: &[],
+    english: "you have nothing to decide now",
+};
+static NOT_COMPLETE: WordsDef = WordsDef {
+    key: "illegal.not_complete",
+    args: &[],
+    english: "the hand is not complete",
+};
+static JUST_CLAIMED: WordsDef = WordsDef {
+    key: "illegal.just_claimed",
+    args: &[],
+    english: "after a chow or pung the claimer only discards",
+};
+static NOT_HELD: WordsDef = WordsDef {
+    key: "illegal.not_held",
+    args: &["tile"],
+    english: "{tile} is not in the hand",
+};
+static GAMBIT_RUN_DISCARD: WordsDef = WordsDef {
+    key: "illegal.gambit_run_discard",
+    args: &["drawn"],
+    english: "during a Fortune Gambit run only the tile just drawn ({drawn}) may be discarded",
+};
+static GAMBIT_RUN_ADDED_KONG: WordsDef = WordsDef {
+    key: "illegal.gambit_run_added_kong",
+    args: &[],
+    english: "during a Fortune Gambit run a player may only win, declare a concealed kong or discard the tile just drawn",
+};
+static NO_KONGS: WordsDef = WordsDef {
+    key: "illegal.no_kongs",
+    args: &[],
+    english: "these rules have no kongs",
+};
+static NO_REPLACEMENT_TILE: WordsDef = WordsDef {
+    key: "illegal.no_replacement_tile",
+    args: &[],
+    english: "no replacement tile is left for a kong",
+};
+static CONCEALED_KONG_NEEDS_FOUR: WordsDef = WordsDef {
+    key: "illegal.concealed_kong_needs_four",
+    args: &["tile"],
+    english: "a concealed kong needs four {tile} in hand",
+};
+static EXTRA_WIND_KONG_NAME: WordsDef = WordsDef {
+    key: "illegal.extra_wind_kong_name",
+    args: &["lowest"],
+    english: "a kong of extra winds is declared by the lowest of them, {lowest}",
+};
+static WILDCARD_KONG: WordsDef = WordsDef {
+    key: "illegal.wildcard_kong",
+    args: &[],
+    english: "wildcards never count toward a kong",
+};
+static ADDED_KONG_NEEDS_PUNG: WordsDef = WordsDef {
+    key: "illegal.added_kong_needs_pung",
+    args: &["tile"],
+    english: "an added kong needs an exposed pung of {tile}",
+};
+static ON_TURN: WordsDef = WordsDef {
+    key: "illegal.on_turn",
+    args: &[],
+    english: "it is your turn: discard, declare a kong or win",
+};
+static ALREADY_ANSWERED: WordsDef = WordsDef {
+    key: "illegal.already_answered",
+    args: &[],
+    english: "already answered",
+};
+static CLAIM_OR_PASS: WordsDef = WordsDef {
+    key: "illegal.claim_or_pass",
+    args: &[],
+    english: "someone's discard is on offer: claim it or pass",
+};
+static MAY_NOT_WIN_OFF: WordsDef = WordsDef {
+    key: "illegal.may_not_win_off",
+    args: &[],
+    english: "the rules do not let you win on this player's discard now",
+};
+static DOES_NOT_COMPLETE: WordsDef = WordsDef {
+    key: "illegal.does_not_complete",
+    args: &["tile"],
+    english: "{tile} does not complete your hand",
+};
+static PUNG_NEEDS_TWO: WordsDef = WordsDef {
+    key: "illegal.pung_needs_two",
+    args: &["tile"],
+    english: "a pung needs two {tile} in hand",
+};
+static KONG_NEEDS_THREE: WordsDef = WordsDef {
+    key: "illegal.kong_needs_three",
+    args: &["tile"],
+    english: "an exposed kong needs three {tile} in hand",
+};
+static NO_CHOWS: WordsDef = WordsDef {
+    key: "illegal.no_chows",
+    args: &[],
+    english: "these rules have no chows",
+};
+static CHOW_NOT_FROM_LEFT: WordsDef = WordsDef {
+    key: "illegal.chow_not_from_left",
+    args: &[],
+    english: "a chow may only be claimed from the player on your left",
+};
+static CHOW_SHAPE: WordsDef = WordsDef {
+    key: "illegal.chow_shape",
+    args: &["tile"],
+    english: "a chow is three tiles in a row of one suit, the discard {tile} among them",
+};
+static WILDCARD_CHOW: WordsDef = WordsDef {
+    key: "illegal.wildcard_chow",
+    args: &[],
+    english: "wildcards never count toward a chow",
+};
+static CHOW_TILES_NOT_HELD: WordsDef = WordsDef {
+    key: "illegal.chow_tiles_not_held",
+    args: &[],
+    english: "the chow's other two tiles must be in hand",
+};
+static ROB_OR_PASS: WordsDef = WordsDef {
+    key: "illegal.rob_or_pass",
+    args: &[],
+    english: "an added kong is on offer: rob it (win) or pass",
+};
+
+/// Every refusal of an action a person may be told ([`ActionError::words`]).
+pub static WORDS: &[&WordsDef] = &[
+    &HAND_OVER,
+    &NO_SUCH_PLAYER,
+    &NOT_YOUR_TURN,
+    &NOT_COMPLETE,
+    &JUST_CLAIMED,
+    &NOT_HELD,
+    &GAMBIT_RUN_DISCARD,
+    &GAMBIT_RUN_ADDED_KONG,
+    &NO_KONGS,
+    &NO_REPLACEMENT_TILE,
+    &CONCEALED_KONG_NEEDS_FOUR,
+    &EXTRA_WIND_KONG_NAME,
+    &WILDCARD_KONG,
+    &ADDED_KONG_NEEDS_PUNG,
+    &ON_TURN,
+    &ALREADY_ANSWERED,
+    &CLAIM_OR_PASS,
+    &MAY_NOT_WIN_OFF,
+    &DOES_NOT_COMPLETE,
+    &PUNG_NEEDS_TWO,
+    &KONG_NEEDS_THREE,
+    &NO_CHOWS,
+    &CHOW_NOT_FROM_LEFT,
+    &CHOW_SHAPE,
+    &WILDCARD_CHOW,
+    &CHOW_TILES_NOT_HELD,
+    &ROB_OR_PASS,
+];
+
+fn tile(t: Tile) -> Value {
+    Value::String(t.to_string())
+}
+
+impl ActionError {
+    /// The refusal as a catalogue key and its values (the tiles in notation), for a person.
+    pub fn words(&self) -> Words {
+        match self {
+            ActionError::HandOver => HAND_OVER.plain(),
+            ActionError::NoSuchPlayer { .. } => NO_SUCH_PLAYER.plain(),
+            ActionError::NotYourTurn { .. } => NOT_YOUR_TURN.plain(),
+            ActionError::Illegal { reason, .. } => reason.words(),
+        }
+    }
+}
+
+impl IllegalReason {
+    /// Why, as a catalogue key and its values (the tiles in notation).
+    pub fn words(&self) -> Words {
+        use IllegalReason as R;
+        match self {
+            R::NotComplete => NOT_COMPLETE.plain(),
+            // The rule set's own reason, as the scoring page tells it.
+            R::DoesNotScore(why) => why.clone(),
+            R::JustClaimed => JUST_CLAIMED.plain(),
+            R::NotHeld { tile: t } => NOT_HELD.with([tile(*t)]),
+            R::GambitRunDiscard { drawn } => GAMBIT_RUN_DISCARD.with([tile(*drawn)]),
+            R::GambitRunAddedKong => GAMBIT_RUN_ADDED_KONG.plain(),
+            R::NoKongs => NO_KONGS.plain(),
+            R::NoReplacementTile => NO_REPLACEMENT_TILE.plain(),
+            R::ConcealedKongNeedsFour { tile: t } => CONCEALED_KONG_NEEDS_FOUR.with([tile(*t)]),
+            R::ExtraWindKongName { lowest } => EXTRA_WIND_KONG_NAME.with([tile(*lowest)]),
+            R::WildcardKong => WILDCARD_KONG.plain(),
+            R::AddedKongNeedsPung { tile: t } => ADDED_KONG_NEEDS_PUNG.with([tile(*t)]),
+            R::OnTurn => ON_TURN.plain(),
+            R::AlreadyAnswered => ALREADY_ANSWERED.plain(),
+            R::ClaimOrPass => CLAIM_OR_PASS.plain(),
+            R::MayNotWinOff => MAY_NOT_WIN_OFF.plain(),
+            R::DoesNotComplete { tile: t } => DOES_NOT_COMPLETE.with([tile(*t)]),
+            R::PungNeedsTwo { tile: t } => PUNG_NEEDS_TWO.with([tile(*t)]),
+            R::KongNeedsThree { tile: t } => KONG_NEEDS_THREE.with([tile(*t)]),
+            R::NoChows => NO_CHOWS.plain(),
+            R::ChowNotFromLeft => CHOW_NOT_FROM_LEFT.plain(),
+            R::ChowShape { tile: t } => CHOW_SHAPE.with([tile(*t)]),
+            R::WildcardChow => WILDCARD_CHOW.plain(),
+            R::ChowTilesNotHeld => CHOW_TILES_NOT_HELD.plain(),
+            R::RobOrPass => ROB_OR_PASS.plain(),
+        }
+    }
 }

@@ -191,8 +191,8 @@ pub fn ready_hint(obs: &Observation, rules: &Ruleset, discard: Option<Tile>) -> 
                 self_draw: score(obs, rules, &hand, extra, t, None),
                 discard: match discarder(obs, rules) {
                     Some(d) => score(obs, rules, &hand, extra, t, Some(d)),
-                    None => Err(Invalid(
-                        "the rules allow no win on a discard now".to_string(),
+                    None => Err(Invalid::from(
+                        &crate::scoring::invalid::NO_WIN_ON_DISCARD_NOW,
                     )),
                 },
             }

@@ -285,8 +285,8 @@ pub fn replay(text: &str) -> Result<ReplayReport, ReplayError> {
             ),
         ));
     }
-    let ruleset =
-        Ruleset::from_name(&header.rules, &header.options).map_err(|e| bad_header(line, e.0))?;
+    let ruleset = Ruleset::from_name(&header.rules, &header.options)
+        .map_err(|e| bad_header(line, e.to_string()))?;
     if usize::from(header.players) != ruleset.players() {
         return Err(bad_header(
             line,

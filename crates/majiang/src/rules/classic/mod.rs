@@ -143,7 +143,7 @@ fn score_meld(tally: &mut Tally, meld: &Meld, seat: Seat) {
 /// part of a hand). At five players the extra winds are `1f`–`4f`; at six, `1f`–`8f`.
 fn check_table(s: &WinSituation, options: &Options) -> Result<(), Invalid> {
     if s.seats.len() != usize::from(options.players) {
-        return Err(Invalid(format!(
+        return Err(Invalid::text(format!(
             "the situation seats {} players but the options say {}",
             s.seats.len(),
             options.players
@@ -156,7 +156,7 @@ fn check_table(s: &WinSituation, options: &Options) -> Result<(), Invalid> {
             + 3 * hand.melds.len()
             + if extra { hand.flowers.len() } else { 0 };
         if held > most {
-            return Err(Invalid(format!(
+            return Err(Invalid::text(format!(
                 "{seat} holds {held} tiles (kongs counted as three); a losing hand has at most \
                  {most}"
             )));
@@ -177,7 +177,7 @@ fn check_table(s: &WinSituation, options: &Options) -> Result<(), Invalid> {
             );
         for t in bonus.filter(|t| t.is_bonus()) {
             if options.players == 5 && !t.is_flower() {
-                return Err(Invalid(format!(
+                return Err(Invalid::text(format!(
                     "{t}: the five-player game adds only the four flowers 1f-4f (the North-East \
                      wind tiles)"
                 )));
@@ -188,14 +188,10 @@ fn check_table(s: &WinSituation, options: &Options) -> Result<(), Invalid> {
             .iter()
             .find(|m| m.tile.is_bonus() && m.kind == MeldKind::Chow)
         {
-            return Err(Invalid(format!("{m}: extra winds form no chow")));
+            return Err(Invalid::text(format!("{m}: extra winds form no chow")));
         }
     } else if !options.flowers && (!s.flowers.is_empty() || others_have_flowers) {
-        return Err(Invalid(
-            "flowers and seasons are not in play (set the option flowers = true for the \
-             advanced game)"
-                .into(),
-        ));
+        return Err(Invalid::from(&crate::scoring::invalid::FLOWERS_NOT_IN_PLAY));
     } else if s.winning_tile.is_bonus() || s.melds.iter().any(|m| m.tile.is_bonus()) {
         return Err(Invalid(
             "a bonus tile is laid out as a flower, never part of a set (extra winds exist only \
@@ -223,7 +219,7 @@ fn extra_wind_splits(n: usize) -> Vec<(usize, bool)> {
 fn winner_tally(s: &WinSituation, options: &Options) -> Result<Tally, Invalid> {
     let six = options.players == 6;
     if six && let Some(m) = s.melds.iter().find(|m| m.kind != MeldKind::Pung) {
-        return Err(Invalid(format!(
+        return Err(Invalid::text(format!(
             "the six-player game is three pungs and a pair: no {} ({m})",
             m.kind.keyword().replace('_', " ")
         )));
@@ -239,12 +235,11 @@ fn winner_tally(s: &WinSituation, options: &Options) -> Result<Tally, Invalid> {
     let expected = hand_size - 3 * s.melds.len() as i64;
     let held = (full.len() + extra) as i64;
     if held != expected {
-        return Err(Invalid(format!(
-            "with {} declared meld(s) the hand needs {} concealed tiles including the winning \
-             tile, not {held}",
-            s.melds.len(),
-            expected.max(0),
-        )));
+        return Err(Invalid(crate::scoring::invalid::TILE_COUNT.with([
+            s.melds.len().into(),
+            expected.max(0).into(),
+            held.into(),
+        ])));
     }
     // One of the extra winds (any stands for the kind); `None` where flowers are flowers.
     let extra_tile =
@@ -259,12 +254,10 @@ fn winner_tally(s: &WinSituation, options: &Options) -> Result<Tally, Invalid> {
         }
     }
     best.ok_or_else(|| {
-        Invalid(if six {
-            "not a winning hand: the six-player game needs three pungs and a pair".into()
+        Invalid::from(if six {
+            &crate::scoring::invalid::NOT_SETS_CLASSIC_SIX
         } else {
-            "not a winning hand: the tiles do not form sets and a pair (seven pairs and \
-             thirteen orphans are not classic hands)"
-                .into()
+            &crate::scoring::invalid::NOT_SETS_CLASSIC
         })
     })
 }

@@ -55,19 +55,16 @@ impl Options {
     ) -> Result<Options, Malformed> {
         option_table::check("classic", OPTIONS, map)?;
         let options: Options = serde_json::from_value(serde_json::Value::Object(map.clone()))
-            .map_err(|e| Malformed(format!("options (classic): {e}")))?;
+            .map_err(|e| Malformed::text(format!("options (classic): {e}")))?;
         if !(3..=6).contains(&options.players) {
-            return Err(Malformed(format!(
-                "options.players: {} — the classic game seats 3, 4, 5 or 6",
-                options.players
-            )));
+            return Err(Malformed(
+                option_table::CLASSIC_PLAYERS.with([options.players.into()]),
+            ));
         }
         if options.flowers && options.players >= 5 {
-            return Err(Malformed(format!(
-                "options.flowers: a {}-player table uses the flower tiles as extra winds, \
-                 so they cannot also be bonus flowers",
-                options.players
-            )));
+            return Err(Malformed(
+                option_table::FLOWERS_ARE_WINDS.with([options.players.into()]),
+            ));
         }
         Ok(options)
     }

@@ -74,7 +74,7 @@ pub fn table_config(o: &Options) -> Result<TableConfig, Malformed> {
     // Five and six players: the bonus tiles are extra winds, one wall side per player; six
     // play 10-tile hands of pungs and a pair (see `table::extra_winds`).
     if o.flowers && o.players >= 5 {
-        return Err(Malformed(format!(
+        return Err(Malformed::text(format!(
             "flowers: a {}-player classic table plays the flower tiles as extra winds, so they \
              cannot also be flowers",
             o.players

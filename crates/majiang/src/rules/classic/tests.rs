@@ -375,7 +375,7 @@ fn flowers_at_five_players_are_extra_winds() {
         "concealed": "123m456m789p123s5s", "flowers": ["1f"],
         "winning_tile": "5s", "win": "self_draw", "seat": "south"}"#;
     let e = ScoreRequest::from_json(text).unwrap_err();
-    assert!(e.0.contains("extra winds"), "{e}");
+    assert!(e.to_string().contains("extra winds"), "{e}");
     // 123m 456m 789p + a pung of North-East winds 1f2f3f + 55s, self-drawn by North-East:
     // Mahjong 20 + wind pung 4 + self-drawn 2 = 26; own wind (the extra winds are North-East's)
     // and all concealed double it twice: 104.
@@ -423,5 +423,5 @@ fn chows_only_from_the_left_and_no_meld_from_oneself() {
         "discard",
     );
     let e = run(&own).unwrap_err();
-    assert!(e.0.contains("own seat"), "{e}");
+    assert!(e.to_string().contains("own seat"), "{e}");
 }

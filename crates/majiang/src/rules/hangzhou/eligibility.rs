@@ -7,7 +7,7 @@ use crate::seat::Seat;
 use crate::tile::Tile;
 
 fn invalid<T>(why: impl Into<String>) -> Result<T, Invalid> {
-    Err(Invalid(why.into()))
+    Err(Invalid::text(why))
 }
 
 /// The shape of the request: four seats, lao at least 1, the concealed count that the melds
@@ -20,23 +20,22 @@ fn invalid<T>(why: impl Into<String>) -> Result<T, Invalid> {
 /// cannot be claimed for a chow, pung or kong.
 pub fn check_shape(s: &WinSituation, wild: Tile) -> Result<(), Invalid> {
     if s.seats.len() != 4 {
-        return invalid("Hangzhou mahjong is played by four players");
+        return Err(Invalid::from(&crate::scoring::invalid::PLAYED_BY_FOUR));
     }
     if s.lao == 0 {
         return invalid("lao counts from 1 (a new dealer is at 1 lao)");
     }
     if s.melds.len() > 4 {
-        return invalid("a hand has at most four declared melds");
+        return Err(Invalid::from(&crate::scoring::invalid::FOUR_MELDS));
     }
     let expected = 14 - 3 * s.melds.len();
     let held = s.concealed.len() + 1;
     if held != expected {
-        return invalid(format!(
-            "with {} declared meld(s) the concealed hand must be {} tiles with the winning tile, \
-             not {held}",
-            s.melds.len(),
-            expected
-        ));
+        return Err(Invalid(crate::scoring::invalid::TILE_COUNT.with([
+            s.melds.len().into(),
+            expected.into(),
+            held.into(),
+        ])));
     }
     for m in &s.melds {
         if m.tiles().contains(&wild) {

@@ -165,13 +165,11 @@ impl Options {
         let mut map = map.clone();
         if let Some(p) = map.remove("players") {
             if p.as_u64() != Some(4) {
-                return Err(Malformed(
-                    "options.players: Hangzhou mahjong is played by four players".into(),
-                ));
+                return Err(option_table::players_four("hangzhou", &p));
             }
         }
         let options: Options = serde_json::from_value(serde_json::Value::Object(map))
-            .map_err(|e| Malformed(format!("options: {e}")))?;
+            .map_err(|e| Malformed::text(format!("options: {e}")))?;
         options.check()?;
         Ok(options)
     }
@@ -179,14 +177,14 @@ impl Options {
     /// Checks values that the types allow but the rules do not.
     pub fn check(&self) -> Result<(), Malformed> {
         if !(1..=MAX_BASE).contains(&self.base) {
-            return Err(Malformed(format!(
+            return Err(Malformed::text(format!(
                 "options.base: {} is not a base score (a whole number from 1 to {MAX_BASE})",
                 self.base
             )));
         }
         if let Some(cap) = self.cap {
             if cap < 1 {
-                return Err(Malformed(format!(
+                return Err(Malformed::text(format!(
                     "options.cap: {cap} is not a cap (a positive number such as 64, 128 or 256; \
                      leave it out for no cap)"
                 )));
@@ -257,7 +255,7 @@ mod tests {
             (json!({"players": 3}), "players"),
         ] {
             let e = Options::from_json(&map(v.clone())).unwrap_err();
-            assert!(e.0.contains(needle), "{v}: {e}");
+            assert!(e.to_string().contains(needle), "{v}: {e}");
         }
     }
 

@@ -232,18 +232,12 @@ pub fn multipliers(s: &WinSituation, base: i64, wild: Tile) -> Result<Vec<Patter
     let full = s.full_concealed();
     let (standard, pairs) = winning_forms(&full, &rules);
     if !standard && !pairs {
-        return Err(Invalid(
-            "not a winning hand: it is neither four sets and a pair nor seven pairs".into(),
-        ));
+        return Err(Invalid::from(&crate::scoring::invalid::NOT_SETS_HANGZHOU));
     }
     let self_drawn = s.win == WinKind::SelfDraw;
     let bao_state = self_drawn && bao_tou_state(&s.concealed, &rules);
     if s.gambits > 0 && !bao_state {
-        return Err(Invalid(
-            "a Fortune Gambit is only won by self-draw from the Bao Tou state (complete sets \
-             plus a wildcard before the draw)"
-                .into(),
-        ));
+        return Err(Invalid::from(&crate::scoring::invalid::GAMBIT_SELF_DRAWN));
     }
     let gambits = s.gambits.min(MAX_GAMBITS);
     let kongs = kong_chain(s);
@@ -273,7 +267,7 @@ pub fn multipliers(s: &WinSituation, base: i64, wild: Tile) -> Result<Vec<Patter
             best = Some(v);
         }
     }
-    let best = best.ok_or_else(|| Invalid("not a winning hand".into()))?;
+    let best = best.ok_or_else(|| Invalid::from(&crate::scoring::invalid::NOT_A_WINNING_HAND))?;
     Ok(best.iter().map(|&(d, v)| d.score(v)).collect())
 }
 

@@ -98,13 +98,11 @@ pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>,
     let full = s.full_concealed();
     let want = 14usize.saturating_sub(3 * s.melds.len());
     if s.melds.len() > 4 || full.len() != want {
-        return Err(Invalid(format!(
-            "a hand with {} declared meld(s) needs {} concealed tiles with the winning tile, \
-             not {}",
-            s.melds.len(),
-            want,
-            full.len()
-        )));
+        return Err(Invalid(crate::scoring::invalid::TILE_COUNT.with([
+            s.melds.len().into(),
+            want.into(),
+            full.len().into(),
+        ])));
     }
     let mut tiles = full;
     for m in &s.melds {
@@ -114,14 +112,13 @@ pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>,
     }
     if let Some(i) = (0..KINDS).find(|&i| tiles.0[i] > 4) {
         let t = Tile::from_index(i).map_or_else(String::new, |t| t.to_string());
-        return Err(Invalid(format!("more than four {t} in one hand")));
+        return Err(Invalid(
+            crate::scoring::invalid::MORE_THAN_FOUR.with([t.into()]),
+        ));
     }
     let decomps = analysis::decompositions(&full, &hand_rules(options));
     if decomps.is_empty() {
-        return Err(Invalid(
-            "not a winning hand: it is not four sets and a pair, seven pairs or thirteen orphans"
-                .into(),
-        ));
+        return Err(Invalid::from(&crate::scoring::invalid::NOT_SETS_HONGKONG));
     }
     let reader = Reader::new(s);
     let suits = SuitsHeld::of(&tiles);

@@ -55,31 +55,23 @@ fn check_situation(s: &WinSituation) -> Result<(), Invalid> {
     let self_draw = s.win == WinKind::SelfDraw;
     let exposed = s.melds.iter().any(|m| m.is_exposed());
     if c.last_wall_tile && !self_draw {
-        return Err(Invalid(
-            "the last tile of the wall is drawn: the win must be self-drawn".into(),
+        return Err(Invalid::from(
+            &crate::scoring::invalid::LAST_TILE_SELF_DRAWN,
         ));
     }
     if c.kong_replacement && !self_draw {
-        return Err(Invalid(
-            "a supplement tile is drawn: the win must be self-drawn".into(),
+        return Err(Invalid::from(
+            &crate::scoring::invalid::SUPPLEMENT_SELF_DRAWN,
         ));
     }
     if c.last_discard && s.win != WinKind::Discard {
-        return Err(Invalid(
-            "out on the last discard needs a win on a discard".into(),
-        ));
+        return Err(Invalid::from(&crate::scoring::invalid::LAST_DISCARD));
     }
     if c.heavenly && (s.seat != s.dealer || !self_draw || exposed) {
-        return Err(Invalid(
-            "a Heavenly hand is the dealer's self-drawn win on the dealt hand, nothing exposed"
-                .into(),
-        ));
+        return Err(Invalid::from(&crate::scoring::invalid::HEAVENLY));
     }
     if c.earthly && (s.seat == s.dealer || s.discarder != Some(s.dealer) || exposed) {
-        return Err(Invalid(
-            "an Earthly hand is a non-dealer's win on the dealer's first discard, nothing exposed"
-                .into(),
-        ));
+        return Err(Invalid::from(&crate::scoring::invalid::EARTHLY));
     }
     Ok(())
 }
@@ -101,9 +93,9 @@ pub fn score_with(
     let seat_wind = situation
         .seat
         .wind()
-        .ok_or_else(|| Invalid(format!("{} is not a Hong Kong seat", situation.seat)))?;
+        .ok_or_else(|| Invalid::text(format!("{} is not a Hong Kong seat", situation.seat)))?;
     if situation.seats.len() != 4 {
-        return Err(Invalid("Hong Kong mahjong is played by four".into()));
+        return Err(Invalid::from(&crate::scoring::invalid::PLAYED_BY_FOUR));
     }
     situation.check_playing_tiles()?;
     situation.check_meld_sources()?;
@@ -148,13 +140,12 @@ pub fn score_with(
             best = Some(candidate);
         }
     }
-    let best = best.ok_or_else(|| Invalid("not a winning hand".into()))?;
+    let best = best.ok_or_else(|| Invalid::from(&crate::scoring::invalid::NOT_A_WINNING_HAND))?;
     let needed = options.min_fan.min(options.limit);
     if best.fan < needed {
-        return Err(Invalid(format!(
-            "{} fan is below the minimum of {} fan",
-            best.fan, options.min_fan
-        )));
+        return Err(Invalid(
+            crate::scoring::invalid::BELOW_MINIMUM.with([best.fan.into(), options.min_fan.into()]),
+        ));
     }
     let fan = best.fan.min(options.limit);
     let pts = points(fan, options.limit);

@@ -88,13 +88,11 @@ impl Options {
         let mut map = map.clone();
         if let Some(p) = map.remove("players") {
             if p.as_u64() != Some(4) {
-                return Err(Malformed(format!(
-                    "options.players: Hong Kong mahjong is played by 4, not {p}"
-                )));
+                return Err(option_table::players_four("hongkong", &p));
             }
         }
         let options: Options = serde_json::from_value(Value::Object(map))
-            .map_err(|e| Malformed(format!("options (hongkong): {e}")))?;
+            .map_err(|e| Malformed::text(format!("options (hongkong): {e}")))?;
         options.check()?;
         Ok(options)
     }
@@ -102,19 +100,19 @@ impl Options {
     /// Checks value ranges (serde checks only the types).
     pub fn check(&self) -> Result<(), Malformed> {
         if !(1..=64).contains(&self.limit) {
-            return Err(Malformed(format!(
+            return Err(Malformed::text(format!(
                 "options.limit: {} is out of range (1 to 64 fan)",
                 self.limit
             )));
         }
         if self.min_fan > 64 {
-            return Err(Malformed(format!(
+            return Err(Malformed::text(format!(
                 "options.min_fan: {} is out of range (0 to 64)",
                 self.min_fan
             )));
         }
         if self.seven_pairs > 64 {
-            return Err(Malformed(format!(
+            return Err(Malformed::text(format!(
                 "options.seven_pairs: {} is out of range (0 to 64 fan)",
                 self.seven_pairs
             )));
@@ -170,7 +168,10 @@ mod tests {
             (r#"{"seven_pairs": 100}"#, "seven_pairs"),
         ] {
             let e = read(text).unwrap_err();
-            assert!(e.0.contains(needle), "{e} should mention {needle}");
+            assert!(
+                e.to_string().contains(needle),
+                "{e} should mention {needle}"
+            );
         }
     }
 }

@@ -112,7 +112,7 @@ fn unknown_options_and_values_are_refused_naming_the_allowed_ones() {
         let spec = set.spec();
         let mut bad = Map::new();
         bad.insert("no_such_option".into(), json!(1));
-        let e = set.read(&bad).unwrap_err().0;
+        let e = set.read(&bad).unwrap_err().to_string();
         for o in spec.options {
             assert!(
                 e.contains(o.key),
@@ -132,7 +132,7 @@ fn unknown_options_and_values_are_refused_naming_the_allowed_ones() {
             };
             let mut one = Map::new();
             one.insert(o.key.into(), wrong.clone());
-            let e = set.read(&one).unwrap_err().0;
+            let e = set.read(&one).unwrap_err().to_string();
             assert!(e.contains(o.key), "{}.{} = {wrong}: {e}", spec.name, o.key);
             if let Allowed::OneOf { values } = o.allowed {
                 assert!(values.iter().all(|v| e.contains(v)), "{e}");
@@ -143,12 +143,14 @@ fn unknown_options_and_values_are_refused_naming_the_allowed_ones() {
 
 #[test]
 fn unknown_rule_sets_are_refused_listing_the_sets() {
-    let e = Ruleset::from_name("riichi", &Map::new()).unwrap_err().0;
+    let e = Ruleset::from_name("riichi", &Map::new())
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("riichi") && e.contains("hongkong, hangzhou, yangzhou, classic"));
     // A scoring request names its rule set; scoring it asks the registry.
     let request = r#"{"rules": "riichi", "concealed": "123m456p789s11z55z",
         "winning_tile": "5z", "win": "self_draw"}"#;
-    let e = super::score_json(request).unwrap_err().0;
+    let e = super::score_json(request).unwrap_err().to_string();
     assert!(
         e.contains("\"riichi\" is not a rule set (hongkong, hangzhou"),
         "{e}"

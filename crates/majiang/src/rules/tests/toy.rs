@@ -239,7 +239,7 @@ fn the_toy_scores_a_request_and_words_its_payments() {
     broken.winning_tile = "9m".parse().unwrap();
     assert!(rules.score(&broken).is_err());
     // Scoring a request by its name asks the registry, which does not list the toy.
-    let e = crate::rules::score(&on_discard).unwrap_err().0;
+    let e = crate::rules::score(&on_discard).unwrap_err().to_string();
     assert!(e.contains("\"toy\" is not a rule set"), "{e}");
 }
 
@@ -252,7 +252,7 @@ fn the_toys_house_rules_are_checked_against_its_options_table() {
     );
     assert_eq!(three.name(), "toy");
     for bad in [json!({"points": 0}), json!({"pointz": 2})] {
-        let e = TOY.read(bad.as_object().unwrap()).unwrap_err().0;
+        let e = TOY.read(bad.as_object().unwrap()).unwrap_err().to_string();
         assert!(e.contains("points"), "{bad}: {e}");
     }
     let rules = toy(json!({}));

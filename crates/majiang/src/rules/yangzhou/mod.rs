@@ -53,21 +53,18 @@ pub fn score_with(
     check(situation)?;
     if !options.chow {
         if let Some(m) = situation.melds.iter().find(|m| m.kind == MeldKind::Chow) {
-            return Err(Invalid(format!(
-                "{m}: chows cannot be claimed in this game (set the option chow = true to allow \
-                 them)"
-            )));
+            return Err(Invalid(
+                crate::scoring::invalid::NO_CHOWS.with([crate::scoring::invalid::meld(m)]),
+            ));
         }
     }
-    let best = best_reading(situation).ok_or_else(|| {
-        Invalid("not a winning hand: the tiles are not four sets and a pair".into())
-    })?;
+    let best = best_reading(situation)
+        .ok_or_else(|| Invalid::from(&crate::scoring::invalid::NOT_SETS_YANGZHOU))?;
     let (reading, met, fan) = best;
     if fan < i64::from(options.min_fan) {
-        return Err(Invalid(format!(
-            "the hand is worth {fan} fan, below the minimum of {} fan",
-            options.min_fan
-        )));
+        return Err(Invalid(
+            crate::scoring::invalid::BELOW_MINIMUM.with([fan.into(), options.min_fan.into()]),
+        ));
     }
     let ledger = settle::settle(situation, &reading, fan, explain)?;
     let patterns = met
@@ -95,30 +92,31 @@ fn best_reading(situation: &WinSituation) -> Option<Best> {
 
 /// What makes a situation impossible under these rules, before any reading.
 fn check(s: &WinSituation) -> Result<(), Invalid> {
-    let bad = |why: &str| Err(Invalid(why.to_string()));
+    let bad = |why: &str| Err(Invalid::text(why));
     if s.seats.len() != 4 {
-        return bad("Yangzhou mahjong is played by four players");
+        return Err(Invalid::from(&crate::scoring::invalid::PLAYED_BY_FOUR));
     }
     if !s.flowers.is_empty() {
         return bad("Yangzhou mahjong is played without flowers and seasons");
     }
     if s.melds.len() > 4 {
-        return bad("a hand has at most four melds");
+        return Err(Invalid::from(&crate::scoring::invalid::FOUR_MELDS));
     }
     let want = 14 - 3 * s.melds.len();
     let have = s.full_concealed().len();
     if have != want {
-        return Err(Invalid(format!(
-            "with {} meld(s) the concealed hand needs {want} tiles with the winning tile, not {have}",
-            s.melds.len()
-        )));
+        return Err(Invalid(crate::scoring::invalid::TILE_COUNT.with([
+            s.melds.len().into(),
+            want.into(),
+            have.into(),
+        ])));
     }
     if let Some(m) = s
         .melds
         .iter()
         .find(|m| m.kind == MeldKind::ConcealedKong && m.from.is_some())
     {
-        return Err(Invalid(format!(
+        return Err(Invalid::text(format!(
             "{m}: a concealed kong is not claimed from anyone"
         )));
     }
@@ -126,7 +124,7 @@ fn check(s: &WinSituation) -> Result<(), Invalid> {
     s.check_meld_sources()?;
     s.check_chow_sources()?;
     if matches!(s.win, WinKind::Discard | WinKind::RobbingKong) && s.discarder.is_none() {
-        return bad("a win on a discard or a robbed kong needs the discarder");
+        return Err(Invalid::from(&crate::scoring::invalid::NEEDS_DISCARDER));
     }
     Ok(())
 }

@@ -74,13 +74,11 @@ impl Options {
         let mut map = map.clone();
         if let Some(p) = map.remove("players") {
             if p.as_u64() != Some(4) {
-                return Err(Malformed(format!(
-                    "options.players: Yangzhou mahjong is played by 4, not {p}"
-                )));
+                return Err(option_table::players_four("yangzhou", &p));
             }
         }
         serde_json::from_value(serde_json::Value::Object(map))
-            .map_err(|e| Malformed(format!("options (yangzhou): {e}")))
+            .map_err(|e| Malformed::text(format!("options (yangzhou): {e}")))
     }
 }
 

@@ -60,7 +60,7 @@ pub fn settle(
     let mut ledger = Ledger::new(&situation.seats, explain);
     let check = |seat: Seat| {
         if seat == situation.seat || !situation.seats.contains(&seat) {
-            return Err(Invalid(format!(
+            return Err(Invalid::text(format!(
                 "{} cannot pay the winner: not another player at the table",
                 seat.name()
             )));
@@ -77,7 +77,7 @@ pub fn settle(
         None if by_discard => {
             let d = situation
                 .discarder
-                .ok_or_else(|| Invalid("a win on a discard needs the discarder".into()))?;
+                .ok_or_else(|| Invalid::from(&crate::scoring::invalid::NEEDS_DISCARDER))?;
             ledger.pay(check(d)?, situation.seat, received, || {
                 DISCARDER_PAYS_DOUBLE.of(&[total, received])
             });

@@ -103,7 +103,9 @@ fn hong_kong_all_chows_is_below_the_minimum_on_a_discard() {
     assert_eq!(hint.waits[0].self_draw, Ok(3));
     assert_eq!(
         hint.waits[0].discard,
-        Err(Invalid("2 fan is below the minimum of 3 fan".into()))
+        Err(Invalid(
+            crate::scoring::invalid::BELOW_MINIMUM.with([2.into(), 3.into()])
+        ))
     );
     assert_eq!(
         hint.text(ScoreUnit::Fan, |t| t.to_string()),

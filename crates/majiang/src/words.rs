@@ -1,0 +1,269 @@
+//! What the library says to a person, as a catalogue key and its named values: why an action
+//! is refused ([`ActionError::words`](crate::table::ActionError::words)), why a hand is not a
+//! win ([`Invalid`](crate::scoring::Invalid)), why house rules are refused
+//! ([`Malformed`](crate::scoring::request::Malformed)). Each kind of message is a table of
+//! [`WordsDef`]s (key, the names of its values, the English words); a front end words a message
+//! by its catalogue's string for the key, the same form as the English words here, and the
+//! English is what `Display` writes (the CLI, logs, API users). The payment reasons
+//! ([`crate::scoring::reason`]) are the same idea for numbers only.
+//!
+//! ```
+//! use majiang::words::{Words, WordsDef};
+//! static BELOW: WordsDef = WordsDef {
+//!     key: "example.below",
+//!     args: &["fan", "min"],
+//!     english: "{fan} fan is below the minimum of {min} fan",
+//! };
+//! let w: Words = BELOW.with([1.into(), 3.into()]);
+//! assert_eq!(w.to_string(), "1 fan is below the minimum of 3 fan");
+//! assert_eq!(
+//!     serde_json::to_value(&w).unwrap(),
+//!     serde_json::json!({"key": "example.below", "args": {"fan": 1, "min": 3}})
+//! );
+//! ```
+
+use serde::ser::{SerializeMap, SerializeStruct};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+use std::fmt;
+
+/// One message a person may be told: its catalogue key, the names of its values and its
+/// English words (each `{name}` standing for the value of that name).
+#[derive(Debug, PartialEq, Eq)]
+pub struct WordsDef {
+    /// The catalogue key (`"illegal.not_held"`).
+    pub key: &'static str,
+    /// The names of the values, in the order they are given.
+    pub args: &'static [&'static str],
+    /// The words in English.
+    pub english: &'static str,
+}
+
+impl WordsDef {
+    /// The message with its values in the order of [`WordsDef::args`] (a missing value is
+    /// written as nothing; a test checks every table's words against its names).
+    pub fn with<const N: usize>(&'static self, args: [Value; N]) -> Words {
+        debug_assert_eq!(N, self.args.len(), "{}", self.key);
+        Words {
+            def: self,
+            args: args.into(),
+        }
+    }
+
+    /// The message when it has no values.
+    pub fn plain(&'static self) -> Words {
+        self.with([])
+    }
+
+    /// The names in the English words' `{name}` placeholders, in order of first appearance.
+    pub fn placeholders(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = Vec::new();
+        let mut rest = self.english;
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}') else {
+                break;
+            };
+            let name = &rest[open + 1..open + close];
+            if !names.contains(&name) {
+                names.push(name);
+            }
+            rest = &rest[open + close + 1..];
+        }
+        names
+    }
+}
+
+/// A message: its [`WordsDef`] and values. Serialised as `{"key", "args": {name: value}}`;
+/// written in English by `Display`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Words {
+    def: &'static WordsDef,
+    args: Vec<Value>,
+}
+
+impl Eq for Words {}
+
+/// A message the library has no key for yet: its text is the one value (front ends show it
+/// as it is). Only for text from outside the library's tables (a JSON parser's message).
+pub static TEXT: WordsDef = WordsDef {
+    key: "text",
+    args: &["text"],
+    english: "{text}",
+};
+
+impl Words {
+    /// A message with no key of its own ([`TEXT`]).
+    pub fn text(text: impl Into<String>) -> Words {
+        TEXT.with([Value::String(text.into())])
+    }
+
+    /// The definition.
+    pub fn def(&self) -> &'static WordsDef {
+        self.def
+    }
+
+    /// The catalogue key.
+    pub fn key(&self) -> &'static str {
+        self.def.key
+    }
+
+    /// The value called `name`, if the message has one.
+    pub fn arg(&self, name: &str) -> Option<&Value> {
+        let i = self.def.args.iter().position(|&a| a == name)?;
+        self.args.get(i)
+    }
+
+    /// The values as a JSON object by name.
+    pub fn args_json(&self) -> serde_json::Map<String, Value> {
+        self.def
+            .args
+            .iter()
+            .zip(&self.args)
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    }
+}
+
+impl From<String> for Words {
+    fn from(text: String) -> Words {
+        Words::text(text)
+    }
+}
+
+impl From<&str> for Words {
+    fn from(text: &str) -> Words {
+        Words::text(text)
+    }
+}
+
+fn write_value(f: &mut fmt::Formatter<'_>, v: &Value) -> fmt::Result {
+    match v {
+        Value::String(s) => f.write_str(s),
+        Value::Array(items) => {
+            for (i, x) in items.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write_value(f, x)?;
+            }
+            Ok(())
+        }
+        // An object with its English as `text` (an option's allowed values).
+        Value::Object(o) => match o.get("text") {
+            Some(Value::String(text)) => f.write_str(text),
+            _ => write!(f, "{v}"),
+        },
+        other => write!(f, "{other}"),
+    }
+}
+
+impl fmt::Display for Words {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.def.english;
+        while let Some(open) = rest.find('{') {
+            f.write_str(&rest[..open])?;
+            let after = &rest[open..];
+            let Some(close) = after.find('}') else {
+                rest = after;
+                break;
+            };
+            match self.def.args.iter().position(|&a| a == &after[1..close]) {
+                Some(i) => write_value(f, self.args.get(i).unwrap_or(&Value::Null))?,
+                None => f.write_str(&after[..=close])?,
+            }
+            rest = &after[close + 1..];
+        }
+        f.write_str(rest)
+    }
+}
+
+struct Args<'a>(&'a Words);
+
+impl Serialize for Args<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let w = self.0;
+        let mut map = s.serialize_map(Some(w.def.args.len()))?;
+        for (name, v) in w.def.args.iter().zip(&w.args) {
+            map.serialize_entry(name, v)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Words {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Words", 2)?;
+        st.serialize_field("key", self.def.key)?;
+        st.serialize_field("args", &Args(self))?;
+        st.end()
+    }
+}
+
+/// Every message the library may tell a person, each key once: refused actions
+/// (`illegal.*`, `refused.*`), not-a-win reasons (`invalid.*`), refused house rules and
+/// requests (`options.*`, `request.*`), and [`TEXT`].
+pub fn all() -> Vec<&'static WordsDef> {
+    let mut all: Vec<&'static WordsDef> = vec![&TEXT];
+    all.extend(crate::table::action::WORDS);
+    all.extend(crate::scoring::INVALID_WORDS);
+    all.extend(crate::rules::option_table::WORDS);
+    all
+}
+
+/// Checks a table of messages: keys unique and dotted, every `{name}` among the values and
+/// every value named in the words.
+pub fn check_table(table: &[&WordsDef]) -> Result<(), String> {
+    for (i, d) in table.iter().enumerate() {
+        if table[..i].iter().any(|o| o.key == d.key) {
+            return Err(format!("{}: listed twice", d.key));
+        }
+        if d.key.is_empty() || d.key.contains(' ') {
+            return Err(format!("{:?}: not a catalogue key", d.key));
+        }
+        let mut names = d.placeholders();
+        names.sort_unstable();
+        let mut args = d.args.to_vec();
+        args.sort_unstable();
+        if names != args {
+            return Err(format!(
+                "{}: the words name {names:?}, the values are {args:?}",
+                d.key
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_library_message_names_its_values() {
+        let all = all();
+        check_table(&all).unwrap();
+        assert!(all.len() > 30, "{}", all.len());
+        assert!(all.iter().any(|d| d.key == "invalid.not_a_winning_hand"));
+        assert!(all.iter().any(|d| d.key == "illegal.not_held"));
+        assert!(all.iter().any(|d| d.key == "options.not_allowed"));
+    }
+
+    #[test]
+    fn a_text_message_is_its_text() {
+        let w = Words::text("bad JSON");
+        assert_eq!(w.to_string(), "bad JSON");
+        assert_eq!(w.key(), "text");
+        assert_eq!(w.arg("text"), Some(&Value::from("bad JSON")));
+    }
+
+    #[test]
+    fn lists_are_written_joined() {
+        static L: WordsDef = WordsDef {
+            key: "t.list",
+            args: &["names"],
+            english: "waiting for {names}",
+        };
+        let w = L.with([serde_json::json!(["Ann", "Bo"])]);
+        assert_eq!(w.to_string(), "waiting for Ann, Bo");
+    }
+}
