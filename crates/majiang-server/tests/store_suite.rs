@@ -91,8 +91,17 @@ async fn rooms_and_actions(s: &dyn Store) {
         action: Action::Pass,
     };
     s.append_action("r1", &a, None).await.unwrap();
-    // The same seq twice is refused: the log has no duplicates.
-    assert!(s.append_action("r1", &a, None).await.is_err());
+    // Another action at a stored position is refused: the log has no duplicates. The same
+    // action again is an earlier try that landed: accepted, and stored once.
+    let other = StoredAction {
+        action: Action::Discard("6m".parse().unwrap()),
+        ..a
+    };
+    assert!(matches!(
+        s.append_action("r1", &other, None).await,
+        Err(StoreError::Conflict { seq: 0, .. })
+    ));
+    s.append_action("r1", &a, None).await.unwrap();
     s.append_action("r1", &b, None).await.unwrap();
     let back = s.room("r1").await.unwrap().unwrap();
     assert_eq!(back.seed, u64::MAX - 3);
@@ -355,13 +364,24 @@ async fn fencing(s: &dyn Store) {
         s.append_action("f1", &discard(2), Some(&fa)).await
     ));
     s.append_action("f1", &discard(2), Some(&fb)).await.unwrap();
-    // A position stored already is a conflict (the writer's copy is stale), not a fence.
+    // The same write again under the same fence (a retry after a time-out that had landed):
+    // accepted, nothing added. Under a's stale fence the very same action stays refused.
+    s.append_action("f1", &discard(2), Some(&fb)).await.unwrap();
+    assert!(is_fenced(
+        s.append_action("f1", &discard(2), Some(&fa)).await
+    ));
+    // Another action at a stored position is a conflict (the writer's copy is stale), not a
+    // fence.
+    let other = |seq| StoredAction {
+        player: Player(1),
+        ..discard(seq)
+    };
     assert!(matches!(
-        s.append_action("f1", &discard(2), Some(&fb)).await,
+        s.append_action("f1", &other(2), Some(&fb)).await,
         Err(StoreError::Conflict { ref room, seq: 2 }) if room == "f1"
     ));
     assert!(matches!(
-        s.append_action("f1", &discard(0), None).await,
+        s.append_action("f1", &other(0), None).await,
         Err(StoreError::Conflict { seq: 0, .. })
     ));
     // Only a's writes under its lease and b's are in the log.

@@ -154,7 +154,9 @@ pub trait Store: Send + Sync + 'static {
     async fn set_status(&self, room: &str, status: RoomStatus) -> Result<(), StoreError>;
 
     /// Appends an accepted action to a room's match log. A `seq` already stored is refused
-    /// with [`StoreError::Conflict`]: the log has no duplicates. With a `fence`, the write is
+    /// with [`StoreError::Conflict`] (the log has no duplicates) — unless it holds this very
+    /// action and player, written under the writer's own fence: an earlier try of the same
+    /// write that landed although it timed out, answered `Ok` so a retry is harmless. With a `fence`, the write is
     /// accepted only if, in the same statement, `fence.node` holds the room's lease with
     /// `fence.epoch`, unexpired by the database's clock; otherwise nothing is written and the
     /// answer is [`StoreError::LeaseLapsed`] when that lease is still the writer's but ran out

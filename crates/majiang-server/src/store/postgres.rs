@@ -269,10 +269,43 @@ impl Store for PgStore {
                     StoreError::Fenced { room }
                 })
             }
-            Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => Err(StoreError::Conflict {
-                room: room.to_string(),
-                seq: a.seq,
-            }),
+            Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
+                // A try of this very write that timed out may have landed after all (the
+                // database was frozen, then ran it): the same action at the same position,
+                // written under the writer's own epoch, is that try, not a conflict.
+                let stmt = client
+                    .prepare_cached(
+                        "SELECT 1 FROM actions WHERE room = $1 AND seq = $2 AND player = $3
+                         AND action = $4",
+                    )
+                    .await?;
+                let same = !client
+                    .query(&stmt, &[&room, &seq, &player, &action])
+                    .await?
+                    .is_empty();
+                let mine = match fence {
+                    None => true,
+                    Some(f) => {
+                        let stmt = client
+                            .prepare_cached(
+                                "SELECT 1 FROM leases WHERE room = $1 AND owner = $2 AND epoch = $3",
+                            )
+                            .await?;
+                        !client
+                            .query(&stmt, &[&room, &f.node, &f.epoch])
+                            .await?
+                            .is_empty()
+                    }
+                };
+                if same && mine {
+                    Ok(())
+                } else {
+                    Err(StoreError::Conflict {
+                        room: room.to_string(),
+                        seq: a.seq,
+                    })
+                }
+            }
             Err(e) => Err(e.into()),
         }
     }

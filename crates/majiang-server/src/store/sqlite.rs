@@ -214,10 +214,30 @@ impl Store for SqliteStore {
             Err(rusqlite::Error::SqliteFailure(e, _))
                 if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
             {
-                Err(StoreError::Conflict {
-                    room: room.to_string(),
-                    seq: a.seq,
-                })
+                // The same action at the same position, under the writer's own epoch, is an
+                // earlier try of this write that landed: not a conflict.
+                let same = conn
+                    .prepare(
+                        "SELECT 1 FROM actions WHERE room = ?1 AND seq = ?2 AND player = ?3
+                         AND action = ?4",
+                    )?
+                    .exists(params![room, a.seq as i64, a.player.0, action])?;
+                let mine = match fence {
+                    None => true,
+                    Some(f) => conn
+                        .prepare(
+                            "SELECT 1 FROM leases WHERE room = ?1 AND owner = ?2 AND epoch = ?3",
+                        )?
+                        .exists(params![room, f.node, f.epoch])?,
+                };
+                if same && mine {
+                    Ok(())
+                } else {
+                    Err(StoreError::Conflict {
+                        room: room.to_string(),
+                        seq: a.seq,
+                    })
+                }
             }
             Err(e) => Err(e.into()),
         }

@@ -71,6 +71,11 @@ impl Client {
             Some(t) => format!("ws://{addr}/ws/{room}?token={t}"),
             None => format!("ws://{addr}/ws/{room}"),
         };
+        Client::connect_url(&url).await
+    }
+
+    /// Connects to a room's WebSocket URL as given (say, by a `moved` message).
+    pub async fn connect_url(url: &str) -> Client {
         let (ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
         Client {
             ws,
