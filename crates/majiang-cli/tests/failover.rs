@@ -8,6 +8,8 @@ use majiang_testkit::net::{free_port, http};
 use majiang_testkit::pg as pg_cluster;
 
 use futures_util::{SinkExt, StreamExt};
+use majiang::table::Action;
+use majiang_server::protocol::{ClientMsg, ServerMsg};
 use serde_json::{Value, json};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -45,7 +47,7 @@ fn start_node(db: &str) -> (Child, SocketAddr) {
 struct Seat {
     chair: Option<u64>,
     /// The actions the server acknowledged, in order.
-    acked: Vec<Value>,
+    acked: Vec<Action>,
     finished: bool,
     /// Connections opened (the first, then one per reconnect or move).
     connections: u32,
@@ -69,32 +71,35 @@ async fn play_seat(home: String, salt: u64, acks: Arc<AtomicU64>) -> Seat {
             continue;
         };
         seat.connections += 1;
-        let mut sent: Option<Value> = None;
+        let mut sent: Option<Action> = None;
         let mut first_state = true;
         let mut next_url = home.clone();
         while let Ok(Some(Ok(msg))) = tokio::time::timeout(Duration::from_secs(20), ws.next()).await
         {
             let Message::Text(text) = msg else { continue };
-            let m: Value = serde_json::from_str(text.as_str()).unwrap();
-            match m["type"].as_str() {
-                Some("moved") => {
+            let m: ServerMsg = serde_json::from_str(text.as_str()).unwrap();
+            match m {
+                ServerMsg::Moved { url } => {
                     seat.moved += 1;
-                    next_url = m["url"].as_str().unwrap().to_string();
+                    next_url = url;
                     break;
                 }
-                Some("ack") => {
+                ServerMsg::Ack { .. } => {
                     if let Some(a) = sent.take() {
                         seat.acked.push(a);
                         acks.fetch_add(1, Ordering::Relaxed);
                     }
                 }
-                Some("error") => sent = None,
-                Some("match_over") => {
+                ServerMsg::Error { .. } => sent = None,
+                ServerMsg::MatchOver { .. } => {
                     seat.finished = true;
                     return seat;
                 }
-                Some("state") => {
-                    let actions = m["actions"].as_u64().unwrap();
+                ServerMsg::State {
+                    actions,
+                    observation,
+                    ..
+                } => {
                     if first_state {
                         assert!(
                             actions >= max_seen,
@@ -103,26 +108,23 @@ async fn play_seat(home: String, salt: u64, acks: Arc<AtomicU64>) -> Seat {
                         first_state = false;
                     }
                     max_seen = max_seen.max(actions);
-                    if let Some(p) = m["observation"]["player"].as_u64() {
-                        seat.chair = Some(p);
-                    }
-                    let Some(legal) = m["observation"]["legal_actions"].as_array() else {
-                        continue;
-                    };
+                    let Some(o) = observation else { continue };
+                    seat.chair = Some(u64::from(o.player.0));
+                    let legal = &o.legal_actions;
                     if sent.is_some() || legal.is_empty() {
                         continue;
                     }
-                    let action = if legal.contains(&json!("win")) {
-                        json!("win")
+                    let action = if legal.contains(&Action::Win) {
+                        Action::Win
                     } else {
                         pick = pick
                             .wrapping_mul(6364136223846793005)
                             .wrapping_add(1442695040888963407);
-                        legal[((pick >> 33) as usize) % legal.len()].clone()
+                        legal[((pick >> 33) as usize) % legal.len()]
                     };
                     seq += 1;
-                    let text = json!({"type": "action", "seq": seq, "action": action});
-                    if ws.send(Message::text(text.to_string())).await.is_err() {
+                    let text = serde_json::to_string(&ClientMsg::Action { seq, action }).unwrap();
+                    if ws.send(Message::text(text)).await.is_err() {
                         break;
                     }
                     sent = Some(action);
@@ -231,8 +233,9 @@ fn a_killed_owner_hands_its_rooms_to_the_survivor() {
                 .filter(|a| a["player"].as_u64() == Some(chair))
                 .map(|a| &a["action"]);
             for acked in &seat.acked {
+                let acked = serde_json::to_value(acked).unwrap();
                 assert!(
-                    mine.any(|a| a == acked),
+                    mine.any(|a| *a == acked),
                     "room {id}: acknowledged {acked} of chair {chair} missing from the store"
                 );
             }

@@ -2,7 +2,9 @@
 //! resumes from it on restart, and the player reconnects with the same seat token.
 
 use futures_util::{SinkExt, StreamExt};
-use serde_json::{Value, json};
+use majiang::table::{Action, Observation};
+use majiang_server::protocol::{ClientMsg, RoomStatus, ServerMsg};
+use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -60,7 +62,7 @@ fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String)
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-async fn recv(ws: &mut Ws) -> Value {
+async fn recv(ws: &mut Ws) -> ServerMsg {
     loop {
         let m = tokio::time::timeout(Duration::from_secs(10), ws.next())
             .await
@@ -73,22 +75,60 @@ async fn recv(ws: &mut Ws) -> Value {
     }
 }
 
-async fn fresh_state(ws: &mut Ws) -> Value {
-    ws.send(Message::text(r#"{"type":"sync"}"#)).await.unwrap();
+async fn send(ws: &mut Ws, msg: &ClientMsg) {
+    let text = serde_json::to_string(msg).unwrap();
+    ws.send(Message::text(text)).await.unwrap();
+}
+
+/// What a seat's `state` says: the actions so far, its status and its observation.
+struct SeatState {
+    actions: u64,
+    status: RoomStatus,
+    observation: Observation,
+}
+
+async fn fresh_state(ws: &mut Ws) -> SeatState {
+    send(ws, &ClientMsg::Sync {}).await;
+    let seat_state = |m: ServerMsg| match m {
+        ServerMsg::State {
+            actions,
+            status,
+            observation: Some(o),
+            ..
+        } => Some(SeatState {
+            actions,
+            status,
+            observation: *o,
+        }),
+        _ => None,
+    };
     loop {
-        let m = recv(ws).await;
-        if m["type"] == "state" && m["observation"]["legal_actions"].as_array().is_some() {
+        if let Some(st) = seat_state(recv(ws).await) {
             // Skip states already queued before the sync: the newest has the most actions.
-            let mut last = m;
+            let mut last = st;
             while let Ok(Some(Ok(Message::Text(t)))) =
                 tokio::time::timeout(Duration::from_millis(300), ws.next()).await
             {
-                let v: Value = serde_json::from_str(t.as_str()).unwrap();
-                if v["type"] == "state" {
-                    last = v;
+                if let Some(st) = seat_state(serde_json::from_str(t.as_str()).unwrap()) {
+                    last = st;
                 }
             }
             return last;
+        }
+    }
+}
+
+/// Sends `action` as `seq` and waits for its ack (nothing may be refused).
+async fn act(ws: &mut Ws, seq: u64, action: Action) {
+    send(ws, &ClientMsg::Action { seq, action }).await;
+    loop {
+        match recv(ws).await {
+            ServerMsg::Ack { seq: acked } => {
+                assert_eq!(acked, seq);
+                return;
+            }
+            ServerMsg::Error { message, .. } => panic!("refused: {message}"),
+            _ => {}
         }
     }
 }
@@ -123,31 +163,18 @@ fn a_killed_server_resumes_every_acknowledged_action() {
         let mut seq = 0u64;
         while acked < 12 {
             let st = fresh_state(&mut ws).await;
-            let legal = st["observation"]["legal_actions"]
-                .as_array()
-                .unwrap()
-                .clone();
-            assert!(!legal.is_empty(), "the bots play up to the person: {st}");
+            let legal = &st.observation.legal_actions;
+            assert!(!legal.is_empty(), "the bots play up to the person");
             seq += 1;
-            let action = legal.last().unwrap().clone();
-            let msg = json!({"type": "action", "seq": seq, "action": action});
-            ws.send(Message::text(msg.to_string())).await.unwrap();
-            loop {
-                let m = recv(&mut ws).await;
-                if m["type"] == "ack" {
-                    assert_eq!(m["seq"], seq);
-                    acked += 1;
-                    break;
-                }
-                assert_ne!(m["type"], "error", "{m}");
-            }
+            act(&mut ws, seq, *legal.last().unwrap()).await;
+            acked += 1;
         }
         let st = fresh_state(&mut ws).await;
-        let me = st["observation"]["player"].as_u64().unwrap() as usize;
-        let discards = st["observation"]["table"][me]["discards"].clone();
+        let me = st.observation.player.index();
+        let discards = st.observation.table[me].discards.clone();
         (st, discards)
     });
-    assert!(before["actions"].as_u64().unwrap() >= 12);
+    assert!(before.actions >= 12);
 
     // SIGKILL: no chance to flush anything.
     child.kill().unwrap();
@@ -158,38 +185,25 @@ fn a_killed_server_resumes_every_acknowledged_action() {
     let (after, next) = rt.block_on(async {
         let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
         let welcome = recv(&mut ws).await;
-        assert_eq!(welcome["type"], "welcome");
-        assert_eq!(welcome["seat"], 0, "the same token opens the same seat");
+        assert!(
+            matches!(welcome, ServerMsg::Welcome { seat: Some(0), .. }),
+            "the same token opens the same seat: {welcome:?}"
+        );
         let st = fresh_state(&mut ws).await;
         // And play goes on: one more action is acknowledged.
-        let legal = st["observation"]["legal_actions"]
-            .as_array()
-            .unwrap()
-            .clone();
-        let msg = json!({"type": "action", "seq": 100, "action": legal.last().unwrap()});
-        ws.send(Message::text(msg.to_string())).await.unwrap();
-        loop {
-            let m = recv(&mut ws).await;
-            assert_ne!(m["type"], "error", "{m}");
-            if m["type"] == "ack" {
-                assert_eq!(m["seq"], 100);
-                break;
-            }
-        }
+        let last = *st.observation.legal_actions.last().unwrap();
+        act(&mut ws, 100, last).await;
         (st, fresh_state(&mut ws).await)
     });
-    assert!(next["actions"].as_u64() > after["actions"].as_u64());
-    assert_eq!(after["status"], "playing");
+    assert!(next.actions > after.actions);
+    assert_eq!(after.status, RoomStatus::Playing);
     assert_eq!(
-        after["actions"], before["actions"],
+        after.actions, before.actions,
         "every acknowledged action kept"
     );
-    assert_eq!(
-        after["observation"], before["observation"],
-        "the same table"
-    );
-    let me = after["observation"]["player"].as_u64().unwrap() as usize;
-    assert_eq!(after["observation"]["table"][me]["discards"], my_discards);
+    assert_eq!(after.observation, before.observation, "the same table");
+    let me = after.observation.player.index();
+    assert_eq!(after.observation.table[me].discards, my_discards);
     // A made-up token still opens nothing.
     let (status, _) = http(addr, "GET", &format!("/ws/{room}?token=abc"), "");
     assert!(status == 403 || status == 400, "status {status}");
@@ -197,7 +211,7 @@ fn a_killed_server_resumes_every_acknowledged_action() {
     // SIGTERM with a WebSocket open: the server closes it and stops cleanly.
     rt.block_on(async {
         let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
-        assert_eq!(recv(&mut ws).await["type"], "welcome");
+        assert!(matches!(recv(&mut ws).await, ServerMsg::Welcome { .. }));
         let term = Command::new("kill")
             .args(["-TERM", &child.id().to_string()])
             .status()

@@ -8,6 +8,8 @@ use majiang_testkit::net::{free_port, http};
 use majiang_testkit::pg as pg_cluster;
 
 use futures_util::{SinkExt, StreamExt};
+use majiang::table::Action;
+use majiang_server::protocol::{ClientMsg, ServerMsg};
 use serde_json::{Value, json};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -49,34 +51,56 @@ fn signal(child: &Child, sig: &str) {
     assert!(ok, "kill {sig}");
 }
 
-/// Reads until a state offering the person an action; returns it.
-async fn until_my_move(ws: &mut Ws) -> Value {
+/// The next protocol message on `ws` (within 20 s); `None` once the connection closed.
+async fn next_msg(ws: &mut Ws) -> Option<ServerMsg> {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
             .await
-            .expect("a state within 20 s")
-            .expect("the connection stays open")
-            .unwrap();
-        let Message::Text(text) = msg else { continue };
-        let m: Value = serde_json::from_str(text.as_str()).unwrap();
-        if m["type"] == "state"
-            && m["observation"]["legal_actions"]
-                .as_array()
-                .is_some_and(|l| !l.is_empty())
-        {
+            .expect("a message within 20 s")?
+            .ok()?;
+        if let Message::Text(text) = msg {
+            return Some(serde_json::from_str(text.as_str()).unwrap());
+        }
+    }
+}
+
+async fn send(ws: &mut Ws, msg: &ClientMsg) {
+    let text = serde_json::to_string(msg).unwrap();
+    ws.send(Message::text(text)).await.unwrap();
+}
+
+/// The legal actions a state offers (none for any other message).
+fn legal(m: &ServerMsg) -> &[Action] {
+    match m {
+        ServerMsg::State {
+            observation: Some(o),
+            ..
+        } => &o.legal_actions,
+        _ => &[],
+    }
+}
+
+/// Reads until a state offering the person an action; returns it.
+async fn until_my_move(ws: &mut Ws) -> ServerMsg {
+    loop {
+        let m = next_msg(ws).await.expect("the connection stays open");
+        if !legal(&m).is_empty() {
             return m;
         }
-        assert_ne!(m["type"], "match_over", "the match ended too soon");
+        assert!(
+            !matches!(m, ServerMsg::MatchOver { .. }),
+            "the match ended too soon"
+        );
     }
 }
 
 /// The first legal action, preferring a win (so the match moves on).
-fn choose(state: &Value) -> Value {
-    let legal = state["observation"]["legal_actions"].as_array().unwrap();
-    if legal.contains(&json!("win")) {
-        json!("win")
+fn choose(state: &ServerMsg) -> Action {
+    let legal = legal(state);
+    if legal.contains(&Action::Win) {
+        Action::Win
     } else {
-        legal[0].clone()
+        legal[0]
     }
 }
 
@@ -84,28 +108,15 @@ fn choose(state: &Value) -> Value {
 async fn play_to_end(ws: &mut Ws, mut seq: u64) -> u64 {
     let mut acks = 0;
     loop {
-        let msg = tokio::time::timeout(Duration::from_secs(20), ws.next())
-            .await
-            .expect("the match moves on")
-            .expect("the connection stays open")
-            .unwrap();
-        let Message::Text(text) = msg else { continue };
-        let m: Value = serde_json::from_str(text.as_str()).unwrap();
-        match m["type"].as_str() {
-            Some("match_over") => return acks,
-            Some("ack") => acks += 1,
-            Some("hand_over") => {
-                let c = json!({"type": "continue"});
-                ws.send(Message::text(c.to_string())).await.unwrap();
-            }
-            Some("state")
-                if m["observation"]["legal_actions"]
-                    .as_array()
-                    .is_some_and(|l| !l.is_empty()) =>
-            {
+        let m = next_msg(ws).await.expect("the connection stays open");
+        match &m {
+            ServerMsg::MatchOver { .. } => return acks,
+            ServerMsg::Ack { .. } => acks += 1,
+            ServerMsg::HandResult { .. } => send(ws, &ClientMsg::Continue {}).await,
+            ServerMsg::State { .. } if !legal(&m).is_empty() => {
                 seq += 1;
-                let a = json!({"type": "action", "seq": seq, "action": choose(&m)});
-                ws.send(Message::text(a.to_string())).await.unwrap();
+                let action = choose(&m);
+                send(ws, &ClientMsg::Action { seq, action }).await;
             }
             _ => {}
         }
@@ -152,8 +163,11 @@ fn a_thawed_owner_stores_nothing_and_the_new_owner_plays_on() {
         // A freezes; the person's move waits in its socket.
         signal(&a_proc, "-STOP");
         let frozen = Instant::now();
-        let discard = json!({"type": "action", "seq": 1, "action": choose(&state)});
-        ws_a.send(Message::text(discard.to_string())).await.unwrap();
+        let discard = ClientMsg::Action {
+            seq: 1,
+            action: choose(&state),
+        };
+        send(&mut ws_a, &discard).await;
 
         // B takes the room over once A's lease has run out.
         let taken = loop {
@@ -182,11 +196,12 @@ fn a_thawed_owner_stores_nothing_and_the_new_owner_plays_on() {
             tokio::time::timeout(Duration::from_secs(5), ws_a.next()).await
         {
             if let Message::Text(t) = msg {
-                let m: Value = serde_json::from_str(t.as_str()).unwrap();
-                if m["type"] == "ack" {
+                let m: ServerMsg = serde_json::from_str(t.as_str()).unwrap();
+                if matches!(m, ServerMsg::Ack { .. }) {
                     acked_by_a += 1;
                 }
-                messages_from_a.push(m["type"].as_str().unwrap_or("").to_string());
+                let name = serde_json::to_value(&m).unwrap()["type"].clone();
+                messages_from_a.push(name.as_str().unwrap_or("").to_string());
             }
         }
         let closed_after = thawed.elapsed();

@@ -12,7 +12,7 @@
 
 use crate::protocol::{RoomStatus, SeatInfo};
 use crate::room::{RoomActor, RoomSummary};
-use crate::store::{Acquired, Lease, StoredRoom};
+use crate::store::{Acquired, StoredRoom};
 use crate::{App, AppError, RoomHandle};
 use std::collections::HashSet;
 use std::sync::Weak;
@@ -43,6 +43,13 @@ impl Node {
         Duration::from_millis(self.lease_ms / 3)
     }
 }
+
+/// Most orphaned rooms one lease round reads (and takes over); the rest wait for the next
+/// round, a third of a lease later.
+pub const TAKEOVERS_PER_ROUND: u64 = 64;
+
+/// Most rooms of other nodes one lease round reads for the lobby (the newest).
+pub const REMOTE_ROOMS: u64 = 500;
 
 /// The shortest lease accepted (milliseconds).
 pub const MIN_LEASE_MS: u64 = 300;
@@ -173,8 +180,9 @@ impl App {
     }
 
     /// One round of the lease task: renew, drop lost rooms, release finished ones, reload
-    /// rooms whose task ended, take orphans over, refresh the lobby's copy of the other nodes'
-    /// rooms.
+    /// rooms whose task ended, take orphans over (at most [`TAKEOVERS_PER_ROUND`]), refresh the
+    /// lobby's copy of the other nodes' rooms (at most [`REMOTE_ROOMS`]). It reads no other
+    /// room: the store picks those, a bounded page each.
     async fn lease_round(&self, node: &Node) -> Result<(), AppError> {
         let store = self.store().clone();
         // The rooms run here before the renewal: each got its lease before it was listed, so
@@ -213,30 +221,21 @@ impl App {
                 }
             }
         }
-        let mut remote = Vec::new();
-        let leases: std::collections::HashMap<String, Lease> =
-            store.leases().await?.into_iter().collect();
-        for stored in store.unfinished_rooms().await? {
+        // Only what the round needs, a bounded page each: the other nodes' rooms for the lobby,
+        // and the rooms to take over (more wait for the next round).
+        let mut remote: Vec<RoomSummary> = store
+            .rooms_leased_elsewhere(&node.url, REMOTE_ROOMS)
+            .await?
+            .iter()
+            .filter(|r| self.room(&r.id).is_none())
+            .map(remote_summary)
+            .collect();
+        for stored in store.orphan_rooms(TAKEOVERS_PER_ROUND).await? {
             if self.room(&stored.id).is_some() {
                 continue;
             }
-            let orphan = match leases.get(&stored.id) {
-                Some(l) if l.live && l.owner != node.url => {
-                    remote.push(remote_summary(&stored));
-                    continue;
-                }
-                // Its owner died (or this node lost track of it): take it.
-                Some(_) => true,
-                // No lease: unloaded (nobody connected) or given up at a shutdown. It is
-                // loaded when someone opens it; a match of bots only plays on by itself.
-                None => {
-                    stored.status != RoomStatus::Waiting
-                        && stored.config.seats.iter().all(|s| s.bot)
-                }
-            };
-            if !orphan {
-                continue;
-            }
+            // Its owner died (or this node lost track of it), or it is a match of bots given
+            // up at a shutdown: take it.
             let id = stored.id.clone();
             match self.take(stored.clone()).await {
                 Ok(Located::Elsewhere(_)) => remote.push(remote_summary(&stored)),
@@ -275,20 +274,27 @@ impl App {
     }
 }
 
-/// The lease task of `app` on `node`: a round every third of a lease until the app is gone.
+/// After a failed lease round (the database away), the next one comes this soon: leases that
+/// ran out meanwhile are renewed, and rooms go on, right after the database's return.
+const RETRY_ROUND: Duration = Duration::from_millis(200);
+
+/// The lease task of `app` on `node`: a round every third of a lease until the app is gone,
+/// and every [`RETRY_ROUND`] while rounds fail.
 pub(crate) async fn run(app: Weak<crate::Inner>, node: Node) {
-    let mut tick = tokio::time::interval(node.renew_every());
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut next = tokio::time::Instant::now();
     loop {
-        tick.tick().await;
+        tokio::time::sleep_until(next).await;
+        let began = tokio::time::Instant::now();
         let Some(inner) = app.upgrade() else { return };
         let app = App { inner };
         if *app.shutdown_signal().borrow() {
             return;
         }
+        next = began + node.renew_every();
         if let Err(e) = app.lease_round(&node).await {
             crate::metrics::METRICS.store_error();
             tracing::error!(node = %node.url, "lease round failed: {e}");
+            next = began + RETRY_ROUND.min(node.renew_every());
         }
     }
 }

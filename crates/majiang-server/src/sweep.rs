@@ -3,7 +3,8 @@
 //!
 //! - A finished match leaves [`Limits::finished_linger`] after its last person left (its
 //!   history, log and replay are read from the store).
-//! - A waiting room nobody is connected to leaves after [`Limits::waiting_idle`].
+//! - A waiting room nobody is connected to expires after [`Limits::waiting_idle`]: it leaves
+//!   memory and the store (a restart does not rebuild it; its links answer "no such room").
 //! - A match in play with person seats and no person connected leaves after
 //!   [`Limits::unattended`]. Bots-only matches play on: their length is bounded.
 //!
@@ -85,6 +86,9 @@ impl App {
             };
             tracing::info!(room = %id, reason = ?why, "room leaves memory");
             self.unload(&id, &h).await;
+            if why == Unload::Expired {
+                self.expire(&id).await;
+            }
             watch.seen.remove(&id);
             unloaded += 1;
         }
@@ -99,6 +103,18 @@ impl App {
             && let Err(e) = self.store().release_lease(id, &node.url).await
         {
             tracing::warn!(room = %id, "lease not released: {e}");
+        }
+    }
+}
+
+impl App {
+    /// An expired waiting room leaves the store too (no restart rebuilds it, no link opens it
+    /// again); one that started meanwhile stays.
+    async fn expire(&self, id: &str) {
+        match self.store().delete_waiting_room(id).await {
+            Ok(true) => tracing::info!(room = %id, "expired waiting room deleted from the store"),
+            Ok(false) => {}
+            Err(e) => tracing::warn!(room = %id, "expired waiting room not deleted: {e}"),
         }
     }
 }

@@ -203,8 +203,10 @@ async fn soak_keeping_finished_rooms_for_comparison() {
 }
 
 #[tokio::test]
-async fn waiting_and_unattended_rooms_leave_memory_and_come_back_from_the_store() {
-    let (app, addr) = start_with(short_lived()).await;
+async fn expired_waiting_rooms_leave_the_store_and_unattended_matches_come_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("limits.sqlite");
+    let (app, addr) = start(Arc::new(SqliteStore::open(&path).unwrap()), short_lived()).await;
     let waiting = app.create_room(common::config(json!({}))).await.unwrap();
     let playing = app
         .create_room(common::config(json!({"autostart": true, "hands": 1})))
@@ -214,23 +216,39 @@ async fn waiting_and_unattended_rooms_leave_memory_and_come_back_from_the_store(
     assert!(eventually(5, || app.rooms_in_memory() == 0).await);
     let (_, _, list) = http(addr, "GET", "/api/rooms", "").await;
     assert_eq!(list, "[]");
-    // Opening a room brings it back as it was.
+    // The waiting room expired: it left the store too, and its link finds no room.
+    assert_eq!(app.store().room(&waiting.room).await.unwrap(), None);
     let (status, _, body) = http(addr, "GET", &format!("/api/rooms/{}", waiting.room), "").await;
-    assert_eq!(status, 200);
-    assert_eq!(
-        serde_json::from_str::<Value>(&body).unwrap()["status"],
-        "waiting"
-    );
+    assert_eq!(status, 404, "{body}");
+    // The unattended match stayed in the store: opening it brings it back as it was.
     let token = playing.seats[0].token.clone().unwrap();
     let mut c = common::Client::connect(addr, &playing.room, Some(&token)).await;
-    let state = loop {
-        let m = c.recv().await.expect("the room answers");
-        if m["type"] == "state" {
-            break m;
-        }
-    };
-    assert_eq!(state["status"], "playing", "{state}");
+    let state = c.state().await;
+    assert_eq!(
+        common::status(&state),
+        Some(majiang_server::protocol::RoomStatus::Playing),
+        "{state:?}"
+    );
     assert!(app.room(&playing.room).is_some());
+    // A restart over the same file rebuilds the match and not the expired room.
+    let again = App::with_limits(
+        Arc::new(SqliteStore::open(&path).unwrap()),
+        None,
+        Limits::default(),
+    )
+    .await
+    .unwrap();
+    assert!(again.room(&waiting.room).is_none());
+    assert!(again.room(&playing.room).is_some());
+    let stored: Vec<String> = again
+        .store()
+        .rooms()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(stored, std::slice::from_ref(&playing.room));
 }
 
 #[tokio::test]

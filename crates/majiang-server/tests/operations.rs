@@ -5,15 +5,15 @@
 
 mod common;
 
-use futures_util::StreamExt;
+use common::Client;
 use majiang_server::cluster::Node;
+use majiang_server::protocol::ServerMsg;
 use majiang_server::{App, SqliteStore};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio_tungstenite::tungstenite::Message;
 
 /// A plain HTTP/1.1 request: status, head, body.
 async fn http(addr: SocketAddr, path: &str) -> (u16, String, String) {
@@ -130,23 +130,16 @@ async fn a_node_sends_clients_to_the_node_running_the_room() {
     assert_eq!((status, body.contains(&id)), (200, true));
 
     // The WebSocket at B says where to go; there the token opens its seat.
-    let url = format!("ws://{b_addr}/ws/{id}?token={token}");
-    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
-    let Some(Ok(Message::Text(t))) = ws.next().await else {
+    let mut ws = Client::connect(b_addr, &id, Some(&token)).await;
+    let Some(ServerMsg::Moved { url: target }) = ws.recv().await else {
         panic!("no moved message");
     };
-    let moved: Value = serde_json::from_str(t.as_str()).unwrap();
-    assert_eq!(moved["type"], "moved");
-    let target = moved["url"].as_str().unwrap();
     assert_eq!(target, format!("ws://{a_addr}/ws/{id}?token={token}"));
-    let (mut ws, _) = tokio_tungstenite::connect_async(target).await.unwrap();
-    let Some(Ok(Message::Text(t))) = ws.next().await else {
-        panic!("no welcome");
-    };
-    let welcome: Value = serde_json::from_str(t.as_str()).unwrap();
-    assert_eq!(
-        (welcome["type"].as_str(), welcome["seat"].as_u64()),
-        (Some("welcome"), Some(0))
+    let mut ws = Client::connect_url(&target).await;
+    let welcome = ws.recv().await;
+    assert!(
+        matches!(welcome, Some(ServerMsg::Welcome { seat: Some(0), .. })),
+        "{welcome:?}"
     );
 
     // A leaves cleanly: B takes the room over at the next request, without waiting for the
@@ -156,15 +149,12 @@ async fn a_node_sends_clients_to_the_node_running_the_room() {
     let (status, _, body) = http(b_addr, &format!("/api/rooms/{id}")).await;
     assert_eq!((status, body.contains(&id)), (200, true), "{body}");
     assert!(b.room(&id).is_some());
-    let (mut ws, _) =
-        tokio_tungstenite::connect_async(format!("ws://{b_addr}/ws/{id}?token={token}"))
-            .await
-            .unwrap();
-    let Some(Ok(Message::Text(t))) = ws.next().await else {
-        panic!("no welcome at B");
-    };
-    let welcome: Value = serde_json::from_str(t.as_str()).unwrap();
-    assert_eq!(welcome["seat"], 0);
+    let mut ws = Client::connect(b_addr, &id, Some(&token)).await;
+    let welcome = ws.recv().await;
+    assert!(
+        matches!(welcome, Some(ServerMsg::Welcome { seat: Some(0), .. })),
+        "no welcome at B: {welcome:?}"
+    );
 
     // An unknown room is unknown everywhere.
     assert_eq!(http(b_addr, "/api/rooms/nope").await.0, 404);

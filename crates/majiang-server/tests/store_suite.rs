@@ -5,7 +5,7 @@
 use majiang_testkit::pg as pg_cluster;
 
 use majiang::table::{Action, Player};
-use majiang_server::protocol::{RoomConfig, RoomStatus};
+use majiang_server::protocol::{RoomConfig, RoomStatus, SeatConfig};
 use majiang_server::store::{
     self, Acquired, Fence, Lease, PgStore, SqliteStore, Store, StoreError, StoredAction, StoredRoom,
 };
@@ -29,6 +29,8 @@ async fn suite(s: Arc<dyn Store>) {
     rooms_and_actions(s.as_ref()).await;
     leases(s.as_ref()).await;
     fencing(s.as_ref()).await;
+    lease_round_reads(s.as_ref()).await;
+    waiting_rooms_expire(s.as_ref()).await;
     ledgers(s.as_ref()).await;
 }
 
@@ -89,8 +91,17 @@ async fn rooms_and_actions(s: &dyn Store) {
         action: Action::Pass,
     };
     s.append_action("r1", &a, None).await.unwrap();
-    // The same seq twice is refused: the log has no duplicates.
-    assert!(s.append_action("r1", &a, None).await.is_err());
+    // Another action at a stored position is refused: the log has no duplicates. The same
+    // action again is an earlier try that landed: accepted, and stored once.
+    let other = StoredAction {
+        action: Action::Discard("6m".parse().unwrap()),
+        ..a
+    };
+    assert!(matches!(
+        s.append_action("r1", &other, None).await,
+        Err(StoreError::Conflict { seq: 0, .. })
+    ));
+    s.append_action("r1", &a, None).await.unwrap();
     s.append_action("r1", &b, None).await.unwrap();
     let back = s.room("r1").await.unwrap().unwrap();
     assert_eq!(back.seed, u64::MAX - 3);
@@ -194,6 +205,103 @@ async fn leases(s: &dyn Store) {
     s.release_lease("l1", b).await.unwrap();
 }
 
+/// A room of four seats, `people` of them people (the rest bots), in `status`.
+fn room_of(id: &str, created: i64, status: RoomStatus, people: usize) -> StoredRoom {
+    let seats = (0..4)
+        .map(|i| SeatConfig {
+            name: format!("s{i}"),
+            bot: i >= people,
+            bot_kind: None,
+        })
+        .collect();
+    StoredRoom {
+        config: RoomConfig {
+            seats,
+            ..RoomConfig::default()
+        },
+        status,
+        ..room(id, created)
+    }
+}
+
+fn ids(rooms: Vec<StoredRoom>) -> Vec<String> {
+    rooms.into_iter().map(|r| r.id).collect()
+}
+
+/// What a lease round reads, and only that, a bounded page each: the rooms to take over (leases
+/// run out; matches of bots only that nobody holds) and the other nodes' live rooms.
+async fn lease_round_reads(s: &dyn Store) {
+    use RoomStatus::{Finished, HandOver, Playing, Waiting};
+    let (a, b) = ("http://a:1", "http://b:2");
+    for (id, created, status, people) in [
+        ("o1", 101, Playing, 1),
+        ("o2", 102, Playing, 0),
+        ("o3", 103, Playing, 1),
+        ("o4", 104, Waiting, 0),
+        ("o5", 105, Playing, 0),
+        ("o6", 106, Finished, 0),
+        ("o7", 107, HandOver, 2),
+    ] {
+        s.create_room(&room_of(id, created, status, people))
+            .await
+            .unwrap();
+    }
+    // o1, o6 and o7: a's leases run out (a died); o5: b's, live.
+    for id in ["o1", "o6", "o7"] {
+        held(s.acquire_lease(id, a, 1).await.unwrap(), a);
+    }
+    held(s.acquire_lease("o5", b, 60_000).await.unwrap(), b);
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    // Orphans, oldest first: leases run out (whoever held them) and the bots-only match o2
+    // that nobody holds. Not o3 (a match with a person, loaded when someone opens it), o4
+    // (waiting), o5 (b's live lease), o6 (finished) nor the rooms of the other checks.
+    let engine = s.engine();
+    assert_eq!(
+        ids(s.orphan_rooms(100).await.unwrap()),
+        ["o1", "o2", "o7"],
+        "{engine}"
+    );
+    assert_eq!(
+        ids(s.orphan_rooms(2).await.unwrap()),
+        ["o1", "o2"],
+        "{engine}"
+    );
+    // The other nodes' live rooms, newest first: for a, b's o5 and l2 (held in `leases`).
+    assert_eq!(
+        ids(s.rooms_leased_elsewhere(a, 100).await.unwrap()),
+        ["o5", "l2"]
+    );
+    assert_eq!(ids(s.rooms_leased_elsewhere(a, 1).await.unwrap()), ["o5"]);
+    assert!(s.rooms_leased_elsewhere(b, 100).await.unwrap().is_empty());
+    // b takes o1 over: no longer an orphan, and a sees it as b's.
+    held(s.acquire_lease("o1", b, 60_000).await.unwrap(), b);
+    assert_eq!(ids(s.orphan_rooms(100).await.unwrap()), ["o2", "o7"]);
+    assert_eq!(
+        ids(s.rooms_leased_elsewhere(a, 100).await.unwrap()),
+        ["o5", "o1", "l2"]
+    );
+    for id in ["o1", "o5", "o6", "o7"] {
+        s.release_lease(id, a).await.unwrap();
+        s.release_lease(id, b).await.unwrap();
+    }
+}
+
+/// An expired waiting room leaves the store with its lease; a room whose match started stays.
+async fn waiting_rooms_expire(s: &dyn Store) {
+    assert!(s.delete_waiting_room("r0").await.unwrap(), "{}", s.engine());
+    assert_eq!(s.room("r0").await.unwrap(), None);
+    // l2 is waiting under b's lease: both go.
+    assert!(s.delete_waiting_room("l2").await.unwrap());
+    assert_eq!(s.lease("l2").await.unwrap(), None);
+    assert_eq!(s.room("l2").await.unwrap(), None);
+    // Started (o3 in play, r1 finished, f1 holding actions): kept.
+    for id in ["o3", "r1", "f1"] {
+        assert!(!s.delete_waiting_room(id).await.unwrap(), "{id}");
+        assert!(s.room(id).await.unwrap().is_some(), "{id}");
+    }
+    assert!(!s.delete_waiting_room("nope").await.unwrap());
+}
+
 fn discard(seq: u64) -> StoredAction {
     StoredAction {
         seq,
@@ -236,29 +344,47 @@ async fn fencing(s: &dyn Store) {
     assert!(is_fenced(
         s.append_action("f1", &discard(1), Some(&old)).await
     ));
-    // a's lease runs out (a paused): its writes are refused even before anyone takes over.
+    // a's lease runs out (a paused, or the database away): its writes are refused even
+    // before anyone takes over — as lapsed, since the lease is still a's to renew.
     tokio::time::sleep(Duration::from_millis(250)).await;
-    assert!(is_fenced(
-        s.append_action("f1", &discard(1), Some(&fa)).await
+    assert!(matches!(
+        s.append_action("f1", &discard(1), Some(&fa)).await,
+        Err(StoreError::LeaseLapsed { ref room }) if room == "f1"
     ));
+    // Renewed by a with the same epoch (nobody took the room meanwhile), the same fence
+    // writes again.
+    assert_eq!(s.renew_leases(a, 150).await.unwrap(), ["f1"]);
+    s.append_action("f1", &discard(1), Some(&fa)).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(250)).await;
     // b takes over; a renewing finds nothing, and a's old fence stays refused.
     let fb = held(s.acquire_lease("f1", b, 60_000).await.unwrap(), b);
     assert!(fb.epoch > fa.epoch);
     assert!(s.renew_leases(a, 60_000).await.unwrap().is_empty());
     assert!(is_fenced(
-        s.append_action("f1", &discard(1), Some(&fa)).await
+        s.append_action("f1", &discard(2), Some(&fa)).await
     ));
-    s.append_action("f1", &discard(1), Some(&fb)).await.unwrap();
-    // A position stored already is a conflict (the writer's copy is stale), not a fence.
+    s.append_action("f1", &discard(2), Some(&fb)).await.unwrap();
+    // The same write again under the same fence (a retry after a time-out that had landed):
+    // accepted, nothing added. Under a's stale fence the very same action stays refused.
+    s.append_action("f1", &discard(2), Some(&fb)).await.unwrap();
+    assert!(is_fenced(
+        s.append_action("f1", &discard(2), Some(&fa)).await
+    ));
+    // Another action at a stored position is a conflict (the writer's copy is stale), not a
+    // fence.
+    let other = |seq| StoredAction {
+        player: Player(1),
+        ..discard(seq)
+    };
     assert!(matches!(
-        s.append_action("f1", &discard(1), Some(&fb)).await,
-        Err(StoreError::Conflict { ref room, seq: 1 }) if room == "f1"
+        s.append_action("f1", &other(2), Some(&fb)).await,
+        Err(StoreError::Conflict { ref room, seq: 2 }) if room == "f1"
     ));
     assert!(matches!(
-        s.append_action("f1", &discard(0), None).await,
+        s.append_action("f1", &other(0), None).await,
         Err(StoreError::Conflict { seq: 0, .. })
     ));
-    // Only a's write under its live lease and b's are in the log.
+    // Only a's writes under its lease and b's are in the log.
     let seqs: Vec<u64> = s
         .actions("f1")
         .await
@@ -266,15 +392,15 @@ async fn fencing(s: &dyn Store) {
         .iter()
         .map(|x| x.seq)
         .collect();
-    assert_eq!(seqs, [0, 1]);
+    assert_eq!(seqs, [0, 1, 2]);
     // a taking the room back (after b released it) gets a new epoch; b's old one is refused.
     s.release_lease("f1", b).await.unwrap();
     let fa2 = held(s.acquire_lease("f1", a, 60_000).await.unwrap(), a);
     assert!(fa2.epoch > fb.epoch);
     assert!(is_fenced(
-        s.append_action("f1", &discard(2), Some(&fb)).await
+        s.append_action("f1", &discard(3), Some(&fb)).await
     ));
-    s.append_action("f1", &discard(2), Some(&fa2))
+    s.append_action("f1", &discard(3), Some(&fa2))
         .await
         .unwrap();
     s.release_lease("f1", a).await.unwrap();
@@ -292,7 +418,8 @@ async fn sqlite_file_reopens() {
     suite(store::open(path.to_str().unwrap()).await.unwrap()).await;
     let again = store::open(path.to_str().unwrap()).await.unwrap();
     assert_eq!(again.engine(), "sqlite");
-    assert_eq!(again.rooms().await.unwrap().len(), 5);
+    // r0, r1, l1, l2, f1 and o1 to o7, less the expired r0 and l2.
+    assert_eq!(again.rooms().await.unwrap().len(), 10);
     assert!(again.ledger("g1").await.unwrap().is_some());
 }
 
@@ -308,7 +435,8 @@ async fn postgres() {
     suite(Arc::new(s)).await;
     let again = store::open(&url).await.unwrap();
     assert_eq!(again.engine(), "postgres");
-    assert_eq!(again.rooms().await.unwrap().len(), 5);
+    // r0, r1, l1, l2, f1 and o1 to o7, less the expired r0 and l2.
+    assert_eq!(again.rooms().await.unwrap().len(), 10);
     // A bad address is a typed error with a message, not a panic.
     let bad = store::open("postgres://nobody@127.0.0.1:1/none").await;
     assert!(bad.is_err());

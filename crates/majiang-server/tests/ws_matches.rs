@@ -4,18 +4,18 @@
 
 mod common;
 
-use common::{Client, assert_private, config, play_to_the_end, play_with_bot, start_server};
-use majiang::table::Ruleset;
-use serde_json::{Value, json};
+use common::{
+    Client, assert_private, chair, config, legal, play_to_the_end, play_with_bot, rate_limited,
+    start_server, status,
+};
+use majiang::table::{Action, Player, Ruleset};
+use majiang_server::protocol::{RoomStatus, ServerMsg};
+use serde_json::json;
 use std::sync::Arc;
 
-async fn chair_of(client: &mut Client, seat: usize) -> u64 {
-    loop {
-        let m = client.until("state").await;
-        if let Some(p) = m["seats"][seat]["player"].as_u64() {
-            return p;
-        }
-    }
+async fn chair_of(client: &mut Client, seat: usize) -> Player {
+    let st = client.state_where(|m| chair(m, seat).is_some()).await;
+    chair(&st, seat).unwrap()
 }
 
 /// Every seat a WebSocket client driven by one of the library's bots: whole matches of every
@@ -51,15 +51,12 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
             let mut bot = majiang::bots::by_name(kind, &ruleset, (i * 10 + s) as u64).unwrap();
             tasks.push(tokio::spawn(async move {
                 let mut c = Client::connect(addr, &room, Some(&token)).await;
-                let welcome = c.until("welcome").await;
-                assert_eq!(welcome["seat"], s);
+                assert_eq!(c.welcome().await, Some(s));
                 // The room starts by itself once every person seat has joined.
-                let me = loop {
-                    let st = c.until("state").await;
-                    if st["status"] == "playing" {
-                        break st["seats"][s]["player"].as_u64().unwrap();
-                    }
-                };
+                let st = c
+                    .state_where(|m| status(m) == Some(RoomStatus::Playing))
+                    .await;
+                let me = chair(&st, s).unwrap();
                 let acked = play_with_bot(&mut c, me, bot.as_mut()).await;
                 (acked, c.seen.len())
             }));
@@ -71,38 +68,49 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
             total += acked;
         }
         // The spectator saw the same match, without anyone's concealed tiles.
-        let over = loop {
+        let (standings, final_ledger) = loop {
             let m = spectator.recv().await.unwrap();
-            assert_private(&m, None);
-            if m["type"] == "match_over" {
-                break m;
+            assert_private(spectator.last_json(), None);
+            if let ServerMsg::MatchOver { standings, ledger } = m {
+                break (standings, ledger);
             }
         };
-        let last = spectator.until("state").await;
-        assert_eq!(last["status"], "finished");
-        let results: Vec<_> = spectator
+        let ServerMsg::State {
+            status: last_status,
+            actions: last_actions,
+            ..
+        } = spectator.state().await
+        else {
+            unreachable!()
+        };
+        assert_eq!(last_status, RoomStatus::Finished);
+        let live: Vec<&ServerMsg> = spectator
             .seen
             .iter()
-            .filter(|m| m["type"] == "hand_result")
-            .map(|m| &m["settlement"])
+            .filter(|m| matches!(m, ServerMsg::HandResult { .. }))
+            .collect();
+        let results: Vec<_> = live
+            .iter()
+            .map(|m| match m {
+                ServerMsg::HandResult { settlement, .. } => settlement,
+                _ => unreachable!(),
+            })
             .collect();
         assert!(
             (1..=2).contains(&results.len()),
             "{rules}: at most two hands"
         );
         // Each hand's ledger is the one before plus its payments; the last is the final one.
-        #[allow(clippy::needless_range_loop)]
         for w in results.windows(2) {
             for chair in 0..n {
                 assert_eq!(
-                    w[1]["ledger"][chair].as_i64().unwrap(),
-                    w[0]["ledger"][chair].as_i64().unwrap()
-                        + w[1]["payments"][chair].as_i64().unwrap()
+                    w[1].ledger[chair],
+                    w[0].ledger[chair] + w[1].payments[chair]
                 );
             }
         }
-        assert_eq!(results.last().unwrap()["ledger"], over["ledger"]);
-        assert_eq!(over["standings"].as_array().unwrap().len(), n);
+        assert_eq!(results.last().unwrap().ledger, final_ledger);
+        assert_eq!(standings.len(), n);
         // The log of the finished match replays to the same end.
         let log = majiang_server::replay::finished_log(app.store().as_ref(), &room)
             .await
@@ -118,7 +126,7 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
             .iter()
             .filter(|a| a.action != majiang::table::Action::Pass)
             .count() as u64;
-        assert_eq!(last["actions"].as_u64(), Some(public), "{rules}");
+        assert_eq!(last_actions, public, "{rules}");
         let frames = majiang_server::replay::frames(&log).unwrap();
         let jsonl = majiang_server::replay::jsonl(&log).unwrap();
         let report = majiang::table::replay(&jsonl);
@@ -127,26 +135,30 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
             "{rules}: the library replays the log: {report:?}"
         );
         assert_eq!(
-            json!(frames.last().unwrap().ledger),
-            over["ledger"],
+            frames.last().unwrap().ledger,
+            final_ledger,
             "{rules}: replay ends at the same standings"
         );
         // The frame that ends each hand shows the hands and payments as the live result did.
-        let live: Vec<&Value> = spectator
-            .seen
-            .iter()
-            .filter(|m| m["type"] == "hand_result")
-            .collect();
-        let ends: Vec<Value> = frames
-            .iter()
-            .filter(|f| f.reveal.is_some())
-            .map(|f| json!(f))
-            .collect();
+        let ends: Vec<_> = frames.iter().filter(|f| f.reveal.is_some()).collect();
         assert_eq!(ends.len(), live.len(), "{rules}: a summary frame per hand");
         for (frame, result) in ends.iter().zip(&live) {
-            assert_eq!(frame["reveal"], result["reveal"], "{rules}: the same hands");
+            let ServerMsg::HandResult {
+                reveal,
+                payments_explained,
+                ..
+            } = result
+            else {
+                unreachable!()
+            };
             assert_eq!(
-                frame["payments_explained"], result["payments_explained"],
+                frame.reveal.as_ref(),
+                Some(reveal),
+                "{rules}: the same hands"
+            );
+            assert_eq!(
+                frame.payments_explained.as_ref(),
+                Some(payments_explained),
                 "{rules}: the same payments"
             );
         }
@@ -198,12 +210,7 @@ async fn bad_messages_are_refused_and_change_nothing() {
     let mut spectator = Client::connect(addr, &room, None).await;
     // Once the bots have played up to a person, that person is the actor: wait for the first
     // state that asks one of them to act.
-    let has_legal = |m: &serde_json::Value| {
-        m["type"] == "state"
-            && m["observation"]["legal_actions"]
-                .as_array()
-                .is_some_and(|l| !l.is_empty())
-    };
+    let has_legal = |m: &ServerMsg| !legal(m).is_empty();
     loop {
         let asked = tokio::select! {
             m = a.recv() => has_legal(&m.expect("open")),
@@ -218,33 +225,34 @@ async fn bad_messages_are_refused_and_change_nothing() {
     let (actor, other, before, other_state) = if has_legal(&sa) {
         (&mut a, &mut b, sa, sb)
     } else {
-        assert!(has_legal(&sb), "someone must act: {sa} {sb}");
+        assert!(has_legal(&sb), "someone must act: {sa:?} {sb:?}");
         (&mut b, &mut a, sb, sa)
     };
-    let actions = before["actions"].clone();
-    let legal = before["observation"]["legal_actions"].clone();
-    let concealed = before["observation"]["concealed"].clone();
+    let ServerMsg::State {
+        actions,
+        observation: Some(observation),
+        ..
+    } = &before
+    else {
+        unreachable!("a state offering actions has an observation")
+    };
+    let offered = &observation.legal_actions;
 
-    let refused = |m: &serde_json::Value| m["type"] == "error";
     // Out of turn: the other person, if they have nothing to decide.
-    if other_state["observation"]["legal_actions"]
-        .as_array()
-        .unwrap()
-        .is_empty()
-    {
-        let seq = other.act(&json!("pass")).await;
-        let e = other.until("error").await;
-        assert_eq!(e["seq"], seq);
+    if legal(&other_state).is_empty() {
+        let seq = other.act(Action::Pass).await;
+        let (refused, _) = other.error().await;
+        assert_eq!(refused, Some(seq));
     }
     // Not in the legal list: a discard of a tile the actor does not hold, or a made-up kong.
-    let held = concealed.as_str().unwrap().to_string();
     let absent = ["1m", "9p", "5s", "1z", "7z", "2m"]
         .into_iter()
-        .find(|t| !legal.as_array().unwrap().contains(&json!({"discard": t})))
+        .map(|t| Action::Discard(t.parse().unwrap()))
+        .find(|d| !offered.contains(d))
         .unwrap();
-    let seq = actor.act(&json!({"discard": absent})).await;
-    let e = actor.until("error").await;
-    assert_eq!(e["seq"], seq, "{held}: {e}");
+    let seq = actor.act(absent).await;
+    let (refused, why) = actor.error().await;
+    assert_eq!(refused, Some(seq), "{}: {why}", observation.concealed);
     // Malformed, unknown fields, binary, oversized.
     for text in [
         "not json",
@@ -253,16 +261,22 @@ async fn bad_messages_are_refused_and_change_nothing() {
         r#"{"type":"dance"}"#,
     ] {
         actor.send_text(text).await;
-        let e = actor.until("error").await;
-        assert!(refused(&e));
+        actor.error().await;
     }
     // Spectators cannot act.
-    spectator.act(&json!("pass")).await;
-    spectator.until("error").await;
+    spectator.act(Action::Pass).await;
+    spectator.error().await;
     // Nothing changed.
-    let after = actor.fresh_state().await;
-    assert_eq!(after["actions"], actions);
-    assert_eq!(after["observation"], before["observation"]);
+    let ServerMsg::State {
+        actions: actions_after,
+        observation: observation_after,
+        ..
+    } = actor.fresh_state().await
+    else {
+        unreachable!()
+    };
+    assert_eq!(actions_after, *actions);
+    assert_eq!(observation_after.as_deref(), Some(observation.as_ref()));
     // An oversized message closes the connection (the WebSocket layer refuses it).
     let big = format!(r#"{{"type":"sync","pad":"{}"}}"#, "x".repeat(5000));
     actor.send_text(&big).await;
@@ -273,7 +287,7 @@ async fn bad_messages_are_refused_and_change_nothing() {
                 closed = true;
                 break;
             }
-            Some(m) => assert_ne!(m["type"], "ack"),
+            Some(m) => assert!(!matches!(m, ServerMsg::Ack { .. }), "{m:?}"),
         }
     }
     assert!(closed, "an oversized message ends the connection");
@@ -286,12 +300,12 @@ async fn floods_are_rate_limited() {
     let created = app.create_room(config(json!({}))).await.unwrap();
     let mut c = Client::connect(addr, &created.room, created.seats[0].token.as_deref()).await;
     for _ in 0..60 {
-        c.send_text(r#"{"type":"sync"}"#).await;
+        c.sync().await;
     }
     let mut limited = false;
     for _ in 0..200 {
         let Some(m) = c.recv().await else { break };
-        if m["type"] == "error" && m["message"].as_str().unwrap().contains("rate limit") {
+        if rate_limited(&m) {
             limited = true;
             break;
         }
@@ -332,32 +346,35 @@ async fn the_claim_timer_passes_for_a_silent_seat() {
     let mut c = Client::connect(addr, &created.room, created.seats[0].token.as_deref()).await;
     let mut windows = 0;
     let mut waiting = false;
-    c.send_text(r#"{"type":"sync"}"#).await;
+    c.sync().await;
     loop {
         let m = c.recv().await.expect("open");
-        match m["type"].as_str().unwrap() {
-            "match_over" => break,
-            "hand_result" => c.send_text(r#"{"type":"continue"}"#).await,
-            "ack" => waiting = false,
-            "error" => {
+        match &m {
+            ServerMsg::MatchOver { .. } => break,
+            ServerMsg::HandResult { .. } => c.go_on().await,
+            ServerMsg::Ack { .. } => waiting = false,
+            ServerMsg::Error { .. } => {
                 waiting = false;
                 c.resync_if_limited(&m).await;
             }
-            "state" if !waiting => {
-                let legal = m["observation"]["legal_actions"].as_array().cloned();
-                let Some(legal) = legal else { continue };
-                if legal.contains(&json!("pass")) {
+            ServerMsg::State {
+                claim_deadline_ms,
+                observation: Some(o),
+                ..
+            } if !waiting => {
+                let legal = &o.legal_actions;
+                if legal.contains(&Action::Pass) {
                     // A claim: stay silent, the timer must run for us.
-                    if m["claim_deadline_ms"].as_u64().is_some_and(|ms| ms <= 500) {
+                    if claim_deadline_ms.is_some_and(|ms| ms <= 500) {
                         windows += 1;
                     }
                     continue;
                 }
-                if let Some(d) = legal.iter().find(|a| a.get("discard").is_some()) {
-                    c.act(d).await;
+                if let Some(d) = legal.iter().find(|a| matches!(a, Action::Discard(_))) {
+                    c.act(*d).await;
                     waiting = true;
                 } else if let Some(a) = legal.first() {
-                    c.act(a).await;
+                    c.act(*a).await;
                     waiting = true;
                 }
             }

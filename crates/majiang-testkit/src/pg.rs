@@ -104,29 +104,97 @@ impl PgCluster {
         if !init.as_ref().is_ok_and(|o| o.status.success()) {
             return skip(&format!("initdb failed: {}", describe(&init)));
         }
+        if let Err(why) = cluster.run_postmaster() {
+            return skip(&why);
+        }
+        Some(cluster)
+    }
+
+    /// `pg_ctl start` on the cluster's folder and port; the error says why it failed.
+    fn run_postmaster(&self) -> Result<(), String> {
         let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
-            cluster.dir.path().display()
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200",
+            self.port,
+            self.dir.path().display()
         );
-        let log = cluster.dir.path().join("postgres.log");
-        let start = cluster.run(
+        let log = self.dir.path().join("postgres.log");
+        let data = self.data();
+        let start = self.run(
             "pg_ctl",
             &[
                 "-D",
-                data.to_str()?,
+                &data.to_string_lossy(),
                 "-o",
                 &options,
                 "-l",
-                log.to_str()?,
+                &log.to_string_lossy(),
                 "-w",
                 "start",
             ],
         );
         if !start.as_ref().is_ok_and(|o| o.status.success()) {
             let log = std::fs::read_to_string(&log).unwrap_or_default();
-            return skip(&format!("pg_ctl start failed: {}\n{log}", describe(&start)));
+            return Err(format!("pg_ctl start failed: {}\n{log}", describe(&start)));
         }
-        Some(cluster)
+        Ok(())
+    }
+
+    /// Stops the database for real (`pg_ctl stop -m fast`: every connection is cut); the data
+    /// stays, and [`PgCluster::restart`] brings it back on the same port.
+    pub fn stop(&self) {
+        let data = self.data();
+        let stopped = self.run(
+            "pg_ctl",
+            &["-D", &data.to_string_lossy(), "-m", "fast", "-w", "stop"],
+        );
+        assert!(
+            stopped.as_ref().is_ok_and(|o| o.status.success()),
+            "pg_ctl stop: {}",
+            describe(&stopped)
+        );
+    }
+
+    /// Starts the database again after [`PgCluster::stop`], on the same folder and port.
+    pub fn restart(&self) {
+        if let Err(why) = self.run_postmaster() {
+            panic!("{why}");
+        }
+    }
+
+    /// The process ids of the running postmaster and all its children (backends, background
+    /// workers): the processes to freeze with SIGSTOP for a database that stops answering
+    /// without closing a connection.
+    pub fn pids(&self) -> Vec<u32> {
+        let pidfile = self.data().join("postmaster.pid");
+        let Some(master) = std::fs::read_to_string(pidfile)
+            .ok()
+            .and_then(|s| s.lines().next().and_then(|l| l.trim().parse::<u32>().ok()))
+        else {
+            return Vec::new();
+        };
+        let mut pids = vec![master];
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            // /proc/PID/stat: "pid (comm) state ppid ..."; comm may hold spaces, so read after
+            // its closing parenthesis.
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                .and_then(|p| p.parse::<u32>().ok());
+            if ppid == Some(master) {
+                pids.push(pid);
+            }
+        }
+        pids
     }
 
     fn data(&self) -> PathBuf {

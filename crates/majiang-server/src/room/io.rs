@@ -40,6 +40,9 @@ pub enum Input {
 pub enum WriteFailure {
     /// Another process holds the room's lease now: stop running it.
     Fenced,
+    /// The room's lease ran out while the database was away, and nobody took the room over:
+    /// the database answers again, so try again soon (the lease task renews the lease).
+    LeaseLapsed,
     /// Anything else (the database is down, a time-out): try again.
     Failed(String),
 }

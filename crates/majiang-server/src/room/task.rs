@@ -327,6 +327,9 @@ async fn perform(
             Ok(Err(StoreError::Fenced { .. } | StoreError::Conflict { .. })) => {
                 Err(WriteFailure::Fenced)
             }
+            // A lease that only ran out (the database was away) is renewed by the lease task:
+            // the write is tried again soon.
+            Ok(Err(StoreError::LeaseLapsed { .. })) => Err(WriteFailure::LeaseLapsed),
             Ok(Err(e)) => Err(WriteFailure::Failed(e.to_string())),
             Err(_) => Err(WriteFailure::Failed("timed out".into())),
         };

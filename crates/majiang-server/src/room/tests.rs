@@ -24,6 +24,8 @@ struct Harness {
     stored: Vec<StoredAction>,
     /// Writes fail (the database is down).
     down: bool,
+    /// Writes are refused as lapsed (the lease ran out; nobody took the room over).
+    lapsed: bool,
     /// Writes are fenced (another process holds the room).
     fenced: bool,
     wake: Option<u64>,
@@ -56,6 +58,7 @@ impl Harness {
             seen: Vec::new(),
             stored: Vec::new(),
             down: false,
+            lapsed: false,
             fenced: false,
             wake: None,
             stopped: false,
@@ -76,6 +79,8 @@ impl Harness {
                         self.seen.push(Seen::Write(w.clone()));
                         let result = if self.fenced {
                             Err(WriteFailure::Fenced)
+                        } else if self.lapsed {
+                            Err(WriteFailure::LeaseLapsed)
                         } else if self.down {
                             Err(WriteFailure::Failed("database down".into()))
                         } else {
@@ -284,7 +289,7 @@ fn a_failed_write_is_retried_with_backoff_then_acknowledged() {
     h.msg(1, ClientMsg::Action { seq: 3, action });
     assert!(h.acks(1).is_empty(), "not stored: not acknowledged");
     assert_eq!(h.room.actions() as usize, stored, "not applied");
-    // Retries at 100, then 200, 400, 800, 1000, 1000 ms after each failure.
+    // Retries at 100, then 200, 400, 500, 500, 500 ms after each failure.
     let mut tries = Vec::new();
     for _ in 0..6 {
         let at = h.wake.expect("a retry is due");
@@ -292,9 +297,18 @@ fn a_failed_write_is_retried_with_backoff_then_acknowledged() {
         h.now = at;
         h.input(Input::Timer);
     }
-    assert_eq!(tries, [100, 200, 400, 800, 1000, 1000]);
+    assert_eq!(tries, [100, 200, 400, 500, 500, 500]);
     assert!(h.acks(1).is_empty());
-    // The store is back: the next try stores it, within a second.
+    // The store answers again, but the room's lease ran out meanwhile: the next try comes
+    // soon (the backoff starts afresh), not after the longest wait.
+    h.lapsed = true;
+    let at = h.wake.expect("a retry is due");
+    h.now = at;
+    h.input(Input::Timer);
+    assert!(h.acks(1).is_empty(), "refused: not acknowledged");
+    assert_eq!(h.wake.map(|w| w - h.now), Some(RETRY_FIRST_MS));
+    h.lapsed = false;
+    // The store is back: the next try stores it, within half a second.
     h.down = false;
     let back = h.now;
     let at = h.wake.unwrap();

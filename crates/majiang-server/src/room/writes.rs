@@ -15,7 +15,7 @@ use majiang::driver::Decision;
 pub const RETRY_FIRST_MS: u64 = 100;
 /// The longest wait between two tries of a write (a room resumes within this long after the
 /// store is back).
-pub const RETRY_MAX_MS: u64 = 1_000;
+pub const RETRY_MAX_MS: u64 = 500;
 
 /// A write in progress, and what to do once it is stored.
 #[derive(Debug, Clone)]
@@ -81,6 +81,13 @@ impl Room {
                     out.push(Output::Close { conn: c.id });
                 }
                 out.push(Output::Stop);
+            }
+            Err(WriteFailure::LeaseLapsed) => {
+                // The database answers again: start the backoff afresh, so the write lands
+                // soon after the lease task renewed the lease.
+                self.attempts = 1;
+                self.retry_at = Some(now.saturating_add(RETRY_FIRST_MS));
+                tracing::warn!("not stored: the lease ran out meanwhile; retrying once renewed");
             }
             Err(WriteFailure::Failed(e)) => {
                 self.attempts = self.attempts.saturating_add(1);

@@ -49,6 +49,15 @@ pub enum StoreError {
         /// The room.
         room: String,
     },
+    /// The write was refused because the writer's lease ran out (by the database's clock),
+    /// though nobody took the room over: the writer still holds the lease's epoch. Nothing was
+    /// written; the write may be tried again once the writer has renewed its lease (if another
+    /// process takes the room over first, the next try is [`StoreError::Fenced`]).
+    #[error("room {room}: this process's lease ran out; it is renewed before the next try")]
+    LeaseLapsed {
+        /// The room.
+        room: String,
+    },
     /// The action's position is stored already (another process wrote it): the writer's copy
     /// of the match is stale and must be reloaded from the store.
     #[error("room {room}: action {seq} is stored already")]
@@ -145,10 +154,13 @@ pub trait Store: Send + Sync + 'static {
     async fn set_status(&self, room: &str, status: RoomStatus) -> Result<(), StoreError>;
 
     /// Appends an accepted action to a room's match log. A `seq` already stored is refused
-    /// with [`StoreError::Conflict`]: the log has no duplicates. With a `fence`, the write is
+    /// with [`StoreError::Conflict`] (the log has no duplicates) — unless it holds this very
+    /// action and player, written under the writer's own fence: an earlier try of the same
+    /// write that landed although it timed out, answered `Ok` so a retry is harmless. With a `fence`, the write is
     /// accepted only if, in the same statement, `fence.node` holds the room's lease with
-    /// `fence.epoch`, unexpired by the database's clock; otherwise [`StoreError::Fenced`] and
-    /// nothing is written. Without one (a single process, SQLite) no lease is checked.
+    /// `fence.epoch`, unexpired by the database's clock; otherwise nothing is written and the
+    /// answer is [`StoreError::LeaseLapsed`] when that lease is still the writer's but ran out
+    /// (to be renewed, then tried again), else [`StoreError::Fenced`]. Without one (a single process, SQLite) no lease is checked.
     async fn append_action(
         &self,
         room: &str,
@@ -161,6 +173,24 @@ pub trait Store: Send + Sync + 'static {
 
     /// The rooms waiting or in play, oldest first.
     async fn unfinished_rooms(&self) -> Result<Vec<StoredRoom>, StoreError>;
+
+    /// The rooms a lease round may take over, oldest first, at most `limit`: unfinished rooms
+    /// whose lease ran out (by the database's clock), and matches of bots only in play that
+    /// nobody holds a lease on (given up at a shutdown). A waiting room, or a match with
+    /// person seats, that nobody holds is not among them: it is loaded when someone opens it.
+    async fn orphan_rooms(&self, limit: u64) -> Result<Vec<StoredRoom>, StoreError>;
+
+    /// The unfinished rooms another node than `node` holds a live lease on, newest first, at
+    /// most `limit` (the lobby's copy of the other nodes' rooms).
+    async fn rooms_leased_elsewhere(
+        &self,
+        node: &str,
+        limit: u64,
+    ) -> Result<Vec<StoredRoom>, StoreError>;
+
+    /// Deletes room `id`, with its lease, if it is still waiting (no match was ever started in
+    /// it): an expired waiting room leaves the store. True if it was deleted.
+    async fn delete_waiting_room(&self, id: &str) -> Result<bool, StoreError>;
 
     /// A page of the finished rooms, the latest finished first: `limit` of them after skipping
     /// `offset`.

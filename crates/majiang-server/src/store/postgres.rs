@@ -29,6 +29,10 @@ const MIGRATIONS: &[(i32, &str)] = &[
         4,
         include_str!("../../migrations/postgres/0004_lease_epochs.sql"),
     ),
+    (
+        5,
+        include_str!("../../migrations/postgres/0005_unfinished_rooms.sql"),
+    ),
 ];
 
 /// The advisory lock the migrations are applied under ("majiang" in ASCII; any number would do).
@@ -135,6 +139,8 @@ impl PgStore {
 }
 
 const ROOM_COLUMNS: &str = "id, config, tokens, seed, status, created, finished";
+/// The same columns of `rooms r` in a join.
+const R_COLUMNS: &str = "r.id, r.config, r.tokens, r.seed, r.status, r.created, r.finished";
 
 fn row_to_room(row: &tokio_postgres::Row) -> Result<StoredRoom, StoreError> {
     let config: String = row.try_get(1)?;
@@ -242,13 +248,64 @@ impl Store for PgStore {
         };
         match written {
             Ok(1) => Ok(()),
-            Ok(_) => Err(StoreError::Fenced {
-                room: room.to_string(),
-            }),
-            Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => Err(StoreError::Conflict {
-                room: room.to_string(),
-                seq: a.seq,
-            }),
+            Ok(_) => {
+                // Refused: say whether the lease is still the writer's (it only ran out).
+                let mut mine = false;
+                if let Some(f) = fence {
+                    let stmt = client
+                        .prepare_cached(
+                            "SELECT 1 FROM leases WHERE room = $1 AND owner = $2 AND epoch = $3",
+                        )
+                        .await?;
+                    mine = !client
+                        .query(&stmt, &[&room, &f.node, &f.epoch])
+                        .await?
+                        .is_empty();
+                }
+                let room = room.to_string();
+                Err(if mine {
+                    StoreError::LeaseLapsed { room }
+                } else {
+                    StoreError::Fenced { room }
+                })
+            }
+            Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
+                // A try of this very write that timed out may have landed after all (the
+                // database was frozen, then ran it): the same action at the same position,
+                // written under the writer's own epoch, is that try, not a conflict.
+                let stmt = client
+                    .prepare_cached(
+                        "SELECT 1 FROM actions WHERE room = $1 AND seq = $2 AND player = $3
+                         AND action = $4",
+                    )
+                    .await?;
+                let same = !client
+                    .query(&stmt, &[&room, &seq, &player, &action])
+                    .await?
+                    .is_empty();
+                let mine = match fence {
+                    None => true,
+                    Some(f) => {
+                        let stmt = client
+                            .prepare_cached(
+                                "SELECT 1 FROM leases WHERE room = $1 AND owner = $2 AND epoch = $3",
+                            )
+                            .await?;
+                        !client
+                            .query(&stmt, &[&room, &f.node, &f.epoch])
+                            .await?
+                            .is_empty()
+                    }
+                };
+                if same && mine {
+                    Ok(())
+                } else {
+                    Err(StoreError::Conflict {
+                        room: room.to_string(),
+                        seq: a.seq,
+                    })
+                }
+            }
             Err(e) => Err(e.into()),
         }
     }
@@ -271,6 +328,63 @@ impl Store for PgStore {
             .iter()
             .map(row_to_room)
             .collect()
+    }
+
+    async fn orphan_rooms(&self, limit: u64) -> Result<Vec<StoredRoom>, StoreError> {
+        let sql = format!(
+            "SELECT {R_COLUMNS} FROM rooms r LEFT JOIN leases l ON l.room = r.id
+             WHERE r.status <> 'finished' AND (
+                 l.expires <= {NOW_MS}
+                 OR (l.room IS NULL AND r.status <> 'waiting' AND NOT EXISTS (
+                     SELECT 1 FROM jsonb_array_elements(r.config::jsonb -> 'seats') s
+                     WHERE NOT COALESCE((s ->> 'bot')::boolean, false))))
+             ORDER BY r.created, r.id LIMIT $1"
+        );
+        self.query(&sql, &[&(limit as i64)])
+            .await?
+            .iter()
+            .map(row_to_room)
+            .collect()
+    }
+
+    async fn rooms_leased_elsewhere(
+        &self,
+        node: &str,
+        limit: u64,
+    ) -> Result<Vec<StoredRoom>, StoreError> {
+        let sql = format!(
+            "SELECT {R_COLUMNS} FROM rooms r JOIN leases l ON l.room = r.id
+             WHERE r.status <> 'finished' AND l.owner <> $1 AND l.expires > {NOW_MS}
+             ORDER BY r.created DESC, r.id LIMIT $2"
+        );
+        self.query(&sql, &[&node, &(limit as i64)])
+            .await?
+            .iter()
+            .map(row_to_room)
+            .collect()
+    }
+
+    async fn delete_waiting_room(&self, id: &str) -> Result<bool, StoreError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        // Locks the room row: a start racing with this either comes first (and nothing is
+        // deleted) or waits and finds no room.
+        let waiting = !tx
+            .query(
+                "SELECT 1 FROM rooms WHERE id = $1 AND status = 'waiting'
+                 AND NOT EXISTS (SELECT 1 FROM actions WHERE room = $1) FOR UPDATE",
+                &[&id],
+            )
+            .await?
+            .is_empty();
+        if waiting {
+            tx.execute("DELETE FROM leases WHERE room = $1", &[&id])
+                .await?;
+            tx.execute("DELETE FROM rooms WHERE id = $1", &[&id])
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(waiting)
     }
 
     async fn finished_rooms(&self, offset: u64, limit: u64) -> Result<Vec<StoredRoom>, StoreError> {

@@ -74,6 +74,11 @@ impl SqliteStore {
              CREATE TABLE IF NOT EXISTS lease_epochs (last INTEGER NOT NULL);
              INSERT INTO lease_epochs (last) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM lease_epochs);",
         )?;
+        // The lease round reads only unfinished rooms, a bounded page at a time.
+        conn.execute_batch(
+            "CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms (created, id)
+             WHERE status <> 'finished'",
+        )?;
         // Databases from before fencing lack the leases' epochs.
         let has_epoch: bool = conn
             .prepare("SELECT 1 FROM pragma_table_info('leases') WHERE name = 'epoch'")?
@@ -86,7 +91,8 @@ impl SqliteStore {
         })
     }
 
-    /// The rooms a `WHERE … ORDER BY …` clause picks.
+    /// The rooms picked by `clause`, which follows `FROM rooms`: the table's alias `r`, any
+    /// joins, then `WHERE … ORDER BY …`.
     fn rooms_where(
         &self,
         clause: &str,
@@ -94,7 +100,7 @@ impl SqliteStore {
     ) -> Result<Vec<StoredRoom>, StoreError> {
         let conn = self.conn();
         let mut stmt = conn.prepare(&format!(
-            "SELECT id, config, tokens, seed, status, created, finished FROM rooms {clause}"
+            "SELECT r.id, r.config, r.tokens, r.seed, r.status, r.created, r.finished FROM rooms {clause}"
         ))?;
         let rows = stmt.query_map(params, row_to_room)?;
         let mut out = Vec::new();
@@ -188,16 +194,50 @@ impl Store for SqliteStore {
         };
         match written {
             Ok(1) => Ok(()),
-            Ok(_) => Err(StoreError::Fenced {
-                room: room.to_string(),
-            }),
+            Ok(_) => {
+                // Refused: say whether the lease is still the writer's (it only ran out).
+                let mine = match fence {
+                    Some(f) => conn
+                        .prepare(
+                            "SELECT 1 FROM leases WHERE room = ?1 AND owner = ?2 AND epoch = ?3",
+                        )?
+                        .exists(params![room, f.node, f.epoch])?,
+                    None => false,
+                };
+                let room = room.to_string();
+                Err(if mine {
+                    StoreError::LeaseLapsed { room }
+                } else {
+                    StoreError::Fenced { room }
+                })
+            }
             Err(rusqlite::Error::SqliteFailure(e, _))
                 if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
             {
-                Err(StoreError::Conflict {
-                    room: room.to_string(),
-                    seq: a.seq,
-                })
+                // The same action at the same position, under the writer's own epoch, is an
+                // earlier try of this write that landed: not a conflict.
+                let same = conn
+                    .prepare(
+                        "SELECT 1 FROM actions WHERE room = ?1 AND seq = ?2 AND player = ?3
+                         AND action = ?4",
+                    )?
+                    .exists(params![room, a.seq as i64, a.player.0, action])?;
+                let mine = match fence {
+                    None => true,
+                    Some(f) => conn
+                        .prepare(
+                            "SELECT 1 FROM leases WHERE room = ?1 AND owner = ?2 AND epoch = ?3",
+                        )?
+                        .exists(params![room, f.node, f.epoch])?,
+                };
+                if same && mine {
+                    Ok(())
+                } else {
+                    Err(StoreError::Conflict {
+                        room: room.to_string(),
+                        seq: a.seq,
+                    })
+                }
             }
             Err(e) => Err(e.into()),
         }
@@ -217,12 +257,62 @@ impl Store for SqliteStore {
     }
 
     async fn unfinished_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
-        self.rooms_where("WHERE status <> 'finished' ORDER BY created, id", params![])
+        self.rooms_where(
+            "r WHERE status <> 'finished' ORDER BY created, id",
+            params![],
+        )
+    }
+
+    async fn orphan_rooms(&self, limit: u64) -> Result<Vec<StoredRoom>, StoreError> {
+        self.rooms_where(
+            &format!(
+                "r LEFT JOIN leases l ON l.room = r.id
+                 WHERE r.status <> 'finished' AND (
+                     l.expires <= {NOW_MS}
+                     OR (l.room IS NULL AND r.status <> 'waiting' AND NOT EXISTS (
+                         SELECT 1 FROM json_each(r.config, '$.seats') s
+                         WHERE NOT COALESCE(json_extract(s.value, '$.bot'), 0))))
+                 ORDER BY r.created, r.id LIMIT ?1"
+            ),
+            params![limit as i64],
+        )
+    }
+
+    async fn rooms_leased_elsewhere(
+        &self,
+        node: &str,
+        limit: u64,
+    ) -> Result<Vec<StoredRoom>, StoreError> {
+        self.rooms_where(
+            &format!(
+                "r JOIN leases l ON l.room = r.id
+                 WHERE r.status <> 'finished' AND l.owner <> ?1 AND l.expires > {NOW_MS}
+                 ORDER BY r.created DESC, r.id LIMIT ?2"
+            ),
+            params![node, limit as i64],
+        )
+    }
+
+    async fn delete_waiting_room(&self, id: &str) -> Result<bool, StoreError> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        let waiting = tx
+            .prepare(
+                "SELECT 1 FROM rooms WHERE id = ?1 AND status = 'waiting'
+                 AND NOT EXISTS (SELECT 1 FROM actions WHERE room = ?1)",
+            )?
+            .exists([id])?;
+        if waiting {
+            tx.execute("DELETE FROM leases WHERE room = ?1", [id])?;
+            tx.execute("DELETE FROM rooms WHERE id = ?1", [id])?;
+        }
+        tx.commit()?;
+        Ok(waiting)
     }
 
     async fn finished_rooms(&self, offset: u64, limit: u64) -> Result<Vec<StoredRoom>, StoreError> {
         self.rooms_where(
-            "WHERE status = 'finished' ORDER BY finished IS NULL, finished DESC, id LIMIT ?1 OFFSET ?2",
+            "r WHERE status = 'finished' ORDER BY finished IS NULL, finished DESC, id LIMIT ?1 OFFSET ?2",
             params![limit as i64, offset as i64],
         )
     }
