@@ -105,10 +105,10 @@ pub struct NotJson {
 }
 
 impl NotJson {
-    /// The error for a person, the path written from `root` (`request.melds[0]: ...`).
-    pub fn into_err(mut self, root: &str) -> PyErr {
+    /// The message for a person, the path written from `root` (`request.melds[0]: ...`).
+    pub fn message_at(mut self, root: &str) -> String {
         self.path.reverse();
-        value_error(format!("{root}{}: {}", self.path.concat(), self.message))
+        format!("{root}{}: {}", self.path.concat(), self.message)
     }
 }
 
