@@ -216,6 +216,19 @@ fn unit_name(py: Python<'_>, unit: Unit) -> &Bound<'_, PyString> {
     }
 }
 
+/// A seat's name as a Python string, interned for the six seats (no new string per answer).
+fn seat_name<'py>(py: Python<'py>, name: &str) -> Bound<'py, PyString> {
+    match name {
+        "east" => intern!(py, "east").clone(),
+        "south" => intern!(py, "south").clone(),
+        "west" => intern!(py, "west").clone(),
+        "north" => intern!(py, "north").clone(),
+        "north_east" => intern!(py, "north_east").clone(),
+        "south_west" => intern!(py, "south_west").clone(),
+        other => PyString::new(py, other),
+    }
+}
+
 /// The answer of `majiang score --json` to a scored request, built straight into Python
 /// objects (the tests compare it with the binary's output).
 fn score_answer_py(
@@ -244,7 +257,7 @@ fn score_answer_py(
                 s.payments.iter().map(|(k, v)| (k.name(), *v)).collect();
             by_name.sort_unstable();
             for (k, v) in by_name {
-                payments.set_item(k, v)?;
+                payments.set_item(seat_name(py, k), v)?;
             }
             answer.set_item(intern!(py, "payments"), payments)?;
             if itemise {
