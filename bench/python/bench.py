@@ -18,8 +18,11 @@ best is the min time, the max rate) and the machine's load average before and af
    the same loop on ``majiang.Table`` directly (``observe`` into numpy arrays, a random action
    from the legal list), without PettingZoo.
 3. ``majiang.VectorEnv`` (self-play, ``--tables`` tables, one core), actions chosen in numpy
-   from the mask (a masked random policy: random scores, illegal ones set to -1, argmax over
-   each row) and, for reference, from the compact legal lists (``random_actions``).
+   from the mask: a masked argmax policy (fixed positive logits per table, as a network's
+   output would be given, times the mask, argmax over each row) and a masked random policy
+   (fresh random scores in [1, 2) every step, times the mask, argmax); for reference, random
+   actions from the compact legal lists (``random_actions``). The numpy policy's own cost a
+   table is printed too.
 
 A peer that cannot be imported is skipped with a message. The peers go in a venv of the bench's
 own: ``python3 -m venv bench/python/.venv; bench/python/.venv/bin/pip install riichienv
@@ -284,13 +287,24 @@ def vector_run(rules: str, tables: int, policy: str) -> Callable[[], int]:
     venv.reset()
     rng = np.random.default_rng(1)
     scores = np.empty((tables, venv.action_space), dtype=np.float32)
+    logits = rng.random((tables, venv.action_space), dtype=np.float32) + 1.0
 
-    def masked_random() -> np.ndarray:
-        rng.random(dtype=np.float32, out=scores)
-        scores[~venv.mask] = -1.0
+    def masked_argmax() -> np.ndarray:
+        np.multiply(logits, venv.mask, out=scores)
         return scores.argmax(axis=1)
 
-    choose = masked_random if policy == "mask" else (lambda: venv.random_actions(rng))
+    def masked_random() -> np.ndarray:
+        # Scores in [1, 2): an illegal action (0 after the mask) never wins the argmax.
+        rng.random(dtype=np.float32, out=scores)
+        np.add(scores, 1.0, out=scores)
+        np.multiply(scores, venv.mask, out=scores)
+        return scores.argmax(axis=1)
+
+    choose = {
+        "argmax": masked_argmax,
+        "random": masked_random,
+        "legal": lambda: venv.random_actions(rng),
+    }[policy]
     for _ in range(50):  # past the first hands' start
         venv.step(choose())
 
@@ -304,17 +318,42 @@ def vector_run(rules: str, tables: int, policy: str) -> Callable[[], int]:
 
 
 def vector_section(seconds: float, rounds: int, tables: int) -> None:
+    policies = {
+        "argmax": "masked argmax of policy logits",
+        "random": "masked random scores, argmax",
+        "legal": "random from the legal lists",
+    }
     runners = {}
-    for r in majiang.RULES:
-        runners[f"{r} mask"] = vector_run(r, tables, "mask")
-    for r in majiang.RULES:
-        runners[f"{r} legal"] = vector_run(r, tables, "legal")
+    for policy in policies:
+        for r in majiang.RULES:
+            runners[f"{r} {policy}"] = vector_run(r, tables, policy)
     rates = interleaved(runners, seconds, rounds)
     for name, v in rates.items():
         rules, policy = name.split()
-        how = "masked random policy (numpy argmax)" if policy == "mask" else "random from the legal lists"
-        print(f"majiang.VectorEnv {rules:9} ({tables} tables), {how:36}: median {statistics.median(v):7.0f} "
-              f"hands/s, best {max(v):7.0f}")
+        print(f"majiang.VectorEnv {rules:9} ({tables} tables), {policies[policy]:31}: median "
+              f"{statistics.median(v):7.0f} hands/s, best {max(v):7.0f}")
+    # What the numpy policies cost alone (no step), a table.
+    venv = majiang.VectorEnv("hongkong", tables, seed=1)
+    venv.reset()
+    rng = np.random.default_rng(2)
+    scores = np.empty((tables, venv.action_space), dtype=np.float32)
+    logits = rng.random((tables, venv.action_space), dtype=np.float32) + 1.0
+
+    def argmax_only() -> int:
+        np.multiply(logits, venv.mask, out=scores)
+        scores.argmax(axis=1)
+        return tables
+
+    def random_only() -> int:
+        rng.random(dtype=np.float32, out=scores)
+        np.add(scores, 1.0, out=scores)
+        np.multiply(scores, venv.mask, out=scores)
+        scores.argmax(axis=1)
+        return tables
+
+    alone = interleaved({"argmax": argmax_only, "random": random_only}, seconds / 4, rounds)
+    for policy, v in alone.items():
+        print(f"   numpy policy alone, {policies[policy]:31}: median {1e6 / statistics.median(v):5.2f} µs a table")
 
 
 def main() -> None:
