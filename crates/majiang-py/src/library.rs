@@ -151,7 +151,8 @@ pub fn analyze(
     to_py(py, &report)
 }
 
-/// Scores a win. `request` is a dict (or its JSON text), as `majiang score --json` reads it:
+/// Scores a win. `request` is a dict (read directly into the library's request, no JSON text
+/// in between) or its JSON text, with the fields `majiang score --json` reads:
 ///
 /// ```text
 /// {"rules": "hongkong" | "hangzhou" | "yangzhou" | "classic",

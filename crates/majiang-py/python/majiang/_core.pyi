@@ -34,7 +34,7 @@ def analyze(
 def score(request: Union[Mapping[str, Any], str]) -> Dict[str, Any]:
     """Scores a win, as ``majiang score --json`` does.
 
-    ``request`` (a dict or its JSON text)::
+    ``request`` (a dict, read directly without JSON text in between, or its JSON text)::
 
         {"rules": "hongkong" | "hangzhou" | "yangzhou" | "classic",
          "options": {"min_fan": 3, ...},            # house rules, all optional

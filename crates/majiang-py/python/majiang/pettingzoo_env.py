@@ -124,9 +124,9 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         if not self._started:
             raise RuntimeError("observe: call reset() first")
-        if agent not in self.agent_name_mapping:
+        chair = self.agent_name_mapping.get(agent)
+        if chair is None:
             raise ValueError(f"agent: no agent {agent!r} (agents: {', '.join(self.possible_agents)})")
-        chair = self.agent_name_mapping[agent]
         self.table.observe_bound(chair)
         if self.copy_observations:
             obs, mask = self._obs_buffers[chair]
@@ -205,8 +205,15 @@ class MajiangOrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[type-
     def last(self, observe: bool = True) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        result: Tuple[Any, float, bool, bool, Dict[str, Any]] = self.env.last(observe)
-        return result
+        inner = self.env
+        agent = inner.agent_selection
+        return (
+            inner.observe(agent) if observe else None,
+            inner._cumulative_rewards[agent],
+            inner.terminations[agent],
+            inner.truncations[agent],
+            inner.infos[agent],
+        )
 
     def step(self, action: Any) -> None:
         if not self._has_reset:
