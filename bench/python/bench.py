@@ -1,24 +1,34 @@
-"""majiang from Python against its peers, measured in the same run, with the ratios.
+"""majiang from Python against its peers, measured in the same run, interleaved, with the ratios.
 
 Times are CPU time of this process (time.process_time: one core, not the wall clock of a
-shared machine). Each measurement runs in ``--rounds`` rounds of ``--seconds``, the peers
-interleaved round by round (riichienv, then each rule set, then again), and the report gives
-the median and the best (min time, max rate) of the rounds, so a burst of load on a shared
-machine moves both sides alike.
+shared machine). Every measurement runs in ``--rounds`` rounds of ``--seconds``; within a
+round the contenders take turns (the peer, then each of ours, then the next round), so a burst
+of load moves both sides alike. The report gives the median and the best round of each (the
+best is the min time, the max rate) and the machine's load average before and after.
 
-1. Four random agents, the same loop for both: every step, every player who must decide gets
-   its encoded observation and legal-action mask, and picks a random legal action. riichienv
-   (riichi, ``RiichiEnv``: ``Observation.encode()`` and ``.mask()``, all deciders per step)
-   against ``majiang.Table`` (``observe()`` into numpy planes and mask, one decider per step).
-2. The vector environment: N tables stepped in Rust per call, random legal actions chosen in
-   numpy, observations and masks written every step: hands per second on one core.
-3. ``majiang.score`` against pymahjonggb's ``MahjongFanCalculator`` (Chinese Official rules) on
-   the same hand, a valid win on both sides (``111m333m555m777m9m`` + ``9m`` by discard: Hong
-   Kong 10 fan, Chinese Official 89), the answers checked before timing.
+1. ``majiang.score`` against pymahjonggb's ``MahjongFanCalculator`` (Chinese Official rules) on
+   the same hands, each a valid win on both sides (answers checked before timing), printed side
+   by side with the ratio pymahjonggb time / majiang time.
+2. The PettingZoo AEC loop with four random legal agents against riichienv's ``RiichiEnv``
+   (riichi) in the same loop: every decision gets its encoded observation and legal-action mask
+   (riichienv: ``Observation.encode()`` and ``.mask()`` for every decider; majiang:
+   ``env.last()``, whose observation holds the planes and the mask) and a random legal action
+   (riichienv: from its legal list; majiang: from the mask's nonzero entries; both with
+   Python's ``random.Random``). For reference,
+   the same loop on ``majiang.Table`` directly (``observe`` into numpy arrays, a random action
+   from the legal list), without PettingZoo.
+3. ``majiang.VectorEnv`` (self-play, ``--tables`` tables, one core), actions chosen in numpy
+   from the mask: a masked argmax policy (fixed positive logits per table, as a network's
+   output would be given, times the mask, argmax over each row) and a masked random policy
+   (fresh random scores in [1, 2) every step, times the mask, argmax); for reference, random
+   actions from the compact legal lists (``random_actions``). The numpy policy's own cost a
+   table is printed too.
 
-A peer that cannot be imported is skipped with a message (``pip install riichienv
-pymahjonggb``, in a venv of their own). Usage: ``python bench/python/bench.py [--seconds S]
-[--rounds R] [--tables N]``.
+A peer that cannot be imported is skipped with a message. The peers go in a venv of the bench's
+own: ``python3 -m venv bench/python/.venv; bench/python/.venv/bin/pip install riichienv
+pymahjonggb numpy pettingzoo gymnasium`` and majiang's wheel (``maturin build --release``).
+Usage: ``python bench/python/bench.py [--seconds S] [--rounds R] [--tables N] [--only
+score,aec,vector]``.
 """
 
 from __future__ import annotations
@@ -29,22 +39,154 @@ import random
 import statistics
 import sys
 import time
+from typing import Callable, Dict, List, Tuple
 
 import numpy as np
 
 import majiang
 
 
-def rounds_of(run, seconds):
-    """One round: calls ``run()`` (which returns units of work done) for ``seconds`` of CPU
-    time; units per second."""
+def rate_of(run: Callable[[], int], seconds: float) -> float:
+    """Calls ``run()`` (which returns units of work done) for ``seconds`` of CPU time; units per
+    CPU second."""
     done, start = 0, time.process_time()
     while time.process_time() - start < seconds:
         done += run()
     return done / (time.process_time() - start)
 
 
-def riichienv_hand_fn():
+def interleaved(runners: Dict[str, Callable[[], int]], seconds: float, rounds: int) -> Dict[str, List[float]]:
+    """Rates of every runner, ``rounds`` rounds, the runners taking turns within each round."""
+    rates: Dict[str, List[float]] = {name: [] for name in runners}
+    for _ in range(rounds):
+        for name, run in runners.items():
+            rates[name].append(rate_of(run, seconds))
+    return rates
+
+
+def load() -> str:
+    return "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+
+
+# --- 1. score ------------------------------------------------------------------------------
+
+#: The hands: (name, majiang's request fields, pymahjonggb's arguments). Seat west, east
+#: dealer and prevailing wind, won on south's discard, no flowers, on both sides.
+SCORE_HANDS = [
+    (
+        "pure straight, full flush",
+        {"concealed": "123456789m234m9m", "winning_tile": "9m"},
+        {"hand": ("W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W2", "W3", "W4", "W9"), "winTile": "W9"},
+    ),
+    (
+        "all pungs, one suit",
+        {"concealed": "111m333m555m777m9m", "winning_tile": "9m"},
+        {"hand": ("W1", "W1", "W1", "W3", "W3", "W3", "W5", "W5", "W5", "W7", "W7", "W7", "W9"), "winTile": "W9"},
+    ),
+    (
+        "seven pairs",
+        {"concealed": "1122m3344p5566s5z", "winning_tile": "5z"},
+        {"hand": ("W1", "W1", "W2", "W2", "B3", "B3", "B4", "B4", "T5", "T5", "T6", "T6", "J1"), "winTile": "J1"},
+    ),
+    (
+        "thirteen orphans",
+        {"concealed": "19m19p19s1234567z", "winning_tile": "1m"},
+        {"hand": ("W1", "W9", "B1", "B9", "T1", "T9", "F1", "F2", "F3", "F4", "J1", "J2", "J3"), "winTile": "W1"},
+    ),
+    (
+        "half flush, dragon pung melded",
+        {
+            "concealed": "123456789m1z",
+            "winning_tile": "1z",
+            "melds": [{"kind": "pung", "tiles": "555z", "from": "north"}],
+        },
+        {"pack": (("PENG", "J1", 1),), "hand": ("W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "F1"), "winTile": "F1"},
+    ),
+]
+
+
+def score_request(fields: dict) -> dict:
+    request = {
+        "rules": "hongkong",
+        "melds": [],
+        "win": "discard",
+        "discarder": "south",
+        "seat": "west",
+        "dealer": "east",
+        "prevailing_wind": "east",
+        "flowers": [],
+        "situation": [],
+    }
+    request.update(fields)
+    return request
+
+
+def gb_arguments(fields: dict) -> dict:
+    args = {
+        "pack": (),
+        "flowerCount": 0,
+        "isSelfDrawn": False,
+        "is4thTile": False,
+        "isAboutKong": False,
+        "isWallLast": False,
+        "seatWind": 2,
+        "prevalentWind": 0,
+    }
+    args.update(fields)
+    return args
+
+
+def score_section(seconds: float, rounds: int) -> None:
+    try:
+        from MahjongGB import MahjongFanCalculator
+    except ImportError:
+        MahjongFanCalculator = None
+        print("pymahjonggb: skipped (not installed: pip install pymahjonggb)")
+    calls = 200
+    runners: Dict[str, Callable[[], int]] = {}
+    totals = {}
+    for name, ours, theirs in SCORE_HANDS:
+        request = score_request(ours)
+        answer = majiang.score(request)
+        assert answer["valid"], (name, answer)
+        totals[name] = [f"{answer['total']} fan"]
+
+        def ours_run(request=request) -> int:
+            score = majiang.score
+            for _ in range(calls):
+                score(request)
+            return calls
+
+        runners[f"majiang {name}"] = ours_run
+        if MahjongFanCalculator is not None:
+            args = gb_arguments(theirs)
+            fans = MahjongFanCalculator(**args)
+            total = sum(f for f, _ in fans)
+            assert total >= 8, (name, fans)
+            totals[name].append(f"{total} fan")
+
+            def theirs_run(args=args) -> int:
+                for _ in range(calls):
+                    MahjongFanCalculator(**args)
+                return calls
+
+            runners[f"pymahjonggb {name}"] = theirs_run
+    rates = interleaved(runners, seconds, rounds)
+    us = {k: (1e6 / statistics.median(v), 1e6 / max(v)) for k, v in rates.items()}
+    print(f"{'hand':32} {'majiang µs (median/best)':>26} {'pymahjonggb µs':>18} {'ratio theirs/ours':>19}  totals (HK, GB)")
+    for name, _, _ in SCORE_HANDS:
+        om, ob = us[f"majiang {name}"]
+        line = f"{name:32} {om:13.2f} / {ob:5.2f}"
+        if f"pymahjonggb {name}" in us:
+            tm, tb = us[f"pymahjonggb {name}"]
+            line += f" {tm:9.2f} / {tb:5.2f} {tm / om:10.2f}x / {tb / ob:4.2f}x"
+        print(f"{line}  {', '.join(totals[name])}")
+
+
+# --- 2. AEC loop ---------------------------------------------------------------------------
+
+
+def riichienv_hand() -> Tuple[Callable[[], int], dict] | None:
     try:
         import riichienv
     except ImportError:
@@ -52,9 +194,9 @@ def riichienv_hand_fn():
         return None
     env = riichienv.RiichiEnv(seed=1)
     rng = random.Random(1)
-    stats = {"hands": 0, "steps": 0, "decisions": 0}
+    stats = {"hands": 0, "decisions": 0}
 
-    def hand():
+    def hand() -> int:
         obs = env.reset(seed=rng.randrange(1 << 30))
         while not env.done():
             actions = {}
@@ -64,30 +206,53 @@ def riichienv_hand_fn():
                 actions[pid] = rng.choice(o.legal_actions())
                 stats["decisions"] += 1
             obs = env.step(actions)
-            stats["steps"] += 1
         stats["hands"] += 1
         return 1
 
     return hand, stats
 
 
-def majiang_hand_fn(rules, options=None):
+def aec_hand(rules: str) -> Tuple[Callable[[], int], dict]:
+    """One-hand matches of the PettingZoo env (``majiang.env``, wrapped as users get it)."""
+    env = majiang.env(rules=rules, seed=1)
     rng = random.Random(1)
-    probe = majiang.Table(rules, options, 0, 1)
+    stats = {"hands": 0, "decisions": 0}
+
+    def hand() -> int:
+        env.reset()
+        decisions = 0
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+            decisions += 1
+        stats["decisions"] += decisions
+        stats["hands"] += 1
+        return 1
+
+    return hand, stats
+
+
+def table_hand(rules: str) -> Tuple[Callable[[], int], dict]:
+    """The same loop on ``majiang.Table`` without PettingZoo: observe into numpy arrays, a
+    random action from the legal list."""
+    rng = random.Random(1)
+    probe = majiang.Table(rules, None, 0, 1)
     obs = np.zeros((probe.planes, majiang.TILE_KINDS), dtype=np.uint8)
     mask = np.zeros(probe.action_space, dtype=np.uint8)
-    stats = {"hands": 0, "steps": 0, "decisions": 0}
+    stats = {"hands": 0, "decisions": 0}
 
-    def hand():
-        t = majiang.Table(rules, options, rng.randrange(1 << 62), 1)
+    def hand() -> int:
+        t = majiang.Table(rules, None, rng.randrange(1 << 62), 1)
         while True:
             p = t.to_act()
             if p is None:
                 break
             t.observe(p, obs, mask)
-            legal = np.flatnonzero(mask)
-            t.act(p, int(legal[rng.randrange(len(legal))]))
-            stats["steps"] += 1
+            t.act(p, rng.choice(t.legal(p)))
             stats["decisions"] += 1
         stats["hands"] += 1
         return 1
@@ -95,129 +260,121 @@ def majiang_hand_fn(rules, options=None):
     return hand, stats
 
 
-def summary(rates):
-    """(median, best) of per-round rates."""
-    return statistics.median(rates), max(rates)
-
-
-def hands_comparison(seconds, rounds):
-    runners = {}
-    peer = riichienv_hand_fn()
+def aec_section(seconds: float, rounds: int) -> None:
+    contenders = {}
+    peer = riichienv_hand()
     if peer:
-        runners["riichienv"] = peer
+        contenders["riichienv RiichiEnv (riichi)"] = peer
     for r in majiang.RULES:
-        runners[r] = majiang_hand_fn(r)
-    rates = {name: [] for name in runners}
-    for _ in range(rounds):
-        for name, (run, _) in runners.items():
-            rates[name].append(rounds_of(run, seconds))
-    result = {}
-    for name, (_, stats) in runners.items():
-        med, best = summary(rates[name])
-        result[name] = (med, best)
-        label = "riichienv (riichi)" if name == "riichienv" else f"majiang.Table {name}"
-        print(f"{label:26}: median {med:7.0f} hands/s, best {best:7.0f}  "
-              f"({stats['steps'] / stats['hands']:.0f} steps, {stats['decisions'] / stats['hands']:.0f} decisions a hand)")
-    if "riichienv" in result:
-        pm, pb = result["riichienv"]
-        for r in majiang.RULES:
-            m, b = result[r]
-            print(f"   ratio majiang {r} / riichienv: median {m / pm:.1f}x, best {b / pb:.1f}x")
-    return result
+        contenders[f"majiang.env {r}"] = aec_hand(r)
+    contenders["majiang.Table hongkong (no PettingZoo)"] = table_hand("hongkong")
+    rates = interleaved({k: v[0] for k, v in contenders.items()}, seconds, rounds)
+    peer_rates = rates.get("riichienv RiichiEnv (riichi)")
+    for name, (_, stats) in contenders.items():
+        med, best = statistics.median(rates[name]), max(rates[name])
+        line = f"{name:40}: median {med:7.0f} hands/s, best {best:7.0f}"
+        line += f"  ({stats['decisions'] / max(stats['hands'], 1):.0f} decisions a hand)"
+        if peer_rates and not name.startswith("riichienv"):
+            line += f"  ratio {med / statistics.median(peer_rates):.1f}x / {best / max(peer_rates):.1f}x"
+        print(line)
 
 
-def vector_hands(rules, tables, seconds):
+# --- 3. VectorEnv --------------------------------------------------------------------------
+
+
+def vector_run(rules: str, tables: int, policy: str) -> Callable[[], int]:
     venv = majiang.VectorEnv(rules, tables, seed=1)
     venv.reset()
     rng = np.random.default_rng(1)
-    for _ in range(50):  # warm up
-        venv.step(venv.random_actions(rng))
-    start_hands, start = venv.hands_finished, time.process_time()
-    steps = 0
-    while time.process_time() - start < seconds:
-        venv.step(venv.random_actions(rng))
-        steps += 1
-    dt = time.process_time() - start
-    rate = (venv.hands_finished - start_hands) / dt
-    print(f"majiang.VectorEnv {rules:9} ({tables} tables): {rate:8.0f} hands/s, "
-          f"{steps * tables / dt / 1e6:.2f} M table-steps/s")
-    return rate
+    scores = np.empty((tables, venv.action_space), dtype=np.float32)
+    logits = rng.random((tables, venv.action_space), dtype=np.float32) + 1.0
+
+    def masked_argmax() -> np.ndarray:
+        np.multiply(logits, venv.mask, out=scores)
+        return scores.argmax(axis=1)
+
+    def masked_random() -> np.ndarray:
+        # Scores in [1, 2): an illegal action (0 after the mask) never wins the argmax.
+        rng.random(dtype=np.float32, out=scores)
+        np.add(scores, 1.0, out=scores)
+        np.multiply(scores, venv.mask, out=scores)
+        return scores.argmax(axis=1)
+
+    choose = {
+        "argmax": masked_argmax,
+        "random": masked_random,
+        "legal": lambda: venv.random_actions(rng),
+    }[policy]
+    for _ in range(50):  # past the first hands' start
+        venv.step(choose())
+
+    def run() -> int:
+        before = venv.hands_finished
+        for _ in range(20):
+            venv.step(choose())
+        return venv.hands_finished - before
+
+    return run
 
 
-SCORE_REQUEST = {
-    "rules": "hongkong",
-    "concealed": "111m333m555m777m9m",
-    "melds": [],
-    "winning_tile": "9m",
-    "win": "discard",
-    "discarder": "south",
-    "seat": "west",
-    "dealer": "east",
-    "prevailing_wind": "east",
-    "flowers": [],
-    "situation": [],
-}
-GB_HAND = ("W1", "W1", "W1", "W3", "W3", "W3", "W5", "W5", "W5", "W7", "W7", "W7", "W9")
+def vector_section(seconds: float, rounds: int, tables: int) -> None:
+    policies = {
+        "argmax": "masked argmax of policy logits",
+        "random": "masked random scores, argmax",
+        "legal": "random from the legal lists",
+    }
+    runners = {}
+    for policy in policies:
+        for r in majiang.RULES:
+            runners[f"{r} {policy}"] = vector_run(r, tables, policy)
+    rates = interleaved(runners, seconds, rounds)
+    for name, v in rates.items():
+        rules, policy = name.split()
+        print(f"majiang.VectorEnv {rules:9} ({tables} tables), {policies[policy]:31}: median "
+              f"{statistics.median(v):7.0f} hands/s, best {max(v):7.0f}")
+    # What the numpy policies cost alone (no step), a table.
+    venv = majiang.VectorEnv("hongkong", tables, seed=1)
+    venv.reset()
+    rng = np.random.default_rng(2)
+    scores = np.empty((tables, venv.action_space), dtype=np.float32)
+    logits = rng.random((tables, venv.action_space), dtype=np.float32) + 1.0
+
+    def argmax_only() -> int:
+        np.multiply(logits, venv.mask, out=scores)
+        scores.argmax(axis=1)
+        return tables
+
+    def random_only() -> int:
+        rng.random(dtype=np.float32, out=scores)
+        np.add(scores, 1.0, out=scores)
+        np.multiply(scores, venv.mask, out=scores)
+        scores.argmax(axis=1)
+        return tables
+
+    alone = interleaved({"argmax": argmax_only, "random": random_only}, seconds / 4, rounds)
+    for policy, v in alone.items():
+        print(f"   numpy policy alone, {policies[policy]:31}: median {1e6 / statistics.median(v):5.2f} µs a table")
 
 
-def per_call_us(fn, seconds):
-    n, start = 0, time.process_time()
-    while time.process_time() - start < seconds:
-        for _ in range(1000):
-            fn()
-        n += 1000
-    return (time.process_time() - start) / n * 1e6
-
-
-def score_timing(seconds, rounds):
-    answer = majiang.score(SCORE_REQUEST)
-    assert answer["valid"] and answer["total"] >= 3, answer
-    ours_call = lambda: majiang.score(SCORE_REQUEST)  # noqa: E731
-    try:
-        from MahjongGB import MahjongFanCalculator
-    except ImportError:
-        print("pymahjonggb: skipped (not installed: pip install pymahjonggb)")
-        MahjongFanCalculator = None
-
-    def theirs_call():
-        return MahjongFanCalculator(
-            pack=(), hand=GB_HAND, winTile="W9", flowerCount=0, isSelfDrawn=False,
-            is4thTile=False, isAboutKong=False, isWallLast=False, seatWind=2, prevalentWind=0,
-        )
-
-    if MahjongFanCalculator is not None:
-        fans = theirs_call()
-        assert sum(f for f, _ in fans) >= 8, fans
-    ours, theirs = [], []
-    for _ in range(rounds):
-        ours.append(per_call_us(ours_call, seconds))
-        if MahjongFanCalculator is not None:
-            theirs.append(per_call_us(theirs_call, seconds))
-    om, ob = statistics.median(ours), min(ours)
-    print(f"majiang.score (hongkong, {answer['total']} fan): median {om:6.2f} µs, best {ob:6.2f} µs a call")
-    if not theirs:
-        return om, None
-    tm, tb = statistics.median(theirs), min(theirs)
-    print(f"pymahjonggb MahjongFanCalculator ({sum(f for f, _ in fans)} fan): median {tm:6.2f} µs, best {tb:6.2f} µs a call")
-    return om, tm
-
-
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=2.0, help="CPU seconds per round")
+    ap.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per round and contender")
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds per measurement")
     ap.add_argument("--tables", type=int, default=512, help="tables in the vector environment")
+    ap.add_argument("--only", default="score,aec,vector", help="sections to run (comma-separated)")
     args = ap.parse_args()
-    print(f"python {sys.version.split()[0]}, numpy {np.__version__}, load {os.getloadavg()[0]:.1f}")
-    print("\n1. four random agents, observation + mask + random legal action for every decider")
-    hands_comparison(args.seconds, args.rounds)
-    print("\n2. vector environment, random masked actions chosen in numpy, one core")
-    for r in majiang.RULES:
-        vector_hands(r, args.tables, args.seconds)
-    print("\n3. score, a valid win on both sides")
-    mine, theirs = score_timing(min(args.seconds, 1.0), args.rounds)
-    if theirs:
-        print(f"   ratio pymahjonggb time / majiang time (medians): {theirs / mine:.2f}x")
+    only = set(args.only.split(","))
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}, {load()}")
+    if "score" in only:
+        print("\n1. score: the same valid wins, majiang (Hong Kong) against pymahjonggb (Chinese Official)")
+        score_section(args.seconds, args.rounds)
+    if "aec" in only:
+        print("\n2. four random agents, observation + mask + a random legal action every decision")
+        aec_section(args.seconds, args.rounds)
+    if "vector" in only:
+        print("\n3. vector environment, self-play, actions chosen in numpy, one core")
+        vector_section(args.seconds, args.rounds, args.tables)
+    print(f"\n{load()}")
 
 
 if __name__ == "__main__":

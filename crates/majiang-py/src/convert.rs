@@ -105,10 +105,10 @@ pub struct NotJson {
 }
 
 impl NotJson {
-    /// The error for a person, the path written from `root` (`request.melds[0]: ...`).
-    pub fn into_err(mut self, root: &str) -> PyErr {
+    /// The message for a person, the path written from `root` (`request.melds[0]: ...`).
+    pub fn message_at(mut self, root: &str) -> String {
         self.path.reverse();
-        value_error(format!("{root}{}: {}", self.path.concat(), self.message))
+        format!("{root}{}: {}", self.path.concat(), self.message)
     }
 }
 
@@ -194,6 +194,12 @@ pub fn options_map(options: Option<&Bound<'_, PyAny>>) -> PyResult<Map<String, V
 fn index_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     use pyo3::exceptions::PyTypeError;
     use pyo3::types::PyBool;
+    // The common case first: a plain Python int (not a bool, which is a subclass) in range.
+    if value.is_exact_instance_of::<PyInt>() {
+        if let Ok(v) = value.extract::<u64>() {
+            return Ok(v);
+        }
+    }
     // Integers are what `operator.index` accepts (Python and numpy integers), bools aside.
     if value.is_instance_of::<PyBool>() || !value.hasattr("__index__")? {
         return Err(PyTypeError::new_err(format!(

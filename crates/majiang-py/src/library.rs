@@ -5,14 +5,15 @@ use crate::convert::{to_py, value_error, write_json};
 use majiang::Tile;
 use majiang::analysis::{self, Decomposition, HandRules};
 use majiang::notation::{format_glyphs, format_in_order, parse_tile, parse_tiles as parse};
-use majiang::rules::{self, RULE_SETS};
-use majiang::scoring::request::ScoreRequest;
-use majiang::scoring::{Invalid, Scored, Unit};
+use majiang::rules::{self, RULE_SETS, registry};
+use majiang::scoring::request::{Malformed, ScoreRequest};
+use majiang::scoring::{Explain, Invalid, Scored, Unit};
 use majiang::table::replay as replay_log;
 use majiang::typed_hand::TypedHand;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
+use pythonize::Depythonizer;
 use serde_json::{Value, json};
 
 /// The tiles written in `text` (`"123m55z"`, glyphs too), each in notation (`["1m", "2m",
@@ -150,7 +151,8 @@ pub fn analyze(
     to_py(py, &report)
 }
 
-/// Scores a win. `request` is a dict (or its JSON text), as `majiang score --json` reads it:
+/// Scores a win. `request` is a dict (read directly into the library's request, no JSON text
+/// in between) or its JSON text, with the fields `majiang score --json` reads:
 ///
 /// ```text
 /// {"rules": "hongkong" | "hangzhou" | "yangzhou" | "classic",
@@ -178,15 +180,30 @@ pub fn analyze(
 pub fn score(py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let parsed = match request.downcast::<PyString>() {
         Ok(s) => ScoreRequest::from_json(s.to_str()?),
-        Err(_) => {
-            let mut text = Vec::with_capacity(256);
-            write_json(request, &mut text).map_err(|e| e.into_err("request"))?;
-            ScoreRequest::from_json(std::str::from_utf8(&text).map_err(value_error)?)
-        }
+        // A dict is read straight into the request (no JSON text). Input that does not read
+        // is read again as the JSON text the command line would get, for its very message.
+        Err(_) => ScoreRequest::from_deserializer(&mut Depythonizer::from_object(request))
+            .or_else(|_| request_via_json(request)),
     }
     .map_err(value_error)?;
-    let outcome = rules::score(&parsed).map_err(value_error)?;
+    let set = registry::read(&parsed.rules, &parsed.options).map_err(value_error)?;
+    set.check_request(&parsed.situation).map_err(value_error)?;
+    // The payments' reasons are written only when the answer lists them.
+    let explain = if parsed.itemise {
+        Explain::Itemise
+    } else {
+        Explain::Quiet
+    };
+    let outcome = set.score(&parsed.situation, explain);
     score_answer_py(py, &outcome, parsed.itemise)
+}
+
+/// `request` written as JSON text and read as `majiang score --json` reads it: the command
+/// line's answer (and error message) for a request the direct reading refused.
+fn request_via_json(request: &Bound<'_, PyAny>) -> Result<ScoreRequest, Malformed> {
+    let mut text = Vec::with_capacity(256);
+    write_json(request, &mut text).map_err(|e| Malformed(e.message_at("request")))?;
+    ScoreRequest::from_json(&String::from_utf8_lossy(&text))
 }
 
 /// A unit as the JSON answer spells it (serde's snake_case names; the tests compare with the
@@ -197,6 +214,19 @@ fn unit_name(py: Python<'_>, unit: Unit) -> &Bound<'_, PyString> {
         Unit::Points => intern!(py, "points"),
         Unit::Double => intern!(py, "double"),
         Unit::Multiplier => intern!(py, "multiplier"),
+    }
+}
+
+/// A seat's name as a Python string, interned for the six seats (no new string per answer).
+fn seat_name<'py>(py: Python<'py>, name: &str) -> Bound<'py, PyString> {
+    match name {
+        "east" => intern!(py, "east").clone(),
+        "south" => intern!(py, "south").clone(),
+        "west" => intern!(py, "west").clone(),
+        "north" => intern!(py, "north").clone(),
+        "north_east" => intern!(py, "north_east").clone(),
+        "south_west" => intern!(py, "south_west").clone(),
+        other => PyString::new(py, other),
     }
 }
 
@@ -228,7 +258,7 @@ fn score_answer_py(
                 s.payments.iter().map(|(k, v)| (k.name(), *v)).collect();
             by_name.sort_unstable();
             for (k, v) in by_name {
-                payments.set_item(k, v)?;
+                payments.set_item(seat_name(py, k), v)?;
             }
             answer.set_item(intern!(py, "payments"), payments)?;
             if itemise {

@@ -50,6 +50,18 @@ pub fn write_buffer<T: pyo3::buffer::Element + Copy>(
         .map_err(|e| value_error(format!("{what}: {e}")))
 }
 
+/// The buffer of `target`, checked to be a writable, C-contiguous array of `len` bytes.
+fn bindable(target: &Bound<'_, PyAny>, len: usize, what: &str) -> PyResult<PyBuffer<u8>> {
+    let buf = PyBuffer::<u8>::get(target)
+        .map_err(|e| value_error(format!("{what}: not a suitable array: {e}")))?;
+    if buf.readonly() || !buf.is_c_contiguous() || buf.item_count() != len {
+        return Err(value_error(format!(
+            "{what}: needs a writable C-contiguous array of {len} one-byte elements"
+        )));
+    }
+    Ok(buf)
+}
+
 /// One match in play: the library's seat [`Driver`] (its [`Session`] and a controller per
 /// chair: the caller, or a bot), and buffers for encoding.
 ///
@@ -69,6 +81,9 @@ pub struct Table {
     obs: Observation,
     planes: Vec<u8>,
     mask: Vec<u8>,
+    /// Per chair: the caller's observation arrays (planes, mask) bound by
+    /// `bind_observation`, held for `observe_bound` to refill in place.
+    bound: Vec<Option<(PyBuffer<u8>, PyBuffer<u8>)>>,
 }
 
 impl Table {
@@ -159,6 +174,7 @@ impl Table {
             obs,
             planes: vec![0; codec::planes(players) * TILE_KINDS],
             mask: vec![0; layout.actions()],
+            bound: (0..players).map(|_| None).collect(),
         })
     }
 
@@ -296,6 +312,46 @@ impl Table {
         self.encode(p);
         write_buffer(py, obs, &self.planes, "obs")?;
         write_buffer(py, mask, &self.mask, "mask")
+    }
+
+    /// Binds `obs` (a writable, C-contiguous `uint8` array of `planes × 42`) and `mask`
+    /// (`uint8`, `action_space` long; a bool or int8 array's `.view(np.uint8)`) as `player`'s
+    /// observation arrays: `observe_bound(player)` then refills them in place, without taking
+    /// the arrays' buffers on every call. Binding again replaces them.
+    fn bind_observation(
+        &mut self,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+        obs: &Bound<'_, PyAny>,
+        mask: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let p = self.player(player)?;
+        let obs = bindable(obs, self.planes.len(), "obs")?;
+        let mask = bindable(mask, self.mask.len(), "mask")?;
+        self.bound[p.index()] = Some((obs, mask));
+        Ok(())
+    }
+
+    /// Writes what `player` may see and their legal actions into the arrays bound with
+    /// `bind_observation` (as `observe` does into the arrays it is given).
+    fn observe_bound(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+    ) -> PyResult<()> {
+        let p = self.player(player)?;
+        if self.bound[p.index()].is_none() {
+            return Err(value_error(format!(
+                "player: no arrays bound for player {player} (call bind_observation first)"
+            )));
+        }
+        self.encode(p);
+        if let Some((obs, mask)) = &self.bound[p.index()] {
+            obs.copy_from_slice(py, &self.planes)
+                .map_err(|e| value_error(format!("obs: {e}")))?;
+            mask.copy_from_slice(py, &self.mask)
+                .map_err(|e| value_error(format!("mask: {e}")))?;
+        }
+        Ok(())
     }
 
     /// The engine's `Observation` of `player` as JSON text: exactly what the observation

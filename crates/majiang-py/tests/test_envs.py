@@ -319,3 +319,71 @@ def test_table_arguments_are_named():
     with pytest.raises(ValueError, match="seed"):
         t.set_bot(1, "easy", seed=-5)
     t.act(p, np.int64(t.legal(p)[0]))  # numpy integers are integers
+
+
+@pytest.mark.parametrize("case", TABLES, ids=table_id)
+def test_aec_observations_are_written_in_place(case):
+    """observe() refills each agent's preallocated arrays and returns the same dict; the
+    contents equal the Table's own observe() and the copy_observations=True copies, over whole
+    hands; the wrapper is PettingZoo's OrderEnforcingWrapper (a subclass)."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    rules, options = case
+    env = majiang.env(rules=rules, options=options, seed=5)
+    copying = majiang.env(rules=rules, options=options, seed=5, copy_observations=True)
+    assert isinstance(env, OrderEnforcingWrapper)
+    env.reset()
+    copying.reset()
+    inner = env.unwrapped
+    obs = np.zeros((inner.table.planes, majiang.TILE_KINDS), dtype=np.uint8)
+    mask = np.zeros(inner.actions, dtype=np.uint8)
+    rng = random.Random(5)
+    steps = 0
+    for agent in env.agent_iter():
+        first, _, terminated, truncated, _ = env.last()
+        again = env.observe(agent)
+        assert again is first and again["observation"] is first["observation"]
+        assert again["action_mask"].dtype == np.int8
+        copied = copying.observe(agent)
+        assert copied["observation"] is not copying.observe(agent)["observation"]
+        assert (copied["observation"] == first["observation"]).all()
+        assert (copied["action_mask"] == first["action_mask"]).all()
+        if terminated or truncated:
+            env.step(None)
+            copying.step(None)
+            continue
+        inner.table.observe(inner.agent_name_mapping[agent], obs, mask)
+        assert (obs == first["observation"]).all() and (mask == first["action_mask"].view(np.uint8)).all()
+        action = rng.choice(list(np.flatnonzero(first["action_mask"])))
+        env.step(action)
+        copying.step(action)
+        steps += 1
+    assert steps > 20
+
+
+def test_table_bound_observation_arrays():
+    """bind_observation + observe_bound write what observe() writes; bad arrays and an unbound
+    chair raise ValueError naming the argument."""
+    table = majiang.Table("hongkong", None, 9, 1)
+    obs = np.zeros((table.planes, majiang.TILE_KINDS), dtype=np.uint8)
+    flags = np.zeros(table.action_space, dtype=np.bool_)
+    mask = flags.view(np.uint8)
+    fresh_obs, fresh_mask = obs.copy(), np.zeros(table.action_space, dtype=np.uint8)
+    with pytest.raises(ValueError, match="player: no arrays bound"):
+        table.observe_bound(0)
+    with pytest.raises(ValueError, match="obs:"):
+        table.bind_observation(0, np.zeros(5, dtype=np.uint8), mask)
+    with pytest.raises(ValueError, match="mask:"):
+        table.bind_observation(0, obs, np.zeros(table.action_space + 1, dtype=np.uint8))
+    with pytest.raises(ValueError, match="player:"):
+        table.bind_observation(9, obs, mask)
+    rng = random.Random(9)
+    for _ in range(40):
+        chair = table.to_act()
+        if chair is None:
+            break
+        table.bind_observation(chair, obs, mask)
+        table.observe_bound(chair)
+        table.observe(chair, fresh_obs, fresh_mask)
+        assert (obs == fresh_obs).all() and (mask == fresh_mask).all() and flags.any()
+        table.act(chair, rng.choice(table.legal(chair)))

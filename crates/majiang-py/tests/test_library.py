@@ -138,3 +138,27 @@ def test_replay_refuses_a_tampered_log():
     log = next((DATA / "logs").glob("*.jsonl")).read_text().splitlines()
     with pytest.raises(ValueError, match="does not replay"):
         majiang.replay("\n".join(log[:3] + ["{\"bogus\": 1}"] + log[3:]))
+
+
+def test_score_dict_and_text_agree_with_itemise_and_sequences():
+    """A dict is read directly (tuples accepted as lists); its answer equals the JSON text's,
+    itemised payments included when asked, and they add up to the net payments."""
+    request = {
+        "rules": "hongkong",
+        "concealed": "123m456p789s11z55z",
+        "winning_tile": "5z",
+        "win": "self_draw",
+        "seat": "south",
+        "options": {"min_fan": 0},
+        "itemise": True,
+        "situation": ("last_wall_tile",),
+    }
+    answer = majiang.score(request)
+    assert answer == majiang.score(json.dumps(request))
+    assert answer["valid"] and answer["itemised"]
+    for seat, net in answer["payments"].items():
+        got = sum(p["amount"] for p in answer["itemised"] if p["to"] == seat)
+        paid = sum(p["amount"] for p in answer["itemised"] if p["from"] == seat)
+        assert got - paid == net
+    quiet = majiang.score(dict(request, itemise=False))
+    assert "itemised" not in quiet and quiet["payments"] == answer["payments"]

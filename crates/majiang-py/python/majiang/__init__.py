@@ -146,11 +146,19 @@ def raw_env(
     seed: Optional[int] = None,
     hands: Optional[int] = 1,
     render_mode: Optional[str] = None,
+    copy_observations: bool = False,
 ) -> "MajiangAECEnv":
     """The PettingZoo AEC environment without PettingZoo's wrappers (see :func:`env`)."""
     from .pettingzoo_env import MajiangAECEnv
 
-    return MajiangAECEnv(rules=rules, options=options, seed=seed, hands=hands, render_mode=render_mode)
+    return MajiangAECEnv(
+        rules=rules,
+        options=options,
+        seed=seed,
+        hands=hands,
+        render_mode=render_mode,
+        copy_observations=copy_observations,
+    )
 
 
 def env(
@@ -159,6 +167,7 @@ def env(
     seed: Optional[int] = None,
     hands: Optional[int] = 1,
     render_mode: Optional[str] = None,
+    copy_observations: bool = False,
 ) -> "OrderEnforcingWrapper":
     """A PettingZoo AEC environment: one match (``hands`` hands; ``None`` plays the whole match)
     under ``rules`` with house rules ``options``, reproducible from ``seed``, wrapped in
@@ -168,11 +177,14 @@ def env(
     Agents are ``player_0`` … ``player_{n-1}`` (chairs). Observations are dicts with
     ``observation`` (the planes of :data:`OBSERVATION_LAYOUT`) and ``action_mask`` (int8, as
     PettingZoo's samplers want it: the engine's legal actions); rewards are the rule set's payments when a hand ends.
-    Needs ``pettingzoo`` (``pip install majiang[rl]``).
+    Each agent's observation arrays are preallocated and refilled in place by every
+    ``observe``/``last`` of that agent (copy what you keep, or ``copy_observations=True``).
+    The wrapper is a ``OrderEnforcingWrapper`` subclass with the same checks, forwarding the
+    per-step calls directly. Needs ``pettingzoo`` (``pip install majiang[rl]``).
     """
-    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+    from .pettingzoo_env import MajiangOrderEnforcingWrapper
 
-    return OrderEnforcingWrapper(raw_env(rules, options, seed, hands, render_mode))
+    return MajiangOrderEnforcingWrapper(raw_env(rules, options, seed, hands, render_mode, copy_observations))
 
 
 def gym_env(

@@ -15,6 +15,8 @@ def action_number(action: Any, actions: int) -> int:
     """``action`` as an action number in ``range(actions)``; ``TypeError`` or ``ValueError``
     naming the argument otherwise. Python and numpy integers (and 0-d integer arrays) pass;
     floats, strings and bools do not."""
+    if type(action) is int and 0 <= action < actions:
+        return action
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         action = action.item()
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):

@@ -34,7 +34,7 @@ def analyze(
 def score(request: Union[Mapping[str, Any], str]) -> Dict[str, Any]:
     """Scores a win, as ``majiang score --json`` does.
 
-    ``request`` (a dict or its JSON text)::
+    ``request`` (a dict, read directly without JSON text in between, or its JSON text)::
 
         {"rules": "hongkong" | "hangzhou" | "yangzhou" | "classic",
          "options": {"min_fan": 3, ...},            # house rules, all optional
@@ -106,6 +106,10 @@ class Table:
     def legal_json(self, player: int) -> List[str]: ...
     def observe(self, player: int, obs: np.ndarray, mask: np.ndarray) -> None:
         """Writes the seat's planes (uint8, planes × 42) and legal mask (uint8, action_space)."""
+    def bind_observation(self, player: int, obs: np.ndarray, mask: np.ndarray) -> None:
+        """Binds the seat's arrays (as ``observe`` takes them) for ``observe_bound`` to refill."""
+    def observe_bound(self, player: int) -> None:
+        """Writes the seat's planes and mask into the arrays bound with ``bind_observation``."""
     def observation_json(self, player: int) -> str: ...
     def action_layout(self) -> List[Tuple[str, int, int]]: ...
     def action_name(self, action: int) -> str: ...

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional, Tuple
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+    OrderEnforcingWrapper,
+)
 
 from ._checks import action_number, check_seed, draw_seed
 from ._core import TILE_KINDS, Table
@@ -31,6 +37,12 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
     integer action number: anything else raises ``TypeError``, a number outside the space or
     not legal now ``ValueError``; ``step`` before ``reset`` raises ``RuntimeError``.
     ``majiang.env()`` wraps this class in PettingZoo's ``OrderEnforcingWrapper``.
+
+    Observations are written in place: each agent has its own preallocated planes and mask
+    (the mask an ``int8`` view of the array the engine writes), and ``observe(agent)`` refills
+    them and returns the same dict every time, so a step allocates no arrays. An observation
+    is therefore valid until that agent is observed again: copy what you keep (or pass
+    ``copy_observations=True`` for fresh arrays on every call).
     """
 
     metadata = {"name": "majiang_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
@@ -42,8 +54,10 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
         seed: Optional[int] = None,
         hands: Optional[int] = 1,
         render_mode: Optional[str] = None,
+        copy_observations: bool = False,
     ) -> None:
         super().__init__()
+        self.copy_observations = bool(copy_observations)
         self.rules = rules
         self.options = dict(options) if options else None
         self.hands = hands
@@ -64,6 +78,17 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.actions) for a in self.possible_agents}
+        # Per chair: the planes and the mask (uint8 for the engine, int8 view for the caller),
+        # written in place by observe().
+        planes = (self.table.planes, TILE_KINDS)
+        self._obs_buffers = [
+            (np.zeros(planes, dtype=np.uint8), np.zeros(self.actions, dtype=np.uint8)) for _ in range(n)
+        ]
+        self._observations: Dict[str, Dict[str, np.ndarray]] = {
+            a: {"observation": obs, "action_mask": mask.view(np.int8)}
+            for a, (obs, mask) in zip(self.possible_agents, self._obs_buffers)
+        }
+        self._rewarded = False
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
         return self.observation_spaces[agent]
@@ -80,9 +105,12 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
             self.np_random, _ = seeding.np_random(check_seed(seed))
         self.match_seed = draw_seed(self.np_random)
         self.table = Table(self.rules, self.options, self.match_seed, self.hands)
+        for chair, (obs, mask) in enumerate(self._obs_buffers):
+            self.table.bind_observation(chair, obs, mask)
         self._started = True
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
+        self._rewarded = False
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -96,12 +124,14 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         if not self._started:
             raise RuntimeError("observe: call reset() first")
-        if agent not in self.agent_name_mapping:
+        chair = self.agent_name_mapping.get(agent)
+        if chair is None:
             raise ValueError(f"agent: no agent {agent!r} (agents: {', '.join(self.possible_agents)})")
-        obs = np.zeros((self.table.planes, TILE_KINDS), dtype=np.uint8)
-        mask = np.zeros(self.actions, dtype=np.int8)
-        self.table.observe(self.agent_name_mapping[agent], obs, mask.view(np.uint8))
-        return {"observation": obs, "action_mask": mask}
+        self.table.observe_bound(chair)
+        if self.copy_observations:
+            obs, mask = self._obs_buffers[chair]
+            return {"observation": obs.copy(), "action_mask": mask.view(np.int8).copy()}
+        return self._observations[agent]
 
     def step(self, action: Any) -> None:
         if not self._started:
@@ -116,23 +146,32 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
             return
         number = action_number(action, self.actions)
         chair = self.agent_name_mapping[agent]
-        if number not in self.table.legal(chair):
-            raise ValueError(f"action: {number} ({self.table.action_name(number)}) is not legal for {agent} now")
+        # The engine refuses an illegal action and changes nothing (no legal list built here).
+        try:
+            payments = self.table.act(chair, number)
+        except ValueError:
+            raise ValueError(
+                f"action: {number} ({self.table.action_name(number)}) is not legal for {agent} now"
+            ) from None
         self._cumulative_rewards[agent] = 0
-        self.rewards = {a: 0 for a in self.agents}
-        payments = self.table.act(chair, number)
-        if payments is not None:
+        rewards = self.rewards
+        if self._rewarded:
+            for a in rewards:
+                rewards[a] = 0
+            self._rewarded = False
+        if payments is None:
+            self._select()
+        else:
             for a in self.agents:
-                self.rewards[a] = payments[self.agent_name_mapping[a]]
+                rewards[a] = payments[self.agent_name_mapping[a]]
+            self._rewarded = True
+            self._accumulate_rewards()
             if self.table.is_over():
                 self.terminations = {a: True for a in self.agents}
+                self.agent_selection = self.agents[0]
             else:
                 self.table.deal_next()
-        self._accumulate_rewards()
-        if self.table.is_over():
-            self.agent_selection = self.agents[0]
-        else:
-            self._select()
+                self._select()
         if self.render_mode == "human":
             self.render()
 
@@ -155,3 +194,58 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
 
     def close(self) -> None:
         pass
+
+
+class MajiangOrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[type-arg]
+    """PettingZoo's ``OrderEnforcingWrapper`` with the same checks and errors, its per-step
+    calls (``last``, ``step``, ``agent_iter``) made on the wrapped environment directly:
+    PettingZoo's generic forwarding reads every attribute through two ``__getattr__`` levels,
+    about eight a step, which cost more than the engine's step itself."""
+
+    def last(self, observe: bool = True) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        inner = self.env
+        agent = inner.agent_selection
+        return (
+            inner.observe(agent) if observe else None,
+            inner._cumulative_rewards[agent],
+            inner.terminations[agent],
+            inner.truncations[agent],
+            inner.infos[agent],
+        )
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> "_AgentIterable":
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[type-arg]
+    def __iter__(self) -> "_AgentIterator":
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[type-arg]
+    """PettingZoo's order-enforcing iterator, reading the wrapped environment directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        inner = wrapper.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        agent: str = inner.agent_selection
+        return agent

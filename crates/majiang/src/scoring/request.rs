@@ -274,6 +274,17 @@ impl ScoreRequest {
         Self::from_raw(raw)
     }
 
+    /// Reads a request from any self-describing serde [`Deserializer`](serde::Deserializer)
+    /// (a Python dict through `pythonize`, a `serde_json::Value`, ...): the same fields and
+    /// checks as [`ScoreRequest::from_json`], without JSON text in between.
+    pub fn from_deserializer<'de, D: serde::Deserializer<'de>>(
+        input: D,
+    ) -> Result<ScoreRequest, Malformed> {
+        let raw = RawRequest::deserialize(input)
+            .map_err(|e| bad(format!("not a scoring request: {e}")))?;
+        Self::from_raw(raw)
+    }
+
     fn from_raw(raw: RawRequest) -> Result<ScoreRequest, Malformed> {
         let players = match raw.options.get("players") {
             None => 4,
@@ -502,6 +513,17 @@ mod tests {
         assert_eq!(s.full_concealed().len(), 11);
         assert_eq!(r.options["min_fan"], 3);
         assert_eq!(s.seats.len(), 4);
+    }
+
+    #[test]
+    fn reads_from_any_deserializer_as_from_json() {
+        let value: serde_json::Value = serde_json::from_str(OK).unwrap();
+        let r = ScoreRequest::from_deserializer(value).unwrap();
+        assert_eq!(r, ScoreRequest::from_json(OK).unwrap());
+        let misspelt: serde_json::Value =
+            serde_json::from_str(&OK.replace("\"win\"", "\"won\"")).unwrap();
+        let e = ScoreRequest::from_deserializer(misspelt).unwrap_err();
+        assert!(e.0.contains("unknown field `won`"), "{e}");
     }
 
     #[test]
