@@ -285,7 +285,7 @@ pub fn review(
         Ruleset::from_name(&header.rules, &header.options).map_err(|e| {
             ReviewError::Replay(ReplayError::Header {
                 line: 1,
-                message: e.0,
+                message: e.0.to_string(),
             })
         })?,
     );

@@ -523,7 +523,7 @@ mod tests {
         let misspelt: serde_json::Value =
             serde_json::from_str(&OK.replace("\"win\"", "\"won\"")).unwrap();
         let e = ScoreRequest::from_deserializer(misspelt).unwrap_err();
-        assert!(e.0.contains("unknown field `won`"), "{e}");
+        assert!(e.to_string().contains("unknown field `won`"), "{e}");
     }
 
     #[test]
