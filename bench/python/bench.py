@@ -213,8 +213,9 @@ def riichienv_hand() -> Tuple[Callable[[], int], dict] | None:
 
 
 def aec_hand(rules: str) -> Tuple[Callable[[], int], dict]:
-    """One-hand matches of the PettingZoo env (``majiang.env``, wrapped as users get it)."""
-    env = majiang.env(rules=rules, seed=1)
+    """One-hand matches of the PettingZoo env (``majiang.env``, wrapped as users get it, with
+    observations refilled in place: ``copy_observations=False``)."""
+    env = majiang.env(rules=rules, seed=1, copy_observations=False)
     rng = random.Random(1)
     stats = {"hands": 0, "decisions": 0}
 

@@ -323,14 +323,14 @@ def test_table_arguments_are_named():
 
 @pytest.mark.parametrize("case", TABLES, ids=table_id)
 def test_aec_observations_are_written_in_place(case):
-    """observe() refills each agent's preallocated arrays and returns the same dict; the
-    contents equal the Table's own observe() and the copy_observations=True copies, over whole
+    """With copy_observations=False, observe() refills each agent's preallocated arrays and
+    returns the same dict; the contents equal the Table's own observe() and the default's fresh copies, over whole
     hands; the wrapper is PettingZoo's OrderEnforcingWrapper (a subclass)."""
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
     rules, options = case
-    env = majiang.env(rules=rules, options=options, seed=5)
-    copying = majiang.env(rules=rules, options=options, seed=5, copy_observations=True)
+    env = majiang.env(rules=rules, options=options, seed=5, copy_observations=False)
+    copying = majiang.env(rules=rules, options=options, seed=5)
     assert isinstance(env, OrderEnforcingWrapper)
     env.reset()
     copying.reset()

@@ -146,7 +146,7 @@ def raw_env(
     seed: Optional[int] = None,
     hands: Optional[int] = 1,
     render_mode: Optional[str] = None,
-    copy_observations: bool = False,
+    copy_observations: bool = True,
 ) -> "MajiangAECEnv":
     """The PettingZoo AEC environment without PettingZoo's wrappers (see :func:`env`)."""
     from .pettingzoo_env import MajiangAECEnv
@@ -167,7 +167,7 @@ def env(
     seed: Optional[int] = None,
     hands: Optional[int] = 1,
     render_mode: Optional[str] = None,
-    copy_observations: bool = False,
+    copy_observations: bool = True,
 ) -> "OrderEnforcingWrapper":
     """A PettingZoo AEC environment: one match (``hands`` hands; ``None`` plays the whole match)
     under ``rules`` with house rules ``options``, reproducible from ``seed``, wrapped in
@@ -177,8 +177,10 @@ def env(
     Agents are ``player_0`` … ``player_{n-1}`` (chairs). Observations are dicts with
     ``observation`` (the planes of :data:`OBSERVATION_LAYOUT`) and ``action_mask`` (int8, as
     PettingZoo's samplers want it: the engine's legal actions); rewards are the rule set's payments when a hand ends.
-    Each agent's observation arrays are preallocated and refilled in place by every
-    ``observe``/``last`` of that agent (copy what you keep, or ``copy_observations=True``).
+    Each ``observe``/``last`` returns fresh arrays; ``copy_observations=False`` is the fast
+    path for loops that use an observation before the next step: each agent's arrays are then
+    preallocated and refilled in place by every ``observe``/``last`` of that agent (the same
+    dict comes back, valid until that agent is observed again).
     The wrapper is a ``OrderEnforcingWrapper`` subclass with the same checks, forwarding the
     per-step calls directly. Needs ``pettingzoo`` (``pip install majiang[rl]``).
     """

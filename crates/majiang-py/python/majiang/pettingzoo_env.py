@@ -38,11 +38,11 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
     not legal now ``ValueError``; ``step`` before ``reset`` raises ``RuntimeError``.
     ``majiang.env()`` wraps this class in PettingZoo's ``OrderEnforcingWrapper``.
 
-    Observations are written in place: each agent has its own preallocated planes and mask
-    (the mask an ``int8`` view of the array the engine writes), and ``observe(agent)`` refills
-    them and returns the same dict every time, so a step allocates no arrays. An observation
-    is therefore valid until that agent is observed again: copy what you keep (or pass
-    ``copy_observations=True`` for fresh arrays on every call).
+    Each agent has its own preallocated planes and mask (the mask an ``int8`` view of the
+    array the engine writes), refilled by ``observe(agent)``. By default the answer is a fresh
+    copy of them; with ``copy_observations=False`` it is the same dict every time, so a step
+    allocates no arrays, and an observation is valid only until that agent is observed again
+    (the fast path for a loop that uses each observation at once).
     """
 
     metadata = {"name": "majiang_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
@@ -54,7 +54,7 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
         seed: Optional[int] = None,
         hands: Optional[int] = 1,
         render_mode: Optional[str] = None,
-        copy_observations: bool = False,
+        copy_observations: bool = True,
     ) -> None:
         super().__init__()
         self.copy_observations = bool(copy_observations)
