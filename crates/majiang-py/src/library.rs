@@ -202,7 +202,7 @@ pub fn score(py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<PyObject> {
 /// line's answer (and error message) for a request the direct reading refused.
 fn request_via_json(request: &Bound<'_, PyAny>) -> Result<ScoreRequest, Malformed> {
     let mut text = Vec::with_capacity(256);
-    write_json(request, &mut text).map_err(|e| Malformed(e.message_at("request")))?;
+    write_json(request, &mut text).map_err(|e| Malformed(e.message_at("request").into()))?;
     ScoreRequest::from_json(&String::from_utf8_lossy(&text))
 }
 
