@@ -21,7 +21,8 @@ pub struct SeatConfig {
     /// The server plays this seat.
     #[serde(default)]
     pub bot: bool,
-    /// Which bot (`efficient` or `random`; default `efficient`).
+    /// Which bot (a level or a bot's name, default `efficient`; or `ext:NAME`, an external
+    /// bot the server's administrator allowed with `serve --external-bot NAME=COMMAND`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot_kind: Option<String>,
 }
@@ -171,10 +172,16 @@ impl RoomConfig {
         for (i, s) in self.seats.iter().enumerate() {
             if let Some(k) = &s.bot_kind
                 && !majiang::bots::BOT_NAMES.contains(&k.as_str())
+                && !crate::external_bots::is_allowed(k)
             {
+                let mut known: Vec<String> = majiang::bots::BOT_NAMES
+                    .iter()
+                    .map(|b| b.to_string())
+                    .collect();
+                known.extend(crate::external_bots::kinds());
                 return Err(BadConfig(format!(
                     "seat {i}: no bot {k:?} (bots: {})",
-                    majiang::bots::BOT_NAMES.join(", ")
+                    known.join(", ")
                 )));
             }
         }
