@@ -241,8 +241,11 @@ impl Task {
         let mut inputs = std::collections::VecDeque::from([input]);
         while let Some(input) = inputs.pop_front() {
             let now = self.clock.now();
-            // An external bot blocks while it thinks: off the runtime's worker for that long.
-            let outputs = if self.room.has_external_bots() {
+            // An external bot blocks while it thinks: off the runtime's worker for that long
+            // (a single-threaded runtime has no other worker: it just waits).
+            let multi_thread = tokio::runtime::Handle::current().runtime_flavor()
+                == tokio::runtime::RuntimeFlavor::MultiThread;
+            let outputs = if multi_thread && self.room.has_external_bots() {
                 tokio::task::block_in_place(|| self.room.handle(input, now))
             } else {
                 self.room.handle(input, now)
