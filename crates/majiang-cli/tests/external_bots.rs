@@ -318,6 +318,14 @@ fn the_server_seats_an_external_bot_the_administrator_allowed() {
         assert!(started.elapsed() < Duration::from_secs(30), "no server");
         std::thread::sleep(Duration::from_millis(50));
     }
+    let (status, kinds) = http(addr, "GET", "/api/bots", "");
+    assert_eq!(status, 200);
+    let kinds: Value = serde_json::from_str(&kinds).unwrap();
+    assert_eq!(kinds["external"], serde_json::json!(["ext:simple"]));
+    assert_eq!(
+        kinds["levels"],
+        serde_json::json!(["easy", "normal", "hard"])
+    );
     let room = |kind: &str| {
         serde_json::json!({"rules": "hongkong", "hands": 1, "seats": [
             {"bot": true, "bot_kind": kind}, {"bot": true}, {"bot": true}, {"bot": true}
