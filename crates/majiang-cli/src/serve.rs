@@ -29,6 +29,29 @@ pub struct Args {
     lease_ms: u64,
     #[command(flatten)]
     limits: LimitArgs,
+    /// Allows an external bot (a program speaking the bot protocol, docs/bot-protocol.md) in
+    /// rooms: a seat's bot kind `ext:NAME` runs COMMAND (split into words as the shell does).
+    /// Repeatable. Room creators pick bots by NAME only.
+    #[arg(long = "external-bot", value_name = "NAME=COMMAND")]
+    external_bots: Vec<String>,
+    /// The time an external bot has for each decision, in milliseconds; one that is late is
+    /// dismissed and `efficient` plays its seat on.
+    #[arg(long, default_value_t = 5000, value_name = "MS")]
+    bot_time_ms: u64,
+}
+
+/// Registers the `--external-bot NAME=COMMAND` entries.
+fn allow_external_bots(args: &Args) -> Result<(), UsageError> {
+    for entry in &args.external_bots {
+        let (name, command) = entry
+            .split_once('=')
+            .ok_or_else(|| UsageError(format!("--external-bot {entry:?}: write NAME=COMMAND")))?;
+        let command = majiang_external::spec::Command::parse(command)
+            .map_err(|e| UsageError(format!("--external-bot {name}: {e}")))?;
+        majiang_server::external_bots::allow(name.trim(), command, args.bot_time_ms)
+            .map_err(|e| UsageError(format!("--external-bot: {e}")))?;
+    }
+    Ok(())
 }
 
 /// The resource limits (README "Limits"); the defaults are [`Limits::default`]'s.
@@ -115,6 +138,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         .map_err(|e| UsageError(format!("starting the runtime: {e}")))?;
     init_logs();
     let limits = args.limits.limits()?;
+    allow_external_bots(args)?;
     rt.block_on(async {
         let store = majiang_server::store::open(&args.db)
             .await

@@ -292,3 +292,80 @@ fn the_help_documents_the_command_syntax() {
         assert!(out.contains("cmd:bot --weights 'a,b'"), "{cmd}: {out}");
     }
 }
+
+#[test]
+fn the_server_seats_an_external_bot_the_administrator_allowed() {
+    use majiang_testkit::net::{free_port, http};
+    use std::time::{Duration, Instant};
+    let dir = temp("serve");
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("trace.txt");
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let allowed = format!(
+        "simple=python3 {} --trace {}",
+        repo_file("examples/bots/simple_bot.py"),
+        trace.display()
+    );
+    let mut server = Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .args(["serve", "--addr", &addr.to_string(), "--db"])
+        .arg(dir.join("db.sqlite"))
+        .args(["--external-bot", &allowed])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while http(addr, "GET", "/healthz", "").0 != 200 {
+        assert!(started.elapsed() < Duration::from_secs(30), "no server");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (status, kinds) = http(addr, "GET", "/api/bots", "");
+    assert_eq!(status, 200);
+    let kinds: Value = serde_json::from_str(&kinds).unwrap();
+    assert_eq!(kinds["external"], serde_json::json!(["ext:simple"]));
+    assert_eq!(
+        kinds["levels"],
+        serde_json::json!(["easy", "normal", "hard"])
+    );
+    let room = |kind: &str| {
+        serde_json::json!({"rules": "hongkong", "hands": 1, "seats": [
+            {"bot": true, "bot_kind": kind}, {"bot": true}, {"bot": true}, {"bot": true}
+        ]})
+        .to_string()
+    };
+    let (status, body) = http(addr, "POST", "/api/rooms", &room("ext:other"));
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("ext:simple"),
+        "the allowed bots are named: {body}"
+    );
+    let (status, body) = http(addr, "POST", "/api/rooms", &room("ext:simple"));
+    assert_eq!(status, 201, "{body}");
+    let id = serde_json::from_str::<Value>(&body).unwrap()["room"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let log = loop {
+        let (_, log) = http(addr, "GET", &format!("/api/rooms/{id}/log.jsonl"), "");
+        if log.contains(r#""kind":"end""#) {
+            break log;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the match did not finish"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let _ = server.kill();
+    let _ = server.wait();
+    let log = MatchLog::parse(&log).unwrap();
+    let trace = std::fs::read_to_string(&trace).unwrap();
+    let mut lines = trace.lines();
+    let seat: u8 = lines
+        .next()
+        .and_then(|l| l.strip_prefix("seat "))
+        .and_then(|s| s.parse().ok())
+        .expect("the trace starts with the seat");
+    let chosen: Vec<String> = lines.map(str::to_string).collect();
+    assert!(chosen.len() > 5, "{chosen:?}");
+    assert_eq!(chosen, actions_of(&log, seat));
+}

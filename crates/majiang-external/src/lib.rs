@@ -9,7 +9,8 @@
 //!   the match and a [`Tally`] records why.
 //!
 //! The library does no I/O; this crate is the edge that does (processes, pipes, a reader
-//! thread per bot, clocks for the time limit). The CLI's `sim`, `selfplay` and `play` use it.
+//! thread per bot, clocks for the time limit). The CLI's `sim`, `selfplay` and `play` use it, and
+//! the server's rooms for the bots its administrator allows.
 
 mod bot;
 mod process;

@@ -42,6 +42,7 @@ pub fn router(app: App) -> Router {
         .route("/tile/{name}", get(tile))
         .route("/api/matches", get(list_matches))
         .route("/api/rulesets", get(rule_sets))
+        .route("/api/bots", get(bot_kinds))
         .route("/api/rooms", post(create_room).get(list_rooms))
         .route("/api/rooms/{id}", get(room_info))
         .route("/api/rooms/{id}/log", get(room_log))
@@ -195,6 +196,19 @@ async fn rule_sets() -> Response {
         .map(|set| set.spec().to_json())
         .collect();
     Json(sets).into_response()
+}
+
+/// The bot kinds a seat may take: the levels, and the external bots the administrator allowed.
+async fn bot_kinds() -> Response {
+    let levels: Vec<&str> = majiang::bots::LEVELS
+        .iter()
+        .map(|(level, _)| *level)
+        .collect();
+    Json(serde_json::json!({
+        "levels": levels,
+        "external": crate::external_bots::kinds(),
+    }))
+    .into_response()
 }
 
 async fn create_room(

@@ -23,6 +23,7 @@
 
 pub mod cluster;
 mod companion;
+pub mod external_bots;
 mod history;
 mod http;
 mod incident;

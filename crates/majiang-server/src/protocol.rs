@@ -23,7 +23,8 @@ pub struct SeatConfig {
     /// The server plays this seat.
     #[serde(default)]
     pub bot: bool,
-    /// Which bot (`efficient` or `random`; default `efficient`).
+    /// Which bot (a level or a bot's name, default `efficient`; or `ext:NAME`, an external
+    /// bot the server's administrator allowed with `serve --external-bot NAME=COMMAND`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot_kind: Option<String>,
 }
@@ -170,11 +171,17 @@ impl RoomConfig {
         for (i, s) in self.seats.iter().enumerate() {
             if let Some(k) = &s.bot_kind
                 && !majiang::bots::BOT_NAMES.contains(&k.as_str())
+                && !crate::external_bots::is_allowed(k)
             {
+                let external = crate::external_bots::kinds();
+                let known = majiang::bots::BOT_NAMES
+                    .iter()
+                    .copied()
+                    .chain(external.iter().map(String::as_str));
                 return Err(BadConfig(said::NO_BOT.with([
                     i.into(),
                     k.as_str().into(),
-                    crate::words::names(majiang::bots::BOT_NAMES.iter().copied()),
+                    crate::words::names(known),
                 ])));
             }
         }

@@ -19,6 +19,10 @@
 //! person who is away when it runs out stays played by the stand-in until they are back
 //! ([`Driver::set_present`]).
 //!
+//! Every chair's bot is told when a hand ends and when the match ends ([`Bot::hand_ended`],
+//! [`Bot::match_ended`]), as the action that ended them is applied: a bot in another process
+//! passes it on (`docs/bot-protocol.md`).
+//!
 //! **One policy for a refused bot action**: a bot whose choice the engine would refuse (a bug in
 //! a bot, or a bot that is not ours) does not stop the match. Its seat plays the first legal
 //! action instead, and the [`Decision`] says so in [`Decision::refused`] for the caller to log.

@@ -14,6 +14,7 @@ use super::SPECTATOR;
 use super::clients::Queued;
 use super::io::{ConnId, Input, Output};
 use super::writes::Pending;
+use crate::external_bots;
 use crate::protocol::{RoomConfig, RoomStatus, ServerMsg};
 use crate::store::{StoredAction, StoredRoom};
 use majiang::bots;
@@ -207,6 +208,16 @@ impl Room {
         (now as i64).saturating_add(self.wall_offset)
     }
 
+    /// True when a seat is played by an external bot (its decisions block while it thinks).
+    pub(super) fn has_external_bots(&self) -> bool {
+        self.config.seats.iter().any(|s| {
+            s.bot
+                && s.bot_kind
+                    .as_deref()
+                    .is_some_and(external_bots::is_external)
+        })
+    }
+
     /// The chair of `seat`, once the match has started.
     pub(super) fn chair(&self, seat: usize) -> Option<Player> {
         self.session().and_then(|s| s.chairs().get(seat).copied())
@@ -223,9 +234,11 @@ impl Room {
             let seed = self.seed ^ (seat as u64 + 1);
             let c = if s.bot {
                 let kind = s.bot_kind.as_deref().unwrap_or("efficient");
-                Controller::Bot(
-                    bots::by_name(kind, &self.ruleset, seed).map_err(|e| e.to_string())?,
-                )
+                Controller::Bot(if external_bots::is_external(kind) {
+                    external_bots::start(kind, &self.ruleset, chair, seed, &self.id)?
+                } else {
+                    bots::by_name(kind, &self.ruleset, seed).map_err(|e| e.to_string())?
+                })
             } else {
                 Controller::person(seed)
             };

@@ -240,7 +240,16 @@ impl Task {
     async fn step(&mut self, input: Input) -> bool {
         let mut inputs = std::collections::VecDeque::from([input]);
         while let Some(input) = inputs.pop_front() {
-            let outputs = self.room.handle(input, self.clock.now());
+            let now = self.clock.now();
+            // An external bot blocks while it thinks: off the runtime's worker for that long
+            // (a single-threaded runtime has no other worker: it just waits).
+            let multi_thread = tokio::runtime::Handle::current().runtime_flavor()
+                == tokio::runtime::RuntimeFlavor::MultiThread;
+            let outputs = if multi_thread && self.room.has_external_bots() {
+                tokio::task::block_in_place(|| self.room.handle(input, now))
+            } else {
+                self.room.handle(input, now)
+            };
             let mut write = None;
             for o in outputs {
                 match o {

@@ -635,3 +635,46 @@ fn a_seats_stream_about_the_others_is_a_function_of_what_it_may_see() {
     }
     assert!(asked > 0, "the seat was asked about some discards");
 }
+
+#[test]
+fn an_allowed_external_bot_plays_a_seat_and_an_unknown_one_is_refused() {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/bots/simple_bot.py"
+    );
+    let command = majiang_external::spec::Command::parse(&format!("python3 {script}")).unwrap();
+    crate::external_bots::allow("simple-room-test", command, 5000).unwrap();
+    let seats = |first: &str| {
+        json!({
+            "rules": "hongkong", "hands": 1,
+            "seats": [
+                {"bot": true, "bot_kind": first}, {"bot": true}, {"bot": true}, {"bot": true}
+            ]
+        })
+    };
+    let mut unknown: RoomConfig = serde_json::from_value(seats("ext:nobody")).unwrap();
+    let err = unknown.validate().unwrap_err().to_string();
+    assert!(err.contains("no bot \"ext:nobody\""), "{err}");
+    assert!(
+        err.contains("ext:simple-room-test"),
+        "the allowed names are listed: {err}"
+    );
+    let mut h = Harness::new(seats("ext:simple-room-test"), 7);
+    h.input(Input::Timer);
+    h.run_until(0, |h| !over(h));
+    assert!(over(&h));
+    let chair = h.chair(0);
+    let moves = h
+        .room
+        .session()
+        .unwrap()
+        .log()
+        .records
+        .iter()
+        .filter(|r| matches!(r, LogRecord::Action { player, .. } if *player == chair))
+        .count();
+    assert!(moves > 5, "{moves}");
+    let tally = crate::external_bots::tally("simple-room-test").unwrap();
+    assert_eq!(tally.decisions(), moves as u64);
+    assert!(tally.fallbacks().is_empty(), "{:?}", tally.fallbacks());
+}

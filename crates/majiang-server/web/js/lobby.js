@@ -11,6 +11,9 @@ import { renderRuleForm, readRuleForm } from "./rule-form.js";
 /** The bot difficulty levels the server knows (majiang::bots::LEVELS), easiest first. */
 const BOT_LEVELS = ["easy", "normal", "hard"];
 
+/** External bots the server's administrator allowed (`GET /api/bots`): seat kinds `ext:NAME`. */
+let EXTERNAL_BOTS = [];
+
 let RULESETS = {};
 let rooms = [];
 
@@ -98,7 +101,8 @@ function renderSeatRows() {
     const prev = old[i] || { name: i === 0 ? t("lobby.default_you") : t("lobby.default_bot", { n: i }), who: i === 0 ? "person" : "normal" };
     const select = el("select", { name: "seat-kind-" + i },
       el("option", { value: "person" }, t("lobby.person")),
-      ...BOT_LEVELS.map((level) => el("option", { value: level }, t("lobby.bot_" + level))));
+      ...BOT_LEVELS.map((level) => el("option", { value: level }, botLabel(level))),
+      ...EXTERNAL_BOTS.map((kind) => el("option", { value: kind }, botLabel(kind))));
     select.value = prev.who;
     box.append(el("div", { class: "seat-row" }, el("input", { name: "seat-name-" + i, value: prev.name, maxlength: "32" }), select));
   }
@@ -176,6 +180,22 @@ function renderRooms() {
   }
 }
 
+/** A seat kind's words: a level, or an external bot by the name the administrator gave it. */
+function botLabel(kind) {
+  return kind.startsWith("ext:") ? t("lobby.bot_external", { name: kind.slice(4) }) : t("lobby.bot_" + kind);
+}
+
+/** Asks the server which external bots it allows, then offers them in the seat rows. */
+async function loadBots() {
+  try {
+    const res = await fetch("/api/bots");
+    EXTERNAL_BOTS = res.ok ? (await res.json()).external || [] : [];
+  } catch (_) {
+    EXTERNAL_BOTS = [];
+  }
+  if (EXTERNAL_BOTS.length) renderSeatRows();
+}
+
 /** Shows the lobby, built from the rule sets the server sent. */
 export function showLobby(rulesets) {
   RULESETS = rulesets;
@@ -187,12 +207,13 @@ export function showLobby(rulesets) {
   $("#create-form").addEventListener("submit", createRoom);
   onLanguageChange(() => { renderRulesetMenu(); renderRuleControls(); renderRulesHelp(); relabelSeats(); renderRooms(); });
   loadRooms();
+  loadBots();
   setInterval(loadRooms, 5000);
 }
 
 /** The seat kinds in the chosen language, keeping names and choices. */
 function relabelSeats() {
   for (const s of document.querySelectorAll("#seats select")) {
-    for (const o of s.options) o.textContent = t(o.value === "person" ? "lobby.person" : "lobby.bot_" + o.value);
+    for (const o of s.options) o.textContent = o.value === "person" ? t("lobby.person") : botLabel(o.value);
   }
 }
