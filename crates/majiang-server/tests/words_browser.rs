@@ -13,7 +13,9 @@ mod common;
 
 use browser::{Browser, SIZES, err, save_screenshot, set_viewport};
 use fantoccini::{Client, Locator};
+use futures_util::FutureExt;
 use serde_json::{Value, json};
+use std::panic::AssertUnwindSafe;
 use std::time::{Duration, Instant};
 
 const LANGS: [&str; 3] = ["en", "zh", "zh-Hant"];
@@ -25,9 +27,14 @@ async fn refusals_reasons_and_option_errors_are_worded_in_each_language() {
     };
     let (_app, addr) = common::start_server().await;
     let c = browser.client.clone();
-    let result = run(&c, &format!("http://{addr}")).await;
+    // A failed check panics inside: the browser is closed first all the same.
+    let base = format!("http://{addr}");
+    let result = AssertUnwindSafe(run(&c, &base)).catch_unwind().await;
     browser.close().await;
-    result.unwrap();
+    match result {
+        Ok(r) => r.unwrap(),
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
 }
 
 async fn run(c: &Client, base: &str) -> Result<(), String> {
