@@ -263,3 +263,23 @@ fn the_server_sends_no_message_the_catalogues_do_not_know_and_keys_are_listed_on
         );
     }
 }
+
+#[test]
+fn every_house_rule_of_every_rule_set_is_described_in_every_catalogue() {
+    let mut keys = Vec::new();
+    for set in majiang::rules::RULE_SETS {
+        let spec = set.spec();
+        for o in spec.options {
+            keys.push(format!("option.{}.{}", spec.name, o.key));
+            if let majiang::rules::option_table::Allowed::OneOf { values } = o.allowed {
+                keys.extend(values.iter().map(|v| format!("value.{v}")));
+            }
+        }
+    }
+    assert!(keys.len() > 10, "{keys:?}");
+    for lang in LANGS {
+        let cat = catalogue(lang);
+        let missing: Vec<&String> = keys.iter().filter(|k| !cat.contains_key(*k)).collect();
+        assert!(missing.is_empty(), "{lang}.json describes no {missing:?}");
+    }
+}

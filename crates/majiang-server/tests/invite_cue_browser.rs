@@ -17,7 +17,9 @@ mod common;
 
 use browser::{Browser, err, save_screenshot};
 use fantoccini::{Client, Locator};
+use futures_util::FutureExt;
 use serde_json::{Value, json};
+use std::panic::AssertUnwindSafe;
 use std::time::{Duration, Instant};
 
 /// Records `navigator.share`, the clipboard, `navigator.vibrate` and `AudioContext` tones in
@@ -76,15 +78,18 @@ async fn invites_share_copy_and_scan_and_the_turn_cue_fires() {
     let (_app, addr) = common::start_server().await;
     let c = browser.client.clone();
     let base = format!("http://{addr}");
-    let mut result = invites(&c, &base, true).await;
-    if result.is_ok() {
-        result = invites(&c, &base, false).await;
-    }
-    if result.is_ok() {
-        result = turn_cue(&c, &base).await;
-    }
+    // A failed check panics inside: the browser is closed first all the same.
+    let checks = async {
+        invites(&c, &base, true).await?;
+        invites(&c, &base, false).await?;
+        turn_cue(&c, &base).await
+    };
+    let result = AssertUnwindSafe(checks).catch_unwind().await;
     browser.close().await;
-    result.unwrap();
+    match result {
+        Ok(r) => r.unwrap(),
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
 }
 
 /// A room of two people and two bots from the lobby; each invite shared, copied and scanned.
@@ -307,17 +312,37 @@ async fn turn_cue(c: &Client, base: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The person's answer to what is asked: Pass when offered a claim, else a discard of the
-/// first hand tile.
+/// The person's answer to what is asked: a discard of a playable hand tile on their turn, else
+/// Pass (a claim on offer); clicked again until the tab title is no longer "your turn".
 async fn answer(c: &Client) -> Result<(), String> {
-    c.execute(
-        "const pass = [...document.querySelectorAll('#actions button')].find(b => b.dataset.action === 'pass' || /pass/i.test(b.textContent));
-         if (pass) pass.click(); else document.querySelector('#hand .tile-btn')?.click();",
-        vec![],
-    )
-    .await
-    .map_err(err)?;
-    Ok(())
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let done = c
+            .execute(
+                "if (!document.title.startsWith('●')) return true;
+                 const tile = document.querySelector('#hand .tile-btn:not([aria-disabled])');
+                 const pass = [...document.querySelectorAll('#actions button')].find(b => /^pass/i.test(b.textContent.trim()));
+                 (tile || pass)?.click();
+                 return false;",
+                vec![],
+            )
+            .await
+            .map_err(err)?;
+        if done == json!(true) {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            let what = c
+                .execute(
+                    "return document.querySelector('#actions')?.textContent",
+                    vec![],
+                )
+                .await
+                .map_err(err)?;
+            return Err(format!("the person could not answer: {what}"));
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
 }
 
 /// Waits until `cond` (JavaScript) holds; returns `window.__rec`.

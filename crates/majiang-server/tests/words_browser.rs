@@ -13,7 +13,9 @@ mod common;
 
 use browser::{Browser, SIZES, err, save_screenshot, set_viewport};
 use fantoccini::{Client, Locator};
+use futures_util::FutureExt;
 use serde_json::{Value, json};
+use std::panic::AssertUnwindSafe;
 use std::time::{Duration, Instant};
 
 const LANGS: [&str; 3] = ["en", "zh", "zh-Hant"];
@@ -25,22 +27,27 @@ async fn refusals_reasons_and_option_errors_are_worded_in_each_language() {
     };
     let (_app, addr) = common::start_server().await;
     let c = browser.client.clone();
-    let result = run(&c, &format!("http://{addr}")).await;
+    // A failed check panics inside: the browser is closed first all the same.
+    let base = format!("http://{addr}");
+    let result = AssertUnwindSafe(run(&c, &base)).catch_unwind().await;
     browser.close().await;
-    result.unwrap();
+    match result {
+        Ok(r) => r.unwrap(),
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
 }
 
 async fn run(c: &Client, base: &str) -> Result<(), String> {
     for lang in LANGS {
         let refusal = refused_move(c, base, lang).await?;
         check_words(&refusal, lang, "a refused move")?;
-        look(c, &format!("words-refused-{lang}")).await?;
+        look(c, &format!("words-refused-{lang}"), "#notice").await?;
         let reason = not_a_win(c, base, lang).await?;
         check_words(&reason, lang, "a not-a-win reason")?;
-        look(c, &format!("words-notwin-{lang}")).await?;
+        look(c, &format!("words-notwin-{lang}"), "#c-answer").await?;
         let option = option_error(c, base, lang).await?;
         check_words(&option, lang, "an option error")?;
-        look(c, &format!("words-option-{lang}")).await?;
+        look(c, &format!("words-option-{lang}"), "#created").await?;
     }
     Ok(())
 }
@@ -198,10 +205,16 @@ async fn option_error(c: &Client, base: &str, lang: &str) -> Result<String, Stri
     }
 }
 
-/// A screenshot at every size.
-async fn look(c: &Client, name: &str) -> Result<(), String> {
+/// A screenshot at every size, with `shown` scrolled into view.
+async fn look(c: &Client, name: &str, shown: &str) -> Result<(), String> {
     for (w, h) in SIZES {
         set_viewport(c, w, h).await?;
+        c.execute(
+            "document.querySelector(arguments[0])?.scrollIntoView({block: 'center'})",
+            vec![json!(shown)],
+        )
+        .await
+        .map_err(err)?;
         save_screenshot(c, &format!("{name}-{w}x{h}")).await?;
     }
     set_viewport(c, 1366, 768).await

@@ -41,7 +41,7 @@ pub struct WordsDef {
 
 impl WordsDef {
     /// The message with its values in the order of [`WordsDef::args`] (a missing value is
-    /// written as nothing; a test checks every table's words against its names).
+    /// written as `null`; `check_table` checks every table's words against its names).
     pub fn with<const N: usize>(&'static self, args: [Value; N]) -> Words {
         debug_assert_eq!(N, self.args.len(), "{}", self.key);
         Words {

@@ -159,6 +159,84 @@ pub static CHOW_NOT_FROM_LEFT: WordsDef = WordsDef {
     args: &["meld", "from", "left"],
     english: "{meld} was claimed from {from}, but a chow can only be claimed from the player on your left ({left})",
 };
+/// A Kong Blossom win is self-drawn (the kong's replacement tile).
+pub static KONG_BLOSSOM_SELF_DRAWN: WordsDef = WordsDef {
+    key: "invalid.kong_blossom_self_drawn",
+    args: &[],
+    english: "a Kong Blossom win is self-drawn (the kong's replacement tile)",
+};
+/// A kong chain of kongs needs kongs declared kong(s); the hand has declared.
+pub static KONG_CHAIN: WordsDef = WordsDef {
+    key: "invalid.kong_chain",
+    args: &["kongs", "declared"],
+    english: "a kong chain of {kongs} needs {kongs} declared kong(s); the hand has {declared}",
+};
+/// A wildcard is never added to a kong, so it cannot be robbed.
+pub static ROB_WILDCARD: WordsDef = WordsDef {
+    key: "invalid.rob_wildcard",
+    args: &[],
+    english: "a wildcard is never added to a kong, so it cannot be robbed",
+};
+/// A discarded wildcard cannot be claimed, not even to win.
+pub static DISCARDED_WILDCARD: WordsDef = WordsDef {
+    key: "invalid.discarded_wildcard",
+    args: &[],
+    english: "a discarded wildcard cannot be claimed, not even to win",
+};
+/// A non-dealer (seat) never wins on another non-dealer's (from) discard.
+pub static NON_DEALERS: WordsDef = WordsDef {
+    key: "invalid.non_dealers",
+    args: &["seat", "from"],
+    english: "a non-dealer ({seat}) never wins on another non-dealer's ({from}) discard",
+};
+/// At lao lao every win is self-drawn (or robbing a kong); discard wins between the dealer and a non-dealer start at 3 lao.
+pub static LAO_SELF_DRAWN: WordsDef = WordsDef {
+    key: "invalid.lao_self_drawn",
+    args: &["lao"],
+    english: "at {lao} lao every win is self-drawn (or robbing a kong); discard wins between the dealer and a non-dealer start at 3 lao",
+};
+/// Lao counts from 1 (a new dealer is at 1 lao).
+pub static LAO_FROM_ONE: WordsDef = WordsDef {
+    key: "invalid.lao_from_one",
+    args: &[],
+    english: "lao counts from 1 (a new dealer is at 1 lao)",
+};
+/// The declared meld holds the wildcard tile: wildcards never count toward a kong and cannot be claimed or melded.
+pub static WILDCARD_IN_MELD: WordsDef = WordsDef {
+    key: "invalid.wildcard_in_meld",
+    args: &["meld", "tile"],
+    english: "the declared {meld} holds the wildcard {tile}: wildcards never count toward a kong and cannot be claimed or melded",
+};
+/// With an indicator wildcard one tile is the face-up indicator: only three can be in play, not n.
+pub static INDICATOR_COPIES: WordsDef = WordsDef {
+    key: "invalid.indicator_copies",
+    args: &["tile", "n"],
+    english: "with an indicator wildcard one {tile} is the face-up indicator: only three can be in play, not {n}",
+};
+/// {meld: a concealed kong is not claimed from anyone.
+pub static CONCEALED_KONG_CLAIMED: WordsDef = WordsDef {
+    key: "invalid.concealed_kong_claimed",
+    args: &["meld"],
+    english: "{meld}: a concealed kong is not claimed from anyone",
+};
+/// {meld is a meld of bonus tiles: bonus tiles are laid aside, not melded.
+pub static BONUS_MELD: WordsDef = WordsDef {
+    key: "invalid.bonus_meld",
+    args: &["meld"],
+    english: "{meld} is a meld of bonus tiles: bonus tiles are laid aside, not melded",
+};
+/// {meld: extra winds form no chow.
+pub static EXTRA_WIND_CHOW: WordsDef = WordsDef {
+    key: "invalid.extra_wind_chow",
+    args: &["meld"],
+    english: "{meld}: extra winds form no chow",
+};
+/// The six-player game is three pungs and a pair: no meld.
+pub static SIX_PLAYER_MELD: WordsDef = WordsDef {
+    key: "invalid.six_player_meld",
+    args: &["meld"],
+    english: "the six-player game is three pungs and a pair: no {meld}",
+};
 
 /// Every not-a-win reason with a key.
 pub static INVALID_WORDS: &[&WordsDef] = &[
@@ -186,4 +264,17 @@ pub static INVALID_WORDS: &[&WordsDef] = &[
     &WON_ON_BONUS,
     &CLAIMED_FROM_SELF,
     &CHOW_NOT_FROM_LEFT,
+    &KONG_BLOSSOM_SELF_DRAWN,
+    &KONG_CHAIN,
+    &ROB_WILDCARD,
+    &DISCARDED_WILDCARD,
+    &NON_DEALERS,
+    &LAO_SELF_DRAWN,
+    &LAO_FROM_ONE,
+    &WILDCARD_IN_MELD,
+    &INDICATOR_COPIES,
+    &CONCEALED_KONG_CLAIMED,
+    &BONUS_MELD,
+    &EXTRA_WIND_CHOW,
+    &SIX_PLAYER_MELD,
 ];

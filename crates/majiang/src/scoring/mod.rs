@@ -183,9 +183,7 @@ impl WinSituation {
             ));
         }
         match self.melds.iter().find(|m| m.tile.is_bonus()) {
-            Some(m) => Err(Invalid::text(format!(
-                "{m} is a meld of bonus tiles: bonus tiles are laid aside, not melded"
-            ))),
+            Some(m) => Err(Invalid(invalid::BONUS_MELD.with([invalid::meld(m)]))),
             None => Ok(()),
         }
     }

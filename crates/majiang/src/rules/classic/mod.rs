@@ -188,7 +188,9 @@ fn check_table(s: &WinSituation, options: &Options) -> Result<(), Invalid> {
             .iter()
             .find(|m| m.tile.is_bonus() && m.kind == MeldKind::Chow)
         {
-            return Err(Invalid::text(format!("{m}: extra winds form no chow")));
+            return Err(Invalid(
+                crate::scoring::invalid::EXTRA_WIND_CHOW.with([crate::scoring::invalid::meld(m)]),
+            ));
         }
     } else if !options.flowers && (!s.flowers.is_empty() || others_have_flowers) {
         return Err(Invalid::from(&crate::scoring::invalid::FLOWERS_NOT_IN_PLAY));
@@ -219,10 +221,9 @@ fn extra_wind_splits(n: usize) -> Vec<(usize, bool)> {
 fn winner_tally(s: &WinSituation, options: &Options) -> Result<Tally, Invalid> {
     let six = options.players == 6;
     if six && let Some(m) = s.melds.iter().find(|m| m.kind != MeldKind::Pung) {
-        return Err(Invalid::text(format!(
-            "the six-player game is three pungs and a pair: no {} ({m})",
-            m.kind.keyword().replace('_', " ")
-        )));
+        return Err(Invalid(
+            crate::scoring::invalid::SIX_PLAYER_MELD.with([crate::scoring::invalid::meld(m)]),
+        ));
     }
     // The playing tiles (34 kinds) and, apart, the extra winds held concealed.
     let full = s.full_concealed();

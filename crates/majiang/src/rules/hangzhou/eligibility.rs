@@ -2,13 +2,9 @@
 //! multiplier is counted.
 
 use super::patterns::kong_chain;
-use crate::scoring::{Invalid, WinKind, WinSituation};
+use crate::scoring::{Invalid, WinKind, WinSituation, invalid};
 use crate::seat::Seat;
 use crate::tile::Tile;
-
-fn invalid<T>(why: impl Into<String>) -> Result<T, Invalid> {
-    Err(Invalid::text(why))
-}
 
 /// The shape of the request: four seats, lao at least 1, the concealed count that the melds
 /// leave, no wildcard in a declared meld, and the shared meld-source checks
@@ -23,7 +19,7 @@ pub fn check_shape(s: &WinSituation, wild: Tile) -> Result<(), Invalid> {
         return Err(Invalid::from(&crate::scoring::invalid::PLAYED_BY_FOUR));
     }
     if s.lao == 0 {
-        return invalid("lao counts from 1 (a new dealer is at 1 lao)");
+        return Err(Invalid::from(&invalid::LAO_FROM_ONE));
     }
     if s.melds.len() > 4 {
         return Err(Invalid::from(&crate::scoring::invalid::FOUR_MELDS));
@@ -39,9 +35,8 @@ pub fn check_shape(s: &WinSituation, wild: Tile) -> Result<(), Invalid> {
     }
     for m in &s.melds {
         if m.tiles().contains(&wild) {
-            return invalid(format!(
-                "the declared {m} holds the wildcard {wild}: wildcards never count toward a \
-                 kong and cannot be claimed or melded"
+            return Err(Invalid(
+                invalid::WILDCARD_IN_MELD.with([invalid::meld(m), wild.to_string().into()]),
             ));
         }
     }
@@ -70,9 +65,8 @@ pub fn check_indicator_copies(s: &WinSituation, wild: Tile) -> Result<(), Invali
         .filter(|&t| t == wild)
         .count();
     if n > 3 {
-        return invalid(format!(
-            "with an indicator wildcard one {wild} is the face-up indicator: only three can be \
-             in play, not {n}"
+        return Err(Invalid(
+            invalid::INDICATOR_COPIES.with([wild.to_string().into(), n.into()]),
         ));
     }
     Ok(())
@@ -93,12 +87,12 @@ pub fn check_win(s: &WinSituation, wild: Tile) -> Result<(), Invalid> {
     let kongs = kong_chain(s);
     if kongs > 0 {
         if s.win != WinKind::SelfDraw {
-            return invalid("a Kong Blossom win is self-drawn (the kong's replacement tile)");
+            return Err(Invalid::from(&invalid::KONG_BLOSSOM_SELF_DRAWN));
         }
         let declared = s.melds.iter().filter(|m| m.kind.is_kong()).count();
         if usize::from(kongs) > declared {
-            return invalid(format!(
-                "a kong chain of {kongs} needs {kongs} declared kong(s); the hand has {declared}"
+            return Err(Invalid(
+                invalid::KONG_CHAIN.with([kongs.into(), declared.into()]),
             ));
         }
     }
@@ -106,29 +100,24 @@ pub fn check_win(s: &WinSituation, wild: Tile) -> Result<(), Invalid> {
         WinKind::SelfDraw => Ok(()),
         WinKind::RobbingKong => {
             if s.winning_tile == wild {
-                return invalid("a wildcard is never added to a kong, so it cannot be robbed");
+                return Err(Invalid::from(&invalid::ROB_WILDCARD));
             }
             Ok(())
         }
         WinKind::Discard => {
             if s.winning_tile == wild {
-                return invalid("a discarded wildcard cannot be claimed, not even to win");
+                return Err(Invalid::from(&invalid::DISCARDED_WILDCARD));
             }
             let Some(d) = s.discarder else {
-                return invalid("a discard win needs the discarder");
+                return Err(Invalid::from(&invalid::NEEDS_DISCARDER));
             };
             if s.seat != s.dealer && d != s.dealer {
-                return invalid(format!(
-                    "a non-dealer ({}) never wins on another non-dealer's ({d}) discard",
-                    s.seat
+                return Err(Invalid(
+                    invalid::NON_DEALERS.with([s.seat.name().into(), d.name().into()]),
                 ));
             }
             if s.lao < 3 {
-                return invalid(format!(
-                    "at {} lao every win is self-drawn (or robbing a kong); discard wins between \
-                     the dealer and a non-dealer start at 3 lao",
-                    s.lao
-                ));
+                return Err(Invalid(invalid::LAO_SELF_DRAWN.with([s.lao.into()])));
             }
             Ok(())
         }

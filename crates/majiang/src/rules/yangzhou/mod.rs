@@ -92,12 +92,11 @@ fn best_reading(situation: &WinSituation) -> Option<Best> {
 
 /// What makes a situation impossible under these rules, before any reading.
 fn check(s: &WinSituation) -> Result<(), Invalid> {
-    let bad = |why: &str| Err(Invalid::text(why));
     if s.seats.len() != 4 {
         return Err(Invalid::from(&crate::scoring::invalid::PLAYED_BY_FOUR));
     }
     if !s.flowers.is_empty() {
-        return bad("Yangzhou mahjong is played without flowers and seasons");
+        return Err(Invalid::from(&crate::scoring::invalid::FLOWERS_NOT_IN_PLAY));
     }
     if s.melds.len() > 4 {
         return Err(Invalid::from(&crate::scoring::invalid::FOUR_MELDS));
@@ -116,9 +115,10 @@ fn check(s: &WinSituation) -> Result<(), Invalid> {
         .iter()
         .find(|m| m.kind == MeldKind::ConcealedKong && m.from.is_some())
     {
-        return Err(Invalid::text(format!(
-            "{m}: a concealed kong is not claimed from anyone"
-        )));
+        return Err(Invalid(
+            crate::scoring::invalid::CONCEALED_KONG_CLAIMED
+                .with([crate::scoring::invalid::meld(m)]),
+        ));
     }
     s.check_playing_tiles()?;
     s.check_meld_sources()?;
