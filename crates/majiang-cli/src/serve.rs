@@ -72,7 +72,8 @@ struct LimitArgs {
     /// Ledgers all clients together may create per minute.
     #[arg(long, env = "MAJIANG_LEDGERS_PER_MINUTE_TOTAL", default_value_t = Limits::default().ledgers_per_minute_total)]
     ledgers_per_minute_total: u32,
-    /// A waiting room nobody is connected to leaves memory after this many seconds.
+    /// A waiting room nobody is connected to expires (leaves memory and the store) after this
+    /// many seconds.
     #[arg(long, env = "MAJIANG_WAITING_IDLE_SECS", default_value_t = Limits::default().waiting_idle.as_secs())]
     waiting_idle_secs: u64,
     /// A match in play with no person connected leaves memory after this many seconds (it

@@ -1,15 +1,15 @@
 //! `majiang serve` survives a SIGKILL: every acknowledged action is in the database, the match
-//! resumes from it on restart, and the player reconnects with the same seat token.
+//! resumes from it on restart, and the player reconnects with the same seat token. The player
+//! is the test kit's typed protocol client.
 
-use futures_util::{SinkExt, StreamExt};
 use majiang::table::{Action, Observation};
-use majiang_server::protocol::{ClientMsg, RoomStatus, ServerMsg};
+use majiang_server::protocol::{RoomStatus, ServerMsg};
+use majiang_testkit::client::Client;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
-use tokio_tungstenite::tungstenite::Message;
 
 type Lines = std::io::Lines<BufReader<std::process::ChildStdout>>;
 
@@ -59,27 +59,6 @@ fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u16, String)
     (status, body)
 }
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn recv(ws: &mut Ws) -> ServerMsg {
-    loop {
-        let m = tokio::time::timeout(Duration::from_secs(10), ws.next())
-            .await
-            .expect("a message within 10 s")
-            .expect("connection open")
-            .unwrap();
-        if let Message::Text(t) = m {
-            return serde_json::from_str(t.as_str()).unwrap();
-        }
-    }
-}
-
-async fn send(ws: &mut Ws, msg: &ClientMsg) {
-    let text = serde_json::to_string(msg).unwrap();
-    ws.send(Message::text(text)).await.unwrap();
-}
-
 /// What a seat's `state` says: the actions so far, its status and its observation.
 struct SeatState {
     actions: u64,
@@ -87,42 +66,28 @@ struct SeatState {
     observation: Observation,
 }
 
-async fn fresh_state(ws: &mut Ws) -> SeatState {
-    send(ws, &ClientMsg::Sync {}).await;
-    let seat_state = |m: ServerMsg| match m {
+/// A fresh `state` of the seat, after everything already queued.
+async fn fresh_state(c: &mut Client) -> SeatState {
+    match c.fresh_state().await {
         ServerMsg::State {
             actions,
             status,
             observation: Some(o),
             ..
-        } => Some(SeatState {
+        } => SeatState {
             actions,
             status,
             observation: *o,
-        }),
-        _ => None,
-    };
-    loop {
-        if let Some(st) = seat_state(recv(ws).await) {
-            // Skip states already queued before the sync: the newest has the most actions.
-            let mut last = st;
-            while let Ok(Some(Ok(Message::Text(t)))) =
-                tokio::time::timeout(Duration::from_millis(300), ws.next()).await
-            {
-                if let Some(st) = seat_state(serde_json::from_str(t.as_str()).unwrap()) {
-                    last = st;
-                }
-            }
-            return last;
-        }
+        },
+        m => panic!("a seat's state has an observation: {m:?}"),
     }
 }
 
-/// Sends `action` as `seq` and waits for its ack (nothing may be refused).
-async fn act(ws: &mut Ws, seq: u64, action: Action) {
-    send(ws, &ClientMsg::Action { seq, action }).await;
+/// Sends `action` and waits for its ack (nothing may be refused).
+async fn act(c: &mut Client, action: Action) {
+    let seq = c.act(action).await;
     loop {
-        match recv(ws).await {
+        match c.recv().await.expect("connection open") {
             ServerMsg::Ack { seq: acked } => {
                 assert_eq!(acked, seq);
                 return;
@@ -158,18 +123,14 @@ fn a_killed_server_resumes_every_acknowledged_action() {
         .unwrap();
     // Play 12 actions, each acknowledged.
     let (before, my_discards) = rt.block_on(async {
-        let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
-        let mut acked = 0u64;
-        let mut seq = 0u64;
-        while acked < 12 {
-            let st = fresh_state(&mut ws).await;
+        let mut c = Client::connect_url(&url).await;
+        for _ in 0..12 {
+            let st = fresh_state(&mut c).await;
             let legal = &st.observation.legal_actions;
             assert!(!legal.is_empty(), "the bots play up to the person");
-            seq += 1;
-            act(&mut ws, seq, *legal.last().unwrap()).await;
-            acked += 1;
+            act(&mut c, *legal.last().unwrap()).await;
         }
-        let st = fresh_state(&mut ws).await;
+        let st = fresh_state(&mut c).await;
         let me = st.observation.player.index();
         let discards = st.observation.table[me].discards.clone();
         (st, discards)
@@ -183,17 +144,17 @@ fn a_killed_server_resumes_every_acknowledged_action() {
     let (mut child, addr, mut out) = start(&db);
     let url = format!("ws://{addr}/ws/{room}?token={token}");
     let (after, next) = rt.block_on(async {
-        let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
-        let welcome = recv(&mut ws).await;
-        assert!(
-            matches!(welcome, ServerMsg::Welcome { seat: Some(0), .. }),
-            "the same token opens the same seat: {welcome:?}"
+        let mut c = Client::connect_url(&url).await;
+        assert_eq!(
+            c.welcome().await,
+            Some(0),
+            "the same token opens the same seat"
         );
-        let st = fresh_state(&mut ws).await;
+        let st = fresh_state(&mut c).await;
         // And play goes on: one more action is acknowledged.
         let last = *st.observation.legal_actions.last().unwrap();
-        act(&mut ws, 100, last).await;
-        (st, fresh_state(&mut ws).await)
+        act(&mut c, last).await;
+        (st, fresh_state(&mut c).await)
     });
     assert!(next.actions > after.actions);
     assert_eq!(after.status, RoomStatus::Playing);
@@ -210,20 +171,16 @@ fn a_killed_server_resumes_every_acknowledged_action() {
 
     // SIGTERM with a WebSocket open: the server closes it and stops cleanly.
     rt.block_on(async {
-        let (mut ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
-        assert!(matches!(recv(&mut ws).await, ServerMsg::Welcome { .. }));
+        let mut c = Client::connect_url(&url).await;
+        c.welcome().await;
         let term = Command::new("kill")
             .args(["-TERM", &child.id().to_string()])
             .status()
             .unwrap();
         assert!(term.success());
+        // Until the server closes it (a silence of 10 s fails the test).
         let end = tokio::time::timeout(Duration::from_secs(10), async {
-            loop {
-                match ws.next().await {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
-                    Some(Ok(_)) => {}
-                }
-            }
+            while c.recv().await.is_some() {}
         })
         .await;
         assert!(end.is_ok(), "the WebSocket is closed on shutdown");

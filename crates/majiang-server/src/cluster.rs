@@ -333,4 +333,37 @@ mod tests {
         assert_eq!(again.summary().status, RoomStatus::Playing);
         assert!(app.room(&id).unwrap().tx.same_channel(&again.tx));
     }
+
+    /// In a cluster, a match of bots whose task ended under a lease still this node's is
+    /// reloaded by the lease round, with nobody asking for it — even after a lookup saw it
+    /// stopped (the handle stays until it is replaced).
+    #[tokio::test]
+    async fn the_lease_round_reloads_a_bots_match_whose_task_ended() {
+        let store = std::sync::Arc::new(crate::SqliteStore::in_memory().unwrap());
+        let node = Node::new("http://127.0.0.1:1", MIN_LEASE_MS);
+        let app = App::with_store(store, Some(node)).await.unwrap();
+        let config: crate::protocol::RoomConfig = serde_json::from_value(serde_json::json!({
+            "hands": 2, "bot_delay_ms": 20,
+            "seats": [{"bot": true}, {"bot": true}, {"bot": true}, {"bot": true}]
+        }))
+        .unwrap();
+        let id = app.create_room(config).await.unwrap().room;
+        let before = app.room(&id).unwrap();
+        before.stop();
+        tokio::time::timeout(Duration::from_secs(5), before.tx.closed())
+            .await
+            .expect("the room's task ends");
+        assert!(app.room(&id).is_none(), "a stopped room is not offered");
+        let again = tokio::time::timeout(Duration::from_secs(5), async {
+            loop {
+                if let Some(h) = app.room(&id) {
+                    return h;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        })
+        .await
+        .expect("reloaded by a lease round");
+        assert!(!again.tx.same_channel(&before.tx), "a new task");
+    }
 }

@@ -323,20 +323,18 @@ impl App {
         })
     }
 
-    /// A live room (not one whose task stopped: its write was fenced).
+    /// A live room (not one whose task stopped: its write was fenced or met a stored action).
+    /// A stopped room's handle stays in memory until it is replaced: the lease round drops it
+    /// (its lease lost) or reloads it from the store (its lease still this process's), and
+    /// [`App::locate`] reloads it when someone opens it.
     pub fn room(&self, id: &str) -> Option<RoomHandle> {
-        let h = self
-            .inner
+        self.inner
             .rooms
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .get(id)
-            .cloned()?;
-        if h.is_stopped() {
-            self.rooms_mut().remove(id);
-            return None;
-        }
-        Some(h)
+            .filter(|h| !h.is_stopped())
+            .cloned()
     }
 
     /// Every room's lobby view (in a cluster, the other nodes' rooms too): open rooms

@@ -19,8 +19,8 @@ pub struct Limits {
     pub ledgers_per_minute: u32,
     /// Ledgers all clients together may create per minute.
     pub ledgers_per_minute_total: u32,
-    /// A waiting room nobody is connected to leaves memory after this long (it stays in the
-    /// store and comes back when someone opens it).
+    /// A waiting room nobody is connected to expires after this long: it leaves memory and
+    /// the store (a restart does not rebuild it; its links then find no room).
     pub waiting_idle: Duration,
     /// A match in play with person seats and no person connected leaves memory after this
     /// long, and resumes from the store when someone comes back. Matches of bots only play on

@@ -8,7 +8,9 @@
 //! - [`net`]: a free loopback port and a plain HTTP request, for tests of `majiang serve`;
 //! - `pg` (feature `pg`): a throw-away PostgreSQL cluster on loopback;
 //! - `browser` (feature `browser`): headless Chromium through chromedriver, viewports and
-//!   screenshots.
+//!   screenshots;
+//! - `client` (feature `client`): a WebSocket client speaking the game server's own protocol
+//!   types (`majiang_server::protocol`'s `ClientMsg` and `ServerMsg`).
 //!
 //! **Required in CI.** A test that needs PostgreSQL or Chromium skips loudly on a developer's
 //! machine that lacks them, but fails when the environment variable `CI` is set (as `.ci/run`
@@ -21,6 +23,8 @@ pub mod observation;
 
 #[cfg(feature = "browser")]
 pub mod browser;
+#[cfg(feature = "client")]
+pub mod client;
 #[cfg(feature = "pg")]
 pub mod pg;
 
