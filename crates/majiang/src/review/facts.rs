@@ -144,7 +144,9 @@ impl Facts {
             (Some(-1), _) => parts.push("a complete hand".to_string()),
             (Some(0), Some(u)) => parts.push(format!("ready on {u} unseen tiles")),
             (Some(s), Some(u)) => parts.push(format!("{s} from ready, {u} useful tiles unseen")),
-            (Some(s), None) => parts.push(format!("{s} from ready")),
+            // A hand after a claim still throws a tile: its distance counts that discard.
+            (Some(0), None) => parts.push("ready after its discard".to_string()),
+            (Some(s), None) => parts.push(format!("{s} from ready after its discard")),
             (None, _) => {}
         }
         if let Some(d) = self.deal_in {
