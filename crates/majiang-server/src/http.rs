@@ -48,6 +48,7 @@ pub fn router(app: App) -> Router {
         .route("/api/rooms/{id}/log", get(room_log))
         .route("/api/rooms/{id}/replay", get(room_replay))
         .route("/api/rooms/{id}/log.jsonl", get(room_jsonl))
+        .route("/api/rooms/{id}/review", get(crate::review::room_review))
         .route("/ws/{id}", get(ws))
         .merge(crate::companion::routes())
         .route("/healthz", get(healthz))

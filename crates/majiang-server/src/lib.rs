@@ -33,6 +33,7 @@ pub mod metrics;
 pub mod protocol;
 pub mod replay;
 pub mod reveal;
+mod review;
 pub mod room;
 mod static_files;
 pub mod store;

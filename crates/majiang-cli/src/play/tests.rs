@@ -1362,8 +1362,10 @@ fn hints_show_the_experts_suggestion_with_its_reason() {
                 other => format!("expert: {other} — "),
             };
             assert!(hint.starts_with(&words), "{hint} / {words}");
+            // The distance from ready the move leaves ("2 from ready", "ready on 6 unseen
+            // tiles", "ready after its discard" for a claim).
             assert!(
-                hint.contains("from ready") || hint.contains("ready on"),
+                hint.contains("ready") || hint.contains("complete"),
                 "{hint}"
             );
             assert!(hint.contains("chips a hand"), "{hint}");

@@ -144,7 +144,9 @@ impl Facts {
             (Some(-1), _) => parts.push("a complete hand".to_string()),
             (Some(0), Some(u)) => parts.push(format!("ready on {u} unseen tiles")),
             (Some(s), Some(u)) => parts.push(format!("{s} from ready, {u} useful tiles unseen")),
-            (Some(s), None) => parts.push(format!("{s} from ready")),
+            // A hand after a claim still throws a tile: its distance counts that discard.
+            (Some(0), None) => parts.push("ready after its discard".to_string()),
+            (Some(s), None) => parts.push(format!("{s} from ready after its discard")),
             (None, _) => {}
         }
         if let Some(d) = self.deal_in {
@@ -175,14 +177,12 @@ pub fn reason(expert: &Facts, played: &Facts) -> String {
                 p * 100.0,
                 e * 100.0
             ),
-            _ if expert.useful_unseen.unwrap_or(0) > played.useful_unseen.unwrap_or(0) => {
-                format!(
-                    "{ea} keeps {} useful tiles unseen, {pa} {}",
-                    expert.useful_unseen.unwrap_or(0),
-                    played.useful_unseen.unwrap_or(0)
-                )
-            }
-            _ => format!("{ea} wins or saves more in the playouts than {pa}"),
+            _ => match (expert.useful_unseen, played.useful_unseen) {
+                (Some(e), Some(p)) if e > p => {
+                    format!("{ea} keeps {e} useful tiles unseen, {pa} {p}")
+                }
+                _ => format!("{ea} wins or saves more in the playouts than {pa}"),
+            },
         },
     };
     format!("{why}{value}")
@@ -225,6 +225,28 @@ mod tests {
         assert_eq!(g.shanten, Some(1));
         let why = reason(&f, &g);
         assert!(why.contains("keeps the hand ready"), "{why}");
+        // A claim's useful tiles are not counted (a tile is still to go): never compared.
+        let claim = Facts {
+            action: Action::Pung,
+            shanten: Some(1),
+            useful_kinds: None,
+            useful_unseen: None,
+            deal_in: None,
+            value: Some(7.5),
+        };
+        let pass = Facts {
+            action: Action::Pass,
+            shanten: Some(1),
+            useful_kinds: Some(3),
+            useful_unseen: Some(6),
+            deal_in: None,
+            value: Some(-1.5),
+        };
+        assert_eq!(
+            reason(&claim, &pass),
+            "pung wins or saves more in the playouts than pass; worth +7.50 against -1.50 chips a hand"
+        );
+        assert_eq!(claim.text(), "1 from ready after its discard");
         // A tile not in hand leaves nothing to judge.
         assert_eq!(
             Facts::of(&obs, &rules, Action::Discard(t("1z")), None).shanten,
