@@ -1,5 +1,6 @@
 //! The routes: the embedded UI, the JSON API, tile pictures and the WebSocket.
 
+use crate::client_addr::ClientAddr;
 use crate::cluster::Located;
 use crate::metrics::METRICS;
 use crate::protocol::{ClientMsg, MAX_CLIENT_MESSAGE, RoomConfig, ServerMsg};
@@ -7,10 +8,8 @@ use crate::room::Cmd;
 use crate::static_files::web_file;
 use crate::words::{Words, api, config, ws};
 use crate::{App, AppError, incident, replay, svg};
-use axum::extract::connect_info::ConnectInfo;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{FromRequestParts, Path, Query, State};
-use axum::http::request::Parts;
+use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -18,7 +17,6 @@ use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use std::future::Future;
-use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio::sync::{Notify, mpsc, oneshot};
@@ -72,35 +70,6 @@ pub async fn serve(
         closer.shut_down()
     })
     .await
-}
-
-/// The client's address: the TCP peer's, or behind a trusted reverse proxy
-/// ([`crate::Limits::trust_forwarded_for`]) the last `X-Forwarded-For` entry. Unknown
-/// (`0.0.0.0`) when the router is driven without a socket.
-pub(crate) struct ClientAddr(pub(crate) IpAddr);
-
-impl FromRequestParts<App> for ClientAddr {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
-        if app.limits().trust_forwarded_for
-            && let Some(ip) = parts
-                .headers
-                .get_all("x-forwarded-for")
-                .iter()
-                .next_back()
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.rsplit(',').next())
-                .and_then(|v| v.trim().parse().ok())
-        {
-            return Ok(ClientAddr(ip));
-        }
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0.ip());
-        Ok(ClientAddr(peer.unwrap_or(IpAddr::from([0u8, 0, 0, 0]))))
-    }
 }
 
 /// A page of a list: `?offset=N&limit=M`.

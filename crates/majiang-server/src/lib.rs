@@ -21,6 +21,7 @@
 
 #![warn(missing_docs)]
 
+mod client_addr;
 pub mod cluster;
 mod companion;
 pub mod external_bots;

@@ -4,7 +4,9 @@
 //! review runs on a blocking thread, one at a time (it is seconds of CPU for a long match), with
 //! the budget capped at the expert's default.
 
+use crate::http::error;
 use crate::replay;
+use crate::words::api;
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
@@ -32,10 +34,6 @@ fn gate() -> &'static Semaphore {
     GATE.get_or_init(|| Semaphore::new(1))
 }
 
-fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, Json(serde_json::json!({ "error": message.into() }))).into_response()
-}
-
 /// The review of a finished match's seat: 200 with the review, 400 for a bad seat or budget,
 /// 403 before the match has finished, 404 for an unknown room.
 pub(crate) async fn room_review(
@@ -47,10 +45,7 @@ pub(crate) async fn room_review(
     if rollouts == 0 || rollouts > Budget::DEFAULT.rollouts {
         return error(
             StatusCode::BAD_REQUEST,
-            format!(
-                "budget: from 1 to {} worlds a decision",
-                Budget::DEFAULT.rollouts
-            ),
+            api::REVIEW_BUDGET.with([Budget::DEFAULT.rollouts.into()]),
         );
     }
     let text = match replay::finished_log(app.store().as_ref(), &id)
@@ -69,23 +64,21 @@ pub(crate) async fn room_review(
         },
     };
     let Ok(_permit) = gate().acquire().await else {
-        return error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the server is shutting down",
-        );
+        return error(StatusCode::SERVICE_UNAVAILABLE, api::SHUTTING_DOWN.plain());
     };
     match tokio::task::spawn_blocking(move || review(&text, &options, |_| {})).await {
         Ok(Ok(r)) => Json(r).into_response(),
-        Ok(Err(e @ ReviewError::NoSuchSeat { .. })) => {
-            error(StatusCode::BAD_REQUEST, e.to_string())
-        }
+        Ok(Err(ReviewError::NoSuchSeat { seat, players })) => error(
+            StatusCode::BAD_REQUEST,
+            api::REVIEW_NO_SEAT.with([seat.into(), players.into()]),
+        ),
         Ok(Err(e)) => error(
             StatusCode::INTERNAL_SERVER_ERROR,
-            crate::incident::report("the stored match cannot be reviewed", &e),
+            crate::incident::told(&api::REVIEW_FAILED, &e),
         ),
         Err(e) => error(
             StatusCode::INTERNAL_SERVER_ERROR,
-            crate::incident::report("the review stopped", &e),
+            crate::incident::told(&api::REVIEW_FAILED, &e),
         ),
     }
 }

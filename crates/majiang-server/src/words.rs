@@ -141,6 +141,14 @@ pub mod api {
             TOO_LARGE = "api.too_large" ["kib"] "a request over {kib} KiB";
             /// A scoring request that is not UTF-8.
             NOT_UTF8 = "api.not_utf8" [] "the request is not UTF-8 text";
+            /// A review's budget out of range.
+            REVIEW_BUDGET = "api.review_budget" ["max"] "budget: from 1 to {max} worlds a decision";
+            /// A review of a seat the match does not have.
+            REVIEW_NO_SEAT = "api.review_no_seat" ["seat", "players"] "no seat {seat} in a match of {players} players";
+            /// The server is shutting down.
+            SHUTTING_DOWN = "api.shutting_down" [] "the server is shutting down";
+            /// A review failed (the details are in the log under the incident id).
+            REVIEW_FAILED = "api.review_failed" ["incident"] "the match cannot be reviewed (incident {incident})";
         }
     }
 }

@@ -64,9 +64,9 @@ async fn a_finished_match_is_reviewed_as_the_library_reviews_its_log() {
     assert!(served["summary"]["decisions"].as_u64().unwrap() > 0);
     // Bad seats and budgets are the client's error; unknown rooms are 404.
     for (query, reason) in [
-        ("seat=7", "there is no seat 7"),
-        ("budget=0", "budget"),
-        ("budget=1000", "budget"),
+        ("seat=7", "\"key\":\"api.review_no_seat\""),
+        ("budget=0", "\"key\":\"api.review_budget\""),
+        ("budget=1000", "\"key\":\"api.review_budget\""),
     ] {
         let (status, _, body) = http(
             addr,

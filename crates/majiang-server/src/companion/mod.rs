@@ -17,7 +17,7 @@ pub mod ledger;
 pub mod live;
 pub mod score;
 
-use crate::http::ClientAddr;
+use crate::client_addr::ClientAddr;
 use crate::http::body;
 use crate::words::{api, ledger as said_ledger};
 use crate::{App, StoreError, now_ms, random_hex};
