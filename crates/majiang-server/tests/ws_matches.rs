@@ -210,24 +210,33 @@ async fn bad_messages_are_refused_and_change_nothing() {
     let mut spectator = Client::connect(addr, &room, None).await;
     // Once the bots have played up to a person, that person is the actor: wait for the first
     // state that asks one of them to act.
+    // A person not asked about a tile on offer is sent no state until it is settled (they must
+    // not learn that someone else may claim it), so only the one asked is asked for a fresh
+    // state; the other's latest state (if any) says whether they have anything to decide.
     let has_legal = |m: &ServerMsg| !legal(m).is_empty();
-    loop {
-        let asked = tokio::select! {
-            m = a.recv() => has_legal(&m.expect("open")),
-            m = b.recv() => has_legal(&m.expect("open")),
-        };
-        if asked {
-            break;
+    let a_asked = loop {
+        tokio::select! {
+            m = a.recv() => if has_legal(&m.expect("open")) { break true },
+            m = b.recv() => if has_legal(&m.expect("open")) { break false },
         }
-    }
-    let sa = a.fresh_state().await;
-    let sb = b.fresh_state().await;
-    let (actor, other, before, other_state) = if has_legal(&sa) {
-        (&mut a, &mut b, sa, sb)
-    } else {
-        assert!(has_legal(&sb), "someone must act: {sa:?} {sb:?}");
-        (&mut b, &mut a, sb, sa)
     };
+    let (actor, other) = if a_asked {
+        (&mut a, &mut b)
+    } else {
+        (&mut b, &mut a)
+    };
+    let before = actor.fresh_state().await;
+    assert!(
+        has_legal(&before),
+        "the person asked still decides: {before:?}"
+    );
+    other.drain().await;
+    let other_decides = other
+        .seen
+        .iter()
+        .rev()
+        .find(|m| matches!(m, ServerMsg::State { .. }))
+        .is_some_and(has_legal);
     let ServerMsg::State {
         actions,
         observation: Some(observation),
@@ -239,7 +248,7 @@ async fn bad_messages_are_refused_and_change_nothing() {
     let offered = &observation.legal_actions;
 
     // Out of turn: the other person, if they have nothing to decide.
-    if legal(&other_state).is_empty() {
+    if !other_decides {
         let seq = other.act(Action::Pass).await;
         let (refused, _) = other.error().await;
         assert_eq!(refused, Some(seq));

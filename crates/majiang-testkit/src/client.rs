@@ -90,9 +90,17 @@ impl Client {
     /// The next message (within 10 s), or `None` if the connection closed.
     pub async fn recv(&mut self) -> Option<ServerMsg> {
         loop {
-            let m = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
-                .await
-                .expect("a message within 10 s")?;
+            let Ok(m) = tokio::time::timeout(Duration::from_secs(10), self.ws.next()).await else {
+                let last: Vec<String> = self
+                    .seen
+                    .iter()
+                    .rev()
+                    .take(4)
+                    .map(|m| format!("{m:?}"))
+                    .collect();
+                panic!("no message within 10 s; the last ones, newest first: {last:#?}")
+            };
+            let m = m?;
             match m.ok()? {
                 Message::Text(t) => return Some(self.parse(t.as_str())),
                 Message::Close(_) => return None,

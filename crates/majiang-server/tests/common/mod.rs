@@ -9,7 +9,7 @@ pub use majiang_testkit::client::{Client, chair, legal, rate_limited, status};
 
 use majiang::table::{Action, Observation, Player};
 use majiang_server::App;
-use majiang_server::protocol::{RoomConfig, ServerMsg};
+use majiang_server::protocol::{RoomConfig, RoomStatus, ServerMsg};
 use serde_json::Value;
 use std::net::SocketAddr;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -163,6 +163,8 @@ async fn play(
 ) -> u64 {
     let mut acked = 0;
     let mut waiting_ack = false;
+    // A message of ours was dropped by the rate limit since the last hand result.
+    let mut resynced = false;
     // The state that told us our chair may have offered actions already: ask again.
     client.sync().await;
     loop {
@@ -181,9 +183,21 @@ async fn play(
             // was dropped, so wait, ask for the state again and answer it.
             ServerMsg::Error { .. } if rate_limited(&m) => {
                 waiting_ack = false;
+                resynced = true;
                 client.resync_if_limited(&m).await;
             }
+            // A Continue sent again after a resync (below) may come after the next deal.
+            ServerMsg::Error { key, .. } if key == "room.nothing_to_continue" => {}
             ServerMsg::Error { message, .. } => panic!("refused: {message}"),
+            // A hand is over and waits for us: continue (again, if the rate limit dropped it;
+            // Continue is idempotent while the hand result waits).
+            ServerMsg::State {
+                status: RoomStatus::HandOver,
+                ..
+            } if resynced => {
+                resynced = false;
+                client.go_on().await;
+            }
             ServerMsg::State {
                 observation: Some(o),
                 ..
