@@ -4,6 +4,7 @@ use crate::client_addr::ClientAddr;
 use crate::cluster::Located;
 use crate::metrics::METRICS;
 use crate::protocol::{ClientMsg, MAX_CLIENT_MESSAGE, RoomConfig, ServerMsg};
+use crate::refusal::error;
 use crate::room::Cmd;
 use crate::static_files::web_file;
 use crate::words::{Words, api, config, ws};
@@ -109,17 +110,6 @@ fn refused(status: StatusCode, e: &AppError) -> Response {
 /// Any other path: the embedded UI file of that name (`/js/table.js` is `web/js/table.js`).
 async fn static_file(uri: Uri) -> Response {
     web_file(uri.path().trim_start_matches('/'))
-}
-
-/// A refusal: `{"error"}` in English, `key` and `args` for a person's catalogue.
-pub(crate) fn error(status: StatusCode, why: impl Into<Words>) -> Response {
-    let why = why.into();
-    (status, Json(body(&why))).into_response()
-}
-
-/// The JSON of a refusal: `error` (English), `key`, `args`.
-pub(crate) fn body(why: &Words) -> serde_json::Value {
-    serde_json::json!({ "error": why.to_string(), "key": why.key(), "args": why.args_json() })
 }
 
 impl AppError {

@@ -32,6 +32,7 @@ pub mod limits;
 mod listen;
 pub mod metrics;
 pub mod protocol;
+mod refusal;
 pub mod replay;
 pub mod reveal;
 mod review;

@@ -4,7 +4,7 @@
 //! review runs on a blocking thread, one at a time (it is seconds of CPU for a long match), with
 //! the budget capped at the expert's default.
 
-use crate::http::error;
+use crate::refusal::error;
 use crate::replay;
 use crate::words::api;
 use axum::Json;

@@ -36,7 +36,7 @@ pub(crate) fn web_file(path: &str) -> Response {
             body,
         )
             .into_response(),
-        None => crate::http::error(
+        None => crate::refusal::error(
             StatusCode::NOT_FOUND,
             crate::words::api::NO_FILE.with([path.into()]),
         ),

@@ -199,17 +199,6 @@ impl Serialize for Words {
     }
 }
 
-/// Every message the library may tell a person, each key once: refused actions
-/// (`illegal.*`, `refused.*`), not-a-win reasons (`invalid.*`), refused house rules and
-/// requests (`options.*`, `request.*`), and [`TEXT`].
-pub fn all() -> Vec<&'static WordsDef> {
-    let mut all: Vec<&'static WordsDef> = vec![&TEXT];
-    all.extend(crate::table::action::WORDS);
-    all.extend(crate::scoring::INVALID_WORDS);
-    all.extend(crate::rules::option_table::WORDS);
-    all
-}
-
 /// Checks a table of messages: keys unique and dotted, every `{name}` among the values and
 /// every value named in the words.
 pub fn check_table(table: &[&WordsDef]) -> Result<(), String> {
@@ -237,16 +226,6 @@ pub fn check_table(table: &[&WordsDef]) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_library_message_names_its_values() {
-        let all = all();
-        check_table(&all).unwrap();
-        assert!(all.len() > 30, "{}", all.len());
-        assert!(all.iter().any(|d| d.key == "invalid.not_a_winning_hand"));
-        assert!(all.iter().any(|d| d.key == "illegal.not_held"));
-        assert!(all.iter().any(|d| d.key == "options.not_allowed"));
-    }
 
     #[test]
     fn a_text_message_is_its_text() {

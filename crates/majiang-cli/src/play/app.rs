@@ -284,7 +284,12 @@ impl App {
     /// The expert's suggestion for the person's decision now, in one line, when hints are on
     /// and they have a choice to make.
     pub fn hint(&self) -> Option<String> {
-        self.hints.as_ref()?.text(self)
+        if self.mode() != &Mode::Playing {
+            return None;
+        }
+        self.hints
+            .as_ref()?
+            .text(self.observation(), self.ruleset(), self.seed(), self.style)
     }
 
     /// Tells the app the time on the caller's clock (milliseconds; it never goes back).

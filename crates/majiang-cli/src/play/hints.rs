@@ -3,11 +3,12 @@
 //! in, what it is worth), from the library's [`majiang::review::suggest`] on the person's own
 //! observation. Worked out once per decision and kept until the table changes.
 
-use super::app::{App, Mode};
+use super::tiles::TileStyle;
 use majiang::bots::expert::Budget;
 use majiang::review::{Suggestion, suggest};
-use majiang::table::{Action, Observation};
+use majiang::table::{Action, Observation, Ruleset};
 use std::cell::RefCell;
+use std::sync::Arc;
 
 /// The hints of one game: the last decision's suggestion, kept while the decision is open.
 #[derive(Default)]
@@ -16,40 +17,37 @@ pub struct Hints {
 }
 
 impl Hints {
-    /// The expert's suggestion for the person's decision now, in words (tiles drawn in the
-    /// app's style); `None` when they have nothing to decide.
-    pub fn text(&self, app: &App) -> Option<String> {
-        if app.mode() != &Mode::Playing {
-            return None;
-        }
-        let obs = app.observation();
+    /// The expert's suggestion for the decision in `obs` (the person's observation now, under
+    /// `ruleset`, the match's `seed`), in words with tiles drawn in `style`; `None` when there
+    /// is nothing to decide.
+    pub fn text(
+        &self,
+        obs: Observation,
+        ruleset: &Arc<Ruleset>,
+        seed: u64,
+        style: TileStyle,
+    ) -> Option<String> {
         if obs.legal_actions.len() < 2 {
             return None;
         }
         let mut last = self.last.borrow_mut();
         if last.as_ref().is_none_or(|(o, _)| *o != obs) {
-            let s = suggest(
-                &obs,
-                &obs.legal_actions,
-                app.ruleset(),
-                app.seed(),
-                Budget::DEFAULT,
-            );
+            let s = suggest(&obs, &obs.legal_actions, ruleset, seed, Budget::DEFAULT);
             *last = Some((obs, s));
         }
         let s = last.as_ref()?.1.as_ref()?;
-        Some(words(app, s))
+        Some(words(style, s))
     }
 }
 
 /// A suggestion in words: "expert: discard 9p — ready on 6 unseen tiles, deals in 2 %, worth
 /// +1.40 chips a hand".
-fn words(app: &App, s: &Suggestion) -> String {
+fn words(style: TileStyle, s: &Suggestion) -> String {
     let action = match s.action {
-        Action::Discard(t) => format!("discard {}", app.style.tile(t)),
-        Action::Chow { tiles } => format!("chow {}", app.style.tiles(&tiles)),
-        Action::ConcealedKong(t) => format!("concealed kong of {}", app.style.tile(t)),
-        Action::AddedKong(t) => format!("added kong of {}", app.style.tile(t)),
+        Action::Discard(t) => format!("discard {}", style.tile(t)),
+        Action::Chow { tiles } => format!("chow {}", style.tiles(&tiles)),
+        Action::ConcealedKong(t) => format!("concealed kong of {}", style.tile(t)),
+        Action::AddedKong(t) => format!("added kong of {}", style.tile(t)),
         other => other.to_string(),
     };
     let mut parts = Vec::new();

@@ -18,7 +18,7 @@ pub mod live;
 pub mod score;
 
 use crate::client_addr::ClientAddr;
-use crate::http::body;
+use crate::refusal::body;
 use crate::words::{api, ledger as said_ledger};
 use crate::{App, StoreError, now_ms, random_hex};
 use axum::Router;

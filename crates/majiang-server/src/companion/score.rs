@@ -4,7 +4,7 @@
 //! the library's message starts with the field at fault (`winning_tile: ...`), which the page
 //! shows beside that field.
 
-use crate::http::body as refusal;
+use crate::refusal::body as refusal;
 use crate::words::{Words, api};
 use axum::body::Bytes;
 use axum::http::{StatusCode, header};

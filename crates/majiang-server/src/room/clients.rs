@@ -4,23 +4,14 @@
 
 use super::io::{ConnId, Output};
 use super::state::{Conn, Room};
-use super::writes::Pending;
+use super::work::{Pending, Queued};
 use crate::protocol::{ClientMsg, RoomStatus, ServerMsg};
 use crate::store::StoredAction;
 use crate::words::{Words, room as said};
-use majiang::table::{Action, Player};
+use majiang::table::Player;
 
 /// Person actions that wait while an earlier write is retried, at most (beyond: refused).
 const QUEUE_MAX: usize = 32;
-
-/// A person's action waiting for an earlier write.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Queued {
-    pub(super) conn: ConnId,
-    pub(super) seq: u64,
-    pub(super) player: Player,
-    pub(super) action: Action,
-}
 
 impl Room {
     pub(super) fn open(

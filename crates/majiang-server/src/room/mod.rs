@@ -25,6 +25,7 @@ mod task;
 #[cfg(test)]
 mod tests;
 mod view;
+mod work;
 mod writes;
 
 pub use io::{ConnId, Input, Output, Write, WriteFailure};

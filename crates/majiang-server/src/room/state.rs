@@ -11,9 +11,8 @@
 //! acknowledged, and every connection is closed so its client reconnects to the new owner.
 
 use super::SPECTATOR;
-use super::clients::Queued;
 use super::io::{ConnId, Input, Output};
-use super::writes::Pending;
+use super::work::{Pending, Queued};
 use crate::external_bots;
 use crate::protocol::{RoomConfig, RoomStatus, ServerMsg};
 use crate::store::{StoredAction, StoredRoom};

@@ -3,12 +3,11 @@
 //! A failed write is tried again with backoff, the same write each time; a fenced one stops
 //! the room.
 
-use super::io::{ConnId, Output, Write, WriteFailure};
+use super::io::{Output, WriteFailure};
 use super::state::Room;
-use crate::protocol::{RoomConfig, RoomStatus, ServerMsg};
-use crate::store::StoredAction;
+use super::work::Pending;
+use crate::protocol::{RoomStatus, ServerMsg};
 use crate::words::Words;
-use majiang::driver::Decision;
 
 /// The first retry of a failed write waits this long; each next one twice as long, up to
 /// [`RETRY_MAX_MS`].
@@ -16,33 +15,6 @@ pub const RETRY_FIRST_MS: u64 = 100;
 /// The longest wait between two tries of a write (a room resumes within this long after the
 /// store is back).
 pub const RETRY_MAX_MS: u64 = 500;
-
-/// A write in progress, and what to do once it is stored.
-#[derive(Debug, Clone)]
-pub(super) enum Pending {
-    Action {
-        stored: StoredAction,
-        /// The connection and the client's sequence number to acknowledge.
-        origin: Option<(ConnId, u64)>,
-        /// The automatic decision it carries out.
-        decision: Option<Decision>,
-    },
-    /// Seats made bots; the match starts next.
-    FillBots(RoomConfig),
-    Start,
-    Finished(i64),
-}
-
-impl Pending {
-    pub(super) fn write(&self) -> Write {
-        match self {
-            Pending::Action { stored, .. } => Write::Action(*stored),
-            Pending::FillBots(c) => Write::Config(c.clone()),
-            Pending::Start => Write::Status(RoomStatus::Playing),
-            Pending::Finished(at) => Write::Finished(*at),
-        }
-    }
-}
 
 impl Room {
     /// Starts a write: it is sent now, and what it is for happens when it is stored.
