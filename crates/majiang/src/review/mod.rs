@@ -1,7 +1,7 @@
 //! Reviewing a match: the expert looks at one seat's decisions and says where they cost.
 //!
 //! [`review`] re-drives a match log (a [`Session`] fed the logged actions, after
-//! [`replay`](crate::table::replay) has checked the log), and at every decision of the chosen
+//! [`replay`](crate::table::replay()) has checked the log), and at every decision of the chosen
 //! seat that had a choice — a discard (the Fortune Gambit among them), a chow, pung, kong or
 //! pass, a win or declining it — builds that seat's [`Observation`] (what it could see then,
 //! never the hidden tiles) and asks the [`ExpertBot`] to [`evaluate`](ExpertBot::evaluate)
