@@ -10,7 +10,7 @@
 //! let classic = lookup("classic").unwrap().spec();
 //! assert_eq!(classic.seat_counts(), 3..=6);
 //! assert_eq!(classic.chinese, "中国古典麻将");
-//! assert!(lookup("riichi").unwrap_err().0.contains("hongkong, hangzhou, yangzhou, classic"));
+//! assert!(lookup("riichi").unwrap_err().0.to_string().contains("hongkong, hangzhou, yangzhou, classic"));
 //! ```
 
 pub use super::rule_set::{Aims, FedThirdMeld, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats};
