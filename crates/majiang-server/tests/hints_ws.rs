@@ -3,7 +3,8 @@
 //! that very state (the library's `suggest` on the observation sent, at the server's hint budget
 //! and seed: checked value for value); the other person at the table, who did not turn them on,
 //! and a spectator get none; turned off, they stop. In a room without hints, turning them on is
-//! refused with a keyed message and no hint ever comes. The setting is in everyone's `welcome`.
+//! refused with a keyed message and no hint ever comes. The setting is in everyone's `welcome`
+//! and in the room's summary (`GET /api/rooms/ID`).
 
 mod common;
 
@@ -36,6 +37,10 @@ async fn a_person_who_turned_hints_on_gets_the_experts_suggestion_when_they_must
         .unwrap();
     let room = created.room.clone();
     let seed = app.store().room(&room).await.unwrap().unwrap().seed;
+    // The lobby's summary says so too.
+    let (_, _, summary) = common::http(addr, "GET", &format!("/api/rooms/{room}"), "").await;
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(summary["hints"], json!(true), "{summary}");
     let ruleset = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
 
     let mut watcher = Client::connect(addr, &room, None).await;
@@ -198,6 +203,10 @@ async fn without_the_creators_leave_hints_are_refused_and_never_sent() {
         }
         _ => unreachable!(),
     }
+    let (_, _, summary) =
+        common::http(addr, "GET", &format!("/api/rooms/{}", created.room), "").await;
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(summary["hints"], json!(false), "{summary}");
     ann.send(&ClientMsg::Hints { on: true }).await;
     match ann.until(|m| matches!(m, ServerMsg::Error { .. })).await {
         ServerMsg::Error {

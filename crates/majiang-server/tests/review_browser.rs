@@ -275,6 +275,12 @@ async fn hint_at_the_table(c: &Client, base: &str) -> Result<(), String> {
     .map_err(err)?;
     click(c, "#create").await?;
     wait_for(c, "a.seat-link[data-seat='0']", 10).await?;
+    // The lobby's list of rooms says the new room allows hints.
+    wait_for(c, "#room-list .hint-setting", 10).await?;
+    assert_eq!(
+        text_of(c, "#room-list .hint-setting").await?.trim(),
+        "Hints allowed"
+    );
     let link = attr(c, "a.seat-link[data-seat='0']", "href").await?;
     c.goto(&format!("{base}{link}&lang=en"))
         .await

@@ -58,6 +58,8 @@ pub struct RoomSummary {
     pub seats: Vec<SeatInfo>,
     /// The limit on hands, if any.
     pub hands: Option<u32>,
+    /// The creator allowed hints.
+    pub hints: bool,
     /// Current hand (from 1), once playing.
     pub hand_number: Option<u32>,
     /// Chips per chair.

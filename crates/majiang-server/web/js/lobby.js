@@ -176,7 +176,7 @@ function renderRooms() {
     const seats = r.seats.map((s) => s.name + (s.bot ? t("common.paren", { text: t("common.bot") }) : s.connected ? " ●" : "")).join(t("common.list_sep"));
     const act = r.status === "finished" ? el("a", { class: "replay-link", href: "/?replay=" + r.id }, t("lobby.replay")) : el("a", { href: "/?room=" + r.id }, t("lobby.watch"));
     const status = t("status." + r.status) + (r.hand_number ? " · " + t("status.hand_n", { n: r.hand_number }) : "");
-    body.append(el("tr", { class: "room-" + r.status }, el("td", { class: "mono", translate: "no" }, r.id), el("td", {}, rulesName(r.rules)), el("td", {}, status), el("td", { class: "seats-cell", translate: "no" }, seats), el("td", {}, act)));
+    body.append(el("tr", { class: "room-" + r.status }, el("td", { class: "mono", translate: "no" }, r.id), el("td", {}, rulesName(r.rules), r.hints ? el("small", { class: "hint-setting allowed" }, " " + t("hints.allowed")) : null), el("td", {}, status), el("td", { class: "seats-cell", translate: "no" }, seats), el("td", {}, act)));
   }
 }
 
