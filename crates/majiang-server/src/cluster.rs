@@ -89,6 +89,7 @@ pub(crate) fn remote_summary(r: &StoredRoom) -> RoomSummary {
             })
             .collect(),
         hands: r.config.hands,
+        hints: r.config.hints,
         hand_number: None,
         ledger: Vec::new(),
         created: r.created,

@@ -3,6 +3,8 @@
 
 use crate::reveal::{PaymentExplained, RevealedHand};
 use crate::waits::Wait;
+use majiang::bots::expert::Estimate;
+use majiang::review::Facts;
 use majiang::table::matches::Standing;
 use majiang::table::{Action, Event, Observation, Player, Ruleset, Settlement};
 use serde::{Deserialize, Serialize};
@@ -61,6 +63,10 @@ pub struct RoomConfig {
     pub away_grace_ms: Option<u64>,
     /// Start the match at once instead of waiting for a `start` message.
     pub autostart: bool,
+    /// The room's creator allows hints: a seated person may ask (`hints`) for the expert's
+    /// suggested discard or call whenever they must act. Off unless set; everyone in the room
+    /// sees it (`welcome`).
+    pub hints: bool,
 }
 
 impl Default for RoomConfig {
@@ -77,6 +83,7 @@ impl Default for RoomConfig {
             bot_delay_ms: 0,
             away_grace_ms: None,
             autostart: false,
+            hints: false,
         }
     }
 }
@@ -321,6 +328,12 @@ pub enum ClientMsg {
     },
     /// Ask for a fresh `state`.
     Sync {},
+    /// Turn hints on or off for this person's seat (refused unless the room allows hints):
+    /// while on, each `state` in which the seat must act is followed by a `hint`.
+    Hints {
+        /// On or off.
+        on: bool,
+    },
 }
 
 /// One seat as everyone sees it.
@@ -446,6 +459,24 @@ pub enum ServerMsg {
         standings: Vec<Standing>,
         /// Final chips per chair.
         ledger: Vec<i64>,
+    },
+    /// The expert's suggestion for the decision in the `state` whose `actions` and
+    /// `hand_number` it repeats (sent after it, to a person who turned hints on; a hint for an
+    /// older state is stale).
+    Hint {
+        /// The hand.
+        hand_number: u32,
+        /// The `actions` of the state it answers.
+        actions: u64,
+        /// The suggested action.
+        action: Action,
+        /// What a person weighs about it (distance from ready, useful tiles unseen, the
+        /// danger of the tile, its value).
+        facts: Facts,
+        /// Its value in the expert's playouts, in chips a hand, with its standard error.
+        value: Option<Estimate>,
+        /// The suggestion in one line, in English.
+        text: String,
     },
     /// Another server process runs this room: connect to `url` instead (sent once, then the
     /// connection closes).

@@ -51,6 +51,10 @@ pub mod room {
             ONLY_SEATED_CONTINUE = "room.only_seated_continue" [] "only a seated player continues";
             /// `continue` while no result waits.
             NOTHING_TO_CONTINUE = "room.nothing_to_continue" [] "no hand result is waiting for continue";
+            /// `hints` in a room whose creator did not allow them.
+            HINTS_NOT_ALLOWED = "room.hints_not_allowed" [] "the room's creator did not allow hints in this room";
+            /// `hints` from a spectator.
+            HINTS_SEATED_ONLY = "room.hints_seated_only" [] "only a seated person can turn hints on";
         }
     }
 }

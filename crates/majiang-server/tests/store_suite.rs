@@ -116,6 +116,7 @@ async fn rooms_and_actions(s: &dyn Store) {
     let config = RoomConfig {
         autostart: true,
         hands: Some(7),
+        hints: true,
         ..RoomConfig::default()
     };
     s.set_config("r1", &config).await.unwrap();

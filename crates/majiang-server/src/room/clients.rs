@@ -101,6 +101,11 @@ impl Room {
                     refuse(out, None, message);
                 }
             }
+            ClientMsg::Hints { on } => {
+                if let Err(message) = self.set_hints(conn, seat, on) {
+                    refuse(out, None, message);
+                }
+            }
             ClientMsg::Continue {} => {
                 if let Err(message) = self.continue_by(seat) {
                     refuse(out, None, message);

@@ -78,6 +78,8 @@ pub enum Output {
     /// Perform this write, then feed its result back ([`Input::Stored`]) before any other
     /// input.
     Write(Write),
+    /// Work out a hint off the room's task and send it to its connection (see `hints`).
+    Hint(Box<super::hints::HintJob>),
     /// Feed [`Input::Timer`] at this time (`None`: no timer is needed). Each call to
     /// [`Room::handle`](super::Room::handle) ends with one, replacing the one before.
     Wake(Option<u64>),

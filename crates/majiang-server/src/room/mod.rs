@@ -18,6 +18,7 @@
 //!   feeds each store result back before it reads the next input (one write in flight).
 
 mod clients;
+mod hints;
 mod io;
 mod restore;
 mod state;
@@ -28,6 +29,7 @@ mod view;
 mod work;
 mod writes;
 
+pub use hints::{HINT_BUDGET, HintJob, hint_seed};
 pub use io::{ConnId, Input, Output, Write, WriteFailure};
 pub use restore::RestoreError;
 pub use state::Room;
@@ -56,6 +58,8 @@ pub struct RoomSummary {
     pub seats: Vec<SeatInfo>,
     /// The limit on hands, if any.
     pub hands: Option<u32>,
+    /// The creator allowed hints.
+    pub hints: bool,
     /// Current hand (from 1), once playing.
     pub hand_number: Option<u32>,
     /// Chips per chair.

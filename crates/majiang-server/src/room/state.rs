@@ -83,6 +83,8 @@ pub struct Room {
     /// The match could not be made (a rule set that no longer builds): never try again.
     pub(super) start_failed: bool,
     pub(super) stopped: bool,
+    /// The seats whose person turned hints on.
+    pub(super) hints: super::hints::SeatHints,
 }
 
 impl std::fmt::Debug for Room {
@@ -135,6 +137,7 @@ impl Room {
             wall_offset,
             start_failed: false,
             stopped: false,
+            hints: Default::default(),
         }
     }
 
@@ -185,6 +188,7 @@ impl Room {
         }
         self.advance(now, &mut out);
         self.flush_states(now, &mut out);
+        self.ask_hints(&mut out);
         out.push(Output::Wake(self.wake()));
         out
     }

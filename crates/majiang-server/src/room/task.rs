@@ -268,6 +268,11 @@ impl Task {
                             kick.notify_one();
                         }
                     }
+                    Output::Hint(job) => {
+                        if let Some((out, _)) = self.conns.get(&job.conn) {
+                            super::hints::spawn(*job, self.room.ruleset.clone(), out.clone());
+                        }
+                    }
                     Output::Write(w) => write = Some(w),
                     Output::Wake(at) => self.wake = at,
                     Output::Stop => {

@@ -92,6 +92,7 @@ impl Harness {
                         };
                         inputs.push_front(Input::Stored(result));
                     }
+                    Output::Hint(_) => {}
                     Output::Wake(at) => self.wake = at,
                     Output::Stop => self.stopped = true,
                 }

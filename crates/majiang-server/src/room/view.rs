@@ -204,6 +204,7 @@ impl Room {
             status: self.status,
             seats: self.seats(),
             hands: self.config.hands,
+            hints: self.config.hints,
             hand_number: session.map(|s| s.hand_number()),
             ledger: session.map(|s| s.ledger().to_vec()).unwrap_or_default(),
             created: self.created,

@@ -1,5 +1,5 @@
 // The match history page: finished matches (date, rule set, players, standings), each opening
-// its replay.
+// its replay, or its replay with the expert's review.
 
 import { $, el, signClass } from "./dom.js";
 import { t, onLanguageChange, currentLanguage } from "./i18n.js";
@@ -37,7 +37,8 @@ function render() {
     const id = m.id ?? m.room;
     body.append(el("tr", {},
       el("td", {}, when(m)), el("td", {}, rulesName(m.rules)), el("td", {}, playerNames(m)), el("td", {}, standingsText(m)),
-      el("td", {}, el("a", { class: "replay-link", href: "/?replay=" + id }, t("history.open")))));
+      el("td", { class: "history-links" }, el("a", { class: "replay-link", href: "/?replay=" + id }, t("history.open")), " ",
+        el("a", { class: "replay-link review-link", href: "/?replay=" + id + "&review=1" }, t("history.review")))));
   }
 }
 

@@ -37,9 +37,10 @@ async function fetchCatalogue(code) {
   }
 }
 
-/** Loads the remembered language's catalogue (and English, the fallback). */
-export async function loadLanguage() {
-  lang = initialLanguage();
+/** Loads the catalogue of `code` (by default the one the address asks for, else the remembered
+ * one) and English, the fallback. */
+export async function loadLanguage(code = initialLanguage()) {
+  lang = code;
   english = await fetchCatalogue("en");
   strings = lang === "en" ? english : await fetchCatalogue(lang);
   document.documentElement.lang = HTML_LANG[lang] || "en";
@@ -63,7 +64,8 @@ export function onLanguageChange(f) { listeners.push(f); }
 /** Switches to `code`, remembers it and re-renders. */
 export async function setLanguage(code) {
   try { localStorage.setItem(STORAGE_KEY, code); } catch (_) { /* storage off */ }
-  await loadLanguage();
+  // The switch wins over a `?lang=` in the address.
+  await loadLanguage(code);
   translateStatic();
   for (const f of listeners) f();
 }

@@ -131,7 +131,7 @@ async function createRoom(ev) {
     if (s.bot) s.bot_kind = who;
     return s;
   });
-  const body = { rules: $("#rules").value, options, seats, bot_delay_ms: Number($("#bot-delay").value || 0) };
+  const body = { rules: $("#rules").value, options, seats, bot_delay_ms: Number($("#bot-delay").value || 0), hints: $("#allow-hints").checked };
   if ($("#hands").value) body.hands = Number($("#hands").value);
   if ($("#turn-timeout").value) body.turn_timeout_ms = Number($("#turn-timeout").value) * 1000;
   if ($("#continue-timeout").value) body.continue_timeout_ms = Number($("#continue-timeout").value) * 1000;
@@ -176,7 +176,7 @@ function renderRooms() {
     const seats = r.seats.map((s) => s.name + (s.bot ? t("common.paren", { text: t("common.bot") }) : s.connected ? " ●" : "")).join(t("common.list_sep"));
     const act = r.status === "finished" ? el("a", { class: "replay-link", href: "/?replay=" + r.id }, t("lobby.replay")) : el("a", { href: "/?room=" + r.id }, t("lobby.watch"));
     const status = t("status." + r.status) + (r.hand_number ? " · " + t("status.hand_n", { n: r.hand_number }) : "");
-    body.append(el("tr", { class: "room-" + r.status }, el("td", { class: "mono", translate: "no" }, r.id), el("td", {}, rulesName(r.rules)), el("td", {}, status), el("td", { class: "seats-cell", translate: "no" }, seats), el("td", {}, act)));
+    body.append(el("tr", { class: "room-" + r.status }, el("td", { class: "mono", translate: "no" }, r.id), el("td", {}, rulesName(r.rules), r.hints ? el("small", { class: "hint-setting allowed" }, " " + t("hints.allowed")) : null), el("td", {}, status), el("td", { class: "seats-cell", translate: "no" }, seats), el("td", {}, act)));
   }
 }
 

@@ -2,7 +2,8 @@
 // after each hand its summary (hands face up with what each Caishen stood for, patterns, each
 // payment with its reason, as live) as a step of its own. Passes are folded into the step before
 // (a box shows them again); a hand can be chosen; autoplay runs at a chosen speed; the keys
-// are shown under the controls.
+// are shown under the controls. Beside it the expert's review (review.js): a decision chosen
+// there brings the replay to the moment it was taken.
 
 import { $, el } from "./dom.js";
 import { t, onLanguageChange } from "./i18n.js";
@@ -11,6 +12,7 @@ import { renderBoard } from "./board.js";
 import { describeEvent, actionLabel } from "./words.js";
 import { renderSummary, revealFromFrame } from "./result.js";
 import { serverText } from "./server-words.js";
+import { mountReview } from "./review.js";
 
 /** Whether frame `f` is a pass that changed nothing worth a step. */
 function isQuietPass(f) {
@@ -66,6 +68,10 @@ export async function showReplay(room) {
   const fillHands = () => {
     handMenu.replaceChildren(...hands().map((h) => el("option", { value: String(h) }, t("replay.hand_option", { n: h }))));
   };
+  // The review's decision being shown (its moment), until the replay moves elsewhere; the
+  // chair at the bottom of the board (the reviewed seat's, once a review has been shown).
+  let moment = null;
+  let bottom = 0;
   const show = () => {
     const step = steps[i];
     const f = frames[step.frame];
@@ -94,7 +100,11 @@ export async function showReplay(room) {
     parts.push(...evs.slice(-3));
     if (step.folded) parts.push(t("replay.passes_folded", { n: step.folded }));
     $("#replay-action").textContent = parts.join(" · ");
-    renderBoard(f.view, 0, { nameOf, concealedAll: f.concealed.length ? f.concealed : null });
+    if (moment && moment.step === i) {
+      const back = el("button", { type: "button", class: "review-back", onclick: () => document.getElementById("rv-" + moment.d.hand + "-" + moment.d.number)?.scrollIntoView({ block: "center" }) }, t("review.back"));
+      $("#replay-action").prepend(el("span", { class: "review-moment" }, t("review.moment", { hand: moment.d.hand, n: moment.d.number, name: nameOf(moment.chair) }), " "), back, " ");
+    }
+    renderBoard(f.view, bottom, { nameOf, concealedAll: f.concealed.length ? f.concealed : null });
   };
   const go = (k) => { i = Math.max(0, Math.min(steps.length - 1, k)); show(); };
   const hand = (delta) => {
@@ -135,4 +145,20 @@ export async function showReplay(room) {
   onLanguageChange(() => { fillHands(); show(); });
   fillHands();
   show();
+  // A decision of the review: the step showing the table just before its action (the log's
+  // `at`-th action; the replay's first frame is the deal, a new hand's deal a frame of its own).
+  const jump = (at, d, chair) => {
+    let seen = -1;
+    const j = frames.findIndex((f) => f.action && ++seen === at);
+    const before = Math.max(0, (j < 0 ? frames.length : j) - 1);
+    let s = 0;
+    steps.forEach((st, k) => { if (!st.summary && st.frame <= before) s = k; });
+    play(false);
+    moment = { step: s, d, chair };
+    if (chair !== null && chair !== undefined) bottom = chair;
+    go(s);
+    if (window.matchMedia("(max-width: 1199px)").matches) $("#replay-action").scrollIntoView({ block: "start" });
+  };
+  mountReview(room, info.seats.map((s) => ({ seat: s.seat, name: s.name, player: s.player })), jump);
+  if (new URLSearchParams(location.search).has("review")) $("#review").scrollIntoView({ block: "start" });
 }

@@ -14,6 +14,7 @@ import { renderSummary } from "./result.js";
 import { serverText } from "./server-words.js";
 import { renderWaitingRoom, renderLinkProblem } from "./waiting.js";
 import { turnCue, mountSoundSwitch } from "./cue.js";
+import { hintsWelcome, hintsState, hintsMessage, hintsRefused, renderHints } from "./hints.js";
 
 /** Keys for the claim and declare buttons. */
 const CHOW_KEYS = ["c", "v", "b", "n"];
@@ -97,6 +98,7 @@ function onMessage(m) {
     case "welcome":
       game.seat = m.seat;
       game.config = m.config;
+      hintsWelcome(game.room, m, game.conn);
       renderStatusLine();
       break;
     case "history":
@@ -109,6 +111,7 @@ function onMessage(m) {
       game.state = m;
       game.pending = false;
       game.deadline = deadlineOf(m);
+      hintsState(m);
       game.continueDeadline = m.continue && m.continue.deadline_ms != null ? Date.now() + m.continue.deadline_ms : null;
       // A new hand under way: the summary of the last one goes away (when the server waits for
       // Continue; an older server leaves it to the Continue button).
@@ -124,7 +127,8 @@ function onMessage(m) {
       renderEvents();
       break;
     case "ack": game.pending = false; break;
-    case "error": game.pending = false; game.events.push({ type: "error", message: m.message, key: m.key, args: m.args }); renderEvents(); showNotice(serverText(m)); break;
+    case "hint": hintsMessage(m); break;
+    case "error": if (hintsRefused(m)) { showNotice(serverText(m)); break; } game.pending = false; game.events.push({ type: "error", message: m.message, key: m.key, args: m.args }); renderEvents(); showNotice(serverText(m)); break;
     case "hand_result": game.result = m; game.ready = false; showResult(); break;
     case "match_over": game.over = m; showResult(); break;
   }
@@ -158,6 +162,7 @@ function renderAll() {
   renderStatusLine();
   renderTable();
   renderEvents();
+  renderHints();
   if (!$("#modal").hidden) showResult();
 }
 

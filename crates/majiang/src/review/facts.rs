@@ -8,10 +8,10 @@ use crate::bots::expert::Valued;
 use crate::counts::TileCounts;
 use crate::table::{Action, Observation, Ruleset};
 use crate::tile::{KINDS, Tile};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What a person weighs about one alternative.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Facts {
     /// The action.
     pub action: Action,

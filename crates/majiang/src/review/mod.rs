@@ -127,6 +127,9 @@ pub struct Decision {
     pub hand: u32,
     /// The number of the seat's decision in the hand (from 1).
     pub number: u32,
+    /// The log's actions before this decision (from 0, every player's, over the whole match):
+    /// where a replay finds the moment of the decision.
+    pub at: usize,
     /// Tiles left in the live wall.
     pub live_wall: usize,
     /// The kind of decision.
@@ -327,7 +330,7 @@ pub fn review(
                 let evaluation = expert.evaluate(&obs, &legal, Scope::Every);
                 if let Some(h) = hands.last_mut() {
                     let number = h.decisions.len() as u32 + 1;
-                    let d = decision(&obs, &ruleset, evaluation, action, hand, number);
+                    let d = decision(&obs, &ruleset, evaluation, action, (hand, number, done));
                     h.summary.add(&d);
                     h.decisions.push(d);
                 }
@@ -372,8 +375,7 @@ fn decision(
     ruleset: &Ruleset,
     evaluation: Evaluation,
     played: Action,
-    hand: u32,
-    number: u32,
+    (hand, number, at): (u32, u32, usize),
 ) -> Decision {
     let expert = evaluation.choice;
     let lost = (played != expert)
@@ -400,6 +402,7 @@ fn decision(
     Decision {
         hand,
         number,
+        at,
         live_wall: obs.live_wall,
         kind: evaluation.kind,
         concealed: obs.concealed.to_string(),

@@ -49,7 +49,7 @@ impl DecisionKind {
 }
 
 /// A mean and the standard error of that mean, in chips (the rule set's payments).
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Estimate {
     /// The mean.
     pub mean: f64,

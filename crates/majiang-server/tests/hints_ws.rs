@@ -1,0 +1,229 @@
+//! Hints at the table over real WebSockets: in a room whose creator allowed hints, a person who
+//! turned them on gets, after each `state` in which they must act, the expert's suggestion for
+//! that very state (the library's `suggest` on the observation sent, at the server's hint budget
+//! and seed: checked value for value); the other person at the table, who did not turn them on,
+//! and a spectator get none; turned off, they stop. In a room without hints, turning them on is
+//! refused with a keyed message and no hint ever comes. The setting is in everyone's `welcome`
+//! and in the room's summary (`GET /api/rooms/ID`).
+
+mod common;
+
+use common::{Client, chair, config, play_to_the_end, start_server, status};
+use majiang::review::suggest;
+use majiang::table::{Action, Ruleset};
+use majiang_server::protocol::{ClientMsg, RoomStatus, ServerMsg};
+use majiang_server::room::{HINT_BUDGET, hint_seed};
+use serde_json::json;
+use std::sync::Arc;
+
+fn is_hint(m: &ServerMsg) -> bool {
+    matches!(m, ServerMsg::Hint { .. })
+}
+
+fn hints_allowed(m: &ServerMsg) -> bool {
+    matches!(m, ServerMsg::Welcome { config, .. } if config.hints)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_who_turned_hints_on_gets_the_experts_suggestion_when_they_must_act() {
+    let (app, addr) = start_server().await;
+    let created = app
+        .create_room(config(json!({
+            "rules": "hongkong", "hands": 1, "hints": true, "autostart": true,
+            "claim_timeout_ms": 0, "turn_timeout_ms": 0,
+            "seats": [{"name": "Ann"}, {"name": "Ben"}, {"bot": true}, {"bot": true}]
+        })))
+        .await
+        .unwrap();
+    let room = created.room.clone();
+    let seed = app.store().room(&room).await.unwrap().unwrap().seed;
+    // The lobby's summary says so too.
+    let (_, _, summary) = common::http(addr, "GET", &format!("/api/rooms/{room}"), "").await;
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(summary["hints"], json!(true), "{summary}");
+    let ruleset = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+
+    let mut watcher = Client::connect(addr, &room, None).await;
+    assert!(hints_allowed(
+        &watcher
+            .until(|m| matches!(m, ServerMsg::Welcome { .. }))
+            .await
+    ));
+    // A spectator cannot turn hints on.
+    watcher.send(&ClientMsg::Hints { on: true }).await;
+    match watcher
+        .until(|m| matches!(m, ServerMsg::Error { .. }))
+        .await
+    {
+        ServerMsg::Error { key, seq, .. } => {
+            assert_eq!(key, "room.hints_seated_only");
+            assert_eq!(seq, None);
+        }
+        _ => unreachable!(),
+    }
+
+    // Ben plays without hints, to the end of the match.
+    let ben_token = created.seats[1].token.clone().unwrap();
+    let (r, a) = (room.clone(), addr);
+    let ben = tokio::spawn(async move {
+        let mut c = Client::connect(a, &r, Some(&ben_token)).await;
+        assert!(hints_allowed(
+            &c.until(|m| matches!(m, ServerMsg::Welcome { .. })).await
+        ));
+        let st = c.state_where(|m| chair(m, 1).is_some()).await;
+        let me = chair(&st, 1).unwrap();
+        play_to_the_end(&mut c, me, 3).await;
+        c.seen
+    });
+
+    let mut ann = Client::connect(
+        addr,
+        &room,
+        Some(created.seats[0].token.as_deref().unwrap()),
+    )
+    .await;
+    assert!(hints_allowed(
+        &ann.until(|m| matches!(m, ServerMsg::Welcome { .. })).await
+    ));
+    ann.send(&ClientMsg::Hints { on: true }).await;
+
+    // Follow the hints for a few decisions, checking each against the library's suggestion.
+    let mut checked = 0;
+    let mut kinds = Vec::new();
+    let mut current: Option<(u32, u64, Box<majiang::table::Observation>)> = None;
+    let mut waiting_ack = false;
+    let mut off_at = None;
+    loop {
+        let m = ann.recv().await.expect("open");
+        match m {
+            ServerMsg::State {
+                status: RoomStatus::Playing,
+                hand_number: Some(h),
+                observation: Some(obs),
+                actions,
+                ..
+            } => {
+                current = None;
+                if obs.legal_actions.len() >= 2 && !waiting_ack {
+                    if off_at.is_some() {
+                        // Hints off: play on without them.
+                        ann.act(obs.legal_actions[0]).await;
+                        waiting_ack = true;
+                    } else {
+                        current = Some((h, actions, obs));
+                    }
+                } else if obs.legal_actions.len() == 1 && !waiting_ack {
+                    ann.act(obs.legal_actions[0]).await;
+                    waiting_ack = true;
+                }
+            }
+            ServerMsg::Hint {
+                hand_number,
+                actions,
+                action,
+                facts,
+                value,
+                text,
+            } => {
+                if let Some(off) = off_at {
+                    assert!(actions <= off, "a hint came after hints were turned off");
+                    continue;
+                }
+                let Some((h, at, obs)) = current.take() else {
+                    continue;
+                };
+                assert_eq!((hand_number, actions), (h, at), "the hint names its state");
+                let expected = suggest(
+                    &obs,
+                    &obs.legal_actions,
+                    &ruleset,
+                    hint_seed(seed, at),
+                    HINT_BUDGET,
+                )
+                .unwrap();
+                assert!(obs.legal_actions.contains(&action));
+                assert_eq!(action, expected.action);
+                assert_eq!(facts, expected.facts);
+                assert_eq!(value, expected.value);
+                assert_eq!(text, expected.text);
+                assert!(!text.is_empty());
+                kinds.push(action);
+                checked += 1;
+                if checked == 4 {
+                    // Off before the action: no state after it may bring a hint.
+                    ann.send(&ClientMsg::Hints { on: false }).await;
+                    off_at = Some(at);
+                }
+                ann.act(action).await;
+                waiting_ack = true;
+            }
+            ServerMsg::Ack { .. } => waiting_ack = false,
+            ServerMsg::HandResult { .. } => ann.go_on().await,
+            ServerMsg::MatchOver { .. } => break,
+            ServerMsg::Error { message, .. } => panic!("refused: {message}"),
+            _ => {}
+        }
+    }
+    assert!(
+        checked >= 2,
+        "Ann had hints for {checked} decisions only: {kinds:?}"
+    );
+    assert!(
+        kinds.iter().any(|a| matches!(a, Action::Discard(_))),
+        "a suggested discard among {kinds:?}"
+    );
+    let ben_seen = ben.await.unwrap();
+    assert!(!ben_seen.iter().any(is_hint), "Ben did not turn hints on");
+    watcher.drain().await;
+    assert!(
+        !watcher.seen.iter().any(is_hint),
+        "a spectator gets no hint"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_the_creators_leave_hints_are_refused_and_never_sent() {
+    let (app, addr) = start_server().await;
+    let created = app
+        .create_room(config(json!({
+            "rules": "hongkong", "hands": 1, "autostart": true,
+            "seats": [{"name": "Ann"}, {"bot": true}, {"bot": true}, {"bot": true}]
+        })))
+        .await
+        .unwrap();
+    let mut ann = Client::connect(
+        addr,
+        &created.room,
+        Some(created.seats[0].token.as_deref().unwrap()),
+    )
+    .await;
+    match ann.until(|m| matches!(m, ServerMsg::Welcome { .. })).await {
+        ServerMsg::Welcome { config, .. } => {
+            assert!(!config.hints, "off unless the creator allows")
+        }
+        _ => unreachable!(),
+    }
+    let (_, _, summary) =
+        common::http(addr, "GET", &format!("/api/rooms/{}", created.room), "").await;
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(summary["hints"], json!(false), "{summary}");
+    ann.send(&ClientMsg::Hints { on: true }).await;
+    match ann.until(|m| matches!(m, ServerMsg::Error { .. })).await {
+        ServerMsg::Error {
+            key, seq, message, ..
+        } => {
+            assert_eq!(key, "room.hints_not_allowed");
+            assert_eq!(seq, None);
+            assert!(message.contains("hints"), "{message}");
+        }
+        _ => unreachable!(),
+    }
+    let st = ann.fresh_state().await;
+    assert_eq!(status(&st), Some(RoomStatus::Playing));
+    let me = chair(&st, 0).unwrap();
+    play_to_the_end(&mut ann, me, 1).await;
+    assert!(
+        !ann.seen.iter().any(is_hint),
+        "no hint in a room without hints"
+    );
+}

@@ -1,0 +1,421 @@
+//! The expert in the browser, in headless Chromium, in English and 中文: the Review view of a
+//! finished match (history → replay with its review, a seat chosen, the server's review shown
+//! decision by decision: the values on the page are the endpoint's, choosing a decision moves
+//! the replay to its moment, a refusal is worded from its key) and the table with a hint (a
+//! room made in the lobby with hints allowed; the person turns hints on and sees the expert's
+//! suggestion with its tile marked in the hand). At 1366×768, 1920×1080 and a 390×844 phone
+//! nothing may overflow sideways; the screenshots go to `target/e2e-screenshots/` (`review-*`,
+//! `hint-*`) and are copied to `/tmp/reviewui-shots/` when that folder exists.
+//!
+//! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (see `majiang_testkit::browser`).
+
+use majiang_testkit::browser;
+mod common;
+
+use browser::{Browser, SIZES, err, save_screenshot, screenshot_dir, set_viewport};
+use fantoccini::{Client, Locator};
+use futures_util::FutureExt;
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+use std::time::{Duration, Instant};
+
+/// The review's worlds a decision in this test (the page passes `review_budget` on).
+const BUDGET: u32 = 8;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_review_and_the_hints_show_the_experts_real_values_in_english_and_chinese() {
+    let Some(browser) = Browser::start("the review test", 1366, 768).await else {
+        return;
+    };
+    let (app, addr) = common::start_server().await;
+    let c = browser.client.clone();
+    let result = AssertUnwindSafe(run(&c, &app, addr)).catch_unwind().await;
+    browser.close().await;
+    match result {
+        Ok(r) => r.unwrap(),
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+async fn run(c: &Client, app: &majiang_server::App, addr: SocketAddr) -> Result<(), String> {
+    let base = format!("http://{addr}");
+    let room = finished_match(app, addr).await?;
+    // The review as the endpoint serves it: the page must show these values.
+    let (status, _, body) = common::http(
+        addr,
+        "GET",
+        &format!("/api/rooms/{room}/review?seat=0&budget={BUDGET}"),
+        "",
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let served: Value = serde_json::from_str(&body).map_err(|e| e.to_string())?;
+    for lang in ["en", "zh"] {
+        review_page(c, &base, &room, &served, lang).await?;
+    }
+    refused_review(c, &base, &room).await?;
+    hint_at_the_table(c, &base).await?;
+    Ok(())
+}
+
+/// A two-hand Hong Kong match of bots, seat 0 named Ann, played to the end; its room id.
+async fn finished_match(app: &majiang_server::App, addr: SocketAddr) -> Result<String, String> {
+    let created = app
+        .create_room(common::config(json!({
+            "rules": "hongkong", "hands": 2,
+            "seats": [{"name": "Ann", "bot": true}, {"bot": true}, {"bot": true}, {"bot": true}]
+        })))
+        .await
+        .map_err(|e| e.to_string())?;
+    let room = created.room;
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (status, _, _) =
+            common::http(addr, "GET", &format!("/api/rooms/{room}/log.jsonl"), "").await;
+        if status == 200 {
+            return Ok(room);
+        }
+        if Instant::now() > until {
+            return Err("the bot match did not finish".into());
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The value as the page words it: "+1.40 ± 0.62", "−0.35", "±0.00".
+fn value_text(v: &Value) -> String {
+    let mean = v["mean"].as_f64().unwrap_or(0.0);
+    let se = v["se"].as_f64().unwrap_or(0.0);
+    let sign = if mean > 0.005 {
+        "+"
+    } else if mean < -0.005 {
+        "−"
+    } else {
+        "±"
+    };
+    let m = format!("{sign}{:.2}", mean.abs());
+    if se > 0.005 {
+        format!("{m} ± {se:.2}")
+    } else {
+        m
+    }
+}
+
+/// From the history to the replay with its review in `lang`; seat 0 reviewed; every decision of
+/// the endpoint's review on the page with its values; a decision chosen moves the replay.
+async fn review_page(
+    c: &Client,
+    base: &str,
+    room: &str,
+    served: &Value,
+    lang: &str,
+) -> Result<(), String> {
+    c.goto(&format!("{base}/history?lang={lang}"))
+        .await
+        .map_err(err)?;
+    wait_for(c, "a.review-link", 10).await?;
+    let href = c
+        .find(Locator::Css("a.review-link"))
+        .await
+        .map_err(err)?
+        .attr("href")
+        .await
+        .map_err(err)?
+        .ok_or("no review link")?;
+    assert!(href.contains(room) && href.contains("review"), "{href}");
+    c.goto(&format!("{base}{href}&review_budget={BUDGET}"))
+        .await
+        .map_err(err)?;
+    wait_for(c, "#review-seat option", 10).await?;
+    let seats = texts(c, "#review-seat option").await?;
+    assert_eq!(seats.first().map(String::as_str), Some("Ann"), "{seats:?}");
+    click(c, "#review-go").await?;
+    // Working: the page says so (the review takes a moment) …
+    let state = attr(c, "#review-status", "data-state").await?;
+    assert!(
+        state == "busy" || state == "done",
+        "{lang}: the status while reviewing is {state}"
+    );
+    // … then every decision of the review.
+    wait_for(c, ".review-decision", 120).await?;
+    let decisions: Vec<&Value> = served["hands"]
+        .as_array()
+        .ok_or("no hands")?
+        .iter()
+        .flat_map(|h| h["decisions"].as_array().into_iter().flatten())
+        .collect();
+    let cards = c
+        .find_all(Locator::Css(".review-decision"))
+        .await
+        .map_err(err)?;
+    assert_eq!(cards.len(), decisions.len(), "{lang}: one card a decision");
+    // Each valued decision's values, in the page's words, in the endpoint's order.
+    let mut checked = 0;
+    for d in decisions
+        .iter()
+        .filter(|d| d["alternatives"].as_array().is_some_and(|a| a.len() >= 2))
+        .take(6)
+    {
+        let id = format!("#rv-{}-{}", d["hand"], d["number"]);
+        c.execute(
+            "const c = document.querySelector(arguments[0]); c.closest('details').open = true;",
+            vec![json!(id)],
+        )
+        .await
+        .map_err(err)?;
+        // Every alternative's value, the ones behind "show all" too.
+        let shown: Vec<String> = c
+            .execute(
+                "return [...document.querySelectorAll(arguments[0] + ' .review-value')].map((e) => e.textContent)",
+                vec![json!(id)],
+            )
+            .await
+            .map_err(err)?
+            .as_array()
+            .ok_or("no values")?
+            .iter()
+            .map(|v| v.as_str().unwrap_or("").to_string())
+            .collect();
+        let expected: Vec<String> = d["alternatives"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| value_text(&a["value"]))
+            .collect();
+        assert_eq!(shown, expected, "{lang}: the values of {id}");
+        checked += 1;
+    }
+    assert!(checked > 0, "no valued decision to check");
+    let summary = text_of(c, ".review-match-line").await?;
+    let s = &served["summary"];
+    for n in [&s["agreed"], &s["decisions"]] {
+        assert!(
+            summary.contains(&n.to_string()),
+            "{lang}: the summary {summary:?} names {n}"
+        );
+    }
+    assert!(
+        summary.contains(&format!("{:.2}", s["lost"].as_f64().unwrap_or(0.0))),
+        "{lang}: the summary {summary:?} names the value lost"
+    );
+    let words = text_of(c, "#review").await?;
+    if lang == "en" {
+        assert!(words.contains("agreed with the expert in"), "{words}");
+        assert!(words.contains("Discard"), "{words}");
+    } else {
+        assert!(words.contains("高手") && words.contains("打出"), "{words}");
+        let mut rest = words.clone();
+        for name in ["Ann", "Bot 1", "Bot 2", "Bot 3"] {
+            rest = rest.replace(name, "");
+        }
+        let latin = latin_words(&rest);
+        assert!(
+            latin.is_empty(),
+            "{lang}: Latin words {latin:?} in the review"
+        );
+    }
+    // The costliest decision (or the first valued one) takes the replay to its moment.
+    let target = decisions
+        .iter()
+        .filter(|d| d["flagged"] == json!(true))
+        .max_by(|a, b| {
+            a["lost"]["mean"]
+                .as_f64()
+                .unwrap_or(0.0)
+                .total_cmp(&b["lost"]["mean"].as_f64().unwrap_or(0.0))
+        })
+        .or_else(|| {
+            decisions
+                .iter()
+                .find(|d| d["alternatives"].as_array().is_some_and(|a| a.len() >= 2))
+        })
+        .ok_or("no decision")?;
+    let id = format!("#rv-{}-{}", target["hand"], target["number"]);
+    click(c, &format!("{id} .review-decision-head")).await?;
+    wait_for(c, "#replay-action .review-moment", 5).await?;
+    let pos = text_of(c, "#replay-pos").await?;
+    assert!(
+        pos.contains(&target["hand"].to_string()),
+        "{lang}: the replay shows hand {} ({pos})",
+        target["hand"]
+    );
+    look(c, &format!("review-{lang}"), &id).await?;
+    Ok(())
+}
+
+/// A budget the server refuses: the page says why, in the server's keyed words.
+async fn refused_review(c: &Client, base: &str, room: &str) -> Result<(), String> {
+    c.goto(&format!(
+        "{base}/?replay={room}&review=1&review_budget=1000&lang=en"
+    ))
+    .await
+    .map_err(err)?;
+    wait_for(c, "#review-seat option", 10).await?;
+    click(c, "#review-go").await?;
+    wait_for(c, ".review-failure", 10).await?;
+    let text = text_of(c, ".review-failure").await?;
+    assert!(
+        text.contains("from 1 to 64 worlds"),
+        "the refusal is worded from its key: {text}"
+    );
+    Ok(())
+}
+
+/// A room made in the lobby with hints allowed; the person turns hints on and sees the
+/// expert's suggestion; then the same in 中文.
+async fn hint_at_the_table(c: &Client, base: &str) -> Result<(), String> {
+    c.goto(&format!("{base}/?lang=en")).await.map_err(err)?;
+    wait_for(c, "#allow-hints", 10).await?;
+    c.execute(
+        "document.querySelector('#bot-delay').value = '0'; document.querySelector('#allow-hints').checked = true;",
+        vec![],
+    )
+    .await
+    .map_err(err)?;
+    click(c, "#create").await?;
+    wait_for(c, "a.seat-link[data-seat='0']", 10).await?;
+    // The lobby's list of rooms says the new room allows hints.
+    wait_for(c, "#room-list .hint-setting", 10).await?;
+    assert_eq!(
+        text_of(c, "#room-list .hint-setting").await?.trim(),
+        "Hints allowed"
+    );
+    let link = attr(c, "a.seat-link[data-seat='0']", "href").await?;
+    c.goto(&format!("{base}{link}&lang=en"))
+        .await
+        .map_err(err)?;
+    wait_for(c, "#info .hint-setting", 10).await?;
+    assert_eq!(text_of(c, "#info .hint-setting").await?, "Hints allowed");
+    wait_for(c, "#start:not([hidden])", 10).await?;
+    click(c, "#start").await?;
+    click(c, "#hint-toggle").await?;
+    assert_eq!(attr(c, "#hint-toggle", "aria-pressed").await?, "true");
+    // Follow the hints (a call or a pass on a tile on offer among them) until one is a discard.
+    let mut hint = String::new();
+    for _ in 0..40 {
+        wait_for(c, ".expert-hint .hint-action", 60).await?;
+        hint = text_of(c, ".expert-hint").await?;
+        assert!(hint.starts_with("Expert:"), "{hint}");
+        if hint.contains("Discard") {
+            break;
+        }
+        click(c, "#actions button.suggested").await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    assert!(
+        hint.contains("Discard") && (hint.contains("from ready") || hint.contains("ready on")),
+        "a discard with its reason: {hint}"
+    );
+    assert!(hint.contains("chips a hand"), "{hint}");
+    wait_for(c, "#hand .tile-btn.suggested", 5).await?;
+    look(c, "hint-en", "#controls").await?;
+    browser::switch_language(c, "zh").await?;
+    let until = Instant::now() + Duration::from_secs(5);
+    let mut hint = text_of(c, ".expert-hint").await?;
+    while !hint.starts_with("高手") && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        hint = text_of(c, ".expert-hint").await?;
+    }
+    let lang = c
+        .execute("return document.documentElement.lang", vec![])
+        .await
+        .map_err(err)?;
+    eprintln!("page language {lang}: {hint}");
+    assert!(
+        hint.starts_with("高手建议") && hint.contains("打出"),
+        "{hint}"
+    );
+    let latin = latin_words(&hint);
+    assert!(latin.is_empty(), "Latin words {latin:?} in the hint {hint}");
+    assert_eq!(text_of(c, "#info .hint-setting").await?, "允许提示");
+    look(c, "hint-zh", "#controls").await?;
+    Ok(())
+}
+
+/// Latin words left in `text` (tile notation such as "5m" aside).
+fn latin_words(text: &str) -> Vec<String> {
+    text.split(|ch: char| !ch.is_ascii_alphanumeric())
+        .filter(|w| w.chars().filter(char::is_ascii_alphabetic).count() >= 2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// A screenshot at every size, with `shown` scrolled into view; nothing overflows sideways.
+async fn look(c: &Client, name: &str, shown: &str) -> Result<(), String> {
+    let keep = std::path::Path::new("/tmp/reviewui-shots");
+    for (w, h) in SIZES {
+        set_viewport(c, w, h).await?;
+        let v = c
+            .execute(
+                "document.querySelector(arguments[0])?.scrollIntoView({block: 'center'});
+                 return [window.innerWidth, Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)];",
+                vec![json!(shown)],
+            )
+            .await
+            .map_err(err)?;
+        let (inner, scroll) = (v[0].as_u64().unwrap_or(0), v[1].as_u64().unwrap_or(0));
+        assert!(
+            scroll <= inner,
+            "{name} at {w}×{h}: the page is {scroll} px wide in a {inner} px window"
+        );
+        let file = format!("{name}-{w}x{h}");
+        save_screenshot(c, &file).await?;
+        if keep.is_dir() {
+            let _ = std::fs::copy(
+                screenshot_dir().join(format!("{file}.png")),
+                keep.join(format!("{file}.png")),
+            );
+        }
+    }
+    set_viewport(c, 1366, 768).await
+}
+
+async fn click(c: &Client, css: &str) -> Result<(), String> {
+    c.find(Locator::Css(css))
+        .await
+        .map_err(err)?
+        .click()
+        .await
+        .map_err(|e| format!("{css}: {e}"))
+}
+
+async fn text_of(c: &Client, css: &str) -> Result<String, String> {
+    c.find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("{css}: {e}"))?
+        .text()
+        .await
+        .map_err(err)
+}
+
+async fn texts(c: &Client, css: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for e in c.find_all(Locator::Css(css)).await.map_err(err)? {
+        out.push(e.text().await.map_err(err)?);
+    }
+    Ok(out)
+}
+
+async fn attr(c: &Client, css: &str, name: &str) -> Result<String, String> {
+    Ok(c.find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("{css}: {e}"))?
+        .attr(name)
+        .await
+        .map_err(err)?
+        .unwrap_or_default())
+}
+
+async fn wait_for(c: &Client, css: &str, secs: u64) -> Result<(), String> {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        if c.find(Locator::Css(css)).await.is_ok() {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!("{css} never showed"));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

@@ -1,0 +1,39 @@
+// The expert's facts and values in words, for the table's hints and the review: how far a
+// hand is from ready after an action and the useful tiles it keeps, how often the tile deals
+// in, what it is worth in chips a hand (with its ± standard error).
+
+import { t } from "./i18n.js";
+
+/** A signed number with two decimals: "+1.40", "−0.35". */
+export function signed2(x) {
+  const v = Number(x) || 0;
+  const s = Math.abs(v).toFixed(2);
+  return (v > 0.005 ? "+" : v < -0.005 ? "−" : "±") + s;
+}
+
+/** A value with its uncertainty: "+1.40 ± 0.62" (no "±" for a value known exactly). */
+export function estimateText(e) {
+  if (!e) return "";
+  return e.se > 0.005 ? t("expert.value_se", { mean: signed2(e.mean), se: Math.abs(e.se).toFixed(2) }) : signed2(e.mean);
+}
+
+/** The facts of an alternative in a few words, joined by the list separator. */
+export function factsParts(f) {
+  if (!f) return [];
+  const parts = [];
+  const s = f.shanten, u = f.useful_unseen;
+  if (s === -1) parts.push(t("expert.complete"));
+  else if (s === 0 && u != null) parts.push(t("expert.ready_on", { n: u }));
+  else if (s != null && u != null) parts.push(t("expert.from_ready", { s, n: u }));
+  else if (s === 0) parts.push(t("expert.ready_after_discard"));
+  else if (s != null) parts.push(t("expert.from_ready_after_discard", { s }));
+  if (f.deal_in != null) parts.push(t("expert.deals_in", { pct: Math.round(f.deal_in * 100) }));
+  return parts;
+}
+
+/** The facts and the value: "ready on 6 unseen tiles, deals in 2 %, worth +1.40 chips a hand". */
+export function reasonText(f, value) {
+  const parts = factsParts(f);
+  if (value) parts.push(t("expert.worth", { value: estimateText(value) }));
+  return parts.join(t("expert.sep"));
+}

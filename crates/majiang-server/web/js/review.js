@@ -1,0 +1,221 @@
+// The expert's review of a finished match, beside its replay: the person picks a seat and asks;
+// the page calls `GET /api/rooms/{id}/review?seat=N` (the server's review of that seat's
+// decisions, docs/review-json.md), shows that it is working (elapsed seconds) or why it was
+// refused (the server's keyed words), then the match's summary (agreement with the expert,
+// value lost a hand), the costliest decisions to jump to, and every hand with each decision:
+// the hand then, what was played, the expert's choice, every real alternative's value in chips
+// a hand ± its standard error with its facts, the cost, and why. Choosing a decision takes the
+// replay to that moment (`jump(at)`: the log's actions before it).
+
+import { $, el, signClass } from "./dom.js";
+import { t, onLanguageChange } from "./i18n.js";
+import { actionLabel, rulesName, unitName } from "./words.js";
+import { tileImg, parseTiles } from "./tiles.js";
+import { serverText } from "./server-words.js";
+import { estimateText, factsParts, signed2 } from "./expert-words.js";
+
+const view = { room: null, seats: [], jump: null, review: null, failure: null, busy: null, selected: null, controller: null };
+
+/** A decision's id in the page. */
+function idOf(d) { return "rv-" + d.hand + "-" + d.number; }
+
+/** Mounts the review box of `room` (`seats`: the room's seats, each `{seat, name}`), asking
+ * `jump(at)` to move the replay. A `review_seat` and `review_budget` in the address pick the
+ * seat and the worlds a decision (fewer: faster, rougher). */
+export function mountReview(room, seats, jump) {
+  view.room = room;
+  view.seats = seats;
+  view.jump = jump;
+  const select = $("#review-seat");
+  const fill = () => select.replaceChildren(...seats.map((s) => el("option", { value: String(s.seat) }, s.name)));
+  fill();
+  const params = new URLSearchParams(location.search);
+  if (params.has("review_seat")) select.value = params.get("review_seat");
+  $("#review-go").onclick = () => ask(Number(select.value));
+  onLanguageChange(render);
+  render();
+}
+
+/** Asks the server for the review of `seat`. */
+async function ask(seat) {
+  if (view.controller) view.controller.abort();
+  const controller = new AbortController();
+  view.controller = controller;
+  view.review = null;
+  view.failure = null;
+  view.selected = null;
+  view.busy = { seat, since: Date.now() };
+  render();
+  const timer = setInterval(renderStatus, 1000);
+  const budget = new URLSearchParams(location.search).get("review_budget");
+  const url = "/api/rooms/" + encodeURIComponent(view.room) + "/review?seat=" + seat + (budget ? "&budget=" + encodeURIComponent(budget) : "");
+  try {
+    const res = await fetch(url, { signal: controller.signal });
+    const body = await res.json().catch(() => ({ error: res.statusText }));
+    if (res.ok) view.review = body;
+    else view.failure = serverText(body) || t("review.failed_status", { status: res.status });
+  } catch (e) {
+    if (e.name === "AbortError") return;
+    view.failure = t("review.failed_network", { error: e.message });
+  } finally {
+    clearInterval(timer);
+  }
+  if (view.controller !== controller) return;
+  view.busy = null;
+  render();
+}
+
+function seatName(seat) {
+  const s = view.seats.find((x) => x.seat === seat);
+  return s ? s.name : "#" + seat;
+}
+
+function renderStatus() {
+  const box = $("#review-status");
+  box.replaceChildren();
+  box.dataset.state = view.busy ? "busy" : view.failure ? "failed" : view.review ? "done" : "idle";
+  $("#review-go").disabled = !!view.busy;
+  if (view.busy) {
+    const secs = Math.floor((Date.now() - view.busy.since) / 1000);
+    box.append(el("div", { class: "review-progress", role: "progressbar", "aria-label": t("review.working_label") }, el("span")),
+      el("p", {}, t("review.working", { name: seatName(view.busy.seat), n: secs })));
+  } else if (view.failure) {
+    box.append(el("p", { class: "review-failure", role: "alert" }, view.failure));
+  }
+}
+
+function render() {
+  renderStatus();
+  const out = $("#review-out");
+  out.replaceChildren();
+  const r = view.review;
+  if (!r) return;
+  out.append(summaryBlock(r), costliestBlock(r), ...r.hands.map((h) => handBlock(r, h)));
+  if (view.selected) select(view.selected, false);
+}
+
+/** Agreement and value lost as words. */
+function summaryLine(s, hands) {
+  const parts = [t("review.agreed", { agreed: s.agreed, n: s.decisions, pct: s.decisions ? Math.round((100 * s.agreed) / s.decisions) : 100 })];
+  parts.push(t("review.lost", { lost: lostText(s.lost, s.lost_se) }));
+  if (hands) parts.push(t("review.lost_per_hand", { lost: signedLost(s.lost / hands) }));
+  parts.push(t("review.flagged_n", { n: s.flagged }));
+  return parts.join(t("review.sep"));
+}
+
+function signedLost(x) { return (Number(x) || 0).toFixed(2); }
+
+function lostText(mean, se) {
+  return se > 0.005 ? t("expert.value_se", { mean: signedLost(mean), se: se.toFixed(2) }) : signedLost(mean);
+}
+
+function summaryBlock(r) {
+  const who = r.name || seatName(r.seat);
+  return el("div", { class: "review-summary", id: "review-summary" },
+    el("h3", {}, t("review.match_title", { name: who, hands: r.hands.length })),
+    el("p", { class: "review-match-line" }, summaryLine(r.summary, r.hands.length || 1)),
+    el("p", { class: "review-unit" }, t("review.unit_note", { rules: rulesName(r.rules), unit: unitName(r.score_unit), n: r.rollouts })),
+    el("p", { class: "review-legend" }, t("review.legend")),
+    r.complete ? null : el("p", {}, t("review.incomplete")));
+}
+
+/** The flagged decisions, costliest first (the five dearest), each a link to itself. */
+function costliestBlock(r) {
+  const all = r.hands.flatMap((h) => h.decisions).filter((d) => d.flagged);
+  all.sort((a, b) => (b.lost ? b.lost.mean : 0) - (a.lost ? a.lost.mean : 0));
+  const box = el("div", { class: "review-costliest" }, el("h3", {}, t("review.costliest")));
+  if (!all.length) { box.append(el("p", {}, t("review.none_flagged"))); return box; }
+  const list = el("ol", {});
+  for (const d of all.slice(0, 5)) {
+    list.append(el("li", {}, el("button", { type: "button", class: "review-jump", "data-target": idOf(d), onclick: () => select(d, true) },
+      t("review.decision_ref", { hand: d.hand, n: d.number }), " ", el("span", { class: "review-cost neg" }, "−" + lostText(d.lost.mean, d.lost.se)),
+      el("small", {}, " " + t("review.played_short", { action: actionLabel(d.played) }) + t("review.sep") + t("review.expert_short", { action: actionLabel(d.expert) })))));
+  }
+  box.append(list);
+  return box;
+}
+
+function handBlock(r, h) {
+  const result = h.result === null || h.result === undefined ? "" : t("review.hand_result", { n: (h.result > 0 ? "+" : "") + h.result });
+  const head = el("summary", {}, el("b", {}, t("review.hand_title", { n: h.hand })), result ? el("span", { class: signClass(h.result) }, t("review.sep") + result) : null,
+    el("span", { class: "review-hand-line" }, t("review.sep") + summaryLine(h.summary, 0)));
+  const open = h.summary.flagged > 0 || r.hands.length <= 2;
+  const box = el("details", { class: "review-hand", "data-hand": String(h.hand), open: open ? "" : null }, head);
+  for (const d of h.decisions) box.append(decisionCard(r, d));
+  return box;
+}
+
+function kindText(kind) { return t("review.kind_" + kind); }
+
+function decisionCard(r, d) {
+  const card = el("article", { class: "review-decision" + (d.flagged ? " flagged" : "") + (d.agreed ? " agreed" : ""), id: idOf(d), "data-at": String(d.at), tabindex: "-1" });
+  const head = el("button", { type: "button", class: "review-decision-head", onclick: () => select(d, true), title: t("review.show_in_replay") },
+    el("span", { class: "review-num" }, t("review.decision_n", { n: d.number })), t("review.sep"),
+    el("span", {}, kindText(d.kind)), el("small", {}, " · " + t("review.wall_left", { n: d.live_wall })),
+    d.flagged ? el("span", { class: "review-flag" }, " ⚑ " + t("review.flag")) : d.agreed ? el("span", { class: "review-ok" }, " ✓ " + t("review.agreed_mark")) : null);
+  const hand = el("div", { class: "review-tiles" }, ...parseTiles(d.concealed).map((x) => tileImg(x, "small")),
+    d.on_offer ? el("span", { class: "review-offer" }, t("review.on_offer"), " ", tileImg(d.on_offer, "small")) : null);
+  const choices = el("p", { class: "review-choices" },
+    el("span", { class: "review-played" }, t("review.played", { name: r.name || seatName(r.seat), action: actionLabel(d.played) })), el("br"),
+    el("span", { class: "review-expert" }, t("review.expert", { action: actionLabel(d.expert) })),
+    d.lost ? el("span", { class: "review-cost " + signClass(-Math.round(d.lost.mean * 100)) }, " " + t("review.cost", { value: lostText(d.lost.mean, d.lost.se) })) : null);
+  card.append(head, hand, choices);
+  if (d.alternatives.length) card.append(alternativesTable(d));
+  else card.append(el("p", { class: "review-unvalued" }, t("review.not_valued")));
+  if (d.flagged) card.append(el("p", { class: "review-why" }, whyText(d)));
+  return card;
+}
+
+/** Alternatives shown before "show all": the expert's, the best others and the one played. */
+const FIRST_ALTERNATIVES = 4;
+
+/** Every alternative valued: the expert's first, then best first; the played one marked; past
+ * the first few (and the one played) behind a "show all" button. */
+function alternativesTable(d) {
+  const body = el("tbody");
+  let hidden = 0;
+  d.alternatives.forEach((a, k) => {
+    const same = (x) => JSON.stringify(x) === JSON.stringify(a.action);
+    const marks = (same(d.expert) ? "★" : "") + (same(d.played) ? "●" : "");
+    const more = k >= FIRST_ALTERNATIVES && !same(d.played) && !same(d.expert);
+    if (more) hidden += 1;
+    body.append(el("tr", { class: (same(d.expert) ? "is-expert " : "") + (same(d.played) ? "is-played " : "") + (more ? "more" : "") },
+      el("td", { class: "review-mark" }, marks), el("td", {}, actionLabel(a.action)),
+      el("td", { class: "mono review-value " + signClass(a.value.mean) }, estimateText(a.value)),
+      el("td", { class: "review-facts" }, factsParts(a.facts).join(t("expert.sep")))));
+  });
+  const box = el("div", { class: "review-alts-box" }, el("table", { class: "review-alts" },
+    el("thead", {}, el("tr", {}, el("th", {}), el("th", {}, t("review.col_action")), el("th", {}, t("review.col_value")), el("th", {}, t("review.col_facts")))), body));
+  if (hidden) {
+    const button = el("button", { type: "button", class: "review-more", "aria-expanded": "false" }, t("review.show_all", { n: d.alternatives.length }));
+    button.onclick = () => {
+      const open = box.classList.toggle("show-all");
+      button.setAttribute("aria-expanded", String(open));
+      button.textContent = open ? t("review.show_fewer") : t("review.show_all", { n: d.alternatives.length });
+    };
+    box.append(button);
+  }
+  return box;
+}
+
+/** Why the expert's choice is better, in the facts of both. */
+function whyText(d) {
+  const find = (x) => d.alternatives.find((a) => JSON.stringify(a.action) === JSON.stringify(x));
+  const e = find(d.expert), p = find(d.played);
+  const words = (a) => (a ? factsParts(a.facts).concat(a.value ? [t("expert.worth", { value: signed2(a.value.mean) })] : []).join(t("expert.sep")) : "");
+  return t("review.why", { expert: actionLabel(d.expert), expert_facts: words(e), played: actionLabel(d.played), played_facts: words(p) });
+}
+
+/** Marks decision `d`, shows it, and (when `move`) takes the replay there. */
+function select(d, move) {
+  view.selected = d;
+  for (const c of document.querySelectorAll(".review-decision.selected")) c.classList.remove("selected");
+  const card = document.getElementById(idOf(d));
+  if (card) {
+    const hand = card.closest("details");
+    if (hand) hand.open = true;
+    card.classList.add("selected");
+    if (move) card.scrollIntoView({ block: "nearest" });
+  }
+  if (move && view.jump) view.jump(d.at, d, view.review ? view.review.chair : null);
+}
