@@ -83,7 +83,7 @@ async fn finished_match(app: &majiang_server::App, addr: SocketAddr) -> Result<S
     }
 }
 
-/// The value as the page words it: "+1.40 ± 0.62", "−0.35", "±0.00".
+/// The value as the page words it: "+1.40 ± 0.62", "−0.35", "0.00".
 fn value_text(v: &Value) -> String {
     let mean = v["mean"].as_f64().unwrap_or(0.0);
     let se = v["se"].as_f64().unwrap_or(0.0);
@@ -92,7 +92,7 @@ fn value_text(v: &Value) -> String {
     } else if mean < -0.005 {
         "−"
     } else {
-        "±"
+        ""
     };
     let m = format!("{sign}{:.2}", mean.abs());
     if se > 0.005 {

@@ -4,11 +4,12 @@
 
 import { t } from "./i18n.js";
 
-/** A signed number with two decimals: "+1.40", "−0.35". */
+/** A signed number with two decimals: "+1.40", "−0.35", and "0.00" unsigned (a "±" there
+ * would read as an uncertainty). */
 export function signed2(x) {
   const v = Number(x) || 0;
   const s = Math.abs(v).toFixed(2);
-  return (v > 0.005 ? "+" : v < -0.005 ? "−" : "±") + s;
+  return (v > 0.005 ? "+" : v < -0.005 ? "−" : "") + s;
 }
 
 /** A value with its uncertainty: "+1.40 ± 0.62" (no "±" for a value known exactly). */
