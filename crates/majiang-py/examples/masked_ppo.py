@@ -27,7 +27,7 @@ import majiang.ppo as ppo
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rules", nargs="*", default=list(majiang.RULES))
-    parser.add_argument("--updates", type=int, default=30, help="PPO updates")
+    parser.add_argument("--updates", type=int, default=50, help="PPO updates")
     parser.add_argument("--num-envs", type=int, default=64, help="tables stepped together")
     parser.add_argument("--rollout", type=int, default=64, help="decisions per table per update")
     parser.add_argument("--opponents", default="normal", help="the bots trained against (easy, normal, hard)")
