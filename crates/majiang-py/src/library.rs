@@ -174,8 +174,8 @@ pub fn analyze(
 ///
 /// The answer is the dict `majiang score --json` prints: `{"valid": True, "patterns": [{"id",
 /// "name", "value", "unit"}, ...], "total": N, "payments": {"east": N, ...}}` (net chips by
-/// seat), or `{"valid": False, "reason": ...}` for a hand that is not a win or is below the
-/// minimum. Unreadable input raises `ValueError` with the command line's message.
+/// seat), or `{"valid": False, "reason": ..., "why": {"key", "args"}}` for a hand that is not
+/// a win or is below the minimum. Unreadable input raises `ValueError` with the command line's message.
 #[pyfunction]
 pub fn score(py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<PyObject> {
     let parsed = match request.downcast::<PyString>() {
@@ -270,6 +270,8 @@ fn score_answer_py(
         Err(Invalid(reason)) => {
             answer.set_item(intern!(py, "valid"), false)?;
             answer.set_item(intern!(py, "reason"), reason.to_string())?;
+            // The same reason as a catalogue key and its values, as the command line adds it.
+            answer.set_item(intern!(py, "why"), to_py(py, &json_of(reason)?)?)?;
         }
     }
     Ok(answer.into_any().unbind())

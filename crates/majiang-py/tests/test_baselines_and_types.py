@@ -61,7 +61,8 @@ def test_behaviour_cloning_learns_and_beats_random():
 
 def test_mypy_strict_sees_the_env_types(tmp_path):
     api = pytest.importorskip("mypy.api", reason="mypy is not installed")
-    out, err, status = api.run(["--strict", "--cache-dir", str(MYPY_CACHE), str(EXAMPLES / "typed_usage.py")])
+    examples = [str(EXAMPLES / name) for name in ("typed_usage.py", "masked_ppo.py")]
+    out, err, status = api.run(["--strict", "--cache-dir", str(MYPY_CACHE), *examples])
     assert status == 0, out + err
     probe = tmp_path / "probe.py"
     probe.write_text(

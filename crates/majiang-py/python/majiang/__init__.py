@@ -12,7 +12,8 @@ The Rust engine of the majiang project, compiled with PyO3:
   :func:`gym_vector_env` (a Gymnasium vector environment, bots played in Rust) and
   :class:`VectorEnv` (many tables stepped inside Rust per call, results in numpy arrays);
 - datasets and baselines: :mod:`majiang.baselines` (bot self-play recorded as arrays, a
-  behaviour-cloning policy in numpy).
+  behaviour-cloning policy in numpy) and :mod:`majiang.ppo` (masked PPO in numpy, trained
+  against the bots on the vector environment).
 
 Actions are dense numbers per kind of table: ``range(action_space(rules, options))``, every
 one an action some state offers; :func:`action_layout` lists the sections, :func:`action_name`

@@ -53,8 +53,9 @@ def score(request: Union[Mapping[str, Any], str]) -> Dict[str, Any]:
          "others": {"south": {"concealed": "...", "melds": [...], "flowers": [...]}, ...}}
 
     Answer: ``{"valid": True, "patterns": [{"id", "name", "value", "unit"}, ...], "total": N,
-    "payments": {"east": N, ...}}`` (net chips by seat), or ``{"valid": False, "reason": ...}``
-    for a hand that is not a win or is below the minimum. Unreadable input raises ValueError.
+    "payments": {"east": N, ...}}`` (net chips by seat), or ``{"valid": False, "reason": ...,
+    "why": {"key", "args"}}`` for a hand that is not a win or is below the minimum (``why``: the
+    reason as a catalogue key and its values). Unreadable input raises ValueError.
     """
 
 def rule_sets() -> List[Dict[str, Any]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Mapping, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -89,6 +89,17 @@ class BehaviourCloning:
             hits += int((chosen == data["action"][part]).sum())
         return hits / max(1, len(data["action"]))
 
+    def parameters(self) -> List[np.ndarray]:
+        """The trainable arrays ``[w1, b1, w2, b2]`` (updated in place by :class:`Adam`)."""
+        return [self.w1, self.b1, self.w2, self.b2]
+
+    def gradients(self, x: np.ndarray, h: np.ndarray, g_out: np.ndarray) -> List[np.ndarray]:
+        """Back-propagation: the gradients of :meth:`parameters` given the inputs ``x``, the
+        hidden layer ``h`` (both from :meth:`_forward`) and the gradient ``g_out`` of the loss
+        with respect to the (unmasked) outputs."""
+        g_h = (g_out @ self.w2.T) * (h > 0)
+        return [x.T @ g_h, g_h.sum(axis=0), h.T @ g_out, g_out.sum(axis=0)]
+
     @classmethod
     def fit(
         cls,
@@ -103,10 +114,8 @@ class BehaviourCloning:
         obs, mask, action = data["obs"], data["mask"], data["action"]
         inputs = obs.shape[1] * obs.shape[2]
         model = cls(inputs, mask.shape[1], hidden, seed)
-        params = [model.w1, model.b1, model.w2, model.b2]
-        moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+        adam = Adam(model.parameters(), lr)
         rng = np.random.default_rng(seed)
-        step = 0
         for _ in range(epochs):
             order = rng.permutation(len(action))
             for start in range(0, len(order), batch):
@@ -118,22 +127,35 @@ class BehaviourCloning:
                 p = np.exp(out)
                 p /= p.sum(axis=1, keepdims=True)
                 p[np.arange(len(idx)), action[idx]] -= 1.0
-                g_out = p / len(idx)
-                g_w2 = h.T @ g_out
-                g_b2 = g_out.sum(axis=0)
-                g_h = (g_out @ model.w2.T) * (h > 0)
-                g_w1 = x.T @ g_h
-                g_b1 = g_h.sum(axis=0)
-                step += 1
-                for param, grad, (m, v) in zip(params, [g_w1, g_b1, g_w2, g_b2], moments):
-                    m *= 0.9
-                    m += 0.1 * grad
-                    v *= 0.999
-                    v += 0.001 * grad * grad
-                    m_hat = m / (1 - 0.9**step)
-                    v_hat = v / (1 - 0.999**step)
-                    param -= (lr * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
+                adam.step(model.gradients(x, h, p / len(idx)))
         return model
+
+
+class Adam:
+    """Adam (Kingma & Ba) over a list of float32 arrays, updated in place by :meth:`step`."""
+
+    def __init__(
+        self, params: Sequence[np.ndarray], lr: float = 1e-3, betas: "tuple[float, float]" = (0.9, 0.999), eps: float = 1e-8
+    ) -> None:
+        self.params = list(params)
+        self.lr = lr
+        self.betas = betas
+        self.eps = eps
+        self.moments = [(np.zeros_like(p), np.zeros_like(p)) for p in self.params]
+        self.steps = 0
+
+    def step(self, grads: Sequence[np.ndarray]) -> None:
+        """One update of every parameter with its gradient (same order as the parameters)."""
+        b1, b2 = self.betas
+        self.steps += 1
+        for param, grad, (m, v) in zip(self.params, grads, self.moments):
+            m *= b1
+            m += (1 - b1) * grad
+            v *= b2
+            v += (1 - b2) * grad * grad
+            m_hat = m / (1 - b1**self.steps)
+            v_hat = v / (1 - b2**self.steps)
+            param -= (self.lr * m_hat / (np.sqrt(v_hat) + self.eps)).astype(np.float32)
 
 
 def random_policy(obs: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
