@@ -81,6 +81,17 @@ def action_space(rules: str, options: Optional[Mapping[str, Any]] = None) -> int
 def action_layout(rules: str, options: Optional[Mapping[str, Any]] = None) -> List[Tuple[str, int, int]]:
     """The action numbers' sections: ``(name, first number, count)`` in order."""
 
+def record_selfplay(
+    rules: str,
+    bot: str = "normal",
+    hands: int = 100,
+    seed: int = 0,
+    options: Optional[Mapping[str, Any]] = None,
+) -> Dict[str, Any]:
+    """Bot ``bot`` in every chair for ``hands`` one-hand matches (1 to 100,000), every decision
+    recorded: ``obs`` and ``mask`` as bytes, ``action``, ``chair``, ``hand`` and ``reward`` as
+    lists, ``planes`` and ``action_space`` (``majiang.baselines.record`` turns them into arrays)."""
+
 class Table:
     """One match through the library's seat driver; bots may play any chairs."""
 
