@@ -29,6 +29,24 @@ def test_sb3_check_env():
         sb3.check_env(majiang.gym_env(rules=rules, options=options, opponents="easy", observation="flat"))
 
 
+def test_sb3_maskable_ppo():
+    """sb3-contrib's MaskablePPO learns a few updates on every rule set through the env's
+    action_masks(), and its masked choices are always legal (skips without sb3-contrib)."""
+    contrib = pytest.importorskip("sb3_contrib", reason="sb3-contrib is not installed")
+    for rules in ["hongkong", "hangzhou", "yangzhou", "classic"]:
+        env = majiang.gym_env(rules=rules, opponents="easy", observation="flat", reward_scale=0.1)
+        model = contrib.MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=64, seed=0)
+        model.learn(512)
+        obs, _ = env.reset(seed=3)
+        for _ in range(100):
+            mask = env.action_masks()
+            action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+            assert mask[int(action)]
+            obs, _, terminated, truncated, _ = env.step(int(action))
+            if terminated or truncated:
+                obs, _ = env.reset()
+
+
 @pytest.mark.parametrize("case", TABLES, ids=table_id)
 def test_action_numbers_are_dense(case):
     """Every number in the space decodes to a distinct action; the sections tile the space; the
