@@ -16,7 +16,7 @@ import majiang
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="sb3-contrib's MaskablePPO on the majiang Gymnasium env")
     parser.add_argument("--rules", default="hongkong")
     parser.add_argument("--opponents", default="easy", help="easy, normal or hard bots")
     parser.add_argument("--steps", type=int, default=20_000, help="environment steps to learn")
