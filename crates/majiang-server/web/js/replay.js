@@ -117,7 +117,7 @@ export async function showReplay(room) {
     clearInterval(timer);
     timer = null;
     if (on) timer = setInterval(() => { if (i >= steps.length - 1) play(false); else go(i + 1); }, Number($("#replay-speed").value) || 800);
-    $("#replay-play").textContent = timer ? "⏸" : "⏵";
+    $("#replay-play").textContent = timer ? "‖" : "▷"; // glyphs every system font has (⏸ ⏵ do not)
     $("#replay-play").setAttribute("aria-pressed", String(!!timer));
   };
   $("#replay-first").onclick = () => go(0);
