@@ -14,8 +14,9 @@ use super::SPECTATOR;
 use super::io::{ConnId, Input, Output};
 use super::work::{Pending, Queued};
 use crate::external_bots;
-use crate::protocol::{RoomConfig, RoomStatus, ServerMsg};
+use crate::protocol::{ClientMsg, RoomConfig, RoomStatus, ServerMsg};
 use crate::store::{StoredAction, StoredRoom};
+use crate::waits::HintCache;
 use majiang::bots;
 use majiang::driver::{Controller, Driver, Poll, Timers};
 use majiang::table::{Action, Event, Player, Ruleset, Session};
@@ -83,6 +84,8 @@ pub struct Room {
     /// The match could not be made (a rule set that no longer builds): never try again.
     pub(super) start_failed: bool,
     pub(super) stopped: bool,
+    /// Each chair's last ready hint, keyed by its hand.
+    pub(super) hints: HintCache,
 }
 
 impl std::fmt::Debug for Room {
@@ -135,6 +138,7 @@ impl Room {
             wall_offset,
             start_failed: false,
             stopped: false,
+            hints: HintCache::default(),
         }
     }
 
@@ -173,6 +177,17 @@ impl Room {
         if !matches!(input, Input::Stored(_)) {
             self.burst = 0;
         }
+        // A person's action or a timer that only began a write changed no view: its result is
+        // the next input, and the states are sent after it (not built twice per step).
+        let may_wait = matches!(
+            input,
+            Input::Timer
+                | Input::Client {
+                    msg: ClientMsg::Action { .. },
+                    ..
+                }
+        );
+        let before = (self.actions, self.status);
         match input {
             Input::Open { conn, seat } => self.open(conn, seat, now, &mut out),
             Input::Close { conn } => self.close(conn, now),
@@ -184,7 +199,9 @@ impl Room {
             return out;
         }
         self.advance(now, &mut out);
-        self.flush_states(now, &mut out);
+        if !(may_wait && self.in_flight && before == (self.actions, self.status)) {
+            self.flush_states(now, &mut out);
+        }
         out.push(Output::Wake(self.wake()));
         out
     }
