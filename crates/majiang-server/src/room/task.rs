@@ -250,6 +250,11 @@ impl Task {
             } else {
                 self.room.handle(input, now)
             };
+            // A new status is told at once (the sweeper reads it: a room that started must not
+            // look like one still waiting while its first writes are made).
+            if self.room.status() != self.summary.borrow().status {
+                self.publish();
+            }
             let mut write = None;
             for o in outputs {
                 match o {

@@ -134,12 +134,29 @@ fn run(conn: Connection, queue: mpsc::Receiver<Box<dyn Job>>) {
     }
 }
 
-/// Runs `batch` in one transaction, each job in a savepoint; the commit's result.
+/// Runs a statement without arguments, prepared once.
+fn exec(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([]).map(|_| ())
+}
+
+/// Runs `batch` in one transaction, each job in a savepoint (a job alone: the transaction is
+/// its own, undone if it fails); the commit's result.
 fn run_batch(conn: &Connection, batch: &mut [Box<dyn Job>]) -> Result<(), String> {
-    conn.execute_batch("BEGIN IMMEDIATE")
-        .map_err(|e| e.to_string())?;
+    exec(conn, "BEGIN IMMEDIATE").map_err(|e| e.to_string())?;
+    if let [job] = batch {
+        let end = if job.run(conn) { "COMMIT" } else { "ROLLBACK" };
+        return match exec(conn, end) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                if !conn.is_autocommit() {
+                    let _ = conn.execute_batch("ROLLBACK");
+                }
+                Err(e.to_string())
+            }
+        };
+    }
     for job in batch.iter_mut() {
-        let undo = match conn.execute_batch("SAVEPOINT job") {
+        let undo = match exec(conn, "SAVEPOINT job") {
             Ok(()) => !job.run(conn),
             Err(e) => {
                 let _ = conn.execute_batch("ROLLBACK");
@@ -147,16 +164,16 @@ fn run_batch(conn: &Connection, batch: &mut [Box<dyn Job>]) -> Result<(), String
             }
         };
         let end = if undo {
-            "ROLLBACK TO job; RELEASE job"
+            exec(conn, "ROLLBACK TO job").and_then(|()| exec(conn, "RELEASE job"))
         } else {
-            "RELEASE job"
+            exec(conn, "RELEASE job")
         };
-        if let Err(e) = conn.execute_batch(end) {
+        if let Err(e) = end {
             let _ = conn.execute_batch("ROLLBACK");
             return Err(e.to_string());
         }
     }
-    match conn.execute_batch("COMMIT") {
+    match exec(conn, "COMMIT") {
         Ok(()) => Ok(()),
         Err(e) => {
             // A failed COMMIT may leave the transaction open: end it, keeping nothing.
