@@ -4,7 +4,7 @@
 # on free ports as nodes of one cluster, MATCHES concurrent matches of HANDS hands spread over
 # them, then everything stopped and removed.
 #   bash scripts/load-cluster.sh [PROCESSES=2] [MATCHES=400] [HANDS=1]
-# Needs a release build: cargo build --release -p majiang-cli -p majiang-server --example load
+# Needs a release build: cargo build --release -p majiang-cli --bin majiang && cargo build --release -p majiang-server --example load
 set -euo pipefail
 cd "$(dirname "$0")/.."
 procs=${1:-2}; matches=${2:-400}; hands=${3:-1}

@@ -3,18 +3,22 @@
 //! a server of its own on loopback with a SQLite file in WAL mode; with `--node URL` (once per
 //! process), against running `majiang serve` processes, the rooms created on each in turn
 //! (each process then runs the rooms created on it). Reports throughput, the action → ack
-//! latency (each ack comes after the action is stored) and errors.
+//! latency (each ack comes after the action is stored), the most tables in play at once and
+//! errors.
 //!
 //! ```text
-//! cargo run --release -p majiang-server --example load -- [MATCHES] [HANDS] [--node URL]...
+//! cargo run --release -p majiang-server --example load -- [MATCHES] [HANDS] [--node URL]... [--think MS]
 //! ```
-//! (defaults: 200 matches of 1 hand). Bounded: it stops after 10 minutes whatever happens.
+//! (defaults: 200 matches of 1 hand). With `--think MS` each client waits a pseudo-random
+//! 0–2×MS before each action, as a person would (without it, clients act at once: the server's
+//! throughput limit). Bounded: it stops after 10 minutes whatever happens.
 
 use futures_util::{SinkExt, StreamExt};
-use majiang_server::App;
 use majiang_server::protocol::RoomConfig;
+use majiang_server::{App, Limits, SqliteStore};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -25,8 +29,17 @@ struct Stats {
     finished: bool,
 }
 
+/// Tables in play now (counted by each table's first seat), and the most at once.
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+/// Milliseconds a client thinks before an action, on average (0: none).
+static THINK_MS: AtomicUsize = AtomicUsize::new(0);
+
 async fn seat_client(addr: SocketAddr, room: String, token: String, salt: usize) -> Stats {
     let mut stats = Stats::default();
+    // The table's first seat counts it in play from its first state of a hand to match_over.
+    let counts = salt % 4 == 0;
+    let mut counted = false;
     let url = format!("ws://{addr}/ws/{room}?token={token}");
     let Ok((mut ws, _)) = tokio_tungstenite::connect_async(url).await else {
         stats.errors += 1;
@@ -63,31 +76,46 @@ async fn seat_client(addr: SocketAddr, room: String, token: String, salt: usize)
                 stats.finished = true;
                 break;
             }
-            Some("state") if sent.is_none() => {
-                let Some(legal) = m["observation"]["legal_actions"].as_array() else {
-                    continue;
-                };
-                if legal.is_empty() {
-                    continue;
-                }
-                let action = if legal.contains(&json!("win")) {
-                    json!("win")
-                } else {
-                    pick = pick
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    legal[(pick >> 33) % legal.len()].clone()
-                };
-                seq += 1;
-                let text = json!({"type": "action", "seq": seq, "action": action}).to_string();
-                sent = Some(Instant::now());
-                if ws.send(Message::text(text)).await.is_err() {
-                    stats.errors += 1;
-                    break;
-                }
+            Some("state") if counts && !counted && m["observation"].is_object() => {
+                counted = true;
+                let now = LIVE.fetch_add(1, Ordering::Relaxed) + 1;
+                PEAK.fetch_max(now, Ordering::Relaxed);
             }
             _ => {}
         }
+        if m["type"] == "state" && sent.is_none() {
+            let Some(legal) = m["observation"]["legal_actions"].as_array() else {
+                continue;
+            };
+            if legal.is_empty() {
+                continue;
+            }
+            pick = pick
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let action = if legal.contains(&json!("win")) {
+                json!("win")
+            } else {
+                legal[(pick >> 33) % legal.len()].clone()
+            };
+            let think = THINK_MS.load(Ordering::Relaxed) as u64;
+            if think > 0 {
+                // A person's turn waits for them; should the state move on meanwhile, the room
+                // refuses the stale action, which counts as an error.
+                tokio::time::sleep(Duration::from_millis((pick >> 20) as u64 % (2 * think + 1)))
+                    .await;
+            }
+            seq += 1;
+            let text = json!({"type": "action", "seq": seq, "action": action}).to_string();
+            sent = Some(Instant::now());
+            if ws.send(Message::text(text)).await.is_err() {
+                stats.errors += 1;
+                break;
+            }
+        }
+    }
+    if counted {
+        LIVE.fetch_sub(1, Ordering::Relaxed);
     }
     stats
 }
@@ -126,6 +154,11 @@ async fn main() {
         let host = url.trim_start_matches("http://").trim_end_matches('/');
         nodes.push(host.parse().expect("--node http://IP:PORT"));
     }
+    if let Some(i) = args.iter().position(|a| a == "--think") {
+        args.remove(i);
+        let ms = args.remove(i).parse().expect("--think MS");
+        THINK_MS.store(ms, Ordering::Relaxed);
+    }
     let matches: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(200);
     let hands: u32 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1);
     if !nodes.is_empty() {
@@ -135,7 +168,15 @@ async fn main() {
     let dir = std::env::temp_dir().join(format!("majiang-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("load.sqlite");
-    let app = App::open(&db).await.unwrap();
+    // Every client comes from one address: the per-address and total caps raised.
+    let limits = Limits {
+        max_connections: usize::MAX,
+        max_connections_per_address: usize::MAX,
+        max_rooms: usize::MAX,
+        ..Limits::default()
+    };
+    let store = std::sync::Arc::new(SqliteStore::open(&db).unwrap());
+    let app = App::with_limits(store, None, limits).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let server_app = app.clone();
@@ -261,6 +302,11 @@ fn report(
         lat.len(),
         elapsed.as_secs_f64(),
         lat.len() as f64 / elapsed.as_secs_f64()
+    );
+    println!(
+        "tables in play at once: {} at most (think {} ms)",
+        PEAK.load(Ordering::Relaxed),
+        THINK_MS.load(Ordering::Relaxed)
     );
     println!(
         "action -> ack latency: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",

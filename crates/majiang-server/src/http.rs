@@ -435,6 +435,8 @@ async fn connection(
     }
     let Ok(conn) = conn.await else { return };
     METRICS.connections_changed(1);
+    // The connection's writer: every message queued by then goes out in one batch, with one
+    // flush (not one per message).
     let writer = tokio::spawn(async move {
         loop {
             let frame = tokio::select! {
@@ -444,7 +446,21 @@ async fn connection(
                 },
                 Some(()) = pings.recv() => Message::Ping(Default::default()),
             };
-            if sink.send(frame).await.is_err() {
+            if sink.feed(frame).await.is_err() {
+                break;
+            }
+            let mut fed = true;
+            while let Ok(text) = outbox.try_recv() {
+                if sink
+                    .feed(Message::Text(text.as_ref().into()))
+                    .await
+                    .is_err()
+                {
+                    fed = false;
+                    break;
+                }
+            }
+            if !fed || sink.flush().await.is_err() {
                 break;
             }
         }

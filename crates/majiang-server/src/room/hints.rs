@@ -137,45 +137,49 @@ impl Room {
         }
         let mut asks = Vec::new();
         for (i, o) in out.iter().enumerate() {
-            let Output::Send {
-                conn,
-                msg:
-                    ServerMsg::State {
-                        status: RoomStatus::Playing,
-                        hand_number: Some(hand_number),
-                        observation: Some(obs),
-                        actions,
-                        ..
+            // A state goes to one connection (Send) or to a viewer's several (SendAll).
+            let (conns, msg) = match o {
+                Output::Send { conn, msg } => (std::slice::from_ref(conn), msg),
+                Output::SendAll { conns, msg } => (conns.as_slice(), msg),
+                _ => continue,
+            };
+            let ServerMsg::State {
+                status: RoomStatus::Playing,
+                hand_number: Some(hand_number),
+                observation: Some(obs),
+                actions,
+                ..
+            } = msg
+            else {
+                continue;
+            };
+            for conn in conns {
+                let Some(seat) = self
+                    .conns
+                    .iter()
+                    .find(|c| c.id == *conn)
+                    .and_then(|c| c.seat)
+                else {
+                    continue;
+                };
+                let stand_in = self
+                    .chair(seat)
+                    .zip(self.driver.as_ref())
+                    .is_none_or(|(p, d)| d.automatic(p));
+                if !self.hints.on.contains(&seat) || stand_in || obs.legal_actions.len() < 2 {
+                    continue;
+                }
+                asks.push((
+                    i + 1,
+                    HintJob {
+                        conn: *conn,
+                        hand_number: *hand_number,
+                        actions: *actions,
+                        observation: obs.clone(),
+                        seed: hint_seed(self.seed, *actions),
                     },
-            } = o
-            else {
-                continue;
-            };
-            let Some(seat) = self
-                .conns
-                .iter()
-                .find(|c| c.id == *conn)
-                .and_then(|c| c.seat)
-            else {
-                continue;
-            };
-            let stand_in = self
-                .chair(seat)
-                .zip(self.driver.as_ref())
-                .is_none_or(|(p, d)| d.automatic(p));
-            if !self.hints.on.contains(&seat) || stand_in || obs.legal_actions.len() < 2 {
-                continue;
+                ));
             }
-            asks.push((
-                i + 1,
-                HintJob {
-                    conn: *conn,
-                    hand_number: *hand_number,
-                    actions: *actions,
-                    observation: obs.clone(),
-                    seed: hint_seed(self.seed, *actions),
-                },
-            ));
         }
         for (at, job) in asks.into_iter().rev() {
             out.insert(at, Output::Hint(Box::new(job)));

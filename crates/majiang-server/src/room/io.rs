@@ -70,6 +70,13 @@ pub enum Output {
         /// The message.
         msg: ServerMsg,
     },
+    /// Send one message to several connections (serialised once).
+    SendAll {
+        /// The connections, in order.
+        conns: Vec<ConnId>,
+        /// The message.
+        msg: ServerMsg,
+    },
     /// Close a connection.
     Close {
         /// The connection.
@@ -86,4 +93,18 @@ pub enum Output {
     /// Another process runs the room now: stop running it (the connections were closed; their
     /// clients reconnect and are sent to the new owner).
     Stop,
+}
+
+impl Output {
+    /// `msg` for `conns`: a [`Output::Send`] for one, a [`Output::SendAll`] for several.
+    pub(super) fn send_to(mut conns: Vec<ConnId>, msg: ServerMsg) -> Output {
+        if conns.len() == 1 {
+            Output::Send {
+                conn: conns.remove(0),
+                msg,
+            }
+        } else {
+            Output::SendAll { conns, msg }
+        }
+    }
 }

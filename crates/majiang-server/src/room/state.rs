@@ -14,8 +14,9 @@ use super::SPECTATOR;
 use super::io::{ConnId, Input, Output};
 use super::work::{Pending, Queued};
 use crate::external_bots;
-use crate::protocol::{RoomConfig, RoomStatus, ServerMsg};
+use crate::protocol::{ClientMsg, RoomConfig, RoomStatus, ServerMsg};
 use crate::store::{StoredAction, StoredRoom};
+use crate::waits::HintCache;
 use majiang::bots;
 use majiang::driver::{Controller, Driver, Poll, Timers};
 use majiang::table::{Action, Event, Player, Ruleset, Session};
@@ -85,6 +86,8 @@ pub struct Room {
     pub(super) stopped: bool,
     /// The seats whose person turned hints on.
     pub(super) hints: super::hints::SeatHints,
+    /// Each chair's last ready hint, keyed by its hand.
+    pub(super) ready_hints: HintCache,
 }
 
 impl std::fmt::Debug for Room {
@@ -138,6 +141,7 @@ impl Room {
             start_failed: false,
             stopped: false,
             hints: Default::default(),
+            ready_hints: HintCache::default(),
         }
     }
 
@@ -176,6 +180,17 @@ impl Room {
         if !matches!(input, Input::Stored(_)) {
             self.burst = 0;
         }
+        // A person's action or a timer that only began a write changed no view: its result is
+        // the next input, and the states are sent after it (not built twice per step).
+        let may_wait = matches!(
+            input,
+            Input::Timer
+                | Input::Client {
+                    msg: ClientMsg::Action { .. },
+                    ..
+                }
+        );
+        let before = (self.actions, self.status);
         match input {
             Input::Open { conn, seat } => self.open(conn, seat, now, &mut out),
             Input::Close { conn } => self.close(conn, now),
@@ -187,7 +202,9 @@ impl Room {
             return out;
         }
         self.advance(now, &mut out);
-        self.flush_states(now, &mut out);
+        if !(may_wait && self.in_flight && before == (self.actions, self.status)) {
+            self.flush_states(now, &mut out);
+        }
         self.ask_hints(&mut out);
         out.push(Output::Wake(self.wake()));
         out

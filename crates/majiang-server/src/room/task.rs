@@ -10,7 +10,7 @@ use super::{RestoreError, RoomSummary};
 use crate::metrics::METRICS;
 use crate::protocol::{ClientMsg, RoomStatus, ServerMsg};
 use crate::store::{Fence, Store, StoreError, StoredRoom};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::{Notify, mpsc, oneshot, watch};
@@ -238,7 +238,7 @@ impl Task {
     /// Hands `input` to the room and carries out what it says, store writes included (each
     /// result fed back at once). False once the room stopped.
     async fn step(&mut self, input: Input) -> bool {
-        let mut inputs = std::collections::VecDeque::from([input]);
+        let mut inputs = VecDeque::from([input]);
         while let Some(input) = inputs.pop_front() {
             let now = self.clock.now();
             // An external bot blocks while it thinks: off the runtime's worker for that long
@@ -250,17 +250,23 @@ impl Task {
             } else {
                 self.room.handle(input, now)
             };
+            // A new status is told at once (the sweeper reads it: a room that started must not
+            // look like one still waiting while its first writes are made).
+            if self.room.status() != self.summary.borrow().status {
+                self.publish();
+            }
             let mut write = None;
             for o in outputs {
                 match o {
                     Output::Send { conn, msg } => {
-                        if !self.send(conn, &msg)
-                            && let Some((_, kick)) = self.conns.remove(&conn)
-                        {
-                            // A client too slow to keep up is disconnected: it reconnects for
-                            // a fresh state rather than silently missing messages.
-                            kick.notify_one();
-                            inputs.push_back(Input::Close { conn });
+                        self.acked(conn, &msg);
+                        let text = text_of(&msg);
+                        self.send(conn, text, &mut inputs);
+                    }
+                    Output::SendAll { conns, msg } => {
+                        let text = text_of(&msg);
+                        for conn in conns {
+                            self.send(conn, text.clone(), &mut inputs);
                         }
                     }
                     Output::Close { conn } => {
@@ -295,27 +301,36 @@ impl Task {
         true
     }
 
-    /// Sends `msg` to `conn`; false when its outbox is closed or full.
-    fn send(&mut self, conn: ConnId, msg: &ServerMsg) -> bool {
-        match msg {
-            ServerMsg::Ack { seq } | ServerMsg::Error { seq: Some(seq), .. } => {
-                if let Some(t) = self.acks.remove(&(conn, *seq))
-                    && matches!(msg, ServerMsg::Ack { .. })
-                {
-                    METRICS.acked(t.elapsed());
-                }
-            }
-            _ => {}
+    /// Counts the latency of an action's `ack`.
+    fn acked(&mut self, conn: ConnId, msg: &ServerMsg) {
+        if let ServerMsg::Ack { seq } | ServerMsg::Error { seq: Some(seq), .. } = msg
+            && let Some(t) = self.acks.remove(&(conn, *seq))
+            && matches!(msg, ServerMsg::Ack { .. })
+        {
+            METRICS.acked(t.elapsed());
         }
-        let Some((out, _)) = self.conns.get(&conn) else {
-            return true;
-        };
-        // Our own types always serialize.
-        let text: Arc<str> = serde_json::to_string(msg)
-            .unwrap_or_else(|e| format!(r#"{{"type":"error","seq":null,"message":"{e}"}}"#))
-            .into();
-        out.try_send(text).is_ok()
     }
+
+    /// Queues `text` for `conn`. A client too slow to keep up (its outbox full or closed) is
+    /// disconnected: it reconnects for a fresh state rather than silently missing messages.
+    fn send(&mut self, conn: ConnId, text: Arc<str>, inputs: &mut VecDeque<Input>) {
+        let Some((out, _)) = self.conns.get(&conn) else {
+            return;
+        };
+        if out.try_send(text).is_err()
+            && let Some((_, kick)) = self.conns.remove(&conn)
+        {
+            kick.notify_one();
+            inputs.push_back(Input::Close { conn });
+        }
+    }
+}
+
+/// A message as JSON text (our own types always serialise).
+fn text_of(msg: &ServerMsg) -> Arc<str> {
+    serde_json::to_string(msg)
+        .unwrap_or_else(|e| format!(r#"{{"type":"error","seq":null,"message":"{e}"}}"#))
+        .into()
 }
 
 /// Performs one write, within [`STORE_TIMEOUT`].

@@ -74,6 +74,11 @@ impl Harness {
             for o in outputs {
                 match o {
                     Output::Send { conn, msg } => self.seen.push(Seen::Msg(conn, msg)),
+                    Output::SendAll { conns, msg } => {
+                        for conn in conns {
+                            self.seen.push(Seen::Msg(conn, msg.clone()));
+                        }
+                    }
                     Output::Close { conn } => self.seen.push(Seen::Closed(conn)),
                     Output::Write(w) => {
                         self.seen.push(Seen::Write(w.clone()));

@@ -7,13 +7,17 @@
 //!   settled, then the discard and what came of it in one `events` message and one `state`:
 //!   exactly what they would get had nobody been able to claim.
 //! - The `actions` count a viewer sees leaves out the other players' passes.
-//! - A `state` is sent once per step, and only to viewers whose view changed (or who asked).
+//! - A `state` is sent once per step, and only to viewers whose view changed (or who asked);
+//!   it is built once per viewer (a seat, or the spectators), its ready hint worked out only
+//!   when that seat's hand changed ([`HintCache`]), and sent as one message to the viewer's
+//!   connections (serialised once).
 
-use super::io::Output;
+use super::io::{ConnId, Output};
 use super::state::{Conn, Room};
 use super::{RoomSummary, SPECTATOR};
 use crate::protocol::{ContinueState, RoomStatus, SeatInfo, ServerMsg};
 use crate::reveal;
+use crate::waits::HintCache;
 use majiang::table::Player;
 
 impl Room {
@@ -66,13 +70,13 @@ impl Room {
         }
     }
 
-    /// Sends `msg` to every connection.
+    /// Sends `msg` to every connection (as one message: it is serialised once).
     pub(super) fn broadcast(&self, msg: &ServerMsg, out: &mut Vec<Output>) {
-        for c in &self.conns {
-            out.push(Output::Send {
-                conn: c.id,
-                msg: msg.clone(),
-            });
+        if !self.conns.is_empty() {
+            out.push(Output::send_to(
+                self.conns.iter().map(|c| c.id).collect(),
+                msg.clone(),
+            ));
         }
     }
 
@@ -93,7 +97,9 @@ impl Room {
     }
 
     /// Sends a `state` to each connection whose view changed since the last one it got (or
-    /// that is owed one), unless it is held back while a tile is on offer.
+    /// that is owed one), unless it is held back while a tile is on offer. Each viewer's state
+    /// is built once, whatever the number of their connections, and sent as one message to
+    /// those of them it changed for.
     pub(super) fn flush_states(&mut self, now: u64, out: &mut Vec<Output>) {
         if !self.offer_open() {
             self.shown_stand_ins = (0..self.config.seats.len())
@@ -104,22 +110,38 @@ impl Room {
                 })
                 .collect();
         }
+        let mut hints = std::mem::take(&mut self.ready_hints);
+        // By viewer (a seat, or none): its state, and the connections it goes to.
+        let mut views: Vec<(Option<usize>, Option<ServerMsg>, Vec<ConnId>)> = Vec::new();
         for i in 0..self.conns.len() {
-            let viewer = self.viewer(self.conns[i].seat);
-            if self.held(viewer) {
+            let seat = self.conns[i].seat;
+            let v = match views.iter().position(|v| v.0 == seat) {
+                Some(v) => v,
+                None => {
+                    let state =
+                        (!self.held(self.viewer(seat))).then(|| self.state_at(seat, &mut hints));
+                    views.push((seat, state, Vec::new()));
+                    views.len() - 1
+                }
+            };
+            let Some(state) = &views[v].1 else {
                 continue;
-            }
-            let state = self.state_at(self.conns[i].seat);
+            };
             let c: &mut Conn = &mut self.conns[i];
-            if !c.owed && c.last_state.as_ref() == Some(&state) {
+            if !c.owed && c.last_state.as_ref() == Some(state) {
                 continue;
             }
             c.owed = false;
-            out.push(Output::Send {
-                conn: c.id,
-                msg: relative(&state, now),
-            });
-            c.last_state = Some(state);
+            c.last_state = Some(state.clone());
+            views[v].2.push(c.id);
+        }
+        self.ready_hints = hints;
+        for (_, state, conns) in views {
+            if let Some(state) = state
+                && !conns.is_empty()
+            {
+                out.push(Output::send_to(conns, relative(state, now)));
+            }
         }
     }
 
@@ -146,8 +168,9 @@ impl Room {
             .collect()
     }
 
-    /// The `state` for a connection on `seat`, its deadlines as times (see [`relative`]).
-    fn state_at(&self, seat: Option<usize>) -> ServerMsg {
+    /// The `state` for a connection on `seat`, its deadlines as times (see [`relative`]); the
+    /// ready hint from `hints` (worked out only when the seat's hand changed).
+    fn state_at(&self, seat: Option<usize>, hints: &mut HintCache) -> ServerMsg {
         let viewer = self.viewer(seat);
         let session = self.session();
         let observation = session.map(|s| Box::new(s.game().observation(viewer)));
@@ -167,7 +190,7 @@ impl Room {
         };
         let waits = match (&observation, session) {
             (Some(obs), Some(s)) if viewer != SPECTATOR && !s.game().is_over() => {
-                crate::waits::waits(obs, s.game().ruleset())
+                hints.waits(obs, s.game().ruleset())
             }
             _ => Vec::new(),
         };
@@ -218,8 +241,8 @@ impl Room {
 }
 
 /// A `state` with its deadlines as times turned into milliseconds left at `now`.
-fn relative(state: &ServerMsg, now: u64) -> ServerMsg {
-    let mut s = state.clone();
+fn relative(state: ServerMsg, now: u64) -> ServerMsg {
+    let mut s = state;
     if let ServerMsg::State {
         claim_deadline_ms,
         deadline_ms,

@@ -10,6 +10,7 @@
 
 mod postgres;
 mod sqlite;
+mod sqlite_writer;
 
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
@@ -39,6 +40,14 @@ pub enum StoreError {
         /// What is wrong with it.
         message: String,
     },
+    /// The SQLite writer thread has stopped (it cannot have been asked to: something went
+    /// badly wrong in it); nothing more can be written until the process restarts.
+    #[error("database: the SQLite writer thread has stopped")]
+    WriterGone,
+    /// A batch of SQLite writes could not be committed: nothing of it was stored (this call's
+    /// write included), and it may be tried again.
+    #[error("database: commit failed: {0}")]
+    Commit(String),
     /// A stored value did not parse.
     #[error("database holds a bad value: {0}")]
     Corrupt(String),

@@ -1,13 +1,15 @@
-//! The SQLite engine (WAL mode), the embedded default: one file, one connection behind a
-//! mutex. Its calls are short local writes made inline by the calling task, as before the
-//! [`Store`] trait existed: `majiang serve` behaves as it always did.
+//! The SQLite engine (WAL mode), the embedded default: one file, one connection owned by the
+//! writer thread ([`super::sqlite_writer`]). Every call is a job for that thread, awaited on a
+//! oneshot, so no call blocks the async runtime; the writes queued together are committed in
+//! one transaction (group commit), each answered once it is committed.
 
+use super::sqlite_writer::Writer;
 use super::{Acquired, Fence, Lease, Store, StoreError, StoredAction, StoredRoom, corrupt};
 use crate::protocol::{RoomConfig, RoomStatus};
 use majiang::table::{Action, Player};
+use rusqlite::types::Value;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
-use std::sync::Mutex;
 
 /// The database clock in milliseconds since the Unix epoch, for leases.
 const NOW_MS: &str = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
@@ -15,7 +17,7 @@ const NOW_MS: &str = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
 /// The SQLite database.
 #[derive(Debug)]
 pub struct SqliteStore {
-    conn: Mutex<Connection>,
+    writer: Writer,
 }
 
 impl SqliteStore {
@@ -87,33 +89,111 @@ impl SqliteStore {
             conn.execute_batch("ALTER TABLE leases ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0")?;
         }
         Ok(SqliteStore {
-            conn: Mutex::new(conn),
+            writer: Writer::start(conn)?,
         })
     }
 
     /// The rooms picked by `clause`, which follows `FROM rooms`: the table's alias `r`, any
     /// joins, then `WHERE … ORDER BY …`.
-    fn rooms_where(
+    async fn rooms_where(
         &self,
-        clause: &str,
-        params: &[&dyn rusqlite::ToSql],
+        clause: String,
+        params: Vec<Value>,
     ) -> Result<Vec<StoredRoom>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare(&format!(
-            "SELECT r.id, r.config, r.tokens, r.seed, r.status, r.created, r.finished FROM rooms {clause}"
-        ))?;
-        let rows = stmt.query_map(params, row_to_room)?;
-        let mut out = Vec::new();
-        for r in rows {
-            out.push(r??);
-        }
-        Ok(out)
+        self.writer
+            .call(move |conn| {
+                let mut stmt = conn.prepare_cached(&format!(
+                    "SELECT r.id, r.config, r.tokens, r.seed, r.status, r.created, r.finished FROM rooms {clause}"
+                ))?;
+                let rows = stmt.query_map(rusqlite::params_from_iter(params), row_to_room)?;
+                let mut out = Vec::new();
+                for r in rows {
+                    out.push(r??);
+                }
+                Ok(out)
+            })
+            .await
     }
+}
 
-    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
-        // A panic while holding the lock cannot leave SQLite inconsistent (every write is one
-        // statement or transaction), so a poisoned lock is still usable.
-        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+/// Whether `node` holds `room`'s lease of `epoch` (expired or not).
+fn lease_is(conn: &Connection, room: &str, node: &str, epoch: i64) -> Result<bool, StoreError> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM leases WHERE room = ?1 AND owner = ?2 AND epoch = ?3")?
+        .exists(params![room, node, epoch])?)
+}
+
+/// Appends an action on the writer's connection (see [`Store::append_action`]).
+fn append(
+    conn: &Connection,
+    room: &str,
+    a: &StoredAction,
+    action: &str,
+    fence: Option<&Fence>,
+) -> Result<(), StoreError> {
+    let written = match fence {
+        None => conn
+            .prepare_cached(
+                "INSERT INTO actions (room, seq, player, action) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![room, a.seq as i64, a.player.0, action]),
+        // One statement on the one connection: the lease cannot change in between.
+        Some(f) => conn
+            .prepare_cached(&format!(
+                "INSERT INTO actions (room, seq, player, action)
+                 SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (
+                     SELECT 1 FROM leases
+                     WHERE room = ?1 AND owner = ?5 AND epoch = ?6 AND expires > {NOW_MS})"
+            ))?
+            .execute(params![
+                room,
+                a.seq as i64,
+                a.player.0,
+                action,
+                f.node,
+                f.epoch
+            ]),
+    };
+    match written {
+        Ok(1) => Ok(()),
+        Ok(_) => {
+            // Refused: say whether the lease is still the writer's (it only ran out).
+            let mine = match fence {
+                Some(f) => lease_is(conn, room, &f.node, f.epoch)?,
+                None => false,
+            };
+            let room = room.to_string();
+            Err(if mine {
+                StoreError::LeaseLapsed { room }
+            } else {
+                StoreError::Fenced { room }
+            })
+        }
+        Err(rusqlite::Error::SqliteFailure(e, _))
+            if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
+        {
+            // The same action at the same position, under the writer's own epoch, is an
+            // earlier try of this write that landed: not a conflict.
+            let same = conn
+                .prepare_cached(
+                    "SELECT 1 FROM actions WHERE room = ?1 AND seq = ?2 AND player = ?3
+                     AND action = ?4",
+                )?
+                .exists(params![room, a.seq as i64, a.player.0, action])?;
+            let mine = match fence {
+                None => true,
+                Some(f) => lease_is(conn, room, &f.node, f.epoch)?,
+            };
+            if same && mine {
+                Ok(())
+            } else {
+                Err(StoreError::Conflict {
+                    room: room.to_string(),
+                    seq: a.seq,
+                })
+            }
+        }
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -123,48 +203,68 @@ impl Store for SqliteStore {
         "sqlite"
     }
 
-    /// Stores a new room.
     async fn ping(&self) -> Result<(), StoreError> {
-        self.conn().query_row("SELECT 1", [], |_| Ok(()))?;
-        Ok(())
+        self.writer
+            .call(|conn| Ok(conn.query_row("SELECT 1", [], |_| Ok(()))?))
+            .await
     }
 
+    /// Stores a new room.
     async fn create_room(&self, room: &StoredRoom) -> Result<(), StoreError> {
         let config = serde_json::to_string(&room.config).map_err(corrupt)?;
         let tokens = serde_json::to_string(&room.tokens).map_err(corrupt)?;
-        self.conn().execute(
-            "INSERT INTO rooms (id, created, config, tokens, seed, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![room.id, room.created, config, tokens, room.seed as i64, room.status.as_str()],
-        )?;
-        Ok(())
+        let (id, created, seed, status) = (
+            room.id.clone(),
+            room.created,
+            room.seed as i64,
+            room.status.as_str(),
+        );
+        self.writer
+            .call(move |conn| {
+                conn.execute(
+                    "INSERT INTO rooms (id, created, config, tokens, seed, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![id, created, config, tokens, seed, status],
+                )?;
+                Ok(())
+            })
+            .await
     }
 
     /// Replaces a room's settings (its seats filled with bots at the start).
     async fn set_config(&self, room: &str, config: &RoomConfig) -> Result<(), StoreError> {
         let config = serde_json::to_string(config).map_err(corrupt)?;
-        self.conn().execute(
-            "UPDATE rooms SET config = ?2 WHERE id = ?1",
-            params![room, config],
-        )?;
-        Ok(())
+        let room = room.to_string();
+        self.writer
+            .call(move |conn| {
+                conn.prepare_cached("UPDATE rooms SET config = ?2 WHERE id = ?1")?
+                    .execute(params![room, config])?;
+                Ok(())
+            })
+            .await
     }
 
     /// Marks a room's match finished at `at` (milliseconds since the Unix epoch).
     async fn set_finished(&self, room: &str, at: i64) -> Result<(), StoreError> {
-        self.conn().execute(
-            "UPDATE rooms SET status = ?2, finished = ?3 WHERE id = ?1",
-            params![room, RoomStatus::Finished.as_str(), at],
-        )?;
-        Ok(())
+        let room = room.to_string();
+        self.writer
+            .call(move |conn| {
+                conn.prepare_cached("UPDATE rooms SET status = ?2, finished = ?3 WHERE id = ?1")?
+                    .execute(params![room, RoomStatus::Finished.as_str(), at])?;
+                Ok(())
+            })
+            .await
     }
 
     /// Sets a room's status.
     async fn set_status(&self, room: &str, status: RoomStatus) -> Result<(), StoreError> {
-        self.conn().execute(
-            "UPDATE rooms SET status = ?2 WHERE id = ?1",
-            params![room, status.as_str()],
-        )?;
-        Ok(())
+        let room = room.to_string();
+        self.writer
+            .call(move |conn| {
+                conn.prepare_cached("UPDATE rooms SET status = ?2 WHERE id = ?1")?
+                    .execute(params![room, status.as_str()])?;
+                Ok(())
+            })
+            .await
     }
 
     /// Appends an accepted action to a room's match log (see [`Store::append_action`]).
@@ -175,97 +275,29 @@ impl Store for SqliteStore {
         fence: Option<&Fence>,
     ) -> Result<(), StoreError> {
         let action = serde_json::to_string(&a.action).map_err(corrupt)?;
-        let conn = self.conn();
-        let written = match fence {
-            None => conn.execute(
-                "INSERT INTO actions (room, seq, player, action) VALUES (?1, ?2, ?3, ?4)",
-                params![room, a.seq as i64, a.player.0, action],
-            ),
-            // One statement on the one connection: the lease cannot change in between.
-            Some(f) => conn.execute(
-                &format!(
-                    "INSERT INTO actions (room, seq, player, action)
-                     SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (
-                         SELECT 1 FROM leases
-                         WHERE room = ?1 AND owner = ?5 AND epoch = ?6 AND expires > {NOW_MS})"
-                ),
-                params![room, a.seq as i64, a.player.0, action, f.node, f.epoch],
-            ),
-        };
-        match written {
-            Ok(1) => Ok(()),
-            Ok(_) => {
-                // Refused: say whether the lease is still the writer's (it only ran out).
-                let mine = match fence {
-                    Some(f) => conn
-                        .prepare(
-                            "SELECT 1 FROM leases WHERE room = ?1 AND owner = ?2 AND epoch = ?3",
-                        )?
-                        .exists(params![room, f.node, f.epoch])?,
-                    None => false,
-                };
-                let room = room.to_string();
-                Err(if mine {
-                    StoreError::LeaseLapsed { room }
-                } else {
-                    StoreError::Fenced { room }
-                })
-            }
-            Err(rusqlite::Error::SqliteFailure(e, _))
-                if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
-            {
-                // The same action at the same position, under the writer's own epoch, is an
-                // earlier try of this write that landed: not a conflict.
-                let same = conn
-                    .prepare(
-                        "SELECT 1 FROM actions WHERE room = ?1 AND seq = ?2 AND player = ?3
-                         AND action = ?4",
-                    )?
-                    .exists(params![room, a.seq as i64, a.player.0, action])?;
-                let mine = match fence {
-                    None => true,
-                    Some(f) => conn
-                        .prepare(
-                            "SELECT 1 FROM leases WHERE room = ?1 AND owner = ?2 AND epoch = ?3",
-                        )?
-                        .exists(params![room, f.node, f.epoch])?,
-                };
-                if same && mine {
-                    Ok(())
-                } else {
-                    Err(StoreError::Conflict {
-                        room: room.to_string(),
-                        seq: a.seq,
-                    })
-                }
-            }
-            Err(e) => Err(e.into()),
-        }
+        let (room, a, fence) = (room.to_string(), *a, fence.cloned());
+        self.writer
+            .call(move |conn| append(conn, &room, &a, &action, fence.as_ref()))
+            .await
     }
 
     /// Every room, oldest first.
     async fn rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn
-            .prepare("SELECT id, config, tokens, seed, status, created, finished FROM rooms ORDER BY created, id")?;
-        let rows = stmt.query_map([], row_to_room)?;
-        let mut out = Vec::new();
-        for r in rows {
-            out.push(r??);
-        }
-        Ok(out)
+        self.rooms_where("r ORDER BY created, id".into(), Vec::new())
+            .await
     }
 
     async fn unfinished_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
         self.rooms_where(
-            "r WHERE status <> 'finished' ORDER BY created, id",
-            params![],
+            "r WHERE status <> 'finished' ORDER BY created, id".into(),
+            Vec::new(),
         )
+        .await
     }
 
     async fn orphan_rooms(&self, limit: u64) -> Result<Vec<StoredRoom>, StoreError> {
         self.rooms_where(
-            &format!(
+            format!(
                 "r LEFT JOIN leases l ON l.room = r.id
                  WHERE r.status <> 'finished' AND (
                      l.expires <= {NOW_MS}
@@ -274,8 +306,9 @@ impl Store for SqliteStore {
                          WHERE NOT COALESCE(json_extract(s.value, '$.bot'), 0))))
                  ORDER BY r.created, r.id LIMIT ?1"
             ),
-            params![limit as i64],
+            vec![Value::Integer(limit as i64)],
         )
+        .await
     }
 
     async fn rooms_leased_elsewhere(
@@ -284,83 +317,99 @@ impl Store for SqliteStore {
         limit: u64,
     ) -> Result<Vec<StoredRoom>, StoreError> {
         self.rooms_where(
-            &format!(
+            format!(
                 "r JOIN leases l ON l.room = r.id
                  WHERE r.status <> 'finished' AND l.owner <> ?1 AND l.expires > {NOW_MS}
                  ORDER BY r.created DESC, r.id LIMIT ?2"
             ),
-            params![node, limit as i64],
+            vec![Value::Text(node.to_string()), Value::Integer(limit as i64)],
         )
+        .await
     }
 
     async fn delete_waiting_room(&self, id: &str) -> Result<bool, StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        let waiting = tx
-            .prepare(
-                "SELECT 1 FROM rooms WHERE id = ?1 AND status = 'waiting'
-                 AND NOT EXISTS (SELECT 1 FROM actions WHERE room = ?1)",
-            )?
-            .exists([id])?;
-        if waiting {
-            tx.execute("DELETE FROM leases WHERE room = ?1", [id])?;
-            tx.execute("DELETE FROM rooms WHERE id = ?1", [id])?;
-        }
-        tx.commit()?;
-        Ok(waiting)
+        let id = id.to_string();
+        // One job: its savepoint makes the check and the deletes one step.
+        self.writer
+            .call(move |conn| {
+                let waiting = conn
+                    .prepare_cached(
+                        "SELECT 1 FROM rooms WHERE id = ?1 AND status = 'waiting'
+                         AND NOT EXISTS (SELECT 1 FROM actions WHERE room = ?1)",
+                    )?
+                    .exists([&id])?;
+                if waiting {
+                    conn.execute("DELETE FROM leases WHERE room = ?1", [&id])?;
+                    conn.execute("DELETE FROM rooms WHERE id = ?1", [&id])?;
+                }
+                Ok(waiting)
+            })
+            .await
     }
 
     async fn finished_rooms(&self, offset: u64, limit: u64) -> Result<Vec<StoredRoom>, StoreError> {
         self.rooms_where(
-            "r WHERE status = 'finished' ORDER BY finished IS NULL, finished DESC, id LIMIT ?1 OFFSET ?2",
-            params![limit as i64, offset as i64],
+            "r WHERE status = 'finished' ORDER BY finished IS NULL, finished DESC, id LIMIT ?1 OFFSET ?2".into(),
+            vec![Value::Integer(limit as i64), Value::Integer(offset as i64)],
         )
+        .await
     }
 
     async fn finished_count(&self) -> Result<u64, StoreError> {
-        let n: i64 = self.conn().query_row(
-            "SELECT count(*) FROM rooms WHERE status = 'finished'",
-            [],
-            |r| r.get(0),
-        )?;
-        Ok(n as u64)
+        self.writer
+            .call(|conn| {
+                let n: i64 = conn.query_row(
+                    "SELECT count(*) FROM rooms WHERE status = 'finished'",
+                    [],
+                    |r| r.get(0),
+                )?;
+                Ok(n as u64)
+            })
+            .await
     }
 
     /// One room.
     async fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
-        let conn = self.conn();
-        let r = conn
-            .query_row(
-                "SELECT id, config, tokens, seed, status, created, finished FROM rooms WHERE id = ?1",
-                [id],
-                row_to_room,
-            )
-            .optional()?;
-        r.transpose()
+        let id = id.to_string();
+        self.writer
+            .call(move |conn| {
+                conn.prepare_cached(
+                    "SELECT id, config, tokens, seed, status, created, finished FROM rooms WHERE id = ?1",
+                )?
+                .query_row([id], row_to_room)
+                .optional()?
+                .transpose()
+            })
+            .await
     }
 
     /// A room's actions in order.
     async fn actions(&self, room: &str) -> Result<Vec<StoredAction>, StoreError> {
-        let conn = self.conn();
-        let mut stmt =
-            conn.prepare("SELECT seq, player, action FROM actions WHERE room = ?1 ORDER BY seq")?;
-        let rows = stmt.query_map([room], |row| {
-            let seq: i64 = row.get(0)?;
-            let player: u8 = row.get(1)?;
-            let action: String = row.get(2)?;
-            Ok((seq, player, action))
-        })?;
-        let mut out = Vec::new();
-        for r in rows {
-            let (seq, player, action) = r?;
-            let action: Action = serde_json::from_str(&action).map_err(corrupt)?;
-            out.push(StoredAction {
-                seq: seq as u64,
-                player: Player(player),
-                action,
-            });
-        }
-        Ok(out)
+        let room = room.to_string();
+        self.writer
+            .call(move |conn| {
+                let mut stmt = conn.prepare_cached(
+                    "SELECT seq, player, action FROM actions WHERE room = ?1 ORDER BY seq",
+                )?;
+                let rows = stmt.query_map([room], |row| {
+                    let seq: i64 = row.get(0)?;
+                    let player: u8 = row.get(1)?;
+                    let action: String = row.get(2)?;
+                    Ok((seq, player, action))
+                })?;
+                let mut out = Vec::new();
+                for r in rows {
+                    let (seq, player, action) = r?;
+                    let action: Action = serde_json::from_str(&action).map_err(corrupt)?;
+                    out.push(StoredAction {
+                        seq: seq as u64,
+                        player: Player(player),
+                        action,
+                    });
+                }
+                Ok(out)
+            })
+            .await
     }
 
     async fn acquire_lease(
@@ -369,125 +418,155 @@ impl Store for SqliteStore {
         node: &str,
         lease_ms: u64,
     ) -> Result<Acquired, StoreError> {
-        let mut conn = self.conn();
-        let tx = conn.transaction()?;
-        let epoch: i64 = tx.query_row(
-            "UPDATE lease_epochs SET last = last + 1 RETURNING last",
-            [],
-            |r| r.get(0),
-        )?;
-        let taken: Option<i64> = tx
-            .query_row(
-                &format!(
-                    "INSERT INTO leases (room, owner, expires, epoch) VALUES (?1, ?2, {NOW_MS} + ?3, ?4)
-                     ON CONFLICT (room) DO UPDATE
-                     SET owner = excluded.owner, expires = excluded.expires, epoch = excluded.epoch
-                     WHERE leases.owner = excluded.owner OR leases.expires <= {NOW_MS}
-                     RETURNING epoch"
-                ),
-                params![room, node, lease_ms as i64, epoch],
-                |r| r.get(0),
-            )
-            .optional()?;
-        let holder: Option<String> = match taken {
-            Some(_) => None,
-            None => tx
-                .query_row("SELECT owner FROM leases WHERE room = ?1", [room], |r| {
-                    r.get(0)
+        let (room, node) = (room.to_string(), node.to_string());
+        // One job: its savepoint makes the new epoch and the lease one step.
+        self.writer
+            .call(move |conn| {
+                let epoch: i64 = conn.query_row(
+                    "UPDATE lease_epochs SET last = last + 1 RETURNING last",
+                    [],
+                    |r| r.get(0),
+                )?;
+                let taken: Option<i64> = conn
+                    .query_row(
+                        &format!(
+                            "INSERT INTO leases (room, owner, expires, epoch) VALUES (?1, ?2, {NOW_MS} + ?3, ?4)
+                             ON CONFLICT (room) DO UPDATE
+                             SET owner = excluded.owner, expires = excluded.expires, epoch = excluded.epoch
+                             WHERE leases.owner = excluded.owner OR leases.expires <= {NOW_MS}
+                             RETURNING epoch"
+                        ),
+                        params![room, node, lease_ms as i64, epoch],
+                        |r| r.get(0),
+                    )
+                    .optional()?;
+                Ok(match taken {
+                    Some(epoch) => Acquired::Held(Fence { node, epoch }),
+                    None => {
+                        let holder: Option<String> = conn
+                            .query_row("SELECT owner FROM leases WHERE room = ?1", [&room], |r| {
+                                r.get(0)
+                            })
+                            .optional()?;
+                        Acquired::Elsewhere(holder.unwrap_or_default())
+                    }
                 })
-                .optional()?,
-        };
-        tx.commit()?;
-        Ok(match taken {
-            Some(epoch) => Acquired::Held(Fence {
-                node: node.to_string(),
-                epoch,
-            }),
-            None => Acquired::Elsewhere(holder.unwrap_or_default()),
-        })
+            })
+            .await
     }
 
     async fn renew_leases(&self, node: &str, lease_ms: u64) -> Result<Vec<String>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare(&format!(
-            "UPDATE leases SET expires = {NOW_MS} + ?2 WHERE owner = ?1 RETURNING room"
-        ))?;
-        let rooms = stmt
-            .query_map(params![node, lease_ms as i64], |r| r.get(0))?
-            .collect::<Result<Vec<String>, _>>()?;
-        Ok(rooms)
+        let node = node.to_string();
+        self.writer
+            .call(move |conn| {
+                let mut stmt = conn.prepare_cached(&format!(
+                    "UPDATE leases SET expires = {NOW_MS} + ?2 WHERE owner = ?1 RETURNING room"
+                ))?;
+                let rooms = stmt
+                    .query_map(params![node, lease_ms as i64], |r| r.get(0))?
+                    .collect::<Result<Vec<String>, _>>()?;
+                Ok(rooms)
+            })
+            .await
     }
 
     async fn release_lease(&self, room: &str, node: &str) -> Result<(), StoreError> {
-        self.conn().execute(
-            "DELETE FROM leases WHERE room = ?1 AND owner = ?2",
-            params![room, node],
-        )?;
-        Ok(())
+        let (room, node) = (room.to_string(), node.to_string());
+        self.writer
+            .call(move |conn| {
+                conn.execute(
+                    "DELETE FROM leases WHERE room = ?1 AND owner = ?2",
+                    params![room, node],
+                )?;
+                Ok(())
+            })
+            .await
     }
 
     async fn lease(&self, room: &str) -> Result<Option<Lease>, StoreError> {
-        let lease = self
-            .conn()
-            .query_row(
-                &format!("SELECT owner, expires > {NOW_MS}, epoch FROM leases WHERE room = ?1"),
-                [room],
-                |r| {
-                    Ok(Lease {
-                        owner: r.get(0)?,
-                        live: r.get(1)?,
-                        epoch: r.get(2)?,
-                    })
-                },
-            )
-            .optional()?;
-        Ok(lease)
+        let room = room.to_string();
+        self.writer
+            .call(move |conn| {
+                Ok(conn
+                    .query_row(
+                        &format!(
+                            "SELECT owner, expires > {NOW_MS}, epoch FROM leases WHERE room = ?1"
+                        ),
+                        [room],
+                        |r| {
+                            Ok(Lease {
+                                owner: r.get(0)?,
+                                live: r.get(1)?,
+                                epoch: r.get(2)?,
+                            })
+                        },
+                    )
+                    .optional()?)
+            })
+            .await
     }
 
     async fn leases(&self) -> Result<Vec<(String, Lease)>, StoreError> {
-        let conn = self.conn();
-        let mut stmt = conn.prepare(&format!(
-            "SELECT room, owner, expires > {NOW_MS}, epoch FROM leases"
-        ))?;
-        let leases = stmt
-            .query_map([], |r| {
-                Ok((
-                    r.get(0)?,
-                    Lease {
-                        owner: r.get(1)?,
-                        live: r.get(2)?,
-                        epoch: r.get(3)?,
-                    },
-                ))
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(leases)
+        self.writer
+            .call(|conn| {
+                let mut stmt = conn.prepare(&format!(
+                    "SELECT room, owner, expires > {NOW_MS}, epoch FROM leases"
+                ))?;
+                let leases = stmt
+                    .query_map([], |r| {
+                        Ok((
+                            r.get(0)?,
+                            Lease {
+                                owner: r.get(1)?,
+                                live: r.get(2)?,
+                                epoch: r.get(3)?,
+                            },
+                        ))
+                    })?
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(leases)
+            })
+            .await
     }
 
     async fn put_ledger(&self, id: &str, doc: &str) -> Result<(), StoreError> {
-        self.conn().execute(
-            "INSERT INTO ledgers (id, doc) VALUES (?1, ?2)
-             ON CONFLICT(id) DO UPDATE SET doc = excluded.doc",
-            params![id, doc],
-        )?;
-        Ok(())
+        let (id, doc) = (id.to_string(), doc.to_string());
+        self.writer
+            .call(move |conn| {
+                conn.execute(
+                    "INSERT INTO ledgers (id, doc) VALUES (?1, ?2)
+                     ON CONFLICT(id) DO UPDATE SET doc = excluded.doc",
+                    params![id, doc],
+                )?;
+                Ok(())
+            })
+            .await
     }
 
     async fn replace_ledger(&self, id: &str, was: &str, doc: &str) -> Result<bool, StoreError> {
-        let changed = self.conn().execute(
-            "UPDATE ledgers SET doc = ?3 WHERE id = ?1 AND doc = ?2",
-            params![id, was, doc],
-        )?;
-        Ok(changed == 1)
+        let (id, was, doc) = (id.to_string(), was.to_string(), doc.to_string());
+        self.writer
+            .call(move |conn| {
+                let changed = conn.execute(
+                    "UPDATE ledgers SET doc = ?3 WHERE id = ?1 AND doc = ?2",
+                    params![id, was, doc],
+                )?;
+                Ok(changed == 1)
+            })
+            .await
     }
 
     async fn ledger(&self, id: &str) -> Result<Option<String>, StoreError> {
-        Ok(self
-            .conn()
-            .query_row("SELECT doc FROM ledgers WHERE id = ?1", params![id], |r| {
-                r.get(0)
+        let id = id.to_string();
+        self.writer
+            .call(move |conn| {
+                Ok(conn
+                    .query_row("SELECT doc FROM ledgers WHERE id = ?1", params![id], |r| {
+                        r.get(0)
+                    })
+                    .optional()?)
             })
-            .optional()?)
+            .await
     }
 }
 
