@@ -82,7 +82,7 @@ impl HandKey {
 }
 
 /// Each chair's last ready hint, keyed by its hand: [`HintCache::waits`] answers as [`waits`]
-/// does, working the hint out only when the chair's hand (its [`HandKey`]) changed.
+/// does, working the hint out only when the chair's hand (its `HandKey`) changed.
 #[derive(Debug, Default)]
 pub struct HintCache {
     by_chair: Vec<Option<(HandKey, Vec<Wait>)>>,

@@ -2,6 +2,7 @@
 
 use crate::protocol::{ClientMsg, RoomConfig, RoomStatus, ServerMsg};
 use crate::store::StoredAction;
+use majiang::table::Observation;
 
 /// A connection's number, given by the caller when it opens.
 pub type ConnId = u64;
@@ -86,7 +87,7 @@ pub enum Output {
     /// input.
     Write(Write),
     /// Work out a hint off the room's task and send it to its connection (see `hints`).
-    Hint(Box<super::hints::HintJob>),
+    Hint(Box<HintJob>),
     /// Feed [`Input::Timer`] at this time (`None`: no timer is needed). Each call to
     /// [`Room::handle`](super::Room::handle) ends with one, replacing the one before.
     Wake(Option<u64>),
@@ -107,4 +108,20 @@ impl Output {
             Output::SendAll { conns, msg }
         }
     }
+}
+
+/// One hint to work out: the observation a connection was just sent, and what its `state`
+/// said (the hand and the actions), so the hint can name the state it answers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HintJob {
+    /// The connection to send the hint to.
+    pub conn: ConnId,
+    /// The hand.
+    pub hand_number: u32,
+    /// The `actions` of the state.
+    pub actions: u64,
+    /// What the seat sees, its legal actions with it.
+    pub observation: Box<Observation>,
+    /// The expert's seed (`hint_seed`).
+    pub seed: u64,
 }

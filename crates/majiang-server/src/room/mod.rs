@@ -18,6 +18,7 @@
 //!   feeds each store result back before it reads the next input (one write in flight).
 
 mod clients;
+mod hint_worker;
 mod hints;
 mod io;
 mod restore;
@@ -29,8 +30,8 @@ mod view;
 mod work;
 mod writes;
 
-pub use hints::{HINT_BUDGET, HintJob, hint_seed};
-pub use io::{ConnId, Input, Output, Write, WriteFailure};
+pub use hint_worker::{HINT_BUDGET, hint_seed, work_out};
+pub use io::{ConnId, HintJob, Input, Output, Write, WriteFailure};
 pub use restore::RestoreError;
 pub use state::Room;
 pub(crate) use task::{Cmd, RoomActor};

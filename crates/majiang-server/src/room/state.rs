@@ -85,7 +85,7 @@ pub struct Room {
     pub(super) start_failed: bool,
     pub(super) stopped: bool,
     /// The seats whose person turned hints on.
-    pub(super) hints: super::hints::SeatHints,
+    pub(super) hints: SeatHints,
     /// Each chair's last ready hint, keyed by its hand.
     pub(super) ready_hints: HintCache,
 }
@@ -434,4 +434,10 @@ impl Room {
     pub(super) fn viewer(&self, seat: Option<usize>) -> Player {
         seat.and_then(|s| self.chair(s)).unwrap_or(SPECTATOR)
     }
+}
+
+/// The seats whose person turned hints on.
+#[derive(Debug, Default)]
+pub(super) struct SeatHints {
+    pub(super) on: Vec<usize>,
 }

@@ -276,7 +276,7 @@ impl Task {
                     }
                     Output::Hint(job) => {
                         if let Some((out, _)) = self.conns.get(&job.conn) {
-                            super::hints::spawn(*job, self.room.ruleset.clone(), out.clone());
+                            super::hint_worker::spawn(*job, self.room.ruleset.clone(), out.clone());
                         }
                     }
                     Output::Write(w) => write = Some(w),
