@@ -158,13 +158,13 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
-    #[test]
-    fn a_ready_hand_lists_its_waits_with_the_copies_not_seen() {
+    /// A Hong Kong session and seat 0's view with the concealed hand 1112233456789m, one suit
+    /// (Full Flush, above Hong Kong's minimum of 3 fan): waits 1m (111 23 … reads 11 + 123),
+    /// 2m, 3m, 4m (123 456 789 11 23) and 7m (… 456 78 + 9); no melds, discards or indicator.
+    fn ready_view() -> (majiang::table::Session, Observation) {
         let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
         let (session, _) = majiang::table::Session::new(rules, 3, Some(1)).unwrap();
         let mut obs = session.observation(Player(0));
-        // 1112233456789m, one suit (Full Flush, above Hong Kong's minimum of 3 fan): waits 1m
-        // (111 23 … reads 11 + 123), 2m, 3m, 4m (123 456 789 11 23) and 7m (… 456 78 + 9).
         obs.concealed = majiang::TileCounts::parse("1234567891123m").unwrap();
         obs.extra_winds.clear();
         for h in &mut obs.table {
@@ -172,6 +172,12 @@ mod tests {
             h.discards.clear();
         }
         obs.indicator = None;
+        (session, obs)
+    }
+
+    #[test]
+    fn a_ready_hand_lists_its_waits_with_the_copies_not_seen() {
+        let (session, mut obs) = ready_view();
         let s1: Tile = "4m".parse().unwrap();
         obs.table[1].discards.push(majiang::table::DiscardRecord {
             tile: s1,
@@ -207,17 +213,8 @@ mod tests {
 
     #[test]
     fn the_cache_works_the_hint_out_again_only_when_the_hand_changed() {
-        let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
-        let (session, _) = majiang::table::Session::new(rules, 3, Some(1)).unwrap();
+        let (session, mut obs) = ready_view();
         let rules = session.game().ruleset();
-        let mut obs = session.observation(Player(0));
-        obs.concealed = majiang::TileCounts::parse("1234567891123m").unwrap();
-        obs.extra_winds.clear();
-        for h in &mut obs.table {
-            h.melds.clear();
-            h.discards.clear();
-        }
-        obs.indicator = None;
         let mut cache = HintCache::default();
         assert_eq!(cache.waits(&obs, rules), waits(&obs, rules));
         assert_eq!(cache.computed, 1);

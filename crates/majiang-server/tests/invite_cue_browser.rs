@@ -15,7 +15,7 @@
 use majiang_testkit::browser;
 mod common;
 
-use browser::{Browser, err, save_screenshot};
+use browser::{Browser, click, err, save_screenshot, text_of, wait_for};
 use fantoccini::{Client, Locator};
 use futures_util::FutureExt;
 use serde_json::{Value, json};
@@ -95,7 +95,7 @@ async fn invites_share_copy_and_scan_and_the_turn_cue_fires() {
 /// A room of two people and two bots from the lobby; each invite shared, copied and scanned.
 async fn invites(c: &Client, base: &str, with_share: bool) -> Result<(), String> {
     c.goto(&format!("{base}/?lang=en")).await.map_err(err)?;
-    wait_for(c, "#seats select").await?;
+    wait_for(c, "#seats select", 10).await?;
     c.execute(RECORDERS, vec![json!(with_share)])
         .await
         .map_err(err)?;
@@ -106,7 +106,7 @@ async fn invites(c: &Client, base: &str, with_share: bool) -> Result<(), String>
     .await
     .map_err(err)?;
     click(c, "#create").await?;
-    wait_for(c, ".invite .invite-qr svg").await?;
+    wait_for(c, ".invite .invite-qr svg", 10).await?;
     let invites = c
         .execute(
             "return [...document.querySelectorAll('.invite')].map(e => [e.querySelector('.invite-url').textContent, e.querySelector('.invite-name').textContent])",
@@ -242,7 +242,7 @@ async fn turn_cue(c: &Client, base: &str) -> Result<(), String> {
     c.goto(&format!("{base}/?room={room}&token={token}&lang=en"))
         .await
         .map_err(err)?;
-    wait_for(c, "#start").await?;
+    wait_for(c, "#start", 10).await?;
     c.execute(RECORDERS, vec![json!(true)]).await.map_err(err)?;
     let base_title = c
         .execute("return document.title", vec![])
@@ -362,37 +362,6 @@ async fn wait_until(c: &Client, cond: &str) -> Result<Value, String> {
                 .await
                 .map_err(err)?;
             return Err(format!("{cond} never held: {rec}"));
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-async fn click(c: &Client, css: &str) -> Result<(), String> {
-    c.find(Locator::Css(css))
-        .await
-        .map_err(err)?
-        .click()
-        .await
-        .map_err(err)
-}
-
-async fn text_of(c: &Client, css: &str) -> Result<String, String> {
-    c.find(Locator::Css(css))
-        .await
-        .map_err(err)?
-        .text()
-        .await
-        .map_err(err)
-}
-
-async fn wait_for(c: &Client, css: &str) -> Result<(), String> {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if c.find(Locator::Css(css)).await.is_ok() {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            return Err(format!("{css} never showed"));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }

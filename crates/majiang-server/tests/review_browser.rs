@@ -12,7 +12,9 @@
 use majiang_testkit::browser;
 mod common;
 
-use browser::{Browser, SIZES, err, save_screenshot, screenshot_dir, set_viewport};
+use browser::{
+    Browser, SIZES, click, err, save_screenshot, screenshot_dir, set_viewport, text_of, wait_for,
+};
 use fantoccini::{Client, Locator};
 use futures_util::FutureExt;
 use serde_json::{Value, json};
@@ -371,24 +373,6 @@ async fn look(c: &Client, name: &str, shown: &str) -> Result<(), String> {
     set_viewport(c, 1366, 768).await
 }
 
-async fn click(c: &Client, css: &str) -> Result<(), String> {
-    c.find(Locator::Css(css))
-        .await
-        .map_err(err)?
-        .click()
-        .await
-        .map_err(|e| format!("{css}: {e}"))
-}
-
-async fn text_of(c: &Client, css: &str) -> Result<String, String> {
-    c.find(Locator::Css(css))
-        .await
-        .map_err(|e| format!("{css}: {e}"))?
-        .text()
-        .await
-        .map_err(err)
-}
-
 async fn texts(c: &Client, css: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for e in c.find_all(Locator::Css(css)).await.map_err(err)? {
@@ -405,17 +389,4 @@ async fn attr(c: &Client, css: &str, name: &str) -> Result<String, String> {
         .await
         .map_err(err)?
         .unwrap_or_default())
-}
-
-async fn wait_for(c: &Client, css: &str, secs: u64) -> Result<(), String> {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    loop {
-        if c.find(Locator::Css(css)).await.is_ok() {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            return Err(format!("{css} never showed"));
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }

@@ -11,7 +11,7 @@
 use majiang_testkit::browser;
 mod common;
 
-use browser::{Browser, SIZES, err, save_screenshot, set_viewport};
+use browser::{Browser, SIZES, click, err, save_screenshot, set_viewport, text_of, wait_for};
 use fantoccini::{Client, Locator};
 use futures_util::FutureExt;
 use serde_json::{Value, json};
@@ -117,7 +117,7 @@ async fn refused_move(c: &Client, base: &str, lang: &str) -> Result<String, Stri
     c.goto(&format!("{base}/?room={room}&token={token}&lang={lang}"))
         .await
         .map_err(err)?;
-    wait_for(c, "#hand .tile").await?;
+    wait_for(c, "#hand .tile", 10).await?;
     let refusal = c
         .execute_async(
             r#"const [room, token, done] = arguments;
@@ -147,7 +147,7 @@ ws.onmessage = (e) => {
     )
     .await
     .map_err(err)?;
-    wait_for(c, "#notice:not([hidden])").await?;
+    wait_for(c, "#notice:not([hidden])", 10).await?;
     text_of(c, "#notice").await
 }
 
@@ -157,7 +157,7 @@ async fn not_a_win(c: &Client, base: &str, lang: &str) -> Result<String, String>
     c.goto(&format!("{base}/score?lang={lang}"))
         .await
         .map_err(err)?;
-    wait_for(c, "#c-keyboard button.key[data-tile='1m']").await?;
+    wait_for(c, "#c-keyboard button.key[data-tile='1m']", 10).await?;
     for tile in [
         "1m", "3m", "5m", "7m", "9m", "1p", "3p", "5p", "7p", "9p", "1s", "3s", "5s",
     ] {
@@ -166,7 +166,7 @@ async fn not_a_win(c: &Client, base: &str, lang: &str) -> Result<String, String>
     click(c, "#c-keyboard button.mode[data-mode='winning']").await?;
     click(c, "#c-keyboard button.key[data-tile='7s']").await?;
     click(c, "#c-score").await?;
-    wait_for(c, "#c-answer .answer.invalid p").await?;
+    wait_for(c, "#c-answer .answer.invalid p", 10).await?;
     text_of(c, "#c-answer .answer.invalid p").await
 }
 
@@ -174,14 +174,14 @@ async fn not_a_win(c: &Client, base: &str, lang: &str) -> Result<String, String>
 /// are extra winds, so the server refuses the pair), created; returns what the lobby says.
 async fn option_error(c: &Client, base: &str, lang: &str) -> Result<String, String> {
     c.goto(&format!("{base}/?lang={lang}")).await.map_err(err)?;
-    wait_for(c, "#rules option[value='classic']").await?;
+    wait_for(c, "#rules option[value='classic']", 10).await?;
     c.find(Locator::Css("#rules"))
         .await
         .map_err(err)?
         .select_by_value("classic")
         .await
         .map_err(err)?;
-    wait_for(c, "#opt-players").await?;
+    wait_for(c, "#opt-players", 10).await?;
     c.execute(
         "const p = document.querySelector('#opt-players'); p.value = '5'; p.dispatchEvent(new Event('change'));
          const f = document.querySelector('#opt-flowers'); f.checked = true; f.dispatchEvent(new Event('change'));",
@@ -218,37 +218,6 @@ async fn look(c: &Client, name: &str, shown: &str) -> Result<(), String> {
         save_screenshot(c, &format!("{name}-{w}x{h}")).await?;
     }
     set_viewport(c, 1366, 768).await
-}
-
-async fn click(c: &Client, css: &str) -> Result<(), String> {
-    c.find(Locator::Css(css))
-        .await
-        .map_err(err)?
-        .click()
-        .await
-        .map_err(err)
-}
-
-async fn text_of(c: &Client, css: &str) -> Result<String, String> {
-    c.find(Locator::Css(css))
-        .await
-        .map_err(err)?
-        .text()
-        .await
-        .map_err(err)
-}
-
-async fn wait_for(c: &Client, css: &str) -> Result<(), String> {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if c.find(Locator::Css(css)).await.is_ok() {
-            return Ok(());
-        }
-        if Instant::now() > deadline {
-            return Err(format!("{css} never showed"));
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 /// `POST path` with `body` on the test server; the answer's JSON.

@@ -4,7 +4,7 @@
 //! When the browser cannot be had (no root, no network) [`Browser::start`] says so loudly and
 //! returns `None`, and the test skips — or, under CI, fails ([`crate::require`]).
 
-use fantoccini::{Client, ClientBuilder};
+use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -168,4 +168,38 @@ pub async fn switch_language(c: &Client, lang: &str) -> Result<(), String> {
         .map_err(err)?;
     tokio::time::sleep(Duration::from_millis(300)).await;
     Ok(())
+}
+
+/// Clicks the element `css` finds (the error names the selector).
+pub async fn click(c: &Client, css: &str) -> Result<(), String> {
+    c.find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("{css}: {e}"))?
+        .click()
+        .await
+        .map_err(|e| format!("{css}: {e}"))
+}
+
+/// The text of the element `css` finds.
+pub async fn text_of(c: &Client, css: &str) -> Result<String, String> {
+    c.find(Locator::Css(css))
+        .await
+        .map_err(|e| format!("{css}: {e}"))?
+        .text()
+        .await
+        .map_err(err)
+}
+
+/// Waits up to `secs` seconds for an element `css` finds, looking every 100 ms.
+pub async fn wait_for(c: &Client, css: &str, secs: u64) -> Result<(), String> {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        if c.find(Locator::Css(css)).await.is_ok() {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!("{css} never showed"));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }

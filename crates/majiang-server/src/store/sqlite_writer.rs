@@ -88,19 +88,23 @@ impl Writer {
         T: Send + 'static,
         F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     {
-        let (reply, answer) = oneshot::channel();
-        let job: Box<dyn Job> = Box::new(Call {
-            f: Some(f),
-            result: None,
-            reply,
-        });
-        self.jobs.send(job).map_err(|_| StoreError::WriterGone)?;
+        let answer = self.queue(f)?;
         answer.await.map_err(|_| StoreError::WriterGone)?
     }
 
     /// Runs `f` like [`Writer::call`], blocking the calling thread until it is answered.
     #[cfg(test)]
     pub(crate) fn call_blocking<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let answer = self.queue(f)?;
+        answer.blocking_recv().map_err(|_| StoreError::WriterGone)?
+    }
+
+    /// Queues `f` as a job for the writer; the receiver gets its answer.
+    fn queue<T, F>(&self, f: F) -> Result<oneshot::Receiver<Result<T, StoreError>>, StoreError>
     where
         T: Send + 'static,
         F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
@@ -112,7 +116,7 @@ impl Writer {
             reply,
         });
         self.jobs.send(job).map_err(|_| StoreError::WriterGone)?;
-        answer.blocking_recv().map_err(|_| StoreError::WriterGone)?
+        Ok(answer)
     }
 }
 
