@@ -101,6 +101,22 @@ struct LimitArgs {
     /// Behind a reverse proxy: the client address is the last `X-Forwarded-For` entry.
     #[arg(long, env = "MAJIANG_TRUST_FORWARDED_FOR")]
     trust_forwarded_for: bool,
+    /// Learners' hints worked out at once (0: none; they wait, then are dropped).
+    #[arg(long, env = "MAJIANG_HINTS_AT_ONCE", default_value_t = Limits::default().hints_at_once)]
+    hints_at_once: usize,
+    /// Most hint jobs waiting; past it a new hint is dropped and the person told the expert is
+    /// busy.
+    #[arg(long, env = "MAJIANG_HINT_QUEUE", default_value_t = Limits::default().hint_queue)]
+    hint_queue: usize,
+    /// Match reviews worked out at once.
+    #[arg(long, env = "MAJIANG_REVIEWS_AT_ONCE", default_value_t = Limits::default().reviews_at_once)]
+    reviews_at_once: usize,
+    /// Most review jobs kept (waiting, working or finished); past it a new review is refused.
+    #[arg(long, env = "MAJIANG_REVIEW_JOBS", default_value_t = Limits::default().review_jobs)]
+    review_jobs: usize,
+    /// Seconds a finished review's result is kept for its page.
+    #[arg(long, env = "MAJIANG_REVIEW_KEEP_SECS", default_value_t = Limits::default().review_keep.as_secs())]
+    review_keep_secs: u64,
 }
 
 impl LimitArgs {
@@ -110,6 +126,13 @@ impl LimitArgs {
                 Err(UsageError(format!("--{name} must be at least 1")))
             } else {
                 Ok(Duration::from_secs(n))
+            }
+        };
+        let at_least_one = |name: &str, n: usize| {
+            if n == 0 {
+                Err(UsageError(format!("--{name} must be at least 1")))
+            } else {
+                Ok(n)
             }
         };
         Ok(Limits {
@@ -127,6 +150,11 @@ impl LimitArgs {
             ws_ping: secs("ws-ping-secs", self.ws_ping_secs)?,
             ws_idle: secs("ws-idle-secs", self.ws_idle_secs)?,
             trust_forwarded_for: self.trust_forwarded_for,
+            hints_at_once: self.hints_at_once,
+            hint_queue: self.hint_queue,
+            reviews_at_once: at_least_one("reviews-at-once", self.reviews_at_once)?,
+            review_jobs: at_least_one("review-jobs", self.review_jobs)?,
+            review_keep: secs("review-keep-secs", self.review_keep_secs)?,
         })
     }
 }

@@ -175,7 +175,7 @@ impl App {
             }
         }
         let id = fresh.id.clone();
-        let handle = RoomActor::spawn(fresh, store, fence).await?;
+        let handle = RoomActor::spawn(fresh, store, fence, self.hint_queue().clone()).await?;
         self.rooms_mut().insert(id, handle.clone());
         Ok(Located::Here(handle))
     }

@@ -47,7 +47,14 @@ pub fn router(app: App) -> Router {
         .route("/api/rooms/{id}/log", get(room_log))
         .route("/api/rooms/{id}/replay", get(room_replay))
         .route("/api/rooms/{id}/log.jsonl", get(room_jsonl))
-        .route("/api/rooms/{id}/review", get(crate::review::room_review))
+        .route(
+            "/api/rooms/{id}/review",
+            get(crate::review::room_review).post(crate::review::start_review),
+        )
+        .route(
+            "/api/rooms/{id}/review/{job}",
+            get(crate::review::review_job),
+        )
         .route("/ws/{id}", get(ws))
         .merge(crate::companion::routes())
         .route("/healthz", get(healthz))

@@ -36,6 +36,7 @@ mod refusal;
 pub mod replay;
 pub mod reveal;
 mod review;
+mod review_jobs;
 pub mod room;
 mod static_files;
 pub mod store;
@@ -142,6 +143,10 @@ struct Inner {
     gate: Arc<listen::Gate>,
     /// History lines of finished matches, by room (bounded by [`HISTORY_CACHE`]).
     history: std::sync::Mutex<HashMap<String, FinishedMatch>>,
+    /// The learners' hints waiting and worked out, for every room.
+    hints: Arc<room::HintQueue>,
+    /// The match reviews asked for, waiting, working and finished.
+    reviews: review_jobs::ReviewJobs,
 }
 
 impl App {
@@ -174,6 +179,7 @@ impl App {
         limits: Limits,
     ) -> Result<App, AppError> {
         let mut rooms = HashMap::new();
+        let hints = room::HintQueue::new(limits.hints_at_once, limits.hint_queue);
         if node.is_none() {
             let fresh_after = now_ms().saturating_sub(limits.waiting_idle.as_millis() as i64);
             for stored in store.unfinished_rooms().await? {
@@ -184,7 +190,7 @@ impl App {
                     continue;
                 }
                 let id = stored.id.clone();
-                match RoomActor::spawn(stored, store.clone(), None).await {
+                match RoomActor::spawn(stored, store.clone(), None, hints.clone()).await {
                     Ok(h) => {
                         rooms.insert(id, h);
                     }
@@ -211,6 +217,8 @@ impl App {
                 ),
                 gate: Arc::new(listen::Gate::default()),
                 history: std::sync::Mutex::new(HashMap::new()),
+                hints,
+                reviews: review_jobs::ReviewJobs::new(&limits),
                 limits: limits.clone(),
             }),
         };
@@ -254,6 +262,16 @@ impl App {
             .ledger_throttle
             .take(addr)
             .map_err(|t| throttled("ledgers", t))
+    }
+
+    /// The learners' hint queue every room of this app shares.
+    pub fn hint_queue(&self) -> &Arc<room::HintQueue> {
+        &self.inner.hints
+    }
+
+    /// The match reviews asked for.
+    pub(crate) fn reviews(&self) -> &review_jobs::ReviewJobs {
+        &self.inner.reviews
     }
 
     /// The store.
@@ -306,7 +324,13 @@ impl App {
                 }
             }
         }
-        let handle = RoomActor::spawn(stored, self.inner.store.clone(), fence).await?;
+        let handle = RoomActor::spawn(
+            stored,
+            self.inner.store.clone(),
+            fence,
+            self.inner.hints.clone(),
+        )
+        .await?;
         self.rooms_mut().insert(id.clone(), handle);
         Ok(Created {
             seats: config

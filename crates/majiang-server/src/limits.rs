@@ -43,6 +43,20 @@ pub struct Limits {
     /// Take the client address from the last `X-Forwarded-For` entry (only behind a reverse
     /// proxy that sets it: otherwise clients could pick their own address).
     pub trust_forwarded_for: bool,
+    /// Learners' hints worked out at once across the server (each is tens of milliseconds of
+    /// CPU on a blocking thread). 0 works none out: every hint waits, and the queue fills.
+    pub hints_at_once: usize,
+    /// Most hint jobs waiting for those slots. A newer job for the same connection replaces its
+    /// waiting one (a stale hint is useless); past the cap a new job is dropped, counted in
+    /// `/metrics`, and the person is told the expert is busy.
+    pub hint_queue: usize,
+    /// Match reviews worked out at once (each is seconds of CPU on a blocking thread).
+    pub reviews_at_once: usize,
+    /// Most review jobs kept: waiting, working and finished. A new one drops the oldest
+    /// finished one; when all are unfinished it is refused (503).
+    pub review_jobs: usize,
+    /// A finished review's result is kept this long for its page to fetch.
+    pub review_keep: Duration,
 }
 
 impl Default for Limits {
@@ -62,6 +76,11 @@ impl Default for Limits {
             ws_ping: Duration::from_secs(30),
             ws_idle: Duration::from_secs(75),
             trust_forwarded_for: false,
+            hints_at_once: 2,
+            hint_queue: 64,
+            reviews_at_once: 1,
+            review_jobs: 16,
+            review_keep: Duration::from_secs(300),
         }
     }
 }

@@ -22,6 +22,9 @@ pub struct Metrics {
     refused: Counter,
     throttled: Counter,
     in_memory: Gauge,
+    hints_dropped: Counter,
+    hints_waiting: Gauge,
+    reviews_refused: Counter,
 }
 
 /// The one set of figures of this process.
@@ -39,6 +42,24 @@ impl Metrics {
         let refused = Counter::default();
         let throttled = Counter::default();
         let in_memory = Gauge::default();
+        let hints_dropped = Counter::default();
+        let hints_waiting = Gauge::default();
+        let reviews_refused = Counter::default();
+        registry.register(
+            "hints_dropped",
+            "Learners' hints dropped because the hint queue was full (the person was told the expert is busy)",
+            hints_dropped.clone(),
+        );
+        registry.register(
+            "hints_waiting",
+            "Hint jobs waiting for a slot to be worked out",
+            hints_waiting.clone(),
+        );
+        registry.register(
+            "reviews_refused",
+            "Match reviews refused because every review job kept was unfinished",
+            reviews_refused.clone(),
+        );
         registry.register(
             "connections_refused",
             "TCP connections refused at a connection cap (in total or per client address)",
@@ -89,7 +110,25 @@ impl Metrics {
             refused,
             throttled,
             in_memory,
+            hints_dropped,
+            hints_waiting,
+            reviews_refused,
         }
+    }
+
+    /// A hint job was dropped: the hint queue was full.
+    pub fn hint_dropped(&self) {
+        self.hints_dropped.inc();
+    }
+
+    /// `n` hint jobs wait now.
+    pub fn hints_waiting(&self, n: usize) {
+        self.hints_waiting.set(n as i64);
+    }
+
+    /// A review was refused: every review job kept was unfinished.
+    pub fn review_refused(&self) {
+        self.reviews_refused.inc();
     }
 
     /// A connection was refused at a cap.

@@ -478,6 +478,14 @@ pub enum ServerMsg {
         /// The suggestion in one line, in English.
         text: String,
     },
+    /// No hint for the state whose `actions` and `hand_number` it repeats: the server's hint
+    /// queue was full (README "Limits": `--hint-queue`), so the expert skipped it.
+    HintBusy {
+        /// The hand.
+        hand_number: u32,
+        /// The `actions` of the state it answers.
+        actions: u64,
+    },
     /// Another server process runs this room: connect to `url` instead (sent once, then the
     /// connection closes).
     Moved {

@@ -153,6 +153,10 @@ pub mod api {
             SHUTTING_DOWN = "api.shutting_down" [] "the server is shutting down";
             /// A review failed (the details are in the log under the incident id).
             REVIEW_FAILED = "api.review_failed" ["incident"] "the match cannot be reviewed (incident {incident})";
+            /// Every review job the server keeps is unfinished.
+            REVIEW_BUSY = "api.review_busy" ["jobs"] "the server is busy with {jobs} reviews: try again in a minute";
+            /// A review job that is not (or no longer) kept.
+            REVIEW_GONE = "api.review_gone" [] "no such review: it was never asked for, or finished too long ago; ask again";
         }
     }
 }

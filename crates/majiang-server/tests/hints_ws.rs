@@ -227,3 +227,104 @@ async fn without_the_creators_leave_hints_are_refused_and_never_sent() {
         "no hint in a room without hints"
     );
 }
+
+/// A room of one person and three bots, hints allowed; the person's connection, welcomed.
+async fn hinted_room(app: &majiang_server::App, addr: std::net::SocketAddr, name: &str) -> Client {
+    let created = app
+        .create_room(config(json!({
+            "rules": "hongkong", "hands": 1, "hints": true, "autostart": true,
+            "claim_timeout_ms": 0, "turn_timeout_ms": 0,
+            "seats": [{"name": name}, {"bot": true}, {"bot": true}, {"bot": true}]
+        })))
+        .await
+        .unwrap();
+    let mut c = Client::connect(
+        addr,
+        &created.room,
+        Some(created.seats[0].token.as_deref().unwrap()),
+    )
+    .await;
+    c.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
+    c
+}
+
+/// The `/metrics` figure `name` (0 when absent).
+async fn figure(addr: std::net::SocketAddr, name: &str) -> f64 {
+    let (_, _, text) = common::http(addr, "GET", "/metrics", "").await;
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or(0.0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_hint_queue_drops_new_hints_tells_the_person_and_the_tables_play_on() {
+    // No hint is worked out and one may wait: the queue is full after Ann's first decision.
+    let (app, addr) = common::start_with_limits(majiang_server::Limits {
+        hints_at_once: 0,
+        hint_queue: 1,
+        ..majiang_server::Limits::default()
+    })
+    .await;
+    let mut ann = hinted_room(&app, addr, "Ann").await;
+    ann.send(&ClientMsg::Hints { on: true }).await;
+    let decision = |m: &ServerMsg| {
+        matches!(m, ServerMsg::State { status: RoomStatus::Playing, observation: Some(o), .. }
+            if o.legal_actions.len() >= 2)
+    };
+    ann.until(decision).await;
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while app.hint_queue().waiting() < 1 {
+        assert!(std::time::Instant::now() < until, "Ann's hint never queued");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let dropped_before = figure(addr, "majiang_hints_dropped_total").await;
+
+    // Bob, at another table, turns hints on and plays his whole match: every hint he asks for
+    // is dropped, and he is told so for the state it answered.
+    let mut bob = hinted_room(&app, addr, "Bob").await;
+    bob.send(&ClientMsg::Hints { on: true }).await;
+    let st = bob.fresh_state().await;
+    let me = chair(&st, 0).unwrap();
+    let acked = play_to_the_end(&mut bob, me, 2).await;
+    assert!(acked > 0, "Bob's table played on");
+    let busy: Vec<_> = bob
+        .seen
+        .iter()
+        .filter(|m| matches!(m, ServerMsg::HintBusy { .. }))
+        .collect();
+    assert!(!busy.is_empty(), "Bob was told the expert is busy");
+    assert!(!bob.seen.iter().any(is_hint), "no hint was worked out");
+    // Each `hint_busy` names a state Bob was sent.
+    for b in &busy {
+        let ServerMsg::HintBusy {
+            hand_number,
+            actions,
+        } = b
+        else {
+            unreachable!()
+        };
+        assert!(bob.seen.iter().any(|m| matches!(m,
+            ServerMsg::State { hand_number: Some(h), actions: a, .. } if h == hand_number && a == actions)));
+    }
+    assert_eq!(app.hint_queue().waiting(), 1, "the cap held");
+    let dropped = figure(addr, "majiang_hints_dropped_total").await - dropped_before;
+    assert!(
+        dropped >= busy.len() as f64,
+        "/metrics counts the drops: {dropped} for {} told",
+        busy.len()
+    );
+
+    // Ann's newer decisions replace her waiting job: the queue stays at one, and she plays on.
+    let st = ann.fresh_state().await;
+    let me = chair(&st, 0).unwrap();
+    assert!(play_to_the_end(&mut ann, me, 1).await > 0);
+    assert!(
+        !ann.seen
+            .iter()
+            .any(|m| matches!(m, ServerMsg::HintBusy { .. })),
+        "a newer hint for Ann replaced her older one instead of being dropped"
+    );
+    assert_eq!(app.hint_queue().waiting(), 1);
+    // The server still answers.
+    assert_eq!(common::http(addr, "GET", "/api/rooms", "").await.0, 200);
+}

@@ -42,7 +42,7 @@ async fn the_review_and_the_hints_show_the_experts_real_values_in_english_and_ch
 
 async fn run(c: &Client, app: &majiang_server::App, addr: SocketAddr) -> Result<(), String> {
     let base = format!("http://{addr}");
-    let room = finished_match(app, addr).await?;
+    let room = finished_match(app, addr, 2).await?;
     // The review as the endpoint serves it: the page must show these values.
     let (status, _, body) = common::http(
         addr,
@@ -58,14 +58,23 @@ async fn run(c: &Client, app: &majiang_server::App, addr: SocketAddr) -> Result<
     }
     refused_review(c, &base, &room).await?;
     hint_at_the_table(c, &base).await?;
+    // Last: these reviews go on working after the page has looked at them.
+    let long = finished_match(app, addr, 16).await?;
+    for (seat, lang) in [(1, "en"), (2, "zh"), (3, "zh-Hant")] {
+        review_in_progress(c, &base, &long, seat, lang).await?;
+    }
     Ok(())
 }
 
-/// A two-hand Hong Kong match of bots, seat 0 named Ann, played to the end; its room id.
-async fn finished_match(app: &majiang_server::App, addr: SocketAddr) -> Result<String, String> {
+/// A Hong Kong match of `hands` hands of bots, seat 0 named Ann, played to the end; its room id.
+async fn finished_match(
+    app: &majiang_server::App,
+    addr: SocketAddr,
+    hands: u32,
+) -> Result<String, String> {
     let created = app
         .create_room(common::config(json!({
-            "rules": "hongkong", "hands": 2,
+            "rules": "hongkong", "hands": hands,
             "seats": [{"name": "Ann", "bot": true}, {"bot": true}, {"bot": true}, {"bot": true}]
         })))
         .await
@@ -243,6 +252,76 @@ async fn review_page(
         target["hand"]
     );
     look(c, &format!("review-{lang}"), &id).await?;
+    Ok(())
+}
+
+/// A long match's review of `seat` at the full budget, in `lang`: while the server works, the
+/// page shows "k / n decisions" with the bar filled k/n; the bar's numbers are the job's. To
+/// look at it at every size, the page's later polls are held once a k < n has shown (the page
+/// keeps the server's real progress at that moment).
+async fn review_in_progress(
+    c: &Client,
+    base: &str,
+    room: &str,
+    seat: usize,
+    lang: &str,
+) -> Result<(), String> {
+    c.goto(&format!(
+        "{base}/?replay={room}&review=1&review_seat={seat}&lang={lang}"
+    ))
+    .await
+    .map_err(err)?;
+    wait_for(c, "#review-seat option", 10).await?;
+    click(c, "#review-go").await?;
+    let until = Instant::now() + Duration::from_secs(60);
+    let (done, total, words) = loop {
+        // One script: the counts, the bar's width and the words, seen together.
+        let v = c
+            .execute(
+                "const bar = document.querySelector('.review-progress.determinate');
+                 if (!bar) return null;
+                 const k = Number(bar.getAttribute('aria-valuenow')), n = Number(bar.getAttribute('aria-valuemax'));
+                 if (!(k > 0 && k < n)) return null;
+                 window.__fetch = window.__fetch || window.fetch;
+                 window.fetch = (u, o) => String(u).includes('/review/') ? new Promise(() => {}) : window.__fetch(u, o);
+                 const fill = bar.querySelector('span');
+                 return [k, n, document.querySelector('#review-status').innerText, fill.style.width];",
+                vec![],
+            )
+            .await
+            .map_err(err)?;
+        if let Some(a) = v.as_array() {
+            let (k, n) = (a[0].as_u64().unwrap_or(0), a[1].as_u64().unwrap_or(0));
+            let width = a[3].as_str().unwrap_or("");
+            assert_eq!(
+                width,
+                format!("{}%", (100 * k + n / 2) / n),
+                "{lang}: the bar is filled {k} of {n}"
+            );
+            break (k, n, a[2].as_str().unwrap_or("").to_string());
+        }
+        assert_ne!(
+            attr(c, "#review-status", "data-state").await?,
+            "done",
+            "{lang}: the review finished before its progress was seen"
+        );
+        assert!(Instant::now() < until, "{lang}: no progress shown");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let counted = match lang {
+        "en" => format!("{done} / {total} decisions"),
+        "zh" => format!("{done} / {total} 个决定"),
+        _ => format!("{done} / {total} 個決定"),
+    };
+    assert!(words.contains(&counted), "{lang}: {words:?}");
+    if lang != "en" {
+        let latin = latin_words(&words.replace("Bot", ""));
+        assert!(
+            latin.is_empty(),
+            "{lang}: Latin words {latin:?} in {words:?}"
+        );
+    }
+    look(c, &format!("review-progress-{lang}"), "#review-status").await?;
     Ok(())
 }
 

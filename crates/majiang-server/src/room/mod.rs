@@ -30,7 +30,7 @@ mod view;
 mod work;
 mod writes;
 
-pub use hint_worker::{HINT_BUDGET, hint_seed, work_out};
+pub use hint_worker::{HINT_BUDGET, HintQueue, Queued, hint_seed, work_out};
 pub use io::{ConnId, HintJob, Input, Output, Write, WriteFailure};
 pub use restore::RestoreError;
 pub use state::Room;

@@ -4,6 +4,7 @@
 //! feeding its result back to the room before it reads the next input, so at most one write is
 //! in flight and every action is stored before it is applied and acknowledged.
 
+use super::hint_worker::HintQueue;
 use super::io::{ConnId, Input, Output, Write, WriteFailure};
 use super::state::Room;
 use super::{RestoreError, RoomSummary};
@@ -96,11 +97,13 @@ pub(crate) struct RoomActor;
 
 impl RoomActor {
     /// Rebuilds `stored` from the store and runs it; every action write carries `fence` (the
-    /// lease this process holds on the room, in a cluster; `None` alone).
+    /// lease this process holds on the room, in a cluster; `None` alone); its learners' hints
+    /// go to `hints`.
     pub(crate) async fn spawn(
         stored: StoredRoom,
         store: Arc<dyn Store>,
         fence: Option<Fence>,
+        hints: Arc<HintQueue>,
     ) -> Result<RoomHandle, RestoreError> {
         let actions = if stored.status == RoomStatus::Waiting {
             Vec::new()
@@ -129,6 +132,8 @@ impl RoomActor {
             wake: None,
             summary: summary_tx,
             acks: HashMap::new(),
+            hints,
+            id: stored.id.as_str().into(),
         };
         let (stop, stopped) = (handle.stop.clone(), handle.stopped.clone());
         tokio::spawn(
@@ -177,6 +182,9 @@ struct Task {
     summary: watch::Sender<RoomSummary>,
     /// When each action awaiting its `ack` arrived (for the latency metric).
     acks: HashMap<(ConnId, u64), Instant>,
+    /// The server's hint queue, and this room's id as its jobs' key.
+    hints: Arc<HintQueue>,
+    id: Arc<str>,
 }
 
 impl Task {
@@ -276,7 +284,12 @@ impl Task {
                     }
                     Output::Hint(job) => {
                         if let Some((out, _)) = self.conns.get(&job.conn) {
-                            super::hint_worker::spawn(*job, self.room.ruleset.clone(), out.clone());
+                            self.hints.push(
+                                self.id.clone(),
+                                *job,
+                                self.room.ruleset.clone(),
+                                out.clone(),
+                            );
                         }
                     }
                     Output::Write(w) => write = Some(w),

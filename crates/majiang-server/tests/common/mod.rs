@@ -17,7 +17,13 @@ use tokio::net::TcpStream;
 
 /// Starts a server over an in-memory database; returns the app and its address.
 pub async fn start_server() -> (App, SocketAddr) {
-    let app = App::in_memory().await.unwrap();
+    start_with_limits(majiang_server::Limits::default()).await
+}
+
+/// Starts a server over an in-memory database under `limits`.
+pub async fn start_with_limits(limits: majiang_server::Limits) -> (App, SocketAddr) {
+    let store = std::sync::Arc::new(majiang_server::SqliteStore::in_memory().unwrap());
+    let app = App::with_limits(store, None, limits).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let a = app.clone();

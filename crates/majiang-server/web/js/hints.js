@@ -3,7 +3,8 @@
 // switch for a seated person when the creator allowed them (remembered for the room in this
 // tab and sent again on every connection), and the expert's suggestion the server sends after a
 // `state` in which the person must act: the action, its tile marked in the hand, and one line
-// of why (distance from ready, useful tiles unseen, danger, value). A hint whose state has
+// of why (distance from ready, useful tiles unseen, danger, value); or, when the server's hint
+// queue was full, that the expert is busy this move (`hint_busy`). A hint whose state has
 // passed is dropped.
 
 import { $, el } from "./dom.js";
@@ -46,7 +47,7 @@ function answers(h, st) {
   return !!(st && h.actions === st.actions && h.hand_number === st.hand_number);
 }
 
-/** A `hint` from the server. */
+/** A `hint` from the server, or `hint_busy` (the server skipped this one: its queue was full). */
 export function hintsMessage(m) {
   if (!hints.on || !answers(m, hints.state)) return;
   hints.hint = m;
@@ -96,6 +97,7 @@ export function renderHints() {
   if (!hints.on || !mustAct()) return;
   const h = hints.hint;
   if (!h) { bar.append(el("span", { class: "expert-hint thinking", role: "status" }, t("hints.thinking"))); return; }
+  if (h.type === "hint_busy") { bar.append(el("span", { class: "expert-hint busy", role: "status" }, t("hints.busy"))); return; }
   const a = h.action;
   const what = el("span", { class: "hint-action" }, a && a.discard ? [tileImg(a.discard, "small"), " "] : null, actionLabel(a));
   const why = reasonText(h.facts, h.value);

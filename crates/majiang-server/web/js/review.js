@@ -1,7 +1,8 @@
 // The expert's review of a finished match, beside its replay: the person picks a seat and asks;
-// the page calls `GET /api/rooms/{id}/review?seat=N` (the server's review of that seat's
-// decisions, docs/review-json.md), shows that it is working (elapsed seconds) or why it was
-// refused (the server's keyed words), then the match's summary (agreement with the expert,
+// the page starts the server's review of that seat's decisions (`POST
+// /api/rooms/{id}/review?seat=N`, a job) and polls it (`GET …/review/{job}`), showing its
+// progress ("k / n decisions", the bar filling) or why it was refused (the server's keyed
+// words), then the review (docs/review-json.md): the match's summary (agreement with the expert,
 // value lost a hand), the costliest decisions to jump to, and every hand with each decision:
 // the hand then, what was played, the expert's choice, every real alternative's value in chips
 // a hand ± its standard error with its facts, the cost, and why. Choosing a decision takes the
@@ -36,7 +37,19 @@ export function mountReview(room, seats, jump) {
   render();
 }
 
-/** Asks the server for the review of `seat`. */
+/** How often the page asks how far the review has got (milliseconds). */
+const POLL_MS = 400;
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
+}
+
+/** Asks the server for the review of `seat`: starts its job, then polls it, showing k / n
+ * decisions valued, until the review comes (or a refusal). */
 async function ask(seat) {
   if (view.controller) view.controller.abort();
   const controller = new AbortController();
@@ -44,16 +57,26 @@ async function ask(seat) {
   view.review = null;
   view.failure = null;
   view.selected = null;
-  view.busy = { seat, since: Date.now() };
+  view.busy = { seat, since: Date.now(), status: "waiting", done: 0, total: 0 };
   render();
   const timer = setInterval(renderStatus, 1000);
   const budget = new URLSearchParams(location.search).get("review_budget");
-  const url = "/api/rooms/" + encodeURIComponent(view.room) + "/review?seat=" + seat + (budget ? "&budget=" + encodeURIComponent(budget) : "");
+  const base = "/api/rooms/" + encodeURIComponent(view.room) + "/review";
+  let url = base + "?seat=" + seat + (budget ? "&budget=" + encodeURIComponent(budget) : "");
+  let method = "POST";
   try {
-    const res = await fetch(url, { signal: controller.signal });
-    const body = await res.json().catch(() => ({ error: res.statusText }));
-    if (res.ok) view.review = body;
-    else view.failure = serverText(body) || t("review.failed_status", { status: res.status });
+    for (;;) {
+      const res = await fetch(url, { method, signal: controller.signal });
+      const body = await res.json().catch(() => ({ error: res.statusText }));
+      if (!res.ok) { view.failure = serverText(body) || t("review.failed_status", { status: res.status }); break; }
+      if (body.status === "done") { view.review = body.review; break; }
+      Object.assign(view.busy, { status: body.status, done: body.done, total: body.total });
+      renderStatus();
+      url = base + "/" + encodeURIComponent(body.job);
+      method = "GET";
+      await pause(POLL_MS, controller.signal);
+      if (controller.signal.aborted) return;
+    }
   } catch (e) {
     if (e.name === "AbortError") return;
     view.failure = t("review.failed_network", { error: e.message });
@@ -76,9 +99,15 @@ function renderStatus() {
   box.dataset.state = view.busy ? "busy" : view.failure ? "failed" : view.review ? "done" : "idle";
   $("#review-go").disabled = !!view.busy;
   if (view.busy) {
-    const secs = Math.floor((Date.now() - view.busy.since) / 1000);
-    box.append(el("div", { class: "review-progress", role: "progressbar", "aria-label": t("review.working_label") }, el("span")),
-      el("p", {}, t("review.working", { name: seatName(view.busy.seat), n: secs })));
+    const b = view.busy;
+    const secs = Math.floor((Date.now() - b.since) / 1000);
+    const known = b.total > 0;
+    const bar = known
+      ? el("div", { class: "review-progress determinate", role: "progressbar", "aria-label": t("review.working_label"), "aria-valuemin": "0", "aria-valuemax": String(b.total), "aria-valuenow": String(b.done) },
+        el("span", { style: "width: " + Math.round((100 * b.done) / b.total) + "%" }))
+      : el("div", { class: "review-progress", role: "progressbar", "aria-label": t("review.working_label") }, el("span"));
+    const stage = known ? t("review.progress", { done: b.done, total: b.total }) : t(b.status === "waiting" ? "review.waiting" : "review.reading");
+    box.append(bar, el("p", { class: "review-count" }, stage), el("p", { class: "review-working" }, t("review.working", { name: seatName(b.seat), n: secs })));
   } else if (view.failure) {
     box.append(el("p", { class: "review-failure", role: "alert" }, view.failure));
   }

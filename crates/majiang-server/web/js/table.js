@@ -127,7 +127,8 @@ function onMessage(m) {
       renderEvents();
       break;
     case "ack": game.pending = false; break;
-    case "hint": hintsMessage(m); break;
+    case "hint":
+    case "hint_busy": hintsMessage(m); break;
     case "error": if (hintsRefused(m)) { showNotice(serverText(m)); break; } game.pending = false; game.events.push({ type: "error", message: m.message, key: m.key, args: m.args }); renderEvents(); showNotice(serverText(m)); break;
     case "hand_result": game.result = m; game.ready = false; showResult(); break;
     case "match_over": game.over = m; showResult(); break;

@@ -91,6 +91,11 @@ pub struct Progress {
     pub actions_total: usize,
     /// The hand being reviewed (from 1).
     pub hand: u32,
+    /// The seat's decisions valued so far.
+    pub decisions_done: usize,
+    /// The seat's decisions in the log (each is valued by the expert: they are the review's
+    /// cost, the other actions are only re-applied).
+    pub decisions_total: usize,
 }
 
 /// Why a log cannot be reviewed.
@@ -265,6 +270,30 @@ impl MatchReview {
     }
 }
 
+/// How many of `actions` are `chair`'s decisions (two or more legal actions): one quick
+/// re-drive of the log, so progress can count what costs.
+fn count_decisions(
+    ruleset: &Arc<Ruleset>,
+    header: &crate::table::log::LogHeader,
+    actions: &[(u32, Player, Action)],
+    chair: Player,
+) -> Result<usize, ReviewError> {
+    let fail = |error| ReviewError::Replay(ReplayError::Match { line: 0, error });
+    let (mut session, _) = Session::new(ruleset.clone(), header.seed, header.hand_limit)
+        .map_err(|error| ReviewError::Replay(ReplayError::Match { line: 1, error }))?;
+    let mut n = 0;
+    for &(hand, player, action) in actions {
+        while session.awaiting_deal() && session.hand_number() < hand {
+            session.deal_next().map_err(fail)?;
+        }
+        if player == chair && session.legal_actions(chair).len() > 1 {
+            n += 1;
+        }
+        session.act(player, action).map_err(fail)?;
+    }
+    Ok(n)
+}
+
 /// Reviews entrant `options.seat`'s decisions in the match `log` (JSON lines, as `play`,
 /// `selfplay` and the server write them), calling `progress` after every action re-applied.
 pub fn review(
@@ -308,6 +337,8 @@ pub fn review(
         })
         .collect();
     let total = actions.len();
+    let decisions_total = count_decisions(&ruleset, header, &actions, chair)?;
+    let mut decisions_done = 0;
     let mut hands: Vec<HandReview> = Vec::new();
     for (done, &(hand, player, action)) in actions.iter().enumerate() {
         while session.awaiting_deal() && session.hand_number() < hand {
@@ -328,6 +359,7 @@ pub fn review(
             if legal.len() > 1 {
                 let obs = session.observation(chair);
                 let evaluation = expert.evaluate(&obs, &legal, Scope::Every);
+                decisions_done += 1;
                 if let Some(h) = hands.last_mut() {
                     let number = h.decisions.len() as u32 + 1;
                     let d = decision(&obs, &ruleset, evaluation, action, (hand, number, done));
@@ -346,6 +378,8 @@ pub fn review(
             actions_done: done + 1,
             actions_total: total,
             hand,
+            decisions_done,
+            decisions_total,
         });
     }
     let mut summary = Summary::default();
