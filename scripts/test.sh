@@ -22,6 +22,7 @@ if [[ -z "${SKIP_CARGO:-}" ]]; then
     cargo test --workspace
 fi
 
+echo "== [${SECONDS} s] the Python package: build and pytest"
 # The binary the score tests compare with (already built by cargo test --workspace).
 cargo build -q -p majiang-cli
 
