@@ -10,6 +10,7 @@
 //! [`useful_tiles_quick`] is [`useful_tiles`](super::useful_tiles) for hands without wildcards,
 //! with the set count fixed at compile time so that the per-kind product unrolls.
 
+use super::fast;
 use super::rules::HandRules;
 use super::tables::{self, POW5};
 use super::{ShantenByForm, TileSet};
@@ -60,21 +61,12 @@ pub fn shanten_after_discards(
     if rules.wildcard.is_some() {
         return None;
     }
-    let mut keys = [0usize; 4];
-    let mut n = 0usize;
-    let mut held = 0u64;
-    for (i, &x) in c.iter().enumerate() {
-        if x > 4 {
-            return None;
-        }
-        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
-        keys[g] += usize::from(x) * POW5[r];
-        n += usize::from(x);
-        held |= u64::from(x != 0) << i;
-    }
-    if n > 14 || n % 3 != 2 {
+    let k = fast::keys(c)?;
+    let (keys, n) = (k.key, k.len.iter().map(|&l| usize::from(l)).sum::<usize>());
+    if n % 3 != 2 {
         return None;
     }
+    let held = fast::held_kinds(c);
     let t = tables::shanten();
     let id = |g: usize, key: usize| {
         usize::from(if g == 3 {
@@ -173,6 +165,29 @@ fn best_pair_k<const K: usize>(a: &[u8; 10], b: &[u8; 10]) -> u8 {
     best
 }
 
+/// Answers per one-byte group id, so that kinds whose change gives a group the same id (an
+/// isolated tile anywhere in a suit, any unheld honour) are worked out once.
+#[derive(Default)]
+struct ById {
+    done: [u64; 4],
+    value: [u64; 4],
+}
+
+impl ById {
+    /// The answer for `id`, from `f` the first time.
+    #[inline(always)]
+    fn get(&mut self, id: u8, f: impl FnOnce() -> bool) -> bool {
+        let (w, b) = (usize::from(id >> 6), 1u64 << (id & 63));
+        if self.done[w] & b == 0 {
+            self.done[w] |= b;
+            if f() {
+                self.value[w] |= b;
+            }
+        }
+        self.value[w] & b != 0
+    }
+}
+
 /// The kinds whose addition gives `best_pair` above `target`, for `K` sets.
 #[inline(always)]
 fn improving_kinds<const K: usize>(
@@ -186,31 +201,36 @@ fn improving_kinds<const K: usize>(
     let mut mask = 0u64;
     for g in 0..3 {
         let base = 9 * g;
+        let mut by_id = ById::default();
         for r in 0..9 {
             if c[base + r] >= 4 {
                 continue;
             }
-            let mut x = *ids;
-            x[g] = usize::from(t.suit_id[keys[g] + POW5[r]]);
-            let best = best_pair_k::<K>(
-                t.suit_suit.row(x[0] * ns + x[1]),
-                t.suit_honor.row(x[2] * nh + x[3]),
-            );
-            if i32::from(best) > target {
-                mask |= 1 << (base + r);
-            }
+            let id = t.suit_id[keys[g] + POW5[r]];
+            let improves = by_id.get(id, || {
+                let mut x = *ids;
+                x[g] = usize::from(id);
+                let best = best_pair_k::<K>(
+                    t.suit_suit.row(x[0] * ns + x[1]),
+                    t.suit_honor.row(x[2] * nh + x[3]),
+                );
+                i32::from(best) > target
+            });
+            mask |= u64::from(improves) << (base + r);
         }
     }
     let a = t.suit_suit.row(ids[0] * ns + ids[1]);
+    let mut by_id = ById::default();
     for r in 0..7 {
         if c[27 + r] >= 4 {
             continue;
         }
-        let h = usize::from(t.honor_id[keys[3] + POW5[r]]);
-        let best = best_pair_k::<K>(a, t.suit_honor.row(ids[2] * nh + h));
-        if i32::from(best) > target {
-            mask |= 1 << (27 + r);
-        }
+        let id = t.honor_id[keys[3] + POW5[r]];
+        let improves = by_id.get(id, || {
+            let best = best_pair_k::<K>(a, t.suit_honor.row(ids[2] * nh + usize::from(id)));
+            i32::from(best) > target
+        });
+        mask |= u64::from(improves) << (27 + r);
     }
     mask
 }
@@ -250,16 +270,8 @@ pub fn useful_tiles_quick(hand: &TileCounts, rules: &HandRules) -> Option<TileSe
     if rules.wildcard.is_some() {
         return None;
     }
-    let mut keys = [0usize; 4];
-    let mut n = 0usize;
-    for (i, &x) in c.iter().enumerate() {
-        if x > 4 {
-            return None;
-        }
-        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
-        keys[g] += usize::from(x) * POW5[r];
-        n += usize::from(x);
-    }
+    let k = fast::keys(c)?;
+    let (keys, n) = (k.key, k.len.iter().map(|&l| usize::from(l)).sum::<usize>());
     if n > 13 || n % 3 != 1 {
         return None;
     }
