@@ -39,10 +39,79 @@ pub(crate) fn connectivity(hand: &TileCounts, t: Tile, wild: Option<Tile>) -> i3
     score
 }
 
-/// The kinds that lower the shanten of a hand of `3k + 1` tiles when drawn. Without wildcards
-/// the analysis' table-driven answer; with them, a trial of the kinds that can matter (those
-/// in the hand or next to them, and one isolated kind standing for all the others).
-pub(crate) fn useful_mask(h: &TileCounts, ctx: &Ctx) -> u64 {
+/// The last hands whose useful kinds were worked out, with what they were worked out under: a
+/// hand met again (a turn discarding the tile just drawn meets the hand of the turn before) is
+/// looked up instead of worked out twice.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct UsefulCache {
+    entries: [Option<(TileCounts, HandRules, Option<Tile>, u64)>; 8],
+    next: usize,
+}
+
+impl UsefulCache {
+    /// The kinds that lower the shanten of `h` (`3k + 1` tiles) when drawn. Without wildcards
+    /// the analysis' table-driven answer; with them, a trial of the kinds that can matter
+    /// (those in the hand or next to them, and one isolated kind standing for all the others),
+    /// the kinds near the hand counted only while some copy is unseen.
+    pub(crate) fn useful_mask(&mut self, h: &TileCounts, ctx: &Ctx) -> u64 {
+        let key = (*h, ctx.rules, ctx.wild);
+        let found = self
+            .entries
+            .iter()
+            .flatten()
+            .find(|e| (e.0, e.1, e.2) == key)
+            .map(|e| e.3);
+        let all = match found {
+            Some(m) => m,
+            None => {
+                let m = useful_unfiltered(h, ctx);
+                self.entries[self.next] = Some((key.0, key.1, key.2, m));
+                self.next = (self.next + 1) % self.entries.len();
+                m
+            }
+        };
+        filter_unseen(h, ctx, all)
+    }
+}
+
+/// Of `all` ([`useful_unfiltered`] of `h`), with wildcards, the kinds near the hand only while
+/// some copy is unseen.
+fn filter_unseen(h: &TileCounts, ctx: &Ctx, all: u64) -> u64 {
+    if ctx.rules.wildcard.is_none() {
+        return all;
+    }
+    let mut unseen = 0u64;
+    for (i, &u) in ctx.unseen.iter().enumerate() {
+        unseen |= u64::from(u > 0) << i;
+    }
+    all & (!near_kinds(h) | unseen)
+}
+
+/// The kinds held and those one or two ranks from a number tile held.
+fn near_kinds(h: &TileCounts) -> u64 {
+    let mut near = 0u64;
+    for (i, &c) in h.0.iter().enumerate() {
+        if c == 0 {
+            continue;
+        }
+        near |= 1 << i;
+        if i < 27 {
+            let r = i % 9;
+            for d in 1..=2 {
+                if r >= d {
+                    near |= 1 << (i - d);
+                }
+                if r + d < 9 {
+                    near |= 1 << (i + d);
+                }
+            }
+        }
+    }
+    near
+}
+
+/// [`UsefulCache::useful_mask`] before the kinds near the hand with no copy unseen are left out.
+fn useful_unfiltered(h: &TileCounts, ctx: &Ctx) -> u64 {
     if ctx.rules.wildcard.is_none() {
         return analysis::discards::useful_tiles_quick(h, &ctx.rules)
             .unwrap_or_else(|| analysis::useful_tiles(h, &ctx.rules))
@@ -73,7 +142,7 @@ pub(crate) fn useful_mask(h: &TileCounts, ctx: &Ctx) -> u64 {
     while bits != 0 {
         let i = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        if h.0[i] >= 4 || ctx.unseen[i] == 0 {
+        if h.0[i] >= 4 {
             continue;
         }
         let mut g = *h;
@@ -262,14 +331,14 @@ impl EfficientBot {
     }
 
     /// Unseen copies of the tiles that bring a hand of `3k + 1` tiles closer under `aim`.
-    pub(crate) fn ukeire(&self, ctx: &Ctx, h: &TileCounts, aim: Aim) -> i32 {
+    pub(crate) fn ukeire(&mut self, ctx: &Ctx, h: &TileCounts, aim: Aim) -> i32 {
         let set = match aim {
-            Aim::Any => useful_mask(h, ctx),
+            Aim::Any => self.useful.useful_mask(h, ctx),
             Aim::Flush(s) => {
                 let s = usize::from(s);
                 let Some(v) = flush_view(h, s) else { return 0 };
                 let suit_mask: u64 = (0x1FF << (9 * s)) | (0x7F << 27);
-                useful_mask(&v, ctx) & suit_mask
+                self.useful.useful_mask(&v, ctx) & suit_mask
             }
             Aim::Pungs => {
                 let mut m = 0u64;
