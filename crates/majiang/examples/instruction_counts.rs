@@ -124,7 +124,9 @@ fn main() {
             Some(set) => vec![set.as_str()],
             None => SETS.to_vec(),
         };
-        let hands = args.get(2).map_or(HANDS, |h| h.parse().expect("a number of hands"));
+        let hands = args
+            .get(2)
+            .map_or(HANDS, |h| h.parse().expect("a number of hands"));
         for set in sets {
             let wins = bot_hands(set, bot, hands);
             println!("{set}: {hands} hands of {bot}, {wins} won");

@@ -107,8 +107,7 @@ impl Game {
                 o.chows |= 4;
             }
         }
-        if may_win && self.completes(h, Some(t))
-        {
+        if may_win && self.completes(h, Some(t)) {
             let ctx = WinContext {
                 win: WinKind::Discard,
                 tile: t,

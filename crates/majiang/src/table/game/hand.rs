@@ -1,9 +1,9 @@
 //! One player's tiles during a hand, with the small operations the rules of play use.
 
 use super::super::complete::Screen;
-use crate::analysis::HandRules;
 use super::super::extra_winds::ExtraWinds;
 use super::DiscardRecord;
+use crate::analysis::HandRules;
 use crate::counts::TileCounts;
 use crate::meld::Meld;
 use crate::tile::Tile;

@@ -180,6 +180,13 @@ impl Game {
         }
         let may_win = self.may_complete_with(p, t);
         self.hands[p.index()].add(t);
-        self.enter_turn(p, Some(t), TileSource::KongReplacement, chain, false, may_win);
+        self.enter_turn(
+            p,
+            Some(t),
+            TileSource::KongReplacement,
+            chain,
+            false,
+            may_win,
+        );
     }
 }
