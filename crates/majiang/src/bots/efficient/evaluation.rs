@@ -44,9 +44,12 @@ pub(crate) fn connectivity(hand: &TileCounts, t: Tile, wild: Option<Tile>) -> i3
 /// looked up instead of worked out twice.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct UsefulCache {
-    entries: [Option<(TileCounts, HandRules, Option<Tile>, u64)>; 8],
+    entries: [Option<(UsefulKey, u64)>; 8],
     next: usize,
 }
+
+/// What the useful kinds of a hand depend on: the hand, the hand rules and the wildcard.
+type UsefulKey = (TileCounts, HandRules, Option<Tile>);
 
 impl UsefulCache {
     /// The kinds that lower the shanten of `h` (`3k + 1` tiles) when drawn. Without wildcards
@@ -59,13 +62,13 @@ impl UsefulCache {
             .entries
             .iter()
             .flatten()
-            .find(|e| (e.0, e.1, e.2) == key)
-            .map(|e| e.3);
+            .find(|e| e.0 == key)
+            .map(|e| e.1);
         let all = match found {
             Some(m) => m,
             None => {
                 let m = useful_unfiltered(h, ctx);
-                self.entries[self.next] = Some((key.0, key.1, key.2, m));
+                self.entries[self.next] = Some((key, m));
                 self.next = (self.next + 1) % self.entries.len();
                 m
             }
