@@ -201,7 +201,7 @@ fn orphans_win(c: &Counts) -> bool {
 
 /// The kind wildcards may not stand for, as (suit, rank index), when it is a number kind.
 #[inline]
-fn forbidden_suit(forbidden: Option<usize>) -> Option<(usize, usize)> {
+pub(super) fn forbidden_suit(forbidden: Option<usize>) -> Option<(usize, usize)> {
     forbidden.filter(|&f| f < 27).map(|f| (f / 9, f % 9))
 }
 

@@ -6,7 +6,7 @@ use super::EfficientBot;
 use super::aims::{Aim, Shape, flush_view, pungs_shanten_of};
 use super::context::Ctx;
 use super::melds::MeldInfo;
-use crate::analysis::{self, HandRules};
+use crate::analysis::{self, HandRules, TileSet};
 use crate::counts::TileCounts;
 use crate::tile::{KINDS, Tile};
 
@@ -121,44 +121,28 @@ fn useful_unfiltered(h: &TileCounts, ctx: &Ctx) -> u64 {
             .0;
     }
     let now = analysis::shanten(h, &ctx.rules);
-    let mut near = 0u64;
-    for (i, &c) in h.0.iter().enumerate() {
-        if c == 0 {
-            continue;
-        }
-        near |= 1 << i;
-        if i < 27 {
-            let r = i % 9;
-            for d in 1..=2 {
-                if r >= d {
-                    near |= 1 << (i - d);
-                }
-                if r + d < 9 {
-                    near |= 1 << (i + d);
-                }
-            }
-        }
-    }
+    let near = near_kinds(h);
     let all = (1u64 << KINDS) - 1;
+    let mut fours = 0u64;
+    for (i, &c) in h.0.iter().enumerate() {
+        fours |= u64::from(c >= 4) << i;
+    }
+    let tried = near & !fours;
+    let wild = ctx.wild.map_or(usize::MAX, |w| w.index());
+    let far = (0..KINDS).find(|&i| near & (1 << i) == 0 && i != wild);
+    let far_bit = far.map_or(0, |f| 1u64 << f);
+    let after = analysis::discards::shanten_with_each(h, &ctx.rules, TileSet(tried | far_bit));
     let mut mask = 0u64;
-    let mut bits = near;
+    let mut bits = tried;
     while bits != 0 {
         let i = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        if h.0[i] >= 4 {
-            continue;
-        }
-        let mut g = *h;
-        g.0[i] += 1;
-        if analysis::shanten(&g, &ctx.rules) < now {
+        if after[i] < now {
             mask |= 1 << i;
         }
     }
-    let wild = ctx.wild.map_or(usize::MAX, |w| w.index());
-    if let Some(far) = (0..KINDS).find(|&i| near & (1 << i) == 0 && i != wild) {
-        let mut g = *h;
-        g.0[far] += 1;
-        if analysis::shanten(&g, &ctx.rules) < now {
+    if let Some(far) = far {
+        if after[far] < now {
             mask |= all & !near & !(1u64 << wild.min(63));
         }
     }
