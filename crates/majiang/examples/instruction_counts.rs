@@ -13,7 +13,19 @@
 //! two runs can be seen to do the same work. The engine's part and scoring's part are each one
 //! function, for callgrind to count alone: `--toggle-collect=instruction_counts::play_hands`,
 //! `--toggle-collect=instruction_counts::score_all`.
+//!
+//! With arguments `BOT [SET] [HANDS]` it instead plays `HANDS` (default 200) hands with four
+//! bots named `BOT` under `SET` (default: each of the four sets in turn), seeded as
+//! `benches/bots.rs` seeds them; `--toggle-collect=instruction_counts::bot_hands` counts
+//! that part alone:
+//!
+//! ```text
+//! cargo build --release -p majiang --example instruction_counts
+//! valgrind --tool=callgrind --dump-instr=no --toggle-collect=instruction_counts::bot_hands \
+//!     target/release/examples/instruction_counts efficient hongkong 100
+//! ```
 
+use majiang::bots::{self, Bot};
 use majiang::scoring::request::ScoreRequest;
 use majiang::table::{Action, Game, HandSetup, Player, Ruleset};
 use rand::{Rng, SeedableRng};
@@ -82,7 +94,45 @@ fn score_all(requests: &[ScoreRequest]) -> (usize, i64) {
     (valid, total)
 }
 
+/// Hands `1..=hands` played by four bots named `bot` under `set`, seeded as the bots bench
+/// seeds them; how many were won.
+#[inline(never)]
+fn bot_hands(set: &str, bot: &str, hands: u64) -> usize {
+    let rules = Arc::new(Ruleset::from_name(set, &serde_json::Map::new()).expect("a rule set"));
+    let n = rules.players();
+    (1..=hands)
+        .filter(|&i| {
+            let setup = HandSetup {
+                dealer: Player((i % n as u64) as u8),
+                hand_number: i as u32,
+                ..HandSetup::new(i)
+            };
+            let (mut game, _) = Game::new(rules.clone(), setup).expect("setup");
+            let mut players: Vec<Box<dyn Bot>> = (0..n)
+                .map(|k| bots::by_name(bot, &rules, i * 8 + k as u64).expect("a bot"))
+                .collect();
+            let outcome = bots::play_hand(&mut game, &mut players).expect("a hand");
+            outcome.winner().is_some()
+        })
+        .count()
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(bot) = args.first() {
+        let sets: Vec<&str> = match args.get(1) {
+            Some(set) => vec![set.as_str()],
+            None => SETS.to_vec(),
+        };
+        let hands = args
+            .get(2)
+            .map_or(HANDS, |h| h.parse().expect("a number of hands"));
+        for set in sets {
+            let wins = bot_hands(set, bot, hands);
+            println!("{set}: {hands} hands of {bot}, {wins} won");
+        }
+        return;
+    }
     for set in SETS {
         let wins = play_hands(set);
         println!("{set}: {HANDS} hands, {wins} won");

@@ -9,7 +9,11 @@
 //!
 //! [`useful_tiles_quick`] is [`useful_tiles`](super::useful_tiles) for hands without wildcards,
 //! with the set count fixed at compile time so that the per-kind product unrolls.
+//!
+//! [`shanten_with_each`] is the shanten of a hand with one more of each of some kinds, wildcards
+//! or not: kinds that give their group the same table id are worked out once.
 
+use super::fast;
 use super::rules::HandRules;
 use super::tables::{self, POW5};
 use super::{ShantenByForm, TileSet};
@@ -60,21 +64,12 @@ pub fn shanten_after_discards(
     if rules.wildcard.is_some() {
         return None;
     }
-    let mut keys = [0usize; 4];
-    let mut n = 0usize;
-    let mut held = 0u64;
-    for (i, &x) in c.iter().enumerate() {
-        if x > 4 {
-            return None;
-        }
-        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
-        keys[g] += usize::from(x) * POW5[r];
-        n += usize::from(x);
-        held |= u64::from(x != 0) << i;
-    }
-    if n > 14 || n % 3 != 2 {
+    let k = fast::keys(c)?;
+    let (keys, n) = (k.key, k.len.iter().map(|&l| usize::from(l)).sum::<usize>());
+    if n % 3 != 2 {
         return None;
     }
+    let held = fast::held_kinds(c);
     let t = tables::shanten();
     let id = |g: usize, key: usize| {
         usize::from(if g == 3 {
@@ -158,6 +153,62 @@ pub fn shanten_after_discards(
     Some(out)
 }
 
+/// [`shanten`](super::shanten) of `hand` with one more of each kind in `kinds` (entry per kind;
+/// 0 for kinds not asked).
+///
+/// Adding a number tile or an honour changes one group of the hand: two kinds whose addition
+/// gives that group the same table id, held the same number of times and both orphans or both
+/// not, give the same shanten in every form, so the second is not worked out. A kind with four
+/// copies held, the wildcard kind and, when wildcards may not stand for their own kind, the
+/// kinds of that kind's suit are worked out one by one.
+pub fn shanten_with_each(hand: &TileCounts, rules: &HandRules, kinds: TileSet) -> [i8; KINDS] {
+    let mut out = [0i8; KINDS];
+    let (real, w, forbidden) = super::reference::split_wild(&hand.0, rules);
+    let base = fast::keys(&real).filter(|k| w <= 4 && k.len.iter().sum::<u8>() + w < 14);
+    let forbidden_group = fast::forbidden_suit(forbidden).map(|(g, _)| g);
+    let wild = rules.wildcard.map(|w| w.tile.index());
+    // (group, id after the addition, count held, orphan) → shanten, for the kinds seen so far.
+    let mut seen = [(0u32, 0i8); KINDS];
+    let mut n_seen = 0;
+    let mut bits = kinds.0 & ((1 << KINDS) - 1);
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
+        let key = base.as_ref().and_then(|k| {
+            let alone = real[i] >= 4 || Some(i) == wild || Some(g) == forbidden_group;
+            (!alone).then(|| {
+                let after = k.key[g] + POW5[r];
+                let id = match (rules.wildcard.is_some(), g) {
+                    (false, 3) => tables::shanten().honor_id[after],
+                    (false, _) => tables::shanten().suit_id[after],
+                    (true, 3) => tables::wild().honor_id[after],
+                    (true, _) => tables::wild().run_id[9][after],
+                };
+                (g as u32) << 16
+                    | u32::from(id) << 4
+                    | u32::from(real[i]) << 1
+                    | is_orphan(i) as u32
+            })
+        });
+        if let Some(key) = key {
+            if let Some(&(_, s)) = seen[..n_seen].iter().find(|e| e.0 == key) {
+                out[i] = s;
+                continue;
+            }
+        }
+        let mut h = *hand;
+        h.0[i] += 1;
+        let s = super::shanten(&h, rules);
+        out[i] = s;
+        if let Some(key) = key {
+            seen[n_seen] = (key, s);
+            n_seen += 1;
+        }
+    }
+    out
+}
+
 /// The best `m(K, 1)` of two groups together, `K` fixed.
 #[inline(always)]
 fn best_pair_k<const K: usize>(a: &[u8; 10], b: &[u8; 10]) -> u8 {
@@ -173,6 +224,29 @@ fn best_pair_k<const K: usize>(a: &[u8; 10], b: &[u8; 10]) -> u8 {
     best
 }
 
+/// Answers per one-byte group id, so that kinds whose change gives a group the same id (an
+/// isolated tile anywhere in a suit, any unheld honour) are worked out once.
+#[derive(Default)]
+struct ById {
+    done: [u64; 4],
+    value: [u64; 4],
+}
+
+impl ById {
+    /// The answer for `id`, from `f` the first time.
+    #[inline(always)]
+    fn get(&mut self, id: u8, f: impl FnOnce() -> bool) -> bool {
+        let (w, b) = (usize::from(id >> 6), 1u64 << (id & 63));
+        if self.done[w] & b == 0 {
+            self.done[w] |= b;
+            if f() {
+                self.value[w] |= b;
+            }
+        }
+        self.value[w] & b != 0
+    }
+}
+
 /// The kinds whose addition gives `best_pair` above `target`, for `K` sets.
 #[inline(always)]
 fn improving_kinds<const K: usize>(
@@ -186,31 +260,36 @@ fn improving_kinds<const K: usize>(
     let mut mask = 0u64;
     for g in 0..3 {
         let base = 9 * g;
+        let mut by_id = ById::default();
         for r in 0..9 {
             if c[base + r] >= 4 {
                 continue;
             }
-            let mut x = *ids;
-            x[g] = usize::from(t.suit_id[keys[g] + POW5[r]]);
-            let best = best_pair_k::<K>(
-                t.suit_suit.row(x[0] * ns + x[1]),
-                t.suit_honor.row(x[2] * nh + x[3]),
-            );
-            if i32::from(best) > target {
-                mask |= 1 << (base + r);
-            }
+            let id = t.suit_id[keys[g] + POW5[r]];
+            let improves = by_id.get(id, || {
+                let mut x = *ids;
+                x[g] = usize::from(id);
+                let best = best_pair_k::<K>(
+                    t.suit_suit.row(x[0] * ns + x[1]),
+                    t.suit_honor.row(x[2] * nh + x[3]),
+                );
+                i32::from(best) > target
+            });
+            mask |= u64::from(improves) << (base + r);
         }
     }
     let a = t.suit_suit.row(ids[0] * ns + ids[1]);
+    let mut by_id = ById::default();
     for r in 0..7 {
         if c[27 + r] >= 4 {
             continue;
         }
-        let h = usize::from(t.honor_id[keys[3] + POW5[r]]);
-        let best = best_pair_k::<K>(a, t.suit_honor.row(ids[2] * nh + h));
-        if i32::from(best) > target {
-            mask |= 1 << (27 + r);
-        }
+        let id = t.honor_id[keys[3] + POW5[r]];
+        let improves = by_id.get(id, || {
+            let best = best_pair_k::<K>(a, t.suit_honor.row(ids[2] * nh + usize::from(id)));
+            i32::from(best) > target
+        });
+        mask |= u64::from(improves) << (27 + r);
     }
     mask
 }
@@ -250,16 +329,8 @@ pub fn useful_tiles_quick(hand: &TileCounts, rules: &HandRules) -> Option<TileSe
     if rules.wildcard.is_some() {
         return None;
     }
-    let mut keys = [0usize; 4];
-    let mut n = 0usize;
-    for (i, &x) in c.iter().enumerate() {
-        if x > 4 {
-            return None;
-        }
-        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
-        keys[g] += usize::from(x) * POW5[r];
-        n += usize::from(x);
-    }
+    let k = fast::keys(c)?;
+    let (keys, n) = (k.key, k.len.iter().map(|&l| usize::from(l)).sum::<usize>());
     if n > 13 || n % 3 != 1 {
         return None;
     }
@@ -449,6 +520,50 @@ mod tests {
         let h = TileCounts::parse("123m456p789s1122z").unwrap();
         assert!(useful_tiles_quick(&h, &wild).is_none());
         assert!(useful_tiles_quick(&TileCounts::parse("123m").unwrap(), &all).is_none());
+    }
+
+    #[test]
+    fn shanten_with_each_matches_shanten_of_each_larger_hand() {
+        use crate::analysis::{Wildcard, shanten};
+        let all = HandRules::ALL_FORMS;
+        let not_own = |t: Tile| HandRules {
+            wildcard: Some(Wildcard {
+                tile: t,
+                as_own_kind: false,
+            }),
+            ..all
+        };
+        let five_m = Tile::from_index(4).expect("5m");
+        let rule_sets = [
+            all,
+            HandRules::STANDARD_ONLY,
+            all.with_wildcard(Tile::WHITE),
+            all.with_wildcard(five_m),
+            not_own(five_m),
+            not_own(Tile::WHITE),
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(10);
+        for round in 0..3000 {
+            let n = [13, 13, 10, 7, 4, 1][round % 6];
+            let mut h = random_hand(&mut rng, n);
+            if round % 2 == 0 && h.0[4] < 4 {
+                h.0[4] += 1;
+                h.0[h.0.iter().position(|&c| c > 0 && c < 4).unwrap_or(4)] -= 1;
+            }
+            for rules in &rule_sets {
+                let kinds: u64 = rng.random_range(0..1u64 << KINDS);
+                let got = shanten_with_each(&h, rules, TileSet(kinds));
+                for (i, &s) in got.iter().enumerate() {
+                    if kinds & (1 << i) == 0 {
+                        assert_eq!(s, 0);
+                        continue;
+                    }
+                    let mut g = h;
+                    g.0[i] += 1;
+                    assert_eq!(s, shanten(&g, rules), "{h:?} plus {i} under {rules:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -25,9 +25,11 @@ const ORPHAN_MASK: u64 = {
 
 /// Keys and tile counts of the four groups (m, p, s suits, then honours).
 #[derive(Clone, Copy)]
-struct Keys {
-    key: [usize; 4],
-    len: [u8; 4],
+pub(super) struct Keys {
+    /// Per group (three suits, the honours): the base-5 key of its counts.
+    pub(super) key: [usize; 4],
+    /// Per group: its tiles.
+    pub(super) len: [u8; 4],
 }
 
 #[inline(always)]
@@ -60,7 +62,7 @@ fn honor_key(c: &[u8]) -> (usize, u8) {
 
 /// The group keys, or `None` when a count exceeds four or the hand exceeds 14 tiles.
 #[inline(always)]
-fn keys(c: &Counts) -> Option<Keys> {
+pub(super) fn keys(c: &Counts) -> Option<Keys> {
     checked_or(c)?;
     let (k0, l0) = suit_key(&c[0..9]);
     let (k1, l1) = suit_key(&c[9..18]);
@@ -91,6 +93,20 @@ fn word(c: &Counts, at: usize) -> u64 {
     let mut b = [0u8; 8];
     b.copy_from_slice(&c[at..at + 8]);
     u64::from_le_bytes(b)
+}
+
+/// Bit per kind: the kinds held (counts at most four).
+#[inline(always)]
+pub(super) fn held_kinds(c: &Counts) -> u64 {
+    // Per word, a 1 in each byte holding a nonzero count, gathered into eight bits by one
+    // multiply (no two shifted bytes land on the same bit, so nothing carries).
+    let nonzero = |w: u64| ((w | w >> 1 | w >> 2) & LO).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    nonzero(word(c, 0))
+        | nonzero(word(c, 8)) << 8
+        | nonzero(word(c, 16)) << 16
+        | nonzero(word(c, 24)) << 24
+        | u64::from(c[32] != 0) << 32
+        | u64::from(c[33] != 0) << 33
 }
 
 /// True if any byte of `x` exceeds four.
@@ -185,7 +201,7 @@ fn orphans_win(c: &Counts) -> bool {
 
 /// The kind wildcards may not stand for, as (suit, rank index), when it is a number kind.
 #[inline]
-fn forbidden_suit(forbidden: Option<usize>) -> Option<(usize, usize)> {
+pub(super) fn forbidden_suit(forbidden: Option<usize>) -> Option<(usize, usize)> {
     forbidden.filter(|&f| f < 27).map(|f| (f / 9, f % 9))
 }
 

@@ -130,6 +130,60 @@ impl Screen {
         }
         false
     }
+
+    /// The kinds (a bit per kind index) that may complete the hand these statistics describe
+    /// when one is added: every `t` for which [`Screen::may_complete`] with `Some(t)` is true has
+    /// its bit set (a few more may have). Worked out once per hand, it turns the screen of each
+    /// discard the hand might win on, and of its own next draw, into one bit test.
+    pub fn completing(&self, hand: &TileCounts, rules: &HandRules) -> u64 {
+        const ALL: u64 = (1 << 34) - 1;
+        let mut mask = 0u64;
+        if let Some(w) = rules.wildcard {
+            if hand.get(w.tile) > 0 {
+                return ALL;
+            }
+            mask |= 1 << w.tile.index();
+        }
+        // Seven pairs and thirteen orphans need a 14th tile: rare enough to screen tile by tile.
+        if self.total == 13
+            && ((rules.seven_pairs && self.odd == 1)
+                || (rules.thirteen_orphans && self.non_orphans == 0))
+        {
+            return ALL;
+        }
+        // Four sets and a pair: no suit at 1 mod 3, no honour kind held once or four times,
+        // one pair in all (a suit at 2 mod 3 or an honour pair).
+        let rem = self.suit_sum.map(|s| s % 3);
+        let ones = rem.iter().filter(|&&r| r == 1).count();
+        let twos = rem.iter().filter(|&&r| r == 2).count();
+        let pairs = usize::from(self.honor_pairs);
+        if self.honor_bad == 0 {
+            for (suit, &r) in rem.iter().enumerate() {
+                // A number tile of this suit moves its remainder up by one.
+                let ones_after = ones + usize::from(r == 0) - usize::from(r == 1);
+                let twos_after = twos + usize::from(r == 1) - usize::from(r == 2);
+                if ones_after == 0 && pairs + twos_after == 1 {
+                    mask |= 0x1FF << (9 * suit);
+                }
+            }
+        }
+        if ones == 0 {
+            // An honour held once becomes a pair; held twice, a set (held four times: no change).
+            let single_ok = self.honor_bad == 1 && pairs + twos == 0;
+            let pair_ok = self.honor_bad == 0 && pairs + twos == 2;
+            let four_ok = self.honor_bad == 0 && pairs + twos == 1;
+            for (k, &n) in hand.0[27..34].iter().enumerate() {
+                let ok = match n {
+                    1 => single_ok,
+                    2 => pair_ok,
+                    0 | 3 => false,
+                    _ => four_ok,
+                };
+                mask |= u64::from(ok) << (27 + k);
+            }
+        }
+        mask
+    }
 }
 
 /// A lower bound on the wildcards a hand needs, against the wildcards it has: each honor kind
@@ -328,5 +382,44 @@ mod tests {
             }
         }
         assert!(wins > 100, "too few complete hands tried: {wins}");
+    }
+
+    #[test]
+    fn completing_kinds_cover_every_kind_the_screen_lets_through() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let rule_sets = [
+            HandRules::STANDARD_ONLY,
+            HandRules::ALL_FORMS,
+            HandRules {
+                four_as_two_pairs: true,
+                ..HandRules::ALL_FORMS
+            },
+            HandRules::ALL_FORMS.with_wildcard(Tile::WHITE),
+        ];
+        let mut through = 0;
+        for round in 0..20_000 {
+            let mut c = TileCounts::EMPTY;
+            let size = [13, 13, 10, 7, 4, 1][round % 6];
+            let kinds: u32 = rng.random_range(4..34);
+            let off: u32 = rng.random_range(0..34);
+            while c.len() < size {
+                let i = ((rng.random_range(0..kinds) + off) % 34) as usize;
+                if c.0[i] < 4 {
+                    c.0[i] += 1;
+                }
+            }
+            let screen = Screen::of(&c);
+            for r in &rule_sets {
+                let mask = screen.completing(&c, r);
+                for i in 0..34 {
+                    let t = Tile::from_index(i).expect("a kind");
+                    if screen.may_complete(&c, Some(t), r) {
+                        assert!(mask & (1 << i) != 0, "{c} + {t} under {r:?}");
+                        through += 1;
+                    }
+                }
+            }
+        }
+        assert!(through > 10_000, "too few hands let through: {through}");
     }
 }

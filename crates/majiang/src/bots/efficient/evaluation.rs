@@ -6,7 +6,7 @@ use super::EfficientBot;
 use super::aims::{Aim, Shape, flush_view, pungs_shanten_of};
 use super::context::Ctx;
 use super::melds::MeldInfo;
-use crate::analysis::{self, HandRules};
+use crate::analysis::{self, HandRules, TileSet};
 use crate::counts::TileCounts;
 use crate::tile::{KINDS, Tile};
 
@@ -39,16 +39,59 @@ pub(crate) fn connectivity(hand: &TileCounts, t: Tile, wild: Option<Tile>) -> i3
     score
 }
 
-/// The kinds that lower the shanten of a hand of `3k + 1` tiles when drawn. Without wildcards
-/// the analysis' table-driven answer; with them, a trial of the kinds that can matter (those
-/// in the hand or next to them, and one isolated kind standing for all the others).
-pub(crate) fn useful_mask(h: &TileCounts, ctx: &Ctx) -> u64 {
-    if ctx.rules.wildcard.is_none() {
-        return analysis::discards::useful_tiles_quick(h, &ctx.rules)
-            .unwrap_or_else(|| analysis::useful_tiles(h, &ctx.rules))
-            .0;
+/// The last hands whose useful kinds were worked out, with what they were worked out under: a
+/// hand met again (a turn discarding the tile just drawn meets the hand of the turn before) is
+/// looked up instead of worked out twice.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct UsefulCache {
+    entries: [Option<(UsefulKey, u64)>; 8],
+    next: usize,
+}
+
+/// What the useful kinds of a hand depend on: the hand, the hand rules and the wildcard.
+type UsefulKey = (TileCounts, HandRules, Option<Tile>);
+
+impl UsefulCache {
+    /// The kinds that lower the shanten of `h` (`3k + 1` tiles) when drawn. Without wildcards
+    /// the analysis' table-driven answer; with them, a trial of the kinds that can matter
+    /// (those in the hand or next to them, and one isolated kind standing for all the others),
+    /// the kinds near the hand counted only while some copy is unseen.
+    pub(crate) fn useful_mask(&mut self, h: &TileCounts, ctx: &Ctx) -> u64 {
+        let key = (*h, ctx.rules, ctx.wild);
+        let found = self
+            .entries
+            .iter()
+            .flatten()
+            .find(|e| e.0 == key)
+            .map(|e| e.1);
+        let all = match found {
+            Some(m) => m,
+            None => {
+                let m = useful_unfiltered(h, ctx);
+                self.entries[self.next] = Some((key, m));
+                self.next = (self.next + 1) % self.entries.len();
+                m
+            }
+        };
+        filter_unseen(h, ctx, all)
     }
-    let now = analysis::shanten(h, &ctx.rules);
+}
+
+/// Of `all` ([`useful_unfiltered`] of `h`), with wildcards, the kinds near the hand only while
+/// some copy is unseen.
+fn filter_unseen(h: &TileCounts, ctx: &Ctx, all: u64) -> u64 {
+    if ctx.rules.wildcard.is_none() {
+        return all;
+    }
+    let mut unseen = 0u64;
+    for (i, &u) in ctx.unseen.iter().enumerate() {
+        unseen |= u64::from(u > 0) << i;
+    }
+    all & (!near_kinds(h) | unseen)
+}
+
+/// The kinds held and those one or two ranks from a number tile held.
+fn near_kinds(h: &TileCounts) -> u64 {
     let mut near = 0u64;
     for (i, &c) in h.0.iter().enumerate() {
         if c == 0 {
@@ -67,26 +110,39 @@ pub(crate) fn useful_mask(h: &TileCounts, ctx: &Ctx) -> u64 {
             }
         }
     }
+    near
+}
+
+/// [`UsefulCache::useful_mask`] before the kinds near the hand with no copy unseen are left out.
+fn useful_unfiltered(h: &TileCounts, ctx: &Ctx) -> u64 {
+    if ctx.rules.wildcard.is_none() {
+        return analysis::discards::useful_tiles_quick(h, &ctx.rules)
+            .unwrap_or_else(|| analysis::useful_tiles(h, &ctx.rules))
+            .0;
+    }
+    let now = analysis::shanten(h, &ctx.rules);
+    let near = near_kinds(h);
     let all = (1u64 << KINDS) - 1;
+    let mut fours = 0u64;
+    for (i, &c) in h.0.iter().enumerate() {
+        fours |= u64::from(c >= 4) << i;
+    }
+    let tried = near & !fours;
+    let wild = ctx.wild.map_or(usize::MAX, |w| w.index());
+    let far = (0..KINDS).find(|&i| near & (1 << i) == 0 && i != wild);
+    let far_bit = far.map_or(0, |f| 1u64 << f);
+    let after = analysis::discards::shanten_with_each(h, &ctx.rules, TileSet(tried | far_bit));
     let mut mask = 0u64;
-    let mut bits = near;
+    let mut bits = tried;
     while bits != 0 {
         let i = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        if h.0[i] >= 4 || ctx.unseen[i] == 0 {
-            continue;
-        }
-        let mut g = *h;
-        g.0[i] += 1;
-        if analysis::shanten(&g, &ctx.rules) < now {
+        if after[i] < now {
             mask |= 1 << i;
         }
     }
-    let wild = ctx.wild.map_or(usize::MAX, |w| w.index());
-    if let Some(far) = (0..KINDS).find(|&i| near & (1 << i) == 0 && i != wild) {
-        let mut g = *h;
-        g.0[far] += 1;
-        if analysis::shanten(&g, &ctx.rules) < now {
+    if let Some(far) = far {
+        if after[far] < now {
             mask |= all & !near & !(1u64 << wild.min(63));
         }
     }
@@ -262,14 +318,14 @@ impl EfficientBot {
     }
 
     /// Unseen copies of the tiles that bring a hand of `3k + 1` tiles closer under `aim`.
-    pub(crate) fn ukeire(&self, ctx: &Ctx, h: &TileCounts, aim: Aim) -> i32 {
+    pub(crate) fn ukeire(&mut self, ctx: &Ctx, h: &TileCounts, aim: Aim) -> i32 {
         let set = match aim {
-            Aim::Any => useful_mask(h, ctx),
+            Aim::Any => self.useful.useful_mask(h, ctx),
             Aim::Flush(s) => {
                 let s = usize::from(s);
                 let Some(v) = flush_view(h, s) else { return 0 };
                 let suit_mask: u64 = (0x1FF << (9 * s)) | (0x7F << 27);
-                useful_mask(&v, ctx) & suit_mask
+                self.useful.useful_mask(&v, ctx) & suit_mask
             }
             Aim::Pungs => {
                 let mut m = 0u64;

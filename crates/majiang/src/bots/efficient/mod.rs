@@ -61,6 +61,7 @@ pub(crate) use extra_winds::involves_extra_winds;
 use super::Bot;
 use crate::table::{Action, Observation, Ruleset};
 use aims::Goals;
+use evaluation::UsefulCache;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -73,6 +74,8 @@ pub struct EfficientBot {
     defence: bool,
     goals: Goals,
     rng: ChaCha8Rng,
+    /// Useful kinds of the hands met lately.
+    useful: UsefulCache,
 }
 
 impl EfficientBot {
@@ -83,6 +86,7 @@ impl EfficientBot {
             goals: Goals::of(&ruleset),
             ruleset,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            useful: UsefulCache::default(),
         }
     }
 

@@ -48,7 +48,9 @@ impl Game {
         let mut pending = 0u8;
         if self.gambit_round.is_none() && Some(t) != self.wild {
             for q in self.after(p) {
-                let o = self.claim_options(q, p, t, last_discard);
+                let may_win =
+                    self.wins_off[q.index()] & (1 << p.0) != 0 && self.may_complete_with(q, t);
+                let o = self.claim_options(q, p, t, last_discard, may_win);
                 if o.any() {
                     pending |= 1 << q.0;
                     options[q.index()] = o;
@@ -69,8 +71,16 @@ impl Game {
         }
     }
 
-    /// What `q` may claim `d`'s discard `t` for.
-    fn claim_options(&self, q: Player, d: Player, t: Tile, last_discard: bool) -> ClaimOptions {
+    /// What `q` may claim `d`'s discard `t` for (`may_win`: false when `q` may not win off `d`
+    /// now, or the screen has ruled out a win on `t`, see [`Game::may_complete_with`]).
+    fn claim_options(
+        &self,
+        q: Player,
+        d: Player,
+        t: Tile,
+        last_discard: bool,
+        may_win: bool,
+    ) -> ClaimOptions {
         let config = *self.ruleset.config();
         let h = &self.hands[q.index()];
         let n = h.count(t);
@@ -97,13 +107,7 @@ impl Game {
                 o.chows |= 4;
             }
         }
-        let seat_q = self.seat_of(q);
-        let seat_d = self.seat_of(d);
-        if self
-            .ruleset
-            .may_win_on_discard(seat_q, seat_d, self.setup.lao)
-            && self.completes(h, Some(t))
-        {
+        if may_win && self.completes(h, Some(t)) {
             let ctx = WinContext {
                 win: WinKind::Discard,
                 tile: t,
@@ -236,7 +240,7 @@ impl Game {
             });
             self.replacement(q, 1, events);
         } else {
-            self.enter_turn(q, None, TileSource::Claim, 0, false);
+            self.enter_turn(q, None, TileSource::Claim, 0, false, false);
         }
         Ok(())
     }

@@ -3,6 +3,7 @@
 use super::super::complete::Screen;
 use super::super::extra_winds::ExtraWinds;
 use super::DiscardRecord;
+use crate::analysis::HandRules;
 use crate::counts::TileCounts;
 use crate::meld::Meld;
 use crate::tile::Tile;
@@ -17,6 +18,8 @@ pub(super) struct Hand {
     pub(super) screen: Screen,
     /// Bit per kind index: the kinds held in `concealed` (the discards a turn lists).
     pub(super) held: u64,
+    /// The kinds that may complete `concealed` when added, worked out once per hand state.
+    completing: Completing,
     /// Declared melds.
     pub(super) melds: Vec<Meld>,
     /// Flowers and seasons laid out.
@@ -38,6 +41,7 @@ impl Hand {
             concealed: TileCounts::EMPTY,
             screen: Screen::default(),
             held: 0,
+            completing: Completing::default(),
             melds: Vec::with_capacity(4),
             flowers: Vec::new(),
             discards: Vec::with_capacity(32),
@@ -57,6 +61,7 @@ impl Hand {
         self.concealed.add(t);
         self.screen.update(t, before, before + 1);
         self.held |= 1 << t.index();
+        self.completing.fresh = false;
     }
 
     /// Removes `k` copies of `t` (the caller has checked that they are there; for extra winds,
@@ -73,6 +78,22 @@ impl Hand {
         if after == 0 {
             self.held &= !(1 << t.index());
         }
+        self.completing.fresh = false;
+    }
+
+    /// False when the concealed tiles with `t` added certainly are not a winning shape under
+    /// `rules` (the screen's answer, [`Screen::completing`], worked out again only after the
+    /// hand changed); true when they may be.
+    pub(super) fn may_complete_with(&mut self, t: Tile, rules: &HandRules) -> bool {
+        if t.index() >= 34 {
+            return true;
+        }
+        let c = &mut self.completing;
+        if !c.fresh {
+            c.kinds = self.screen.completing(&self.concealed, rules);
+            c.fresh = true;
+        }
+        c.kinds & (1 << t.index()) != 0
     }
 
     /// Copies of `t`'s kind held concealed (every extra wind is one kind).
@@ -124,3 +145,19 @@ impl Hand {
         v
     }
 }
+
+/// A cache of [`Screen::completing`] for one hand state. Equal to any other: it is worked out
+/// from the hand, not part of its state.
+#[derive(Debug, Clone, Copy, Default)]
+struct Completing {
+    kinds: u64,
+    fresh: bool,
+}
+
+impl PartialEq for Completing {
+    fn eq(&self, _: &Completing) -> bool {
+        true
+    }
+}
+
+impl Eq for Completing {}

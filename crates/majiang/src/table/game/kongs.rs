@@ -178,7 +178,15 @@ impl Game {
                 }
             }
         }
+        let may_win = self.may_complete_with(p, t);
         self.hands[p.index()].add(t);
-        self.enter_turn(p, Some(t), TileSource::KongReplacement, chain, false);
+        self.enter_turn(
+            p,
+            Some(t),
+            TileSource::KongReplacement,
+            chain,
+            false,
+            may_win,
+        );
     }
 }

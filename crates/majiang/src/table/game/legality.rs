@@ -249,14 +249,11 @@ impl Game {
             None => {
                 // The kinds held, from the hand's running mask: one step a kind held.
                 let mut held = h.held;
-                let mut buf = [Action::Pass; KINDS];
-                let mut k = 0;
+                out.reserve(held.count_ones() as usize);
                 while held != 0 {
-                    buf[k] = Action::Discard(TILES[held.trailing_zeros() as usize]);
-                    k += 1;
+                    out.push(Action::Discard(TILES[held.trailing_zeros() as usize]));
                     held &= held - 1;
                 }
-                out.extend_from_slice(&buf[..k]);
                 if !h.extra.is_empty() {
                     out.extend(h.extra.tiles().map(Action::Discard));
                 }

@@ -263,6 +263,9 @@ pub struct Game {
     hand_rules: HandRules,
     /// Each chair's seat wind this hand.
     seats: [Seat; MAX_PLAYERS],
+    /// Bit `d` of entry `q`: `q` may win on `d`'s discard this hand (the rule set's answer for
+    /// their seats and the lao, asked once).
+    wins_off: [u8; MAX_PLAYERS],
     wild: Option<Tile>,
     indicator: Option<Tile>,
     wall: Wall,

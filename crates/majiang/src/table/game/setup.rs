@@ -127,7 +127,8 @@ impl Game {
         let config = *ruleset.config();
         let n = ruleset.players();
         let dealer = setup.dealer.index();
-        let mut hands = vec![Hand::empty(); n];
+        // Each made anew (a clone would drop the reserved capacity).
+        let mut hands: Vec<Hand> = (0..n).map(|_| Hand::empty()).collect();
         let mut bonus: Vec<Vec<Tile>> = vec![Vec::new(); n];
         let mut last_to_dealer = None;
         let blocks = usize::from(config.hand_size) / 4;
@@ -194,9 +195,18 @@ impl Game {
         for (p, seat) in seats.iter_mut().enumerate().take(n) {
             *seat = order[(p + n - dealer) % n];
         }
+        let mut wins_off = [0u8; MAX_PLAYERS];
+        for (q, bits) in wins_off.iter_mut().enumerate().take(n) {
+            for (d, &seat) in seats.iter().enumerate().take(n) {
+                if ruleset.may_win_on_discard(seats[q], seat, setup.lao) {
+                    *bits |= 1 << d;
+                }
+            }
+        }
         let mut game = Game {
             hand_rules: ruleset.hand_rules(wild),
             seats,
+            wins_off,
             ruleset,
             n: n as u8,
             wild,
@@ -230,7 +240,7 @@ impl Game {
             }
         }
         let dealer = game.setup.dealer;
-        game.enter_turn(dealer, last_to_dealer, TileSource::Deal, 0, false);
+        game.enter_turn(dealer, last_to_dealer, TileSource::Deal, 0, false, true);
         game
     }
 

@@ -74,7 +74,9 @@ impl Game {
         Player(if q >= self.n { 0 } else { q })
     }
 
-    /// Begins `player`'s turn with `drawn` from `source` and works out once what they may do.
+    /// Begins `player`'s turn with `drawn` from `source` and works out once what they may do
+    /// (`may_win`: false when the screen has ruled out a win with `drawn`, see
+    /// [`Game::may_complete_with`]).
     pub(super) fn enter_turn(
         &mut self,
         player: Player,
@@ -82,9 +84,11 @@ impl Game {
         source: TileSource,
         kong_chain: u8,
         last_wall: bool,
+        may_win: bool,
     ) {
         let can_win = match (source, drawn) {
             (TileSource::Claim, _) | (_, None) => false,
+            _ if !may_win => false,
             (_, Some(tile)) => {
                 let ctx = WinContext {
                     win: WinKind::SelfDraw,
@@ -154,8 +158,9 @@ impl Game {
             }
         }
         let last_wall = source == TileSource::Wall && self.wall.live_remaining() == 0;
+        let may_win = self.may_complete_with(p, t);
         self.hands[p.index()].add(t);
-        self.enter_turn(p, Some(t), source, 0, last_wall);
+        self.enter_turn(p, Some(t), source, 0, last_wall, may_win);
     }
 
     /// The wall has run out: the hand ends with nobody paying.

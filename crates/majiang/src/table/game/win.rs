@@ -165,6 +165,16 @@ impl Game {
         }
     }
 
+    /// False when `q`'s concealed tiles with `t` added certainly do not complete: the hand's
+    /// screen, worked out once per hand state (at five- and six-player tables, with extra winds,
+    /// always true); true when they may, and [`Game::completes`] must say.
+    pub(super) fn may_complete_with(&mut self, q: Player, t: Tile) -> bool {
+        if self.ruleset.config().extra_winds() > 0 {
+            return true;
+        }
+        self.hands[q.index()].may_complete_with(t, &self.hand_rules)
+    }
+
     /// Whether `p`'s win as `ctx` says scores, or why not. Cold: asked only once the hand is
     /// complete, which keeps it out of the hot turn and claim code.
     #[cold]
