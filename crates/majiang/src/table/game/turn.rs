@@ -60,7 +60,7 @@ impl Game {
     }
 
     /// The other players in turn order after `p`.
-    pub(super) fn after(&self, p: Player) -> impl Iterator<Item = Player> + use<> {
+    pub(super) fn after(&self, p: Player) -> impl Iterator<Item = Player> + Clone + use<> {
         let n = self.n;
         (1..n).map(move |k| {
             let q = p.0 + k;
