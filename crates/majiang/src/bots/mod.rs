@@ -186,12 +186,17 @@ pub fn play_hand(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<HandOutco
         }
         let action = bot.act(&obs, &legal);
         events.clear();
-        game.apply_into(p, action, &mut events)
-            .map_err(|error| PlayError::Refused {
-                name: bot.name(),
-                player: p,
-                error,
-            })?;
+        // A listed action is applied without checking it again.
+        let applied = if legal.contains(&action) {
+            game.apply_legal_into(p, action, &mut events)
+        } else {
+            game.apply_into(p, action, &mut events)
+        };
+        applied.map_err(|error| PlayError::Refused {
+            name: bot.name(),
+            player: p,
+            error,
+        })?;
     }
     let outcome = game
         .outcome()

@@ -1,7 +1,7 @@
 //! What happened: every step of a hand as an event, the full truth for the log. Use
 //! [`Event::seen_by`] for what one player may see.
 
-use super::Player;
+use super::{DealtTiles, Player};
 use crate::meld::Meld;
 use crate::scoring::{PatternScore, Reason, WinKind};
 use crate::seat::Seat;
@@ -128,7 +128,7 @@ pub enum Event {
         /// Who.
         player: Player,
         /// The tiles; `None` in another player's view.
-        tiles: Option<Vec<Tile>>,
+        tiles: Option<DealtTiles>,
         /// How many.
         count: u8,
     },

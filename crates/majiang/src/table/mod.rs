@@ -72,6 +72,7 @@
 pub mod action;
 mod complete;
 pub mod config;
+mod dealt;
 mod dice;
 pub mod event;
 pub mod extra_winds;
@@ -89,6 +90,7 @@ pub mod wall;
 
 pub use action::{Action, ActionError, IllegalReason};
 pub use config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
+pub use dealt::DealtTiles;
 pub use event::{DicePurpose, Event, KongKind, PlayerPayment, PlayerScore};
 pub use extra_winds::ExtraWinds;
 pub use game::{Actors, DiscardRecord, Game, HandOutcome, HandSetup, SetupError, TileSource};

@@ -157,11 +157,10 @@ impl Game {
         answers: &[Option<Action>; MAX_PLAYERS],
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        let order: Vec<Player> = self.after(d).collect();
+        let order = self.after(d);
         let pick = |pred: &dyn Fn(&Action) -> bool| {
             order
-                .iter()
-                .copied()
+                .clone()
                 .find(|q| answers[q.index()].as_ref().is_some_and(pred))
         };
         if let Some(q) = pick(&|a| *a == Action::Win) {

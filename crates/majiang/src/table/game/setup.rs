@@ -1,12 +1,12 @@
 //! Setting up a hand: the shuffle, the dice that break the wall, the deal, the Hangzhou
 //! indicator, and flowers declared and replaced until every hand holds only playing tiles.
 
-use super::super::Player;
 use super::super::config::WildcardRule;
 use super::super::dice::roll;
 use super::super::event::{DicePurpose, Event};
 use super::super::ruleset::Ruleset;
 use super::super::wall::{Wall, WallError, full_set};
+use super::super::{DealtTiles, Player};
 use super::{Game, Hand, HandSetup, MAX_PLAYERS, Phase, SetupError, TileSource};
 use crate::seat::Seat;
 use crate::tile::Tile;
@@ -134,10 +134,11 @@ impl Game {
         let blocks = usize::from(config.hand_size) / 4;
         let rest = usize::from(config.hand_size) % 4;
         let mut give = |p: usize, count: usize, wall: &mut Wall, events: &mut Vec<Event>| {
-            let mut tiles = Vec::with_capacity(count);
+            let mut tiles = DealtTiles::new();
             for _ in 0..count {
                 let Some(t) = wall.draw() else { break };
-                tiles.push(t);
+                let held = tiles.push(t);
+                debug_assert!(held, "a deal gives at most four tiles at once");
                 if config.is_flower(t) {
                     bonus[p].push(t);
                 } else {

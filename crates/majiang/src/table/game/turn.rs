@@ -26,6 +26,29 @@ impl Game {
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         self.check(p, action)?;
+        self.apply_checked(p, action, events)
+    }
+
+    /// [`Game::apply_into`] for an action the caller took from [`Game::legal_actions_into`]
+    /// for `p` in this state, so not checked again (every listed action passes
+    /// [`Game::check`]; the engine's fuzz tests play only listed actions and assert it).
+    pub(crate) fn apply_legal_into(
+        &mut self,
+        p: Player,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
+        debug_assert_eq!(self.check(p, action), Ok(()), "a listed action");
+        self.apply_checked(p, action, events)
+    }
+
+    /// Carries out `p`'s action, already checked.
+    fn apply_checked(
+        &mut self,
+        p: Player,
+        action: Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
         match self.phase {
             Phase::Over => Err(ActionError::HandOver),
             Phase::Turn {
@@ -60,7 +83,7 @@ impl Game {
     }
 
     /// The other players in turn order after `p`.
-    pub(super) fn after(&self, p: Player) -> impl Iterator<Item = Player> + use<> {
+    pub(super) fn after(&self, p: Player) -> impl Iterator<Item = Player> + Clone + use<> {
         let n = self.n;
         (1..n).map(move |k| {
             let q = p.0 + k;
