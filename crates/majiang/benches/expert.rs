@@ -1,6 +1,6 @@
-//! The expert bot's decision time over recorded decision points of every rule set: the turns
-//! and the offers of a chow or pung (where it searches) met by four efficient bots in seeded
-//! hands. Before Criterion runs, each point is timed once for every candidate budget
+//! The expert bot's decision time over recorded decision points of every rule set (and of
+//! classic at five and six players, `classic5`, `classic6`): the turns and the offers of a chow
+//! or pung (where it searches) met by efficient bots in seeded hands. Before Criterion runs, each point is timed once for every candidate budget
 //! ([`BUDGETS`]: worlds per batch, the rest of [`Budget::DEFAULT`]) and the median, 99th
 //! percentile and worst printed (the target is ≤ 30 ms median, ≤ 200 ms p99 on one core);
 //! Criterion then times a decision per rule set at the default budget (cycling through the
@@ -66,8 +66,22 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("expert_decision");
     group.measurement_time(Duration::from_secs(5));
     group.warm_up_time(Duration::from_millis(500));
-    for name in ["hongkong", "hangzhou", "yangzhou", "classic"] {
-        let rules = Arc::new(Ruleset::from_name(name, &serde_json::Map::new()).unwrap());
+    let tables = [
+        ("hongkong", "hongkong", 4),
+        ("hangzhou", "hangzhou", 4),
+        ("yangzhou", "yangzhou", 4),
+        ("classic", "classic", 4),
+        ("classic5", "classic", 5),
+        ("classic6", "classic", 6),
+    ];
+    for (name, set, players) in tables {
+        let options = serde_json::json!({ "players": players });
+        let options = if set == "classic" {
+            options.as_object().cloned().unwrap_or_default()
+        } else {
+            serde_json::Map::new()
+        };
+        let rules = Arc::new(Ruleset::from_name(set, &options).unwrap());
         let points = points(&rules, 12);
         for rollouts in BUDGETS {
             let budget = Budget {
