@@ -18,7 +18,8 @@ pub const TIME_HELP: &str = "The time an external bot (cmd:…) has for each dec
 
 /// The `--bots` syntax, for the help of each command.
 pub const SYNTAX_HELP: &str = "An entry is a level (easy, normal, hard), a bot (random, \
-     efficient, aggressive: efficient without defence, expert) or cmd:COMMAND, a program \
+     efficient, aggressive: efficient without defence, expert), expert:N or hard:N (the expert \
+     searching N worlds per batch, 1 to 4096; plain expert is 64) or cmd:COMMAND, a program \
      speaking the bot protocol (docs/bot-protocol.md), e.g. --bots 'efficient,cmd:python3 \
      examples/bots/simple_bot.py,efficient,efficient'. The command is split into words as the \
      shell does; quote a comma that belongs to it (cmd:bot --weights 'a,b'). A bot that \
@@ -55,7 +56,7 @@ impl BotChoice {
             .map(|text| {
                 let spec = BotSpec::parse(text).map_err(|e| UsageError(format!("--bots: {e}")))?;
                 let label = match &spec {
-                    BotSpec::Named(name) if !bots::BOT_NAMES.contains(&name.as_str()) => {
+                    BotSpec::Named(name) if bots::check_name(name).is_err() => {
                         return Err(UsageError(format!(
                             "--bots: {}",
                             bots::UnknownBot(name.clone())

@@ -220,6 +220,15 @@ fn selfplay_chooses_bots_by_name() {
     assert_ne!(a, b);
     let out = run_stdin(&["replay", "-q", "-"], &b);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The expert with a budget of its own (expert:N, hard:N) plays and replays too.
+    let c = selfplay(
+        "hongkong",
+        "3",
+        &["--bots", "hard:8,expert:16,random,random", "--hands", "1"],
+        "x.jsonl",
+    );
+    let out = run_stdin(&["replay", "-q", "-"], &c);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     for bad in ["clever", "random,random"] {
         let out = run(&[
             "selfplay", "--rules", "classic", "--bots", bad, "--log", "-",
@@ -227,7 +236,7 @@ fn selfplay_chooses_bots_by_name() {
         assert_eq!(out.status.code(), Some(2), "{bad}");
         assert!(text(&out.stderr).contains("--bots"), "{bad}");
     }
-    for f in ["r.jsonl", "m.jsonl"] {
+    for f in ["r.jsonl", "m.jsonl", "x.jsonl"] {
         let _ = std::fs::remove_file(temp(f));
     }
 }

@@ -374,3 +374,89 @@ fn a_simulated_match_is_the_selfplay_match_of_its_seed() {
     }
     assert!(first_deals < 12, "player 0 sat East in every match");
 }
+
+#[test]
+fn the_expert_with_a_budget_is_named_expert_colon_n() {
+    // expert:N plays in its own seats and is paired against the default expert by that name.
+    let (_, report, _) = sim_json(
+        &[
+            "--rules",
+            "hongkong",
+            "--games",
+            "1",
+            "--seed",
+            "3",
+            "--duplicate",
+            "--threads",
+            "1",
+            "--bots",
+            "expert:8,expert,hard:8,expert",
+        ],
+        "budget.json",
+    );
+    let paired = &report["paired"];
+    let names: Vec<(&str, &str)> = paired
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["bot"].as_str().unwrap(), p["versus"].as_str().unwrap()))
+        .collect();
+    assert!(names.contains(&("expert:8", "expert")), "{paired}");
+    // expert:64 is the default expert, move for move.
+    let seats = |bots: &str, file: &str| {
+        let (_, r, _) = sim_json(
+            &[
+                "--rules",
+                "classic",
+                "--games",
+                "2",
+                "--seed",
+                "5",
+                "--threads",
+                "1",
+                "--bots",
+                bots,
+            ],
+            file,
+        );
+        r["per_seat"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["chips"].as_i64().unwrap())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        seats("expert:64,efficient,efficient,efficient", "a.json"),
+        seats("expert,efficient,efficient,efficient", "b.json")
+    );
+    // A bad number is refused with what to write instead.
+    for bad in ["expert:0", "expert:abc", "hard:", "expert:99999"] {
+        let list = format!("{bad},efficient,efficient,efficient");
+        let (code, _, err) = majiang(&[
+            "sim", "--rules", "hongkong", "--games", "1", "--bots", &list,
+        ]);
+        assert_eq!(code, 2, "{bad}");
+        assert!(
+            err.contains("bad search budget") && err.contains(bad),
+            "{err}"
+        );
+        assert!(err.contains("from 1 to 4096"), "{err}");
+    }
+    let (code, _, err) = majiang(&[
+        "sim",
+        "--rules",
+        "hongkong",
+        "--games",
+        "1",
+        "--bots",
+        "efficient:64",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown bot \"efficient:64\""), "{err}");
+    // The help says how to name one.
+    for command in ["sim", "selfplay", "play"] {
+        let (_, help, _) = majiang(&[command, "--help"]);
+        assert!(help.contains("expert:N"), "{command}: {help}");
+    }
+}

@@ -177,7 +177,7 @@ impl RoomConfig {
         }
         for (i, s) in self.seats.iter().enumerate() {
             if let Some(k) = &s.bot_kind
-                && !majiang::bots::BOT_NAMES.contains(&k.as_str())
+                && majiang::bots::check_name(k).is_err()
                 && !crate::external_bots::is_allowed(k)
             {
                 let external = crate::external_bots::kinds();

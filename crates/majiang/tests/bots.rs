@@ -634,3 +634,71 @@ fn the_expert_turns_down_an_early_hangzhou_win_for_bao_tou() {
     let bao = total(&play(Box::new(bots::ExpertBot::new(rules.clone(), 0))));
     assert_eq!(bao, 2 * now, "Bao Tou doubles the win turned down");
 }
+
+/// Whether extra winds (five- and six-player classic) are anywhere the seat can see.
+fn extra_winds_in_sight(obs: &Observation) -> bool {
+    !obs.extra_winds.is_empty()
+        || obs.table.iter().any(|h| {
+            h.melds.iter().any(|m| m.tile.is_bonus())
+                || h.discards.iter().any(|d| d.tile.is_bonus())
+        })
+}
+
+/// Plays with the expert and counts, at decisions with extra winds in sight, those where its
+/// search overruled the efficient bot's choice (the evaluation's default).
+struct Overrules(bots::ExpertBot, Arc<std::sync::Mutex<(usize, usize)>>);
+
+impl Bot for Overrules {
+    fn name(&self) -> &'static str {
+        "expert"
+    }
+    fn act(&mut self, obs: &Observation, legal: &[Action]) -> Action {
+        let e = self.0.evaluate(obs, legal, bots::expert::Scope::Play);
+        assert!(
+            legal.contains(&e.choice),
+            "{} is not in {legal:?}",
+            e.choice
+        );
+        assert_eq!(
+            e.choice,
+            self.0.act(obs, legal),
+            "evaluate plays as act does"
+        );
+        if legal.len() > 1 && extra_winds_in_sight(obs) {
+            let mut n = self.1.lock().unwrap();
+            n.0 += 1;
+            n.1 += usize::from(e.choice != e.default);
+        }
+        e.choice
+    }
+}
+
+#[test]
+fn the_expert_searches_at_five_and_six_players_with_extra_winds_in_play() {
+    for players in [5u8, 6] {
+        let rules = ruleset("classic", json!({ "players": players }));
+        let n = rules.players();
+        let counts = Arc::new(std::sync::Mutex::new((0usize, 0usize)));
+        for i in 0..6u32 {
+            let (mut game, _) =
+                Game::new(rules.clone(), setup(i, n, 1, 90 + u64::from(i))).unwrap();
+            let mut bots: Vec<Box<dyn Bot>> = (0..n)
+                .map(|k| {
+                    let bot = bots::ExpertBot::new(rules.clone(), u64::from(i) * 8 + k as u64);
+                    Box::new(Overrules(bot, counts.clone())) as Box<dyn Bot>
+                })
+                .collect();
+            let outcome = play_hand(&mut game, &mut bots)
+                .unwrap_or_else(|e| panic!("{players} players: {e}"));
+            assert_eq!(outcome.payments(n).iter().sum::<i64>(), 0);
+        }
+        let (decisions, overruled) = *counts.lock().unwrap();
+        assert!(decisions > 50, "{players} players: {decisions} decisions");
+        // Before, every one of these was the efficient bot's: now the search overrules it.
+        assert!(
+            overruled > 0,
+            "{players} players: the expert never overruled the efficient bot with extra winds \
+             in sight ({decisions} decisions)"
+        );
+    }
+}

@@ -76,9 +76,8 @@ pub struct Args {
 /// The `--bots` help, listing every bot the library knows (the list the error quotes).
 fn bots_help() -> String {
     format!(
-        "The bots' policy: a level or a bot by name ({}). At classic's five- and six-player \
-         tables `hard` (the expert) leaves every decision about the extra winds to the `normal` \
-         bot's play",
+        "The bots' policy: a level or a bot by name ({}), or expert:N (the expert searching N \
+         worlds per batch)",
         majiang::bots::BOT_NAMES.join(", ")
     )
 }
@@ -91,18 +90,6 @@ fn bots_long_help() -> String {
         bots_help(),
         crate::bot_choice::SYNTAX_HELP
     )
-}
-
-/// What to tell the user when `bots` includes the expert (`hard`) at a table with extra winds:
-/// there it does not search the extra winds' decisions but plays them as the `normal` bot does.
-pub fn expert_note(ruleset: &Ruleset, bots: &[&str]) -> Option<String> {
-    let expert = bots.iter().any(|b| matches!(*b, "hard" | "expert"));
-    (expert && ruleset.config().extra_winds() > 0).then(|| {
-        format!(
-            "Note: at {} players the hard bot plays the extra winds as the normal bot does.",
-            ruleset.players()
-        )
-    })
 }
 
 /// What `play` prints when the player leaves: the standings, the hands played and the seed,

@@ -110,12 +110,65 @@ pub struct UnknownBot(pub String);
 
 impl std::fmt::Display for UnknownBot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some((bot, _)) = with_budget(&self.0) {
+            return write!(
+                f,
+                "bad search budget in {:?}: write {bot}:N, N the worlds per batch of the \
+                 search, a whole number from 1 to {MAX_ROLLOUTS} (plain {bot} is {})",
+                self.0,
+                Budget::DEFAULT.rollouts
+            );
+        }
         write!(
             f,
-            "unknown bot {:?} (known bots: {})",
+            "unknown bot {:?} (known bots: {}; the expert with another search budget: \
+             expert:N or hard:N)",
             self.0,
             BOT_NAMES.join(", ")
         )
+    }
+}
+
+/// The most worlds per batch `expert:N` accepts.
+pub const MAX_ROLLOUTS: u32 = 4096;
+
+/// `expert:N` or `hard:N` split into the bot and the text after the colon.
+fn with_budget(name: &str) -> Option<(&str, &str)> {
+    let (bot, n) = name.split_once(':')?;
+    matches!(bot, "expert" | "hard").then_some((bot, n))
+}
+
+/// The budget `expert:N` / `hard:N` names: [`Budget::DEFAULT`] with `N` rollouts per batch.
+/// `None` for another name; `Some(Err)` for a bad number.
+fn budget_of(name: &str) -> Option<Result<Budget, UnknownBot>> {
+    let (_, n) = with_budget(name)?;
+    Some(match n.parse::<u32>() {
+        Ok(r) if (1..=MAX_ROLLOUTS).contains(&r) => Ok(Budget {
+            rollouts: r,
+            ..Budget::DEFAULT
+        }),
+        _ => Err(UnknownBot(name.to_string())),
+    })
+}
+
+/// Checks a name [`by_name`] would accept, without making the bot: one of [`BOT_NAMES`], or
+/// `expert:N` / `hard:N` (the expert with `N` worlds per batch of its search, 1 to
+/// [`MAX_ROLLOUTS`]; the other fields of its [`Budget`] as in [`Budget::DEFAULT`]).
+///
+/// ```
+/// use majiang::bots;
+/// assert!(bots::check_name("hard").is_ok());
+/// assert!(bots::check_name("expert:256").is_ok());
+/// let bad = bots::check_name("expert:lots").unwrap_err();
+/// assert!(bad.to_string().contains("bad search budget"));
+/// assert!(bots::check_name("expert:0").is_err());
+/// assert!(bots::check_name("grandmaster").is_err());
+/// ```
+pub fn check_name(name: &str) -> Result<(), UnknownBot> {
+    match budget_of(name) {
+        Some(budget) => budget.map(|_| ()),
+        None if BOT_NAMES.contains(&name) => Ok(()),
+        None => Err(UnknownBot(name.to_string())),
     }
 }
 
@@ -123,8 +176,13 @@ impl std::error::Error for UnknownBot {}
 
 /// A bot by name for a table under `ruleset`, seeded with `seed`: a difficulty level (`easy`,
 /// `normal`, `hard`) or a bot's own name (`random`; `efficient`; `aggressive`, the efficient
-/// bot without defence; `expert`).
+/// bot without defence; `expert`), or `expert:N` / `hard:N`, the expert searching `N` worlds
+/// per batch instead of [`Budget::DEFAULT`]'s (see [`check_name`]).
 pub fn by_name(name: &str, ruleset: &Arc<Ruleset>, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
+    if let Some(budget) = budget_of(name) {
+        let bot = ExpertBot::new(ruleset.clone(), seed).with_budget(budget?);
+        return Ok(Box::new(bot));
+    }
     let name = LEVELS
         .iter()
         .find(|(level, _)| *level == name)

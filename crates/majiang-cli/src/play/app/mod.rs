@@ -266,12 +266,6 @@ impl App {
             last_turn_drawn: None,
             hints: None,
         };
-        let labels = choice.labels();
-        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-        if let Some(note) = super::expert_note(&ruleset, &labels) {
-            app.push_message(note.clone());
-            app.notice = Some(note);
-        }
         app.hand_started(opening.deal);
         Ok(app)
     }

@@ -19,6 +19,22 @@ pub(crate) fn involves_extra_winds(obs: &Observation, legal: &[Action]) -> bool 
         })
 }
 
+/// The table as the ordinary decision sees it, without extra winds: the seat's own, and every
+/// meld and discard of them, are set aside (a set of them is already complete; they never help
+/// a suit). The expert's planner sees the same view.
+pub(crate) fn clean_view(obs: &Observation) -> Observation {
+    let mut clean = obs.clone();
+    clean.extra_winds.clear();
+    for h in &mut clean.table {
+        h.melds.retain(|m| !m.tile.is_bonus());
+        h.discards.retain(|d| !d.tile.is_bonus());
+    }
+    if clean.last_discard.is_some_and(|(_, t)| t.is_bonus()) {
+        clean.last_discard = None;
+    }
+    clean
+}
+
 /// The tile an action names, if it names one.
 pub(crate) fn action_tile(a: &Action) -> Option<Tile> {
     match *a {
@@ -62,17 +78,7 @@ impl EfficientBot {
             .copied()
             .filter(|a| !action_tile(a).is_some_and(Tile::is_bonus))
             .collect();
-        // The ordinary decision sees the table without extra winds: their melds and discards
-        // are set aside (a set of them is already complete; they never help a suit).
-        let mut clean = obs.clone();
-        clean.extra_winds.clear();
-        for h in &mut clean.table {
-            h.melds.retain(|m| !m.tile.is_bonus());
-            h.discards.retain(|d| !d.tile.is_bonus());
-        }
-        if clean.last_discard.is_some_and(|(_, t)| t.is_bonus()) {
-            clean.last_discard = None;
-        }
+        let clean = clean_view(obs);
         match ordinary.len() {
             0 => legal[0],
             1 => ordinary[0],

@@ -56,7 +56,7 @@ mod planner;
 pub(crate) use evaluation::connectivity;
 pub(crate) use planner::Planner;
 
-pub(crate) use extra_winds::involves_extra_winds;
+pub(crate) use extra_winds::{action_tile, clean_view, involves_extra_winds};
 
 use super::Bot;
 use crate::table::{Action, Observation, Ruleset};

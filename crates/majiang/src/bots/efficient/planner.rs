@@ -18,10 +18,15 @@ pub(crate) struct Planner {
 }
 
 impl Planner {
-    /// The planner for the seat `obs` describes, under `ruleset`.
+    /// The planner for the seat `obs` describes, under `ruleset`. At a table with extra winds
+    /// it plans on the view the efficient bot's ordinary decisions see (`clean_view`).
     pub(crate) fn new(ruleset: Arc<Ruleset>, obs: &Observation) -> Planner {
         let bot = EfficientBot::new(ruleset, 0).without_defence();
-        let ctx = bot.context(obs, false);
+        let ctx = if super::involves_extra_winds(obs, &[]) {
+            bot.context(&super::clean_view(obs), false)
+        } else {
+            bot.context(obs, false)
+        };
         Planner { bot, ctx }
     }
 

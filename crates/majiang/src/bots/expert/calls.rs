@@ -95,7 +95,7 @@ pub(crate) fn search(
     let (from, tile) = obs.on_offer?;
     let from = from.index();
     if tile.index() >= crate::tile::KINDS {
-        // Five- and six-player classic's extra winds are the efficient bot's.
+        // An extra wind on offer (five- and six-player classic) is the efficient bot's.
         return None;
     }
     if !matches!(default, Action::Pass | Action::Pung | Action::Chow { .. }) {

@@ -36,8 +36,14 @@
 //! doubles the whole hand: playouts run to the end of the wall and a one-suit candidate joins
 //! the discards when the hand is nearly one suit (`one_suit.rs`).
 //!
+//! At classic's five- and six-player tables, with extra winds in play, the same searches run on
+//! the table as the efficient bot's ordinary decisions see it (the extra winds set aside), in
+//! worlds whose wall and hidden hands hold the unseen extra winds too; a decision about an
+//! extra wind (pung, kong or pass one on offer, throw a lone one), or one while the bot holds a
+//! lone extra wind or a pair of them, is the efficient bot's rule.
+//!
 //! Every other decision (wins, which are always taken unless Bao Tou says otherwise, kongs,
-//! the Fortune Gambit, five- and six-player classic's extra winds) is the efficient bot's.
+//! the Fortune Gambit) is the efficient bot's.
 //!
 //! [`ExpertBot::evaluate`] returns what the search found as an [`Evaluation`]: the choice, the
 //! efficient default and each candidate's mean payment with its standard error ([`Bot::act`]
@@ -62,7 +68,7 @@ mod world;
 
 pub use evaluation::{DecisionKind, Estimate, Evaluation, Scope, Valued};
 
-use super::efficient::{Planner, involves_extra_winds};
+use super::efficient::{Planner, action_tile, involves_extra_winds};
 use super::{Bot, EfficientBot};
 use crate::table::{Action, Observation, Ruleset};
 use crate::tile::Tile;
@@ -297,6 +303,19 @@ fn settles_every_hand(ruleset: &Ruleset) -> bool {
     ruleset.set().aims().losers_settle
 }
 
+/// Whether a decision at a five- or six-player classic table with extra winds in play is
+/// searched, given the efficient bot's answer `default` to it: not when it is about an extra
+/// wind (one on offer, or `default` names one: a pung or kong of them, a lone one thrown), nor
+/// while the seat holds extra winds that are not whole pungs (a lone one or a pair shapes the
+/// hand outside the 34-kind counts the search plays with). Every other decision is searched on
+/// the table as the efficient bot's ordinary decisions see it (`efficient::clean_view`: the
+/// planner's view), in worlds that deal the unseen extra winds too (`world.rs`).
+fn searched_with_extra_winds(obs: &Observation, default: Action) -> bool {
+    obs.extra_winds.len() % 3 == 0
+        && !obs.on_offer.is_some_and(|(_, t)| t.is_bonus())
+        && !action_tile(&default).is_some_and(Tile::is_bonus)
+}
+
 /// How many standard errors of the paired difference a candidate must beat the efficient
 /// bot's choice by (the best of several noisy means is biased upwards: measured, one standard
 /// error overruled the efficient bot too often and lost).
@@ -432,8 +451,10 @@ impl ExpertBot {
                 return (default, values);
             }
         }
-        let extra_winds = involves_extra_winds(obs, legal);
-        if obs.turn != Some(obs.player) && !extra_winds {
+        if involves_extra_winds(obs, legal) && !searched_with_extra_winds(obs, default) {
+            return (default, Vec::new());
+        }
+        if obs.turn != Some(obs.player) {
             let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xca11);
             let b = self.budget;
             if let Some(found) = calls::search(
@@ -464,7 +485,7 @@ impl ExpertBot {
             return (default, Vec::new());
         };
         let my_turn = obs.turn == Some(obs.player);
-        if !my_turn || Some(t) == obs.wildcard || extra_winds {
+        if !my_turn || Some(t) == obs.wildcard {
             return (default, Vec::new());
         }
         let (choice, values) = self.search_discard(obs, legal, t, seed, scope);

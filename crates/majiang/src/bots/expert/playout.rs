@@ -11,6 +11,11 @@
 //! Hangzhou's 三摊承包): there an opponent for whom the viewer's discard would be that meld
 //! claims it when the world gives them the tiles (`fed_claim`), once a playout. The playout
 //! stops at the end of the wall or after `horizon` draws of the viewer (worth nothing then).
+//!
+//! At five- and six-player classic tables the playouts see the table as the efficient bot's
+//! ordinary decisions do, with extra winds set aside: an extra wind drawn from the wall is a
+//! dead draw (thrown at once, by the viewer too, nobody winning on it), and the extra winds a
+//! winner or a loser holds concealed are scored as the rule set scores them.
 
 use super::world::World;
 use crate::analysis::{self, HandRules};
@@ -21,7 +26,7 @@ use crate::rules::registry::FedThirdMeld;
 use crate::scoring::{Circumstances, OtherHand, WinKind, WinSituation};
 use crate::seat::Seat;
 use crate::table::{Observation, Ruleset};
-use crate::tile::Tile;
+use crate::tile::{KINDS, Tile};
 use std::collections::BTreeMap;
 
 /// What a playout needs besides the world: the rules, the viewer's observation and planner.
@@ -90,6 +95,17 @@ impl Table<'_> {
         let me = self.obs.player.index();
         let mut turn = first % n;
         for (i, &t) in world.wall.iter().enumerate().skip(start) {
+            if t.is_bonus() {
+                // An extra wind: thrown as drawn.
+                if turn == me {
+                    draws += 1;
+                    if draws >= self.horizon {
+                        return 0;
+                    }
+                }
+                turn = (turn + 1) % n;
+                continue;
+            }
             if turn == me {
                 mine.add(t);
                 if analysis::is_win(&mine, &self.rules) {
@@ -252,6 +268,7 @@ impl Table<'_> {
             hands,
             wall: world.wall.clone(),
             claim: Some((q, meld)),
+            extra: world.extra.clone(),
         };
         Some((fed, (q + 1) % n))
     }
@@ -326,6 +343,18 @@ impl Table<'_> {
             }
             melds
         };
+        // Flowers laid out, and the extra winds held concealed (scored as the engine passes
+        // them: in `flowers`).
+        let flowers_of = |p: usize| {
+            let mut flowers = obs.table[p].flowers.clone();
+            if p == me {
+                flowers.extend(&obs.extra_winds);
+            } else {
+                let held = world.extra.get(p).copied().unwrap_or(0);
+                flowers.extend((0..held).filter_map(|i| Tile::from_index(KINDS + usize::from(i))));
+            }
+            flowers
+        };
         let n = hands.len();
         let mut others = BTreeMap::new();
         for k in 1..n {
@@ -336,7 +365,7 @@ impl Table<'_> {
                 OtherHand {
                     concealed: hand_of(q),
                     melds: melds_of(q),
-                    flowers: public.flowers.clone(),
+                    flowers: flowers_of(q),
                 },
             );
         }
@@ -355,7 +384,7 @@ impl Table<'_> {
             seat: public.seat,
             dealer: Seat::East,
             prevailing_wind: obs.prevailing_wind,
-            flowers: public.flowers.clone(),
+            flowers: flowers_of(winner),
             circumstances: Circumstances::default(),
             kong_chain: 0,
             gambits: if self_draw { public.gambit_run } else { 0 },
@@ -412,6 +441,7 @@ mod tests {
             hands: vec![counts("123m789m456p1z1z2z3z"), counts(theirs), junk, junk],
             wall: vec![t("9m"), t("9p"), t("4z"), t("8s"), t("5z"), t("6z")],
             claim: None,
+            extra: vec![0; 4],
         }
     }
 

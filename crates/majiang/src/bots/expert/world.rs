@@ -8,6 +8,13 @@
 //! number suit (with honours) when their melds or the rule set's minimum fan point to one, and
 //! never waiting on a kind they have discarded themselves. What is left, shuffled, is the live
 //! wall.
+//!
+//! At five- and six-player classic tables the unseen tiles include the extra winds nobody has
+//! shown (the table's 4 or 8 less the viewer's, the melded and the discarded ones): a random
+//! hand and the wall are dealt from all unseen tiles alike, so the wall is as long as the
+//! observation says and holds its share of extra winds (a dead draw in a playout), and an
+//! opponent's concealed count includes the extra winds they hold ([`World::extra`]; a ready hand
+//! is dealt none).
 
 use crate::counts::TileCounts;
 use crate::meld::Meld;
@@ -26,6 +33,9 @@ pub(crate) struct World {
     /// A meld a playout gave an opponent off the viewer's discard (chair and meld), beside
     /// the melds the observation shows.
     pub(crate) claim: Option<(usize, Meld)>,
+    /// Extra winds each opponent holds concealed beside `hands` (five- and six-player classic;
+    /// the viewer's are in its observation).
+    pub(crate) extra: Vec<u8>,
 }
 
 impl World {
@@ -35,6 +45,7 @@ impl World {
             hands: vec![TileCounts::EMPTY; players],
             wall: Vec::new(),
             claim: None,
+            extra: vec![0; players],
         }
     }
 }
@@ -79,21 +90,54 @@ pub(crate) fn meld_counts(m: &Meld) -> Vec<(usize, u8)> {
     }
 }
 
-/// A pool of tiles to deal from, by kind.
-struct Pool([u8; KINDS]);
+/// The extra winds (five- and six-player classic) the viewer of `obs` has not seen: the
+/// table's less its own, every extra-wind meld's and every unclaimed extra-wind discard.
+pub(crate) fn hidden_extra_winds(ruleset: &Ruleset, obs: &Observation) -> u8 {
+    let total = usize::from(ruleset.config().extra_winds());
+    if total == 0 {
+        return 0;
+    }
+    let mut seen = obs.extra_winds.len();
+    for h in &obs.table {
+        for m in h.melds.iter().filter(|m| m.tile.is_bonus()) {
+            seen += m.kind.size();
+        }
+        seen += h
+            .discards
+            .iter()
+            .filter(|d| !d.claimed && d.tile.is_bonus())
+            .count();
+    }
+    total.saturating_sub(seen) as u8
+}
+
+/// A pool of tiles to deal from, by kind, and the unseen extra winds (any one stands for all:
+/// at a table they are one kind).
+struct Pool([u8; KINDS], u8);
+
+/// The tile an extra wind is dealt as.
+fn extra_wind() -> Option<Tile> {
+    Tile::from_index(KINDS)
+}
 
 impl Pool {
     fn total(&self) -> u32 {
-        self.0.iter().map(|&c| u32::from(c)).sum()
+        self.0.iter().map(|&c| u32::from(c)).sum::<u32>() + u32::from(self.1)
     }
 
-    /// A random tile, each copy equally likely (kinds in `allowed` only, when given).
+    /// A random tile, each copy equally likely (kinds in `allowed` only, when given: then
+    /// never an extra wind).
     fn draw(&mut self, rng: &mut ChaCha8Rng, allowed: Option<&[bool; KINDS]>) -> Option<Tile> {
         let weight = |i: usize| match allowed {
             Some(a) if !a[i] => 0,
             _ => u32::from(self.0[i]),
         };
-        let total: u32 = (0..KINDS).map(weight).sum();
+        let extra = if allowed.is_some() {
+            0
+        } else {
+            u32::from(self.1)
+        };
+        let total: u32 = (0..KINDS).map(weight).sum::<u32>() + extra;
         if total == 0 {
             return None;
         }
@@ -106,7 +150,12 @@ impl Pool {
             }
             r -= w;
         }
-        None
+        // The last `extra` of the range: an extra wind.
+        if self.1 == 0 {
+            return None;
+        }
+        self.1 -= 1;
+        extra_wind()
     }
 
     /// Takes `need` (index, count) from the pool if all are there.
@@ -143,9 +192,10 @@ pub(crate) fn sample(
     accept: impl Fn(usize, &TileCounts) -> bool,
 ) -> World {
     let aims = ruleset.set().aims();
-    let mut pool = Pool(unseen(obs));
+    let mut pool = Pool(unseen(obs), hidden_extra_winds(ruleset, obs));
     let me = obs.player.index();
     let mut hands = vec![TileCounts::EMPTY; obs.table.len()];
+    let mut extra = vec![0u8; obs.table.len()];
     if let Some(h) = hands.get_mut(me) {
         *h = obs.concealed;
     }
@@ -178,8 +228,10 @@ pub(crate) fn sample(
         let hand = hand.unwrap_or_else(|| {
             let mut h = TileCounts::EMPTY;
             for _ in 0..size {
-                if let Some(t) = pool.draw(rng, None) {
-                    h.add(t);
+                match pool.draw(rng, None) {
+                    Some(t) if t.is_bonus() => extra[q] += 1,
+                    Some(t) => h.add(t),
+                    None => {}
                 }
             }
             h
@@ -195,6 +247,7 @@ pub(crate) fn sample(
         hands,
         wall,
         claim: None,
+        extra,
     }
 }
 
@@ -335,4 +388,68 @@ fn ready_hand(
         }
     }
     Some(hand)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::{Bot, EfficientBot};
+    use crate::table::{Game, HandSetup, Player};
+    use rand::SeedableRng;
+    use std::sync::Arc;
+
+    /// At five and six players the unseen extra winds are what the engine really hides from
+    /// the seat (the others' concealed ones and the wall's), and a world deals them: every
+    /// opponent gets as many tiles as they hold, the wall is as long as the observation says.
+    #[test]
+    fn worlds_deal_the_unseen_extra_winds_and_the_whole_live_wall() {
+        for players in [5u8, 6] {
+            let options = serde_json::json!({ "players": players });
+            let rules =
+                Arc::new(Ruleset::from_name("classic", options.as_object().unwrap()).unwrap());
+            let n = usize::from(players);
+            let mut checked = 0;
+            let mut dealt_extra = 0u32;
+            for seed in 0..6u64 {
+                let (mut game, _) = Game::new(rules.clone(), HandSetup::new(seed)).unwrap();
+                let mut bots: Vec<EfficientBot> = (0..n)
+                    .map(|k| EfficientBot::new(rules.clone(), k as u64))
+                    .collect();
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                while let Some(p) = game.to_act().next() {
+                    let obs = game.observation(p);
+                    let truth: usize = (0..n)
+                        .filter(|&q| q != p.index())
+                        .map(|q| usize::from(game.extra_winds(Player(q as u8)).len()))
+                        .sum::<usize>()
+                        + game
+                            .wall()
+                            .remaining_tiles()
+                            .iter()
+                            .filter(|t| t.is_bonus())
+                            .count();
+                    assert_eq!(usize::from(hidden_extra_winds(&rules, &obs)), truth);
+                    let w = sample(&rules, &obs, &mut rng, |_, _| true);
+                    assert_eq!(w.wall.len(), obs.live_wall, "{players} players");
+                    for (q, public) in obs.table.iter().enumerate() {
+                        if q != p.index() {
+                            let held = w.hands[q].len() + usize::from(w.extra[q]);
+                            assert_eq!(held, usize::from(public.concealed_count));
+                        }
+                    }
+                    let in_world = w.extra.iter().map(|&e| u32::from(e)).sum::<u32>()
+                        + w.wall.iter().filter(|t| t.is_bonus()).count() as u32;
+                    assert!(in_world <= u32::from(hidden_extra_winds(&rules, &obs)));
+                    dealt_extra += in_world;
+                    checked += 1;
+                    let a = bots[p.index()].act(&obs, &obs.legal_actions);
+                    game.apply(p, a).unwrap();
+                }
+            }
+            assert!(
+                checked > 100 && dealt_extra > 0,
+                "{players}: {checked} decisions"
+            );
+        }
+    }
 }
