@@ -52,7 +52,7 @@ struct Waiting {
     out: mpsc::Sender<Arc<str>>,
 }
 
-/// What [`HintQueue::push`] did with a job.
+/// What the queue did with a job it was given (`HintQueue::push`, for the room).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Queued {
     /// It waits at the back of the queue (or is being worked out already).
