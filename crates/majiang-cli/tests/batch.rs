@@ -1,7 +1,7 @@
 //! Many hands in one call, through the real binary: `majiang analyze --batch` and
 //! `majiang score --json` with JSON lines.
 
-mod common;
+use crate::common;
 
 use common::majiang;
 use serde_json::{Value, json};

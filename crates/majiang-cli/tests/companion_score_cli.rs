@@ -2,7 +2,7 @@
 //! every hand-worked case of the library byte for byte alike, and refuse the same malformed
 //! request with the same message (a 400 there, exit status 2 here).
 
-mod common;
+use crate::common;
 
 use common::{cases, score_json};
 use serde_json::json;

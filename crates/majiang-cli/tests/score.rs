@@ -2,7 +2,7 @@
 //! real binary, malformed requests (exit 2, a message naming what is wrong, nothing on standard
 //! output), and the human-readable table of one worked hand.
 
-mod common;
+use crate::common;
 use common::majiang;
 
 /// What one rule set's scoring is checked with.

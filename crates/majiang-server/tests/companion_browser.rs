@@ -8,8 +8,8 @@
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (as `e2e_browser.rs`: when they are
 //! missing and cannot be installed, the test says so loudly and passes without running).
 
+use crate::common;
 use majiang_testkit::browser;
-mod common;
 
 use browser::{Browser, err, save_screenshot, set_viewport};
 use fantoccini::{Client, Locator};

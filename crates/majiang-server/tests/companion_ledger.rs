@@ -3,7 +3,7 @@
 //! the match end, undo, the CSV and JSON exports, refusals with the field at fault, and a
 //! ledger still there after the server restarts on its database.
 
-mod common;
+use crate::common;
 
 use common::http;
 use majiang_server::App;

@@ -4,7 +4,7 @@
 //! binary beside the endpoint) and agrees with the answer worked by hand. Requests that cannot
 //! be read get a 400 naming the field at fault.
 
-mod common;
+use crate::common;
 
 use majiang_testkit::cases;
 

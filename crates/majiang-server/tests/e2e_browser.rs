@@ -9,8 +9,8 @@
 //! `scripts/install-browser.sh` (apt-get) first; if that cannot install them (no root, no
 //! network) the test says so loudly and passes without running.
 
+use crate::common;
 use majiang_testkit::browser;
-mod common;
 
 use browser::{Browser, SIZES, save_screenshot, set_viewport, switch_language};
 use fantoccini::Locator;

@@ -4,8 +4,8 @@
 //! to `target/e2e-screenshots/cluster-*.png`. Skips loudly without Chromium and chromedriver
 //! (`scripts/install-browser.sh`).
 
+use crate::common;
 use majiang_testkit::browser;
-mod common;
 
 use browser::{Browser, SIZES, save_screenshot, set_viewport};
 use majiang_server::cluster::Node;

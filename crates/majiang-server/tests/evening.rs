@@ -2,7 +2,7 @@
 //! and claim timers, the bot standing in for a person who is away, starting a room of several
 //! people, and the history a reconnecting client gets. Real WebSocket clients throughout.
 
-mod common;
+use crate::common;
 
 use common::{Client, assert_private, chair, config, play_to_the_end, start_server, status};
 use majiang::table::game::HandOutcome;

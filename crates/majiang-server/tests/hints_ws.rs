@@ -6,7 +6,7 @@
 //! refused with a keyed message and no hint ever comes. The setting is in everyone's `welcome`
 //! and in the room's summary (`GET /api/rooms/ID`).
 
-mod common;
+use crate::common;
 
 use common::{Client, chair, config, play_to_the_end, start_server, status};
 use majiang::review::suggest;

@@ -1,7 +1,7 @@
 //! The HTTP side: the embedded UI, tile pictures, room creation and its refusals, and logs that
 //! stay secret until the match is over.
 
-mod common;
+use crate::common;
 
 use common::http;
 use serde_json::Value;

@@ -12,8 +12,8 @@
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (see `majiang_testkit::browser`).
 
+use crate::common;
 use majiang_testkit::browser;
-mod common;
 
 use browser::{Browser, click, err, save_screenshot, text_of, wait_for};
 use fantoccini::{Client, Locator};

@@ -5,7 +5,7 @@
 //! soak test creates and finishes far more rooms than the cap and checks the rooms in memory
 //! and the process's RSS stay flat.
 
-mod common;
+use crate::common;
 
 use common::http;
 use futures_util::{SinkExt, StreamExt};

@@ -3,7 +3,7 @@
 //! failover.rs` runs across processes): the lobby lists the other node's rooms, requests for
 //! them are redirected, WebSocket clients are sent there.
 
-mod common;
+use crate::common;
 
 use common::Client;
 use majiang_server::cluster::Node;

@@ -1,7 +1,7 @@
 //! `GET /api/rooms/{id}/review`: the expert's review of a seat of a finished match, the same
 //! document the library (and `majiang review --json`) makes from the match's log.
 
-mod common;
+use crate::common;
 
 use common::http;
 use majiang::bots::expert::Budget;

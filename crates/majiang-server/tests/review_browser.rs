@@ -9,8 +9,8 @@
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (see `majiang_testkit::browser`).
 
+use crate::common;
 use majiang_testkit::browser;
-mod common;
 
 use browser::{
     Browser, SIZES, click, err, save_screenshot, screenshot_dir, set_viewport, text_of, wait_for,

@@ -2,7 +2,7 @@
 //! English: a refused house rule, a bad seat count, an unknown room, an unknown ledger, a
 //! scoring request that is no win, and the replay of an unfinished match.
 
-mod common;
+use crate::common;
 
 use majiang_testkit::net::http;
 use serde_json::{Value, json};

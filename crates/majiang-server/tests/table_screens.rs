@@ -14,8 +14,8 @@
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (see `support/browser.rs`).
 
+use crate::common;
 use majiang_testkit::browser;
-mod common;
 
 use browser::{Browser, SIZES, err, save_screenshot, set_viewport};
 use fantoccini::{Client, Locator};

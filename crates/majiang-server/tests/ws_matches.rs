@@ -2,7 +2,7 @@
 //! server's bots; every message to a seat is checked for other seats' concealed tiles and the
 //! wall; bad messages are refused and change nothing.
 
-mod common;
+use crate::common;
 
 use common::{
     Client, assert_private, chair, config, legal, play_to_the_end, play_with_bot, rate_limited,

@@ -43,3 +43,27 @@ pub fn require(what: &str, how: &str) {
     }
     eprintln!("\n!!!!!!!! SKIPPED: {what} is missing ({how}) !!!!!!!!\n");
 }
+
+/// Checks that every `.rs` file in `tests_dir` (a crate's `tests/` folder, whose one test
+/// binary is `tests/main.rs` under `autotests = false`) is declared as `mod NAME;` in
+/// `main_rs`, the text of that `main.rs`: a file nobody declares would never be built or run.
+/// Panics naming the first file left out.
+pub fn assert_every_test_file_declared(tests_dir: &std::path::Path, main_rs: &str) {
+    let declared: Vec<&str> = main_rs
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("mod ")?.strip_suffix(';'))
+        .collect();
+    let entries = std::fs::read_dir(tests_dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", tests_dir.display()));
+    for entry in entries {
+        let name = entry.expect("a directory entry").file_name();
+        let name = name.to_string_lossy();
+        if let Some(module) = name.strip_suffix(".rs") {
+            assert!(
+                module == "main" || declared.contains(&module),
+                "{}/{name} is not declared in main.rs: its tests would never run",
+                tests_dir.display()
+            );
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! The server's integration tests, one test binary (one build and link instead of one per
+//! file, each linking the server's dependencies: CI's time). Each file of this folder is a
+//! module here; `every_file_is_a_module` keeps a new file from being left out silently
+//! (`autotests = false` in Cargo.toml).
+
+mod common;
+
+mod companion_browser;
+mod companion_ledger;
+mod companion_score;
+mod e2e_browser;
+mod e2e_cluster;
+mod evening;
+mod hints_ws;
+mod http_api;
+mod i18n_catalogues;
+mod invite_cue_browser;
+mod limits;
+mod operations;
+mod review_api;
+mod review_browser;
+mod said_keys;
+mod store_suite;
+mod table_screens;
+mod words_browser;
+mod ws_matches;
+
+/// Every `.rs` file beside this one is declared above: with `autotests = false` cargo builds
+/// only this binary, so a file nobody declares would never run.
+#[test]
+fn every_file_is_a_module() {
+    let tests = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    majiang_testkit::assert_every_test_file_declared(&tests, include_str!("main.rs"));
+}
