@@ -192,7 +192,7 @@ async fn soak_far_more_rooms_than_the_cap_keeps_memory_flat() {
 }
 
 /// The same soak with finished rooms kept in memory (as before the sweeper), for the figures:
-/// `cargo test -p majiang-server --test limits -- --ignored --nocapture`.
+/// `cargo test -p majiang-server --test integration limits -- --ignored --nocapture`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement for comparison, not a check"]
 async fn soak_keeping_finished_rooms_for_comparison() {

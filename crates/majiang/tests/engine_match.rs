@@ -500,7 +500,7 @@ fn a_bot_that_cheats_is_refused() {
 }
 
 /// The long run: 300 seeded matches per rule set, each checked as above and replayed from its
-/// log. `cargo test -p majiang --test engine_match -- --ignored`.
+/// log. `cargo test -p majiang --test integration engine_match -- --ignored`.
 #[test]
 #[ignore]
 fn many_matches_per_rule_set() {
