@@ -202,6 +202,9 @@ pub(crate) struct FlushAfter {
     pub(crate) last_slot: Option<usize>,
     /// The one-suit shanten after an off-suit discard, when computed directly.
     pub(crate) off_cache: Option<Option<i8>>,
+    /// Off-suit number tiles in the hand: beyond six there is no view, and an in-suit or
+    /// honour discard leaves them all.
+    pub(crate) off: usize,
 }
 
 impl FlushAfter {
@@ -220,6 +223,7 @@ impl FlushAfter {
                 .and_then(|v| analysis::discards::shanten_after_discards(&v, rules)),
             last_slot,
             off_cache: None,
+            off,
         }
     }
 }
@@ -300,6 +304,8 @@ impl AfterDiscards {
             if let Some(v) = f.off_cache {
                 return v;
             }
+        } else if f.off > 6 {
+            return None;
         }
         let v = flush_view(h, s).map(|v| analysis::shanten(&v, &ctx.std_rules));
         if off_suit {
