@@ -1,19 +1,23 @@
-//! Shanten after each discard of a hand of `3k + 2` tiles, in one pass and allocating nothing.
+//! Shanten after each discard of a hand, the shanten with one more of each kind and the useful
+//! tiles, each in one pass and allocating nothing.
 //!
 //! A player choosing a discard wants [`shanten_by_form`](super::shanten_by_form) of the hand
 //! less each kind it holds. Removing one tile changes one group's table key only, so the four
 //! group ids are looked up once and each discard costs one more id lookup and one small
-//! max-plus product; seven pairs and thirteen orphans are updated from running counts. The
-//! answers are exactly those of `shanten_by_form` on each smaller hand (the unit tests compare
-//! them on random hands).
+//! max-plus product; seven pairs and thirteen orphans are updated from running counts. With
+//! wildcards, and for [`shanten_with_each`] (the shanten of a hand with one more of each of
+//! some kinds, wildcards or not), the hand is read once by the `basis` module (which slots of
+//! the tabulated products lie on a best combination) and each kind then costs a key, an id, a
+//! row load and a mask. The answers are exactly those of `shanten_by_form` and `shanten` on
+//! each smaller or larger hand (the unit tests compare them on random hands, with and without
+//! wildcards).
 //!
 //! [`useful_tiles_quick`] is [`useful_tiles`](super::useful_tiles) for hands without wildcards,
 //! with the set count fixed at compile time so that the per-kind product unrolls.
-//!
-//! [`shanten_with_each`] is the shanten of a hand with one more of each of some kinds, wildcards
-//! or not: kinds that give their group the same table id are worked out once.
 
+use super::basis::Basis;
 use super::fast;
+use super::reference::{Counts, split_wild};
 use super::rules::HandRules;
 use super::tables::{self, POW5};
 use super::{ShantenByForm, TileSet};
@@ -44,25 +48,113 @@ const ORPHAN_MASK: u64 = {
     m
 };
 
+/// Bits of every kind.
+const ALL_KINDS: u64 = (1 << KINDS) - 1;
+
 /// True for the thirteen orphan kinds.
 #[inline(always)]
 fn is_orphan(i: usize) -> bool {
     ORPHAN_MASK >> i & 1 != 0
 }
 
+/// What seven pairs and thirteen orphans read of a hand's real tiles (counts at most four),
+/// and the kinds by count.
+#[derive(Clone, Copy)]
+struct PairCounts {
+    pairs: i32,
+    singles: i32,
+    o_kinds: i32,
+    o_pairs: i32,
+    four_as_two: bool,
+    /// `at_least[x]`: the kinds held at least `x` times (`x` in `0..=4`).
+    at_least: [u64; 5],
+}
+
+impl PairCounts {
+    #[inline(always)]
+    fn of(real: &Counts, four_as_two: bool) -> PairCounts {
+        let at_least = [
+            ALL_KINDS,
+            fast::kinds_at_least(real, 1),
+            fast::kinds_at_least(real, 2),
+            fast::kinds_at_least(real, 3),
+            fast::kinds_at_least(real, 4),
+        ];
+        let n = |m: u64| m.count_ones() as i32;
+        let [_, one, two, three, four] = at_least;
+        let (pairs, singles) = if four_as_two {
+            (n(two) + n(four), n(one & !two) + n(three & !four))
+        } else {
+            (n(two), n(one & !two))
+        };
+        PairCounts {
+            pairs,
+            singles,
+            o_kinds: n(one & ORPHAN_MASK),
+            o_pairs: n(two & ORPHAN_MASK),
+            four_as_two,
+            at_least,
+        }
+    }
+
+    /// The kinds held exactly `x` times (`0..=3`).
+    #[inline(always)]
+    fn held(&self, x: usize) -> u64 {
+        self.at_least[x] & !self.at_least[x + 1]
+    }
+
+    #[inline(always)]
+    fn pair_of(&self, x: i32) -> i32 {
+        if self.four_as_two {
+            x / 2
+        } else {
+            i32::from(x >= 2)
+        }
+    }
+
+    #[inline(always)]
+    fn single_of(&self, x: i32) -> i32 {
+        if self.four_as_two {
+            x % 2
+        } else {
+            i32::from(x == 1)
+        }
+    }
+
+    /// Seven pairs shanten with one kind's count changed from `x` to `y` (`x == y`: none
+    /// changed) and `w` wildcards.
+    #[inline(always)]
+    fn seven(&self, x: i32, y: i32, w: i32) -> i8 {
+        let p = (self.pairs - self.pair_of(x) + self.pair_of(y)).min(7);
+        let s = self.singles - self.single_of(x) + self.single_of(y);
+        (14 - (2 * p + s.min(7 - p)) - w - 1) as i8
+    }
+
+    /// Thirteen orphans shanten with one orphan kind's count changed from `x` to `y` (`x ==
+    /// y`: none changed) and `w` wildcards.
+    #[inline(always)]
+    fn orphans(&self, x: i32, y: i32, w: i32) -> i8 {
+        let k = self.o_kinds - i32::from(x >= 1) + i32::from(y >= 1);
+        let p = self.o_pairs - i32::from(x >= 2) + i32::from(y >= 2);
+        (14 - k - i32::from(p > 0) - w - 1) as i8
+    }
+}
+
 /// [`shanten_by_form`](super::shanten_by_form) of `hand` less one copy of each kind it holds:
 /// entry `i` is `Some` exactly when the hand holds kind `i`.
 ///
-/// `None` when the quick path does not apply: rules with wildcards, a hand whose size is not
-/// `3k + 2`, more than 14 tiles or more than four of a kind. Callers then use
-/// `shanten_by_form` on each smaller hand.
+/// With wildcards (standing for their own kind too) a discarded wildcard is one wildcard fewer.
+///
+/// `None` when the quick path does not apply: a wildcard that may not stand for its own kind,
+/// a hand whose size is not `3k + 2`, more than 14 tiles or more than four of a kind. Callers
+/// then use `shanten_by_form` on each smaller hand.
 pub fn shanten_after_discards(
     hand: &TileCounts,
     rules: &HandRules,
 ) -> Option<[Option<ShantenByForm>; KINDS]> {
     let c = &hand.0;
     if rules.wildcard.is_some() {
-        return None;
+        return wild_after_discards(hand, rules);
     }
     let k = fast::keys(c)?;
     let (keys, n) = (k.key, k.len.iter().map(|&l| usize::from(l)).sum::<usize>());
@@ -153,57 +245,130 @@ pub fn shanten_after_discards(
     Some(out)
 }
 
-/// [`shanten`](super::shanten) of `hand` with one more of each kind in `kinds` (entry per kind;
-/// 0 for kinds not asked).
-///
-/// Adding a number tile or an honour changes one group of the hand: two kinds whose addition
-/// gives that group the same table id, held the same number of times and both orphans or both
-/// not, give the same shanten in every form, so the second is not worked out. A kind with four
-/// copies held, the wildcard kind and, when wildcards may not stand for their own kind, the
-/// kinds of that kind's suit are worked out one by one.
-pub fn shanten_with_each(hand: &TileCounts, rules: &HandRules, kinds: TileSet) -> [i8; KINDS] {
-    let mut out = [0i8; KINDS];
-    let (real, w, forbidden) = super::reference::split_wild(&hand.0, rules);
-    let base = fast::keys(&real).filter(|k| w <= 4 && k.len.iter().sum::<u8>() + w < 14);
-    let forbidden_group = fast::forbidden_suit(forbidden).map(|(g, _)| g);
-    let wild = rules.wildcard.map(|w| w.tile.index());
-    // (group, id after the addition, count held, orphan) → shanten, for the kinds seen so far.
-    let mut seen = [(0u32, 0i8); KINDS];
-    let mut n_seen = 0;
-    let mut bits = kinds.0 & ((1 << KINDS) - 1);
+/// [`shanten_after_discards`] with wildcards, through the basis.
+fn wild_after_discards(
+    hand: &TileCounts,
+    rules: &HandRules,
+) -> Option<[Option<ShantenByForm>; KINDS]> {
+    let (real, w, forbidden) = split_wild(&hand.0, rules);
+    if forbidden.is_some() || w > 4 {
+        return None;
+    }
+    let k = fast::keys(&real)?;
+    let n = usize::from(k.len.iter().sum::<u8>() + w);
+    if n > 14 || n % 3 != 2 {
+        return None;
+    }
+    let m = n - 1;
+    let sets = m / 3;
+    let full = m == 13;
+    let seven = rules.seven_pairs && full;
+    let orphans = rules.thirteen_orphans && full;
+    let basis = Basis::new(&k.key, sets, rules.wildcard.is_some());
+    let pc = PairCounts::of(&real, rules.four_as_two_pairs);
+    let w = i32::from(w);
+    let standard = |best: u8, w: i32| ((3 * sets + 2) as i32 - i32::from(best) - w - 1) as i8;
+    // Seven pairs and thirteen orphans by the count of the kind discarded.
+    let mut by_count = [(None, None, None); 5];
+    for (x, e) in by_count.iter_mut().enumerate().skip(1) {
+        let x = x as i32;
+        *e = (
+            seven.then(|| pc.seven(x, x - 1, w)),
+            orphans.then(|| pc.orphans(x, x - 1, w)),
+            orphans.then(|| pc.orphans(0, 0, w)),
+        );
+    }
+    let held = pc.at_least[1];
+    let stays = basis.scan::<false>(held);
+    let mut out = [None; KINDS];
+    let mut bits = held;
     while bits != 0 {
         let i = bits.trailing_zeros() as usize;
         bits &= bits - 1;
-        let (g, r) = if i < 27 { (i / 9, i % 9) } else { (3, i - 27) };
-        let key = base.as_ref().and_then(|k| {
-            let alone = real[i] >= 4 || Some(i) == wild || Some(g) == forbidden_group;
-            (!alone).then(|| {
-                let after = k.key[g] + POW5[r];
-                let id = match (rules.wildcard.is_some(), g) {
-                    (false, 3) => tables::shanten().honor_id[after],
-                    (false, _) => tables::shanten().suit_id[after],
-                    (true, 3) => tables::wild().honor_id[after],
-                    (true, _) => tables::wild().run_id[9][after],
-                };
-                (g as u32) << 16
-                    | u32::from(id) << 4
-                    | u32::from(real[i]) << 1
-                    | is_orphan(i) as u32
-            })
+        let (seven_pairs, orphan, other) = by_count[usize::from(real[i])];
+        let best = basis.best - u8::from(stays >> i & 1 == 0);
+        out[i] = Some(ShantenByForm {
+            standard: standard(best, w),
+            seven_pairs,
+            thirteen_orphans: if is_orphan(i) { orphan } else { other },
         });
-        if let Some(key) = key {
-            if let Some(&(_, s)) = seen[..n_seen].iter().find(|e| e.0 == key) {
-                out[i] = s;
-                continue;
-            }
-        }
+    }
+    if let Some(wc) = rules.wildcard.filter(|_| w > 0) {
+        out[wc.tile.index()] = Some(ShantenByForm {
+            standard: standard(basis.best, w - 1),
+            seven_pairs: seven.then(|| pc.seven(0, 0, w - 1)),
+            thirteen_orphans: orphans.then(|| pc.orphans(0, 0, w - 1)),
+        });
+    }
+    Some(out)
+}
+
+/// [`shanten`](super::shanten) of `hand` with one more of each kind in `kinds` (entry per kind;
+/// 0 for kinds not asked).
+///
+/// The hand is read once and each kind costs a few operations; a kind with four copies held
+/// (five with wildcards), hands outside the tables and a wildcard that may not stand for its
+/// own kind are worked out one by one.
+pub fn shanten_with_each(hand: &TileCounts, rules: &HandRules, kinds: TileSet) -> [i8; KINDS] {
+    let mut out = [0i8; KINDS];
+    let (real, w, forbidden) = split_wild(&hand.0, rules);
+    let one_by_one = |out: &mut [i8; KINDS], i: usize| {
         let mut h = *hand;
         h.0[i] += 1;
-        let s = super::shanten(&h, rules);
-        out[i] = s;
-        if let Some(key) = key {
-            seen[n_seen] = (key, s);
-            n_seen += 1;
+        out[i] = super::shanten(&h, rules);
+    };
+    let base = fast::keys(&real)
+        .filter(|k| forbidden.is_none() && w <= 4 && k.len.iter().sum::<u8>() + w < 14);
+    let Some(k) = base else {
+        let mut bits = kinds.0 & ALL_KINDS;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            one_by_one(&mut out, i);
+        }
+        return out;
+    };
+    let n = usize::from(k.len.iter().sum::<u8>() + w) + 1;
+    let sets = n / 3;
+    let full = n == 13 || n == 14;
+    let seven = rules.seven_pairs && full;
+    let orphans = rules.thirteen_orphans && full;
+    let basis = Basis::new(&k.key, sets, rules.wildcard.is_some());
+    let pc = PairCounts::of(&real, rules.four_as_two_pairs);
+    let w = i32::from(w);
+    let wild = rules.wildcard.map(|wc| wc.tile.index());
+    let forms = |best: u8, x: i32, y: i32, w: i32, orphan: bool| {
+        let mut s = ((3 * sets + 2) as i32 - i32::from(best) - w - 1) as i8;
+        if seven {
+            s = s.min(pc.seven(x, y, w));
+        }
+        if orphans {
+            s = s.min(if orphan {
+                pc.orphans(x, y, w)
+            } else {
+                pc.orphans(0, 0, w)
+            });
+        }
+        s
+    };
+    let kinds = kinds.0 & ALL_KINDS;
+    let rises = basis.scan::<true>(kinds & !pc.at_least[4] & !wild.map_or(0, |i| 1 << i));
+    let mut bits = kinds;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        if Some(i) == wild {
+            if w >= 4 {
+                one_by_one(&mut out, i);
+            } else {
+                out[i] = forms(basis.best, 0, 0, w + 1, false);
+            }
+        } else if real[i] >= 4 {
+            one_by_one(&mut out, i);
+        } else {
+            let x = i32::from(real[i]);
+            let best = basis.best + u8::from(rises >> i & 1 != 0);
+            out[i] = forms(best, x, x + 1, w, is_orphan(i));
         }
     }
     out
@@ -351,32 +516,13 @@ pub fn useful_tiles_quick(hand: &TileCounts, rules: &HandRules) -> Option<TileSe
     );
     let mut now = (3 * sets + 2) as i32 - i32::from(best) - 1;
     // Seven pairs and thirteen orphans counts.
-    let (mut pairs, mut singles) = (0i32, 0i32);
-    let (mut o_kinds, mut o_pair) = (0i32, false);
-    if full && (rules.seven_pairs || rules.thirteen_orphans) {
-        for (i, &x) in c.iter().enumerate() {
-            if rules.four_as_two_pairs {
-                pairs += i32::from(x / 2);
-                singles += i32::from(x % 2);
-            } else {
-                pairs += i32::from(x >= 2);
-                singles += i32::from(x == 1);
-            }
-            if is_orphan(i) {
-                o_kinds += i32::from(x >= 1);
-                o_pair |= x >= 2;
-            }
-        }
+    let special = full && (rules.seven_pairs || rules.thirteen_orphans);
+    let pc = special.then(|| PairCounts::of(c, rules.four_as_two_pairs));
+    if let Some(pc) = pc.filter(|_| rules.seven_pairs) {
+        now = now.min(i32::from(pc.seven(0, 0, 0)));
     }
-    let seven_sh = |p: i32, s: i32| {
-        let p = p.min(7);
-        14 - (2 * p + s.min(7 - p)) - 1
-    };
-    if full && rules.seven_pairs {
-        now = now.min(seven_sh(pairs, singles));
-    }
-    if full && rules.thirteen_orphans {
-        now = now.min(14 - o_kinds - i32::from(o_pair) - 1);
+    if let Some(pc) = pc.filter(|_| rules.thirteen_orphans) {
+        now = now.min(i32::from(pc.orphans(0, 0, 0)));
     }
     let target = (3 * sets + 2) as i32 - 1 - now;
     let mut mask = match sets {
@@ -386,39 +532,16 @@ pub fn useful_tiles_quick(hand: &TileCounts, rules: &HandRules) -> Option<TileSe
         3 => improving_kinds::<3>(c, &keys, &ids, target),
         _ => improving_kinds::<4>(c, &keys, &ids, target),
     };
-    if full && rules.seven_pairs {
-        for (i, &x) in c.iter().enumerate() {
-            if x >= 4 {
-                continue;
+    if let Some(pc) = pc {
+        // By the count held: the kinds held `x` times (fewer than four) lower a form when one
+        // more of them does.
+        for x in 0..4 {
+            let y = x as i32 + 1;
+            if rules.seven_pairs && i32::from(pc.seven(y - 1, y, 0)) < now {
+                mask |= pc.held(x);
             }
-            let (p2, s2) = if rules.four_as_two_pairs {
-                if x % 2 == 1 {
-                    (pairs + 1, singles - 1)
-                } else {
-                    (pairs, singles + 1)
-                }
-            } else {
-                match x {
-                    0 => (pairs, singles + 1),
-                    1 => (pairs + 1, singles - 1),
-                    _ => (pairs, singles),
-                }
-            };
-            if seven_sh(p2, s2) < now {
-                mask |= 1 << i;
-            }
-        }
-    }
-    if full && rules.thirteen_orphans {
-        for o in Tile::ORPHANS {
-            let x = c[o.index()];
-            let (k2, p2) = match x {
-                0 => (o_kinds + 1, o_pair),
-                1 => (o_kinds, true),
-                _ => (o_kinds, o_pair),
-            };
-            if 14 - k2 - i32::from(p2) - 1 < now && x < 4 {
-                mask |= 1 << o.index();
+            if rules.thirteen_orphans && i32::from(pc.orphans(y - 1, y, 0)) < now {
+                mask |= pc.held(x) & ORPHAN_MASK;
             }
         }
     }
@@ -476,7 +599,11 @@ mod tests {
         for round in 0..4000 {
             let n = [14, 14, 11, 8, 5, 2][round % 6];
             let h = random_hand(&mut rng, n);
-            for rules in &rule_sets {
+            // With wildcards too: the kind of a tile the hand holds, and one it may not hold.
+            let held = Tile::from_index(h.0.iter().position(|&c| c > 0).unwrap_or(0));
+            let wild = [held, Tile::from_index(round % KINDS)]
+                .map(|t| all.with_wildcard(t.expect("a kind")));
+            for rules in rule_sets.iter().chain(&wild) {
                 let after = shanten_after_discards(&h, rules).expect("a plain 3k + 2 hand");
                 for (i, got) in after.iter().enumerate() {
                     if h.0[i] == 0 {
@@ -570,8 +697,14 @@ mod tests {
     fn declines_hands_outside_the_quick_path() {
         let h = TileCounts::parse("123m456p789s11z222z").unwrap();
         assert!(shanten_after_discards(&h, &HandRules::ALL_FORMS).is_some());
-        let wild = HandRules::ALL_FORMS.with_wildcard(Tile::WHITE);
-        assert!(shanten_after_discards(&h, &wild).is_none());
+        let not_own = HandRules {
+            wildcard: Some(crate::analysis::Wildcard {
+                tile: Tile::WHITE,
+                as_own_kind: false,
+            }),
+            ..HandRules::ALL_FORMS
+        };
+        assert!(shanten_after_discards(&h, &not_own).is_none());
         let thirteen = TileCounts::parse("123m456p789s1122z").unwrap();
         assert!(shanten_after_discards(&thirteen, &HandRules::ALL_FORMS).is_none());
     }

@@ -109,6 +109,19 @@ pub(super) fn held_kinds(c: &Counts) -> u64 {
         | u64::from(c[33] != 0) << 33
 }
 
+/// Bit per kind: the kinds held at least `n` times (`n` in `1..=4`, counts at most four).
+#[inline(always)]
+pub(super) fn kinds_at_least(c: &Counts, n: u64) -> u64 {
+    // As in `held_kinds`: one bit a byte, gathered by one multiply.
+    let gather = |w: u64| (at_least(w, n) >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    gather(word(c, 0))
+        | gather(word(c, 8)) << 8
+        | gather(word(c, 16)) << 16
+        | gather(word(c, 24)) << 24
+        | u64::from(u64::from(c[32]) >= n) << 32
+        | u64::from(u64::from(c[33]) >= n) << 33
+}
+
 /// True if any byte of `x` exceeds four.
 #[inline(always)]
 fn over_four(x: u64) -> bool {

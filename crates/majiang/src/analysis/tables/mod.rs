@@ -89,6 +89,15 @@ impl Rows {
             .try_into()
             .expect("a ten-byte slice")
     }
+
+    /// Row `i` as two little-endian words: bytes 0–7 and bytes 8–9.
+    #[inline(always)]
+    pub fn words(self, i: usize) -> (u64, u16) {
+        let r = self.row(i);
+        let mut lo = [0u8; 8];
+        lo.copy_from_slice(&r[..8]);
+        (u64::from_le_bytes(lo), u16::from_le_bytes([r[8], r[9]]))
+    }
 }
 
 /// Tables for play without wildcards: win bits and waits of suits and honours.

@@ -18,7 +18,7 @@ impl EfficientBot {
         }
         let ctx = self.context(obs, false);
         let hand = obs.concealed;
-        let now = self.distance(&ctx, &hand, &ctx.melds).0;
+        let now = self.distance_remembered(&ctx, &hand);
         // Ready: a chow or pung would only break the wait (a kong keeps it and draws again).
         let ready = now <= 0;
         let i = tile.index();

@@ -20,12 +20,38 @@ pub(crate) struct Ctx {
     pub(crate) flower_fan: i32,
     pub(crate) melds: MeldInfo,
     pub(crate) wild: Option<Tile>,
-    /// Danger of each kind as a discard (0 when nobody threatens).
-    pub(crate) danger: [f32; KINDS],
+    /// The opponents who threaten (the first `n_threats`, in seat order): each kind's danger
+    /// is read from them when asked ([`Ctx::danger`]), not worked out for every kind.
+    pub(crate) threats: [Threat; 5],
+    pub(crate) n_threats: usize,
     /// Summed threat of the opponents.
     pub(crate) threat: f32,
     /// The greatest threat of one opponent.
     pub(crate) max_threat: f32,
+}
+
+/// One opponent who may win on the bot's discard and looks like a threat: what the danger of
+/// a discard to them is read from.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Threat {
+    /// How threatening they look (0.1–1).
+    pub(crate) threat: f32,
+    /// Bit per kind: the kinds they discarded.
+    pub(crate) discarded: u64,
+    /// Per number suit: how much a discard of it counts (suits they do not collect less).
+    pub(crate) suit_factor: [f32; 3],
+}
+
+impl Ctx {
+    /// Danger of kind `i` as a discard (0 when nobody threatens): each threatening opponent's
+    /// danger weighed by their threat, summed in seat order.
+    pub(crate) fn danger(&self, i: usize) -> f32 {
+        let mut sum = 0.0f32;
+        for t in &self.threats[..self.n_threats] {
+            sum += t.threat * t.danger_of(i, &self.unseen);
+        }
+        sum
+    }
 }
 
 impl EfficientBot {
@@ -98,7 +124,8 @@ impl EfficientBot {
             flower_fan,
             melds,
             wild: obs.wildcard,
-            danger: [0.0; KINDS],
+            threats: [Threat::default(); 5],
+            n_threats: 0,
             threat: 0.0,
             max_threat: 0.0,
         };

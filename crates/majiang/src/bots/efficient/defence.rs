@@ -2,7 +2,7 @@
 //! danger of each kind as a discard.
 
 use super::EfficientBot;
-use super::context::Ctx;
+use super::context::{Ctx, Threat};
 use crate::meld::{Meld, MeldKind};
 use crate::table::Observation;
 use crate::tile::KINDS;
@@ -11,7 +11,8 @@ use crate::tile::KINDS;
 pub(crate) const DANGER_WEIGHT: f32 = 5.0;
 
 impl EfficientBot {
-    /// Rates the opponents who may win on the bot's discard, and the danger of each kind.
+    /// Rates the opponents who may win on the bot's discard, and keeps what the danger of
+    /// each kind is read from ([`Ctx::danger`]).
     pub(crate) fn assess_danger(&self, obs: &Observation, ctx: &mut Ctx) {
         let my_seat = obs.seat;
         for h in &obs.table {
@@ -43,12 +44,12 @@ impl EfficientBot {
             }
             ctx.max_threat = ctx.max_threat.max(threat);
             ctx.threat += threat;
-            let mut discarded = [false; KINDS];
+            let mut discarded = 0u64;
             let mut per_suit = [0u32; 3];
             for d in &h.discards {
                 let i = d.tile.index();
                 if i < KINDS {
-                    discarded[i] = true;
+                    discarded |= 1 << i;
                     if i < 27 {
                         per_suit[i / 9] += 1;
                     }
@@ -78,32 +79,13 @@ impl EfficientBot {
                     }
                 }
             }
-            for (i, slot) in ctx.danger.iter_mut().enumerate() {
-                let d = if discarded[i] {
-                    0.1
-                } else if i >= 27 {
-                    match 4 - ctx.unseen[i] {
-                        0 | 1 => 0.6,
-                        2 => 0.3,
-                        _ => 0.05,
-                    }
-                } else {
-                    let r = i % 9;
-                    let base = match r {
-                        0 | 8 => 0.6,
-                        1 | 7 => 0.8,
-                        _ => 1.0,
-                    };
-                    let low = r >= 3 && discarded[i - 3];
-                    let high = r <= 5 && discarded[i + 3];
-                    let suji = match r {
-                        0..=2 => high,
-                        6..=8 => low,
-                        _ => low && high,
-                    };
-                    suit_factor[i / 9] * if suji { base * 0.45 } else { base }
+            if let Some(slot) = ctx.threats.get_mut(ctx.n_threats) {
+                *slot = Threat {
+                    threat,
+                    discarded,
+                    suit_factor,
                 };
-                *slot += threat * d;
+                ctx.n_threats += 1;
             }
         }
     }
@@ -122,5 +104,36 @@ impl EfficientBot {
             }
         }
         suits.count_ones() <= 1
+    }
+}
+
+impl Threat {
+    /// The danger of kind `i` as a discard to this opponent (`unseen`: the bot's unseen
+    /// copies), before weighing by the threat.
+    pub(crate) fn danger_of(&self, i: usize, unseen: &[u8; KINDS]) -> f32 {
+        if self.discarded >> i & 1 != 0 {
+            0.1
+        } else if i >= 27 {
+            match 4 - unseen[i] {
+                0 | 1 => 0.6,
+                2 => 0.3,
+                _ => 0.05,
+            }
+        } else {
+            let r = i % 9;
+            let base = match r {
+                0 | 8 => 0.6,
+                1 | 7 => 0.8,
+                _ => 1.0,
+            };
+            let low = r >= 3 && self.discarded >> (i - 3) & 1 != 0;
+            let high = r <= 5 && self.discarded >> (i + 3) & 1 != 0;
+            let suji = match r {
+                0..=2 => high,
+                6..=8 => low,
+                _ => low && high,
+            };
+            self.suit_factor[i / 9] * if suji { base * 0.45 } else { base }
+        }
     }
 }

@@ -50,8 +50,8 @@ impl EfficientBot {
             let mut choice = 0;
             for k in 1..cands.len() {
                 let (a, b) = (
-                    ctx.danger[cands[k].index()],
-                    ctx.danger[cands[choice].index()],
+                    ctx.danger(cands[k].index()),
+                    ctx.danger(cands[choice].index()),
                 );
                 if a < b || (a == b && dist[k] < dist[choice]) {
                     choice = k;
@@ -95,7 +95,7 @@ impl EfficientBot {
             let mut h = *hand;
             h.remove(t);
             let uke = self.ukeire(ctx, &h, aims[k]);
-            let score = -(dist[k] as f32) * 100.0 + uke as f32 - ctx.danger[t.index()] * weight;
+            let score = -(dist[k] as f32) * 100.0 + uke as f32 - ctx.danger(t.index()) * weight;
             if score > top {
                 top = score;
                 choice = (t, dist[k]);
@@ -174,7 +174,7 @@ impl EfficientBot {
                 Action::AddedKong(t) => {
                     let mut h = hand;
                     h.remove(t);
-                    if self.distance(&ctx, &h, &ctx.melds).0 <= dist && ctx.danger[t.index()] < 0.3
+                    if self.distance(&ctx, &h, &ctx.melds).0 <= dist && ctx.danger(t.index()) < 0.3
                     {
                         return *a;
                     }
@@ -182,6 +182,10 @@ impl EfficientBot {
                 _ => {}
             }
         }
+        // The offers until the next turn ask for the distance of the hand this leaves.
+        let mut h = hand;
+        h.remove(discard);
+        self.remember_distance(&ctx, &h, dist);
         Action::Discard(discard)
     }
 }

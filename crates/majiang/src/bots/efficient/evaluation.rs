@@ -149,6 +149,33 @@ fn useful_unfiltered(h: &TileCounts, ctx: &Ctx) -> u64 {
     mask
 }
 
+/// What the distance of a hand of `3k + 1` tiles depends on besides the bot's goals: the
+/// hand, its melds, the flowers' fan, the value of each pung and the hand rules.
+pub(crate) type DistanceKey = (TileCounts, MeldInfo, i32, [u8; KINDS], HandRules);
+
+impl EfficientBot {
+    /// [`Self::distance`] of `h` (`3k + 1` tiles) with the context's melds, looked up when it
+    /// is the hand last remembered (the offers after a discard ask for the hand it left).
+    pub(crate) fn distance_remembered(&mut self, ctx: &Ctx, h: &TileCounts) -> i32 {
+        let key = (*h, ctx.melds, ctx.flower_fan, ctx.pung_fan, ctx.rules);
+        if let Some((k, d)) = &self.last_distance {
+            if *k == key {
+                return *d;
+            }
+        }
+        let d = self.distance(ctx, h, &ctx.melds).0;
+        self.last_distance = Some((key, d));
+        d
+    }
+
+    /// Remembers `d`, the distance of `h` (`3k + 1` tiles) with the context's melds, as
+    /// [`Self::distance_after`] worked it out for a discard.
+    pub(crate) fn remember_distance(&mut self, ctx: &Ctx, h: &TileCounts, d: i32) {
+        let key = (*h, ctx.melds, ctx.flower_fan, ctx.pung_fan, ctx.rules);
+        self.last_distance = Some((key, d));
+    }
+}
+
 /// Shanten after each discard of one hand of `3k + 2` tiles, computed once and shared by the
 /// discard candidates of a decision.
 pub(crate) struct AfterDiscards {
@@ -175,6 +202,9 @@ pub(crate) struct FlushAfter {
     pub(crate) last_slot: Option<usize>,
     /// The one-suit shanten after an off-suit discard, when computed directly.
     pub(crate) off_cache: Option<Option<i8>>,
+    /// Off-suit number tiles in the hand: beyond six there is no view, and an in-suit or
+    /// honour discard leaves them all.
+    pub(crate) off: usize,
 }
 
 impl FlushAfter {
@@ -193,6 +223,7 @@ impl FlushAfter {
                 .and_then(|v| analysis::discards::shanten_after_discards(&v, rules)),
             last_slot,
             off_cache: None,
+            off,
         }
     }
 }
@@ -273,6 +304,8 @@ impl AfterDiscards {
             if let Some(v) = f.off_cache {
                 return v;
             }
+        } else if f.off > 6 {
+            return None;
         }
         let v = flush_view(h, s).map(|v| analysis::shanten(&v, &ctx.std_rules));
         if off_suit {

@@ -5,7 +5,7 @@ use crate::meld::{Meld, MeldKind};
 use crate::tile::KINDS;
 
 /// The bot's own melds, summarised for planning.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct MeldInfo {
     /// Bit `s`: a meld of number suit `s`.
     pub(crate) suits: u8,

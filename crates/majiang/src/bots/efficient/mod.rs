@@ -61,7 +61,7 @@ pub(crate) use extra_winds::{action_tile, clean_view, involves_extra_winds};
 use super::Bot;
 use crate::table::{Action, Observation, Ruleset};
 use aims::Goals;
-use evaluation::UsefulCache;
+use evaluation::{DistanceKey, UsefulCache};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -76,6 +76,9 @@ pub struct EfficientBot {
     rng: ChaCha8Rng,
     /// Useful kinds of the hands met lately.
     useful: UsefulCache,
+    /// The distance of the hand left by the bot's last discard (or met on an offer), with
+    /// what it was worked out under: the offers until its next turn ask it again.
+    last_distance: Option<(DistanceKey, i32)>,
 }
 
 impl EfficientBot {
@@ -87,6 +90,7 @@ impl EfficientBot {
             ruleset,
             rng: ChaCha8Rng::seed_from_u64(seed),
             useful: UsefulCache::default(),
+            last_distance: None,
         }
     }
 
