@@ -52,6 +52,7 @@ impl Hand {
     }
 
     /// Adds a tile to the concealed hand (an extra wind to the extra winds held).
+    #[inline]
     pub(super) fn add(&mut self, t: Tile) {
         if t.is_bonus() {
             self.extra.insert(t);
@@ -66,6 +67,7 @@ impl Hand {
 
     /// Removes `k` copies of `t` (the caller has checked that they are there; for extra winds,
     /// `t` if held and then the lowest others).
+    #[inline]
     pub(super) fn take(&mut self, t: Tile, k: u8) {
         if t.is_bonus() {
             self.extra.take(t, k);
@@ -84,16 +86,25 @@ impl Hand {
     /// False when the concealed tiles with `t` added certainly are not a winning shape under
     /// `rules` (the screen's answer, [`Screen::completing`], worked out again only after the
     /// hand changed); true when they may be.
+    #[inline]
     pub(super) fn may_complete_with(&mut self, t: Tile, rules: &HandRules) -> bool {
         if t.index() >= 34 {
             return true;
         }
-        let c = &mut self.completing;
-        if !c.fresh {
-            c.kinds = self.screen.completing(&self.concealed, rules);
-            c.fresh = true;
+        if !self.completing.fresh {
+            self.refresh_completing(rules);
         }
-        c.kinds & (1 << t.index()) != 0
+        self.completing.kinds & (1 << t.index()) != 0
+    }
+
+    /// Works out [`Hand::may_complete_with`]'s kinds again (out of line: the cached answer is
+    /// the common case, and the call sites stay small).
+    #[inline(never)]
+    fn refresh_completing(&mut self, rules: &HandRules) {
+        self.completing = Completing {
+            kinds: self.screen.completing(&self.concealed, rules),
+            fresh: true,
+        };
     }
 
     /// Copies of `t`'s kind held concealed (every extra wind is one kind).

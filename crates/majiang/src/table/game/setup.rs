@@ -129,24 +129,28 @@ impl Game {
         let dealer = setup.dealer.index();
         // Each made anew (a clone would drop the reserved capacity).
         let mut hands: Vec<Hand> = (0..n).map(|_| Hand::empty()).collect();
-        let mut bonus: Vec<Vec<Tile>> = vec![Vec::new(); n];
+        // The flowers dealt to each player, in the order dealt (eight at most in all).
+        let mut bonus = [[Tile::EAST; 8]; MAX_PLAYERS];
+        let mut bonus_len = [0usize; MAX_PLAYERS];
         let mut last_to_dealer = None;
         let blocks = usize::from(config.hand_size) / 4;
         let rest = usize::from(config.hand_size) % 4;
         let mut give = |p: usize, count: usize, wall: &mut Wall, events: &mut Vec<Event>| {
+            let block = wall.draw_block(count.min(DealtTiles::CAPACITY));
             let mut tiles = DealtTiles::new();
-            for _ in 0..count {
-                let Some(t) = wall.draw() else { break };
-                let held = tiles.push(t);
-                debug_assert!(held, "a deal gives at most four tiles at once");
+            for &t in block {
+                tiles.push(t);
                 if config.is_flower(t) {
-                    bonus[p].push(t);
+                    if let Some(slot) = bonus[p].get_mut(bonus_len[p]) {
+                        *slot = t;
+                        bonus_len[p] += 1;
+                    }
                 } else {
                     hands[p].add(t);
                 }
-                if p == dealer {
-                    last_to_dealer = Some(t);
-                }
+            }
+            if p == dealer && !block.is_empty() {
+                last_to_dealer = block.last().copied();
             }
             events.push(Event::TilesDealt {
                 player: Player(p as u8),
@@ -224,8 +228,7 @@ impl Game {
         // Flowers in the dealt hands, dealer first.
         for k in 0..n {
             let p = (dealer + k) % n;
-            let list = std::mem::take(&mut bonus[p]);
-            for f in list {
+            for &f in &bonus[p][..bonus_len[p]] {
                 match game.replace_flower(Player(p as u8), f, events) {
                     Some(t) => {
                         game.hands[p].add(t);
