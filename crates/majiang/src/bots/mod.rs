@@ -236,7 +236,7 @@ pub fn play_hand(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<HandOutco
         });
     }
     let mut legal = Vec::with_capacity(24);
-    let mut events = Vec::with_capacity(8);
+    let mut events = Vec::new();
     let mut obs = view::empty_observation();
     let mut watching = [false; MAX_PLAYERS];
     for (w, bot) in watching.iter_mut().zip(bots.iter()) {
@@ -249,11 +249,12 @@ pub fn play_hand(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<HandOutco
             observe_into(game, p, &legal, &mut obs);
         }
         let action = bot.act(&obs, &legal);
-        events.clear();
-        // A listed action is applied without checking it again.
+        // A listed action is applied without checking it again, and without recording the
+        // events nobody here reads.
         let applied = if legal.contains(&action) {
-            game.apply_legal_into(p, action, &mut events)
+            game.apply_legal_unrecorded(p, action)
         } else {
+            events.clear();
             game.apply_into(p, action, &mut events)
         };
         applied.map_err(|error| PlayError::Refused {

@@ -23,6 +23,7 @@ mod invariants;
 mod kongs;
 mod legality;
 mod setup;
+mod sink;
 mod turn;
 mod win;
 

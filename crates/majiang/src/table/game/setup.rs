@@ -7,6 +7,7 @@ use super::super::event::{DicePurpose, Event};
 use super::super::ruleset::Ruleset;
 use super::super::wall::{Wall, WallError, full_set};
 use super::super::{DealtTiles, Player};
+use super::sink::Events;
 use super::{Game, Hand, HandSetup, MAX_PLAYERS, Phase, SetupError, TileSource};
 use crate::seat::Seat;
 use crate::tile::Tile;
@@ -34,20 +35,20 @@ impl Game {
         let mut events = Vec::with_capacity(64);
         Self::started(&ruleset, &setup, &mut events);
         let ring = Wall::shuffled_ring(&config, &mut rng);
-        events.push(Event::WallBuilt {
+        events.record(Event::WallBuilt {
             sides: config.wall_sides,
             stacks_per_side: config.stacks_per_side() as u8,
             tiles: config.tile_count() as u16,
         });
         let dice = roll(&mut rng, config.break_dice);
         let total: usize = dice.iter().map(|&d| usize::from(d)).sum();
-        events.push(Event::DiceRolled {
+        events.record(Event::DiceRolled {
             by: setup.dealer,
             dice,
             purpose: DicePurpose::WallBreak,
         });
         let side = (total - 1) % usize::from(config.wall_sides);
-        events.push(Event::WallBroken {
+        events.record(Event::WallBroken {
             side: side as u8,
             stack: total as u8,
             dead_wall: config.dead_wall.size() as u8,
@@ -108,7 +109,7 @@ impl Game {
         let seats = (0..n)
             .map(|p| order[(p + n - setup.dealer.index()) % n])
             .collect();
-        events.push(Event::HandStarted {
+        events.record(Event::HandStarted {
             hand_number: setup.hand_number,
             dealer: setup.dealer,
             prevailing_wind: setup.prevailing_wind,
@@ -152,7 +153,7 @@ impl Game {
             if p == dealer && !block.is_empty() {
                 last_to_dealer = block.last().copied();
             }
-            events.push(Event::TilesDealt {
+            events.record(Event::TilesDealt {
                 player: Player(p as u8),
                 count: tiles.len() as u8,
                 tiles: Some(tiles),
@@ -180,13 +181,13 @@ impl Game {
         if config.wildcard == WildcardRule::Indicator {
             let dice = roll(rng, 2);
             let total: usize = dice.iter().map(|&d| usize::from(d)).sum();
-            events.push(Event::DiceRolled {
+            events.record(Event::DiceRolled {
                 by: setup.dealer,
                 dice,
                 purpose: DicePurpose::Indicator,
             });
             if let Some(t) = wall.take_from_back(total) {
-                events.push(Event::IndicatorRevealed {
+                events.record(Event::IndicatorRevealed {
                     tile: t,
                     wildcard: t,
                     from_back: total as u8,
@@ -254,13 +255,13 @@ impl Game {
         &mut self,
         p: Player,
         mut f: Tile,
-        events: &mut Vec<Event>,
+        events: &mut impl Events,
     ) -> Option<Tile> {
         loop {
-            events.push(Event::FlowerDeclared { player: p, tile: f });
+            events.record(Event::FlowerDeclared { player: p, tile: f });
             self.hands[p.index()].flowers.push(f);
             let t = self.wall.draw_replacement()?;
-            events.push(Event::ReplacementDrawn {
+            events.record(Event::ReplacementDrawn {
                 player: p,
                 tile: Some(t),
             });

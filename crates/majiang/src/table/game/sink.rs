@@ -1,0 +1,26 @@
+//! Where the rules of play put the events they cause: a caller's `Vec`, or nowhere when the
+//! caller never reads them ([`Unrecorded`]: [`crate::bots::play_hand`] wants only the outcome).
+
+use super::super::event::Event;
+
+/// A place for the events an action causes.
+pub(super) trait Events {
+    /// Records `event` (in order).
+    fn record(&mut self, event: Event);
+}
+
+impl Events for Vec<Event> {
+    #[inline]
+    fn record(&mut self, event: Event) {
+        self.push(event);
+    }
+}
+
+/// Events nobody reads: dropped as they are made, so that a hand played only for its outcome
+/// neither copies nor frees them.
+pub(super) struct Unrecorded;
+
+impl Events for Unrecorded {
+    #[inline]
+    fn record(&mut self, _event: Event) {}
+}
