@@ -18,6 +18,8 @@ pub(super) struct Hand {
     pub(super) screen: Screen,
     /// Bit per kind index: the kinds held in `concealed` (the discards a turn lists).
     pub(super) held: u64,
+    /// The kinds in `held` (a turn's discards, counted without a population count).
+    pub(super) held_kinds: u8,
     /// The kinds that may complete `concealed` when added, worked out once per hand state.
     completing: Completing,
     /// Declared melds.
@@ -41,6 +43,7 @@ impl Hand {
             concealed: TileCounts::EMPTY,
             screen: Screen::default(),
             held: 0,
+            held_kinds: 0,
             completing: Completing::default(),
             melds: Vec::with_capacity(4),
             flowers: Vec::new(),
@@ -62,6 +65,7 @@ impl Hand {
         self.concealed.add(t);
         self.screen.update(t, before, before + 1);
         self.held |= 1 << t.index();
+        self.held_kinds += u8::from(before == 0);
         self.completing.fresh = false;
     }
 
@@ -79,6 +83,7 @@ impl Hand {
         self.screen.update(t, before, after);
         if after == 0 {
             self.held &= !(1 << t.index());
+            self.held_kinds -= u8::from(before > 0);
         }
         self.completing.fresh = false;
     }

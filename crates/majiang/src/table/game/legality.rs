@@ -250,7 +250,7 @@ impl Game {
                 // The kinds held, from the hand's running mask: one step a kind held. A
                 // counted range extends without a capacity check per action.
                 let mut held = h.held;
-                out.extend((0..held.count_ones()).map(|_| {
+                out.extend((0..h.held_kinds).map(|_| {
                     let t = tile_at(held.trailing_zeros() as usize);
                     held &= held - 1;
                     Action::Discard(t)
