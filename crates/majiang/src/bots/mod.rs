@@ -55,6 +55,7 @@ pub use random::RandomBot;
 pub(crate) use view::empty_observation;
 pub use view::observe_into;
 
+use crate::table::game::MAX_PLAYERS;
 use crate::table::matches::Standing;
 use crate::table::{Action, ActionError, Game, HandOutcome, Observation, Player, Ruleset};
 use std::sync::Arc;
@@ -70,7 +71,8 @@ pub trait Bot: Send {
     fn act(&mut self, obs: &Observation, legal: &[Action]) -> Action;
 
     /// Whether [`Bot::act`] reads the observation (building one costs time; a bot that only
-    /// looks at the legal actions says `false`).
+    /// looks at the legal actions says `false`). The same answer for the whole hand:
+    /// [`play_hand`] asks once per hand.
     fn needs_observation(&self) -> bool {
         true
     }
@@ -234,20 +236,25 @@ pub fn play_hand(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<HandOutco
         });
     }
     let mut legal = Vec::with_capacity(24);
-    let mut events = Vec::with_capacity(8);
+    let mut events = Vec::new();
     let mut obs = view::empty_observation();
+    let mut watching = [false; MAX_PLAYERS];
+    for (w, bot) in watching.iter_mut().zip(bots.iter()) {
+        *w = bot.needs_observation();
+    }
     while let Some(p) = game.to_act().next() {
         game.legal_actions_into(p, &mut legal);
         let bot = &mut bots[p.index()];
-        if bot.needs_observation() {
+        if watching.get(p.index()).copied().unwrap_or(true) {
             observe_into(game, p, &legal, &mut obs);
         }
         let action = bot.act(&obs, &legal);
-        events.clear();
-        // A listed action is applied without checking it again.
+        // A listed action is applied without checking it again, and without recording the
+        // events nobody here reads.
         let applied = if legal.contains(&action) {
-            game.apply_legal_into(p, action, &mut events)
+            game.apply_legal_unrecorded(p, action)
         } else {
+            events.clear();
             game.apply_into(p, action, &mut events)
         };
         applied.map_err(|error| PlayError::Refused {

@@ -2,7 +2,7 @@
 
 use super::Bot;
 use crate::table::{Action, Observation};
-use rand::{Rng, SeedableRng};
+use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Picks a legal action uniformly at random (a win too, only by chance). The baseline the
@@ -21,6 +21,24 @@ impl RandomBot {
     }
 }
 
+/// `rng.random_range(0..n)` for `0 < n <= u32::MAX`, the same draws and the same answer as
+/// rand 0.9 works it out (`UniformUsize::sample_single` on a range that fits in 32 bits:
+/// Canon's widening multiply, with a second draw only when the low word is near the top),
+/// written out here so that it inlines into [`RandomBot::act`]: rand's own stays a call.
+/// The test below holds it to rand's answer.
+#[inline]
+fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+    debug_assert!(n > 0 && u32::try_from(n).is_ok());
+    let range = n as u32;
+    let wide = u64::from(rng.next_u32()) * u64::from(range);
+    let (mut result, lo) = ((wide >> 32) as u32, wide as u32);
+    if lo > range.wrapping_neg() {
+        let new_hi = ((u64::from(rng.next_u32()) * u64::from(range)) >> 32) as u32;
+        result += u32::from(lo.checked_add(new_hi).is_none());
+    }
+    result as usize
+}
+
 impl Bot for RandomBot {
     fn name(&self) -> &'static str {
         "random"
@@ -30,11 +48,36 @@ impl Bot for RandomBot {
         match legal.len() {
             0 => Action::Pass,
             1 => legal[0],
-            n => legal[self.rng.random_range(0..n)],
+            n => legal[below(&mut self.rng, n)],
         }
     }
 
     fn needs_observation(&self) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::Rng;
+
+    #[test]
+    fn below_draws_as_rand_does() {
+        // Small ranges as the legal actions give them, and large ones where the second draw
+        // comes up often.
+        let sizes = (1..40).chain([1 << 20, (1 << 31) + 12_345, u32::MAX as usize]);
+        for n in sizes {
+            let mut ours = ChaCha8Rng::seed_from_u64(n as u64);
+            let mut theirs = ours.clone();
+            for _ in 0..2_000 {
+                assert_eq!(below(&mut ours, n), theirs.random_range(0..n), "n = {n}");
+            }
+            assert_eq!(
+                ours.next_u64(),
+                theirs.next_u64(),
+                "n = {n}: the same draws"
+            );
+        }
     }
 }

@@ -33,6 +33,22 @@ pub fn is_complete(hand: &TileCounts, rules: &HandRules) -> bool {
     false
 }
 
+/// [`NUMBERED`]'s flag for a number tile from 2 to 8.
+const SIMPLE: u8 = 4;
+
+/// For each number kind index: its suit (0 to 2), with [`SIMPLE`] set for ranks 2 to 8 (a
+/// table lookup instead of a division on every change of a hand).
+static NUMBERED: [u8; 27] = {
+    let mut t = [0u8; 27];
+    let mut i = 0;
+    while i < 27 {
+        let rank = i % 9;
+        t[i] = (i / 9) as u8 | if rank != 0 && rank != 8 { SIMPLE } else { 0 };
+        i += 1;
+    }
+    t
+};
+
 /// Running statistics of a concealed hand, kept up to date on every change, that rule out
 /// most incomplete hands in constant time before [`is_complete`] looks at the tiles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -43,6 +59,13 @@ pub struct Screen {
     honor_bad: u8,
     /// Honor kinds held twice.
     honor_pairs: u8,
+    /// Bit `k`: honor kind `27 + k` is held once (with the next two, what
+    /// [`Screen::completing`] reads instead of the tiles).
+    honor_ones: u8,
+    /// Bit `k`: honor kind `27 + k` is held twice.
+    honor_twos: u8,
+    /// Bit `k`: honor kind `27 + k` is held four times.
+    honor_fours: u8,
     /// Kinds held an odd number of times.
     odd: u8,
     /// Kinds held four times.
@@ -83,11 +106,16 @@ impl Screen {
         if i >= 27 {
             self.honor_bad = self.honor_bad.wrapping_add(BAD[a]).wrapping_sub(BAD[b]);
             self.honor_pairs = self.honor_pairs.wrapping_add(PAIR[a]).wrapping_sub(PAIR[b]);
+            let k = i - 27;
+            let keep = !(1u8 << k);
+            self.honor_ones = (self.honor_ones & keep) | (u8::from(a == 1) << k);
+            self.honor_twos = (self.honor_twos & keep) | (PAIR[a] << k);
+            self.honor_fours = (self.honor_fours & keep) | (FOUR[a] << k);
         } else {
-            let suit = &mut self.suit_sum[i / 9];
+            let kind = NUMBERED[i];
+            let suit = &mut self.suit_sum[usize::from(kind & 3)];
             *suit = suit.wrapping_add(delta);
-            let rank = i % 9;
-            if rank != 0 && rank != 8 {
+            if kind & SIMPLE != 0 {
                 self.non_orphans = self.non_orphans.wrapping_add(delta);
             }
         }
@@ -153,38 +181,82 @@ impl Screen {
         }
         // Four sets and a pair: no suit at 1 mod 3, no honour kind held once or four times,
         // one pair in all (a suit at 2 mod 3 or an honour pair).
-        let rem = self.suit_sum.map(|s| s % 3);
-        let ones = rem.iter().filter(|&&r| r == 1).count();
-        let twos = rem.iter().filter(|&&r| r == 2).count();
+        let [a, b, c] = self.suit_sum.map(|s| usize::from(s % 3));
+        let suits = &SUITS[a + 3 * b + 9 * c];
+        let (ones, twos) = (suits.ones, usize::from(suits.twos));
         let pairs = usize::from(self.honor_pairs);
         if self.honor_bad == 0 {
-            for (suit, &r) in rem.iter().enumerate() {
-                // A number tile of this suit moves its remainder up by one.
-                let ones_after = ones + usize::from(r == 0) - usize::from(r == 1);
-                let twos_after = twos + usize::from(r == 1) - usize::from(r == 2);
-                if ones_after == 0 && pairs + twos_after == 1 {
-                    mask |= 0x1FF << (9 * suit);
-                }
-            }
+            mask |= u64::from(suits.completing[pairs.min(2)]);
         }
         if ones == 0 {
             // An honour held once becomes a pair; held twice, a set (held four times: no change).
             let single_ok = self.honor_bad == 1 && pairs + twos == 0;
             let pair_ok = self.honor_bad == 0 && pairs + twos == 2;
             let four_ok = self.honor_bad == 0 && pairs + twos == 1;
-            for (k, &n) in hand.0[27..34].iter().enumerate() {
-                let ok = match n {
-                    1 => single_ok,
-                    2 => pair_ok,
-                    0 | 3 => false,
-                    _ => four_ok,
-                };
-                mask |= u64::from(ok) << (27 + k);
-            }
+            let pick = |ok: bool, kinds: u8| if ok { kinds } else { 0 };
+            let honors = pick(single_ok, self.honor_ones)
+                | pick(pair_ok, self.honor_twos)
+                | pick(four_ok, self.honor_fours);
+            mask |= u64::from(honors) << 27;
         }
         mask
     }
 }
+
+/// What [`Screen::completing`] reads from the three suits' tile counts mod 3.
+#[derive(Clone, Copy)]
+struct Suits {
+    /// Suits at 1 mod 3.
+    ones: u8,
+    /// Suits at 2 mod 3.
+    twos: u8,
+    /// By honour pairs (0, 1, 2 or more), with no honour held once or four times: the number
+    /// kinds (bits 0 to 26) whose suit, one tile up, leaves no suit at 1 mod 3 and one pair in
+    /// all.
+    completing: [u32; 3],
+}
+
+/// [`Suits`] for each remainder triple `a + 3 b + 9 c`, worked out at compile time.
+static SUITS: [Suits; 27] = {
+    let mut table = [Suits {
+        ones: 0,
+        twos: 0,
+        completing: [0; 3],
+    }; 27];
+    let mut code = 0;
+    while code < 27 {
+        let rem = [code % 3, code / 3 % 3, code / 9];
+        let mut ones = 0;
+        let mut twos = 0;
+        let mut s = 0;
+        while s < 3 {
+            ones += (rem[s] == 1) as usize;
+            twos += (rem[s] == 2) as usize;
+            s += 1;
+        }
+        let mut pairs = 0;
+        while pairs < 3 {
+            let mut mask = 0u32;
+            let mut suit = 0;
+            while suit < 3 {
+                // A number tile of this suit moves its remainder up by one.
+                let r = rem[suit];
+                let ones_after = ones + (r == 0) as usize - (r == 1) as usize;
+                let twos_after = twos + (r == 1) as usize - (r == 2) as usize;
+                if ones_after == 0 && pairs + twos_after == 1 {
+                    mask |= 0x1FF << (9 * suit);
+                }
+                suit += 1;
+            }
+            table[code].completing[pairs] = mask;
+            pairs += 1;
+        }
+        table[code].ones = ones as u8;
+        table[code].twos = twos as u8;
+        code += 1;
+    }
+    table
+};
 
 /// A lower bound on the wildcards a hand needs, against the wildcards it has: each honor kind
 /// and each suit is a separate group (a set never spans two), one group holds the pair (or two

@@ -102,12 +102,14 @@ impl TableConfig {
     /// Bonus tiles played as extra winds rather than flowers: 4 (`1f`–`4f`) at a five-player
     /// table, all 8 at six, none otherwise (only classic seats five or six). See
     /// [`crate::table::extra_winds`].
+    #[inline]
     pub const fn extra_winds(&self) -> u8 {
         TableConfig::extra_winds_at(self.players)
     }
 
     /// Bonus tiles played as extra winds at a table of `players`: 4 at five, 8 at six, none
     /// otherwise.
+    #[inline]
     pub const fn extra_winds_at(players: u8) -> u8 {
         match players {
             5 => 4,

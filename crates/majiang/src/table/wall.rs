@@ -35,6 +35,9 @@ pub struct Wall {
     dead: DeadWall,
     /// `DeadWall::Fixed`: tiles of the kept-back tail not used yet.
     dead_left: usize,
+    /// Live draws stop at this index: `back` less the tiles kept back (kept up to date by
+    /// [`Wall::settle`], so that the hot `live_remaining` is one subtraction).
+    live_end: usize,
 }
 
 /// Every tile of the set, sorted: four of each playing kind, then the bonus tiles if in play.
@@ -76,7 +79,7 @@ impl Wall {
 
     fn from_sequence(tiles: Vec<Tile>, dead: DeadWall) -> Wall {
         let n = tiles.len();
-        Wall {
+        let mut wall = Wall {
             tiles,
             front: 0,
             back: n,
@@ -85,7 +88,20 @@ impl Wall {
                 DeadWall::Fixed(k) => usize::from(k).min(n),
                 _ => 0,
             },
-        }
+            live_end: n,
+        };
+        wall.settle();
+        wall
+    }
+
+    /// Works out where the live wall ends after `back` or `dead_left` changed.
+    fn settle(&mut self) {
+        let kept = match self.dead {
+            DeadWall::None => 0,
+            DeadWall::Fixed(_) => self.dead_left,
+            DeadWall::Replenishing(n) => usize::from(n),
+        };
+        self.live_end = self.back.saturating_sub(kept);
     }
 
     /// A stacked wall for tests and replays: `tiles` in draw order (the first dealt first; the
@@ -207,17 +223,13 @@ impl Wall {
 
     /// Tiles kept back as the dead wall now.
     pub fn dead_remaining(&self) -> usize {
-        match self.dead {
-            DeadWall::None => 0,
-            DeadWall::Fixed(_) => self.dead_left.min(self.remaining()),
-            DeadWall::Replenishing(n) => usize::from(n).min(self.remaining()),
-        }
+        self.remaining() - self.live_remaining()
     }
 
     /// Tiles that may still be drawn from the front. The hand is drawn when a player must draw
     /// and this is 0.
     pub fn live_remaining(&self) -> usize {
-        self.remaining() - self.dead_remaining()
+        self.live_end.saturating_sub(self.front)
     }
 
     /// True if a replacement tile can be drawn.
@@ -227,12 +239,21 @@ impl Wall {
 
     /// Draws from the front of the live wall.
     pub fn draw(&mut self) -> Option<Tile> {
-        if self.live_remaining() == 0 {
+        if self.front >= self.live_end {
             return None;
         }
-        let t = self.tiles[self.front];
+        let t = *self.tiles.get(self.front)?;
         self.front += 1;
         Some(t)
+    }
+
+    /// Draws up to `k` tiles from the front of the live wall at once (fewer if it runs out):
+    /// the deal's blocks.
+    pub(crate) fn draw_block(&mut self, k: usize) -> &[Tile] {
+        let start = self.front;
+        let end = (start + k).min(self.live_end.max(start));
+        self.front = end;
+        &self.tiles[start..end]
     }
 
     /// Draws a replacement tile from the back (the dead wall, which a replenishing dead wall
@@ -245,6 +266,7 @@ impl Wall {
         if self.dead_left > 0 {
             self.dead_left -= 1;
         }
+        self.settle();
         Some(self.tiles[self.back])
     }
 
@@ -260,6 +282,7 @@ impl Wall {
         if from_back <= self.dead_left {
             self.dead_left -= 1;
         }
+        self.settle();
         Some(t)
     }
 

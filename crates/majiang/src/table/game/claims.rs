@@ -6,6 +6,7 @@ use super::super::Player;
 use super::super::action::{Action, ActionError};
 use super::super::event::{Event, KongKind};
 use super::super::extra_winds::ExtraWinds;
+use super::sink::Events;
 use super::win::WinContext;
 use super::{Game, MAX_PLAYERS, Phase, TileSource, tile_at};
 use crate::meld::{Meld, MeldKind};
@@ -39,17 +40,47 @@ pub(super) fn chow_tiles(t: Tile, bit: u8) -> [Tile; 3] {
     [tile_at(low), tile_at(low + 1), tile_at(low + 2)]
 }
 
+/// The chows (as [`ClaimOptions::chows`]) that the kinds in `held` (a bit per kind index,
+/// wildcards left out) make with the numbered tile `t`: the five kinds from two below `t` to two
+/// above it read as one window of bits, the ranks that leave the suit masked off.
+fn chows(held: u64, t: Tile) -> u8 {
+    let i = t.index();
+    // Bits 0 to 4: the kinds t-2, t-1, t, t+1, t+2.
+    let w = ((held << 2) >> i) & 0x1F;
+    let r = t.rank();
+    let both = |a: u64, b: u64| w & (1 << a) != 0 && w & (1 << b) != 0;
+    let mut chows = 0;
+    if r >= 3 && both(0, 1) {
+        chows |= 1;
+    }
+    if (2..=8).contains(&r) && both(1, 3) {
+        chows |= 2;
+    }
+    if r <= 7 && both(3, 4) {
+        chows |= 4;
+    }
+    chows
+}
+
 impl Game {
     /// Puts `p`'s discard `t` on offer to everyone who may claim it (nobody during a Fortune
     /// Gambit round or for a wildcard); if nobody may, the next player draws.
-    pub(super) fn offer_discard(&mut self, p: Player, t: Tile, events: &mut Vec<Event>) {
+    pub(super) fn offer_discard(&mut self, p: Player, t: Tile, events: &mut impl Events) {
         let last_discard = self.wall.live_remaining() == 0;
         let mut options = [ClaimOptions::default(); MAX_PLAYERS];
         let mut pending = 0u8;
         if self.gambit_round.is_none() && Some(t) != self.wild {
+            let config = self.ruleset.config();
+            let chow_seat = (config.chow_allowed && t.is_numbered()).then(|| self.next_player(p));
+            let screened = config.extra_winds() == 0;
             for q in self.after(p) {
-                let may_win =
-                    self.wins_off[q.index()] & (1 << p.0) != 0 && self.may_complete_with(q, t);
+                let may_win = self.wins_off[q.index()] & (1 << p.0) != 0
+                    && (!screened || self.hands[q.index()].may_complete_with(t, &self.hand_rules));
+                // Most players have nothing to claim: fewer than two of the kind, no chow
+                // seat and no win in reach. They are passed over without working it out.
+                if !may_win && Some(q) != chow_seat && self.hands[q.index()].count(t) < 2 {
+                    continue;
+                }
                 let o = self.claim_options(q, p, t, last_discard, may_win);
                 if o.any() {
                     pending |= 1 << q.0;
@@ -72,7 +103,10 @@ impl Game {
     }
 
     /// What `q` may claim `d`'s discard `t` for (`may_win`: false when `q` may not win off `d`
-    /// now, or the screen has ruled out a win on `t`, see [`Game::may_complete_with`]).
+    /// now, or the screen has ruled out a win on `t`, see [`Game::may_complete_with`]). Out
+    /// of line: asked only of the few players who may claim, it keeps the chow arithmetic out
+    /// of every discard.
+    #[inline(never)]
     fn claim_options(
         &self,
         q: Player,
@@ -81,7 +115,7 @@ impl Game {
         last_discard: bool,
         may_win: bool,
     ) -> ClaimOptions {
-        let config = *self.ruleset.config();
+        let config = self.ruleset.config();
         let h = &self.hands[q.index()];
         let n = h.count(t);
         let mut o = ClaimOptions {
@@ -90,22 +124,7 @@ impl Game {
             ..ClaimOptions::default()
         };
         if config.chow_allowed && self.next_player(d) == q && t.is_numbered() {
-            let r = t.rank();
-            let has = |k: usize| {
-                let x = tile_at(k);
-                Some(x) != self.wild && h.concealed.get(x) > 0
-            };
-            let i = t.index();
-            // bit 0: t is the top (t-2, t-1); bit 1: middle; bit 2: bottom.
-            if r >= 3 && has(i - 2) && has(i - 1) {
-                o.chows |= 1;
-            }
-            if (2..=8).contains(&r) && has(i - 1) && has(i + 1) {
-                o.chows |= 2;
-            }
-            if r <= 7 && has(i + 1) && has(i + 2) {
-                o.chows |= 4;
-            }
+            o.chows = chows(h.held & !self.wild.map_or(0, |w| 1 << w.index()), t);
         }
         if may_win && self.completes(h, Some(t)) {
             let ctx = WinContext {
@@ -126,7 +145,7 @@ impl Game {
         &mut self,
         p: Player,
         action: Action,
-        events: &mut Vec<Event>,
+        events: &mut impl Events,
     ) -> Result<(), ActionError> {
         let Phase::Claims {
             discarder,
@@ -155,7 +174,7 @@ impl Game {
         tile: Tile,
         last_discard: bool,
         answers: &[Option<Action>; MAX_PLAYERS],
-        events: &mut Vec<Event>,
+        events: &mut impl Events,
     ) -> Result<(), ActionError> {
         let order = self.after(d);
         let pick = |pred: &dyn Fn(&Action) -> bool| {
@@ -225,14 +244,14 @@ impl Game {
             _ => unreachable!("a claim"),
         };
         h.melds.push(meld);
-        events.push(Event::Claimed {
+        events.record(Event::Claimed {
             player: q,
             from: d,
             tile,
             meld,
         });
         if action == Action::Kong {
-            events.push(Event::KongDeclared {
+            events.record(Event::KongDeclared {
                 player: q,
                 kind: KongKind::Exposed,
                 tile,
@@ -263,4 +282,28 @@ pub(super) fn record_answer(
         return None;
     }
     Some(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chows_from_the_window_match_the_ranks() {
+        // Every tile against a spread of held sets: each chow bit is set exactly when its two
+        // other tiles are held and in the tile's suit.
+        for seed in 0u64..2_000 {
+            let held = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 30 & ((1 << 34) - 1);
+            for i in 0..27 {
+                let t = tile_at(i);
+                let has =
+                    |k: i64| (0..34).contains(&k) && k / 9 == i as i64 / 9 && held & (1 << k) != 0;
+                let i = i as i64;
+                let want = u8::from(has(i - 2) && has(i - 1))
+                    | u8::from(has(i - 1) && has(i + 1)) << 1
+                    | u8::from(has(i + 1) && has(i + 2)) << 2;
+                assert_eq!(chows(held, t), want, "{t} with {held:#x}");
+            }
+        }
+    }
 }

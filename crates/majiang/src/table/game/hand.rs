@@ -18,6 +18,8 @@ pub(super) struct Hand {
     pub(super) screen: Screen,
     /// Bit per kind index: the kinds held in `concealed` (the discards a turn lists).
     pub(super) held: u64,
+    /// The kinds in `held` (a turn's discards, counted without a population count).
+    pub(super) held_kinds: u8,
     /// The kinds that may complete `concealed` when added, worked out once per hand state.
     completing: Completing,
     /// Declared melds.
@@ -41,6 +43,7 @@ impl Hand {
             concealed: TileCounts::EMPTY,
             screen: Screen::default(),
             held: 0,
+            held_kinds: 0,
             completing: Completing::default(),
             melds: Vec::with_capacity(4),
             flowers: Vec::new(),
@@ -52,6 +55,7 @@ impl Hand {
     }
 
     /// Adds a tile to the concealed hand (an extra wind to the extra winds held).
+    #[inline]
     pub(super) fn add(&mut self, t: Tile) {
         if t.is_bonus() {
             self.extra.insert(t);
@@ -61,11 +65,13 @@ impl Hand {
         self.concealed.add(t);
         self.screen.update(t, before, before + 1);
         self.held |= 1 << t.index();
+        self.held_kinds += u8::from(before == 0);
         self.completing.fresh = false;
     }
 
     /// Removes `k` copies of `t` (the caller has checked that they are there; for extra winds,
     /// `t` if held and then the lowest others).
+    #[inline]
     pub(super) fn take(&mut self, t: Tile, k: u8) {
         if t.is_bonus() {
             self.extra.take(t, k);
@@ -77,6 +83,7 @@ impl Hand {
         self.screen.update(t, before, after);
         if after == 0 {
             self.held &= !(1 << t.index());
+            self.held_kinds -= u8::from(before > 0);
         }
         self.completing.fresh = false;
     }
@@ -84,16 +91,25 @@ impl Hand {
     /// False when the concealed tiles with `t` added certainly are not a winning shape under
     /// `rules` (the screen's answer, [`Screen::completing`], worked out again only after the
     /// hand changed); true when they may be.
+    #[inline]
     pub(super) fn may_complete_with(&mut self, t: Tile, rules: &HandRules) -> bool {
         if t.index() >= 34 {
             return true;
         }
-        let c = &mut self.completing;
-        if !c.fresh {
-            c.kinds = self.screen.completing(&self.concealed, rules);
-            c.fresh = true;
+        if !self.completing.fresh {
+            self.refresh_completing(rules);
         }
-        c.kinds & (1 << t.index()) != 0
+        self.completing.kinds & (1 << t.index()) != 0
+    }
+
+    /// Works out [`Hand::may_complete_with`]'s kinds again (out of line: the cached answer is
+    /// the common case, and the call sites stay small).
+    #[inline(never)]
+    fn refresh_completing(&mut self, rules: &HandRules) {
+        self.completing = Completing {
+            kinds: self.screen.completing(&self.concealed, rules),
+            fresh: true,
+        };
     }
 
     /// Copies of `t`'s kind held concealed (every extra wind is one kind).

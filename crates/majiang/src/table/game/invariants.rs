@@ -49,7 +49,7 @@ impl Game {
                 .concealed
                 .iter()
                 .fold(0u64, |m, (t, _)| m | 1 << t.index());
-            if h.held != held {
+            if h.held != held || u32::from(h.held_kinds) != held.count_ones() {
                 return Err(format!("player {i}: held kinds out of date"));
             }
             let size = h.concealed.len() + usize::from(h.extra.len()) + 3 * h.melds.len();

@@ -5,6 +5,7 @@ use super::super::Player;
 use super::super::action::{Action, ActionError};
 use super::super::event::{Event, KongKind};
 use super::super::extra_winds::same_kind;
+use super::sink::Events;
 use super::win::WinContext;
 use super::{Game, MAX_PLAYERS, Phase, TileSource};
 use crate::meld::{Meld, MeldKind};
@@ -18,7 +19,7 @@ impl Game {
         p: Player,
         t: Tile,
         kong_chain: u8,
-        events: &mut Vec<Event>,
+        events: &mut impl Events,
     ) {
         let h = &mut self.hands[p.index()];
         let (tile, extra_winds) = h.take_for_meld(t, 4, false);
@@ -29,7 +30,7 @@ impl Game {
             claimed: None,
             extra_winds,
         });
-        events.push(Event::KongDeclared {
+        events.record(Event::KongDeclared {
             player: p,
             kind: KongKind::Concealed,
             tile: t,
@@ -44,9 +45,9 @@ impl Game {
         p: Player,
         t: Tile,
         kong_chain: u8,
-        events: &mut Vec<Event>,
+        events: &mut impl Events,
     ) {
-        events.push(Event::KongDeclared {
+        events.record(Event::KongDeclared {
             player: p,
             kind: KongKind::Added,
             tile: t,
@@ -76,7 +77,7 @@ impl Game {
         &mut self,
         p: Player,
         action: Action,
-        events: &mut Vec<Event>,
+        events: &mut impl Events,
     ) -> Result<(), ActionError> {
         let Phase::Robbing {
             konger,
@@ -138,7 +139,7 @@ impl Game {
 
     /// Nobody robbed `p`'s added kong of `t`: the pung becomes a kong and `p` draws a
     /// replacement.
-    fn complete_added_kong(&mut self, p: Player, t: Tile, chain: u8, events: &mut Vec<Event>) {
+    fn complete_added_kong(&mut self, p: Player, t: Tile, chain: u8, events: &mut impl Events) {
         let h = &mut self.hands[p.index()];
         h.take(t, 1);
         if t.is_bonus() {
@@ -160,12 +161,12 @@ impl Game {
 
     /// `p` draws a replacement tile for a kong (replacing flowers on the way) and takes their
     /// turn; the hand is drawn if none is left.
-    pub(super) fn replacement(&mut self, p: Player, chain: u8, events: &mut Vec<Event>) {
+    pub(super) fn replacement(&mut self, p: Player, chain: u8, events: &mut impl Events) {
         let Some(mut t) = self.wall.draw_replacement() else {
             self.exhaustive_draw(events);
             return;
         };
-        events.push(Event::ReplacementDrawn {
+        events.record(Event::ReplacementDrawn {
             player: p,
             tile: Some(t),
         });

@@ -9,7 +9,7 @@ use super::super::Player;
 use super::super::action::{Action, ActionError, IllegalReason};
 use super::super::extra_winds;
 use super::claims::{ClaimOptions, chow_tiles};
-use super::{Game, Phase, TILES, TileSource, tile_at};
+use super::{Game, Phase, TileSource, tile_at};
 use crate::meld::MeldKind;
 use crate::tile::{KINDS, Tile};
 
@@ -247,13 +247,14 @@ impl Game {
         match o.only_discard {
             Some(d) => out.push(Action::Discard(d)),
             None => {
-                // The kinds held, from the hand's running mask: one step a kind held.
+                // The kinds held, from the hand's running mask: one step a kind held. A
+                // counted range extends without a capacity check per action.
                 let mut held = h.held;
-                out.reserve(held.count_ones() as usize);
-                while held != 0 {
-                    out.push(Action::Discard(TILES[held.trailing_zeros() as usize]));
+                out.extend((0..h.held_kinds).map(|_| {
+                    let t = tile_at(held.trailing_zeros() as usize);
                     held &= held - 1;
-                }
+                    Action::Discard(t)
+                }));
                 if !h.extra.is_empty() {
                     out.extend(h.extra.tiles().map(Action::Discard));
                 }

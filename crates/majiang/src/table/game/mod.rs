@@ -13,6 +13,8 @@
 //! - `win`: finishing a win: its situation, scoring and payments.
 //! - `gambit`: Hangzhou's Fortune Gambit.
 //! - `invariants`: [`Game::check_invariants`], the engine's self-check.
+//! - `sink`: where the rules of play put the events they cause (a caller's `Vec`, or nowhere
+//!   when nobody reads them).
 //!
 //! Seat choice at the start of a match lives in [`super::seating`] (re-exported here).
 
@@ -23,6 +25,7 @@ mod invariants;
 mod kongs;
 mod legality;
 mod setup;
+mod sink;
 mod turn;
 mod win;
 

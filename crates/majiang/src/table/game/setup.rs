@@ -7,6 +7,7 @@ use super::super::event::{DicePurpose, Event};
 use super::super::ruleset::Ruleset;
 use super::super::wall::{Wall, WallError, full_set};
 use super::super::{DealtTiles, Player};
+use super::sink::Events;
 use super::{Game, Hand, HandSetup, MAX_PLAYERS, Phase, SetupError, TileSource};
 use crate::seat::Seat;
 use crate::tile::Tile;
@@ -34,20 +35,20 @@ impl Game {
         let mut events = Vec::with_capacity(64);
         Self::started(&ruleset, &setup, &mut events);
         let ring = Wall::shuffled_ring(&config, &mut rng);
-        events.push(Event::WallBuilt {
+        events.record(Event::WallBuilt {
             sides: config.wall_sides,
             stacks_per_side: config.stacks_per_side() as u8,
             tiles: config.tile_count() as u16,
         });
         let dice = roll(&mut rng, config.break_dice);
         let total: usize = dice.iter().map(|&d| usize::from(d)).sum();
-        events.push(Event::DiceRolled {
+        events.record(Event::DiceRolled {
             by: setup.dealer,
             dice,
             purpose: DicePurpose::WallBreak,
         });
         let side = (total - 1) % usize::from(config.wall_sides);
-        events.push(Event::WallBroken {
+        events.record(Event::WallBroken {
             side: side as u8,
             stack: total as u8,
             dead_wall: config.dead_wall.size() as u8,
@@ -108,7 +109,7 @@ impl Game {
         let seats = (0..n)
             .map(|p| order[(p + n - setup.dealer.index()) % n])
             .collect();
-        events.push(Event::HandStarted {
+        events.record(Event::HandStarted {
             hand_number: setup.hand_number,
             dealer: setup.dealer,
             prevailing_wind: setup.prevailing_wind,
@@ -129,26 +130,30 @@ impl Game {
         let dealer = setup.dealer.index();
         // Each made anew (a clone would drop the reserved capacity).
         let mut hands: Vec<Hand> = (0..n).map(|_| Hand::empty()).collect();
-        let mut bonus: Vec<Vec<Tile>> = vec![Vec::new(); n];
+        // The flowers dealt to each player, in the order dealt (eight at most in all).
+        let mut bonus = [[Tile::EAST; 8]; MAX_PLAYERS];
+        let mut bonus_len = [0usize; MAX_PLAYERS];
         let mut last_to_dealer = None;
         let blocks = usize::from(config.hand_size) / 4;
         let rest = usize::from(config.hand_size) % 4;
         let mut give = |p: usize, count: usize, wall: &mut Wall, events: &mut Vec<Event>| {
+            let block = wall.draw_block(count.min(DealtTiles::CAPACITY));
             let mut tiles = DealtTiles::new();
-            for _ in 0..count {
-                let Some(t) = wall.draw() else { break };
-                let held = tiles.push(t);
-                debug_assert!(held, "a deal gives at most four tiles at once");
+            for &t in block {
+                tiles.push(t);
                 if config.is_flower(t) {
-                    bonus[p].push(t);
+                    if let Some(slot) = bonus[p].get_mut(bonus_len[p]) {
+                        *slot = t;
+                        bonus_len[p] += 1;
+                    }
                 } else {
                     hands[p].add(t);
                 }
-                if p == dealer {
-                    last_to_dealer = Some(t);
-                }
             }
-            events.push(Event::TilesDealt {
+            if p == dealer && !block.is_empty() {
+                last_to_dealer = block.last().copied();
+            }
+            events.record(Event::TilesDealt {
                 player: Player(p as u8),
                 count: tiles.len() as u8,
                 tiles: Some(tiles),
@@ -176,13 +181,13 @@ impl Game {
         if config.wildcard == WildcardRule::Indicator {
             let dice = roll(rng, 2);
             let total: usize = dice.iter().map(|&d| usize::from(d)).sum();
-            events.push(Event::DiceRolled {
+            events.record(Event::DiceRolled {
                 by: setup.dealer,
                 dice,
                 purpose: DicePurpose::Indicator,
             });
             if let Some(t) = wall.take_from_back(total) {
-                events.push(Event::IndicatorRevealed {
+                events.record(Event::IndicatorRevealed {
                     tile: t,
                     wildcard: t,
                     from_back: total as u8,
@@ -224,8 +229,7 @@ impl Game {
         // Flowers in the dealt hands, dealer first.
         for k in 0..n {
             let p = (dealer + k) % n;
-            let list = std::mem::take(&mut bonus[p]);
-            for f in list {
+            for &f in &bonus[p][..bonus_len[p]] {
                 match game.replace_flower(Player(p as u8), f, events) {
                     Some(t) => {
                         game.hands[p].add(t);
@@ -251,13 +255,13 @@ impl Game {
         &mut self,
         p: Player,
         mut f: Tile,
-        events: &mut Vec<Event>,
+        events: &mut impl Events,
     ) -> Option<Tile> {
         loop {
-            events.push(Event::FlowerDeclared { player: p, tile: f });
+            events.record(Event::FlowerDeclared { player: p, tile: f });
             self.hands[p.index()].flowers.push(f);
             let t = self.wall.draw_replacement()?;
-            events.push(Event::ReplacementDrawn {
+            events.record(Event::ReplacementDrawn {
                 player: p,
                 tile: Some(t),
             });

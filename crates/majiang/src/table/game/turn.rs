@@ -4,6 +4,7 @@
 use super::super::Player;
 use super::super::action::{Action, ActionError};
 use super::super::event::Event;
+use super::sink::{Events, Unrecorded};
 use super::win::WinContext;
 use super::{DiscardRecord, Game, HandOutcome, Phase, TileSource};
 use crate::scoring::WinKind;
@@ -31,15 +32,16 @@ impl Game {
 
     /// [`Game::apply_into`] for an action the caller took from [`Game::legal_actions_into`]
     /// for `p` in this state, so not checked again (every listed action passes
-    /// [`Game::check`]; the engine's fuzz tests play only listed actions and assert it).
-    pub(crate) fn apply_legal_into(
+    /// [`Game::check`]; the engine's fuzz tests play only listed actions and assert it), and
+    /// for a caller that never reads the events (a hand played for its outcome,
+    /// [`crate::bots::play_hand`]): they are not recorded at all.
+    pub(crate) fn apply_legal_unrecorded(
         &mut self,
         p: Player,
         action: Action,
-        events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         debug_assert_eq!(self.check(p, action), Ok(()), "a listed action");
-        self.apply_checked(p, action, events)
+        self.apply_checked(p, action, &mut Unrecorded)
     }
 
     /// Carries out `p`'s action, already checked.
@@ -47,7 +49,7 @@ impl Game {
         &mut self,
         p: Player,
         action: Action,
-        events: &mut Vec<Event>,
+        events: &mut impl Events,
     ) -> Result<(), ActionError> {
         match self.phase {
             Phase::Over => Err(ActionError::HandOver),
@@ -137,7 +139,7 @@ impl Game {
     }
 
     /// `p` discards `t`; it goes on offer to whoever may claim it, else the next player draws.
-    fn discard(&mut self, p: Player, t: Tile, events: &mut Vec<Event>) {
+    fn discard(&mut self, p: Player, t: Tile, events: &mut impl Events) {
         let gambit = self.is_gambit_discard(p, t);
         let wildcard = self.is_wildcard_discard(t);
         let h = &mut self.hands[p.index()];
@@ -147,7 +149,7 @@ impl Game {
             claimed: false,
             gambit,
         });
-        events.push(Event::Discarded {
+        events.record(Event::Discarded {
             player: p,
             tile: t,
             wildcard,
@@ -159,13 +161,13 @@ impl Game {
     }
 
     /// `p` draws from the live wall (replacing flowers); the hand is drawn if it has run out.
-    pub(super) fn draw_for(&mut self, p: Player, events: &mut Vec<Event>) {
+    pub(super) fn draw_for(&mut self, p: Player, events: &mut impl Events) {
         self.note_draw(p);
         let Some(mut t) = self.wall.draw() else {
             self.exhaustive_draw(events);
             return;
         };
-        events.push(Event::Drew {
+        events.record(Event::Drew {
             player: p,
             tile: Some(t),
         });
@@ -187,9 +189,9 @@ impl Game {
     }
 
     /// The wall has run out: the hand ends with nobody paying.
-    pub(super) fn exhaustive_draw(&mut self, events: &mut Vec<Event>) {
-        events.push(Event::ExhaustiveDraw);
-        events.push(Event::HandEnded {
+    pub(super) fn exhaustive_draw(&mut self, events: &mut impl Events) {
+        events.record(Event::ExhaustiveDraw);
+        events.record(Event::HandEnded {
             payments: vec![0; self.players()],
         });
         self.outcome = Some(HandOutcome::ExhaustiveDraw);

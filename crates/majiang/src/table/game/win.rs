@@ -6,6 +6,7 @@ use super::super::action::{Action, ActionError, IllegalReason};
 use super::super::complete::is_complete;
 use super::super::event::{Event, PlayerPayment, PlayerScore};
 use super::super::extra_winds;
+use super::sink::Events;
 use super::{Game, Hand, HandOutcome, Phase, TileSource};
 use crate::scoring::{Circumstances, Invalid, OtherHand, Scored, WinKind, WinSituation};
 use crate::seat::Seat;
@@ -35,7 +36,7 @@ impl Game {
         &mut self,
         p: Player,
         ctx: WinContext,
-        events: &mut Vec<Event>,
+        events: &mut impl Events,
     ) -> Result<(), ActionError> {
         let situation = self.situation(p, &ctx);
         let scored = self
@@ -71,7 +72,7 @@ impl Game {
             WinKind::RobbingKong => {
                 if let Some(k) = ctx.discarder {
                     self.hands[k.index()].take(ctx.tile, 1);
-                    events.push(Event::KongRobbed {
+                    events.record(Event::KongRobbed {
                         player: p,
                         from: k,
                         tile: ctx.tile,
@@ -87,7 +88,7 @@ impl Game {
             payments: payments.clone(),
             itemised,
         };
-        events.push(Event::Won {
+        events.record(Event::Won {
             player: p,
             win: ctx.win,
             discarder: ctx.discarder,
@@ -95,7 +96,7 @@ impl Game {
             hand: self.hands[p.index()].all_tiles(),
             scored: score.clone(),
         });
-        events.push(Event::HandEnded {
+        events.record(Event::HandEnded {
             payments: payments.clone(),
         });
         self.outcome = Some(HandOutcome::Win {
