@@ -469,3 +469,55 @@ fn a_panic_restores_the_terminal() {
         "{screen}"
     );
 }
+
+/// A five-player classic table against the expert (`hard`): the fifth seat is North-east,
+/// every box is on the screen, the extra winds are named, and no notice says the expert leaves
+/// anything to another bot (it plays five and six players itself).
+#[test]
+fn five_players_against_the_expert() {
+    let mut s = Session::start(&[
+        "play",
+        "--rules",
+        "classic",
+        "-o",
+        "players=5",
+        "--bots",
+        "hard",
+        "--seed",
+        "7",
+        "--delay-ms",
+        "0",
+    ]);
+    s.wait_for("the table", Duration::from_secs(20), actionable);
+    let screen = s.screen();
+    assert!(
+        screen.contains("majiang · Classic Chinese mahjong │ hand 1"),
+        "{screen}"
+    );
+    for name in [
+        "You",
+        "Bot 1",
+        "Bot 2",
+        "Bot 3",
+        "Bot 4",
+        "North-east",
+        "Wall:",
+    ] {
+        assert!(screen.contains(name), "{name} missing:\n{screen}");
+    }
+    assert!(
+        !screen.contains("Bot 5"),
+        "five players, not six:\n{screen}"
+    );
+    assert!(
+        !screen.contains("normal bot"),
+        "no notice about the normal bot:\n{screen}"
+    );
+    s.send("q");
+    s.wait_for("the quit question", Duration::from_secs(5), |sc| {
+        sc.contains("Abandon the match?")
+    });
+    s.send("y");
+    assert_eq!(s.exit_code(Duration::from_secs(5)), 0);
+    s.assert_restored();
+}
