@@ -229,7 +229,11 @@ async fn without_the_creators_leave_hints_are_refused_and_never_sent() {
 }
 
 /// A room of one person and three bots, hints allowed; the person's connection, welcomed.
-async fn hinted_room(app: &majiang_server::App, addr: std::net::SocketAddr, name: &str) -> Client {
+pub(crate) async fn hinted_room(
+    app: &majiang_server::App,
+    addr: std::net::SocketAddr,
+    name: &str,
+) -> Client {
     let created = app
         .create_room(config(json!({
             "rules": "hongkong", "hands": 1, "hints": true, "autostart": true,

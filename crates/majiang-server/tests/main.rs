@@ -11,6 +11,7 @@ mod companion_score;
 mod e2e_browser;
 mod e2e_cluster;
 mod evening;
+mod hint_busy_browser;
 mod hints_ws;
 mod http_api;
 mod i18n_catalogues;

@@ -423,7 +423,7 @@ fn latin_words(text: &str) -> Vec<String> {
 }
 
 /// A screenshot at every size, with `shown` scrolled into view; nothing overflows sideways.
-async fn look(c: &Client, name: &str, shown: &str) -> Result<(), String> {
+pub(crate) async fn look(c: &Client, name: &str, shown: &str) -> Result<(), String> {
     let keep = std::path::Path::new("/tmp/reviewui-shots");
     for (w, h) in SIZES {
         set_viewport(c, w, h).await?;
