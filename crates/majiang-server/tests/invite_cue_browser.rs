@@ -313,10 +313,17 @@ async fn turn_cue(c: &Client, base: &str) -> Result<(), String> {
 }
 
 /// The person's answer to what is asked: a discard of a playable hand tile on their turn, else
-/// Pass (a claim on offer); clicked again until the tab title is no longer "your turn".
+/// Pass (a claim on offer); clicked again until the tab title is no longer "your turn", a
+/// pause between clicks (a tight loop of clicks meets the server's message rate limit, and a
+/// loaded machine may take seconds to answer).
 async fn answer(c: &Client) -> Result<(), String> {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut first = true;
     loop {
+        if !first {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        first = false;
         let done = c
             .execute(
                 "if (!document.title.startsWith('●')) return true;
