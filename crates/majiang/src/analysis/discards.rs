@@ -140,16 +140,27 @@ pub fn shanten_after_discards(
     hand: &TileCounts,
     rules: &HandRules,
 ) -> Option<[Option<ShantenByForm>; KINDS]> {
+    shanten_after_discards_of(hand, rules, TileSet(ALL_KINDS))
+}
+
+/// [`shanten_after_discards`] for the discards of `kinds` alone: entry `i` is `Some` exactly
+/// when the hand holds kind `i` and `kinds` has it (a caller that reads a few discards pays
+/// for those).
+pub fn shanten_after_discards_of(
+    hand: &TileCounts,
+    rules: &HandRules,
+    kinds: TileSet,
+) -> Option<[Option<ShantenByForm>; KINDS]> {
     let c = &hand.0;
     if rules.wildcard.is_some() {
-        return wild_after_discards(hand, rules);
+        return wild_after_discards(hand, rules, kinds.0);
     }
     let k = fast::keys(c)?;
     let (keys, n) = (k.key, k.len.iter().map(|&l| usize::from(l)).sum::<usize>());
     if n % 3 != 2 {
         return None;
     }
-    let held = fast::held_kinds(c);
+    let held = fast::held_kinds(c) & kinds.0;
     let t = tables::shanten();
     let id = |g: usize, key: usize| {
         usize::from(if g == 3 {
@@ -237,6 +248,7 @@ pub fn shanten_after_discards(
 fn wild_after_discards(
     hand: &TileCounts,
     rules: &HandRules,
+    kinds: u64,
 ) -> Option<[Option<ShantenByForm>; KINDS]> {
     let (real, w, forbidden) = split_wild(&hand.0, rules);
     if forbidden.is_some() || w > 4 {
@@ -266,7 +278,7 @@ fn wild_after_discards(
             orphans.then(|| pc.orphans(0, 0, w)),
         );
     }
-    let held = pc.at_least[1];
+    let held = pc.at_least[1] & kinds;
     let stays = basis.scan::<false>(held);
     let mut out = [None; KINDS];
     let mut bits = held;
@@ -281,7 +293,10 @@ fn wild_after_discards(
             thirteen_orphans: if is_orphan(i) { orphan } else { other },
         });
     }
-    if let Some(wc) = rules.wildcard.filter(|_| w > 0) {
+    if let Some(wc) = rules
+        .wildcard
+        .filter(|wc| w > 0 && kinds >> wc.tile.index() & 1 != 0)
+    {
         out[wc.tile.index()] = Some(ShantenByForm {
             standard: standard(basis.best, w - 1),
             seven_pairs: seven.then(|| pc.seven(0, 0, w - 1)),
@@ -554,6 +569,12 @@ mod tests {
                 .map(|t| all.with_wildcard(t.expect("a kind")));
             for rules in rule_sets.iter().chain(&wild) {
                 let after = shanten_after_discards(&h, rules).expect("a plain 3k + 2 hand");
+                let kinds: u64 = rng.random_range(0..1u64 << KINDS);
+                let some = shanten_after_discards_of(&h, rules, TileSet(kinds)).expect("quick");
+                for (i, got) in some.iter().enumerate() {
+                    let want = if kinds >> i & 1 != 0 { after[i] } else { None };
+                    assert_eq!(*got, want, "{h:?} less {i} of {kinds:#x}");
+                }
                 for (i, got) in after.iter().enumerate() {
                     if h.0[i] == 0 {
                         assert_eq!(*got, None);
