@@ -293,12 +293,11 @@ impl AfterDiscards {
         }
     }
 
-    /// The shanten of the suit-`s` view of `h`, which is `hand` less `t`.
+    /// The shanten of the suit-`s` view of `hand` less one `t`.
     pub(crate) fn flush_shanten(
         &mut self,
         ctx: &Ctx,
         hand: &TileCounts,
-        h: &TileCounts,
         t: Tile,
         s: usize,
     ) -> Option<i8> {
@@ -321,7 +320,9 @@ impl AfterDiscards {
         } else if f.off > 6 {
             return None;
         }
-        let v = flush_view(h, s).map(|v| analysis::shanten(&v, &ctx.std_rules));
+        let mut h = *hand;
+        h.remove(t);
+        let v = flush_view(&h, s).map(|v| analysis::shanten(&v, &ctx.std_rules));
         if off_suit {
             f.off_cache = Some(v);
         }
@@ -340,13 +341,15 @@ impl EfficientBot {
         melds: &MeldInfo,
         pre: &mut AfterDiscards,
     ) -> (i32, Aim) {
-        let mut h = *hand;
-        h.remove(t);
+        // The smaller hand itself is only made where the shanten is not read from `pre`.
+        let smaller = || {
+            let mut h = *hand;
+            h.remove(t);
+            analysis::shanten_by_form(&h, &ctx.rules)
+        };
         let forms = match &pre.plain {
-            Some(after) => {
-                after[t.index()].unwrap_or_else(|| analysis::shanten_by_form(&h, &ctx.rules))
-            }
-            None => analysis::shanten_by_form(&h, &ctx.rules),
+            Some(after) => after[t.index()].unwrap_or_else(smaller),
+            None => smaller(),
         };
         // Without a minimum fan the distance is the shanten alone: the shape is not read.
         let shape = if self.goals.min_fan > 0 {
@@ -360,7 +363,7 @@ impl EfficientBot {
             }
         };
         self.distance_with(ctx, shape, melds, forms, |s| {
-            pre.flush_shanten(ctx, hand, &h, t, s)
+            pre.flush_shanten(ctx, hand, t, s)
         })
     }
 
