@@ -13,7 +13,8 @@
 //! wildcards).
 //!
 //! [`useful_tiles_quick`] is [`useful_tiles`](super::useful_tiles) for hands without wildcards,
-//! with the set count fixed at compile time so that the per-kind product unrolls.
+//! read through the basis too: a kind is useful when it raises the basis' best while the
+//! standard form is the closest, or when it lowers seven pairs or thirteen orphans.
 
 use super::basis::Basis;
 use super::fast;
@@ -23,19 +24,6 @@ use super::tables::{self, POW5};
 use super::{ShantenByForm, TileSet};
 use crate::counts::TileCounts;
 use crate::tile::{KINDS, Tile};
-
-/// The best `m(k, 1)` of two groups together (as in the table-driven shanten).
-#[inline(always)]
-fn best_pair(a: &[u8; 10], b: &[u8; 10], k: usize) -> u8 {
-    let mut best = 0u8;
-    for x in 0..=k {
-        let y = k - x;
-        best = best
-            .max(a[2 * x + 1] + b[2 * y])
-            .max(a[2 * x] + b[2 * y + 1]);
-    }
-    best
-}
 
 /// Bits of the thirteen orphan kinds.
 const ORPHAN_MASK: u64 = {
@@ -152,16 +140,27 @@ pub fn shanten_after_discards(
     hand: &TileCounts,
     rules: &HandRules,
 ) -> Option<[Option<ShantenByForm>; KINDS]> {
+    shanten_after_discards_of(hand, rules, TileSet(ALL_KINDS))
+}
+
+/// [`shanten_after_discards`] for the discards of `kinds` alone: entry `i` is `Some` exactly
+/// when the hand holds kind `i` and `kinds` has it (a caller that reads a few discards pays
+/// for those).
+pub fn shanten_after_discards_of(
+    hand: &TileCounts,
+    rules: &HandRules,
+    kinds: TileSet,
+) -> Option<[Option<ShantenByForm>; KINDS]> {
     let c = &hand.0;
     if rules.wildcard.is_some() {
-        return wild_after_discards(hand, rules);
+        return wild_after_discards(hand, rules, kinds.0);
     }
     let k = fast::keys(c)?;
     let (keys, n) = (k.key, k.len.iter().map(|&l| usize::from(l)).sum::<usize>());
     if n % 3 != 2 {
         return None;
     }
-    let held = fast::held_kinds(c);
+    let held = fast::held_kinds(c) & kinds.0;
     let t = tables::shanten();
     let id = |g: usize, key: usize| {
         usize::from(if g == 3 {
@@ -249,6 +248,7 @@ pub fn shanten_after_discards(
 fn wild_after_discards(
     hand: &TileCounts,
     rules: &HandRules,
+    kinds: u64,
 ) -> Option<[Option<ShantenByForm>; KINDS]> {
     let (real, w, forbidden) = split_wild(&hand.0, rules);
     if forbidden.is_some() || w > 4 {
@@ -278,7 +278,7 @@ fn wild_after_discards(
             orphans.then(|| pc.orphans(0, 0, w)),
         );
     }
-    let held = pc.at_least[1];
+    let held = pc.at_least[1] & kinds;
     let stays = basis.scan::<false>(held);
     let mut out = [None; KINDS];
     let mut bits = held;
@@ -293,7 +293,10 @@ fn wild_after_discards(
             thirteen_orphans: if is_orphan(i) { orphan } else { other },
         });
     }
-    if let Some(wc) = rules.wildcard.filter(|_| w > 0) {
+    if let Some(wc) = rules
+        .wildcard
+        .filter(|wc| w > 0 && kinds >> wc.tile.index() & 1 != 0)
+    {
         out[wc.tile.index()] = Some(ShantenByForm {
             standard: standard(basis.best, w - 1),
             seven_pairs: seven.then(|| pc.seven(0, 0, w - 1)),
@@ -389,74 +392,29 @@ fn best_pair_k<const K: usize>(a: &[u8; 10], b: &[u8; 10]) -> u8 {
     best
 }
 
-/// Answers per one-byte group id, so that kinds whose change gives a group the same id (an
-/// isolated tile anywhere in a suit, any unheld honour) are worked out once.
-#[derive(Default)]
-struct ById {
-    done: [u64; 4],
-    value: [u64; 4],
-}
+/// Bits of each group's kinds: the three suits and the honours.
+const GROUPS: [u64; 4] = [0x1FF, 0x1FF << 9, 0x1FF << 18, 0x7F << 27];
 
-impl ById {
-    /// The answer for `id`, from `f` the first time.
-    #[inline(always)]
-    fn get(&mut self, id: u8, f: impl FnOnce() -> bool) -> bool {
-        let (w, b) = (usize::from(id >> 6), 1u64 << (id & 63));
-        if self.done[w] & b == 0 {
-            self.done[w] |= b;
-            if f() {
-                self.value[w] |= b;
-            }
+/// Bits of the number kinds of rank at least `lo` and at most `hi` (ranks `0..9`).
+const fn ranks(lo: usize, hi: usize) -> u64 {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < 27 {
+        if i % 9 >= lo && i % 9 <= hi {
+            m |= 1 << i;
         }
-        self.value[w] & b != 0
+        i += 1;
     }
+    m
 }
 
-/// The kinds whose addition gives `best_pair` above `target`, for `K` sets.
+/// The kinds of `held` and the number kinds one or two ranks from a held one of their suit.
 #[inline(always)]
-fn improving_kinds<const K: usize>(
-    c: &[u8; KINDS],
-    keys: &[usize; 4],
-    ids: &[usize; 4],
-    target: i32,
-) -> u64 {
-    let t = tables::shanten();
-    let (ns, nh) = (t.suit_ids, t.honor_ids);
-    let mut mask = 0u64;
-    for g in 0..3 {
-        let base = 9 * g;
-        let mut by_id = ById::default();
-        for r in 0..9 {
-            if c[base + r] >= 4 {
-                continue;
-            }
-            let id = t.suit_id[keys[g] + POW5[r]];
-            let improves = by_id.get(id, || {
-                let mut x = *ids;
-                x[g] = usize::from(id);
-                let best = best_pair_k::<K>(
-                    t.suit_suit.row(x[0] * ns + x[1]),
-                    t.suit_honor.row(x[2] * nh + x[3]),
-                );
-                i32::from(best) > target
-            });
-            mask |= u64::from(improves) << (base + r);
-        }
-    }
-    let a = t.suit_suit.row(ids[0] * ns + ids[1]);
-    let mut by_id = ById::default();
-    for r in 0..7 {
-        if c[27 + r] >= 4 {
-            continue;
-        }
-        let id = t.honor_id[keys[3] + POW5[r]];
-        let improves = by_id.get(id, || {
-            let best = best_pair_k::<K>(a, t.suit_honor.row(ids[2] * nh + usize::from(id)));
-            i32::from(best) > target
-        });
-        mask |= u64::from(improves) << (27 + r);
-    }
-    mask
+fn near_kinds(held: u64) -> u64 {
+    held | (held << 1) & ranks(1, 8)
+        | (held << 2) & ranks(2, 8)
+        | (held >> 1) & ranks(0, 7)
+        | (held >> 2) & ranks(0, 6)
 }
 
 /// `best_pair` of the hand less one of each held kind (bits of `held`), `K` sets.
@@ -499,22 +457,11 @@ pub fn useful_tiles_quick(hand: &TileCounts, rules: &HandRules) -> Option<TileSe
     if n > 13 || n % 3 != 1 {
         return None;
     }
-    let t = tables::shanten();
-    let ids = [
-        usize::from(t.suit_id[keys[0]]),
-        usize::from(t.suit_id[keys[1]]),
-        usize::from(t.suit_id[keys[2]]),
-        usize::from(t.honor_id[keys[3]]),
-    ];
-    let (ns, nh) = (t.suit_ids, t.honor_ids);
     let sets = n / 3;
     let full = n == 13;
-    let best = best_pair(
-        t.suit_suit.row(ids[0] * ns + ids[1]),
-        t.suit_honor.row(ids[2] * nh + ids[3]),
-        sets,
-    );
-    let mut now = (3 * sets + 2) as i32 - i32::from(best) - 1;
+    let basis = Basis::new(&keys, sets, false);
+    let standard = (3 * sets + 2) as i32 - i32::from(basis.best) - 1;
+    let mut now = standard;
     // Seven pairs and thirteen orphans counts.
     let special = full && (rules.seven_pairs || rules.thirteen_orphans);
     let pc = special.then(|| PairCounts::of(c, rules.four_as_two_pairs));
@@ -524,13 +471,30 @@ pub fn useful_tiles_quick(hand: &TileCounts, rules: &HandRules) -> Option<TileSe
     if let Some(pc) = pc.filter(|_| rules.thirteen_orphans) {
         now = now.min(i32::from(pc.orphans(0, 0, 0)));
     }
-    let target = (3 * sets + 2) as i32 - 1 - now;
-    let mut mask = match sets {
-        0 => improving_kinds::<0>(c, &keys, &ids, target),
-        1 => improving_kinds::<1>(c, &keys, &ids, target),
-        2 => improving_kinds::<2>(c, &keys, &ids, target),
-        3 => improving_kinds::<3>(c, &keys, &ids, target),
-        _ => improving_kinds::<4>(c, &keys, &ids, target),
+    // One more tile lowers the standard shanten by one or leaves it: below `now` only when
+    // the standard form is the closest and the kind raises the basis' best.
+    let mut mask = if standard == now {
+        // A kind three or more ranks from every tile of its suit (or an honour not held) is
+        // an isolated tile whichever it is: its group's row is the same for each, so one of
+        // them stands for all.
+        let held = fast::held_kinds(c);
+        let near = near_kinds(held);
+        let far = ALL_KINDS & !near;
+        let mut stand_ins = 0u64;
+        for g in GROUPS {
+            let f = far & g;
+            stand_ins |= f & f.wrapping_neg();
+        }
+        let hits = basis.scan::<true>((near & !fast::kinds_at_least(c, 4)) | stand_ins);
+        let mut mask = hits & near;
+        for g in GROUPS {
+            if hits & stand_ins & g != 0 {
+                mask |= far & g;
+            }
+        }
+        mask
+    } else {
+        0
     };
     if let Some(pc) = pc {
         // By the count held: the kinds held `x` times (fewer than four) lower a form when one
@@ -605,6 +569,12 @@ mod tests {
                 .map(|t| all.with_wildcard(t.expect("a kind")));
             for rules in rule_sets.iter().chain(&wild) {
                 let after = shanten_after_discards(&h, rules).expect("a plain 3k + 2 hand");
+                let kinds: u64 = rng.random_range(0..1u64 << KINDS);
+                let some = shanten_after_discards_of(&h, rules, TileSet(kinds)).expect("quick");
+                for (i, got) in some.iter().enumerate() {
+                    let want = if kinds >> i & 1 != 0 { after[i] } else { None };
+                    assert_eq!(*got, want, "{h:?} less {i} of {kinds:#x}");
+                }
                 for (i, got) in after.iter().enumerate() {
                     if h.0[i] == 0 {
                         assert_eq!(*got, None);

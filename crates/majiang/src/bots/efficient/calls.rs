@@ -69,7 +69,7 @@ impl EfficientBot {
                 } else {
                     now - 1
                 };
-                match self.min_distance(&ctx, &h, &m, enough) {
+                match self.min_distance_remembered(&ctx, &h, &m, enough) {
                     Some(d) => d,
                     None => continue,
                 }

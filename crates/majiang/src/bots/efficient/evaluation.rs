@@ -153,6 +153,17 @@ fn useful_unfiltered(h: &TileCounts, ctx: &Ctx) -> u64 {
 /// hand, its melds, the flowers' fan, the value of each pung and the hand rules.
 pub(crate) type DistanceKey = (TileCounts, MeldInfo, i32, [u8; KINDS], HandRules);
 
+/// What [`EfficientBot::min_distance`] depends on besides the bot's goals: the hand's
+/// [`DistanceKey`] (of `3k + 2` tiles), the wildcard and the distance that is enough.
+type ClaimKey = (DistanceKey, Option<Tile>, i32);
+
+/// The least distances of the hands a claim would leave, judged lately.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ClaimCache {
+    entries: [Option<(ClaimKey, Option<i32>)>; 8],
+    next: usize,
+}
+
 impl EfficientBot {
     /// [`Self::distance`] of `h` (`3k + 1` tiles) with the context's melds, looked up when it
     /// is the hand last remembered (the offers after a discard ask for the hand it left).
@@ -208,19 +219,19 @@ pub(crate) struct FlushAfter {
 }
 
 impl FlushAfter {
-    pub(crate) fn new(hand: &TileCounts, s: usize, rules: &HandRules) -> FlushAfter {
-        let off: usize = (0..27)
-            .filter(|&i| i / 9 != s)
-            .map(|i| usize::from(hand.0[i]))
-            .sum();
+    /// The suit-`s` view of `hand`, which holds `off` number tiles outside suit `s`.
+    pub(crate) fn new(hand: &TileCounts, s: usize, off: usize, rules: &HandRules) -> FlushAfter {
         let last_slot = (1..=6).contains(&off).then(|| {
             let k = off - 1;
             let o = (0..3).filter(|&o| o != s).nth(k / 3).unwrap_or(0);
             o * 9 + (k % 3) * 3
         });
         FlushAfter {
-            after: flush_view(hand, s)
-                .and_then(|v| analysis::discards::shanten_after_discards(&v, rules)),
+            // Only the suit's, the honours' and the last stand-in's discards are read.
+            after: flush_view(hand, s).and_then(|v| {
+                let read = (0x1FFu64 << (9 * s)) | (0x7F << 27) | last_slot.map_or(0, |k| 1 << k);
+                analysis::discards::shanten_after_discards_of(&v, rules, TileSet(read))
+            }),
             last_slot,
             off_cache: None,
             off,
@@ -282,16 +293,18 @@ impl AfterDiscards {
         }
     }
 
-    /// The shanten of the suit-`s` view of `h`, which is `hand` less `t`.
+    /// The shanten of the suit-`s` view of `hand` less one `t`.
     pub(crate) fn flush_shanten(
         &mut self,
         ctx: &Ctx,
         hand: &TileCounts,
-        h: &TileCounts,
         t: Tile,
         s: usize,
     ) -> Option<i8> {
-        let f = self.flush[s].get_or_insert_with(|| FlushAfter::new(hand, s, &ctx.std_rules));
+        // Read only past the minimum fan's check, so the counts per suit are there.
+        let off = self.per_suit.iter().sum::<i32>() - self.per_suit[s];
+        let off = usize::try_from(off).unwrap_or(0);
+        let f = self.flush[s].get_or_insert_with(|| FlushAfter::new(hand, s, off, &ctx.std_rules));
         let ti = t.index();
         let off_suit = ti < 27 && ti / 9 != s;
         if let Some(after) = &f.after {
@@ -307,7 +320,9 @@ impl AfterDiscards {
         } else if f.off > 6 {
             return None;
         }
-        let v = flush_view(h, s).map(|v| analysis::shanten(&v, &ctx.std_rules));
+        let mut h = *hand;
+        h.remove(t);
+        let v = flush_view(&h, s).map(|v| analysis::shanten(&v, &ctx.std_rules));
         if off_suit {
             f.off_cache = Some(v);
         }
@@ -326,13 +341,15 @@ impl EfficientBot {
         melds: &MeldInfo,
         pre: &mut AfterDiscards,
     ) -> (i32, Aim) {
-        let mut h = *hand;
-        h.remove(t);
+        // The smaller hand itself is only made where the shanten is not read from `pre`.
+        let smaller = || {
+            let mut h = *hand;
+            h.remove(t);
+            analysis::shanten_by_form(&h, &ctx.rules)
+        };
         let forms = match &pre.plain {
-            Some(after) => {
-                after[t.index()].unwrap_or_else(|| analysis::shanten_by_form(&h, &ctx.rules))
-            }
-            None => analysis::shanten_by_form(&h, &ctx.rules),
+            Some(after) => after[t.index()].unwrap_or_else(smaller),
+            None => smaller(),
         };
         // Without a minimum fan the distance is the shanten alone: the shape is not read.
         let shape = if self.goals.min_fan > 0 {
@@ -346,7 +363,7 @@ impl EfficientBot {
             }
         };
         self.distance_with(ctx, shape, melds, forms, |s| {
-            pre.flush_shanten(ctx, hand, &h, t, s)
+            pre.flush_shanten(ctx, hand, t, s)
         })
     }
 
@@ -386,6 +403,30 @@ impl EfficientBot {
             }
         }
         total
+    }
+
+    /// [`Self::min_distance`], looked up when the same hand and melds were judged lately under
+    /// the same context (a hand kept from one turn to the next meets the same claims again).
+    pub(crate) fn min_distance_remembered(
+        &mut self,
+        ctx: &Ctx,
+        hand: &TileCounts,
+        melds: &MeldInfo,
+        enough: i32,
+    ) -> Option<i32> {
+        let key = (
+            (*hand, *melds, ctx.flower_fan, ctx.pung_fan, ctx.rules),
+            ctx.wild,
+            enough,
+        );
+        if let Some(e) = self.claims.entries.iter().flatten().find(|e| e.0 == key) {
+            return e.1;
+        }
+        let d = self.min_distance(ctx, hand, melds, enough);
+        let c = &mut self.claims;
+        c.entries[c.next] = Some((key, d));
+        c.next = (c.next + 1) % c.entries.len();
+        d
     }
 
     /// The least distance over the discards from a hand of `3k + 2` tiles (wildcards kept),

@@ -61,7 +61,7 @@ pub(crate) use extra_winds::{action_tile, clean_view, involves_extra_winds};
 use super::Bot;
 use crate::table::{Action, Observation, Ruleset};
 use aims::Goals;
-use evaluation::{DistanceKey, UsefulCache};
+use evaluation::{ClaimCache, DistanceKey, UsefulCache};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -79,6 +79,8 @@ pub struct EfficientBot {
     /// The distance of the hand left by the bot's last discard (or met on an offer), with
     /// what it was worked out under: the offers until its next turn ask it again.
     last_distance: Option<(DistanceKey, i32)>,
+    /// The least distances of the hands claims would leave, judged lately.
+    claims: ClaimCache,
 }
 
 impl EfficientBot {
@@ -91,6 +93,7 @@ impl EfficientBot {
             rng: ChaCha8Rng::seed_from_u64(seed),
             useful: UsefulCache::default(),
             last_distance: None,
+            claims: ClaimCache::default(),
         }
     }
 
