@@ -162,6 +162,17 @@ impl Session {
     }
 
     /// The terminal is back to normal: the alternate screen was left and the cursor shown.
+    /// Quits with `q`, answers the question with `y`, and checks the exit and the terminal.
+    fn quit(&mut self) {
+        self.send("q");
+        self.wait_for("the quit question", Duration::from_secs(5), |sc| {
+            sc.contains("Abandon the match?")
+        });
+        self.send("y");
+        assert_eq!(self.exit_code(Duration::from_secs(5)), 0);
+        self.assert_restored();
+    }
+
     fn assert_restored(&self) {
         let raw = String::from_utf8_lossy(&self.raw);
         let enter = raw
@@ -363,13 +374,7 @@ fn quit_and_ctrl_c_restore_the_terminal() {
         log.to_str().unwrap(),
     ]);
     s.wait_for("the table", Duration::from_secs(10), actionable);
-    s.send("q");
-    s.wait_for("the quit question", Duration::from_secs(5), |sc| {
-        sc.contains("Abandon the match?")
-    });
-    s.send("y");
-    assert_eq!(s.exit_code(Duration::from_secs(5)), 0);
-    s.assert_restored();
+    s.quit();
     // Leaving prints the standings and where the log is.
     let screen = s.screen();
     assert!(
@@ -513,11 +518,5 @@ fn five_players_against_the_expert() {
         !screen.contains("normal bot"),
         "no notice about the normal bot:\n{screen}"
     );
-    s.send("q");
-    s.wait_for("the quit question", Duration::from_secs(5), |sc| {
-        sc.contains("Abandon the match?")
-    });
-    s.send("y");
-    assert_eq!(s.exit_code(Duration::from_secs(5)), 0);
-    s.assert_restored();
+    s.quit();
 }

@@ -7,9 +7,8 @@
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (see `majiang_testkit::browser`).
 
 use crate::common;
-use crate::hints_ws::hinted_room;
+use crate::hints_ws::full_hint_queue;
 use crate::review_browser::look;
-use majiang_server::protocol::{ClientMsg, RoomStatus, ServerMsg};
 use majiang_testkit::browser::{self, Browser, click, err, text_of, wait_for};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -19,26 +18,7 @@ async fn a_full_hint_queue_says_the_expert_is_busy_in_three_languages() {
     let Some(browser) = Browser::start("the busy-expert test", 1366, 768).await else {
         return;
     };
-    // No hint is worked out and one may wait: Ann's first hint fills the queue for good (her
-    // table has no timers, so it waits for her).
-    let (app, addr) = common::start_with_limits(majiang_server::Limits {
-        hints_at_once: 0,
-        hint_queue: 1,
-        ..majiang_server::Limits::default()
-    })
-    .await;
-    let mut ann = hinted_room(&app, addr, "Ann").await;
-    ann.send(&ClientMsg::Hints { on: true }).await;
-    ann.until(|m| {
-        matches!(m, ServerMsg::State { status: RoomStatus::Playing, observation: Some(o), .. }
-            if o.legal_actions.len() >= 2)
-    })
-    .await;
-    let until = Instant::now() + Duration::from_secs(10);
-    while app.hint_queue().waiting() < 1 {
-        assert!(Instant::now() < until, "Ann's hint never queued");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    let (app, addr, _ann) = full_hint_queue().await;
     let c = browser.client.clone();
     let result = run(&c, &app, addr).await;
     browser.close().await;

@@ -260,9 +260,10 @@ async fn figure(addr: std::net::SocketAddr, name: &str) -> f64 {
         .unwrap_or(0.0)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_full_hint_queue_drops_new_hints_tells_the_person_and_the_tables_play_on() {
-    // No hint is worked out and one may wait: the queue is full after Ann's first decision.
+/// A server whose hint queue is full for good: no hint is worked out, one may wait, and Ann's
+/// first decision (her table has no timers: it waits for her) fills it. Ann's connection is
+/// returned so that it stays open.
+pub(crate) async fn full_hint_queue() -> (majiang_server::App, std::net::SocketAddr, Client) {
     let (app, addr) = common::start_with_limits(majiang_server::Limits {
         hints_at_once: 0,
         hint_queue: 1,
@@ -271,16 +272,26 @@ async fn a_full_hint_queue_drops_new_hints_tells_the_person_and_the_tables_play_
     .await;
     let mut ann = hinted_room(&app, addr, "Ann").await;
     ann.send(&ClientMsg::Hints { on: true }).await;
-    let decision = |m: &ServerMsg| {
+    ann.until(|m| {
         matches!(m, ServerMsg::State { status: RoomStatus::Playing, observation: Some(o), .. }
             if o.legal_actions.len() >= 2)
-    };
-    ann.until(decision).await;
+    })
+    .await;
     let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while app.hint_queue().waiting() < 1 {
         assert!(std::time::Instant::now() < until, "Ann's hint never queued");
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
+    (app, addr, ann)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_hint_queue_drops_new_hints_tells_the_person_and_the_tables_play_on() {
+    let (app, addr, mut ann) = full_hint_queue().await;
+    let decision = |m: &ServerMsg| {
+        matches!(m, ServerMsg::State { status: RoomStatus::Playing, observation: Some(o), .. }
+            if o.legal_actions.len() >= 2)
+    };
     let dropped_before = figure(addr, "majiang_hints_dropped_total").await;
 
     // Bob, at another table, turns hints on and plays his whole match: every hint he asks for
@@ -331,4 +342,18 @@ async fn a_full_hint_queue_drops_new_hints_tells_the_person_and_the_tables_play_
     assert_eq!(app.hint_queue().waiting(), 1);
     // The server still answers.
     assert_eq!(common::http(addr, "GET", "/api/rooms", "").await.0, 200);
+}
+
+/// The expert's values cross the wire exactly: a standard error that the default JSON float
+/// parser read one ulp off (24.066574330386118 as 24.06657433038612) comes back as written.
+#[test]
+fn an_estimate_reads_back_exactly_as_the_server_wrote_it() {
+    let estimate = majiang::bots::expert::Estimate {
+        mean: 28.0,
+        se: 24.066574330386118,
+        worlds: 16,
+    };
+    let text = serde_json::to_string(&estimate).unwrap();
+    let back: majiang::bots::expert::Estimate = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, estimate, "{text}");
 }
