@@ -288,10 +288,6 @@ pub(crate) async fn full_hint_queue() -> (majiang_server::App, std::net::SocketA
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_hint_queue_drops_new_hints_tells_the_person_and_the_tables_play_on() {
     let (app, addr, mut ann) = full_hint_queue().await;
-    let decision = |m: &ServerMsg| {
-        matches!(m, ServerMsg::State { status: RoomStatus::Playing, observation: Some(o), .. }
-            if o.legal_actions.len() >= 2)
-    };
     let dropped_before = figure(addr, "majiang_hints_dropped_total").await;
 
     // Bob, at another table, turns hints on and plays his whole match: every hint he asks for
