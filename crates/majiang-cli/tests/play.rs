@@ -161,7 +161,6 @@ impl Session {
         }
     }
 
-    /// The terminal is back to normal: the alternate screen was left and the cursor shown.
     /// Quits with `q`, answers the question with `y`, and checks the exit and the terminal.
     fn quit(&mut self) {
         self.send("q");
@@ -173,6 +172,7 @@ impl Session {
         self.assert_restored();
     }
 
+    /// The terminal is back to normal: the alternate screen was left and the cursor shown.
     fn assert_restored(&self) {
         let raw = String::from_utf8_lossy(&self.raw);
         let enter = raw
