@@ -11,9 +11,43 @@
 # test skips without it). The extension is built
 # in release mode into target/py/ (kept apart from the workspace's target dirs, reused between
 # runs). pytest finding no tests (exit 5) counts as a failure.
+#
+# The extension's build does not depend on the Rust tests, so it runs beside them at the lowest
+# CPU priority (nice 19): it takes the cycles the tests leave idle (linking, waiting on browsers
+# and timers) without slowing them. Its output goes to target/py-build.log, printed when it
+# fails.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+
+PY="${PYTHON:-python3}"
+VENV="$ROOT/.venv"
+PY_LOG="$ROOT/target/py-build.log"
+
+# Makes the venv, installs the test tools and builds and installs the extension into it.
+build_python_package() {
+    if [[ ! -x "$VENV/bin/python" ]]; then
+        "$PY" -m venv "$VENV"
+    fi
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
+        "maturin>=1.5,<2" numpy pettingzoo gymnasium pytest mypy
+    # The maturin build backend runs the venv's maturin by name.
+    PATH="$VENV/bin:$PATH" CARGO_TARGET_DIR="$ROOT/target/py" \
+        "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall \
+        --no-build-isolation "$ROOT/crates/majiang-py"
+}
+
+mkdir -p "$ROOT/target"
+echo "== [${SECONDS} s] the Python package's build starts beside the Rust tests (log: target/py-build.log)"
+(renice -n 19 -p "$BASHPID" >/dev/null; build_python_package) >"$PY_LOG" 2>&1 &
+py_build=$!
+# Stops a process and everything it started (a failing or interrupted run leaves no build behind).
+kill_tree() {
+    local child
+    for child in $(pgrep -P "$1" || true); do kill_tree "$child"; done
+    kill "$1" 2>/dev/null || true
+}
+trap 'kill_tree "$py_build"' EXIT
 
 if [[ -z "${SKIP_CARGO:-}" ]]; then
     # The PostgreSQL tests start a throw-away cluster from the server binaries: install them
@@ -25,21 +59,14 @@ fi
 echo "== [${SECONDS} s] the Python package: build and pytest"
 # The binary the score tests compare with (already built by cargo test --workspace).
 cargo build -q -p majiang-cli
-
-PY="${PYTHON:-python3}"
-VENV="$ROOT/.venv"
-if [[ ! -x "$VENV/bin/python" ]]; then
-    "$PY" -m venv "$VENV"
-fi
-"$VENV/bin/python" -m pip install -q --disable-pip-version-check \
-    "maturin>=1.5,<2" numpy pettingzoo gymnasium pytest mypy
-
-# The maturin build backend runs the venv's maturin by name.
-export PATH="$VENV/bin:$PATH"
-export CARGO_TARGET_DIR="$ROOT/target/py"
 cargo fmt --manifest-path "$ROOT/crates/majiang-py/Cargo.toml" -- --check
-"$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall \
-    --no-build-isolation "$ROOT/crates/majiang-py"
+if ! wait "$py_build"; then
+    cat "$PY_LOG" >&2
+    echo "the Python package did not build (log above: target/py-build.log)" >&2
+    exit 1
+fi
+trap - EXIT
+echo "== [${SECONDS} s] the Python package is built: pytest"
 
 status=0
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/crates/majiang-py/tests" || status=$?
