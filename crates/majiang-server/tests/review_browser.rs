@@ -13,7 +13,8 @@ use crate::common;
 use majiang_testkit::browser;
 
 use browser::{
-    Browser, SIZES, click, err, save_screenshot, screenshot_dir, set_viewport, text_of, wait_for,
+    Browser, SIZES, attr_of, click, err, save_screenshot, screenshot_dir, set_viewport, text_of,
+    wait_for,
 };
 use fantoccini::{Client, Locator};
 use futures_util::FutureExt;
@@ -143,7 +144,7 @@ async fn review_page(
     assert_eq!(seats.first().map(String::as_str), Some("Ann"), "{seats:?}");
     click(c, "#review-go").await?;
     // Working: the page says so (the review takes a moment) …
-    let state = attr(c, "#review-status", "data-state").await?;
+    let state = attr_of(c, "#review-status", "data-state").await?;
     assert!(
         state == "busy" || state == "done",
         "{lang}: the status while reviewing is {state}"
@@ -301,7 +302,7 @@ async fn review_in_progress(
             break (k, n, a[2].as_str().unwrap_or("").to_string());
         }
         assert_ne!(
-            attr(c, "#review-status", "data-state").await?,
+            attr_of(c, "#review-status", "data-state").await?,
             "done",
             "{lang}: the review finished before its progress was seen"
         );
@@ -362,7 +363,7 @@ async fn hint_at_the_table(c: &Client, base: &str) -> Result<(), String> {
         text_of(c, "#room-list .hint-setting").await?.trim(),
         "Hints allowed"
     );
-    let link = attr(c, "a.seat-link[data-seat='0']", "href").await?;
+    let link = attr_of(c, "a.seat-link[data-seat='0']", "href").await?;
     c.goto(&format!("{base}{link}&lang=en"))
         .await
         .map_err(err)?;
@@ -371,7 +372,7 @@ async fn hint_at_the_table(c: &Client, base: &str) -> Result<(), String> {
     wait_for(c, "#start:not([hidden])", 10).await?;
     click(c, "#start").await?;
     click(c, "#hint-toggle").await?;
-    assert_eq!(attr(c, "#hint-toggle", "aria-pressed").await?, "true");
+    assert_eq!(attr_of(c, "#hint-toggle", "aria-pressed").await?, "true");
     // Follow the hints (a call or a pass on a tile on offer among them) until one is a discard.
     let mut hint = String::new();
     for _ in 0..40 {
@@ -458,14 +459,4 @@ async fn texts(c: &Client, css: &str) -> Result<Vec<String>, String> {
         out.push(e.text().await.map_err(err)?);
     }
     Ok(out)
-}
-
-async fn attr(c: &Client, css: &str, name: &str) -> Result<String, String> {
-    Ok(c.find(Locator::Css(css))
-        .await
-        .map_err(|e| format!("{css}: {e}"))?
-        .attr(name)
-        .await
-        .map_err(err)?
-        .unwrap_or_default())
 }

@@ -170,24 +170,62 @@ pub async fn switch_language(c: &Client, lang: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Clicks the element `css` finds (the error names the selector).
+/// Clicks the element `css` finds (the error names the selector). The page re-renders as
+/// messages arrive, so the element found may be replaced before the click reaches it (a
+/// "stale element" answer): it is then found again, up to [`STALE_TRIES`] times.
 pub async fn click(c: &Client, css: &str) -> Result<(), String> {
-    c.find(Locator::Css(css))
-        .await
-        .map_err(|e| format!("{css}: {e}"))?
-        .click()
-        .await
-        .map_err(|e| format!("{css}: {e}"))
+    again_while_stale(css, || async {
+        c.find(Locator::Css(css)).await?.click().await?;
+        Ok(())
+    })
+    .await
 }
 
-/// The text of the element `css` finds.
+/// The text of the element `css` finds (found again if it was replaced meanwhile, as for
+/// [`click`]).
 pub async fn text_of(c: &Client, css: &str) -> Result<String, String> {
-    c.find(Locator::Css(css))
-        .await
-        .map_err(|e| format!("{css}: {e}"))?
-        .text()
-        .await
-        .map_err(err)
+    again_while_stale(css, || async {
+        c.find(Locator::Css(css)).await?.text().await
+    })
+    .await
+}
+
+/// The attribute `name` of the element `css` finds, empty when it has none (found again if it
+/// was replaced meanwhile, as for [`click`]).
+pub async fn attr_of(c: &Client, css: &str, name: &str) -> Result<String, String> {
+    again_while_stale(css, || async {
+        Ok(c.find(Locator::Css(css))
+            .await?
+            .attr(name)
+            .await?
+            .unwrap_or_default())
+    })
+    .await
+}
+
+/// How many times [`click`], [`text_of`] and [`attr_of`] find an element that was replaced as they used it.
+pub const STALE_TRIES: u32 = 5;
+
+/// Runs `act` until it does not fail on a stale element, at most [`STALE_TRIES`] times, 50 ms
+/// apart; any other error (and the last stale one) is returned naming `css`.
+async fn again_while_stale<T, F, Fut>(css: &str, mut act: F) -> Result<T, String>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, fantoccini::error::CmdError>>,
+{
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match act().await {
+            Ok(v) => return Ok(v),
+            Err(e) => {
+                if !e.is_stale_element_reference() || tries >= STALE_TRIES {
+                    return Err(format!("{css}: {e}"));
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Waits up to `secs` seconds for an element `css` finds, looking every 100 ms.
