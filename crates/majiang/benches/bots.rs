@@ -30,7 +30,7 @@ fn hand(rules: &Arc<Ruleset>, bot: &str, i: u64) -> Option<Player> {
         hand_number: i as u32,
         ..HandSetup::new(i)
     };
-    let (mut game, _) = Game::new(rules.clone(), setup).unwrap();
+    let mut game = Game::new_unrecorded(rules.clone(), setup).unwrap();
     let mut players: Vec<Box<dyn Bot>> = (0..n)
         .map(|k| bots::by_name(bot, rules, i * 8 + k as u64).unwrap())
         .collect();

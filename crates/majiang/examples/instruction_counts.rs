@@ -107,7 +107,7 @@ fn bot_hands(set: &str, bot: &str, hands: u64) -> usize {
                 hand_number: i as u32,
                 ..HandSetup::new(i)
             };
-            let (mut game, _) = Game::new(rules.clone(), setup).expect("setup");
+            let mut game = Game::new_unrecorded(rules.clone(), setup).expect("setup");
             let mut players: Vec<Box<dyn Bot>> = (0..n)
                 .map(|k| bots::by_name(bot, &rules, i * 8 + k as u64).expect("a bot"))
                 .collect();

@@ -204,7 +204,8 @@ fn play_one(
         hand_number: (deal % u64::from(u32::MAX)) as u32,
         seed: hand_seed,
     };
-    let (mut game, _) = Game::new(rules.clone(), setup).map_err(|e| UsageError(e.to_string()))?;
+    let mut game =
+        Game::new_unrecorded(rules.clone(), setup).map_err(|e| UsageError(e.to_string()))?;
     let seating: Vec<usize> = (0..n).map(|c| (c + rotation) % n).collect();
     let mut players: Vec<Box<dyn Bot>> = Vec::with_capacity(n);
     for (c, &b) in seating.iter().enumerate() {

@@ -7,7 +7,7 @@ use super::super::event::{DicePurpose, Event};
 use super::super::ruleset::Ruleset;
 use super::super::wall::{Wall, WallError, full_set};
 use super::super::{DealtTiles, Player};
-use super::sink::Events;
+use super::sink::{Events, Unrecorded};
 use super::{Game, Hand, HandSetup, MAX_PLAYERS, Phase, SetupError, TileSource};
 use crate::seat::Seat;
 use crate::tile::Tile;
@@ -30,10 +30,34 @@ impl Game {
     /// assert!(events.len() > 16);
     /// ```
     pub fn new(ruleset: Arc<Ruleset>, setup: HandSetup) -> Result<(Game, Vec<Event>), SetupError> {
+        let mut events = Vec::with_capacity(64);
+        let game = Self::set_up(ruleset, setup, &mut events)?;
+        Ok((game, events))
+    }
+
+    /// [`Game::new`] for a hand played only for its outcome (as [`crate::bots::play_hand`]
+    /// plays it): the same game, dealt from the same seed, without the set-up's events.
+    ///
+    /// ```
+    /// use majiang::table::{Game, HandSetup, Ruleset};
+    /// use std::sync::Arc;
+    /// let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+    /// let (game, _) = Game::new(rules.clone(), HandSetup::new(42)).unwrap();
+    /// assert_eq!(Game::new_unrecorded(rules, HandSetup::new(42)).unwrap(), game);
+    /// ```
+    pub fn new_unrecorded(ruleset: Arc<Ruleset>, setup: HandSetup) -> Result<Game, SetupError> {
+        Self::set_up(ruleset, setup, &mut Unrecorded)
+    }
+
+    /// Shuffles, breaks and deals as [`Game::new`] says, recording the events in `events`.
+    fn set_up(
+        ruleset: Arc<Ruleset>,
+        setup: HandSetup,
+        events: &mut impl Events,
+    ) -> Result<Game, SetupError> {
         let mut rng = Self::check_setup(&ruleset, &setup)?;
         let config = *ruleset.config();
-        let mut events = Vec::with_capacity(64);
-        Self::started(&ruleset, &setup, &mut events);
+        Self::started(&ruleset, &setup, events);
         let ring = Wall::shuffled_ring(&config, &mut rng);
         events.record(Event::WallBuilt {
             sides: config.wall_sides,
@@ -54,8 +78,7 @@ impl Game {
             dead_wall: config.dead_wall.size() as u8,
         });
         let wall = Wall::break_ring(&config, ring, side, total);
-        let game = Self::deal(ruleset, setup, wall, &mut rng, &mut events);
-        Ok((game, events))
+        Ok(Self::deal(ruleset, setup, wall, &mut rng, events))
     }
 
     /// Sets up a hand on a stacked wall (see [`Wall::from_order`] and [`Wall::stacked`]): no
@@ -103,7 +126,7 @@ impl Game {
         Ok(rng)
     }
 
-    fn started(ruleset: &Ruleset, setup: &HandSetup, events: &mut Vec<Event>) {
+    fn started(ruleset: &Ruleset, setup: &HandSetup, events: &mut impl Events) {
         let n = ruleset.players();
         let order = ruleset.seats();
         let seats = (0..n)
@@ -123,7 +146,7 @@ impl Game {
         setup: HandSetup,
         mut wall: Wall,
         rng: &mut ChaCha8Rng,
-        events: &mut Vec<Event>,
+        events: &mut impl Events,
     ) -> Game {
         let config = *ruleset.config();
         let n = ruleset.players();
@@ -136,7 +159,8 @@ impl Game {
         let mut last_to_dealer = None;
         let blocks = usize::from(config.hand_size) / 4;
         let rest = usize::from(config.hand_size) % 4;
-        let mut give = |p: usize, count: usize, wall: &mut Wall, events: &mut Vec<Event>| {
+        // Deals `count` tiles to `p`; the event saying so.
+        let mut give = |p: usize, count: usize, wall: &mut Wall| {
             let block = wall.draw_block(count.min(DealtTiles::CAPACITY));
             let mut tiles = DealtTiles::new();
             for &t in block {
@@ -153,24 +177,23 @@ impl Game {
             if p == dealer && !block.is_empty() {
                 last_to_dealer = block.last().copied();
             }
-            events.record(Event::TilesDealt {
+            Event::TilesDealt {
                 player: Player(p as u8),
                 count: tiles.len() as u8,
                 tiles: Some(tiles),
-            });
+            }
         };
         for _ in 0..blocks {
             for k in 0..n {
-                give((dealer + k) % n, 4, &mut wall, events);
+                events.record(give((dealer + k) % n, 4, &mut wall));
             }
         }
         for k in 0..n {
-            give(
+            events.record(give(
                 (dealer + k) % n,
                 rest + usize::from(k == 0),
                 &mut wall,
-                events,
-            );
+            ));
         }
         let mut wild = match config.wildcard {
             WildcardRule::None => None,

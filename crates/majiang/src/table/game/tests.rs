@@ -382,3 +382,28 @@ fn check_accepts_exactly_the_legal_actions() {
     }
     assert!(checked > 100_000, "{checked}");
 }
+
+#[test]
+fn a_game_set_up_unrecorded_is_the_game_set_up_with_its_events() {
+    let sets = [
+        rules("hongkong", json!({})),
+        rules("hangzhou", json!({})),
+        rules("hangzhou", json!({"wildcard": "indicator"})),
+        rules("yangzhou", json!({})),
+        rules("classic", json!({"flowers": true})),
+        rules("classic", json!({"players": 6})),
+    ];
+    for r in &sets {
+        for seed in 0..64 {
+            let setup = HandSetup {
+                dealer: Player((seed % r.players() as u64) as u8),
+                hand_number: seed as u32,
+                ..HandSetup::new(seed)
+            };
+            let (recorded, events) = Game::new(r.clone(), setup.clone()).unwrap();
+            assert!(!events.is_empty());
+            let unrecorded = Game::new_unrecorded(r.clone(), setup).unwrap();
+            assert_eq!(unrecorded, recorded, "{} seed {seed}", r.name());
+        }
+    }
+}
