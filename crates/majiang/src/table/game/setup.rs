@@ -129,15 +129,14 @@ impl Game {
     fn started(ruleset: &Ruleset, setup: &HandSetup, events: &mut impl Events) {
         let n = ruleset.players();
         let order = ruleset.seats();
-        let seats = (0..n)
-            .map(|p| order[(p + n - setup.dealer.index()) % n])
-            .collect();
-        events.record(Event::HandStarted {
+        events.record_with(|| Event::HandStarted {
             hand_number: setup.hand_number,
             dealer: setup.dealer,
             prevailing_wind: setup.prevailing_wind,
             lao: setup.lao,
-            seats,
+            seats: (0..n)
+                .map(|p| order[(p + n - setup.dealer.index()) % n])
+                .collect(),
         });
     }
 

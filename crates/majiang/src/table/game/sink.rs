@@ -7,12 +7,21 @@ use super::super::event::Event;
 pub(super) trait Events {
     /// Records `event` (in order).
     fn record(&mut self, event: Event);
+
+    /// Records the event `make` makes: for an event that copies what it holds (a hand, a
+    /// score, payments), which a sink that keeps nothing then never makes.
+    fn record_with(&mut self, make: impl FnOnce() -> Event);
 }
 
 impl Events for Vec<Event> {
     #[inline]
     fn record(&mut self, event: Event) {
         self.push(event);
+    }
+
+    #[inline]
+    fn record_with(&mut self, make: impl FnOnce() -> Event) {
+        self.push(make());
     }
 }
 
@@ -48,4 +57,7 @@ impl Events for Unrecorded {
             | Event::ExhaustiveDraw => std::mem::forget(event),
         }
     }
+
+    #[inline]
+    fn record_with(&mut self, _make: impl FnOnce() -> Event) {}
 }

@@ -191,7 +191,7 @@ impl Game {
     /// The wall has run out: the hand ends with nobody paying.
     pub(super) fn exhaustive_draw(&mut self, events: &mut impl Events) {
         events.record(Event::ExhaustiveDraw);
-        events.record(Event::HandEnded {
+        events.record_with(|| Event::HandEnded {
             payments: vec![0; self.players()],
         });
         self.outcome = Some(HandOutcome::ExhaustiveDraw);

@@ -88,7 +88,7 @@ impl Game {
             payments: payments.clone(),
             itemised,
         };
-        events.record(Event::Won {
+        events.record_with(|| Event::Won {
             player: p,
             win: ctx.win,
             discarder: ctx.discarder,
@@ -96,7 +96,7 @@ impl Game {
             hand: self.hands[p.index()].all_tiles(),
             scored: score.clone(),
         });
-        events.record(Event::HandEnded {
+        events.record_with(|| Event::HandEnded {
             payments: payments.clone(),
         });
         self.outcome = Some(HandOutcome::Win {
