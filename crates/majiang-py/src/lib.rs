@@ -2,6 +2,7 @@
 //! wraps it: the PettingZoo and Gymnasium environments, the vector environment, type stubs.
 //!
 //! - `library`: tiles and notation, `analyze`, `score`, `rule_sets`, `replay`.
+//! - `request`: `score`'s fast reader of a request dict, and the rule sets kept between calls.
 //! - `codec`: actions as dense numbers per kind of table, observations as `uint8` planes.
 //! - `table`: `Table`, one match through the library's seat driver, bots in any chairs.
 //! - `vector`: `VectorTables`, many hands stepped in one call into numpy arrays, self-play
@@ -13,6 +14,7 @@ mod codec;
 mod convert;
 mod dataset;
 mod library;
+mod request;
 mod table;
 mod vector;
 
