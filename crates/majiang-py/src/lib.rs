@@ -7,6 +7,8 @@
 //! - `table`: `Table`, one match through the library's seat driver, bots in any chairs.
 //! - `vector`: `VectorTables`, many hands stepped in one call into numpy arrays, self-play
 //!   or one chair against bots played in Rust.
+//! - `view`: what one seat sees as the encoder reads it, from its `Observation` or straight
+//!   from the game.
 //! - `dataset`: bot self-play recorded as observations, masks, actions and rewards.
 //! - `convert`: JSON values to and from Python objects; errors as `ValueError`.
 
@@ -17,6 +19,7 @@ mod library;
 mod request;
 mod table;
 mod vector;
+mod view;
 
 use pyo3::prelude::*;
 

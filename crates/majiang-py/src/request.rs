@@ -193,9 +193,11 @@ impl<'py> DictRequest<'py> {
 /// Rule sets kept between calls, by name and house rules (a few: requests name few).
 const KEPT: usize = 16;
 
+/// A rule set read from its name and house rules.
+type Kept = (String, Map<String, Value>, Box<dyn RuleSet>);
+
 thread_local! {
-    static RULE_SETS: RefCell<Vec<(String, Map<String, Value>, Box<dyn RuleSet>)>> =
-        const { RefCell::new(Vec::new()) };
+    static RULE_SETS: RefCell<Vec<Kept>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Runs `f` on the rule set `name` under house rules `options` (`registry::read`'s answer,
