@@ -211,7 +211,9 @@ pub const fn planes(players: usize) -> usize {
 
 /// Chair `q` counted from the viewer `p` in turn order (0 = the viewer, 1 = the next to play).
 fn relative(p: Player, q: Player, players: usize) -> usize {
-    (q.index() + players - p.index()) % players
+    // `(q + players - p) % players`, without a division (both are chairs below `players`).
+    let d = q.index() + players - p.index();
+    if d >= players { d - players } else { d }
 }
 
 /// Writes `obs` into `out` (`planes(players) * 42` bytes, every byte written) and its legal
@@ -254,10 +256,45 @@ pub fn encode(
     out: &mut [u8],
     mask: &mut [u8],
 ) {
+    encode_planes(view, seats, out);
+    mask.fill(0);
+    for a in view.legal() {
+        if let Some(i) = layout.encode(a) {
+            mask[i] = 1;
+        }
+    }
+}
+
+/// Writes `legal`'s action numbers into `mask` (1 where legal, every byte written) and, in
+/// the order of `legal`, into `list` (padded with -1; an action past its end is in the mask
+/// only); returns how many were listed. Each action is numbered once for both.
+pub fn encode_actions(
+    layout: &ActionLayout,
+    legal: &[Action],
+    mask: &mut [u8],
+    list: &mut [i16],
+) -> usize {
+    mask.fill(0);
+    list.fill(-1);
+    let mut count = 0;
+    for a in legal {
+        if let Some(code) = layout.encode(a) {
+            mask[code] = 1;
+            if let Some(slot) = list.get_mut(count) {
+                *slot = code as i16;
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+/// Writes the planes of what `view` shows into `out` (every byte written), as
+/// [`encode_observation`] lays them out; not the mask.
+pub fn encode_planes(view: &impl View, seats: &[majiang::Seat], out: &mut [u8]) {
     let n = view.players();
     let p = view.player();
     out.fill(0);
-    mask.fill(0);
     fn add(out: &mut [u8], i: usize, v: u8) {
         out[i] = out[i].saturating_add(v);
     }
@@ -294,8 +331,13 @@ pub fn encode(
             }
         }
         let discards = row(base + 2);
-        for d in hand.discards {
-            add(out, discards + d.tile.index(), 1);
+        match hand.discard_row {
+            Some(counted) => out[discards..discards + TILE_KINDS].copy_from_slice(counted),
+            None => {
+                for d in hand.discards {
+                    add(out, discards + d.tile.index(), 1);
+                }
+            }
         }
         for t in hand.flowers {
             out[row(base + 3) + t.index()] = 1;
@@ -329,9 +371,4 @@ pub fn encode(
         rel(last_discard.map(|(q, _)| q)),
     ];
     out[s..s + scalars.len()].copy_from_slice(&scalars);
-    for a in view.legal() {
-        if let Some(i) = layout.encode(a) {
-            mask[i] = 1;
-        }
-    }
 }

@@ -116,6 +116,7 @@ impl Table {
             game,
             player: p,
             legal: &self.legal,
+            discard_rows: None,
         };
         codec::encode(
             &view,

@@ -9,7 +9,7 @@
 use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::value_error;
 use crate::table::{blank_observation, ruleset};
-use crate::view::GameView;
+use crate::view::{DiscardRows, GameView};
 use majiang::bots::{self, Bot, observe_into};
 use majiang::table::matches::hand_seed;
 use majiang::table::{Action, Event, Game, HandSetup, Observation, Player, Ruleset};
@@ -141,6 +141,8 @@ pub struct VectorTables {
     layout: ActionLayout,
     seed: u64,
     games: Vec<Game>,
+    /// Per table: the hand's discards counted by kind, brought up to date at each encoding.
+    discard_rows: Vec<DiscardRows>,
     /// Hands dealt so far per table (the next hand's number).
     dealt: Vec<u32>,
     /// The learning chair, when the other chairs are bots.
@@ -152,8 +154,6 @@ pub struct VectorTables {
     acted: Vec<bool>,
     /// The bots' view (filled only for a bot that reads one).
     obs: Observation,
-    /// A finished hand's mask (not reported).
-    final_mask: Vec<u8>,
     scratch: Vec<Action>,
     events: Vec<Event>,
     hands_finished: u64,
@@ -212,6 +212,7 @@ impl VectorTables {
         };
         let (game, _) = Game::new(self.ruleset.clone(), setup).map_err(value_error)?;
         self.games[t] = game;
+        self.discard_rows[t] = DiscardRows::EMPTY;
         self.dealt[t] = k.wrapping_add(1);
         self.acted[t] = false;
         Ok(())
@@ -242,17 +243,19 @@ impl VectorTables {
         Ok(())
     }
 
-    /// Writes the observation of `p` at table `t` into `planes` (the mask into `mask`), read
-    /// straight from the game; its legal actions are left in `scratch`.
-    fn encode(&mut self, t: usize, p: Player, planes: &mut [u8], mask: &mut [u8]) {
+    /// Writes the observation planes of `p` at table `t` into `planes`, read straight from the
+    /// game (the mask is [`codec::encode_actions`]'s, from the legal actions).
+    fn encode_planes(&mut self, t: usize, p: Player, planes: &mut [u8]) {
         let game = &self.games[t];
-        game.legal_actions_into(p, &mut self.scratch);
+        let rows = &mut self.discard_rows[t];
+        rows.update(game);
         let view = GameView {
             game,
             player: p,
-            legal: &self.scratch,
+            legal: &[],
+            discard_rows: Some(rows),
         };
-        codec::encode(&view, self.ruleset.seats(), &self.layout, planes, mask);
+        codec::encode_planes(&view, self.ruleset.seats(), planes);
     }
 
     /// Settles table `t`'s finished hand into the outputs (or skips it: a hand the learning
@@ -271,16 +274,9 @@ impl VectorTables {
             out.dones[t] = 1;
             self.hands_finished += 1;
             if let Some(agent) = self.agent {
+                // The planes only: a finished hand's mask is not reported.
                 let size = codec::planes(self.players) * TILE_KINDS;
-                // The mask of a finished hand is not reported: written aside.
-                let mut mask = std::mem::take(&mut self.final_mask);
-                self.encode(
-                    t,
-                    agent,
-                    &mut out.final_planes[t * size..(t + 1) * size],
-                    &mut mask,
-                );
-                self.final_mask = mask;
+                self.encode_planes(t, agent, &mut out.final_planes[t * size..(t + 1) * size]);
             }
         } else {
             self.hands_skipped += 1;
@@ -327,7 +323,8 @@ impl VectorTables {
     /// Warms the caches for the tables after `t`, which `step` reaches next: each table's game
     /// and its hands live in separate heap blocks (every step of 512 tables reads them cold),
     /// so the loads go in stages, each reading pointers the one before brought in: table
-    /// `t + 3`'s game, `t + 2`'s hands, `t + 1`'s melds, discards and flowers. Only hints:
+    /// `t + 3`'s game, `t + 2`'s hands, `t + 1`'s melds, discards, flowers and counted discard
+    /// rows. Only hints:
     /// nothing read here changes what is written.
     fn prefetch_after(&self, t: usize) {
         if let Some(g) = self.games.get(t + 3) {
@@ -337,6 +334,9 @@ impl VectorTables {
             for q in 0..self.players {
                 prefetch_bytes(g.concealed(Player(q as u8)), 128);
             }
+        }
+        if let Some(rows) = self.discard_rows.get(t + 1) {
+            prefetch_bytes(rows, std::mem::size_of::<DiscardRows>());
         }
         if let Some(g) = self.games.get(t + 1) {
             for q in 0..self.players {
@@ -366,16 +366,10 @@ impl VectorTables {
             &mut out.planes[t * size..(t + 1) * size],
             &mut out.masks[t * actions..(t + 1) * actions],
         );
-        self.encode(t, p, planes, masks);
+        self.encode_planes(t, p, planes);
+        self.games[t].legal_actions_into(p, &mut self.scratch);
         let list = &mut out.legal[t * MAX_LEGAL..(t + 1) * MAX_LEGAL];
-        list.fill(-1);
-        let mut count = 0;
-        for a in &self.scratch {
-            if let (Some(code), Some(slot)) = (self.layout.encode(a), list.get_mut(count)) {
-                *slot = code as i16;
-                count += 1;
-            }
-        }
+        let count = codec::encode_actions(&self.layout, &self.scratch, masks, list);
         out.legal_count[t] = count as i64;
         out.actors[t] = p.index() as i64;
     }
@@ -417,12 +411,12 @@ impl VectorTables {
             layout,
             seed,
             games: vec![first; num_tables],
+            discard_rows: vec![DiscardRows::EMPTY; num_tables],
             dealt: vec![0; num_tables],
             agent: opponents.map(|_| Player(seat as u8)),
             bots: Mutex::new(Vec::new()),
             acted: vec![false; num_tables],
             obs,
-            final_mask: vec![0; layout.actions()],
             scratch: Vec::with_capacity(32),
             events: Vec::with_capacity(16),
             hands_finished: 0,

@@ -4,6 +4,7 @@
 //! first. [`GameView`] reads exactly what `majiang::bots::observe_into` copies, so both give
 //! the same planes (a test steps random hands and compares them).
 
+use crate::codec::TILE_KINDS;
 use majiang::Seat;
 use majiang::counts::TileCounts;
 use majiang::meld::Meld;
@@ -18,6 +19,9 @@ pub struct SeatView<'a> {
     pub melds: &'a [Meld],
     /// Every discard made (claimed ones too).
     pub discards: &'a [DiscardRecord],
+    /// The same discards counted by kind, when kept ([`DiscardRows`]): the encoder copies the
+    /// row instead of counting the pile.
+    pub discard_row: Option<&'a [u8; TILE_KINDS]>,
     /// Flowers and seasons laid out.
     pub flowers: &'a [Tile],
     /// Concealed tiles held (extra winds included).
@@ -102,6 +106,7 @@ impl View for Observation {
                 player: h.player,
                 melds: &h.melds,
                 discards: &h.discards,
+                discard_row: None,
                 flowers: &h.flowers,
                 concealed_count: h.concealed_count,
                 gambit_run: h.gambit_run,
@@ -146,6 +151,48 @@ pub struct GameView<'a> {
     pub player: Player,
     /// The viewer's legal actions now.
     pub legal: &'a [Action],
+    /// Each seat's discards counted by kind, up to date with `game`, if the caller keeps them.
+    pub discard_rows: Option<&'a DiscardRows>,
+}
+
+/// Seats at the largest table.
+const MAX_SEATS: usize = 6;
+
+/// Each seat's discards counted by kind (the observation's discard rows), kept between the
+/// steps of one table: a hand only ever adds discards (a claimed one stays in its pile), so
+/// bringing the rows up to date counts only the new ones instead of every pile every step.
+#[derive(Debug, Clone)]
+pub struct DiscardRows {
+    /// Per chair: how much of its pile the row has counted.
+    seen: [usize; MAX_SEATS],
+    rows: [[u8; TILE_KINDS]; MAX_SEATS],
+}
+
+impl DiscardRows {
+    /// Rows of no discards (a new hand's).
+    pub const EMPTY: DiscardRows = DiscardRows {
+        seen: [0; MAX_SEATS],
+        rows: [[0; TILE_KINDS]; MAX_SEATS],
+    };
+
+    /// Counts the discards `game` added since the last update. A new hand must start from
+    /// [`DiscardRows::EMPTY`] (a pile shorter than what was counted starts its row again).
+    pub fn update(&mut self, game: &Game) {
+        for q in 0..game.players().min(MAX_SEATS) {
+            let pile = game.discards(Player(q as u8));
+            if pile.len() < self.seen[q] {
+                self.seen[q] = 0;
+                self.rows[q] = [0; TILE_KINDS];
+            }
+            let row = &mut self.rows[q];
+            for d in &pile[self.seen[q]..] {
+                if let Some(c) = row.get_mut(d.tile.index()) {
+                    *c = c.saturating_add(1);
+                }
+            }
+            self.seen[q] = pile.len();
+        }
+    }
 }
 
 impl View for GameView<'_> {
@@ -188,6 +235,7 @@ impl View for GameView<'_> {
                 player: q,
                 melds: g.melds(q),
                 discards: g.discards(q),
+                discard_row: self.discard_rows.and_then(|r| r.rows.get(i)),
                 flowers: g.flowers(q),
                 concealed_count: (g.concealed(q).len() + usize::from(g.extra_winds(q).len())) as u8,
                 gambit_run: g.gambit_run(q),
