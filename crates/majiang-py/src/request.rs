@@ -101,13 +101,12 @@ impl<'py> DictRequest<'py> {
             match key.to_str().ok()? {
                 "rules" => r.rules = Some(string(&v)?),
                 "options" => {
-                    if !v.is_none() {
-                        let d = v.downcast_exact::<PyDict>().ok()?;
-                        if !d.is_empty() {
-                            match to_json(d.as_any(), "options").ok()? {
-                                Value::Object(map) => r.options = map,
-                                _ => return None,
-                            }
+                    // A dict only (`None` is refused by the general reader, as JSON's null).
+                    let d = v.downcast_exact::<PyDict>().ok()?;
+                    if !d.is_empty() {
+                        match to_json(d.as_any(), "options").ok()? {
+                            Value::Object(map) => r.options = map,
+                            _ => return None,
                         }
                     }
                 }

@@ -142,6 +142,9 @@ def test_score_fast_dict_reader_equals_the_general_one():
         {"rules": "hongkong", "concealed": "123m", "winning_tile": "1m", "win": "self_draw", "bogus": 1},
         {"rules": "hongkong", "options": {"min_fan": "x"}, "concealed": "123m", "winning_tile": "1m",
          "win": "self_draw"},
+        {"rules": "hongkong", "options": None, "concealed": "123m", "winning_tile": "1m", "win": "self_draw"},
+        {"rules": "hongkong", "flowers": None, "concealed": "123m", "winning_tile": "1m", "win": "self_draw"},
+        {"rules": "hongkong", "kong_chain": None, "concealed": "123m", "winning_tile": "1m", "win": "self_draw"},
     ],
 )
 def test_score_fast_dict_reader_errors_as_the_json_text(request_):
