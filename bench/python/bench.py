@@ -28,7 +28,10 @@ A peer that cannot be imported is skipped with a message. The peers go in a venv
 own: ``python3 -m venv bench/python/.venv; bench/python/.venv/bin/pip install riichienv
 pymahjonggb numpy pettingzoo gymnasium`` and majiang's wheel (``maturin build --release``).
 Usage: ``python bench/python/bench.py [--seconds S] [--rounds R] [--tables N] [--only
-score,aec,vector]``.
+score,aec,vector] [--baseline MODULE]``. ``--baseline`` names an older build of majiang importable
+under another name (a wheel unpacked with its ``majiang`` folder renamed, e.g.
+``majiang_before``, on ``PYTHONPATH``): its rows join every section's interleaved rounds, so a
+change is measured against what it replaced in one run.
 """
 
 from __future__ import annotations
@@ -136,7 +139,7 @@ def gb_arguments(fields: dict) -> dict:
     return args
 
 
-def score_section(seconds: float, rounds: int) -> None:
+def score_section(seconds: float, rounds: int, baseline=None) -> None:
     try:
         from MahjongGB import MahjongFanCalculator
     except ImportError:
@@ -158,6 +161,14 @@ def score_section(seconds: float, rounds: int) -> None:
             return calls
 
         runners[f"majiang {name}"] = ours_run
+        if baseline is not None:
+
+            def before_run(request=request, score=baseline.score) -> int:
+                for _ in range(calls):
+                    score(request)
+                return calls
+
+            runners[f"baseline {name}"] = before_run
         if MahjongFanCalculator is not None:
             args = gb_arguments(theirs)
             fans = MahjongFanCalculator(**args)
@@ -181,6 +192,9 @@ def score_section(seconds: float, rounds: int) -> None:
             tm, tb = us[f"pymahjonggb {name}"]
             line += f" {tm:9.2f} / {tb:5.2f} {tm / om:10.2f}x / {tb / ob:4.2f}x"
         print(f"{line}  {', '.join(totals[name])}")
+        if f"baseline {name}" in us:
+            bm, bb = us[f"baseline {name}"]
+            print(f"{'  baseline (before)':32} {bm:13.2f} / {bb:5.2f}   before/now {bm / om:.2f}x / {bb / ob:.2f}x")
 
 
 # --- 2. AEC loop ---------------------------------------------------------------------------
@@ -212,10 +226,10 @@ def riichienv_hand() -> Tuple[Callable[[], int], dict] | None:
     return hand, stats
 
 
-def aec_hand(rules: str) -> Tuple[Callable[[], int], dict]:
+def aec_hand(rules: str, mod=majiang) -> Tuple[Callable[[], int], dict]:
     """One-hand matches of the PettingZoo env (``majiang.env``, wrapped as users get it, with
     observations refilled in place: ``copy_observations=False``)."""
-    env = majiang.env(rules=rules, seed=1, copy_observations=False)
+    env = mod.env(rules=rules, seed=1, copy_observations=False)
     rng = random.Random(1)
     stats = {"hands": 0, "decisions": 0}
 
@@ -261,13 +275,15 @@ def table_hand(rules: str) -> Tuple[Callable[[], int], dict]:
     return hand, stats
 
 
-def aec_section(seconds: float, rounds: int) -> None:
+def aec_section(seconds: float, rounds: int, baseline=None) -> None:
     contenders = {}
     peer = riichienv_hand()
     if peer:
         contenders["riichienv RiichiEnv (riichi)"] = peer
     for r in majiang.RULES:
         contenders[f"majiang.env {r}"] = aec_hand(r)
+        if baseline is not None:
+            contenders[f"baseline.env {r}"] = aec_hand(r, baseline)
     contenders["majiang.Table hongkong (no PettingZoo)"] = table_hand("hongkong")
     rates = interleaved({k: v[0] for k, v in contenders.items()}, seconds, rounds)
     peer_rates = rates.get("riichienv RiichiEnv (riichi)")
@@ -283,8 +299,8 @@ def aec_section(seconds: float, rounds: int) -> None:
 # --- 3. VectorEnv --------------------------------------------------------------------------
 
 
-def vector_run(rules: str, tables: int, policy: str) -> Callable[[], int]:
-    venv = majiang.VectorEnv(rules, tables, seed=1)
+def vector_run(rules: str, tables: int, policy: str, mod=majiang) -> Callable[[], int]:
+    venv = mod.VectorEnv(rules, tables, seed=1)
     venv.reset()
     rng = np.random.default_rng(1)
     scores = np.empty((tables, venv.action_space), dtype=np.float32)
@@ -318,7 +334,7 @@ def vector_run(rules: str, tables: int, policy: str) -> Callable[[], int]:
     return run
 
 
-def vector_section(seconds: float, rounds: int, tables: int) -> None:
+def vector_section(seconds: float, rounds: int, tables: int, baseline=None) -> None:
     policies = {
         "argmax": "masked argmax of policy logits",
         "random": "masked random scores, argmax",
@@ -328,10 +344,13 @@ def vector_section(seconds: float, rounds: int, tables: int) -> None:
     for policy in policies:
         for r in majiang.RULES:
             runners[f"{r} {policy}"] = vector_run(r, tables, policy)
+            if baseline is not None:
+                runners[f"{r} {policy} baseline"] = vector_run(r, tables, policy, baseline)
     rates = interleaved(runners, seconds, rounds)
     for name, v in rates.items():
-        rules, policy = name.split()
-        print(f"majiang.VectorEnv {rules:9} ({tables} tables), {policies[policy]:31}: median "
+        rules, policy, *before = name.split()
+        who = "baseline" if before else "majiang"
+        print(f"{who + '.VectorEnv':17} {rules:9} ({tables} tables), {policies[policy]:31}: median "
               f"{statistics.median(v):7.0f} hands/s, best {max(v):7.0f}")
     # What the numpy policies cost alone (no step), a table.
     venv = majiang.VectorEnv("hongkong", tables, seed=1)
@@ -363,18 +382,24 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5, help="interleaved rounds per measurement")
     ap.add_argument("--tables", type=int, default=512, help="tables in the vector environment")
     ap.add_argument("--only", default="score,aec,vector", help="sections to run (comma-separated)")
+    ap.add_argument("--baseline", help="an older majiang build's module name, measured beside this one")
     args = ap.parse_args()
+    baseline = None
+    if args.baseline:
+        import importlib
+
+        baseline = importlib.import_module(args.baseline)
     only = set(args.only.split(","))
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}, {load()}")
     if "score" in only:
         print("\n1. score: the same valid wins, majiang (Hong Kong) against pymahjonggb (Chinese Official)")
-        score_section(args.seconds, args.rounds)
+        score_section(args.seconds, args.rounds, baseline)
     if "aec" in only:
         print("\n2. four random agents, observation + mask + a random legal action every decision")
-        aec_section(args.seconds, args.rounds)
+        aec_section(args.seconds, args.rounds, baseline)
     if "vector" in only:
         print("\n3. vector environment, self-play, actions chosen in numpy, one core")
-        vector_section(args.seconds, args.rounds, args.tables)
+        vector_section(args.seconds, args.rounds, args.tables, baseline)
     print(f"\n{load()}")
 
 

@@ -3,9 +3,11 @@
 //! columns wide (one per tile kind: the 34 playing kinds, then the 8 bonus tiles, flowers or
 //! extra winds).
 //!
-//! Everything here reads only an [`Observation`], so an encoded observation holds nothing that
-//! seat may not see.
+//! Everything here reads only what one seat may see (a [`View`]: its [`Observation`], or the
+//! game read for that seat without copying it, `crate::view::GameView`), so an encoded
+//! observation holds nothing that seat may not see.
 
+use crate::view::View;
 use majiang::meld::MeldKind;
 use majiang::table::{Action, Observation, Player, TableConfig};
 use majiang::tile::{Suit, Tile};
@@ -32,10 +34,12 @@ pub struct ActionLayout {
     extra: usize,
     kongs: bool,
     chows: bool,
+    /// The sections' ranges, worked out once (every action encoded reads them).
+    sections: Sections,
 }
 
 /// The sections of an [`ActionLayout`] as number ranges.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Sections {
     discard: usize,
     concealed_kong: usize,
@@ -50,11 +54,27 @@ struct Sections {
 impl ActionLayout {
     /// The layout of tables of `config`.
     pub fn new(config: &TableConfig) -> ActionLayout {
-        ActionLayout {
+        let mut layout = ActionLayout {
             extra: usize::from(config.extra_winds()),
             kongs: config.kongs_allowed,
             chows: config.chow_allowed,
-        }
+            sections: Sections {
+                discard: 0,
+                concealed_kong: 0,
+                added_kong: 0,
+                chow: 0,
+                pung: 0,
+                kong: None,
+                win: 0,
+                pass: 0,
+            },
+        };
+        layout.sections = layout.work_out_sections();
+        layout
+    }
+
+    fn sections(&self) -> Sections {
+        self.sections
     }
 
     /// Concealed kongs of extra winds: one (all four, at five players) when there are kongs.
@@ -62,7 +82,7 @@ impl ActionLayout {
         usize::from(self.kongs && self.extra > 0)
     }
 
-    fn sections(&self) -> Sections {
+    fn work_out_sections(&self) -> Sections {
         let discard = 0;
         let concealed_kong = discard + PLAYING + self.extra;
         let kong_kinds = if self.kongs {
@@ -191,7 +211,9 @@ pub const fn planes(players: usize) -> usize {
 
 /// Chair `q` counted from the viewer `p` in turn order (0 = the viewer, 1 = the next to play).
 fn relative(p: Player, q: Player, players: usize) -> usize {
-    (q.index() + players - p.index()) % players
+    // `(q + players - p) % players`, without a division (both are chairs below `players`).
+    let d = q.index() + players - p.index();
+    if d >= players { d - players } else { d }
 }
 
 /// Writes `obs` into `out` (`planes(players) * 42` bytes, every byte written) and its legal
@@ -222,25 +244,73 @@ pub fn encode_observation(
     out: &mut [u8],
     mask: &mut [u8],
 ) {
-    let n = obs.table.len();
-    let p = obs.player;
-    out.fill(0);
+    encode(obs, seats, layout, out, mask);
+}
+
+/// Writes what `view` shows into `out` and `mask`, as [`encode_observation`] lays it out: from
+/// an [`Observation`] or straight from the game ([`crate::view::GameView`]).
+pub fn encode(
+    view: &impl View,
+    seats: &[majiang::Seat],
+    layout: &ActionLayout,
+    out: &mut [u8],
+    mask: &mut [u8],
+) {
+    encode_planes(view, seats, out);
     mask.fill(0);
+    for a in view.legal() {
+        if let Some(i) = layout.encode(a) {
+            mask[i] = 1;
+        }
+    }
+}
+
+/// Writes `legal`'s action numbers into `mask` (1 where legal, every byte written) and, in
+/// the order of `legal`, into `list` (padded with -1; an action past its end is in the mask
+/// only); returns how many were listed. Each action is numbered once for both.
+pub fn encode_actions(
+    layout: &ActionLayout,
+    legal: &[Action],
+    mask: &mut [u8],
+    list: &mut [i16],
+) -> usize {
+    mask.fill(0);
+    list.fill(-1);
+    let mut count = 0;
+    for a in legal {
+        if let Some(code) = layout.encode(a) {
+            mask[code] = 1;
+            if let Some(slot) = list.get_mut(count) {
+                *slot = code as i16;
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+/// Writes the planes of what `view` shows into `out` (every byte written), as
+/// [`encode_observation`] lays them out; not the mask.
+pub fn encode_planes(view: &impl View, seats: &[majiang::Seat], out: &mut [u8]) {
+    let n = view.players();
+    let p = view.player();
+    out.fill(0);
     fn add(out: &mut [u8], i: usize, v: u8) {
         out[i] = out[i].saturating_add(v);
     }
     let row = |r: usize| r * TILE_KINDS;
-    out[..obs.concealed.0.len()].copy_from_slice(&obs.concealed.0);
-    for t in &obs.extra_winds {
-        add(out, t.index(), 1);
-    }
-    if let Some(t) = obs.drawn {
+    let concealed = &view.concealed().0;
+    out[..concealed.len()].copy_from_slice(concealed);
+    view.each_own_extra_wind(|t| add(out, t.index(), 1));
+    if let Some(t) = view.drawn() {
         out[row(1) + t.index()] = 1;
     }
-    for hand in &obs.table {
+    let tail = 2 + SEAT_PLANES * n;
+    let s = row(tail + 4);
+    view.each_seat(|hand| {
         let k = relative(p, hand.player, n);
         let base = 2 + SEAT_PLANES * k;
-        for m in &hand.melds {
+        for m in hand.melds {
             let r = if m.kind == MeldKind::ConcealedKong {
                 base + 1
             } else {
@@ -261,46 +331,44 @@ pub fn encode_observation(
             }
         }
         let discards = row(base + 2);
-        for d in &hand.discards {
-            add(out, discards + d.tile.index(), 1);
+        match hand.discard_row {
+            Some(counted) => out[discards..discards + TILE_KINDS].copy_from_slice(counted),
+            None => {
+                for d in hand.discards {
+                    add(out, discards + d.tile.index(), 1);
+                }
+            }
         }
-        for t in &hand.flowers {
+        for t in hand.flowers {
             out[row(base + 3) + t.index()] = 1;
         }
-    }
-    let tail = 2 + SEAT_PLANES * n;
+        out[s + 10 + k] = hand.concealed_count;
+        out[s + 10 + n + k] = hand.gambit_run;
+    });
     let mut one_hot = |r: usize, t: Option<Tile>| {
         if let Some(t) = t {
             out[row(r) + t.index()] = 1;
         }
     };
-    one_hot(tail, obs.wildcard);
-    one_hot(tail + 1, obs.indicator);
-    one_hot(tail + 2, obs.on_offer.map(|(_, t)| t));
-    one_hot(tail + 3, obs.last_discard.map(|(_, t)| t));
-    let s = row(tail + 4);
+    let on_offer = view.on_offer();
+    let last_discard = view.last_discard();
+    one_hot(tail, view.wildcard());
+    one_hot(tail + 1, view.indicator());
+    one_hot(tail + 2, on_offer.map(|(_, t)| t));
+    one_hot(tail + 3, last_discard.map(|(_, t)| t));
     let rel = |q: Option<Player>| q.map_or(n, |q| relative(p, q, n)) as u8;
+    let seat = view.seat();
     let scalars = [
-        u8::try_from(obs.live_wall).unwrap_or(u8::MAX),
-        obs.lao,
-        obs.prevailing_wind as u8,
-        seats.iter().position(|&x| x == obs.seat).unwrap_or(0) as u8,
-        rel(Some(obs.dealer)),
-        rel(obs.turn),
-        rel(obs.on_offer.map(|(q, _)| q)),
-        u8::from(obs.gambit_round),
-        u8::from(obs.wildcard_discard_is_gambit),
-        rel(obs.last_discard.map(|(q, _)| q)),
+        u8::try_from(view.live_wall()).unwrap_or(u8::MAX),
+        view.lao(),
+        view.prevailing_wind() as u8,
+        seats.iter().position(|&x| x == seat).unwrap_or(0) as u8,
+        rel(Some(view.dealer())),
+        rel(view.turn()),
+        rel(on_offer.map(|(q, _)| q)),
+        u8::from(view.gambit_round()),
+        u8::from(view.wildcard_discard_is_gambit()),
+        rel(last_discard.map(|(q, _)| q)),
     ];
     out[s..s + scalars.len()].copy_from_slice(&scalars);
-    for hand in &obs.table {
-        let k = relative(p, hand.player, n);
-        out[s + 10 + k] = hand.concealed_count;
-        out[s + 10 + n + k] = hand.gambit_run;
-    }
-    for a in &obs.legal_actions {
-        if let Some(i) = layout.encode(a) {
-            mask[i] = 1;
-        }
-    }
 }

@@ -2,10 +2,13 @@
 //! wraps it: the PettingZoo and Gymnasium environments, the vector environment, type stubs.
 //!
 //! - `library`: tiles and notation, `analyze`, `score`, `rule_sets`, `replay`.
+//! - `request`: `score`'s fast reader of a request dict, and the rule sets kept between calls.
 //! - `codec`: actions as dense numbers per kind of table, observations as `uint8` planes.
 //! - `table`: `Table`, one match through the library's seat driver, bots in any chairs.
 //! - `vector`: `VectorTables`, many hands stepped in one call into numpy arrays, self-play
 //!   or one chair against bots played in Rust.
+//! - `view`: what one seat sees as the encoder reads it, from its `Observation` or straight
+//!   from the game.
 //! - `dataset`: bot self-play recorded as observations, masks, actions and rewards.
 //! - `convert`: JSON values to and from Python objects; errors as `ValueError`.
 
@@ -13,8 +16,10 @@ mod codec;
 mod convert;
 mod dataset;
 mod library;
+mod request;
 mod table;
 mod vector;
+mod view;
 
 use pyo3::prelude::*;
 

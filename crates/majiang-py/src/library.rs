@@ -2,10 +2,11 @@
 //! sets, and checking a match log.
 
 use crate::convert::{to_py, value_error, write_json};
+use crate::request::{DictRequest, with_rule_set};
 use majiang::Tile;
 use majiang::analysis::{self, Decomposition, HandRules};
 use majiang::notation::{format_glyphs, format_in_order, parse_tile, parse_tiles as parse};
-use majiang::rules::{self, RULE_SETS, registry};
+use majiang::rules::{self, RULE_SETS};
 use majiang::scoring::request::{Malformed, ScoreRequest};
 use majiang::scoring::{Explain, Invalid, Scored, Unit};
 use majiang::table::replay as replay_log;
@@ -178,6 +179,16 @@ pub fn analyze(
 /// a win or is below the minimum. Unreadable input raises `ValueError` with the command line's message.
 #[pyfunction]
 pub fn score(py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    // A dict's common fields are read with plain downcasts (`request::DictRequest`); anything
+    // else goes the general way below, with its messages.
+    if let Ok(dict) = request.downcast_exact::<PyDict>() {
+        if let Some(mut fields) = DictRequest::read(dict) {
+            if let Some(f) = fields.fields() {
+                let parsed = ScoreRequest::from_fields(f).map_err(value_error)?;
+                return score_parsed(py, parsed);
+            }
+        }
+    }
     let parsed = match request.downcast::<PyString>() {
         Ok(s) => ScoreRequest::from_json(s.to_str()?),
         // A dict is read straight into the request (no JSON text). Input that does not read
@@ -186,15 +197,23 @@ pub fn score(py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<PyObject> {
             .or_else(|_| request_via_json(request)),
     }
     .map_err(value_error)?;
-    let set = registry::read(&parsed.rules, &parsed.options).map_err(value_error)?;
-    set.check_request(&parsed.situation).map_err(value_error)?;
+    score_parsed(py, parsed)
+}
+
+/// Scores a request read: its rule set (kept between calls), the set's checks, the answer.
+fn score_parsed(py: Python<'_>, parsed: ScoreRequest) -> PyResult<PyObject> {
     // The payments' reasons are written only when the answer lists them.
     let explain = if parsed.itemise {
         Explain::Itemise
     } else {
         Explain::Quiet
     };
-    let outcome = set.score(&parsed.situation, explain);
+    let outcome = with_rule_set(&parsed.rules, &parsed.options, |set| {
+        set.check_request(&parsed.situation)?;
+        Ok::<_, Malformed>(set.score(&parsed.situation, explain))
+    })
+    .and_then(|r| r)
+    .map_err(value_error)?;
     score_answer_py(py, &outcome, parsed.itemise)
 }
 

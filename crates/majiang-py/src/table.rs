@@ -4,7 +4,8 @@
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::{action_arg, options_map, player_arg, seed_arg, to_py, value_error};
-use majiang::bots::{self, observe_into};
+use crate::view::GameView;
+use majiang::bots;
 use majiang::driver::{Controller, Driver, Poll, Timers};
 use majiang::table::{Action, Observation, Player, Ruleset, Session};
 use pyo3::buffer::PyBuffer;
@@ -22,7 +23,7 @@ pub fn ruleset(rules: &str, options: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<
         .map_err(value_error)
 }
 
-/// An empty observation to be filled by `observe_into`.
+/// An empty observation to be filled by `majiang::bots::observe_into`.
 pub fn blank_observation(rules: &Arc<Ruleset>) -> PyResult<Observation> {
     let (game, _) = majiang::table::Game::new(rules.clone(), majiang::table::HandSetup::new(0))
         .map_err(value_error)?;
@@ -78,7 +79,6 @@ pub struct Table {
     /// Bot actions the engine refused (the driver played the first legal action instead).
     refused: u64,
     legal: Vec<Action>,
-    obs: Observation,
     planes: Vec<u8>,
     mask: Vec<u8>,
     /// Per chair: the caller's observation arrays (planes, mask) bound by
@@ -112,9 +112,14 @@ impl Table {
         let session = driver.session();
         let game = session.game();
         game.legal_actions_into(p, &mut self.legal);
-        observe_into(game, p, &self.legal, &mut self.obs);
-        codec::encode_observation(
-            &self.obs,
+        let view = GameView {
+            game,
+            player: p,
+            legal: &self.legal,
+            discard_rows: None,
+        };
+        codec::encode(
+            &view,
             session.ruleset().seats(),
             &self.layout,
             &mut self.planes,
@@ -158,7 +163,6 @@ impl Table {
         }
         let players = ruleset.players();
         let layout = ActionLayout::new(ruleset.config());
-        let obs = blank_observation(&ruleset)?;
         let (session, _) = Session::new(ruleset, seed, hands).map_err(value_error)?;
         // Every chair starts as the caller's; a person's stand-in never plays (no timers).
         let controllers = (0..players)
@@ -171,7 +175,6 @@ impl Table {
             layout,
             refused: 0,
             legal: Vec::with_capacity(32),
-            obs,
             planes: vec![0; codec::planes(players) * TILE_KINDS],
             mask: vec![0; layout.actions()],
             bound: (0..players).map(|_| None).collect(),

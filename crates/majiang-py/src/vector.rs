@@ -9,6 +9,7 @@
 use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::value_error;
 use crate::table::{blank_observation, ruleset};
+use crate::view::{DiscardRows, GameView};
 use majiang::bots::{self, Bot, observe_into};
 use majiang::table::matches::hand_seed;
 use majiang::table::{Action, Event, Game, HandSetup, Observation, Player, Ruleset};
@@ -140,6 +141,8 @@ pub struct VectorTables {
     layout: ActionLayout,
     seed: u64,
     games: Vec<Game>,
+    /// Per table: the hand's discards counted by kind, brought up to date at each encoding.
+    discard_rows: Vec<DiscardRows>,
     /// Hands dealt so far per table (the next hand's number).
     dealt: Vec<u32>,
     /// The learning chair, when the other chairs are bots.
@@ -149,12 +152,37 @@ pub struct VectorTables {
     bots: Mutex<Vec<TableBots>>,
     /// Per table: the learning chair has decided in the hand in play.
     acted: Vec<bool>,
+    /// The bots' view (filled only for a bot that reads one).
     obs: Observation,
     scratch: Vec<Action>,
     events: Vec<Event>,
     hands_finished: u64,
     hands_skipped: u64,
     refused: u64,
+}
+
+/// Asks the processor to start loading the memory at `p` into its caches: a hint, with no
+/// effect on any result (a no-op off x86-64).
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: SSE is part of the x86-64 baseline, and a prefetch is a hint: it reads no
+        // memory the program sees and faults on no address, valid or not.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// Prefetches the `bytes` bytes at `p`, a cache line at a time.
+#[inline(always)]
+fn prefetch_bytes<T>(p: *const T, bytes: usize) {
+    let p = p.cast::<u8>();
+    for offset in (0..bytes).step_by(64) {
+        prefetch(p.wrapping_add(offset));
+    }
 }
 
 /// The seed of table `t`'s own stream.
@@ -184,6 +212,7 @@ impl VectorTables {
         };
         let (game, _) = Game::new(self.ruleset.clone(), setup).map_err(value_error)?;
         self.games[t] = game;
+        self.discard_rows[t] = DiscardRows::EMPTY;
         self.dealt[t] = k.wrapping_add(1);
         self.acted[t] = false;
         Ok(())
@@ -214,12 +243,19 @@ impl VectorTables {
         Ok(())
     }
 
-    /// Writes the observation of `p` at table `t` into `planes` (the mask into `mask`).
-    fn encode(&mut self, t: usize, p: Player, planes: &mut [u8], mask: &mut [u8]) {
+    /// Writes the observation planes of `p` at table `t` into `planes`, read straight from the
+    /// game (the mask is [`codec::encode_actions`]'s, from the legal actions).
+    fn encode_planes(&mut self, t: usize, p: Player, planes: &mut [u8]) {
         let game = &self.games[t];
-        game.legal_actions_into(p, &mut self.scratch);
-        observe_into(game, p, &self.scratch, &mut self.obs);
-        codec::encode_observation(&self.obs, self.ruleset.seats(), &self.layout, planes, mask);
+        let rows = &mut self.discard_rows[t];
+        rows.update(game);
+        let view = GameView {
+            game,
+            player: p,
+            legal: &[],
+            discard_rows: Some(rows),
+        };
+        codec::encode_planes(&view, self.ruleset.seats(), planes);
     }
 
     /// Settles table `t`'s finished hand into the outputs (or skips it: a hand the learning
@@ -238,11 +274,9 @@ impl VectorTables {
             out.dones[t] = 1;
             self.hands_finished += 1;
             if let Some(agent) = self.agent {
+                // The planes only: a finished hand's mask is not reported.
                 let size = codec::planes(self.players) * TILE_KINDS;
-                let mut mask = vec![0; self.layout.actions()];
-                let mut planes = vec![0; size];
-                self.encode(t, agent, &mut planes, &mut mask);
-                out.final_planes[t * size..(t + 1) * size].copy_from_slice(&planes);
+                self.encode_planes(t, agent, &mut out.final_planes[t * size..(t + 1) * size]);
             }
         } else {
             self.hands_skipped += 1;
@@ -286,30 +320,56 @@ impl VectorTables {
         }
     }
 
-    /// Writes table `t`'s next decision (actor, observation, mask, legal list) into the outputs.
-    fn write_decision(&mut self, t: usize, out: &mut Outputs<'_>) {
+    /// Warms the caches for the tables after `t`, which `step` reaches next: each table's game
+    /// and its hands live in separate heap blocks (every step of 512 tables reads them cold),
+    /// so the loads go in stages, each reading pointers the one before brought in: table
+    /// `t + 3`'s game, `t + 2`'s hands, `t + 1`'s melds, discards, flowers and counted discard
+    /// rows. Only hints:
+    /// nothing read here changes what is written.
+    fn prefetch_after(&self, t: usize) {
+        if let Some(g) = self.games.get(t + 3) {
+            prefetch_bytes(g, std::mem::size_of::<Game>().min(1024));
+        }
+        if let Some(g) = self.games.get(t + 2) {
+            for q in 0..self.players {
+                prefetch_bytes(g.concealed(Player(q as u8)), 128);
+            }
+        }
+        if let Some(rows) = self.discard_rows.get(t + 1) {
+            prefetch_bytes(rows, std::mem::size_of::<DiscardRows>());
+        }
+        if let Some(g) = self.games.get(t + 1) {
+            for q in 0..self.players {
+                let q = Player(q as u8);
+                prefetch(g.melds(q).as_ptr());
+                prefetch(g.discards(q).as_ptr());
+                prefetch(g.flowers(q).as_ptr());
+            }
+        }
+    }
+
+    /// Who decides next at table `t`: the learning chair when it may, else the first to act.
+    fn actor(&self, t: usize) -> Player {
         let game = &self.games[t];
-        let p = self
-            .agent
+        self.agent
             .filter(|a| game.to_act().contains(*a))
             .or_else(|| game.to_act().next())
-            .unwrap_or(Player(0));
+            .unwrap_or(Player(0))
+    }
+
+    /// Writes table `t`'s next decision (actor, observation, mask, legal list) into the outputs.
+    fn write_decision(&mut self, t: usize, out: &mut Outputs<'_>) {
+        let p = self.actor(t);
         let size = codec::planes(self.players) * TILE_KINDS;
         let actions = self.layout.actions();
         let (planes, masks) = (
             &mut out.planes[t * size..(t + 1) * size],
             &mut out.masks[t * actions..(t + 1) * actions],
         );
-        self.encode(t, p, planes, masks);
+        self.encode_planes(t, p, planes);
+        self.games[t].legal_actions_into(p, &mut self.scratch);
         let list = &mut out.legal[t * MAX_LEGAL..(t + 1) * MAX_LEGAL];
-        list.fill(-1);
-        let mut count = 0;
-        for a in &self.scratch {
-            if let (Some(code), Some(slot)) = (self.layout.encode(a), list.get_mut(count)) {
-                *slot = code as i16;
-                count += 1;
-            }
-        }
+        let count = codec::encode_actions(&self.layout, &self.scratch, masks, list);
         out.legal_count[t] = count as i64;
         out.actors[t] = p.index() as i64;
     }
@@ -351,6 +411,7 @@ impl VectorTables {
             layout,
             seed,
             games: vec![first; num_tables],
+            discard_rows: vec![DiscardRows::EMPTY; num_tables],
             dealt: vec![0; num_tables],
             agent: opponents.map(|_| Player(seat as u8)),
             bots: Mutex::new(Vec::new()),
@@ -396,6 +457,15 @@ impl VectorTables {
     #[getter]
     fn seat(&self) -> Option<usize> {
         self.agent.map(Player::index)
+    }
+
+    /// The engine's `Observation` of table `t`'s actor now, as JSON text: what `obs[t]` and
+    /// `mask[t]` were written from (for checks; `encode_observation_json` encodes it).
+    fn observation_json(&self, t: usize) -> PyResult<String> {
+        let game = self.games.get(t).ok_or_else(|| {
+            value_error(format!("t: there is no table {t} of {}", self.games.len()))
+        })?;
+        serde_json::to_string(&game.observation(self.actor(t))).map_err(value_error)
     }
 
     /// Hands finished (and reported in `done`) since the tables were made.
@@ -493,6 +563,7 @@ impl VectorTables {
         out.rewards.fill(0);
         out.dones.fill(0);
         for (t, &code) in chosen.iter().enumerate() {
+            self.prefetch_after(t);
             let action = usize::try_from(code)
                 .ok()
                 .and_then(|c| self.layout.decode(c))
@@ -502,12 +573,8 @@ impl VectorTables {
                         self.layout.actions()
                     ))
                 })?;
+            let p = self.actor(t);
             let game = &mut self.games[t];
-            let p = self
-                .agent
-                .filter(|a| game.to_act().contains(*a))
-                .or_else(|| game.to_act().next())
-                .unwrap_or(Player(0));
             self.events.clear();
             game.apply_into(p, action, &mut self.events)
                 .map_err(|e| value_error(format!("actions: table {t}: {e}")))?;

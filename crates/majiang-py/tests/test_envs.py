@@ -215,6 +215,27 @@ def test_vector_env(case):
         assert (a.obs == b.obs).all() and (a.reward == b.reward).all()
 
 
+@pytest.mark.parametrize("case", TABLES, ids=table_id)
+@pytest.mark.parametrize("opponents", [None, "random"])
+def test_vector_env_writes_what_a_fresh_observation_encodes(case, opponents):
+    """Every step's planes and mask, written in place straight from the game, equal those
+    encoded from the actor's engine Observation, table by table, over a few hundred random
+    steps (self-play and against bots)."""
+    rules, options = case
+    venv = majiang.VectorEnv(rules, 6, options, seed=13, opponents=opponents)
+    venv.reset()
+    rng = np.random.default_rng(13)
+    for _ in range(300):
+        for t in range(venv.num_tables):
+            view = venv.tables.observation_json(t)
+            assert json.loads(view)["player"] == venv.actor[t]
+            planes, mask = majiang.encode_observation_json(view, rules, options)
+            assert venv.obs[t].tobytes() == bytes(planes)
+            assert venv.mask[t].view(np.uint8).tobytes() == bytes(mask)
+        venv.step(venv.random_actions(rng))
+    assert venv.hands_finished > 0
+
+
 def test_vector_env_refuses_illegal_actions():
     venv = majiang.VectorEnv("hongkong", 2)
     venv.reset()

@@ -98,6 +98,64 @@ def test_score_equals_cli_json():
     assert checked > 50
 
 
+class _Text(str):
+    """A str subclass: the dict reader's fast path leaves it to the general reader."""
+
+
+def _variants(request):
+    """The same request written other ways: tuples for lists, None for absent optional fields,
+    a string subclass (the general reader), the JSON text."""
+    tuples = {k: tuple(v) if isinstance(v, list) else v for k, v in request.items()}
+    nones = dict(request)
+    for key in ("discarder", "seat", "dealer", "prevailing_wind", "wildcard", "lao"):
+        nones.setdefault(key, None)
+    if nones["win"] == "self_draw":
+        nones["discarder"] = None
+    subclass = dict(request, rules=_Text(request["rules"]))
+    return [tuples, nones, subclass, json.dumps(request)]
+
+
+def test_score_fast_dict_reader_equals_the_general_one():
+    checked = 0
+    for path in CASE_FILES:
+        for case in json.loads(path.read_text()):
+            request = case["request"]
+            expected = majiang.score(json.dumps(request))
+            assert majiang.score(request) == expected
+            for variant in _variants(request):
+                assert majiang.score(variant) == expected, variant
+            itemised = dict(request, itemise=True)
+            assert majiang.score(itemised) == majiang.score(json.dumps(itemised))
+            checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        {"rules": "hongkong", "concealed": "123m", "seat": "middle", "winning_tile": "1m", "win": "self_draw"},
+        {"rules": "hongkong", "concealed": "123m456p789s11z5z", "winning_tile": "5x", "win": "self_draw"},
+        {"rules": "hongkong", "concealed": "123m456p789s1z", "winning_tile": "1z", "win": "discard"},
+        {"rules": "hongkong", "concealed": "123m", "winning_tile": "1m", "win": "self_draw",
+         "melds": [{"kind": "pong", "tiles": "555z"}]},
+        {"rules": "hongkong", "concealed": "123m", "winning_tile": "1m", "win": "self_draw", "lao": -1},
+        {"rules": "hongkong", "concealed": "123m", "winning_tile": "1m", "win": "self_draw", "bogus": 1},
+        {"rules": "hongkong", "options": {"min_fan": "x"}, "concealed": "123m", "winning_tile": "1m",
+         "win": "self_draw"},
+        {"rules": "hongkong", "options": None, "concealed": "123m", "winning_tile": "1m", "win": "self_draw"},
+        {"rules": "hongkong", "flowers": None, "concealed": "123m", "winning_tile": "1m", "win": "self_draw"},
+        {"rules": "hongkong", "kong_chain": None, "concealed": "123m", "winning_tile": "1m", "win": "self_draw"},
+    ],
+)
+def test_score_fast_dict_reader_errors_as_the_json_text(request_):
+    with pytest.raises(ValueError) as from_dict:
+        majiang.score(request_)
+    with pytest.raises(ValueError) as from_text:
+        # The text the binding writes for its message: compact, keys in the dict's order.
+        majiang.score(json.dumps(request_, separators=(",", ":")))
+    assert str(from_dict.value) == str(from_text.value)
+
+
 BAD_REQUESTS = [
     {"rules": "riichi"},
     {"rules": "hongkong", "concealed": "12x3m"},

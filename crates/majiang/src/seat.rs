@@ -113,6 +113,19 @@ impl Seat {
 
     /// Parses a JSON/command-line seat name (case-insensitive; `-` or `_` in compound names).
     pub fn parse(s: &str) -> Option<Seat> {
+        // The names as JSON writes them, without allocating (a scoring request has several).
+        let exact = match s {
+            "east" => Some(Seat::East),
+            "south" => Some(Seat::South),
+            "west" => Some(Seat::West),
+            "north" => Some(Seat::North),
+            "north_east" => Some(Seat::NorthEast),
+            "south_west" => Some(Seat::SouthWest),
+            _ => None,
+        };
+        if exact.is_some() {
+            return exact;
+        }
         match s.to_ascii_lowercase().replace('-', "_").as_str() {
             "east" | "e" => Some(Seat::East),
             "south" | "s" => Some(Seat::South),

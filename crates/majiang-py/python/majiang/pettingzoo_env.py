@@ -145,32 +145,35 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
             self._was_dead_step(action)
             return
         number = action_number(action, self.actions)
-        chair = self.agent_name_mapping[agent]
+        table = self.table
         # The engine refuses an illegal action and changes nothing (no legal list built here).
         try:
-            payments = self.table.act(chair, number)
+            payments = table.act(self.agent_name_mapping[agent], number)
         except ValueError:
             raise ValueError(
-                f"action: {number} ({self.table.action_name(number)}) is not legal for {agent} now"
+                f"action: {number} ({table.action_name(number)}) is not legal for {agent} now"
             ) from None
         self._cumulative_rewards[agent] = 0
-        rewards = self.rewards
         if self._rewarded:
+            rewards = self.rewards
             for a in rewards:
                 rewards[a] = 0
             self._rewarded = False
         if payments is None:
-            self._select()
+            # _select(), inlined: this is every step's path.
+            chair = table.to_act()
+            self.agent_selection = self.possible_agents[chair if chair is not None else 0]
         else:
+            rewards = self.rewards
             for a in self.agents:
                 rewards[a] = payments[self.agent_name_mapping[a]]
             self._rewarded = True
             self._accumulate_rewards()
-            if self.table.is_over():
+            if table.is_over():
                 self.terminations = {a: True for a in self.agents}
                 self.agent_selection = self.agents[0]
             else:
-                self.table.deal_next()
+                table.deal_next()
                 self._select()
         if self.render_mode == "human":
             self.render()

@@ -119,6 +119,84 @@ struct RawRequest {
     itemise: bool,
 }
 
+/// A scoring request's fields as given, before any of them is read: what
+/// [`ScoreRequest::from_fields`] checks and reads. For a reader of another format than JSON
+/// (the Python package reads a dict's common fields straight into it); JSON text and serde's
+/// deserializers end here too, so every reader gives the same request and the same messages.
+#[derive(Debug, Clone, Default)]
+pub struct RequestFields<'a> {
+    /// `rules`: the rule set's name.
+    pub rules: &'a str,
+    /// `options`: house rules, as given.
+    pub options: serde_json::Map<String, serde_json::Value>,
+    /// `concealed`: the concealed tiles, the winning tile not included.
+    pub concealed: &'a str,
+    /// `melds`: the declared melds.
+    pub melds: Vec<MeldFields<'a>>,
+    /// `winning_tile`.
+    pub winning_tile: &'a str,
+    /// `win`: `self_draw`, `discard` or `robbing_kong`.
+    pub win: &'a str,
+    /// `discarder` (for a win on a discard or a robbed kong).
+    pub discarder: Option<&'a str>,
+    /// `seat` (default east).
+    pub seat: Option<&'a str>,
+    /// `dealer` (default east).
+    pub dealer: Option<&'a str>,
+    /// `prevailing_wind` (default east).
+    pub prevailing_wind: Option<&'a str>,
+    /// `flowers`: the winner's flowers and seasons.
+    pub flowers: Vec<&'a str>,
+    /// `situation`: the circumstances' names.
+    pub situation: Vec<&'a str>,
+    /// `kong_chain` (Hangzhou).
+    pub kong_chain: u8,
+    /// `gambits` (Hangzhou).
+    pub gambits: u8,
+    /// `lao` (default 1).
+    pub lao: Option<u8>,
+    /// `wildcard` (Hangzhou).
+    pub wildcard: Option<&'a str>,
+    /// `balances` by seat name (Hangzhou's zero floor).
+    pub balances: Option<BTreeMap<String, i64>>,
+    /// `others` by seat name, in the order they are checked (JSON: by name).
+    pub others: Vec<(&'a str, OtherFields<'a>)>,
+    /// `itemise`: list each payment with its reason.
+    pub itemise: bool,
+}
+
+/// A declared meld as given: `kind`, `tiles`, `from`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MeldFields<'a> {
+    /// `chow`, `pung`, `kong` or `concealed_kong`.
+    pub kind: &'a str,
+    /// Its tiles in notation.
+    pub tiles: &'a str,
+    /// Whose discard (not for a concealed kong).
+    pub from: Option<&'a str>,
+}
+
+/// Another player's hand as given (`others`): concealed tiles, melds, flowers.
+#[derive(Debug, Clone, Default)]
+pub struct OtherFields<'a> {
+    /// Concealed tiles.
+    pub concealed: &'a str,
+    /// Declared melds.
+    pub melds: Vec<MeldFields<'a>>,
+    /// Flowers and seasons.
+    pub flowers: Vec<&'a str>,
+}
+
+impl RawMeld {
+    fn fields(&self) -> MeldFields<'_> {
+        MeldFields {
+            kind: &self.kind,
+            tiles: &self.tiles,
+            from: self.from.as_deref(),
+        }
+    }
+}
+
 fn bad(msg: impl Into<String>) -> Malformed {
     Malformed::text(msg)
 }
@@ -139,13 +217,13 @@ fn seat_in(name: &str, field: &str, seats: &[Seat]) -> Result<Seat, Malformed> {
 }
 
 /// The physical tiles of a meld as written (an extra-wind set names its distinct bonus tiles).
-fn meld_tiles(raw: &RawMeld, field: &str) -> Result<Vec<Tile>, Malformed> {
-    parse_tiles(&raw.tiles).map_err(|e| bad(format!("{field}: {e}")))
+fn meld_tiles(raw: &MeldFields<'_>, field: &str) -> Result<Vec<Tile>, Malformed> {
+    parse_tiles(raw.tiles).map_err(|e| bad(format!("{field}: {e}")))
 }
 
-fn meld(raw: &RawMeld, field: &str, table: &Table) -> Result<Meld, Malformed> {
+fn meld(raw: &MeldFields<'_>, field: &str, table: &Table) -> Result<Meld, Malformed> {
     let seats = &table.seats;
-    let kind = MeldKind::from_keyword(&raw.kind).ok_or_else(|| {
+    let kind = MeldKind::from_keyword(raw.kind).ok_or_else(|| {
         bad(format!(
             "{field}: unknown meld kind {:?} (chow, pung, kong or concealed_kong)",
             raw.kind
@@ -158,7 +236,7 @@ fn meld(raw: &RawMeld, field: &str, table: &Table) -> Result<Meld, Malformed> {
         Meld::parse(&format!("{} {}", kind.keyword(), raw.tiles))
             .map_err(|e| bad(format!("{field}: {e}")))?
     };
-    if let Some(from) = &raw.from {
+    if let Some(from) = raw.from {
         m.from = Some(seat_in(from, &format!("{field}.from"), seats)?);
     }
     Ok(m)
@@ -199,7 +277,7 @@ fn extra_wind_meld(
     })
 }
 
-fn bonus_tiles(list: &[String], field: &str) -> Result<Vec<Tile>, Malformed> {
+fn bonus_tiles(list: &[&str], field: &str) -> Result<Vec<Tile>, Malformed> {
     let mut out = Vec::new();
     for s in list {
         let t = parse_tile(s).map_err(|e| bad(format!("{field}: {e}")))?;
@@ -285,7 +363,52 @@ impl ScoreRequest {
         Self::from_raw(raw)
     }
 
-    fn from_raw(raw: RawRequest) -> Result<ScoreRequest, Malformed> {
+    fn from_raw(mut raw: RawRequest) -> Result<ScoreRequest, Malformed> {
+        let options = std::mem::take(&mut raw.options);
+        let balances = raw.balances.take();
+        fn melds(list: &[RawMeld]) -> Vec<MeldFields<'_>> {
+            list.iter().map(RawMeld::fields).collect()
+        }
+        fn strs(list: &[String]) -> Vec<&str> {
+            list.iter().map(String::as_str).collect()
+        }
+        Self::from_fields(RequestFields {
+            rules: &raw.rules,
+            options,
+            concealed: &raw.concealed,
+            melds: melds(&raw.melds),
+            winning_tile: &raw.winning_tile,
+            win: &raw.win,
+            discarder: raw.discarder.as_deref(),
+            seat: raw.seat.as_deref(),
+            dealer: raw.dealer.as_deref(),
+            prevailing_wind: raw.prevailing_wind.as_deref(),
+            flowers: strs(&raw.flowers),
+            situation: strs(&raw.situation),
+            kong_chain: raw.kong_chain,
+            gambits: raw.gambits,
+            lao: raw.lao,
+            wildcard: raw.wildcard.as_deref(),
+            balances,
+            others: raw
+                .others
+                .iter()
+                .map(|(name, o)| {
+                    let other = OtherFields {
+                        concealed: &o.concealed,
+                        melds: melds(&o.melds),
+                        flowers: strs(&o.flowers),
+                    };
+                    (name.as_str(), other)
+                })
+                .collect(),
+            itemise: raw.itemise,
+        })
+    }
+
+    /// Reads a request from its fields as given: the checks and messages of
+    /// [`ScoreRequest::from_json`] (which ends here).
+    pub fn from_fields(raw: RequestFields<'_>) -> Result<ScoreRequest, Malformed> {
         let players = match raw.options.get("players") {
             None => 4,
             Some(v) => v
@@ -299,13 +422,10 @@ impl ScoreRequest {
             extra_winds: usize::from(TableConfig::extra_winds_at(players as u8)),
             seats: seats.clone(),
         };
-        let seat = seat_in(raw.seat.as_deref().unwrap_or("east"), "seat", &seats)?;
-        let dealer = seat_in(raw.dealer.as_deref().unwrap_or("east"), "dealer", &seats)?;
-        let prevailing_wind = wind(
-            raw.prevailing_wind.as_deref().unwrap_or("east"),
-            "prevailing_wind",
-        )?;
-        let win = match raw.win.as_str() {
+        let seat = seat_in(raw.seat.unwrap_or("east"), "seat", &seats)?;
+        let dealer = seat_in(raw.dealer.unwrap_or("east"), "dealer", &seats)?;
+        let prevailing_wind = wind(raw.prevailing_wind.unwrap_or("east"), "prevailing_wind")?;
+        let win = match raw.win {
             "self_draw" => WinKind::SelfDraw,
             "discard" => WinKind::Discard,
             "robbing_kong" => WinKind::RobbingKong,
@@ -315,7 +435,7 @@ impl ScoreRequest {
                 )));
             }
         };
-        let discarder = match (&raw.discarder, win) {
+        let discarder = match (raw.discarder, win) {
             (Some(d), WinKind::Discard | WinKind::RobbingKong) => {
                 let d = seat_in(d, "discarder", &seats)?;
                 if d == seat {
@@ -331,9 +451,9 @@ impl ScoreRequest {
             }
             (_, WinKind::SelfDraw) => None,
         };
-        let (concealed_tiles, extra_in_hand) = concealed(&raw.concealed, "concealed", &table)?;
+        let (concealed_tiles, extra_in_hand) = concealed(raw.concealed, "concealed", &table)?;
         let winning_tile =
-            parse_tile(&raw.winning_tile).map_err(|e| bad(format!("winning_tile: {e}")))?;
+            parse_tile(raw.winning_tile).map_err(|e| bad(format!("winning_tile: {e}")))?;
         if winning_tile.is_bonus() && !table.is_extra_wind(winning_tile) {
             return Err(bad(if table.extra_winds > 0 {
                 format!(
@@ -365,8 +485,8 @@ impl ScoreRequest {
             bonus_tiles(&raw.flowers, "flowers")?
         };
         let mut circumstances = Circumstances::default();
-        for s in &raw.situation {
-            let flag = match s.as_str() {
+        for &s in &raw.situation {
+            let flag = match s {
                 "last_wall_tile" => &mut circumstances.last_wall_tile,
                 "last_discard" => &mut circumstances.last_discard,
                 "kong_replacement" => &mut circumstances.kong_replacement,
@@ -383,7 +503,6 @@ impl ScoreRequest {
         }
         let wildcard = raw
             .wildcard
-            .as_deref()
             .map(|w| parse_tile(w).map_err(|e| bad(format!("wildcard: {e}"))))
             .transpose()?;
         if wildcard.is_some_and(Tile::is_bonus) {
@@ -400,7 +519,7 @@ impl ScoreRequest {
         let mut others = BTreeMap::new();
         // Every physical tile counted once: the winner's, then everyone else's. Extra-wind sets
         // are counted by the bonus tiles they name.
-        let physical = |raw: &[RawMeld], field: &str, out: &mut (Vec<Tile>, Vec<Tile>)| {
+        let physical = |raw: &[MeldFields<'_>], field: &str, out: &mut (Vec<Tile>, Vec<Tile>)| {
             for (i, m) in raw.iter().enumerate() {
                 let tiles = meld_tiles(m, &format!("{field}[{i}]"))?;
                 let (bonus, playing): (Vec<Tile>, Vec<Tile>) =
@@ -423,7 +542,7 @@ impl ScoreRequest {
             if s == seat {
                 return Err(bad(format!("{field}: that is the winner's seat")));
             }
-            let (tiles, extra) = concealed(&o.concealed, &format!("{field}.concealed"), &table)?;
+            let (tiles, extra) = concealed(o.concealed, &format!("{field}.concealed"), &table)?;
             let ms = o
                 .melds
                 .iter()
@@ -483,7 +602,7 @@ impl ScoreRequest {
             seats,
         };
         Ok(ScoreRequest {
-            rules: raw.rules,
+            rules: raw.rules.to_string(),
             options: raw.options,
             situation,
             itemise: raw.itemise,
