@@ -12,8 +12,9 @@ use majiang::meld::MeldKind;
 use majiang::table::{Action, Observation, Player, TableConfig};
 use majiang::tile::{Suit, Tile};
 
-/// Tile kinds, bonus tiles included: the width of every plane.
-pub const TILE_KINDS: usize = 42;
+/// Tile kinds, bonus tiles included: the width of every plane (the view counts discards by
+/// kind in rows of this width).
+pub use crate::view::TILE_KINDS;
 /// Playing kinds (no bonus tiles).
 const PLAYING: usize = 34;
 /// Chows by their lowest tile: three suits, ranks 1 to 7.

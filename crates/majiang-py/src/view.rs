@@ -4,12 +4,15 @@
 //! first. [`GameView`] reads exactly what `majiang::bots::observe_into` copies, so both give
 //! the same planes (a test steps random hands and compares them).
 
-use crate::codec::TILE_KINDS;
 use majiang::Seat;
 use majiang::counts::TileCounts;
 use majiang::meld::Meld;
 use majiang::table::{Action, DiscardRecord, Game, Observation, Player};
 use majiang::tile::{Tile, Wind};
+
+/// Tile kinds, bonus tiles included: the width of a row counted by kind, and of every plane
+/// the codec writes.
+pub const TILE_KINDS: usize = 42;
 
 /// One seat's public hand as the encoder reads it.
 pub struct SeatView<'a> {
