@@ -12,7 +12,6 @@ use majiang::review::suggest;
 use majiang::table::Ruleset;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
-use tokio::sync::mpsc;
 
 /// The expert's budget for a hint: a quarter of its playing budget's worlds and one close
 /// round, so a hint comes in tens of milliseconds.
@@ -49,7 +48,7 @@ struct Waiting {
     key: (Arc<str>, ConnId),
     job: HintJob,
     ruleset: Arc<Ruleset>,
-    out: mpsc::Sender<Arc<str>>,
+    out: super::Outbox,
 }
 
 /// What the queue did with a job it was given (`HintQueue::push`, for the room).
@@ -106,7 +105,7 @@ impl HintQueue {
         room: Arc<str>,
         job: HintJob,
         ruleset: Arc<Ruleset>,
-        out: mpsc::Sender<Arc<str>>,
+        out: super::Outbox,
     ) -> Queued {
         let key = (room, job.conn);
         let mut st = self.lock();
@@ -179,6 +178,7 @@ impl HintQueue {
 mod tests {
     use super::*;
     use majiang::table::Session;
+    use tokio::sync::mpsc;
 
     fn job(conn: ConnId, actions: u64) -> (HintJob, Arc<Ruleset>) {
         let ruleset = Arc::new(Ruleset::from_name("hongkong", &Default::default()).unwrap());

@@ -11,6 +11,7 @@ use super::{RestoreError, RoomSummary};
 use crate::metrics::METRICS;
 use crate::protocol::{ClientMsg, RoomStatus, ServerMsg};
 use crate::store::{Fence, Store, StoreError, StoredRoom};
+use axum::extract::ws::Utf8Bytes;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,8 +19,8 @@ use tokio::sync::{Notify, mpsc, oneshot, watch};
 use tokio::time::{Duration, Instant, sleep_until};
 use tracing::Instrument;
 
-/// A message for one connection: JSON text.
-pub type Outbox = mpsc::Sender<Arc<str>>;
+/// A message for one connection: JSON text, shared (not copied) by every connection it goes to.
+pub type Outbox = mpsc::Sender<Utf8Bytes>;
 
 /// A store call taking longer than this counts as failed (and is retried).
 const STORE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -326,7 +327,7 @@ impl Task {
 
     /// Queues `text` for `conn`. A client too slow to keep up (its outbox full or closed) is
     /// disconnected: it reconnects for a fresh state rather than silently missing messages.
-    fn send(&mut self, conn: ConnId, text: Arc<str>, inputs: &mut VecDeque<Input>) {
+    fn send(&mut self, conn: ConnId, text: Utf8Bytes, inputs: &mut VecDeque<Input>) {
         let Some((out, _)) = self.conns.get(&conn) else {
             return;
         };
@@ -340,7 +341,7 @@ impl Task {
 }
 
 /// A message as JSON text (our own types always serialise).
-fn text_of(msg: &ServerMsg) -> Arc<str> {
+fn text_of(msg: &ServerMsg) -> Utf8Bytes {
     serde_json::to_string(msg)
         .unwrap_or_else(|e| format!(r#"{{"type":"error","seq":null,"message":"{e}"}}"#))
         .into()
