@@ -150,7 +150,20 @@ fn a_killed_server_resumes_every_acknowledged_action() {
             Some(0),
             "the same token opens the same seat"
         );
-        let st = fresh_state(&mut c).await;
+        // The restored room may still be storing a bot's move when the seat connects (its
+        // first states then show the bots' turn): wait, bounded, for the person's decision.
+        let mut st = fresh_state(&mut c).await;
+        for _ in 0..100 {
+            if !st.observation.legal_actions.is_empty() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            st = fresh_state(&mut c).await;
+        }
+        assert!(
+            !st.observation.legal_actions.is_empty(),
+            "the restored bots play up to the person within 10 s"
+        );
         // And play goes on: one more action is acknowledged.
         let last = *st.observation.legal_actions.last().unwrap();
         act(&mut c, last).await;
