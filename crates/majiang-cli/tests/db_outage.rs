@@ -8,15 +8,16 @@
 //! action a client got an `ack` for must be in the store. Skipped loudly when PostgreSQL is not
 //! installed.
 
+use crate::common::serve::{signal, start_node};
 use majiang_server::protocol::{ClientMsg, ServerMsg};
-use majiang_testkit::net::{free_port, http};
+use majiang_testkit::net::http;
 use majiang_testkit::pg::PgCluster;
 
 use futures_util::{SinkExt, StreamExt};
 use majiang::table::Action;
 use serde_json::{Value, json};
-use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::net::SocketAddr;
+use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -30,47 +31,6 @@ const OUTAGE: Duration = Duration::from_secs(8);
 const RESUME_WITHIN: Duration = Duration::from_secs(2);
 /// Bots-only rooms per process.
 const BOT_ROOMS: usize = 3;
-
-/// A `majiang serve` process, killed when dropped (a failing test leaves no server behind).
-struct Node(Child);
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `majiang serve` as a node of the cluster on `db`, once it answers `/healthz`.
-fn start_node(db: &str) -> (Node, SocketAddr) {
-    let port = free_port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_majiang"))
-        .args(["serve", "--addr", &addr.to_string(), "--db", db])
-        .args(["--node-url", &format!("http://{addr}")])
-        .args(["--lease-ms", &LEASE_MS.to_string()])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let child = Node(child);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(addr).is_err() || http(addr, "GET", "/healthz", "").0 != 200 {
-        assert!(Instant::now() < deadline, "node {addr} did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (child, addr)
-}
-
-fn signal(pid: u32, sig: &str) {
-    let ok = Command::new("kill")
-        .args([sig, &pid.to_string()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "kill {sig} {pid}");
-}
 
 /// PostgreSQL's processes, frozen (SIGSTOP) until this is dropped (SIGCONT), even when the
 /// test fails.
@@ -288,8 +248,8 @@ fn every_room_moves_again_within_2_s_of_the_databases_return() {
         return;
     };
     let db = cluster.database("outage");
-    let (_a_proc, a) = start_node(&db);
-    let (_b_proc, b) = start_node(&db);
+    let (_a_proc, a) = start_node(&db, LEASE_MS);
+    let (_b_proc, b) = start_node(&db, LEASE_MS);
     let mut rooms = Vec::new();
     for (i, node) in [a, b].into_iter().enumerate() {
         for j in 0..BOT_ROOMS {

@@ -4,15 +4,14 @@
 //! acknowledged action is in the store afterwards, the clients reconnect with the same tokens
 //! and the matches finish. Skipped loudly when PostgreSQL is not installed.
 
-use majiang_testkit::net::{free_port, http};
+use crate::common::serve::start_node;
+use majiang_testkit::net::http;
 use majiang_testkit::pg as pg_cluster;
 
 use futures_util::{SinkExt, StreamExt};
 use majiang::table::Action;
 use majiang_server::protocol::{ClientMsg, ServerMsg};
 use serde_json::{Value, json};
-use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -20,27 +19,6 @@ use tokio_tungstenite::tungstenite::Message;
 
 const ROOMS: usize = 4;
 const LEASE_MS: u64 = 1500;
-
-/// `majiang serve` as a node of the cluster on `db`, once it answers `/healthz`.
-fn start_node(db: &str) -> (Child, SocketAddr) {
-    let port = free_port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_majiang"))
-        .args(["serve", "--addr", &addr.to_string(), "--db", db])
-        .args(["--node-url", &format!("http://{addr}")])
-        .args(["--lease-ms", &LEASE_MS.to_string()])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(addr).is_err() || http(addr, "GET", "/healthz", "").0 != 200 {
-        assert!(Instant::now() < deadline, "node {addr} did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (child, addr)
-}
 
 /// What one seat's client saw.
 #[derive(Debug, Default)]
@@ -144,8 +122,8 @@ fn a_killed_owner_hands_its_rooms_to_the_survivor() {
         return;
     };
     let db = cluster.database("failover");
-    let (mut owner, a) = start_node(&db);
-    let (mut survivor, b) = start_node(&db);
+    let (mut owner, a) = start_node(&db, LEASE_MS);
+    let (mut survivor, b) = start_node(&db, LEASE_MS);
 
     // Rooms created on A are A's; the clients dial B, which sends them to A.
     let mut rooms = Vec::new();
@@ -198,8 +176,7 @@ fn a_killed_owner_hands_its_rooms_to_the_survivor() {
             assert!(started.elapsed() < Duration::from_secs(30), "no play");
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        owner.kill().unwrap();
-        owner.wait().unwrap();
+        owner.kill();
         let acked_at_kill = acks.load(Ordering::Relaxed);
         let mut seats = Vec::new();
         for c in clients {
@@ -245,6 +222,5 @@ fn a_killed_owner_hands_its_rooms_to_the_survivor() {
     let (status, metrics) = http(b, "GET", "/metrics", "");
     assert_eq!(status, 200);
     assert!(metrics.contains("majiang_actions_total"), "{metrics}");
-    survivor.kill().unwrap();
-    survivor.wait().unwrap();
+    survivor.kill();
 }

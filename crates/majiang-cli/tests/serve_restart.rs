@@ -2,20 +2,21 @@
 //! resumes from it on restart, and the player reconnects with the same seat token. The player
 //! is the test kit's typed protocol client.
 
+use crate::common::serve::{Serve, signal};
 use majiang::table::{Action, Observation};
 use majiang_server::protocol::{RoomStatus, ServerMsg};
 use majiang_testkit::client::Client;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 type Lines = std::io::Lines<BufReader<std::process::ChildStdout>>;
 
-/// Starts `majiang serve` on a free port; returns the child, its address and the rest of its
-/// standard output (kept open: the server prints when it stops).
-fn start(db: &std::path::Path) -> (Child, SocketAddr, Lines) {
+/// Starts `majiang serve` on a free port; returns the process (killed if the test fails), its
+/// address and the rest of its standard output (kept open: the server prints when it stops).
+fn start(db: &std::path::Path) -> (Serve, SocketAddr, Lines) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_majiang"))
         .args(["serve", "--addr", "127.0.0.1:0", "--db"])
         .arg(db)
@@ -34,7 +35,7 @@ fn start(db: &std::path::Path) -> (Child, SocketAddr, Lines) {
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .parse()
         .unwrap();
-    (child, addr, out.lines())
+    (Serve(child), addr, out.lines())
 }
 
 /// A plain HTTP/1.1 request; returns the status and the body.
@@ -138,8 +139,7 @@ fn a_killed_server_resumes_every_acknowledged_action() {
     assert!(before.actions >= 12);
 
     // SIGKILL: no chance to flush anything.
-    child.kill().unwrap();
-    child.wait().unwrap();
+    child.kill();
 
     let (mut child, addr, mut out) = start(&db);
     let url = format!("ws://{addr}/ws/{room}?token={token}");
@@ -186,11 +186,7 @@ fn a_killed_server_resumes_every_acknowledged_action() {
     rt.block_on(async {
         let mut c = Client::connect_url(&url).await;
         c.welcome().await;
-        let term = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(term.success());
+        signal(child.id(), "-TERM");
         // Until the server closes it (a silence of 10 s fails the test).
         let end = tokio::time::timeout(Duration::from_secs(10), async {
             while c.recv().await.is_some() {}
@@ -198,7 +194,7 @@ fn a_killed_server_resumes_every_acknowledged_action() {
         .await;
         assert!(end.is_ok(), "the WebSocket is closed on shutdown");
     });
-    let status = child.wait().unwrap();
+    let status = child.0.wait().unwrap();
     assert!(status.success(), "clean exit after SIGTERM: {status}");
     let rest: Vec<String> = out.by_ref().map_while(Result::ok).collect();
     assert!(rest.iter().any(|l| l.contains("stopped")), "{rest:?}");

@@ -4,15 +4,14 @@
 //! it (its lease is fenced), the store must hold no action A wrote after its lease ended, and B
 //! must play the match on to its end. Skipped loudly when PostgreSQL is not installed.
 
-use majiang_testkit::net::{free_port, http};
+use crate::common::serve::{signal, start_node};
+use majiang_testkit::net::http;
 use majiang_testkit::pg as pg_cluster;
 
 use futures_util::{SinkExt, StreamExt};
 use majiang::table::Action;
 use majiang_server::protocol::{ClientMsg, ServerMsg};
 use serde_json::{Value, json};
-use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -20,36 +19,6 @@ const LEASE_MS: u64 = 1500;
 
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// `majiang serve` as a node of the cluster on `db`, once it answers `/healthz`.
-fn start_node(db: &str) -> (Child, SocketAddr) {
-    let port = free_port();
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_majiang"))
-        .args(["serve", "--addr", &addr.to_string(), "--db", db])
-        .args(["--node-url", &format!("http://{addr}")])
-        .args(["--lease-ms", &LEASE_MS.to_string()])
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(addr).is_err() || http(addr, "GET", "/healthz", "").0 != 200 {
-        assert!(Instant::now() < deadline, "node {addr} did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (child, addr)
-}
-
-fn signal(child: &Child, sig: &str) {
-    let ok = Command::new("kill")
-        .args([sig, &child.id().to_string()])
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "kill {sig}");
-}
 
 /// The next protocol message on `ws` (within 20 s); `None` once the connection closed.
 async fn next_msg(ws: &mut Ws) -> Option<ServerMsg> {
@@ -129,8 +98,8 @@ fn a_thawed_owner_stores_nothing_and_the_new_owner_plays_on() {
         return;
     };
     let db = cluster.database("split_brain");
-    let (mut a_proc, a) = start_node(&db);
-    let (mut b_proc, b) = start_node(&db);
+    let (mut a_proc, a) = start_node(&db, LEASE_MS);
+    let (mut b_proc, b) = start_node(&db, LEASE_MS);
     // One person and three bots: the room waits for the person, so B has nothing to write
     // after it takes over, and a write A slipped in would be the only one at its position.
     let config = json!({
@@ -161,7 +130,7 @@ fn a_thawed_owner_stores_nothing_and_the_new_owner_plays_on() {
         let stored_before = store.actions(&id).await.unwrap().len();
 
         // A freezes; the person's move waits in its socket.
-        signal(&a_proc, "-STOP");
+        signal(a_proc.id(), "-STOP");
         let frozen = Instant::now();
         let discard = ClientMsg::Action {
             seq: 1,
@@ -185,7 +154,7 @@ fn a_thawed_owner_stores_nothing_and_the_new_owner_plays_on() {
         let took_after = frozen.elapsed();
         // Leave A frozen well past its lease, then thaw it: it reads the discard.
         tokio::time::sleep(Duration::from_millis(LEASE_MS)).await;
-        signal(&a_proc, "-CONT");
+        signal(a_proc.id(), "-CONT");
         let thawed = Instant::now();
 
         // A answers the discard without an ack, and drops the connection once its lease
@@ -233,7 +202,6 @@ fn a_thawed_owner_stores_nothing_and_the_new_owner_plays_on() {
         );
     });
     for p in [&mut a_proc, &mut b_proc] {
-        p.kill().unwrap();
-        p.wait().unwrap();
+        p.kill();
     }
 }

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test crate uses its own subset
 
+pub mod serve;
+
 pub use majiang_testkit::cases;
 
 use serde_json::{Value, json};
