@@ -282,6 +282,42 @@ fn wildcard_win_detection_matches_reference() {
     assert!(wins > CASES / 10, "too few wins generated: {wins}");
 }
 
+/// The table-driven sets-and-pair check (Hangzhou's forms read it) and the lone-wildcard wait
+/// (Bao Tou, 爆头) against the reference's backtracking, wildcards and all.
+#[test]
+fn sets_and_pair_and_lone_wildcard_wait_match_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let (mut sets, mut lone) = (0, 0);
+    for _ in 0..CASES {
+        let size = size_14(&mut rng);
+        let (rules, c) = wild_rules_and_hand(&mut rng, size);
+        let (mut real, w, forbidden) = reference::split_wild(&c, &rules);
+        let want = reference::sets_and_pair(&mut real.clone(), w, true, forbidden);
+        sets += usize::from(want);
+        let got = analysis::is_sets_and_pair(&TileCounts(c), &rules);
+        assert_eq!(got, want, "{} {rules:?}", show(&c));
+        // The hand less one real tile (3k + 1 tiles): complete sets and one lone wildcard?
+        let Some(k) = (0..KINDS).find(|&k| real[k] > 0) else {
+            continue;
+        };
+        let mut before = c;
+        before[k] -= 1;
+        real[k] -= 1;
+        let want = w >= 1 && reference::sets_and_pair(&mut real, w - 1, false, forbidden);
+        lone += usize::from(want);
+        let got = analysis::lone_wildcard_wait(&TileCounts(before), &rules);
+        assert_eq!(got, want, "{} {rules:?}", show(&before));
+    }
+    assert!(
+        sets > CASES / 10,
+        "too few complete hands generated: {sets}"
+    );
+    assert!(
+        lone > CASES / 100,
+        "too few lone-wildcard waits generated: {lone}"
+    );
+}
+
 #[test]
 fn waits_match_reference() {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
@@ -571,6 +607,11 @@ proptest! {
             for rules in [base, wild_rules] {
                 let t = TileCounts(h);
                 prop_assert_eq!(analysis::is_win(&t, &rules), reference::is_win(&h, &rules));
+                let (real, w, forbidden) = reference::split_wild(&h, &rules);
+                prop_assert_eq!(
+                    analysis::is_sets_and_pair(&t, &rules),
+                    reference::sets_and_pair(&mut real.clone(), w, true, forbidden)
+                );
                 prop_assert_eq!(analysis::waits(&t, &rules).0, reference::waits(&h, &rules));
                 prop_assert_eq!(
                     i32::from(analysis::shanten(&t, &rules)),

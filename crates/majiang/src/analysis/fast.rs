@@ -242,33 +242,48 @@ fn group_wilds(
 
 fn is_win_wild(hand: &Counts, rules: &HandRules) -> bool {
     let (real, w, forbidden) = reference::split_wild(hand, rules);
-    let Some(k) = keys(&real).filter(|_| w <= 4) else {
+    let Some(sets) = sets_with_wilds(&real, w, forbidden, true) else {
         return reference::is_win(hand, rules);
     };
+    if sets {
+        return true;
+    }
+    total(&real) + usize::from(w) == 14
+        && ((rules.seven_pairs && reference::seven_pairs(&real, w, rules.four_as_two_pairs))
+            || (rules.thirteen_orphans && reference::thirteen_orphans(&real, w, forbidden)))
+}
+
+/// Whether the real tiles `real` and `w` wildcards (which may not stand for `forbidden`) make
+/// complete sets and, when `pair`, one pair; `reference::sets_and_pair` from the tables.
+/// `None` where the tables do not reach (over four wildcards or of a kind, over 14 tiles).
+pub(super) fn sets_with_wilds(
+    real: &Counts,
+    w: u8,
+    forbidden: Option<usize>,
+    pair: bool,
+) -> Option<bool> {
+    let k = keys(real).filter(|_| w <= 4)?;
     let n = k.len.iter().sum::<u8>() + w;
-    if n % 3 != 2 || n > 14 {
-        return if n > 14 {
-            reference::is_win(hand, rules)
-        } else {
-            false
-        };
+    if n > 14 {
+        return None;
+    }
+    if n % 3 != if pair { 2 } else { 0 } {
+        return Some(false);
     }
     let t = tables::wild();
     let forb = forbidden_suit(forbidden);
     // Every group completes without the pair; one of them (or two wildcards) holds the pair.
+    // The wildcards left over then come in threes (the tile count above), a set each.
     let mut need = 0i16;
-    let mut extra = 2i16;
+    let mut extra = if pair { 2i16 } else { 0 };
     for g in 0..4 {
         let (a, b) = group_wilds(t, g, k.key[g], forb);
         need += i16::from(a);
-        extra = extra.min(i16::from(b) - i16::from(a));
+        if pair {
+            extra = extra.min(i16::from(b) - i16::from(a));
+        }
     }
-    if need + extra <= i16::from(w) {
-        return true;
-    }
-    n == 14
-        && ((rules.seven_pairs && reference::seven_pairs(&real, w, rules.four_as_two_pairs))
-            || (rules.thirteen_orphans && reference::thirteen_orphans(&real, w, forbidden)))
+    Some(need + extra <= i16::from(w))
 }
 
 /// The best `m(k, 1)` of two groups together.

@@ -185,7 +185,18 @@ pub fn useful_tiles(hand: &TileCounts, rules: &HandRules) -> TileSet {
 /// this state Bao Tou (爆头): its scoring and its Fortune Gambit (财飘) both read it.
 pub fn lone_wildcard_wait(before_draw: &TileCounts, rules: &HandRules) -> bool {
     let (mut real, w, forbidden) = reference::split_wild(&before_draw.0, rules);
-    w >= 1 && reference::sets_and_pair(&mut real, w - 1, false, forbidden)
+    w >= 1
+        && fast::sets_with_wilds(&real, w - 1, forbidden, false)
+            .unwrap_or_else(|| reference::sets_and_pair(&mut real, w - 1, false, forbidden))
+}
+
+/// True if the hand (size `3k + 2`) is complete as sets and a pair (the rules' wildcards
+/// standing in), whatever other forms the rules allow: [`is_win`] less seven pairs and thirteen
+/// orphans.
+pub fn is_sets_and_pair(hand: &TileCounts, rules: &HandRules) -> bool {
+    let (mut real, w, forbidden) = reference::split_wild(&hand.0, rules);
+    fast::sets_with_wilds(&real, w, forbidden, true)
+        .unwrap_or_else(|| reference::sets_and_pair(&mut real, w, true, forbidden))
 }
 
 /// Every reading of a winning hand, sorted; empty if it does not win.

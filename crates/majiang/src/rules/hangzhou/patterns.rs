@@ -152,9 +152,9 @@ pub fn bao_tou_state(before_draw: &TileCounts, rules: &HandRules) -> bool {
 /// [`crate::analysis::decompositions`]: with four wildcards that list is long, and the engine calls
 /// scoring from its legal-action generation.
 fn winning_forms(full: &TileCounts, rules: &HandRules) -> (bool, bool) {
-    let (mut real, w, forbidden) = reference::split_wild(&full.0, rules);
+    let (real, w, _) = reference::split_wild(&full.0, rules);
     let pairs = rules.seven_pairs && reference::seven_pairs(&real, w, rules.four_as_two_pairs);
-    let standard = full.len() % 3 == 2 && reference::sets_and_pair(&mut real, w, true, forbidden);
+    let standard = full.len() % 3 == 2 && crate::analysis::is_sets_and_pair(full, rules);
     (standard, pairs)
 }
 
