@@ -90,25 +90,18 @@ fn filter_unseen(h: &TileCounts, ctx: &Ctx, all: u64) -> u64 {
     all & (!near_kinds(h) | unseen)
 }
 
-/// The kinds held and those one or two ranks from a number tile held.
+/// The kinds held and those one or two ranks from a number tile held (bit `i`: kind `i`):
+/// each suit's nine bits spread two ranks either way with shifts.
 fn near_kinds(h: &TileCounts) -> u64 {
-    let mut near = 0u64;
+    let mut held = 0u64;
     for (i, &c) in h.0.iter().enumerate() {
-        if c == 0 {
-            continue;
-        }
-        near |= 1 << i;
-        if i < 27 {
-            let r = i % 9;
-            for d in 1..=2 {
-                if r >= d {
-                    near |= 1 << (i - d);
-                }
-                if r + d < 9 {
-                    near |= 1 << (i + d);
-                }
-            }
-        }
+        held |= u64::from(c > 0) << i;
+    }
+    let mut near = held;
+    for s in 0..3 {
+        let m = (held >> (9 * s)) & 0x1FF;
+        let spread = (m | m << 1 | m << 2 | m >> 1 | m >> 2) & 0x1FF;
+        near |= spread << (9 * s);
     }
     near
 }
@@ -463,5 +456,40 @@ impl EfficientBot {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The kinds near a hand, tile by tile: each held kind, and for a number tile each kind of
+    /// its suit one or two ranks away.
+    fn near_kinds_by_tile(h: &TileCounts) -> u64 {
+        let mut near = 0u64;
+        for i in (0..KINDS).filter(|&i| h.0[i] > 0) {
+            near |= 1 << i;
+            for j in 0..27 {
+                if i < 27 && j / 9 == i / 9 && (j as i64 - i as i64).abs() <= 2 {
+                    near |= 1 << j;
+                }
+            }
+        }
+        near
+    }
+
+    #[test]
+    fn near_kinds_by_shifts_match_tile_by_tile() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..20_000 {
+            let mut h = TileCounts([0; KINDS]);
+            for _ in 0..rng.random_range(0..=14) {
+                let i = rng.random_range(0..KINDS);
+                h.0[i] = (h.0[i] + 1).min(4);
+            }
+            assert_eq!(near_kinds(&h), near_kinds_by_tile(&h), "{h}");
+        }
     }
 }
