@@ -16,6 +16,7 @@
 use futures_util::{SinkExt, StreamExt};
 use majiang_server::protocol::RoomConfig;
 use majiang_server::{App, Limits, SqliteStore};
+use majiang_testkit::client::apply_state_delta;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -48,6 +49,7 @@ async fn seat_client(addr: SocketAddr, room: String, token: String, salt: usize)
     let mut seq = 0u64;
     let mut sent: Option<Instant> = None;
     let mut pick = salt;
+    let mut state = Value::Null;
     while let Some(Ok(msg)) = ws.next().await {
         let Message::Text(text) = msg else { continue };
         let m: Value = match serde_json::from_str(text.as_str()) {
@@ -56,6 +58,18 @@ async fn seat_client(addr: SocketAddr, room: String, token: String, salt: usize)
                 stats.errors += 1;
                 continue;
             }
+        };
+        // A delta makes the next state of the last one, as the browser applies it.
+        let m = match m["type"].as_str() {
+            Some("state") => {
+                state = m;
+                &state
+            }
+            Some("state_delta") => {
+                apply_state_delta(&mut state, &m);
+                &state
+            }
+            _ => &m,
         };
         match m["type"].as_str() {
             Some("ack") => {

@@ -19,11 +19,18 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 /// by name. The JSON text of the last message is kept too ([`Client::last_json`]), for the
 /// privacy checks that look at the wire itself (a field the types do not know would vanish
 /// when parsed).
+///
+/// A `state_delta` is applied as the browser applies it, on the JSON of the last `state`
+/// ([`apply_state_delta`]), and read as the `state` it makes: a test sees whole states.
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    /// Every message received, parsed.
+    /// Every message received, parsed (a `state_delta` as the `state` it makes).
     pub seen: Vec<ServerMsg>,
     last_json: Value,
+    /// The JSON of the state this connection holds (whole `state`s and deltas applied).
+    state_json: Value,
+    /// `state_delta`s received.
+    pub deltas: usize,
     next_seq: u64,
 }
 
@@ -44,6 +51,8 @@ impl Client {
             ws,
             seen: Vec::new(),
             last_json: Value::Null,
+            state_json: Value::Null,
+            deltas: 0,
             next_seq: 1,
         }
     }
@@ -110,14 +119,35 @@ impl Client {
     }
 
     fn parse(&mut self, text: &str) -> ServerMsg {
-        self.last_json = serde_json::from_str(text).unwrap();
+        let mut json: Value = serde_json::from_str(text).unwrap();
         let m: ServerMsg = serde_json::from_str(text)
             .unwrap_or_else(|e| panic!("not a server message ({e}): {text}"));
+        let m = match m {
+            ServerMsg::State { .. } => {
+                self.state_json = json.clone();
+                m
+            }
+            ServerMsg::StateDelta(_) => {
+                assert!(
+                    self.state_json.is_object(),
+                    "a state_delta before any state: {text}"
+                );
+                self.deltas += 1;
+                apply_state_delta(&mut self.state_json, &json);
+                json = self.state_json.clone();
+                serde_json::from_value(json.clone())
+                    .unwrap_or_else(|e| panic!("the delta made no state ({e}): {text} gave {json}"))
+            }
+            m => m,
+        };
+        self.last_json = json;
         self.seen.push(m.clone());
         m
     }
 
-    /// The JSON of the last message received, as it came on the wire.
+    /// The JSON of the last message received, as it came on the wire; for a `state_delta`,
+    /// the `state` it makes (every part of it came on the wire, in this or an earlier
+    /// message).
     pub fn last_json(&self) -> &Value {
         &self.last_json
     }
@@ -207,5 +237,37 @@ pub fn chair(m: &ServerMsg, seat: usize) -> Option<Player> {
     match m {
         ServerMsg::State { seats, .. } => seats.get(seat).and_then(|s| s.player),
         _ => None,
+    }
+}
+
+/// Applies the JSON of a `state_delta` to the JSON of a `state`, as PROTOCOL.md says: each
+/// field given replaces the state's, but `observation_delta`, whose fields replace the
+/// observation's, and whose `table` replaces the public hands of the chairs it names.
+pub fn apply_state_delta(state: &mut Value, delta: &Value) {
+    let (Some(state), Some(delta)) = (state.as_object_mut(), delta.as_object()) else {
+        return;
+    };
+    for (k, v) in delta {
+        match k.as_str() {
+            "type" => {}
+            "observation_delta" => {
+                let Some(obs) = state.get_mut("observation").and_then(Value::as_object_mut) else {
+                    panic!("an observation_delta without an observation")
+                };
+                for (ok, ov) in v.as_object().into_iter().flatten() {
+                    if ok == "table" {
+                        let table = obs["table"].as_array_mut().expect("a table");
+                        for (chair, hand) in ov.as_object().into_iter().flatten() {
+                            table[chair.parse::<usize>().expect("a chair")] = hand.clone();
+                        }
+                    } else {
+                        obs.insert(ok.clone(), ov.clone());
+                    }
+                }
+            }
+            _ => {
+                state.insert(k.clone(), v.clone());
+            }
+        }
     }
 }

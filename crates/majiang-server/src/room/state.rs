@@ -33,8 +33,9 @@ pub(super) struct Conn {
     pub(super) seat: Option<usize>,
     /// Events of the current hand sent so far.
     pub(super) sent: usize,
-    /// The last `state` sent, with deadlines as times (compared to send only what changed).
-    pub(super) last_state: Option<ServerMsg>,
+    /// The last `state` sent (whole or as a delta), with deadlines as times: what changed
+    /// since is sent. Shared by the viewer's connections that were sent it.
+    pub(super) last_state: Option<Arc<ServerMsg>>,
     /// A `state` is owed even if nothing changed (it connected, or asked with `sync`).
     pub(super) owed: bool,
 }

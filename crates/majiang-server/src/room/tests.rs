@@ -73,10 +73,10 @@ impl Harness {
             let outputs = self.room.handle(i, self.now);
             for o in outputs {
                 match o {
-                    Output::Send { conn, msg } => self.seen.push(Seen::Msg(conn, msg)),
+                    Output::Send { conn, msg } => self.record(conn, msg),
                     Output::SendAll { conns, msg } => {
                         for conn in conns {
-                            self.seen.push(Seen::Msg(conn, msg.clone()));
+                            self.record(conn, msg.clone());
                         }
                     }
                     Output::Close { conn } => self.seen.push(Seen::Closed(conn)),
@@ -103,6 +103,19 @@ impl Harness {
                 }
             }
         }
+    }
+
+    /// Records a message to `conn`; a `state_delta` as the state it makes of the last one.
+    fn record(&mut self, conn: ConnId, msg: ServerMsg) {
+        let msg = match msg {
+            ServerMsg::StateDelta(d) => {
+                let mut state = self.last_state(conn).clone();
+                d.apply_to(&mut state);
+                state
+            }
+            m => m,
+        };
+        self.seen.push(Seen::Msg(conn, msg));
     }
 
     fn msg(&mut self, conn: ConnId, msg: ClientMsg) {
