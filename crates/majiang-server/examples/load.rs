@@ -15,8 +15,8 @@
 
 use futures_util::{SinkExt, StreamExt};
 use majiang_server::protocol::RoomConfig;
+use majiang_server::state_delta::apply_to_json;
 use majiang_server::{App, Limits, SqliteStore};
-use majiang_testkit::client::apply_state_delta;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -66,7 +66,10 @@ async fn seat_client(addr: SocketAddr, room: String, token: String, salt: usize)
                 &state
             }
             Some("state_delta") => {
-                apply_state_delta(&mut state, &m);
+                if apply_to_json(&mut state, &m).is_err() {
+                    stats.errors += 1;
+                    continue;
+                }
                 &state
             }
             _ => &m,

@@ -374,6 +374,52 @@ impl ObservationDelta {
     }
 }
 
+/// Applies the JSON of a `state_delta` to the JSON of a `state`, as PROTOCOL.md says and the
+/// browser does (`web/js/state-delta.js`): each field given replaces the state's, but
+/// `observation_delta`, whose fields replace the observation's, and whose `table` replaces the
+/// public hands of the chairs it names. For a client that keeps states as JSON (the test kit's
+/// client, the load example). An error says what in the delta does not fit the state.
+pub fn apply_to_json(
+    state: &mut serde_json::Value,
+    delta: &serde_json::Value,
+) -> Result<(), String> {
+    let state = state.as_object_mut().ok_or("the state is not an object")?;
+    let delta = delta.as_object().ok_or("the delta is not an object")?;
+    for (k, v) in delta {
+        match k.as_str() {
+            "type" => {}
+            "observation_delta" => {
+                let obs = state
+                    .get_mut("observation")
+                    .and_then(serde_json::Value::as_object_mut)
+                    .ok_or("an observation_delta, but the state has no observation")?;
+                for (ok, ov) in v.as_object().into_iter().flatten() {
+                    if ok != "table" {
+                        obs.insert(ok.clone(), ov.clone());
+                        continue;
+                    }
+                    let table = obs
+                        .get_mut("table")
+                        .and_then(serde_json::Value::as_array_mut)
+                        .ok_or("an observation_delta's table, but the observation has none")?;
+                    for (chair, hand) in ov.as_object().into_iter().flatten() {
+                        let slot = chair
+                            .parse::<usize>()
+                            .ok()
+                            .and_then(|c| table.get_mut(c))
+                            .ok_or_else(|| format!("no chair {chair:?} at the table"))?;
+                        *slot = hand.clone();
+                    }
+                }
+            }
+            _ => {
+                state.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A field that is present: `null` is `Some(None)`, not `None` (absent).
 fn given<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
@@ -411,5 +457,41 @@ mod notation {
         TileCounts::parse(&s)
             .map(Some)
             .map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::apply_to_json;
+    use serde_json::json;
+
+    #[test]
+    fn a_delta_replaces_the_fields_it_names_and_the_chairs_of_its_table() {
+        let mut state = json!({"type": "state", "status": "waiting", "ledger": [0, 0],
+            "observation": {"wall_remaining": 50, "table": [{"melds": []}, {"melds": []}]}});
+        let delta = json!({"type": "state_delta", "ledger": [5, -5],
+            "observation_delta": {"wall_remaining": 49, "table": {"1": {"melds": ["p 5s"]}}}});
+        apply_to_json(&mut state, &delta).unwrap();
+        assert_eq!(
+            state,
+            json!({"type": "state", "status": "waiting", "ledger": [5, -5],
+                "observation": {"wall_remaining": 49,
+                    "table": [{"melds": []}, {"melds": ["p 5s"]}]}})
+        );
+    }
+
+    #[test]
+    fn a_delta_that_does_not_fit_the_state_is_an_error_that_says_why() {
+        let no_obs = json!({"type": "state", "observation": null});
+        let delta = json!({"type": "state_delta", "observation_delta": {"wall_remaining": 3}});
+        let e = apply_to_json(&mut no_obs.clone(), &delta).unwrap_err();
+        assert!(e.contains("has no observation"), "{e}");
+        let mut two = json!({"observation": {"table": [{}, {}]}});
+        let far = json!({"observation_delta": {"table": {"7": {}}}});
+        assert_eq!(
+            apply_to_json(&mut two, &far).unwrap_err(),
+            "no chair \"7\" at the table"
+        );
+        assert!(apply_to_json(&mut json!([]), &delta).is_err());
     }
 }

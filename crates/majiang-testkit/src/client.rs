@@ -240,34 +240,11 @@ pub fn chair(m: &ServerMsg, seat: usize) -> Option<Player> {
     }
 }
 
-/// Applies the JSON of a `state_delta` to the JSON of a `state`, as PROTOCOL.md says: each
-/// field given replaces the state's, but `observation_delta`, whose fields replace the
-/// observation's, and whose `table` replaces the public hands of the chairs it names.
+/// Applies the JSON of a `state_delta` to the JSON of a `state`
+/// ([`majiang_server::state_delta::apply_to_json`]); a delta that does not fit the state fails
+/// the test.
 pub fn apply_state_delta(state: &mut Value, delta: &Value) {
-    let (Some(state), Some(delta)) = (state.as_object_mut(), delta.as_object()) else {
-        return;
-    };
-    for (k, v) in delta {
-        match k.as_str() {
-            "type" => {}
-            "observation_delta" => {
-                let Some(obs) = state.get_mut("observation").and_then(Value::as_object_mut) else {
-                    panic!("an observation_delta without an observation")
-                };
-                for (ok, ov) in v.as_object().into_iter().flatten() {
-                    if ok == "table" {
-                        let table = obs["table"].as_array_mut().expect("a table");
-                        for (chair, hand) in ov.as_object().into_iter().flatten() {
-                            table[chair.parse::<usize>().expect("a chair")] = hand.clone();
-                        }
-                    } else {
-                        obs.insert(ok.clone(), ov.clone());
-                    }
-                }
-            }
-            _ => {
-                state.insert(k.clone(), v.clone());
-            }
-        }
+    if let Err(e) = majiang_server::state_delta::apply_to_json(state, delta) {
+        panic!("a state_delta that does not fit the state: {e}");
     }
 }
