@@ -7,11 +7,13 @@
 //! errors.
 //!
 //! ```text
-//! cargo run --release -p majiang-server --example load -- [MATCHES] [HANDS] [--node URL]... [--think MS]
+//! cargo run --release -p majiang-server --example load -- [MATCHES] [HANDS] [--node URL]... [--think MS] [--whole]
 //! ```
 //! (defaults: 200 matches of 1 hand). With `--think MS` each client waits a pseudo-random
 //! 0–2×MS before each action, as a person would (without it, clients act at once: the server's
-//! throughput limit). Bounded: it stops after 10 minutes whatever happens.
+//! throughput limit). The clients ask for `state_delta`s (`?deltas=1`), as the browser does;
+//! `--whole`: they do not, and get every state whole. Bounded: it stops after 10 minutes
+//! whatever happens.
 
 use futures_util::{SinkExt, StreamExt};
 use majiang_server::protocol::RoomConfig;
@@ -19,7 +21,7 @@ use majiang_server::state_delta::apply_to_json;
 use majiang_server::{App, Limits, SqliteStore};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -35,13 +37,20 @@ static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 /// Milliseconds a client thinks before an action, on average (0: none).
 static THINK_MS: AtomicUsize = AtomicUsize::new(0);
+/// The clients ask for `state_delta`s (`--whole`: they do not).
+static DELTAS: AtomicBool = AtomicBool::new(true);
 
 async fn seat_client(addr: SocketAddr, room: String, token: String, salt: usize) -> Stats {
     let mut stats = Stats::default();
     // The table's first seat counts it in play from its first state of a hand to match_over.
     let counts = salt % 4 == 0;
     let mut counted = false;
-    let url = format!("ws://{addr}/ws/{room}?token={token}");
+    let deltas = if DELTAS.load(Ordering::Relaxed) {
+        "&deltas=1"
+    } else {
+        ""
+    };
+    let url = format!("ws://{addr}/ws/{room}?token={token}{deltas}");
     let Ok((mut ws, _)) = tokio_tungstenite::connect_async(url).await else {
         stats.errors += 1;
         return stats;
@@ -170,6 +179,10 @@ async fn main() {
         let url = args.remove(i);
         let host = url.trim_start_matches("http://").trim_end_matches('/');
         nodes.push(host.parse().expect("--node http://IP:PORT"));
+    }
+    if let Some(i) = args.iter().position(|a| a == "--whole") {
+        args.remove(i);
+        DELTAS.store(false, Ordering::Relaxed);
     }
     if let Some(i) = args.iter().position(|a| a == "--think") {
         args.remove(i);
@@ -321,9 +334,14 @@ fn report(
         lat.len() as f64 / elapsed.as_secs_f64()
     );
     println!(
-        "tables in play at once: {} at most (think {} ms)",
+        "tables in play at once: {} at most (think {} ms, {})",
         PEAK.load(Ordering::Relaxed),
-        THINK_MS.load(Ordering::Relaxed)
+        THINK_MS.load(Ordering::Relaxed),
+        if DELTAS.load(Ordering::Relaxed) {
+            "clients ask for deltas"
+        } else {
+            "whole states"
+        }
     );
     println!(
         "action -> ack latency: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",

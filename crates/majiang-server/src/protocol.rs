@@ -382,8 +382,9 @@ pub enum ServerMsg {
         /// The room's settings.
         config: RoomConfig,
     },
-    /// The whole visible state: on connecting and on `sync`; after each change a
-    /// [`ServerMsg::StateDelta`] says what changed.
+    /// The whole visible state, after each change; to a connection that asked for deltas
+    /// (`?deltas=1`) only on connecting and on `sync`, a [`ServerMsg::StateDelta`] after each
+    /// change.
     State {
         /// Waiting, playing, finished.
         status: RoomStatus,
@@ -413,7 +414,8 @@ pub enum ServerMsg {
         actions: u64,
     },
     /// What changed in this connection's `state` since the last one it was sent (see
-    /// [`StateDelta`]): sent in place of a whole `state` once the connection holds one.
+    /// [`StateDelta`]): sent in place of a whole `state` once the connection holds one, to a
+    /// connection that asked for deltas (`?deltas=1`) only.
     StateDelta(StateDelta),
     /// After `welcome` on a match in play: the current hand's events so far, filtered for this
     /// connection as they were live.

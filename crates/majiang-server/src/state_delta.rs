@@ -1,7 +1,9 @@
 //! `state_delta`: what changed in a viewer's `state` since the last one its connection was
-//! sent, so each step sends the changed parts rather than the whole state to every connection.
+//! sent, so each step can send a connection the changed parts rather than the whole state.
 //!
-//! A connection gets a whole `state` when it opens and when it asks (`sync`), then deltas. A
+//! Deltas go only to a connection that asked for them when it opened (`/ws/ID?deltas=1`;
+//! without it every state is whole, as a client that does not know this message needs). Such
+//! a connection gets a whole `state` when it opens and when it asks (`sync`), then deltas. A
 //! delta names only the fields of the state that changed, each with its new value (`null` for
 //! an option now empty); inside the observation ([`ObservationDelta`]) only the fields that
 //! changed, and of its `table` only the chairs whose public hand changed (keyed by chair). A

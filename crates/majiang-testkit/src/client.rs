@@ -20,8 +20,10 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 /// privacy checks that look at the wire itself (a field the types do not know would vanish
 /// when parsed).
 ///
-/// A `state_delta` is applied as the browser applies it, on the JSON of the last `state`
-/// ([`apply_state_delta`]), and read as the `state` it makes: a test sees whole states.
+/// It asks for `state_delta`s ([`Client::connect`], as the browser does; [`Client::connect_whole`]
+/// does not, as a client that does not know them). A `state_delta` is applied as the browser
+/// applies it, on the JSON of the last `state` ([`apply_state_delta`]), and read as the `state`
+/// it makes: a test sees whole states.
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     /// Every message received, parsed (a `state_delta` as the `state` it makes).
@@ -35,13 +37,15 @@ pub struct Client {
 }
 
 impl Client {
-    /// Connects to a room, with a seat token or as a spectator.
+    /// Connects to a room, with a seat token or as a spectator, asking for `state_delta`s.
     pub async fn connect(addr: SocketAddr, room: &str, token: Option<&str>) -> Client {
-        let url = match token {
-            Some(t) => format!("ws://{addr}/ws/{room}?token={t}"),
-            None => format!("ws://{addr}/ws/{room}"),
-        };
-        Client::connect_url(&url).await
+        Client::connect_url(&ws_url(addr, room, token, true)).await
+    }
+
+    /// Connects to a room without asking for `state_delta`s: every `state` comes whole, as to
+    /// a client that does not know them.
+    pub async fn connect_whole(addr: SocketAddr, room: &str, token: Option<&str>) -> Client {
+        Client::connect_url(&ws_url(addr, room, token, false)).await
     }
 
     /// Connects to a room's WebSocket URL as given (say, by a `moved` message).
@@ -205,6 +209,20 @@ impl Client {
             ServerMsg::Error { seq, message, .. } => (seq, message),
             _ => unreachable!(),
         }
+    }
+}
+
+/// A room's WebSocket URL, with the seat's token (none: a spectator) and `deltas=1` when
+/// `deltas`.
+pub fn ws_url(addr: SocketAddr, room: &str, token: Option<&str>, deltas: bool) -> String {
+    let query: Vec<String> = token
+        .map(|t| format!("token={t}"))
+        .into_iter()
+        .chain(deltas.then(|| "deltas=1".to_string()))
+        .collect();
+    match query.is_empty() {
+        true => format!("ws://{addr}/ws/{room}"),
+        false => format!("ws://{addr}/ws/{room}?{}", query.join("&")),
     }
 }
 

@@ -237,6 +237,7 @@ fn with_a_person(extra: serde_json::Value) -> Harness {
     h.input(Input::Open {
         conn: 1,
         seat: Some(0),
+        deltas: false,
     });
     h.run_until(0, |h| !h.must_act(0) && !over(h));
     assert!(h.must_act(0), "the bots played up to the person");
@@ -372,6 +373,7 @@ fn a_fenced_write_stops_the_room_without_an_ack() {
     h.input(Input::Open {
         conn: 2,
         seat: None,
+        deltas: false,
     });
     let action = first_legal(&h, 0);
     let actions = h.room.actions();
@@ -420,6 +422,7 @@ fn an_away_person_gets_the_grace_then_the_stand_in_until_they_are_back() {
     h.input(Input::Open {
         conn: 2,
         seat: None,
+        deltas: false,
     });
     let actions = h.room.actions();
     h.now = 10_000;
@@ -446,6 +449,7 @@ fn an_away_person_gets_the_grace_then_the_stand_in_until_they_are_back() {
     h.input(Input::Open {
         conn: 3,
         seat: Some(0),
+        deltas: false,
     });
     match h.last_state(3) {
         ServerMsg::State { seats, .. } => assert!(!seats[0].away && !seats[0].stand_in),
@@ -464,6 +468,7 @@ fn continue_deals_the_next_hand_or_the_countdown_does() {
     h.input(Input::Open {
         conn: 1,
         seat: Some(0),
+        deltas: false,
     });
     h.run_until(u64::MAX, |h| {
         h.room.status() != RoomStatus::HandOver && !over(h)
@@ -584,6 +589,7 @@ fn a_spectators_stream_is_a_function_of_the_public_log() {
         h.input(Input::Open {
             conn: 7,
             seat: None,
+            deltas: false,
         });
         h.input(Input::Timer);
         h.run_until(0, |h| !over(h));
@@ -630,6 +636,7 @@ fn a_seats_stream_about_the_others_is_a_function_of_what_it_may_see() {
         h.input(Input::Open {
             conn: 1,
             seat: Some(0),
+            deltas: false,
         });
         h.run_until(u64::MAX, |h| !over(h));
         assert!(over(&h));

@@ -10,8 +10,8 @@
 //! - A `state` is sent once per step, and only to viewers whose view changed (or who asked);
 //!   it is built once per viewer (a seat, or the spectators), its ready hint worked out only
 //!   when that seat's hand changed ([`HintCache`]), and sent as one message to the viewer's
-//!   connections (serialised once): whole to a connection that holds none, else as a
-//!   [`StateDelta`] from the last one it was sent.
+//!   connections (serialised once): whole, but to a connection that asked for deltas and
+//!   holds a state, a [`StateDelta`] from the last one it was sent.
 
 use super::io::{ConnId, Output};
 use super::state::{Conn, Room};
@@ -99,10 +99,10 @@ impl Room {
     }
 
     /// Sends each connection whose view changed since the last state it got (or that is owed
-    /// one) what changed, unless it is held back while a tile is on offer: a whole `state` to a
-    /// connection that holds none (it opened, or asked with `sync`), else a `state_delta`. Each
-    /// viewer's state is built once, whatever the number of their connections, and each message
-    /// serialised once for the connections it goes to.
+    /// one) its state, unless it is held back while a tile is on offer: whole, but as a
+    /// `state_delta` to a connection that asked for deltas and holds a state (not owed one: it
+    /// opened, or asked with `sync`). Each viewer's state is built once, whatever the number of
+    /// their connections, and each message serialised once for the connections it goes to.
     pub(super) fn flush_states(&mut self, now: u64, out: &mut Vec<Output>) {
         if !self.offer_open() {
             self.shown_stand_ins = (0..self.config.seats.len())
@@ -138,7 +138,7 @@ impl Room {
             let c: &mut Conn = &mut self.conns[i];
             match c.last_state.take() {
                 Some(last) if !c.owed && (Arc::ptr_eq(&last, state) || last == *state) => {}
-                Some(last) if !c.owed => match view
+                Some(last) if !c.owed && c.deltas => match view
                     .deltas
                     .iter_mut()
                     .find(|d| Arc::ptr_eq(&d.0, &last) || d.0 == last)

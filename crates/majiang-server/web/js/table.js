@@ -74,6 +74,8 @@ export function showTable(room, token, rulesets) {
   mountSoundSwitch();
   onLanguageChange(() => { renderAll(); if (game.badLink) renderLinkProblem(game.badLink, room); });
   game.conn = new Connection(room, token, {
+    // What changed after the first state (state-delta.js applies it), not every state whole.
+    deltas: true,
     onMessage,
     onDrop: (n) => { game.pending = false; $("#status-line").textContent = t("table.disconnected", { n }); },
     finished: () => !!(game.state && game.state.status === "finished"),
