@@ -1,10 +1,12 @@
-//! `state_delta` over real WebSockets: a seat's and a spectator's connection that apply each
-//! delta to the state they hold (as the browser does: the test kit's client applies it to the
-//! JSON of the last state) hold exactly the state a fresh connection is sent whole.
+//! `state_delta` over real WebSockets: a seat's and a spectator's connection that asked for
+//! deltas (`?deltas=1`) and apply each to the state they hold (as the browser does: the test
+//! kit's client applies it to the JSON of the last state) hold exactly the state a fresh
+//! connection is sent whole; a connection that did not ask is sent every state whole, the same
+//! states; a `deltas` other than `0` or `1` is refused with `400`.
 
 use crate::common;
 
-use common::{Client, assert_private, chair, config, start_server, status};
+use common::{Client, assert_private, chair, config, legal, start_server, status};
 use majiang::table::Action;
 use majiang_server::protocol::{RoomStatus, ServerMsg};
 use serde_json::{Value, json};
@@ -116,4 +118,124 @@ async fn a_client_applying_deltas_holds_the_state_a_fresh_connection_is_sent() {
         .filter(|m| matches!(m, ServerMsg::State { .. }))
         .count();
     assert_eq!(ann.deltas + 2, states, "deltas of {states} states");
+}
+
+/// Reads a connection, on a task of its own, until the match ends (or it closes).
+fn read_to_the_end(mut c: Client) -> tokio::task::JoinHandle<Client> {
+    tokio::spawn(async move {
+        while let Some(m) = c.recv().await {
+            if matches!(m, ServerMsg::MatchOver { .. }) {
+                break;
+            }
+        }
+        c
+    })
+}
+
+/// The states a connection was sent (one made by a delta as the state it made), as JSON with
+/// their countdowns settled.
+fn states_of(c: &Client) -> Vec<Value> {
+    c.seen
+        .iter()
+        .filter(|m| matches!(m, ServerMsg::State { .. }))
+        .map(|m| settled(serde_json::to_value(m).unwrap()))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_did_not_ask_for_deltas_gets_every_state_whole_and_the_same_states() {
+    let (app, addr) = start_server().await;
+    let created = app
+        .create_room(config(json!({
+            "rules": "hongkong", "hands": 1, "autostart": true, "bot_delay_ms": 0,
+            "seats": [{"name": "Ann"}, {"bot": true}, {"bot": true}, {"bot": true}]
+        })))
+        .await
+        .unwrap();
+    let (room, token) = (&created.room, created.seats[0].token.as_deref());
+    // Ann's seat and a spectator, each with a connection that did not ask for deltas (opened
+    // first) and one that did; `deltas=0` is the same as no `deltas`.
+    let whole_ann = read_to_the_end(Client::connect_whole(addr, room, token).await);
+    let zero = format!("ws://{addr}/ws/{room}?deltas=0");
+    let whole_watcher = read_to_the_end(Client::connect_url(&zero).await);
+    let watcher = read_to_the_end(Client::connect(addr, room, None).await);
+    let mut ann = Client::connect(addr, room, token).await;
+    let mut pick = 0usize;
+    loop {
+        match ann.recv().await.expect("the match ends") {
+            ServerMsg::MatchOver { .. } => break,
+            ServerMsg::Error { message, .. } => panic!("refused: {message}"),
+            m if !legal(&m).is_empty() => {
+                let legal = legal(&m);
+                pick += 5;
+                let action = if legal.contains(&Action::Win) {
+                    Action::Win
+                } else {
+                    legal[pick % legal.len()]
+                };
+                // Under the message rate limit.
+                tokio::time::sleep(Duration::from_millis(40)).await;
+                ann.act(action).await;
+            }
+            _ => {}
+        }
+    }
+    let (whole_ann, whole_watcher, watcher) = (
+        whole_ann.await.unwrap(),
+        whole_watcher.await.unwrap(),
+        watcher.await.unwrap(),
+    );
+    for (who, whole, made) in [
+        ("Ann", &whole_ann, &ann),
+        ("the spectator", &whole_watcher, &watcher),
+    ] {
+        // No state_delta on the wire to the one that did not ask (the client counts those it
+        // reads), and its states are the ones the deltas made for the other, from the other's
+        // opening on.
+        assert_eq!(whole.deltas, 0, "{who}: a state_delta unasked for");
+        let deltas = made.deltas;
+        assert!(deltas > 10, "{who}: {deltas} deltas");
+        let (whole, made) = (states_of(whole), states_of(made));
+        assert_eq!(made.len(), deltas + 1, "{who}: whole only on opening");
+        assert!(whole.ends_with(&made), "{who}: {whole:#?}\n{made:#?}");
+    }
+}
+
+#[tokio::test]
+async fn a_deltas_other_than_0_or_1_is_refused_with_400_and_says_why() {
+    use tokio_tungstenite::tungstenite::Error;
+    let (app, addr) = start_server().await;
+    let created = app
+        .create_room(config(json!({"rules": "hongkong", "hands": 1})))
+        .await
+        .unwrap();
+    let room = &created.room;
+    let token = created.seats[0].token.as_deref().unwrap();
+    let with_token = format!("?token={token}&deltas=yes");
+    for query in ["?deltas=2", &with_token, "?deltas=", "?deltas=true"] {
+        let url = format!("ws://{addr}/ws/{room}{query}");
+        let answer = match tokio_tungstenite::connect_async(&url).await {
+            Err(Error::Http(answer)) => answer,
+            Err(e) => panic!("{query}: {e}"),
+            Ok(_) => panic!("{query}: opened"),
+        };
+        assert_eq!(answer.status(), 400, "{query}");
+        let body: Value = serde_json::from_slice(answer.body().as_deref().unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{query}: not JSON ({e})"));
+        assert_eq!(body["key"], "api.bad_deltas", "{query}: {body}");
+        let value = query.rsplit_once('=').unwrap().1;
+        assert_eq!(body["args"]["value"], value, "{query}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains("deltas=1"),
+            "{query}: {body}"
+        );
+    }
+    // `0`, `1` and none open it.
+    for query in ["", "?deltas=0", "?deltas=1"] {
+        let url = format!("ws://{addr}/ws/{room}{query}");
+        assert!(
+            tokio_tungstenite::connect_async(&url).await.is_ok(),
+            "{query}"
+        );
+    }
 }

@@ -30,6 +30,8 @@ struct Harness {
     fenced: bool,
     wake: Option<u64>,
     stopped: bool,
+    /// The connections sent a `state_delta`, once a delta.
+    deltas: Vec<ConnId>,
 }
 
 fn stored_room(config: serde_json::Value, seed: u64) -> StoredRoom {
@@ -62,6 +64,7 @@ impl Harness {
             fenced: false,
             wake: None,
             stopped: false,
+            deltas: Vec::new(),
         }
     }
 
@@ -109,6 +112,7 @@ impl Harness {
     fn record(&mut self, conn: ConnId, msg: ServerMsg) {
         let msg = match msg {
             ServerMsg::StateDelta(d) => {
+                self.deltas.push(conn);
                 let mut state = self.last_state(conn).clone();
                 d.apply_to(&mut state);
                 state
@@ -454,6 +458,58 @@ fn an_away_person_gets_the_grace_then_the_stand_in_until_they_are_back() {
     match h.last_state(3) {
         ServerMsg::State { seats, .. } => assert!(!seats[0].away && !seats[0].stand_in),
         _ => unreachable!(),
+    }
+}
+
+#[test]
+fn deltas_go_only_to_connections_that_asked_and_make_the_states_sent_whole() {
+    // The person never acts: the timers play for them, so countdowns run in the states.
+    let config = json!({
+        "rules": "hongkong", "hands": 2, "autostart": true,
+        "turn_timeout_ms": 500, "claim_timeout_ms": 500, "continue_timeout_ms": 1000
+    });
+    let mut h = Harness::new(config, 5);
+    // A seat's and a spectator's connection of each kind; the whole ones open first.
+    for (conn, seat, deltas) in [(1, Some(0), false), (2, None, false)]
+        .into_iter()
+        .chain([(3, Some(0), true), (4, None, true)])
+    {
+        h.input(Input::Open { conn, seat, deltas });
+    }
+    h.run_until(u64::MAX, |h| !over(h));
+    assert!(over(&h));
+    // A countdown a delta does not name runs on from when it was sent: compared as running.
+    let states = |conn| -> Vec<ServerMsg> {
+        h.messages(conn)
+            .into_iter()
+            .filter(|m| matches!(m, ServerMsg::State { .. }))
+            .map(|m| {
+                let mut m = m.clone();
+                if let ServerMsg::State {
+                    claim_deadline_ms,
+                    deadline_ms,
+                    continue_,
+                    ..
+                } = &mut m
+                {
+                    let deadlines = [claim_deadline_ms, deadline_ms].into_iter().flatten();
+                    let continues = continue_.iter_mut().map(|c| &mut c.deadline_ms);
+                    deadlines.chain(continues).for_each(|t| *t = 0);
+                }
+                m
+            })
+            .collect()
+    };
+    for (whole, made) in [(1, 3), (2, 4)] {
+        let count = |c| h.deltas.iter().filter(|&&d| d == c).count();
+        assert_eq!(count(whole), 0, "connection {whole} did not ask for deltas");
+        let deltas = count(made);
+        assert!(deltas > 20, "connection {made}: {deltas} deltas");
+        // The same states from the latter's opening on: whole, and made by the deltas (all
+        // but its first state).
+        let (whole, made) = (states(whole), states(made));
+        assert_eq!(made.len(), deltas + 1);
+        assert!(whole.ends_with(&made), "{whole:#?}\n{made:#?}");
     }
 }
 
