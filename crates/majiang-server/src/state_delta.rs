@@ -380,7 +380,8 @@ impl ObservationDelta {
 /// browser does (`web/js/state-delta.js`): each field given replaces the state's, but
 /// `observation_delta`, whose fields replace the observation's, and whose `table` replaces the
 /// public hands of the chairs it names. For a client that keeps states as JSON (the test kit's
-/// client, the load example). An error says what in the delta does not fit the state.
+/// client; the load example keeps only the fields it reads). An error says what in the delta
+/// does not fit the state.
 pub fn apply_to_json(
     state: &mut serde_json::Value,
     delta: &serde_json::Value,
