@@ -38,6 +38,19 @@ async fn fresh(addr: std::net::SocketAddr, room: &str, token: Option<&str>) -> V
     c.last_json().clone()
 }
 
+/// Sends a win if it is legal, else the legal action `pick` chooses, under the message rate
+/// limit; returns its sequence number. The caller acts again only once it is acknowledged: a
+/// state sent before then (a `sync`'s answer) may offer the decision just taken.
+async fn act(c: &mut Client, legal: &[Action], pick: usize) -> u64 {
+    let action = if legal.contains(&Action::Win) {
+        Action::Win
+    } else {
+        legal[pick % legal.len()]
+    };
+    tokio::time::sleep(Duration::from_millis(40)).await;
+    c.act(action).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_applying_deltas_holds_the_state_a_fresh_connection_is_sent() {
     let (app, addr) = start_server().await;
@@ -59,6 +72,7 @@ async fn a_client_applying_deltas_holds_the_state_a_fresh_connection_is_sent() {
     // That state may have offered Ann her first discard already: ask for it again.
     ann.sync().await;
     let (mut turns, mut checks, mut pick) = (0, 0, 0usize);
+    let mut unacked = None;
     loop {
         let m = ann.recv().await.expect("the match ends");
         assert_private(ann.last_json(), Some(u64::from(me.0)));
@@ -66,10 +80,11 @@ async fn a_client_applying_deltas_holds_the_state_a_fresh_connection_is_sent() {
             ServerMsg::MatchOver { .. } => break,
             ServerMsg::HandResult { .. } => ann.go_on().await,
             ServerMsg::Error { message, .. } => panic!("refused: {message}"),
+            ServerMsg::Ack { seq } if unacked == Some(*seq) => unacked = None,
             ServerMsg::State {
                 observation: Some(o),
                 ..
-            } if !o.legal_actions.is_empty() => {
+            } if !o.legal_actions.is_empty() && unacked.is_none() => {
                 // Ann's turn, nothing on offer: the room waits for her alone. Every few turns,
                 // her state and the watcher's, built from deltas, are what a new connection
                 // is sent whole.
@@ -88,16 +103,8 @@ async fn a_client_applying_deltas_holds_the_state_a_fresh_connection_is_sent() {
                         checks += 1;
                     }
                 }
-                let legal = &o.legal_actions;
                 pick += 7;
-                let action = if legal.contains(&Action::Win) {
-                    Action::Win
-                } else {
-                    legal[pick % legal.len()]
-                };
-                // Under the message rate limit.
-                tokio::time::sleep(Duration::from_millis(40)).await;
-                ann.act(action).await;
+                unacked = Some(act(&mut ann, &o.legal_actions, pick).await);
             }
             _ => {}
         }
@@ -160,22 +167,15 @@ async fn a_connection_that_did_not_ask_for_deltas_gets_every_state_whole_and_the
     let whole_watcher = read_to_the_end(Client::connect_url(&zero).await);
     let watcher = read_to_the_end(Client::connect(addr, room, None).await);
     let mut ann = Client::connect(addr, room, token).await;
-    let mut pick = 0usize;
+    let (mut pick, mut unacked) = (0usize, None);
     loop {
         match ann.recv().await.expect("the match ends") {
             ServerMsg::MatchOver { .. } => break,
             ServerMsg::Error { message, .. } => panic!("refused: {message}"),
-            m if !legal(&m).is_empty() => {
-                let legal = legal(&m);
+            ServerMsg::Ack { seq } if unacked == Some(seq) => unacked = None,
+            m if !legal(&m).is_empty() && unacked.is_none() => {
                 pick += 5;
-                let action = if legal.contains(&Action::Win) {
-                    Action::Win
-                } else {
-                    legal[pick % legal.len()]
-                };
-                // Under the message rate limit.
-                tokio::time::sleep(Duration::from_millis(40)).await;
-                ann.act(action).await;
+                unacked = Some(act(&mut ann, legal(&m), pick).await);
             }
             _ => {}
         }
