@@ -3,7 +3,9 @@
 # cluster: the server pinned to SERVER_CPUS (default 0: one core), the load clients (and
 # PostgreSQL) to LOAD_CPUS (default 1), MATCHES concurrent four-person matches of HANDS hands,
 # each client thinking THINK_MS on average before an action (0: at once). Prints the load
-# example's report: tables in play at once, actions/s, ack p50/p90/p99.
+# example's report: tables in play at once, actions/s, ack p50/p90/p99; then the server's CPU
+# time over the whole run (user + system, from /proc: divided by the actions acked, the
+# server's work per action). LOAD_ARGS: more arguments for the load example (e.g. --whole).
 #   bash scripts/load-one.sh sqlite|postgres [MATCHES=400] [HANDS=1] [THINK_MS=0]
 # Needs a release build: cargo build --release -p majiang-cli --bin majiang && cargo build --release -p majiang-server --example load
 # (BIN and LOAD name other binaries, e.g. a build of an older commit).
@@ -44,4 +46,8 @@ MAJIANG_MAX_CONNECTIONS=100000 MAJIANG_MAX_CONNECTIONS_PER_ADDRESS=100000 RUST_L
 server=$!
 until curl -sf "http://127.0.0.1:$port/healthz" >/dev/null; do sleep 0.1; done
 echo "$engine, server on cpu $server_cpus, clients on cpu $load_cpus, $("$bin" --version 2>/dev/null || echo "$bin")"
-taskset -c "$load_cpus" "$load" "$matches" "$hands" --node "http://127.0.0.1:$port" --think "$think"
+# shellcheck disable=SC2086 # LOAD_ARGS: words for the load example
+taskset -c "$load_cpus" "$load" "$matches" "$hands" --node "http://127.0.0.1:$port" --think "$think" ${LOAD_ARGS:-}
+# Fields 14 and 15 of /proc/PID/stat (utime, stime) in clock ticks, counted after "(comm) ".
+read -r -a stat < <(sed 's/^.*) //' "/proc/$server/stat")
+echo "server CPU: $(( (stat[11] + stat[12]) * 1000 / $(getconf CLK_TCK) )) ms (user + system)"

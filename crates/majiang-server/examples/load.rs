@@ -7,18 +7,24 @@
 //! errors.
 //!
 //! ```text
-//! cargo run --release -p majiang-server --example load -- [MATCHES] [HANDS] [--node URL]... [--think MS]
+//! cargo run --release -p majiang-server --example load -- [MATCHES] [HANDS] [--node URL]... [--think MS] [--whole]
 //! ```
 //! (defaults: 200 matches of 1 hand). With `--think MS` each client waits a pseudo-random
 //! 0–2×MS before each action, as a person would (without it, clients act at once: the server's
-//! throughput limit). Bounded: it stops after 10 minutes whatever happens.
+//! throughput limit). The clients ask for `state_delta`s (`?deltas=1`), as the browser does;
+//! `--whole`: they do not, and get every state whole. Bounded: it stops after 10 minutes
+//! whatever happens.
+//!
+//! An ack's latency runs from just before its action is sent to when its frame is read off
+//! the socket, before the client parses it: the client's own work on a message is not in it
+//! (its work on other messages, and the other clients' on the same core, can be).
 
 use futures_util::{SinkExt, StreamExt};
 use majiang_server::protocol::RoomConfig;
 use majiang_server::{App, Limits, SqliteStore};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -34,13 +40,57 @@ static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 /// Milliseconds a client thinks before an action, on average (0: none).
 static THINK_MS: AtomicUsize = AtomicUsize::new(0);
+/// The clients ask for `state_delta`s (`--whole`: they do not).
+static DELTAS: AtomicBool = AtomicBool::new(true);
+
+/// What a client reads of the state it holds: whether it has an observation, and its legal
+/// actions. A `state` sets them; a `state_delta` changes them only where it names them (the
+/// rest of the state is not kept: applying a delta costs nothing more than reading it).
+#[derive(Default)]
+struct Held {
+    observation: bool,
+    legal: Vec<Value>,
+}
+
+impl Held {
+    /// Takes them from a `state`'s observation (`null`: none).
+    fn observation(&mut self, mut o: Value) {
+        self.observation = o.is_object();
+        self.legal = legal_of(&mut o);
+    }
+
+    /// Applies a `state_delta`: a whole `observation` (when there was none before, or none
+    /// now), or the observation's `legal_actions` when they changed.
+    fn apply(&mut self, mut delta: Value) {
+        if let Some(o) = delta.get_mut("observation") {
+            self.observation(o.take());
+        } else if let Some(d) = delta.get_mut("observation_delta")
+            && d.get("legal_actions").is_some()
+        {
+            self.legal = legal_of(d);
+        }
+    }
+}
+
+/// The `legal_actions` of an observation (or of an observation's delta), taken out of it.
+fn legal_of(observation: &mut Value) -> Vec<Value> {
+    match observation.get_mut("legal_actions").map(Value::take) {
+        Some(Value::Array(legal)) => legal,
+        _ => Vec::new(),
+    }
+}
 
 async fn seat_client(addr: SocketAddr, room: String, token: String, salt: usize) -> Stats {
     let mut stats = Stats::default();
     // The table's first seat counts it in play from its first state of a hand to match_over.
     let counts = salt % 4 == 0;
     let mut counted = false;
-    let url = format!("ws://{addr}/ws/{room}?token={token}");
+    let deltas = if DELTAS.load(Ordering::Relaxed) {
+        "&deltas=1"
+    } else {
+        ""
+    };
+    let url = format!("ws://{addr}/ws/{room}?token={token}{deltas}");
     let Ok((mut ws, _)) = tokio_tungstenite::connect_async(url).await else {
         stats.errors += 1;
         return stats;
@@ -48,45 +98,60 @@ async fn seat_client(addr: SocketAddr, room: String, token: String, salt: usize)
     let mut seq = 0u64;
     let mut sent: Option<Instant> = None;
     let mut pick = salt;
+    let mut held = Held::default();
     while let Some(Ok(msg)) = ws.next().await {
+        // Read off the socket: an ack's time, before any work on the message.
+        let arrived = Instant::now();
         let Message::Text(text) = msg else { continue };
-        let m: Value = match serde_json::from_str(text.as_str()) {
+        let mut m: Value = match serde_json::from_str(text.as_str()) {
             Ok(v) => v,
             Err(_) => {
                 stats.errors += 1;
                 continue;
             }
         };
-        match m["type"].as_str() {
-            Some("ack") => {
+        let kind = m["type"].as_str().unwrap_or_default().to_string();
+        let new_state = match kind.as_str() {
+            "state" => {
+                held.observation(m["observation"].take());
+                true
+            }
+            "state_delta" => {
+                held.apply(m);
+                true
+            }
+            _ => false,
+        };
+        match kind.as_str() {
+            "ack" => {
                 if let Some(t) = sent.take() {
-                    stats.latencies_us.push(t.elapsed().as_micros() as u64);
+                    stats
+                        .latencies_us
+                        .push(arrived.duration_since(t).as_micros() as u64);
                 }
             }
-            Some("error") => {
+            "error" => {
                 stats.errors += 1;
                 sent = None;
             }
-            Some("moved") => {
+            "moved" => {
                 // The room runs elsewhere: a load run creates each room where it runs.
                 stats.errors += 1;
                 break;
             }
-            Some("match_over") => {
+            "match_over" => {
                 stats.finished = true;
                 break;
             }
-            Some("state") if counts && !counted && m["observation"].is_object() => {
+            _ if new_state && counts && !counted && held.observation => {
                 counted = true;
                 let now = LIVE.fetch_add(1, Ordering::Relaxed) + 1;
                 PEAK.fetch_max(now, Ordering::Relaxed);
             }
             _ => {}
         }
-        if m["type"] == "state" && sent.is_none() {
-            let Some(legal) = m["observation"]["legal_actions"].as_array() else {
-                continue;
-            };
+        if new_state && sent.is_none() {
+            let legal = &held.legal;
             if legal.is_empty() {
                 continue;
             }
@@ -153,6 +218,10 @@ async fn main() {
         let url = args.remove(i);
         let host = url.trim_start_matches("http://").trim_end_matches('/');
         nodes.push(host.parse().expect("--node http://IP:PORT"));
+    }
+    if let Some(i) = args.iter().position(|a| a == "--whole") {
+        args.remove(i);
+        DELTAS.store(false, Ordering::Relaxed);
     }
     if let Some(i) = args.iter().position(|a| a == "--think") {
         args.remove(i);
@@ -304,9 +373,14 @@ fn report(
         lat.len() as f64 / elapsed.as_secs_f64()
     );
     println!(
-        "tables in play at once: {} at most (think {} ms)",
+        "tables in play at once: {} at most (think {} ms, {})",
         PEAK.load(Ordering::Relaxed),
-        THINK_MS.load(Ordering::Relaxed)
+        THINK_MS.load(Ordering::Relaxed),
+        if DELTAS.load(Ordering::Relaxed) {
+            "clients ask for deltas"
+        } else {
+            "whole states"
+        }
     );
     println!(
         "action -> ack latency: p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",

@@ -328,9 +328,25 @@ impl IntoResponse for replay::ReplayError {
     }
 }
 
+/// A WebSocket's query: `token` (a seat's; none: a spectator) and `deltas` (`1`: after the
+/// first whole `state`, send what changed as `state_delta`s; `0` or none: whole states).
 #[derive(Deserialize)]
 struct WsQuery {
     token: Option<String>,
+    deltas: Option<String>,
+}
+
+impl WsQuery {
+    /// Whether the client asked for `state_delta`s; a value other than `0` or `1` is refused
+    /// (`400`, in these words): a client that asks for something this server does not know is
+    /// told so, rather than sent what it may not read.
+    fn deltas(&self) -> Result<bool, Words> {
+        match self.deltas.as_deref() {
+            None | Some("0") => Ok(false),
+            Some("1") => Ok(true),
+            Some(other) => Err(api::BAD_DELTAS.with([other.into()])),
+        }
+    }
 }
 
 async fn ws(
@@ -340,6 +356,10 @@ async fn ws(
     Query(q): Query<WsQuery>,
     uri: Uri,
 ) -> Response {
+    let deltas = match q.deltas() {
+        Ok(d) => d,
+        Err(why) => return error(StatusCode::BAD_REQUEST, why),
+    };
     let room = match app.locate(&id).await {
         Ok(Located::Here(room)) => room,
         // Browsers do not follow a redirect on a WebSocket: say where in a message instead.
@@ -368,7 +388,9 @@ async fn ws(
     ws.max_message_size(MAX_CLIENT_MESSAGE)
         .max_frame_size(MAX_CLIENT_MESSAGE)
         .read_buffer_size(READ_BUFFER)
-        .on_upgrade(move |socket| connection(socket, room.tx.clone(), seat, shutdown, quiet))
+        .on_upgrade(move |socket| {
+            connection(socket, room.tx.clone(), seat, deltas, shutdown, quiet)
+        })
 }
 
 /// Accepts the WebSocket only to send `moved` with the owner's URL for it, then closes.
@@ -426,6 +448,7 @@ async fn connection(
     socket: WebSocket,
     room: tokio::sync::mpsc::Sender<Cmd>,
     seat: Option<usize>,
+    deltas: bool,
     mut shutdown: tokio::sync::watch::Receiver<bool>,
     quiet: Quiet,
 ) {
@@ -437,6 +460,7 @@ async fn connection(
     if room
         .send(Cmd::Connect {
             seat,
+            deltas,
             out: out.clone(),
             kick: kick.clone(),
             reply,

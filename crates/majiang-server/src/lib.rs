@@ -38,6 +38,7 @@ pub mod reveal;
 mod review;
 mod review_jobs;
 pub mod room;
+pub mod state_delta;
 mod static_files;
 pub mod store;
 pub mod svg;

@@ -2,6 +2,7 @@
 //! `PROTOCOL.md` beside the crate documents them with examples.
 
 use crate::reveal::{PaymentExplained, RevealedHand};
+pub use crate::state_delta::{ObservationDelta, StateDelta};
 use crate::waits::Wait;
 use majiang::bots::expert::Estimate;
 use majiang::review::Facts;
@@ -381,7 +382,9 @@ pub enum ServerMsg {
         /// The room's settings.
         config: RoomConfig,
     },
-    /// The whole visible state; sent after every change.
+    /// The whole visible state, after each change; to a connection that asked for deltas
+    /// (`?deltas=1`) only on connecting and on `sync`, a [`ServerMsg::StateDelta`] after each
+    /// change.
     State {
         /// Waiting, playing, finished.
         status: RoomStatus,
@@ -410,6 +413,10 @@ pub enum ServerMsg {
         /// but the other players' passes (being asked to pass would tell who could claim).
         actions: u64,
     },
+    /// What changed in this connection's `state` since the last one it was sent (see
+    /// [`StateDelta`]): sent in place of a whole `state` once the connection holds one, to a
+    /// connection that asked for deltas (`?deltas=1`) only.
+    StateDelta(StateDelta),
     /// After `welcome` on a match in play: the current hand's events so far, filtered for this
     /// connection as they were live.
     History {

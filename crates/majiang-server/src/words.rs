@@ -117,6 +117,8 @@ pub mod api {
             NO_SUCH_ROOM = "api.no_such_room" [] "no such room";
             /// The token opens no seat of the room.
             BAD_TOKEN = "api.bad_token" [] "that token opens no seat here";
+            /// A WebSocket's `deltas` is not `0` or `1`.
+            BAD_DELTAS = "api.bad_deltas" ["value"] "deltas={value}: ask with deltas=1 (state_delta messages) or 0 (whole states)";
             /// No tile picture of that name.
             NO_TILE = "api.no_tile" ["name"] "no tile \"{name}\"";
             /// No web file of that name.

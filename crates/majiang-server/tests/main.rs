@@ -21,6 +21,7 @@ mod operations;
 mod review_api;
 mod review_browser;
 mod said_keys;
+mod state_delta;
 mod store_suite;
 mod table_screens;
 mod words_browser;

@@ -129,12 +129,16 @@ async fn a_node_sends_clients_to_the_node_running_the_room() {
     let (status, _, body) = http(a_addr, &format!("/api/rooms/{id}")).await;
     assert_eq!((status, body.contains(&id)), (200, true));
 
-    // The WebSocket at B says where to go; there the token opens its seat.
+    // The WebSocket at B says where to go, with the same query (the token, deltas); there the
+    // token opens its seat.
     let mut ws = Client::connect(b_addr, &id, Some(&token)).await;
     let Some(ServerMsg::Moved { url: target }) = ws.recv().await else {
         panic!("no moved message");
     };
-    assert_eq!(target, format!("ws://{a_addr}/ws/{id}?token={token}"));
+    assert_eq!(
+        target,
+        format!("ws://{a_addr}/ws/{id}?token={token}&deltas=1")
+    );
     let mut ws = Client::connect_url(&target).await;
     let welcome = ws.recv().await;
     assert!(

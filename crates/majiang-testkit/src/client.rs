@@ -19,22 +19,33 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 /// by name. The JSON text of the last message is kept too ([`Client::last_json`]), for the
 /// privacy checks that look at the wire itself (a field the types do not know would vanish
 /// when parsed).
+///
+/// It asks for `state_delta`s ([`Client::connect`], as the browser does; [`Client::connect_whole`]
+/// does not, as a client that does not know them). A `state_delta` is applied as the browser
+/// applies it, on the JSON of the last `state` ([`apply_state_delta`]), and read as the `state`
+/// it makes: a test sees whole states.
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    /// Every message received, parsed.
+    /// Every message received, parsed (a `state_delta` as the `state` it makes).
     pub seen: Vec<ServerMsg>,
     last_json: Value,
+    /// The JSON of the state this connection holds (whole `state`s and deltas applied).
+    state_json: Value,
+    /// `state_delta`s received.
+    pub deltas: usize,
     next_seq: u64,
 }
 
 impl Client {
-    /// Connects to a room, with a seat token or as a spectator.
+    /// Connects to a room, with a seat token or as a spectator, asking for `state_delta`s.
     pub async fn connect(addr: SocketAddr, room: &str, token: Option<&str>) -> Client {
-        let url = match token {
-            Some(t) => format!("ws://{addr}/ws/{room}?token={t}"),
-            None => format!("ws://{addr}/ws/{room}"),
-        };
-        Client::connect_url(&url).await
+        Client::connect_url(&ws_url(addr, room, token, true)).await
+    }
+
+    /// Connects to a room without asking for `state_delta`s: every `state` comes whole, as to
+    /// a client that does not know them.
+    pub async fn connect_whole(addr: SocketAddr, room: &str, token: Option<&str>) -> Client {
+        Client::connect_url(&ws_url(addr, room, token, false)).await
     }
 
     /// Connects to a room's WebSocket URL as given (say, by a `moved` message).
@@ -44,6 +55,8 @@ impl Client {
             ws,
             seen: Vec::new(),
             last_json: Value::Null,
+            state_json: Value::Null,
+            deltas: 0,
             next_seq: 1,
         }
     }
@@ -110,14 +123,35 @@ impl Client {
     }
 
     fn parse(&mut self, text: &str) -> ServerMsg {
-        self.last_json = serde_json::from_str(text).unwrap();
+        let mut json: Value = serde_json::from_str(text).unwrap();
         let m: ServerMsg = serde_json::from_str(text)
             .unwrap_or_else(|e| panic!("not a server message ({e}): {text}"));
+        let m = match m {
+            ServerMsg::State { .. } => {
+                self.state_json = json.clone();
+                m
+            }
+            ServerMsg::StateDelta(_) => {
+                assert!(
+                    self.state_json.is_object(),
+                    "a state_delta before any state: {text}"
+                );
+                self.deltas += 1;
+                apply_state_delta(&mut self.state_json, &json);
+                json = self.state_json.clone();
+                serde_json::from_value(json.clone())
+                    .unwrap_or_else(|e| panic!("the delta made no state ({e}): {text} gave {json}"))
+            }
+            m => m,
+        };
+        self.last_json = json;
         self.seen.push(m.clone());
         m
     }
 
-    /// The JSON of the last message received, as it came on the wire.
+    /// The JSON of the last message received, as it came on the wire; for a `state_delta`,
+    /// the `state` it makes (every part of it came on the wire, in this or an earlier
+    /// message).
     pub fn last_json(&self) -> &Value {
         &self.last_json
     }
@@ -178,6 +212,20 @@ impl Client {
     }
 }
 
+/// A room's WebSocket URL, with the seat's token (none: a spectator) and `deltas=1` when
+/// `deltas`.
+pub fn ws_url(addr: SocketAddr, room: &str, token: Option<&str>, deltas: bool) -> String {
+    let query: Vec<String> = token
+        .map(|t| format!("token={t}"))
+        .into_iter()
+        .chain(deltas.then(|| "deltas=1".to_string()))
+        .collect();
+    match query.is_empty() {
+        true => format!("ws://{addr}/ws/{room}"),
+        false => format!("ws://{addr}/ws/{room}?{}", query.join("&")),
+    }
+}
+
 /// A refusal because the client sent more than the rate limit allows (the message was dropped).
 pub fn rate_limited(m: &ServerMsg) -> bool {
     matches!(m, ServerMsg::Error { message, .. } if message.starts_with("rate limit"))
@@ -207,5 +255,14 @@ pub fn chair(m: &ServerMsg, seat: usize) -> Option<Player> {
     match m {
         ServerMsg::State { seats, .. } => seats.get(seat).and_then(|s| s.player),
         _ => None,
+    }
+}
+
+/// Applies the JSON of a `state_delta` to the JSON of a `state`
+/// ([`majiang_server::state_delta::apply_to_json`]); a delta that does not fit the state fails
+/// the test.
+pub fn apply_state_delta(state: &mut Value, delta: &Value) {
+    if let Err(e) = majiang_server::state_delta::apply_to_json(state, delta) {
+        panic!("a state_delta that does not fit the state: {e}");
     }
 }

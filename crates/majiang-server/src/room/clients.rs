@@ -18,6 +18,7 @@ impl Room {
         &mut self,
         conn: ConnId,
         seat: Option<usize>,
+        deltas: bool,
         now: u64,
         out: &mut Vec<Output>,
     ) {
@@ -36,6 +37,7 @@ impl Room {
             seat,
             sent: 0,
             last_state: None,
+            deltas,
             owed: true,
         };
         if let Some(d) = &self.driver {

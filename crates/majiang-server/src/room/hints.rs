@@ -44,8 +44,8 @@ impl Room {
         Ok(())
     }
 
-    /// Asks for a hint after each `state` in `out` that goes to a seat with hints on and in
-    /// which the seat must act.
+    /// Asks for a hint after each `state` (or `state_delta`) in `out` that goes to a seat with
+    /// hints on and in which the seat must act.
     pub(super) fn ask_hints(&self, out: &mut Vec<Output>) {
         if !self.config.hints || self.hints.on.is_empty() || self.status != RoomStatus::Playing {
             return;
@@ -58,22 +58,24 @@ impl Room {
                 Output::SendAll { conns, msg } => (conns.as_slice(), msg),
                 _ => continue,
             };
-            let ServerMsg::State {
-                status: RoomStatus::Playing,
-                hand_number: Some(hand_number),
-                observation: Some(obs),
-                actions,
-                ..
-            } = msg
-            else {
+            if !matches!(msg, ServerMsg::State { .. } | ServerMsg::StateDelta(_)) {
                 continue;
-            };
+            }
             for conn in conns {
-                let Some(seat) = self
-                    .conns
-                    .iter()
-                    .find(|c| c.id == *conn)
-                    .and_then(|c| c.seat)
+                // The state the connection now holds (a delta's too).
+                let Some(c) = self.conns.iter().find(|c| c.id == *conn) else {
+                    continue;
+                };
+                let (Some(seat), Some(state)) = (c.seat, c.last_state.as_deref()) else {
+                    continue;
+                };
+                let ServerMsg::State {
+                    status: RoomStatus::Playing,
+                    hand_number: Some(hand_number),
+                    observation: Some(obs),
+                    actions,
+                    ..
+                } = state
                 else {
                     continue;
                 };

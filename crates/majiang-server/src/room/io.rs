@@ -16,6 +16,9 @@ pub enum Input {
         conn: ConnId,
         /// The seat its token opens, if any.
         seat: Option<usize>,
+        /// It asked for `state_delta`s (`?deltas=1`): after its first whole `state`, it is sent
+        /// what changed; otherwise every state whole.
+        deltas: bool,
     },
     /// A connection closed.
     Close {

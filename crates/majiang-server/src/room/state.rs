@@ -33,8 +33,12 @@ pub(super) struct Conn {
     pub(super) seat: Option<usize>,
     /// Events of the current hand sent so far.
     pub(super) sent: usize,
-    /// The last `state` sent, with deadlines as times (compared to send only what changed).
-    pub(super) last_state: Option<ServerMsg>,
+    /// The last `state` sent (whole or as a delta), with deadlines as times: a state is sent
+    /// when it differs (a delta: what changed). Shared by the viewer's connections that were
+    /// sent it.
+    pub(super) last_state: Option<Arc<ServerMsg>>,
+    /// It asked for `state_delta`s; otherwise each state goes whole.
+    pub(super) deltas: bool,
     /// A `state` is owed even if nothing changed (it connected, or asked with `sync`).
     pub(super) owed: bool,
 }
@@ -192,7 +196,7 @@ impl Room {
         );
         let before = (self.actions, self.status);
         match input {
-            Input::Open { conn, seat } => self.open(conn, seat, now, &mut out),
+            Input::Open { conn, seat, deltas } => self.open(conn, seat, deltas, now, &mut out),
             Input::Close { conn } => self.close(conn, now),
             Input::Client { conn, msg } => self.client(conn, msg, now, &mut out),
             Input::Timer => {}

@@ -28,6 +28,8 @@ const STORE_TIMEOUT: Duration = Duration::from_secs(5);
 pub(crate) enum Cmd {
     Connect {
         seat: Option<usize>,
+        /// It asked for `state_delta`s.
+        deltas: bool,
         out: Outbox,
         /// Notified when the room drops the connection (its outbox overflowed, the room
         /// stopped).
@@ -216,6 +218,7 @@ impl Task {
         match cmd {
             Cmd::Connect {
                 seat,
+                deltas,
                 out,
                 kick,
                 reply,
@@ -226,7 +229,7 @@ impl Task {
                     return None;
                 }
                 self.conns.insert(conn, (out, kick));
-                Some(Input::Open { conn, seat })
+                Some(Input::Open { conn, seat, deltas })
             }
             Cmd::Disconnect { conn } => {
                 self.conns.remove(&conn)?;

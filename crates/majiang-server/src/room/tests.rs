@@ -30,6 +30,8 @@ struct Harness {
     fenced: bool,
     wake: Option<u64>,
     stopped: bool,
+    /// The connections sent a `state_delta`, once a delta.
+    deltas: Vec<ConnId>,
 }
 
 fn stored_room(config: serde_json::Value, seed: u64) -> StoredRoom {
@@ -62,6 +64,7 @@ impl Harness {
             fenced: false,
             wake: None,
             stopped: false,
+            deltas: Vec::new(),
         }
     }
 
@@ -73,10 +76,10 @@ impl Harness {
             let outputs = self.room.handle(i, self.now);
             for o in outputs {
                 match o {
-                    Output::Send { conn, msg } => self.seen.push(Seen::Msg(conn, msg)),
+                    Output::Send { conn, msg } => self.record(conn, msg),
                     Output::SendAll { conns, msg } => {
                         for conn in conns {
-                            self.seen.push(Seen::Msg(conn, msg.clone()));
+                            self.record(conn, msg.clone());
                         }
                     }
                     Output::Close { conn } => self.seen.push(Seen::Closed(conn)),
@@ -103,6 +106,20 @@ impl Harness {
                 }
             }
         }
+    }
+
+    /// Records a message to `conn`; a `state_delta` as the state it makes of the last one.
+    fn record(&mut self, conn: ConnId, msg: ServerMsg) {
+        let msg = match msg {
+            ServerMsg::StateDelta(d) => {
+                self.deltas.push(conn);
+                let mut state = self.last_state(conn).clone();
+                d.apply_to(&mut state);
+                state
+            }
+            m => m,
+        };
+        self.seen.push(Seen::Msg(conn, msg));
     }
 
     fn msg(&mut self, conn: ConnId, msg: ClientMsg) {
@@ -224,6 +241,7 @@ fn with_a_person(extra: serde_json::Value) -> Harness {
     h.input(Input::Open {
         conn: 1,
         seat: Some(0),
+        deltas: false,
     });
     h.run_until(0, |h| !h.must_act(0) && !over(h));
     assert!(h.must_act(0), "the bots played up to the person");
@@ -359,6 +377,7 @@ fn a_fenced_write_stops_the_room_without_an_ack() {
     h.input(Input::Open {
         conn: 2,
         seat: None,
+        deltas: false,
     });
     let action = first_legal(&h, 0);
     let actions = h.room.actions();
@@ -407,6 +426,7 @@ fn an_away_person_gets_the_grace_then_the_stand_in_until_they_are_back() {
     h.input(Input::Open {
         conn: 2,
         seat: None,
+        deltas: false,
     });
     let actions = h.room.actions();
     h.now = 10_000;
@@ -433,10 +453,63 @@ fn an_away_person_gets_the_grace_then_the_stand_in_until_they_are_back() {
     h.input(Input::Open {
         conn: 3,
         seat: Some(0),
+        deltas: false,
     });
     match h.last_state(3) {
         ServerMsg::State { seats, .. } => assert!(!seats[0].away && !seats[0].stand_in),
         _ => unreachable!(),
+    }
+}
+
+#[test]
+fn deltas_go_only_to_connections_that_asked_and_make_the_states_sent_whole() {
+    // The person never acts: the timers play for them, so countdowns run in the states.
+    let config = json!({
+        "rules": "hongkong", "hands": 2, "autostart": true,
+        "turn_timeout_ms": 500, "claim_timeout_ms": 500, "continue_timeout_ms": 1000
+    });
+    let mut h = Harness::new(config, 5);
+    // A seat's and a spectator's connection of each kind; the whole ones open first.
+    for (conn, seat, deltas) in [(1, Some(0), false), (2, None, false)]
+        .into_iter()
+        .chain([(3, Some(0), true), (4, None, true)])
+    {
+        h.input(Input::Open { conn, seat, deltas });
+    }
+    h.run_until(u64::MAX, |h| !over(h));
+    assert!(over(&h));
+    // A countdown a delta does not name runs on from when it was sent: compared as running.
+    let states = |conn| -> Vec<ServerMsg> {
+        h.messages(conn)
+            .into_iter()
+            .filter(|m| matches!(m, ServerMsg::State { .. }))
+            .map(|m| {
+                let mut m = m.clone();
+                if let ServerMsg::State {
+                    claim_deadline_ms,
+                    deadline_ms,
+                    continue_,
+                    ..
+                } = &mut m
+                {
+                    let deadlines = [claim_deadline_ms, deadline_ms].into_iter().flatten();
+                    let continues = continue_.iter_mut().map(|c| &mut c.deadline_ms);
+                    deadlines.chain(continues).for_each(|t| *t = 0);
+                }
+                m
+            })
+            .collect()
+    };
+    for (whole, made) in [(1, 3), (2, 4)] {
+        let count = |c| h.deltas.iter().filter(|&&d| d == c).count();
+        assert_eq!(count(whole), 0, "connection {whole} did not ask for deltas");
+        let deltas = count(made);
+        assert!(deltas > 20, "connection {made}: {deltas} deltas");
+        // The same states from the latter's opening on: whole, and made by the deltas (all
+        // but its first state).
+        let (whole, made) = (states(whole), states(made));
+        assert_eq!(made.len(), deltas + 1);
+        assert!(whole.ends_with(&made), "{whole:#?}\n{made:#?}");
     }
 }
 
@@ -451,6 +524,7 @@ fn continue_deals_the_next_hand_or_the_countdown_does() {
     h.input(Input::Open {
         conn: 1,
         seat: Some(0),
+        deltas: false,
     });
     h.run_until(u64::MAX, |h| {
         h.room.status() != RoomStatus::HandOver && !over(h)
@@ -571,6 +645,7 @@ fn a_spectators_stream_is_a_function_of_the_public_log() {
         h.input(Input::Open {
             conn: 7,
             seat: None,
+            deltas: false,
         });
         h.input(Input::Timer);
         h.run_until(0, |h| !over(h));
@@ -617,6 +692,7 @@ fn a_seats_stream_about_the_others_is_a_function_of_what_it_may_see() {
         h.input(Input::Open {
             conn: 1,
             seat: Some(0),
+            deltas: false,
         });
         h.run_until(u64::MAX, |h| !over(h));
         assert!(over(&h));

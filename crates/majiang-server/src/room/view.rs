@@ -10,15 +10,17 @@
 //! - A `state` is sent once per step, and only to viewers whose view changed (or who asked);
 //!   it is built once per viewer (a seat, or the spectators), its ready hint worked out only
 //!   when that seat's hand changed ([`HintCache`]), and sent as one message to the viewer's
-//!   connections (serialised once).
+//!   connections (serialised once): whole, but to a connection that asked for deltas and
+//!   holds a state, a [`StateDelta`] from the last one it was sent.
 
 use super::io::{ConnId, Output};
 use super::state::{Conn, Room};
 use super::{RoomSummary, SPECTATOR};
-use crate::protocol::{ContinueState, RoomStatus, SeatInfo, ServerMsg};
+use crate::protocol::{ContinueState, RoomStatus, SeatInfo, ServerMsg, StateDelta};
 use crate::reveal;
 use crate::waits::HintCache;
 use majiang::table::Player;
+use std::sync::Arc;
 
 impl Room {
     /// True when `viewer` must not hear yet of the tile on offer: it is on offer and they are
@@ -96,10 +98,11 @@ impl Room {
         })
     }
 
-    /// Sends a `state` to each connection whose view changed since the last one it got (or
-    /// that is owed one), unless it is held back while a tile is on offer. Each viewer's state
-    /// is built once, whatever the number of their connections, and sent as one message to
-    /// those of them it changed for.
+    /// Sends each connection whose view changed since the last state it got (or that is owed
+    /// one) its state, unless it is held back while a tile is on offer: whole, but as a
+    /// `state_delta` to a connection that asked for deltas and holds a state (not owed one: it
+    /// opened, or asked with `sync`). Each viewer's state is built once, whatever the number of
+    /// their connections, and each message serialised once for the connections it goes to.
     pub(super) fn flush_states(&mut self, now: u64, out: &mut Vec<Output>) {
         if !self.offer_open() {
             self.shown_stand_ins = (0..self.config.seats.len())
@@ -111,36 +114,54 @@ impl Room {
                 .collect();
         }
         let mut hints = std::mem::take(&mut self.ready_hints);
-        // By viewer (a seat, or none): its state, and the connections it goes to.
-        let mut views: Vec<(Option<usize>, Option<ServerMsg>, Vec<ConnId>)> = Vec::new();
+        let mut views: Vec<View> = Vec::new();
         for i in 0..self.conns.len() {
             let seat = self.conns[i].seat;
-            let v = match views.iter().position(|v| v.0 == seat) {
+            let v = match views.iter().position(|v| v.seat == seat) {
                 Some(v) => v,
                 None => {
-                    let state =
-                        (!self.held(self.viewer(seat))).then(|| self.state_at(seat, &mut hints));
-                    views.push((seat, state, Vec::new()));
+                    let state = (!self.held(self.viewer(seat)))
+                        .then(|| Arc::new(self.state_at(seat, &mut hints)));
+                    views.push(View {
+                        seat,
+                        state,
+                        whole: Vec::new(),
+                        deltas: Vec::new(),
+                    });
                     views.len() - 1
                 }
             };
-            let Some(state) = &views[v].1 else {
+            let view = &mut views[v];
+            let Some(state) = &view.state else {
                 continue;
             };
             let c: &mut Conn = &mut self.conns[i];
-            if !c.owed && c.last_state.as_ref() == Some(state) {
-                continue;
+            match c.last_state.take() {
+                Some(last) if !c.owed && (Arc::ptr_eq(&last, state) || last == *state) => {}
+                Some(last) if !c.owed && c.deltas => match view
+                    .deltas
+                    .iter_mut()
+                    .find(|d| Arc::ptr_eq(&d.0, &last) || d.0 == last)
+                {
+                    Some(d) => d.1.push(c.id),
+                    None => view.deltas.push((last, vec![c.id])),
+                },
+                _ => view.whole.push(c.id),
             }
             c.owed = false;
             c.last_state = Some(state.clone());
-            views[v].2.push(c.id);
         }
         self.ready_hints = hints;
-        for (_, state, conns) in views {
-            if let Some(state) = state
-                && !conns.is_empty()
-            {
-                out.push(Output::send_to(conns, relative(state, now)));
+        for view in views {
+            let Some(state) = view.state else { continue };
+            for (last, conns) in view.deltas {
+                if let Some(delta) = StateDelta::between(&last, &state) {
+                    let msg = ServerMsg::StateDelta(delta.relative(now));
+                    out.push(Output::send_to(conns, msg));
+                }
+            }
+            if !view.whole.is_empty() {
+                out.push(Output::send_to(view.whole, relative(&state, now)));
             }
         }
     }
@@ -240,9 +261,19 @@ impl Room {
     }
 }
 
+/// One viewer's state this step (`None`: held back) and the connections it goes to: whole, or
+/// as a delta from the state they were sent last (connections that got the same last state
+/// share one delta).
+struct View {
+    seat: Option<usize>,
+    state: Option<Arc<ServerMsg>>,
+    whole: Vec<ConnId>,
+    deltas: Vec<(Arc<ServerMsg>, Vec<ConnId>)>,
+}
+
 /// A `state` with its deadlines as times turned into milliseconds left at `now`.
-fn relative(state: ServerMsg, now: u64) -> ServerMsg {
-    let mut s = state;
+fn relative(state: &ServerMsg, now: u64) -> ServerMsg {
+    let mut s = state.clone();
     if let ServerMsg::State {
         claim_deadline_ms,
         deadline_ms,

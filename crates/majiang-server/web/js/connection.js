@@ -8,11 +8,13 @@
 /** A connection to room `room` (seat `token`, or a spectator without one). `onMessage` gets every
  * parsed message; `onDrop(seconds)` is told when a reconnect is scheduled; `finished()` says
  * whether to stop reconnecting; `onBadLink(reason)` is told once, with `no_room` or `bad_token`,
- * when the link cannot work (the connection then stops). */
+ * when the link cannot work (the connection then stops). `deltas`: ask for `state_delta`s
+ * (`?deltas=1`: after a whole `state`, only what changed) instead of every state whole. */
 export class Connection {
-  constructor(room, token, { onMessage, onDrop, finished, onBadLink = () => {} }) {
+  constructor(room, token, { onMessage, onDrop, finished, onBadLink = () => {}, deltas = false }) {
     this.room = room;
     this.token = token;
+    this.deltas = deltas;
     this.onMessage = onMessage;
     this.onDrop = onDrop;
     this.finished = finished;
@@ -42,7 +44,10 @@ export class Connection {
 
   open(attempt, movedTo = null, hops = 0) {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = this.token ? "?token=" + encodeURIComponent(this.token) : "";
+    const params = new URLSearchParams();
+    if (this.token) params.set("token", this.token);
+    if (this.deltas) params.set("deltas", "1");
+    const query = params.toString() ? "?" + params.toString() : "";
     const ws = new WebSocket(movedTo || proto + "//" + location.host + "/ws/" + this.room + query);
     this.ws = ws;
     let next = null;

@@ -7,6 +7,7 @@
 import { $, el, signClass } from "./dom.js";
 import { t, onLanguageChange } from "./i18n.js";
 import { Connection } from "./connection.js";
+import { applyStateDelta } from "./state-delta.js";
 import { tileImg, parseTiles, setWildcard, setExtraWinds, tileName } from "./tiles.js";
 import { renderBoard, renderMelds } from "./board.js";
 import { describeEvent, actionLabel, rulesName, seatName } from "./words.js";
@@ -73,6 +74,8 @@ export function showTable(room, token, rulesets) {
   mountSoundSwitch();
   onLanguageChange(() => { renderAll(); if (game.badLink) renderLinkProblem(game.badLink, room); });
   game.conn = new Connection(room, token, {
+    // What changed after the first state (state-delta.js applies it), not every state whole.
+    deltas: true,
     onMessage,
     onDrop: (n) => { game.pending = false; $("#status-line").textContent = t("table.disconnected", { n }); },
     finished: () => !!(game.state && game.state.status === "finished"),
@@ -106,21 +109,12 @@ function onMessage(m) {
       game.events = (m.events || []).slice(-MAX_EVENTS);
       renderEvents();
       break;
-    case "state": {
-      const before = game.state;
-      game.state = m;
-      game.pending = false;
-      game.deadline = deadlineOf(m);
-      hintsState(m);
-      game.continueDeadline = m.continue && m.continue.deadline_ms != null ? Date.now() + m.continue.deadline_ms : null;
-      // A new hand under way: the summary of the last one goes away (when the server waits for
-      // Continue; an older server leaves it to the Continue button).
-      if (before && before.status === "hand_over" && m.status === "playing") closeModal();
-      if (m.status !== "hand_over") game.ready = false;
-      renderAll();
-      turnCue(myTurnNow(m), t("table.your_turn_title"));
+    case "state": onState(m, m); break;
+    case "state_delta":
+      // What changed since the last state: applied to it (a delta comes only after a state).
+      if (game.state) onState(applyStateDelta(game.state, m), m);
+      else game.conn.send({ type: "sync" });
       break;
-    }
     case "events":
       game.events.push(...m.events);
       if (game.events.length > MAX_EVENTS) game.events.splice(0, game.events.length - MAX_EVENTS);
@@ -133,6 +127,23 @@ function onMessage(m) {
     case "hand_result": game.result = m; game.ready = false; showResult(); break;
     case "match_over": game.over = m; showResult(); break;
   }
+}
+
+/** A new state `m`, whole or made by a delta; `changed` is the message (a delta names only
+ * what changed: a countdown it does not name keeps running from when it was sent). */
+function onState(m, changed) {
+  const before = game.state;
+  game.state = m;
+  game.pending = false;
+  if ("deadline_ms" in changed || "claim_deadline_ms" in changed) game.deadline = deadlineOf(m);
+  hintsState(m);
+  if ("continue" in changed) game.continueDeadline = m.continue && m.continue.deadline_ms != null ? Date.now() + m.continue.deadline_ms : null;
+  // A new hand under way: the summary of the last one goes away (when the server waits for
+  // Continue; an older server leaves it to the Continue button).
+  if (before && before.status === "hand_over" && m.status === "playing") closeModal();
+  if (m.status !== "hand_over") game.ready = false;
+  renderAll();
+  turnCue(myTurnNow(m), t("table.your_turn_title"));
 }
 
 /** The turn or claim countdown for the seat to act, as a clock time. */
