@@ -4,7 +4,7 @@
 //! it (its lease is fenced), the store must hold no action A wrote after its lease ended, and B
 //! must play the match on to its end. Skipped loudly when PostgreSQL is not installed.
 
-use crate::common::serve::{signal, start_node};
+use crate::common::serve::{signal, start_node, wait_stopped};
 use majiang_testkit::net::http;
 use majiang_testkit::pg as pg_cluster;
 
@@ -131,6 +131,7 @@ fn a_thawed_owner_stores_nothing_and_the_new_owner_plays_on() {
 
         // A freezes; the person's move waits in its socket.
         signal(a_proc.id(), "-STOP");
+        wait_stopped(a_proc.id());
         let frozen = Instant::now();
         let discard = ClientMsg::Action {
             seq: 1,

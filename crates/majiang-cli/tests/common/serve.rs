@@ -64,3 +64,26 @@ pub fn signal(pid: u32, sig: &str) {
         .success();
     assert!(ok, "kill {sig} {pid}");
 }
+
+/// Waits (at most 10 s) until every thread of process `pid` is stopped (`T` in
+/// `/proc/PID/task/*/stat`): `kill -STOP` returns once the signal is sent, and on a busy machine
+/// a thread may run on a moment longer — long enough to read a message the test means to leave
+/// waiting in its socket.
+pub fn wait_stopped(pid: u32) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("the process exists");
+        let all_stopped = tasks.flatten().all(|t| {
+            std::fs::read_to_string(t.path().join("stat")).is_ok_and(|stat| {
+                // "TID (name) STATE ...": the state follows the name's closing parenthesis.
+                stat.rsplit_once(") ")
+                    .is_some_and(|(_, rest)| rest.starts_with('T') || rest.starts_with('t'))
+            })
+        });
+        if all_stopped {
+            return;
+        }
+        assert!(Instant::now() < deadline, "process {pid} did not stop");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
