@@ -152,12 +152,17 @@ impl Room {
             c.last_state = Some(state.clone());
         }
         self.ready_hints = hints;
-        for view in views {
+        for mut view in views {
             let Some(state) = view.state else { continue };
             for (last, conns) in view.deltas {
-                if let Some(delta) = StateDelta::between(&last, &state) {
-                    let msg = ServerMsg::StateDelta(delta.relative(now));
-                    out.push(Output::send_to(conns, msg));
+                match StateDelta::between(&last, &state) {
+                    Some(delta) => {
+                        let msg = ServerMsg::StateDelta(delta.relative(now));
+                        out.push(Output::send_to(conns, msg));
+                    }
+                    // No delta says it (their last state is now `state`): sent whole, so a
+                    // connection never holds other than what it was sent.
+                    None => view.whole.extend(conns),
                 }
             }
             if !view.whole.is_empty() {
