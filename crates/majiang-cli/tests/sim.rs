@@ -292,6 +292,60 @@ fn matches_refuse_zero() {
     assert!(err.contains("--matches"), "{err}");
 }
 
+/// `--hands` caps a match's length: without `--matches` (independent deals) it would mean
+/// nothing, and the options of independent deals mean nothing with `--matches`. Each is an error
+/// that names the option, not an option silently ignored.
+#[test]
+fn options_of_the_other_mode_are_refused() {
+    for args in [
+        &["--hands", "5"][..],
+        &["--hand-limit", "5"],
+        &["--matches", "2", "--games", "10"],
+        &["--matches", "2", "--duplicate"],
+        &["--matches", "2", "--lao", "3"],
+    ] {
+        let mut all = vec![
+            "sim",
+            "--rules",
+            "classic",
+            "--bots",
+            "random,random,random,random",
+        ];
+        all.extend_from_slice(args);
+        let (code, out, err) = majiang(&all);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("--matches"), "{args:?}: {err}");
+    }
+    // Each alone, or with its own mode, still runs.
+    let (code, out, err) = majiang(&[
+        "sim",
+        "--rules",
+        "classic",
+        "--bots",
+        "random,random,random,random",
+        "--matches",
+        "1",
+        "--hands",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.is_empty());
+    let (code, _, err) = majiang(&[
+        "sim",
+        "--rules",
+        "classic",
+        "--bots",
+        "random,random,random,random",
+        "--games",
+        "4",
+        "--lao",
+        "2",
+        "--duplicate",
+    ]);
+    assert_eq!(code, 0, "{err}");
+}
+
 #[test]
 fn a_simulated_match_is_the_selfplay_match_of_its_seed() {
     // Match 2 of a run seeded 11 is `selfplay --seed 13` with --bots rotated by 2; the bots

@@ -74,13 +74,14 @@ pub struct Args {
     /// Play this many whole matches instead of independent deals (--games, --duplicate and
     /// --lao are then not used). Match i is the match `majiang selfplay --seed SEED+i` plays
     /// with --bots rotated by i (player k plays bot (k + i) mod n).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with_all = ["games", "duplicate", "lao"])]
     matches: Option<u64>,
     /// With --matches: the most hands a match may last (bots may never end a match whose
     /// dealer keeps the deal on a drawn hand); `--hand-limit` is the old name.
     #[arg(
         long = "hands",
         alias = "hand-limit",
+        requires = "matches",
         default_value_t = 200,
         value_name = "HANDS"
     )]
