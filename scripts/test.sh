@@ -33,10 +33,12 @@ build_python_package() {
         "maturin>=1.5,<2" numpy pettingzoo gymnasium pytest mypy
     # The maturin build backend runs the venv's maturin by name. The tests' build skips the
     # release profile's fat link-time optimisation (one codegen unit, ~60 s more to build from
-    # scratch on two cores): it changes the extension's speed, not what it does. Wheels and
-    # the benches (bench/python) are built with the profile as it stands.
+    # scratch on two cores): it changes the extension's speed, not what it does. Four codegen
+    # units, not cargo's 16: at opt-level 3 each unit optimises its own copies of what it
+    # inlines (a third less CPU for the library, see Cargo.toml). Wheels and the benches
+    # (bench/python) are built with the profile as it stands.
     PATH="$VENV/bin:$PATH" CARGO_TARGET_DIR="$ROOT/target/py" \
-        CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+        CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=4 \
         "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall \
         --no-build-isolation "$ROOT/crates/majiang-py"
 }
