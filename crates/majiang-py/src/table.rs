@@ -75,6 +75,8 @@ pub struct Table {
     /// not `Sync`); nothing blocks on it.
     driver: Mutex<Driver>,
     players: usize,
+    /// The match's hand limit (`None`: the whole match), for `restart`.
+    hands: Option<u32>,
     layout: ActionLayout,
     /// Bot actions the engine refused (the driver played the first legal action instead).
     refused: u64,
@@ -84,6 +86,17 @@ pub struct Table {
     /// Per chair: the caller's observation arrays (planes, mask) bound by
     /// `bind_observation`, held for `observe_bound` to refill in place.
     bound: Vec<Option<(PyBuffer<u8>, PyBuffer<u8>)>>,
+}
+
+/// A match of `ruleset` dealt from `seed`, every chair the caller's.
+fn new_driver(ruleset: Arc<Ruleset>, seed: u64, hands: Option<u32>) -> PyResult<Driver> {
+    let players = ruleset.players();
+    let (session, _) = Session::new(ruleset, seed, hands).map_err(value_error)?;
+    // Every chair starts as the caller's; a person's stand-in never plays (no timers).
+    let controllers = (0..players)
+        .map(|i| Controller::person(seed.wrapping_add(i as u64)))
+        .collect();
+    Driver::new(session, controllers, Timers::default()).map_err(value_error)
 }
 
 impl Table {
@@ -163,15 +176,11 @@ impl Table {
         }
         let players = ruleset.players();
         let layout = ActionLayout::new(ruleset.config());
-        let (session, _) = Session::new(ruleset, seed, hands).map_err(value_error)?;
-        // Every chair starts as the caller's; a person's stand-in never plays (no timers).
-        let controllers = (0..players)
-            .map(|i| Controller::person(seed.wrapping_add(i as u64)))
-            .collect();
-        let driver = Driver::new(session, controllers, Timers::default()).map_err(value_error)?;
+        let driver = new_driver(ruleset, seed, hands)?;
         Ok(Table {
             driver: Mutex::new(driver),
             players,
+            hands,
             layout,
             refused: 0,
             legal: Vec::with_capacity(32),
@@ -378,6 +387,43 @@ impl Table {
         let p = self.player(player)?;
         let a = self.decode(action)?;
         self.play(p, a)
+    }
+
+    /// Plays action number `action` for `player`, as `act` does, and says what comes next in
+    /// the same call: the first player who must decide now (`to_act()`) while the hand goes
+    /// on, or the hand's payments by chair (a list) when the action ended it. The PettingZoo
+    /// environment's step.
+    fn act_next(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+        #[pyo3(from_py_with = action_arg)] action: usize,
+    ) -> PyResult<PyObject> {
+        let p = self.player(player)?;
+        let a = self.decode(action)?;
+        Ok(match self.play(p, a)? {
+            Some(payments) => payments.into_pyobject(py)?.into_any().unbind(),
+            None => self
+                .driver_mut()
+                .session()
+                .to_act()
+                .map(Player::index)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+        })
+    }
+
+    /// Starts a new match under the same rules, options and hand limit, dealt from `seed`:
+    /// the table `Table(rules, options, seed, hands)` would be (every chair the caller's
+    /// again, bots removed), keeping the observation arrays bound to it and the rule set
+    /// already built.
+    fn restart(&mut self, #[pyo3(from_py_with = seed_arg)] seed: u64) -> PyResult<()> {
+        let ruleset = self.driver_mut().session().ruleset().clone();
+        let driver = new_driver(ruleset, seed, self.hands)?;
+        *self.driver_mut() = driver;
+        self.refused = 0;
+        Ok(())
     }
 
     /// Lets the project's bot `name` (a level, `easy`, `normal` or `hard`, or a bot's own name:
