@@ -4,6 +4,7 @@
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::{action_arg, options_map, player_arg, seed_arg, to_py, value_error};
+use crate::vector::slice_of;
 use crate::view::GameView;
 use majiang::bots;
 use majiang::driver::{Controller, Driver, Poll, Timers};
@@ -63,6 +64,38 @@ fn bindable(target: &Bound<'_, PyAny>, len: usize, what: &str) -> PyResult<PyBuf
     Ok(buf)
 }
 
+/// Writes what `p` may see and their legal-action mask into `planes` and `mask` (`legal` the
+/// reused list of legal actions).
+fn encode_seat(
+    driver: &mut Mutex<Driver>,
+    legal: &mut Vec<Action>,
+    layout: &ActionLayout,
+    p: Player,
+    planes: &mut [u8],
+    mask: &mut [u8],
+) {
+    let driver = driver.get_mut().unwrap_or_else(|e| e.into_inner());
+    let session = driver.session();
+    let game = session.game();
+    game.legal_actions_into(p, legal);
+    let view = GameView {
+        game,
+        player: p,
+        legal,
+        discard_rows: None,
+    };
+    codec::encode(&view, session.ruleset().seats(), layout, planes, mask);
+}
+
+/// A chair's observation arrays bound by `bind_observation`.
+struct BoundArrays {
+    obs: PyBuffer<u8>,
+    mask: PyBuffer<u8>,
+    /// The two share no memory: `observe_bound` writes into them directly (otherwise it
+    /// encodes into the table's own buffers and copies).
+    apart: bool,
+}
+
 /// One match in play: the library's seat [`Driver`] (its [`Session`] and a controller per
 /// chair: the caller, or a bot), and buffers for encoding.
 ///
@@ -85,7 +118,7 @@ pub struct Table {
     mask: Vec<u8>,
     /// Per chair: the caller's observation arrays (planes, mask) bound by
     /// `bind_observation`, held for `observe_bound` to refill in place.
-    bound: Vec<Option<(PyBuffer<u8>, PyBuffer<u8>)>>,
+    bound: Vec<Option<BoundArrays>>,
 }
 
 /// A match of `ruleset` dealt from `seed`, every chair the caller's.
@@ -121,20 +154,11 @@ impl Table {
 
     /// Fills the reused observation buffers for `p`.
     fn encode(&mut self, p: Player) {
-        let driver = self.driver.get_mut().unwrap_or_else(|e| e.into_inner());
-        let session = driver.session();
-        let game = session.game();
-        game.legal_actions_into(p, &mut self.legal);
-        let view = GameView {
-            game,
-            player: p,
-            legal: &self.legal,
-            discard_rows: None,
-        };
-        codec::encode(
-            &view,
-            session.ruleset().seats(),
+        encode_seat(
+            &mut self.driver,
+            &mut self.legal,
             &self.layout,
+            p,
             &mut self.planes,
             &mut self.mask,
         );
@@ -339,7 +363,10 @@ impl Table {
         let p = self.player(player)?;
         let obs = bindable(obs, self.planes.len(), "obs")?;
         let mask = bindable(mask, self.mask.len(), "mask")?;
-        self.bound[p.index()] = Some((obs, mask));
+        let start = |b: &PyBuffer<u8>| b.buf_ptr() as usize;
+        let apart = start(&obs) + obs.item_count() <= start(&mask)
+            || start(&mask) + mask.item_count() <= start(&obs);
+        self.bound[p.index()] = Some(BoundArrays { obs, mask, apart });
         Ok(())
     }
 
@@ -356,11 +383,30 @@ impl Table {
                 "player: no arrays bound for player {player} (call bind_observation first)"
             )));
         }
-        self.encode(p);
-        if let Some((obs, mask)) = &self.bound[p.index()] {
-            obs.copy_from_slice(py, &self.planes)
+        let Table {
+            driver,
+            legal,
+            layout,
+            planes,
+            mask,
+            bound,
+            ..
+        } = self;
+        let Some(arrays) = &bound[p.index()] else {
+            return Ok(());
+        };
+        if arrays.apart {
+            let (obs_out, mask_out) = (slice_of(&arrays.obs, py), slice_of(&arrays.mask, py));
+            encode_seat(driver, legal, layout, p, obs_out, mask_out);
+        } else {
+            encode_seat(driver, legal, layout, p, planes, mask);
+            arrays
+                .obs
+                .copy_from_slice(py, planes)
                 .map_err(|e| value_error(format!("obs: {e}")))?;
-            mask.copy_from_slice(py, &self.mask)
+            arrays
+                .mask
+                .copy_from_slice(py, mask)
                 .map_err(|e| value_error(format!("mask: {e}")))?;
         }
         Ok(())

@@ -565,3 +565,27 @@ def test_table_restart_is_a_new_table(case):
         assert table.ledger() == fresh.ledger() and table.refused_bot_actions == 0
     with pytest.raises(ValueError, match="seed"):
         table.restart(-1)
+
+
+def test_table_bound_arrays_that_overlap():
+    """observe_bound writes straight into bound arrays that share no memory; arrays that do
+    overlap get the planes, then the mask, copied in (as before), never a mix."""
+    table = majiang.Table("hangzhou", None, 4, 1)
+    size, actions = table.planes * majiang.TILE_KINDS, table.action_space
+    shared = np.zeros(size + 10, dtype=np.uint8)
+    obs, mask = shared[:size].reshape(table.planes, majiang.TILE_KINDS), shared[10 : 10 + actions]
+    fresh_obs, fresh_mask = np.zeros_like(obs), np.zeros(actions, dtype=np.uint8)
+    rng = random.Random(4)
+    for _ in range(30):
+        chair = table.to_act()
+        if chair is None:
+            break
+        table.bind_observation(chair, obs, mask)
+        shared[:] = 7
+        table.observe_bound(chair)
+        table.observe(chair, fresh_obs, fresh_mask)
+        expected = np.full(size + 10, 7, dtype=np.uint8)
+        expected[:size] = fresh_obs.ravel()
+        expected[10 : 10 + actions] = fresh_mask
+        assert (shared == expected).all()
+        table.act(chair, rng.choice(table.legal(chair)))
