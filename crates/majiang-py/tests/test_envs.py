@@ -589,3 +589,32 @@ def test_table_bound_arrays_that_overlap():
         expected[10 : 10 + actions] = fresh_mask
         assert (shared == expected).all()
         table.act(chair, rng.choice(table.legal(chair)))
+
+
+def test_aec_reset_keeps_its_table_until_the_match_changes():
+    """reset() restarts the same Table while rules, options and hands are unchanged and makes
+    a new one (bound to the agents' arrays) when they changed; either way the match is the
+    one Table(rules, options, match_seed, hands) plays."""
+    env = majiang.env(rules="classic", options={"players": 4}, seed=2, copy_observations=False)
+    env.reset()
+    inner = env.unwrapped
+    table = inner.table
+    env.reset()
+    assert inner.table is table
+    for change in ("hands", "rules"):
+        if change == "hands":
+            inner.hands = 2
+        else:
+            inner.rules, inner.options = "hongkong", None
+        env.reset()
+        assert inner.table is not table
+        table = inner.table
+        fresh = majiang.Table(inner.rules, inner.options, inner.match_seed, inner.hands)
+        assert table.log_jsonl() == fresh.log_jsonl()
+        obs = np.zeros((fresh.planes, majiang.TILE_KINDS), dtype=np.uint8)
+        mask = np.zeros(fresh.action_space, dtype=np.uint8)
+        fresh.observe(fresh.to_act(), obs, mask)
+        first = env.last()[0]
+        assert (first["observation"] == obs).all() and (first["action_mask"].view(np.uint8) == mask).all()
+        env.reset()
+        assert inner.table is table

@@ -29,7 +29,10 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
     (``hands`` hands; default one).
 
     Seeding follows Gymnasium: ``reset(seed=s)`` (or the constructor's ``seed`` at the first
-    reset) seeds ``np_random``; every match draws its deal seed from it. ``step`` takes an
+    reset) seeds ``np_random``; every match draws its deal seed from it. ``reset`` restarts
+    ``self.table`` (``Table.restart``: what a new ``Table`` of that seed would be) while
+    ``rules``, ``options`` and ``hands`` are unchanged, so the table is one object across
+    resets; it makes a new one when they changed. ``step`` takes an
     integer action number: anything else raises ``TypeError``, a number outside the space or
     not legal now ``ValueError``; ``step`` before ``reset`` raises ``RuntimeError``.
     ``majiang.env()`` wraps this class in PettingZoo's ``OrderEnforcingWrapper``.
