@@ -448,6 +448,7 @@ def _reference_matches(rules, options, seed, matches, hands, choose):
             )
             if term or trunc:
                 env.step(None)
+                rewards = {a: 0 for a in agents}  # PettingZoo's dead step clears them
                 continue
             action = choose(o["action_mask"])
             env.step(action)
@@ -466,20 +467,35 @@ def _reference_matches(rules, options, seed, matches, hands, choose):
 @pytest.mark.parametrize("case", TABLES, ids=table_id)
 @pytest.mark.parametrize("copy_observations", [False, True])
 def test_aec_fast_path_matches_the_plain_path(case, copy_observations):
+    _compare_fast_path_with_plain_path(case, copy_observations)
+
+
+def test_aec_fast_path_matches_the_plain_path_when_hands_pay():
+    """The same comparison where hands pay (random play mostly ends in draws that pay no
+    one): rewards and cumulative rewards other than zero, carried into the next hand."""
+    expected = _compare_fast_path_with_plain_path(("classic", {"players": 4}), False, matches=1, hands=None, seed=12)
+    paid = [i for i, r in enumerate(expected) if r[1] != "over" and r[5] != 0 and not r[6]]
+    assert paid, "no hand paid before the match's end"
+
+
+
+def _compare_fast_path_with_plain_path(case, copy_observations, matches=3, hands=2, seed=11):
     """majiang.env's per-step calls (its wrapper's last/step, the generator agent_iter, the
     raw env's step through Table.act_next, reset restarting one Table) give exactly what the
     plain path gives: PettingZoo's generic OrderEnforcingWrapper over the raw env and a fresh
     Table per match. Same agent order, observations, masks (int8), rewards, cumulative
     rewards, terminations, truncations, infos, over several matches of two hands in one env."""
     rules, options = case
-    matches, hands = 3, 2
+
+    win = next(first for name, first, _ in majiang.action_layout(rules, options) if name == "win")
 
     def chooser():
+        # Random, but a win whenever one is legal, so that hands pay (random play mostly draws).
         rng = random.Random(7)
-        return lambda mask: int(rng.choice(list(np.flatnonzero(mask))))
+        return lambda mask: win if mask[win] else int(rng.choice(list(np.flatnonzero(mask))))
 
-    expected = _reference_matches(rules, options, 11, matches, hands, chooser())
-    env = majiang.env(rules=rules, options=options, seed=11, hands=hands, copy_observations=copy_observations)
+    expected = _reference_matches(rules, options, seed, matches, hands, chooser())
+    env = majiang.env(rules=rules, options=options, seed=seed, hands=hands, copy_observations=copy_observations)
     choose = chooser()
     got = []
     for match in range(matches):
@@ -495,6 +511,7 @@ def test_aec_fast_path_matches_the_plain_path(case, copy_observations):
     assert len(got) == len(expected) > 100
     for g, e in zip(got, expected):
         assert g == e
+    return expected
 
 
 def test_aec_wrapper_keeps_the_order_checks():
