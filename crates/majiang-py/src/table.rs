@@ -4,6 +4,7 @@
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::{action_arg, options_map, player_arg, seed_arg, to_py, value_error};
+use crate::vector::slice_of;
 use crate::view::GameView;
 use majiang::bots;
 use majiang::driver::{Controller, Driver, Poll, Timers};
@@ -63,6 +64,38 @@ fn bindable(target: &Bound<'_, PyAny>, len: usize, what: &str) -> PyResult<PyBuf
     Ok(buf)
 }
 
+/// Writes what `p` may see and their legal-action mask into `planes` and `mask` (`legal` the
+/// reused list of legal actions).
+fn encode_seat(
+    driver: &mut Mutex<Driver>,
+    legal: &mut Vec<Action>,
+    layout: &ActionLayout,
+    p: Player,
+    planes: &mut [u8],
+    mask: &mut [u8],
+) {
+    let driver = driver.get_mut().unwrap_or_else(|e| e.into_inner());
+    let session = driver.session();
+    let game = session.game();
+    game.legal_actions_into(p, legal);
+    let view = GameView {
+        game,
+        player: p,
+        legal,
+        discard_rows: None,
+    };
+    codec::encode(&view, session.ruleset().seats(), layout, planes, mask);
+}
+
+/// A chair's observation arrays bound by `bind_observation`.
+struct BoundArrays {
+    obs: PyBuffer<u8>,
+    mask: PyBuffer<u8>,
+    /// The two share no memory: `observe_bound` writes into them directly (otherwise it
+    /// encodes into the table's own buffers and copies).
+    apart: bool,
+}
+
 /// One match in play: the library's seat [`Driver`] (its [`Session`] and a controller per
 /// chair: the caller, or a bot), and buffers for encoding.
 ///
@@ -75,6 +108,8 @@ pub struct Table {
     /// not `Sync`); nothing blocks on it.
     driver: Mutex<Driver>,
     players: usize,
+    /// The match's hand limit (`None`: the whole match), for `restart`.
+    hands: Option<u32>,
     layout: ActionLayout,
     /// Bot actions the engine refused (the driver played the first legal action instead).
     refused: u64,
@@ -83,7 +118,18 @@ pub struct Table {
     mask: Vec<u8>,
     /// Per chair: the caller's observation arrays (planes, mask) bound by
     /// `bind_observation`, held for `observe_bound` to refill in place.
-    bound: Vec<Option<(PyBuffer<u8>, PyBuffer<u8>)>>,
+    bound: Vec<Option<BoundArrays>>,
+}
+
+/// A match of `ruleset` dealt from `seed`, every chair the caller's.
+fn new_driver(ruleset: Arc<Ruleset>, seed: u64, hands: Option<u32>) -> PyResult<Driver> {
+    let players = ruleset.players();
+    let (session, _) = Session::new(ruleset, seed, hands).map_err(value_error)?;
+    // Every chair starts as the caller's; a person's stand-in never plays (no timers).
+    let controllers = (0..players)
+        .map(|i| Controller::person(seed.wrapping_add(i as u64)))
+        .collect();
+    Driver::new(session, controllers, Timers::default()).map_err(value_error)
 }
 
 impl Table {
@@ -108,20 +154,11 @@ impl Table {
 
     /// Fills the reused observation buffers for `p`.
     fn encode(&mut self, p: Player) {
-        let driver = self.driver.get_mut().unwrap_or_else(|e| e.into_inner());
-        let session = driver.session();
-        let game = session.game();
-        game.legal_actions_into(p, &mut self.legal);
-        let view = GameView {
-            game,
-            player: p,
-            legal: &self.legal,
-            discard_rows: None,
-        };
-        codec::encode(
-            &view,
-            session.ruleset().seats(),
+        encode_seat(
+            &mut self.driver,
+            &mut self.legal,
             &self.layout,
+            p,
             &mut self.planes,
             &mut self.mask,
         );
@@ -163,15 +200,11 @@ impl Table {
         }
         let players = ruleset.players();
         let layout = ActionLayout::new(ruleset.config());
-        let (session, _) = Session::new(ruleset, seed, hands).map_err(value_error)?;
-        // Every chair starts as the caller's; a person's stand-in never plays (no timers).
-        let controllers = (0..players)
-            .map(|i| Controller::person(seed.wrapping_add(i as u64)))
-            .collect();
-        let driver = Driver::new(session, controllers, Timers::default()).map_err(value_error)?;
+        let driver = new_driver(ruleset, seed, hands)?;
         Ok(Table {
             driver: Mutex::new(driver),
             players,
+            hands,
             layout,
             refused: 0,
             legal: Vec::with_capacity(32),
@@ -330,7 +363,10 @@ impl Table {
         let p = self.player(player)?;
         let obs = bindable(obs, self.planes.len(), "obs")?;
         let mask = bindable(mask, self.mask.len(), "mask")?;
-        self.bound[p.index()] = Some((obs, mask));
+        let start = |b: &PyBuffer<u8>| b.buf_ptr() as usize;
+        let apart = start(&obs) + obs.item_count() <= start(&mask)
+            || start(&mask) + mask.item_count() <= start(&obs);
+        self.bound[p.index()] = Some(BoundArrays { obs, mask, apart });
         Ok(())
     }
 
@@ -347,11 +383,30 @@ impl Table {
                 "player: no arrays bound for player {player} (call bind_observation first)"
             )));
         }
-        self.encode(p);
-        if let Some((obs, mask)) = &self.bound[p.index()] {
-            obs.copy_from_slice(py, &self.planes)
+        let Table {
+            driver,
+            legal,
+            layout,
+            planes,
+            mask,
+            bound,
+            ..
+        } = self;
+        let Some(arrays) = &bound[p.index()] else {
+            return Ok(());
+        };
+        if arrays.apart {
+            let (obs_out, mask_out) = (slice_of(&arrays.obs, py), slice_of(&arrays.mask, py));
+            encode_seat(driver, legal, layout, p, obs_out, mask_out);
+        } else {
+            encode_seat(driver, legal, layout, p, planes, mask);
+            arrays
+                .obs
+                .copy_from_slice(py, planes)
                 .map_err(|e| value_error(format!("obs: {e}")))?;
-            mask.copy_from_slice(py, &self.mask)
+            arrays
+                .mask
+                .copy_from_slice(py, mask)
                 .map_err(|e| value_error(format!("mask: {e}")))?;
         }
         Ok(())
@@ -378,6 +433,43 @@ impl Table {
         let p = self.player(player)?;
         let a = self.decode(action)?;
         self.play(p, a)
+    }
+
+    /// Plays action number `action` for `player`, as `act` does, and says what comes next in
+    /// the same call: the first player who must decide now (`to_act()`) while the hand goes
+    /// on, or the hand's payments by chair (a list) when the action ended it. The PettingZoo
+    /// environment's step.
+    fn act_next(
+        &mut self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+        #[pyo3(from_py_with = action_arg)] action: usize,
+    ) -> PyResult<PyObject> {
+        let p = self.player(player)?;
+        let a = self.decode(action)?;
+        Ok(match self.play(p, a)? {
+            Some(payments) => payments.into_pyobject(py)?.into_any().unbind(),
+            None => self
+                .driver_mut()
+                .session()
+                .to_act()
+                .map(Player::index)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+        })
+    }
+
+    /// Starts a new match under the same rules, options and hand limit, dealt from `seed`:
+    /// the table `Table(rules, options, seed, hands)` would be (every chair the caller's
+    /// again, bots removed), keeping the observation arrays bound to it and the rule set
+    /// already built.
+    fn restart(&mut self, #[pyo3(from_py_with = seed_arg)] seed: u64) -> PyResult<()> {
+        let ruleset = self.driver_mut().session().ruleset().clone();
+        let driver = new_driver(ruleset, seed, self.hands)?;
+        *self.driver_mut() = driver;
+        self.refused = 0;
+        Ok(())
     }
 
     /// Lets the project's bot `name` (a level, `easy`, `normal` or `hard`, or a bot's own name:

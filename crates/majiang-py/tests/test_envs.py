@@ -408,3 +408,230 @@ def test_table_bound_observation_arrays():
         table.observe(chair, fresh_obs, fresh_mask)
         assert (obs == fresh_obs).all() and (mask == fresh_mask).all() and flags.any()
         table.act(chair, rng.choice(table.legal(chair)))
+
+
+def _reference_matches(rules, options, seed, matches, hands, choose):
+    """The AEC env's decisions computed the plain way, for comparison with the fast path:
+    PettingZoo's own OrderEnforcingWrapper (generic forwarding, its class-based iterator)
+    around the raw env with fresh observation copies, and, beside it, a fresh ``Table`` per
+    match (observe into new arrays, ``act``, ``to_act``). One record per ``last()``."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    env = OrderEnforcingWrapper(majiang.raw_env(rules=rules, options=options, seed=seed, hands=hands))
+    records = []
+    for match in range(matches):
+        env.reset()
+        inner = env.unwrapped
+        table = majiang.Table(rules, options, inner.match_seed, hands)
+        obs = np.zeros((table.planes, majiang.TILE_KINDS), dtype=np.uint8)
+        mask = np.zeros(table.action_space, dtype=np.uint8)
+        agents = env.possible_agents
+        # PettingZoo's bookkeeping from the Table's payments: rewards are the last step's
+        # payments (zeros otherwise), an agent's cumulative reward what it was paid since it
+        # last acted.
+        cumulative = {a: 0 for a in agents}
+        rewards = {a: 0 for a in agents}
+        for agent in env.agent_iter():
+            o, reward, term, trunc, info = env.last()
+            chair = inner.agent_name_mapping[agent]
+            # (PettingZoo drops an agent's entries once it has taken its dead step.)
+            assert reward == cumulative[agent] and env.rewards == {a: rewards[a] for a in env.rewards}
+            assert term == table.is_over() and not trunc and info == {}
+            if not (term or trunc):
+                # The plain Table agrees with the env: the same chair to act, the same planes.
+                assert table.to_act() == chair
+                table.observe(chair, obs, mask)
+                assert (obs == o["observation"]).all() and (mask == o["action_mask"].view(np.uint8)).all()
+            records.append(
+                (match, agent, o["observation"].tobytes(), o["action_mask"].tobytes(), o["action_mask"].dtype,
+                 reward, term, trunc, info, dict(env.rewards), dict(env.terminations), dict(env.truncations))
+            )
+            if term or trunc:
+                env.step(None)
+                rewards = {a: 0 for a in agents}  # PettingZoo's dead step clears them
+                continue
+            action = choose(o["action_mask"])
+            env.step(action)
+            payments = table.act(chair, action)
+            cumulative[agent] = 0
+            rewards = {a: 0 if payments is None else payments[i] for i, a in enumerate(agents)}
+            for a in agents:
+                cumulative[a] += rewards[a]
+            if payments is not None and not table.is_over():
+                table.deal_next()
+        assert table.is_over() and table.to_act() is None
+        records.append((match, "over", list(env.agents), table.log_jsonl() == inner.table.log_jsonl()))
+    return records
+
+
+@pytest.mark.parametrize("case", TABLES, ids=table_id)
+@pytest.mark.parametrize("copy_observations", [False, True])
+def test_aec_fast_path_matches_the_plain_path(case, copy_observations):
+    _compare_fast_path_with_plain_path(case, copy_observations)
+
+
+def test_aec_fast_path_matches_the_plain_path_when_hands_pay():
+    """The same comparison where hands pay (random play mostly ends in draws that pay no
+    one): rewards and cumulative rewards other than zero, carried into the next hand."""
+    expected = _compare_fast_path_with_plain_path(("classic", {"players": 4}), False, matches=1, hands=None, seed=12)
+    paid = [i for i, r in enumerate(expected) if r[1] != "over" and r[5] != 0 and not r[6]]
+    assert paid, "no hand paid before the match's end"
+
+
+
+def _compare_fast_path_with_plain_path(case, copy_observations, matches=3, hands=2, seed=11):
+    """majiang.env's per-step calls (its wrapper's last/step, the generator agent_iter, the
+    raw env's step through Table.act_next, reset restarting one Table) give exactly what the
+    plain path gives: PettingZoo's generic OrderEnforcingWrapper over the raw env and a fresh
+    Table per match. Same agent order, observations, masks (int8), rewards, cumulative
+    rewards, terminations, truncations, infos, over several matches of two hands in one env."""
+    rules, options = case
+
+    win = next(first for name, first, _ in majiang.action_layout(rules, options) if name == "win")
+
+    def chooser():
+        # Random, but a win whenever one is legal, so that hands pay (random play mostly draws).
+        rng = random.Random(7)
+        return lambda mask: win if mask[win] else int(rng.choice(list(np.flatnonzero(mask))))
+
+    expected = _reference_matches(rules, options, seed, matches, hands, chooser())
+    env = majiang.env(rules=rules, options=options, seed=seed, hands=hands, copy_observations=copy_observations)
+    choose = chooser()
+    got = []
+    for match in range(matches):
+        env.reset()
+        for agent in env.agent_iter():
+            o, reward, term, trunc, info = env.last()
+            got.append(
+                (match, agent, o["observation"].tobytes(), o["action_mask"].tobytes(), o["action_mask"].dtype,
+                 reward, term, trunc, info, dict(env.rewards), dict(env.terminations), dict(env.truncations))
+            )
+            env.step(None if term or trunc else choose(o["action_mask"]))
+        got.append((match, "over", list(env.agents), True))
+    assert len(got) == len(expected) > 100
+    for g, e in zip(got, expected):
+        assert g == e
+    return expected
+
+
+def test_aec_wrapper_keeps_the_order_checks():
+    """The wrapper's flags live on a plain object, the iterator is a generator: PettingZoo's
+    errors and warnings come as before."""
+    env = majiang.env(seed=3)
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
+    with pytest.raises(AttributeError, match="before reset"):
+        env.agent_selection
+    with pytest.raises(Exception, match="reset"):
+        env.step(0)
+    with pytest.raises(Exception, match="reset"):
+        env.agent_iter()
+    assert env._has_reset is False and env._has_updated is False
+    env.reset()
+    assert env._has_reset is True and env._has_updated is True
+    it = iter(env.agent_iter(2))
+    assert next(it) == env.agent_selection and env._has_updated is False
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(it)
+    # max_iter counts the agents handed out.
+    env.reset()
+    assert len([env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0])) for _ in env.agent_iter(5)]) == 5
+    # Stepping once every agent is done (PettingZoo logs a warning) changes nothing.
+    env.reset()
+    for _ in env.agent_iter():
+        o, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(o["action_mask"])[0]))
+    assert env.agents == []
+    env._has_updated = False
+    env.step(None)
+    assert env.agents == [] and env._has_updated is True
+
+
+@pytest.mark.parametrize("case", TABLES, ids=table_id)
+def test_table_restart_is_a_new_table(case):
+    """Table.restart(seed) plays exactly as Table(rules, options, seed, hands): the same
+    observations, legal actions, payments and log, bots removed, bound arrays kept; act_next
+    answers act's payments or else to_act()."""
+    rules, options = case
+    table = majiang.Table(rules, options, 1, 2)
+    obs = np.zeros((table.planes, majiang.TILE_KINDS), dtype=np.uint8)
+    mask = np.zeros(table.action_space, dtype=np.uint8)
+    for chair in range(table.players):
+        table.bind_observation(chair, obs, mask)
+    table.set_bot(0, "random", seed=3)
+    table.play_bots()
+    for seed in (5, 6):
+        table.restart(seed)
+        fresh = majiang.Table(rules, options, seed, 2)
+        fresh_obs, fresh_mask = obs.copy(), mask.copy()
+        rng = random.Random(seed)
+        while fresh.to_act() is not None:
+            chair = fresh.to_act()
+            assert table.to_act() == chair and table.legal(chair) == fresh.legal(chair)
+            table.observe_bound(chair)
+            fresh.observe(chair, fresh_obs, fresh_mask)
+            assert (obs == fresh_obs).all() and (mask == fresh_mask).all()
+            action = rng.choice(fresh.legal(chair))
+            payments = fresh.act(chair, action)
+            answer = table.act_next(chair, action)
+            assert answer == (payments if payments is not None else fresh.to_act())
+            if payments is not None and not fresh.is_over():
+                fresh.deal_next()
+                table.deal_next()
+        assert table.is_over() and table.log_jsonl() == fresh.log_jsonl()
+        assert table.ledger() == fresh.ledger() and table.refused_bot_actions == 0
+    with pytest.raises(ValueError, match="seed"):
+        table.restart(-1)
+
+
+def test_table_bound_arrays_that_overlap():
+    """observe_bound writes straight into bound arrays that share no memory; arrays that do
+    overlap get the planes, then the mask, copied in (as before), never a mix."""
+    table = majiang.Table("hangzhou", None, 4, 1)
+    size, actions = table.planes * majiang.TILE_KINDS, table.action_space
+    shared = np.zeros(size + 10, dtype=np.uint8)
+    obs, mask = shared[:size].reshape(table.planes, majiang.TILE_KINDS), shared[10 : 10 + actions]
+    fresh_obs, fresh_mask = np.zeros_like(obs), np.zeros(actions, dtype=np.uint8)
+    rng = random.Random(4)
+    for _ in range(30):
+        chair = table.to_act()
+        if chair is None:
+            break
+        table.bind_observation(chair, obs, mask)
+        shared[:] = 7
+        table.observe_bound(chair)
+        table.observe(chair, fresh_obs, fresh_mask)
+        expected = np.full(size + 10, 7, dtype=np.uint8)
+        expected[:size] = fresh_obs.ravel()
+        expected[10 : 10 + actions] = fresh_mask
+        assert (shared == expected).all()
+        table.act(chair, rng.choice(table.legal(chair)))
+
+
+def test_aec_reset_keeps_its_table_until_the_match_changes():
+    """reset() restarts the same Table while rules, options and hands are unchanged and makes
+    a new one (bound to the agents' arrays) when they changed; either way the match is the
+    one Table(rules, options, match_seed, hands) plays."""
+    env = majiang.env(rules="classic", options={"players": 4}, seed=2, copy_observations=False)
+    env.reset()
+    inner = env.unwrapped
+    table = inner.table
+    env.reset()
+    assert inner.table is table
+    for change in ("hands", "rules"):
+        if change == "hands":
+            inner.hands = 2
+        else:
+            inner.rules, inner.options = "hongkong", None
+        env.reset()
+        assert inner.table is not table
+        table = inner.table
+        fresh = majiang.Table(inner.rules, inner.options, inner.match_seed, inner.hands)
+        assert table.log_jsonl() == fresh.log_jsonl()
+        obs = np.zeros((fresh.planes, majiang.TILE_KINDS), dtype=np.uint8)
+        mask = np.zeros(fresh.action_space, dtype=np.uint8)
+        fresh.observe(fresh.to_act(), obs, mask)
+        first = env.last()[0]
+        assert (first["observation"] == obs).all() and (first["action_mask"].view(np.uint8) == mask).all()
+        env.reset()
+        assert inner.table is table

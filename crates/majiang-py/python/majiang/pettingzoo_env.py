@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
-from pettingzoo.utils.wrappers.order_enforcing import (
-    AECOrderEnforcingIterable,
-    AECOrderEnforcingIterator,
-    OrderEnforcingWrapper,
-)
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, OrderEnforcingWrapper
 
 from ._checks import action_number, check_seed, draw_seed
 from ._core import TILE_KINDS, Table
@@ -33,7 +29,10 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
     (``hands`` hands; default one).
 
     Seeding follows Gymnasium: ``reset(seed=s)`` (or the constructor's ``seed`` at the first
-    reset) seeds ``np_random``; every match draws its deal seed from it. ``step`` takes an
+    reset) seeds ``np_random``; every match draws its deal seed from it. ``reset`` restarts
+    ``self.table`` (``Table.restart``: what a new ``Table`` of that seed would be) while
+    ``rules``, ``options`` and ``hands`` are unchanged, so the table is one object across
+    resets; it makes a new one when they changed. ``step`` takes an
     integer action number: anything else raises ``TypeError``, a number outside the space or
     not legal now ``ValueError``; ``step`` before ``reset`` raises ``RuntimeError``.
     ``majiang.env()`` wraps this class in PettingZoo's ``OrderEnforcingWrapper``.
@@ -89,6 +88,7 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
             for a, (obs, mask) in zip(self.possible_agents, self._obs_buffers)
         }
         self._rewarded = False
+        self._bind()
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
         return self.observation_spaces[agent]
@@ -104,9 +104,13 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
         if seed is not None:
             self.np_random, _ = seeding.np_random(check_seed(seed))
         self.match_seed = draw_seed(self.np_random)
-        self.table = Table(self.rules, self.options, self.match_seed, self.hands)
-        for chair, (obs, mask) in enumerate(self._obs_buffers):
-            self.table.bind_observation(chair, obs, mask)
+        if self._table_made_for == (self.rules, self.options or None, self.hands):
+            # What Table(rules, options, match_seed, hands) would be, the rule set kept and
+            # the arrays still bound.
+            self.table.restart(self.match_seed)
+        else:
+            self.table = Table(self.rules, self.options, self.match_seed, self.hands)
+            self._bind()
         self._started = True
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
@@ -116,6 +120,12 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self._select()
+
+    def _bind(self) -> None:
+        """Binds every chair's arrays to ``self.table``, noting what it was made for."""
+        for chair, (obs, mask) in enumerate(self._obs_buffers):
+            self.table.bind_observation(chair, obs, mask)
+        self._table_made_for = (self.rules, dict(self.options) if self.options else None, self.hands)
 
     def _select(self) -> None:
         chair = self.table.to_act()
@@ -144,39 +154,56 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
                 raise ValueError(f"action: {agent} is done; step(None) is its only action")
             self._was_dead_step(action)
             return
-        number = action_number(action, self.actions)
+        # action_number(), its common case inlined: a plain int in range.
+        number = action if type(action) is int and 0 <= action < self.actions else action_number(action, self.actions)
         table = self.table
-        # The engine refuses an illegal action and changes nothing (no legal list built here).
+        # The engine refuses an illegal action and changes nothing (no legal list built here);
+        # otherwise it answers who decides next or, when the hand ended, its payments.
         try:
-            payments = table.act(self.agent_name_mapping[agent], number)
+            after = table.act_next(self.agent_name_mapping[agent], number)
         except ValueError:
-            raise ValueError(
-                f"action: {number} ({table.action_name(number)}) is not legal for {agent} now"
-            ) from None
+            raise self._illegal(agent, number) from None
         self._cumulative_rewards[agent] = 0
         if self._rewarded:
-            rewards = self.rewards
-            for a in rewards:
-                rewards[a] = 0
-            self._rewarded = False
-        if payments is None:
-            # _select(), inlined: this is every step's path.
-            chair = table.to_act()
-            self.agent_selection = self.possible_agents[chair if chair is not None else 0]
+            self._zero_rewards()
+        if isinstance(after, int):
+            # _select(), done by act_next: this is every step's path.
+            self.agent_selection = self.possible_agents[after]
         else:
-            rewards = self.rewards
-            for a in self.agents:
-                rewards[a] = payments[self.agent_name_mapping[a]]
-            self._rewarded = True
-            self._accumulate_rewards()
-            if table.is_over():
-                self.terminations = {a: True for a in self.agents}
-                self.agent_selection = self.agents[0]
-            else:
-                table.deal_next()
-                self._select()
+            self._hand_over(after)
         if self.render_mode == "human":
             self.render()
+
+    # The parts of step() that the wrapper's step (which inlines the rest) shares.
+
+    def _illegal(self, agent: str, number: int) -> ValueError:
+        return ValueError(f"action: {number} ({self.table.action_name(number)}) is not legal for {agent} now")
+
+    def _zero_rewards(self) -> None:
+        """The last step's rewards back to zero (they were a hand's payments)."""
+        rewards = self.rewards
+        for a in rewards:
+            rewards[a] = 0
+        self._rewarded = False
+
+    def _hand_over(self, payments: Optional[List[int]]) -> None:
+        """After an action that ended the hand (``payments`` by chair; ``None``: no one to act,
+        not expected): rewards, and the next hand dealt or the match over."""
+        if payments is None:
+            self.agent_selection = self.possible_agents[0]
+            return
+        rewards = self.rewards
+        for a in self.agents:
+            rewards[a] = payments[self.agent_name_mapping[a]]
+        self._rewarded = True
+        self._accumulate_rewards()
+        table = self.table
+        if table.is_over():
+            self.terminations = {a: True for a in self.agents}
+            self.agent_selection = self.agents[0]
+        else:
+            table.deal_next()
+            self._select()
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of ``agent_selection`` now, as a bool array."""
@@ -199,19 +226,65 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
         pass
 
 
+class _OrderState:
+    """The order-enforcing wrapper's two flags and the environment it wraps, on a plain object:
+    the wrapper's own attributes are read through PettingZoo's ``__getattr__`` hook, which
+    keeps Python from caching their lookup (a few hundred instructions each, about ten a
+    decision before), so the per-step calls read these instead."""
+
+    __slots__ = ("env", "has_reset", "has_updated")
+
+    def __init__(self, env: MajiangAECEnv) -> None:
+        self.env = env
+        self.has_reset = False
+        self.has_updated = False
+
+
 class MajiangOrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[type-arg]
     """PettingZoo's ``OrderEnforcingWrapper`` with the same checks and errors, its per-step
     calls (``last``, ``step``, ``agent_iter``) made on the wrapped environment directly:
     PettingZoo's generic forwarding reads every attribute through two ``__getattr__`` levels,
-    about eight a step, which cost more than the engine's step itself."""
+    about eight a step, which cost more than the engine's step itself. Its flags
+    (``_has_reset``, ``_has_updated``) live on an :class:`_OrderState` that the per-step calls
+    reach with one attribute read."""
+
+    def __init__(self, env: MajiangAECEnv) -> None:
+        # Before PettingZoo's __init__, which sets the flags (properties here).
+        self._order = _OrderState(env)
+        super().__init__(env)
+
+    @property
+    def _has_reset(self) -> bool:
+        return self._order.has_reset
+
+    @_has_reset.setter
+    def _has_reset(self, value: bool) -> None:
+        self._order.has_reset = value
+
+    @property
+    def _has_updated(self) -> bool:
+        return self._order.has_updated
+
+    @_has_updated.setter
+    def _has_updated(self, value: bool) -> None:
+        self._order.has_updated = value
 
     def last(self, observe: bool = True) -> Tuple[Any, float, bool, bool, Dict[str, Any]]:
-        if not self._has_reset:
+        order = self._order
+        if not order.has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        inner = self.env
+        inner = order.env
         agent = inner.agent_selection
+        if not observe:
+            obs = None
+        elif inner.copy_observations:
+            obs = inner.observe(agent)
+        else:
+            # observe(), inlined for the in-place observations (agent_selection is an agent).
+            inner.table.observe_bound(inner.agent_name_mapping[agent])
+            obs = inner._observations[agent]
         return (
-            inner.observe(agent) if observe else None,
+            obs,
             inner._cumulative_rewards[agent],
             inner.terminations[agent],
             inner.truncations[agent],
@@ -219,36 +292,58 @@ class MajiangOrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[type-
         )
 
     def step(self, action: Any) -> None:
-        if not self._has_reset:
+        order = self._order
+        inner = order.env
+        if not order.has_reset:
             EnvLogger.error_step_before_reset()
-        elif not self.env.agents:
-            self._has_updated = True
+        elif not inner.agents:
+            order.has_updated = True
             EnvLogger.warn_step_after_terminated_truncated()
         else:
-            self._has_updated = True
-            self.env.step(action)
+            order.has_updated = True
+            agent = inner.agent_selection
+            if (
+                type(action) is not int
+                or not 0 <= action < inner.actions
+                or inner.terminations[agent]
+                or inner.truncations[agent]
+                or inner.render_mode == "human"
+            ):
+                # Dead steps, other action types, numbers out of range, rendering.
+                inner.step(action)
+                return
+            # MajiangAECEnv.step for a live agent's int action, inlined: one Python call a
+            # step fewer (tests compare it with the env's own step under PettingZoo's wrapper).
+            try:
+                after = inner.table.act_next(inner.agent_name_mapping[agent], action)
+            except ValueError:
+                raise inner._illegal(agent, action) from None
+            inner._cumulative_rewards[agent] = 0
+            if inner._rewarded:
+                inner._zero_rewards()
+            if isinstance(after, int):
+                inner.agent_selection = inner.possible_agents[after]
+            else:
+                inner._hand_over(after)
 
     def agent_iter(self, max_iter: int = 2**63) -> "_AgentIterable":
-        if not self._has_reset:
+        if not self._order.has_reset:
             EnvLogger.error_agent_iter_before_reset()
         return _AgentIterable(self, max_iter)
 
 
 class _AgentIterable(AECOrderEnforcingIterable):  # type: ignore[type-arg]
-    def __iter__(self) -> "_AgentIterator":
-        return _AgentIterator(self.env, self.max_iter)
+    def __iter__(self) -> Iterator[str]:
+        return _agents(self.env._order, self.max_iter)
 
 
-class _AgentIterator(AECOrderEnforcingIterator):  # type: ignore[type-arg]
-    """PettingZoo's order-enforcing iterator, reading the wrapped environment directly."""
-
-    def __next__(self) -> str:
-        wrapper = self.env
-        inner = wrapper.env
-        if not inner.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
-        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        wrapper._has_updated = False
-        agent: str = inner.agent_selection
-        return agent
+def _agents(order: _OrderState, max_iter: int) -> Iterator[str]:
+    """PettingZoo's order-enforcing iterator (``AECOrderEnforcingIterator``: the same checks,
+    the same order) as a generator reading the wrapper's flags directly: resuming a generator
+    costs less than calling a ``__next__`` written in Python."""
+    inner = order.env
+    while inner.agents and max_iter > 0:
+        max_iter -= 1
+        assert order.has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        order.has_updated = False
+        yield inner.agent_selection
