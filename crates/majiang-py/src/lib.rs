@@ -17,6 +17,7 @@ mod convert;
 mod dataset;
 mod library;
 mod request;
+mod slices;
 mod table;
 mod vector;
 mod view;

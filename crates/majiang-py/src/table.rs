@@ -4,7 +4,7 @@
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::{action_arg, options_map, player_arg, seed_arg, to_py, value_error};
-use crate::vector::slice_of;
+use crate::slices::slice_of;
 use crate::view::GameView;
 use majiang::bots;
 use majiang::driver::{Controller, Driver, Poll, Timers};

@@ -8,6 +8,7 @@
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::value_error;
+use crate::slices::slice_of;
 use crate::table::{blank_observation, ruleset};
 use crate::view::{DiscardRows, GameView};
 use majiang::bots::{self, Bot, observe_into};
@@ -64,21 +65,6 @@ fn buffer<T: pyo3::buffer::Element>(
         )));
     }
     Ok(buf)
-}
-
-/// The memory of `buf` as a mutable slice, for the duration of one call.
-///
-/// Sound because `buffer` (for `Table`, `bindable`) checked that it is writable, C-contiguous
-/// and of `item_count` elements of `T`; `Buffers::borrow` (for `Table`, `bind_observation`)
-/// checked that no two of the call's buffers overlap; the `PyBuffer` keeps the exporter's
-/// memory alive and unmoved while it lives; and the GIL, held for the whole call (no Python
-/// code runs while the slice lives), keeps anyone else from touching it.
-pub(crate) fn slice_of<'a, T: pyo3::buffer::Element>(
-    buf: &'a PyBuffer<T>,
-    _py: Python<'a>,
-) -> &'a mut [T] {
-    // SAFETY: see above.
-    unsafe { std::slice::from_raw_parts_mut(buf.buf_ptr().cast::<T>(), buf.item_count()) }
 }
 
 impl Buffers {
