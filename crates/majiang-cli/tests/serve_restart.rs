@@ -84,6 +84,22 @@ async fn fresh_state(c: &mut Client) -> SeatState {
     }
 }
 
+/// A state of the seat in which it has a decision to take. The bots play on their own time
+/// (and a restored room may still be storing a bot's move when the seat connects), so the
+/// first states after an ack or a connection may show another chair's turn: waits, bounded,
+/// for the person's decision.
+async fn decision_state(c: &mut Client, what: &str) -> SeatState {
+    let mut st = fresh_state(c).await;
+    for _ in 0..100 {
+        if !st.observation.legal_actions.is_empty() {
+            return st;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        st = fresh_state(c).await;
+    }
+    panic!("{what} within 10 s");
+}
+
 /// Sends `action` and waits for its ack (nothing may be refused).
 async fn act(c: &mut Client, action: Action) {
     let seq = c.act(action).await;
@@ -126,12 +142,10 @@ fn a_killed_server_resumes_every_acknowledged_action() {
     let (before, my_discards) = rt.block_on(async {
         let mut c = Client::connect_url(&url).await;
         for _ in 0..12 {
-            let st = fresh_state(&mut c).await;
-            let legal = &st.observation.legal_actions;
-            assert!(!legal.is_empty(), "the bots play up to the person");
-            act(&mut c, *legal.last().unwrap()).await;
+            let st = decision_state(&mut c, "the bots play up to the person").await;
+            act(&mut c, *st.observation.legal_actions.last().unwrap()).await;
         }
-        let st = fresh_state(&mut c).await;
+        let st = decision_state(&mut c, "the bots play up to the person").await;
         let me = st.observation.player.index();
         let discards = st.observation.table[me].discards.clone();
         (st, discards)
@@ -150,20 +164,7 @@ fn a_killed_server_resumes_every_acknowledged_action() {
             Some(0),
             "the same token opens the same seat"
         );
-        // The restored room may still be storing a bot's move when the seat connects (its
-        // first states then show the bots' turn): wait, bounded, for the person's decision.
-        let mut st = fresh_state(&mut c).await;
-        for _ in 0..100 {
-            if !st.observation.legal_actions.is_empty() {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-            st = fresh_state(&mut c).await;
-        }
-        assert!(
-            !st.observation.legal_actions.is_empty(),
-            "the restored bots play up to the person within 10 s"
-        );
+        let st = decision_state(&mut c, "the restored bots play up to the person").await;
         // And play goes on: one more action is acknowledged.
         let last = *st.observation.legal_actions.last().unwrap();
         act(&mut c, last).await;
