@@ -86,18 +86,22 @@ async fn fresh_state(c: &mut Client) -> SeatState {
 
 /// A state of the seat in which it has a decision to take. The bots play on their own time
 /// (and a restored room may still be storing a bot's move when the seat connects), so the
-/// first states after an ack or a connection may show another chair's turn: waits, bounded,
-/// for the person's decision.
+/// first states after an ack or a connection may show another chair's turn; and a hand the
+/// bots end waits for the person's `continue` (or the room's timer, 30 s). Waits, bounded,
+/// for the person's decision, saying `continue` when a hand is over.
 async fn decision_state(c: &mut Client, what: &str) -> SeatState {
-    let mut st = fresh_state(c).await;
-    for _ in 0..100 {
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let st = fresh_state(c).await;
         if !st.observation.legal_actions.is_empty() {
             return st;
         }
+        assert!(std::time::Instant::now() < until, "{what} within 10 s");
+        if st.status == RoomStatus::HandOver {
+            c.go_on().await;
+        }
         tokio::time::sleep(Duration::from_millis(100)).await;
-        st = fresh_state(c).await;
     }
-    panic!("{what} within 10 s");
 }
 
 /// Sends `action` and waits for its ack (nothing may be refused).
