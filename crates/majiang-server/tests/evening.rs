@@ -260,10 +260,7 @@ async fn a_room_of_people_starts_when_all_joined_or_the_creator_fills_it_with_bo
     assert!(why.contains("seat 0"), "{why}");
     drop(bo);
     let mut ann = Client::connect(addr, &created.room, created.seats[0].token.as_deref()).await;
-    // Fill-bots takes the seats nobody holds: wait until the room has seen Bo leave (the
-    // server notices a dropped socket a moment later; a start before that keeps his seat).
-    ann.state_where(|s| matches!(s, ServerMsg::State { seats, .. } if !seats[1].connected))
-        .await;
+    ann.state().await;
     ann.send(&start(true)).await;
     let st = ann
         .state_where(|s| status(s) == Some(RoomStatus::Playing))
