@@ -10,6 +10,7 @@ mod engine_fuzz;
 mod engine_log;
 mod engine_match;
 mod engine_rules;
+mod legal_set;
 mod parser_fuzz;
 mod recorded_logs;
 mod scoring_cases;

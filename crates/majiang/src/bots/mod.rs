@@ -57,7 +57,9 @@ pub use view::observe_into;
 
 use crate::table::game::MAX_PLAYERS;
 use crate::table::matches::Standing;
-use crate::table::{Action, ActionError, Game, HandOutcome, Observation, Player, Ruleset};
+use crate::table::{
+    Action, ActionError, Game, HandOutcome, LegalSet, Observation, Player, Ruleset,
+};
 use std::sync::Arc;
 
 /// A player at the table: picks one of the legal actions from what its seat may see.
@@ -69,6 +71,15 @@ pub trait Bot: Send {
     /// what that seat may see. When [`Bot::needs_observation`] is false the driver may pass a
     /// stale or empty observation: only `legal` is current.
     fn act(&mut self, obs: &Observation, legal: &[Action]) -> Action;
+
+    /// Chooses from the legal actions as a set (the same actions in the same order as the
+    /// list `act` gets), for a bot that reads neither the observation nor the list: `None`
+    /// (the default) means "ask [`Bot::act`]". [`play_hand`] asks this first of a bot whose
+    /// [`Bot::needs_observation`] is false, and lists the actions only if it declines; an
+    /// answer must be the one `act` would give, so both ways play the same game.
+    fn choose(&mut self, _legal: &LegalSet) -> Option<Action> {
+        None
+    }
 
     /// Whether [`Bot::act`] reads the observation (building one costs time; a bot that only
     /// looks at the legal actions says `false`). The same answer for the whole hand:
@@ -243,15 +254,29 @@ pub fn play_hand(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<HandOutco
         *w = bot.needs_observation();
     }
     while let Some(p) = game.to_act().next() {
-        game.legal_actions_into(p, &mut legal);
         let bot = &mut bots[p.index()];
-        if watching.get(p.index()).copied().unwrap_or(true) {
+        let watches = watching.get(p.index()).copied().unwrap_or(true);
+        // A bot that reads neither the observation nor the list may choose from the set of
+        // legal actions (no list built); any other is given both. Either way a legal action
+        // is applied without checking it again, and without recording the events nobody
+        // here reads.
+        let (action, legal_now) = if watches {
+            game.legal_actions_into(p, &mut legal);
             observe_into(game, p, &legal, &mut obs);
-        }
-        let action = bot.act(&obs, &legal);
-        // A listed action is applied without checking it again, and without recording the
-        // events nobody here reads.
-        let applied = if legal.contains(&action) {
+            let action = bot.act(&obs, &legal);
+            (action, legal.contains(&action))
+        } else {
+            let set = game.legal_set(p);
+            let action = match bot.choose(&set) {
+                Some(action) => action,
+                None => {
+                    game.legal_actions_into(p, &mut legal);
+                    bot.act(&obs, &legal)
+                }
+            };
+            (action, set.contains(action))
+        };
+        let applied = if legal_now {
             game.apply_legal_unrecorded(p, action)
         } else {
             events.clear();

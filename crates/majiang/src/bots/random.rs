@@ -1,7 +1,7 @@
 //! The random bot: a uniformly random legal action.
 
 use super::Bot;
-use crate::table::{Action, Observation};
+use crate::table::{Action, LegalSet, Observation};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -52,6 +52,15 @@ impl Bot for RandomBot {
         }
     }
 
+    /// The same draw as [`RandomBot::act`] on the list: one below the number of actions.
+    fn choose(&mut self, legal: &LegalSet) -> Option<Action> {
+        match legal.len() {
+            0 => Some(Action::Pass),
+            1 => legal.get(0),
+            n => legal.get(below(&mut self.rng, n)),
+        }
+    }
+
     fn needs_observation(&self) -> bool {
         false
     }
@@ -60,7 +69,9 @@ impl Bot for RandomBot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::{Game, HandSetup, Ruleset};
     use rand::Rng;
+    use std::sync::Arc;
 
     #[test]
     fn below_draws_as_rand_does() {
@@ -79,5 +90,30 @@ mod tests {
                 "n = {n}: the same draws"
             );
         }
+    }
+
+    /// `choose` on the set and `act` on the list make the same draw and the same choice at
+    /// every decision of random play, so both ways of asking play the same game.
+    #[test]
+    fn choosing_from_the_set_is_acting_on_the_list() {
+        let mut decisions = 0;
+        for name in ["hongkong", "hangzhou", "yangzhou", "classic"] {
+            let rules = Arc::new(Ruleset::from_name(name, &serde_json::Map::new()).unwrap());
+            let obs = crate::bots::empty_observation();
+            for h in 0..40u64 {
+                let (mut game, _) = Game::new(rules.clone(), HandSetup::new(h)).unwrap();
+                let mut bot = RandomBot::new(h);
+                while let Some(p) = game.to_act().next() {
+                    let legal = game.legal_actions(p);
+                    let mut by_list = bot.clone();
+                    let chosen = bot.choose(&game.legal_set(p));
+                    assert_eq!(chosen, Some(by_list.act(&obs, &legal)), "{name} hand {h}");
+                    assert_eq!(bot.rng.next_u64(), by_list.rng.next_u64(), "the same draws");
+                    game.apply(p, chosen.unwrap_or(Action::Pass)).unwrap();
+                    decisions += 1;
+                }
+            }
+        }
+        assert!(decisions > 5_000, "{decisions}");
     }
 }

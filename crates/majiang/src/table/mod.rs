@@ -93,7 +93,9 @@ pub use config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 pub use dealt::DealtTiles;
 pub use event::{DicePurpose, Event, KongKind, PlayerPayment, PlayerScore};
 pub use extra_winds::ExtraWinds;
-pub use game::{Actors, DiscardRecord, Game, HandOutcome, HandSetup, SetupError, TileSource};
+pub use game::{
+    Actors, DiscardRecord, Game, HandOutcome, HandSetup, LegalSet, SetupError, TileSource,
+};
 pub use hint::{ReadyHint, Wait, ready_hint};
 pub use log::MatchLog;
 pub use matches::{Match, MatchError, Settlement};

@@ -39,17 +39,17 @@ impl KongBar {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct TurnOptions {
     /// A self-drawn win (complete and scoring).
-    win: bool,
+    pub(super) win: bool,
     /// In a Fortune Gambit run: the only tile that may be discarded, the one just drawn.
-    only_discard: Option<Tile>,
+    pub(super) only_discard: Option<Tile>,
     /// In a Fortune Gambit run (no added kong).
     gambit_run: bool,
     /// Why no kong may be declared, if none may.
     kong_bar: Option<KongBar>,
     /// Bit per tile index: the kinds of a concealed kong (extra winds: the lowest of four).
-    concealed_kongs: u64,
+    pub(super) concealed_kongs: u64,
     /// Bit per tile index: the tiles that may be added to an exposed pung.
-    added_kongs: u64,
+    pub(super) added_kongs: u64,
 }
 
 /// The bit of `t` in [`TurnOptions`]' tile sets.
