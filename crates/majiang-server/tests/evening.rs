@@ -259,6 +259,19 @@ async fn a_room_of_people_starts_when_all_joined_or_the_creator_fills_it_with_bo
     let (_, why) = bo.error().await;
     assert!(why.contains("seat 0"), "{why}");
     drop(bo);
+    // The room hears of Bo's closed socket from his connection's task, in no fixed order with
+    // Ann's opening. If Ann opened first, every person would be here: the room would start by
+    // itself with Bo seated (Ann's start refused as too late). So a spectator waits until the
+    // room shows his seat empty while still waiting (what `fill_bots` reads: the seats nobody
+    // holds a connection to); only then does Ann connect.
+    let mut watcher = Client::connect(addr, &created.room, None).await;
+    watcher
+        .state_where(|s| {
+            status(s) == Some(RoomStatus::Waiting)
+                && matches!(s, ServerMsg::State { seats, .. } if !seats[1].connected)
+        })
+        .await;
+    drop(watcher);
     let mut ann = Client::connect(addr, &created.room, created.seats[0].token.as_deref()).await;
     ann.state().await;
     ann.send(&start(true)).await;

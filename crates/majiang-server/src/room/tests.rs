@@ -461,6 +461,80 @@ fn an_away_person_gets_the_grace_then_the_stand_in_until_they_are_back() {
     }
 }
 
+/// Two people (Ann, the creator, on seat 0; Bo on seat 1) and two bots; no autostart.
+fn ann_and_bo() -> Harness {
+    Harness::new(
+        json!({
+            "rules": "hongkong", "hands": 1,
+            "seats": [{"name": "Ann"}, {"name": "Bo"}, {"bot": true}, {"bot": true}]
+        }),
+        11,
+    )
+}
+
+/// The key of the last `error` sent to `conn`.
+fn last_refusal(h: &Harness, conn: ConnId) -> &str {
+    h.messages(conn)
+        .into_iter()
+        .rev()
+        .find_map(|m| match m {
+            ServerMsg::Error { key, .. } => Some(key.as_str()),
+            _ => None,
+        })
+        .expect("a refusal")
+}
+
+#[test]
+fn fill_bots_takes_the_seats_the_room_has_seen_closed_and_no_other() {
+    let start = |fill_bots| ClientMsg::Start { fill_bots };
+    let open = |conn, seat| Input::Open {
+        conn,
+        seat: Some(seat),
+        deltas: false,
+    };
+    // Bo's close comes before Ann's opening: her start fills his seat with a bot, and his link
+    // only watches afterwards.
+    let mut h = ann_and_bo();
+    h.input(open(1, 1));
+    h.msg(1, start(true));
+    assert_eq!(last_refusal(&h, 1), "room.only_creator_fills");
+    h.input(Input::Close { conn: 1 });
+    h.input(open(2, 0));
+    assert_eq!(h.room.status(), RoomStatus::Waiting);
+    h.msg(2, start(true));
+    assert_eq!(h.room.status(), RoomStatus::Playing);
+    match h.last_state(2) {
+        ServerMsg::State { seats, .. } => assert!(seats[1].bot, "{seats:?}"),
+        _ => unreachable!(),
+    }
+    h.input(open(3, 1));
+    assert!(matches!(
+        h.messages(3)[0],
+        ServerMsg::Welcome { seat: None, .. }
+    ));
+
+    // Ann opens while Bo's connection is still open (his socket closed, but the room has not
+    // been told: two sockets, no order between them): every person is here, so the room starts
+    // by itself with Bo seated, and her start comes too late. The evening test met this order
+    // under load; it must wait until the room shows Bo's seat empty before Ann connects.
+    let mut h = ann_and_bo();
+    h.input(open(1, 1));
+    h.input(open(2, 0));
+    assert_eq!(h.room.status(), RoomStatus::Playing, "all here: started");
+    h.input(Input::Close { conn: 1 });
+    h.msg(2, start(true));
+    assert_eq!(last_refusal(&h, 2), "room.already_started");
+    match h.last_state(2) {
+        ServerMsg::State { seats, .. } => {
+            assert!(
+                !seats[1].bot && !seats[1].connected && seats[1].away,
+                "{seats:?}"
+            )
+        }
+        _ => unreachable!(),
+    }
+}
+
 #[test]
 fn deltas_go_only_to_connections_that_asked_and_make_the_states_sent_whole() {
     // The person never acts: the timers play for them, so countdowns run in the states.
