@@ -101,14 +101,15 @@ impl BotChoice {
     }
 
     /// The bot of entry `index` for chair `seat` of a table under `ruleset`, seeded with
-    /// `seed`; `context` names the match or hand in reports ("match 3").
+    /// `seed`; `context` names the match or hand in reports ("match 3"), formatted only for a
+    /// command (`format_args!` costs nothing until then).
     pub fn make(
         &self,
         index: usize,
         ruleset: &Arc<Ruleset>,
         seat: Player,
         seed: u64,
-        context: &str,
+        context: impl std::fmt::Display,
     ) -> Result<Box<dyn Bot>, UsageError> {
         let entry = &self.entries[index];
         match &entry.spec {

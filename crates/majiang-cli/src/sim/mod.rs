@@ -211,7 +211,9 @@ fn play_one(
     let mut players: Vec<Box<dyn Bot>> = Vec::with_capacity(n);
     for (c, &b) in seating.iter().enumerate() {
         let bot_seed = mix(hand_seed ^ mix(((rotation as u64) << 8) | c as u64));
-        players.push(choice.make(b, rules, Player(c as u8), bot_seed, &format!("deal {deal}"))?);
+        // The context names the deal to an external bot only: formatted only for one.
+        let context = format_args!("deal {deal}");
+        players.push(choice.make(b, rules, Player(c as u8), bot_seed, context)?);
     }
     let outcome = bots::play_hand(&mut game, &mut players)?;
     Ok(HandResult {
