@@ -500,6 +500,42 @@ pub fn pattern(id: &str) -> Option<&'static PatternDef> {
     PATTERNS.iter().find(|p| p.id == id)
 }
 
+/// The table row of an id, found at compile time (a name missing from the table fails the
+/// build).
+const fn row_of(id: &str) -> &'static PatternDef {
+    let mut i = 0;
+    while i < PATTERNS.len() {
+        let (a, b) = (PATTERNS[i].id.as_bytes(), id.as_bytes());
+        if a.len() == b.len() {
+            let mut k = 0;
+            while k < a.len() && a[k] == b[k] {
+                k += 1;
+            }
+            if k == a.len() {
+                return &PATTERNS[i];
+            }
+        }
+        i += 1;
+    }
+    panic!("a detector names a row the table lacks")
+}
+
+/// The rows of `detectors`, in their order.
+const fn rows_of<T: Copy, const N: usize>(detectors: &[(&str, T)]) -> [&'static PatternDef; N] {
+    let mut out = [&PATTERNS[0]; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = row_of(detectors[i].0);
+        i += 1;
+    }
+    out
+}
+
+/// The row of each ordinary detector.
+const ORDINARY_ROWS: [&PatternDef; ORDINARY.len()] = rows_of(ORDINARY);
+/// The row of each special-hand detector.
+const LIMIT_ROWS: [&PatternDef; LIMITS.len()] = rows_of(LIMITS);
+
 /// The fan of one application of an ordinary row.
 fn fan_of(def: &PatternDef, options: &Options) -> u32 {
     match def.option {
@@ -513,14 +549,10 @@ fn fan_of(def: &PatternDef, options: &Options) -> u32 {
 pub(crate) fn ordinary(h: &Hand, c: &Context) -> Vec<(&'static PatternDef, u32)> {
     ORDINARY
         .iter()
-        .filter_map(|&(id, f)| {
+        .zip(ORDINARY_ROWS)
+        .filter_map(|(&(_, f), def)| {
             let times = f(h, c);
-            if times == 0 {
-                // Most rows do not apply: skip looking them up.
-                return None;
-            }
-            let def = pattern(id)?;
-            Some((def, times * fan_of(def, c.options)))
+            (times > 0).then(|| (def, times * fan_of(def, c.options)))
         })
         .collect()
 }
@@ -529,7 +561,8 @@ pub(crate) fn ordinary(h: &Hand, c: &Context) -> Vec<(&'static PatternDef, u32)>
 pub(crate) fn limits(h: &Hand, c: &Context) -> Vec<&'static PatternDef> {
     LIMITS
         .iter()
-        .filter(|&&(_, f)| f(h, c))
-        .filter_map(|&(id, _)| pattern(id))
+        .zip(LIMIT_ROWS)
+        .filter(|&(&(_, f), _)| f(h, c))
+        .map(|(_, def)| def)
         .collect()
 }
