@@ -541,7 +541,12 @@ impl ScoreRequest {
             }
             Ok::<(), Malformed>(())
         };
-        let mut all = (concealed_tiles.clone(), flowers.clone());
+        // Room for the winner's tiles: the concealed ones, the winning tile, the melds'.
+        let mut all = (
+            Vec::with_capacity(concealed_tiles.len() + 1 + 4 * raw.melds.len()),
+            flowers.clone(),
+        );
+        all.0.extend_from_slice(&concealed_tiles);
         if winning_tile.is_bonus() {
             all.1.push(winning_tile);
         } else {

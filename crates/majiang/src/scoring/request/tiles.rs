@@ -20,8 +20,12 @@ pub(super) fn tile(s: &str) -> Result<Tile, NotationError> {
 
 /// The tile of digit `d` in the suit `letter`, if both are plain and the tile exists.
 fn one(d: u8, letter: u8) -> Option<Tile> {
-    let rank = d.checked_sub(b'0').filter(|&r| r <= 9)?;
-    Tile::new(Suit::from_letter(char::from(letter))?, rank)
+    in_suit(d, Suit::from_letter(char::from(letter))?)
+}
+
+/// The tile of digit `d` in `suit`, if `d` is a digit and the tile exists.
+fn in_suit(d: u8, suit: Suit) -> Option<Tile> {
+    Tile::new(suit, d.checked_sub(b'0').filter(|&r| r <= 9)?)
 }
 
 /// `s` read as runs of digits each closed by a suit letter, or `None` for anything else.
@@ -36,8 +40,9 @@ fn plain(s: &str) -> Option<Vec<Tile>> {
         if i == run {
             return None;
         }
+        let suit = Suit::from_letter(char::from(b))?;
         for &d in &bytes[run..i] {
-            out.push(one(d, b)?);
+            out.push(in_suit(d, suit)?);
         }
         run = i + 1;
     }
