@@ -2,6 +2,7 @@
 //! wraps it: the PettingZoo and Gymnasium environments, the vector environment, type stubs.
 //!
 //! - `library`: tiles and notation, `analyze`, `score`, `rule_sets`, `replay`.
+//! - `answer`: `score`'s answer as Python objects, its repeated words made once.
 //! - `request`: `score`'s fast reader of a request dict, and the rule sets kept between calls.
 //! - `codec`: actions as dense numbers per kind of table, observations as `uint8` planes.
 //! - `table`: `Table`, one match through the library's seat driver, bots in any chairs.
@@ -12,6 +13,7 @@
 //! - `dataset`: bot self-play recorded as observations, masks, actions and rewards.
 //! - `convert`: JSON values to and from Python objects; errors as `ValueError`.
 
+mod answer;
 mod codec;
 mod convert;
 mod dataset;
@@ -23,6 +25,12 @@ mod vector;
 mod view;
 
 use pyo3::prelude::*;
+
+/// The extension's Rust allocations (a scoring request's tiles and answer, a table's state)
+/// go through mimalloc: the many small, short-lived blocks a call makes cost a fraction of the
+/// system allocator's price. Python's objects keep Python's allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// The compiled core of the `majiang` package (import `majiang`, not this module).
 #[pymodule]

@@ -1,19 +1,19 @@
 //! The library's calculators from Python: tiles and notation, hand analysis, scoring, the rule
 //! sets, and checking a match log.
 
+use crate::answer::score_answer_py;
 use crate::convert::{to_py, value_error, write_json};
 use crate::request::{DictRequest, with_rule_set};
 use majiang::Tile;
 use majiang::analysis::{self, Decomposition, HandRules};
 use majiang::notation::{format_glyphs, format_in_order, parse_tile, parse_tiles as parse};
-use majiang::rules::{self, RULE_SETS};
+use majiang::rules::RULE_SETS;
+use majiang::scoring::Explain;
 use majiang::scoring::request::{Malformed, ScoreRequest};
-use majiang::scoring::{Explain, Invalid, Scored, Unit};
 use majiang::table::replay as replay_log;
 use majiang::typed_hand::TypedHand;
-use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyString};
 use pythonize::Depythonizer;
 use serde_json::{Value, json};
 
@@ -223,77 +223,6 @@ fn request_via_json(request: &Bound<'_, PyAny>) -> Result<ScoreRequest, Malforme
     let mut text = Vec::with_capacity(256);
     write_json(request, &mut text).map_err(|e| Malformed(e.message_at("request").into()))?;
     ScoreRequest::from_json(&String::from_utf8_lossy(&text))
-}
-
-/// A unit as the JSON answer spells it (serde's snake_case names; the tests compare with the
-/// binary's output).
-fn unit_name(py: Python<'_>, unit: Unit) -> &Bound<'_, PyString> {
-    match unit {
-        Unit::Fan => intern!(py, "fan"),
-        Unit::Points => intern!(py, "points"),
-        Unit::Double => intern!(py, "double"),
-        Unit::Multiplier => intern!(py, "multiplier"),
-    }
-}
-
-/// A seat's name as a Python string, interned for the six seats (no new string per answer).
-fn seat_name<'py>(py: Python<'py>, name: &str) -> Bound<'py, PyString> {
-    match name {
-        "east" => intern!(py, "east").clone(),
-        "south" => intern!(py, "south").clone(),
-        "west" => intern!(py, "west").clone(),
-        "north" => intern!(py, "north").clone(),
-        "north_east" => intern!(py, "north_east").clone(),
-        "south_west" => intern!(py, "south_west").clone(),
-        other => PyString::new(py, other),
-    }
-}
-
-/// The answer of `majiang score --json` to a scored request, built straight into Python
-/// objects (the tests compare it with the binary's output).
-fn score_answer_py(
-    py: Python<'_>,
-    outcome: &Result<Scored, Invalid>,
-    itemise: bool,
-) -> PyResult<PyObject> {
-    let answer = PyDict::new(py);
-    match outcome {
-        Ok(s) => {
-            answer.set_item(intern!(py, "valid"), true)?;
-            let patterns = PyList::empty(py);
-            for p in &s.patterns {
-                let d = PyDict::new(py);
-                d.set_item(intern!(py, "id"), &p.id)?;
-                d.set_item(intern!(py, "name"), &p.name)?;
-                d.set_item(intern!(py, "value"), p.value)?;
-                d.set_item(intern!(py, "unit"), unit_name(py, p.unit))?;
-                patterns.append(d)?;
-            }
-            answer.set_item(intern!(py, "patterns"), patterns)?;
-            answer.set_item(intern!(py, "total"), s.total)?;
-            let payments = PyDict::new(py);
-            // The command line's map is ordered by seat name.
-            let mut by_name: Vec<(&str, i64)> =
-                s.payments.iter().map(|(k, v)| (k.name(), *v)).collect();
-            by_name.sort_unstable();
-            for (k, v) in by_name {
-                payments.set_item(seat_name(py, k), v)?;
-            }
-            answer.set_item(intern!(py, "payments"), payments)?;
-            if itemise {
-                // Each payment with its reason, as `majiang::rules::answer_json` writes them.
-                let itemised = to_py(py, &rules::itemised_json(&s.itemised))?;
-                answer.set_item(intern!(py, "itemised"), itemised)?;
-            }
-        }
-        Err(Invalid(reason)) => {
-            answer.set_item(intern!(py, "valid"), false)?;
-            answer.set_item(intern!(py, "reason"), reason.to_string())?;
-            // The same reason as a catalogue key and its values, as the command line adds it.
-            answer.set_item(intern!(py, "why"), to_py(py, &json_of(reason)?)?)?;
-        }
-    }
-    Ok(answer.into_any().unbind())
 }
 
 /// Every rule set as the server's `GET /api/rulesets` describes it: name, names in English and

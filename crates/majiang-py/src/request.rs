@@ -11,6 +11,7 @@ use crate::convert::to_json;
 use majiang::rules::{RuleSet, registry};
 use majiang::scoring::request::{Malformed, MeldFields, RequestFields};
 use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -35,6 +36,46 @@ pub struct DictRequest<'py> {
     lao: Option<u8>,
     wildcard: Option<Bound<'py, PyString>>,
     itemise: bool,
+}
+
+/// Every key a request dict (and a meld's dict) may hold on this reader's path.
+const KEYS: [&str; 20] = [
+    "rules",
+    "options",
+    "concealed",
+    "melds",
+    "winning_tile",
+    "win",
+    "discarder",
+    "seat",
+    "dealer",
+    "prevailing_wind",
+    "flowers",
+    "situation",
+    "kong_chain",
+    "gambits",
+    "lao",
+    "wildcard",
+    "itemise",
+    "kind",
+    "tiles",
+    "from",
+];
+
+/// [`KEYS`] as interned Python strings, made once.
+static INTERNED_KEYS: GILOnceCell<[Py<PyString>; KEYS.len()]> = GILOnceCell::new();
+
+/// The key `k` as one of [`KEYS`] (any other text as itself), or `None` when it is not an
+/// exact `str`. A key written in Python source is interned, so it is found by identity,
+/// without reading its text.
+fn key_name<'a>(k: &'a Bound<'_, PyAny>) -> Option<&'a str> {
+    let py = k.py();
+    let interned =
+        INTERNED_KEYS.get_or_init(py, || KEYS.map(|key| PyString::intern(py, key).unbind()));
+    if let Some(i) = interned.iter().position(|s| s.as_ptr() == k.as_ptr()) {
+        return Some(KEYS[i]);
+    }
+    k.downcast_exact::<PyString>().ok()?.to_str().ok()
 }
 
 /// A `str` exactly (not a subclass, which the general reader handles).
@@ -80,7 +121,7 @@ fn meld<'py>(v: &Bound<'py, PyAny>) -> Option<[Option<Bound<'py, PyString>>; 3]>
     let d = v.downcast_exact::<PyDict>().ok()?;
     let mut out: [Option<Bound<'py, PyString>>; 3] = [None, None, None];
     for (k, v) in d.iter() {
-        match k.downcast_exact::<PyString>().ok()?.to_str().ok()? {
+        match key_name(&k)? {
             "kind" => out[0] = Some(string(&v)?),
             "tiles" => out[1] = Some(string(&v)?),
             "from" => out[2] = optional_string(&v)?,
@@ -97,8 +138,7 @@ impl<'py> DictRequest<'py> {
     pub fn read(dict: &Bound<'py, PyDict>) -> Option<DictRequest<'py>> {
         let mut r = DictRequest::default();
         for (k, v) in dict.iter() {
-            let key = k.downcast_exact::<PyString>().ok()?;
-            match key.to_str().ok()? {
+            match key_name(&k)? {
                 "rules" => r.rules = Some(string(&v)?),
                 "options" => {
                     // A dict only (`None` is refused by the general reader, as JSON's null).

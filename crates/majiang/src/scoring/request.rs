@@ -15,7 +15,7 @@
 use super::{Circumstances, OtherHand, WinKind, WinSituation};
 use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
-use crate::notation::{format_in_order, parse_tile, parse_tiles};
+use crate::notation::format_in_order;
 use crate::seat::Seat;
 use crate::table::config::TableConfig;
 use crate::tile::{Tile, Wind};
@@ -23,6 +23,9 @@ use crate::words::Words;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt;
+use tiles::{tile as parse_tile, tiles as parse_tiles};
+
+mod tiles;
 
 /// Input that is not a readable scoring request (or house rules that are refused), as a
 /// catalogue key and its values (the house-rule ones: [`option_table::WORDS`]; the rest are
@@ -217,27 +220,33 @@ fn seat_in(name: &str, field: &str, seats: &[Seat]) -> Result<Seat, Malformed> {
 }
 
 /// The physical tiles of a meld as written (an extra-wind set names its distinct bonus tiles).
-fn meld_tiles(raw: &MeldFields<'_>, field: &str) -> Result<Vec<Tile>, Malformed> {
-    parse_tiles(raw.tiles).map_err(|e| bad(format!("{field}: {e}")))
+fn meld_tiles(raw: &MeldFields<'_>, field: impl Fn() -> String) -> Result<Vec<Tile>, Malformed> {
+    parse_tiles(raw.tiles).map_err(|e| bad(format!("{}: {e}", field())))
 }
 
-fn meld(raw: &MeldFields<'_>, field: &str, table: &Table) -> Result<Meld, Malformed> {
-    let seats = &table.seats;
+/// A declared meld; `field` names it in a message (written only for one).
+fn meld(
+    raw: &MeldFields<'_>,
+    field: impl Fn() -> String,
+    table: &Table,
+) -> Result<Meld, Malformed> {
+    let seats = table.seats;
     let kind = MeldKind::from_keyword(raw.kind).ok_or_else(|| {
         bad(format!(
-            "{field}: unknown meld kind {:?} (chow, pung, kong or concealed_kong)",
+            "{}: unknown meld kind {:?} (chow, pung, kong or concealed_kong)",
+            field(),
             raw.kind
         ))
     })?;
-    let tiles = meld_tiles(raw, field)?;
+    let tiles = meld_tiles(raw, &field)?;
     let mut m = if table.extra_winds > 0 && tiles.iter().any(|t| t.is_bonus()) {
-        extra_wind_meld(kind, &tiles, field, table)?
+        extra_wind_meld(kind, &tiles, &field(), table)?
     } else {
         Meld::parse(&format!("{} {}", kind.keyword(), raw.tiles))
-            .map_err(|e| bad(format!("{field}: {e}")))?
+            .map_err(|e| bad(format!("{}: {e}", field())))?
     };
     if let Some(from) = raw.from {
-        m.from = Some(seat_in(from, &format!("{field}.from"), seats)?);
+        m.from = Some(seat_in(from, &format!("{}.from", field()), seats)?);
     }
     Ok(m)
 }
@@ -299,6 +308,9 @@ fn bonus_tiles(list: &[&str], field: &str) -> Result<Vec<Tile>, Malformed> {
 /// Concealed tiles: the playing tiles, and (at a table with extra winds) the extra-wind tiles.
 fn concealed(s: &str, field: &str, table: &Table) -> Result<(Vec<Tile>, Vec<Tile>), Malformed> {
     let tiles = parse_tiles(s).map_err(|e| bad(format!("{field}: {e}")))?;
+    if !tiles.iter().any(|t| t.is_bonus()) {
+        return Ok((tiles, Vec::new()));
+    }
     let (bonus, playing): (Vec<Tile>, Vec<Tile>) = tiles.into_iter().partition(|t| t.is_bonus());
     if let Some(t) = bonus.iter().find(|&&t| !table.is_extra_wind(t)) {
         return Err(bad(if table.extra_winds > 0 {
@@ -317,7 +329,7 @@ fn concealed(s: &str, field: &str, table: &Table) -> Result<(Vec<Tile>, Vec<Tile
 /// (at five or six players, seed 003: only the classic game seats them, and another rule
 /// set's options refuse such a table when the request is scored).
 struct Table {
-    seats: Vec<Seat>,
+    seats: &'static [Seat],
     /// How many bonus tiles are extra winds: 0 (they are flowers, if in play), 4 (`1f`–`4f`, the
     /// North-East wind tiles of five players) or 8 (`1f`–`8f` at six).
     extra_winds: usize,
@@ -417,13 +429,13 @@ impl ScoreRequest {
                 .ok_or_else(|| bad("options.players: must be 3, 4, 5 or 6"))?
                 as usize,
         };
-        let seats = Seat::order(players).expect("3..=6").to_vec();
+        let seats = Seat::order(players).expect("3..=6");
         let table = Table {
             extra_winds: usize::from(TableConfig::extra_winds_at(players as u8)),
-            seats: seats.clone(),
+            seats,
         };
-        let seat = seat_in(raw.seat.unwrap_or("east"), "seat", &seats)?;
-        let dealer = seat_in(raw.dealer.unwrap_or("east"), "dealer", &seats)?;
+        let seat = seat_in(raw.seat.unwrap_or("east"), "seat", seats)?;
+        let dealer = seat_in(raw.dealer.unwrap_or("east"), "dealer", seats)?;
         let prevailing_wind = wind(raw.prevailing_wind.unwrap_or("east"), "prevailing_wind")?;
         let win = match raw.win {
             "self_draw" => WinKind::SelfDraw,
@@ -437,7 +449,7 @@ impl ScoreRequest {
         };
         let discarder = match (raw.discarder, win) {
             (Some(d), WinKind::Discard | WinKind::RobbingKong) => {
-                let d = seat_in(d, "discarder", &seats)?;
+                let d = seat_in(d, "discarder", seats)?;
                 if d == seat {
                     return Err(bad("discarder: a player cannot win on their own discard"));
                 }
@@ -468,7 +480,7 @@ impl ScoreRequest {
             .melds
             .iter()
             .enumerate()
-            .map(|(i, m)| meld(m, &format!("melds[{i}]"), &table))
+            .map(|(i, m)| meld(m, || format!("melds[{i}]"), &table))
             .collect::<Result<Vec<_>, _>>()?;
         if table.extra_winds > 0 && !raw.flowers.is_empty() {
             return Err(bad(format!(
@@ -512,7 +524,7 @@ impl ScoreRequest {
             .balances
             .map(|b| {
                 b.into_iter()
-                    .map(|(k, v)| Ok((seat_in(&k, "balances", &seats)?, v)))
+                    .map(|(k, v)| Ok((seat_in(&k, "balances", seats)?, v)))
                     .collect::<Result<BTreeMap<_, _>, Malformed>>()
             })
             .transpose()?;
@@ -521,7 +533,7 @@ impl ScoreRequest {
         // are counted by the bonus tiles they name.
         let physical = |raw: &[MeldFields<'_>], field: &str, out: &mut (Vec<Tile>, Vec<Tile>)| {
             for (i, m) in raw.iter().enumerate() {
-                let tiles = meld_tiles(m, &format!("{field}[{i}]"))?;
+                let tiles = meld_tiles(m, || format!("{field}[{i}]"))?;
                 let (bonus, playing): (Vec<Tile>, Vec<Tile>) =
                     tiles.into_iter().partition(|t| t.is_bonus());
                 out.0.extend(playing);
@@ -529,7 +541,12 @@ impl ScoreRequest {
             }
             Ok::<(), Malformed>(())
         };
-        let mut all = (concealed_tiles.clone(), flowers.clone());
+        // Room for the winner's tiles: the concealed ones, the winning tile, the melds'.
+        let mut all = (
+            Vec::with_capacity(concealed_tiles.len() + 1 + 4 * raw.melds.len()),
+            flowers.clone(),
+        );
+        all.0.extend_from_slice(&concealed_tiles);
         if winning_tile.is_bonus() {
             all.1.push(winning_tile);
         } else {
@@ -538,7 +555,7 @@ impl ScoreRequest {
         physical(&raw.melds, "melds", &mut all)?;
         for (name, o) in &raw.others {
             let field = format!("others.{name}");
-            let s = seat_in(name, &field, &seats)?;
+            let s = seat_in(name, &field, seats)?;
             if s == seat {
                 return Err(bad(format!("{field}: that is the winner's seat")));
             }
@@ -547,7 +564,7 @@ impl ScoreRequest {
                 .melds
                 .iter()
                 .enumerate()
-                .map(|(i, m)| meld(m, &format!("{field}.melds[{i}]"), &table))
+                .map(|(i, m)| meld(m, || format!("{field}.melds[{i}]"), &table))
                 .collect::<Result<Vec<_>, _>>()?;
             if table.extra_winds > 0 && !o.flowers.is_empty() {
                 return Err(bad(format!(
@@ -599,7 +616,7 @@ impl ScoreRequest {
             wildcard,
             balances,
             others,
-            seats,
+            seats: seats.to_vec(),
         };
         Ok(ScoreRequest {
             rules: raw.rules.to_string(),

@@ -4,8 +4,9 @@
 //! the one worth most.
 
 use super::options::Options;
-use crate::analysis::{self, Form, HandRules};
+use crate::analysis::{Form, HandRules};
 use crate::counts::TileCounts;
+use crate::scoring::decompose;
 use crate::scoring::reading::Reader;
 pub(crate) use crate::scoring::reading::{Set, SetKind};
 use crate::scoring::{Invalid, WinSituation};
@@ -25,15 +26,32 @@ pub(crate) struct Hand {
     pub suits: SuitsHeld,
     /// No declared meld at all (not even a concealed kong).
     pub no_melds: bool,
+    /// The kinds of the pungs among the sets, a bit per kind index (kongs not included).
+    pub pungs: u64,
+    /// The kinds of the kongs among the sets, a bit per kind index.
+    pub kongs: u64,
+}
+
+/// The bit of `t` in a set of kinds.
+pub(crate) const fn bit(t: Tile) -> u64 {
+    1 << t.index()
 }
 
 impl Hand {
-    /// The sets that are pungs or kongs of `t`.
+    /// The sets that are pungs or kongs of `t` (one at most: a kind has four tiles).
     pub fn triplets_of(&self, t: Tile) -> usize {
-        self.sets
-            .iter()
-            .filter(|s| s.is_pung_or_kong() && s.tile == t)
-            .count()
+        usize::from((self.pungs | self.kongs) & bit(t) != 0)
+    }
+
+    /// How many of the kinds in `kinds` (a bit per kind) have a set of `kind`: a pung, a kong,
+    /// or either.
+    pub fn sets_among(&self, kinds: u64, kind: SetKind) -> u32 {
+        let held = match kind {
+            SetKind::Pung => self.pungs,
+            SetKind::Kong => self.kongs,
+            SetKind::Chow => 0,
+        };
+        (held & kinds).count_ones()
     }
 
     /// True if every tile of the hand satisfies `f`.
@@ -116,7 +134,7 @@ pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>,
             crate::scoring::invalid::MORE_THAN_FOUR.with([t.into()]),
         ));
     }
-    let decomps = analysis::decompositions(&full, &hand_rules(options));
+    let decomps = decompose::decompositions(&full, &hand_rules(options));
     if decomps.is_empty() {
         return Err(Invalid::from(&crate::scoring::invalid::NOT_SETS_HONGKONG));
     }
@@ -131,8 +149,15 @@ pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>,
                 Some(r) => (r.sets, Some(r.pair)),
                 None => (reader.declared().to_vec(), None),
             };
+            let kinds = |kind: SetKind| {
+                sets.iter()
+                    .filter(|set| set.kind == kind)
+                    .fold(0, |m, set| m | bit(set.tile))
+            };
             Hand {
                 form: d.form,
+                pungs: kinds(SetKind::Pung),
+                kongs: kinds(SetKind::Kong),
                 sets,
                 pair,
                 tiles,

@@ -5,7 +5,7 @@
 //! fan of its two dragon pungs (4 + 1 + 1 = 6), as seed 002's worked example adds Pung hand and
 //! two dragon pungs (3 + 1 + 1 = 5). Pung and kong rows are counted once per set.
 
-use super::hand::{Hand, SetKind};
+use super::hand::{Hand, SetKind, bit};
 use super::options::Options;
 use crate::analysis::Form;
 use crate::scoring::{PatternDef, Unit, WinKind, WinSituation};
@@ -207,45 +207,43 @@ pub(crate) struct Context<'a> {
 
 const DRAGONS: [Tile; 3] = [Tile::WHITE, Tile::GREEN, Tile::RED];
 
-fn count_sets(h: &Hand, kind: SetKind, f: impl Fn(Tile) -> bool) -> u32 {
-    h.sets
-        .iter()
-        .filter(|s| s.kind == kind && f(s.tile))
-        .count() as u32
-}
+/// The three dragons' kinds, a bit each.
+const DRAGON_KINDS: u64 = bit(Tile::WHITE) | bit(Tile::GREEN) | bit(Tile::RED);
+
+/// The four winds' kinds, a bit each.
+const WIND_KINDS: u64 = bit(Wind::East.tile())
+    | bit(Wind::South.tile())
+    | bit(Wind::West.tile())
+    | bit(Wind::North.tile());
 
 /// Pung of Dragons: one per dragon pung.
 fn dragon_pung(h: &Hand, _: &Context) -> u32 {
-    count_sets(h, SetKind::Pung, Tile::is_dragon)
+    h.sets_among(DRAGON_KINDS, SetKind::Pung)
 }
 
 /// Kong of Dragons: one per dragon kong.
 fn dragon_kong(h: &Hand, _: &Context) -> u32 {
-    count_sets(h, SetKind::Kong, Tile::is_dragon)
+    h.sets_among(DRAGON_KINDS, SetKind::Kong)
 }
 
 /// Pung of player's Own Wind.
 fn seat_wind_pung(h: &Hand, c: &Context) -> u32 {
-    count_sets(h, SetKind::Pung, |t| t == c.seat_wind.tile())
+    h.sets_among(bit(c.seat_wind.tile()), SetKind::Pung)
 }
 
 /// Kong of player's Own Wind.
 fn seat_wind_kong(h: &Hand, c: &Context) -> u32 {
-    count_sets(h, SetKind::Kong, |t| t == c.seat_wind.tile())
+    h.sets_among(bit(c.seat_wind.tile()), SetKind::Kong)
 }
 
 /// Pung of the Wind of the Round.
 fn round_wind_pung(h: &Hand, c: &Context) -> u32 {
-    count_sets(h, SetKind::Pung, |t| {
-        t == c.situation.prevailing_wind.tile()
-    })
+    h.sets_among(bit(c.situation.prevailing_wind.tile()), SetKind::Pung)
 }
 
 /// Kong of the Wind of the Round.
 fn round_wind_kong(h: &Hand, c: &Context) -> u32 {
-    count_sets(h, SetKind::Kong, |t| {
-        t == c.situation.prevailing_wind.tile()
-    })
+    h.sets_among(bit(c.situation.prevailing_wind.tile()), SetKind::Kong)
 }
 
 fn bonus(c: &Context, f: impl Fn(Tile) -> bool) -> u32 {
@@ -282,7 +280,7 @@ fn no_flowers(_: &Hand, c: &Context) -> u32 {
 
 /// Little Three Dragons: two dragon pungs/kongs and a pair of the third dragon.
 fn little_three_dragons(h: &Hand, _: &Context) -> u32 {
-    let triplets = DRAGONS.iter().filter(|&&d| h.triplets_of(d) > 0).count();
+    let triplets = ((h.pungs | h.kongs) & DRAGON_KINDS).count_ones();
     u32::from(triplets == 2 && h.pair.is_some_and(Tile::is_dragon))
 }
 
@@ -351,11 +349,8 @@ fn three_great_scholars(h: &Hand, _: &Context) -> bool {
     DRAGONS.iter().all(|&d| h.triplets_of(d) > 0)
 }
 
-fn wind_triplets(h: &Hand) -> usize {
-    Wind::ALL
-        .iter()
-        .filter(|w| h.triplets_of(w.tile()) > 0)
-        .count()
+fn wind_triplets(h: &Hand) -> u32 {
+    ((h.pungs | h.kongs) & WIND_KINDS).count_ones()
 }
 
 /// Little Four Winds: pungs/kongs of three winds, a pair of the fourth, any other set.
@@ -500,6 +495,42 @@ pub fn pattern(id: &str) -> Option<&'static PatternDef> {
     PATTERNS.iter().find(|p| p.id == id)
 }
 
+/// The table row of an id, found at compile time (a name missing from the table fails the
+/// build).
+const fn row_of(id: &str) -> &'static PatternDef {
+    let mut i = 0;
+    while i < PATTERNS.len() {
+        let (a, b) = (PATTERNS[i].id.as_bytes(), id.as_bytes());
+        if a.len() == b.len() {
+            let mut k = 0;
+            while k < a.len() && a[k] == b[k] {
+                k += 1;
+            }
+            if k == a.len() {
+                return &PATTERNS[i];
+            }
+        }
+        i += 1;
+    }
+    panic!("a detector names a row the table lacks")
+}
+
+/// The rows of `detectors`, in their order.
+const fn rows_of<T: Copy, const N: usize>(detectors: &[(&str, T)]) -> [&'static PatternDef; N] {
+    let mut out = [&PATTERNS[0]; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = row_of(detectors[i].0);
+        i += 1;
+    }
+    out
+}
+
+/// The row of each ordinary detector.
+const ORDINARY_ROWS: [&PatternDef; ORDINARY.len()] = rows_of(ORDINARY);
+/// The row of each special-hand detector.
+const LIMIT_ROWS: [&PatternDef; LIMITS.len()] = rows_of(LIMITS);
+
 /// The fan of one application of an ordinary row.
 fn fan_of(def: &PatternDef, options: &Options) -> u32 {
     match def.option {
@@ -513,14 +544,10 @@ fn fan_of(def: &PatternDef, options: &Options) -> u32 {
 pub(crate) fn ordinary(h: &Hand, c: &Context) -> Vec<(&'static PatternDef, u32)> {
     ORDINARY
         .iter()
-        .filter_map(|&(id, f)| {
+        .zip(ORDINARY_ROWS)
+        .filter_map(|(&(_, f), def)| {
             let times = f(h, c);
-            if times == 0 {
-                // Most rows do not apply: skip looking them up.
-                return None;
-            }
-            let def = pattern(id)?;
-            Some((def, times * fan_of(def, c.options)))
+            (times > 0).then(|| (def, times * fan_of(def, c.options)))
         })
         .collect()
 }
@@ -529,7 +556,8 @@ pub(crate) fn ordinary(h: &Hand, c: &Context) -> Vec<(&'static PatternDef, u32)>
 pub(crate) fn limits(h: &Hand, c: &Context) -> Vec<&'static PatternDef> {
     LIMITS
         .iter()
-        .filter(|&&(_, f)| f(h, c))
-        .filter_map(|&(id, _)| pattern(id))
+        .zip(LIMIT_ROWS)
+        .filter(|&(&(_, f), _)| f(h, c))
+        .map(|(_, def)| def)
         .collect()
 }
