@@ -4,6 +4,8 @@
 //! records how many wildcards it uses; a group made only of wildcards is written as a group of
 //! the wild kind itself (it may stand for anything).
 
+mod plain;
+
 use super::reference::{self, Counts};
 use super::rules::HandRules;
 use crate::tile::{KINDS, Tile};
@@ -201,8 +203,19 @@ impl Search<'_> {
 }
 
 /// Every decomposition of a winning hand (wildcards counted in `hand`), deduplicated and
-/// sorted; empty when the hand does not win.
+/// sorted; empty when the hand does not win. Without a wildcard in the rules the search is the
+/// plain one (`plain`: the same answer, tested against the general search).
 pub fn decompositions(hand: &Counts, rules: &HandRules) -> Vec<Decomposition> {
+    if rules.wildcard.is_none() {
+        if let Some(found) = plain::decompositions(hand, rules) {
+            return found;
+        }
+    }
+    searched(hand, rules)
+}
+
+/// [`decompositions`] by the general search, wildcards or not.
+fn searched(hand: &Counts, rules: &HandRules) -> Vec<Decomposition> {
     let (mut real, w, forbidden) = reference::split_wild(hand, rules);
     let n: usize = real.iter().map(|&x| x as usize).sum::<usize>() + w as usize;
     let mut out = Vec::new();

@@ -12,7 +12,6 @@
 //! English or as a key and arguments for a front end's catalogue; each rule set declares its
 //! rules as [`ReasonDef`]s).
 
-pub mod decompose;
 pub mod invalid;
 pub mod ledger;
 pub mod pattern;

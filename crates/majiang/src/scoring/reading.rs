@@ -7,7 +7,7 @@
 //! one [`Reading`]; a rule set scores each and keeps the one worth most. Hong Kong and Yangzhou
 //! read hands this way; each keeps only its own pattern tests.
 
-use crate::analysis::{Decomposition, Group, GroupKind, HandRules};
+use crate::analysis::{self, Decomposition, Group, GroupKind, HandRules};
 use crate::meld::MeldKind;
 use crate::scoring::{WinKind, WinSituation};
 use crate::tile::{Suit, Tile};
@@ -231,7 +231,7 @@ impl<'a> Reader<'a> {
 }
 
 /// Every reading of the winner's hand as sets and a pair under `rules` (empty if it is not
-/// one), in the order of [`crate::analysis::decompositions`]. The caller has checked the concealed
+/// one), in the order of [`analysis::decompositions`]. The caller has checked the concealed
 /// hand's size.
 ///
 /// ```
@@ -248,7 +248,7 @@ impl<'a> Reader<'a> {
 pub fn readings(situation: &WinSituation, rules: &HandRules) -> Vec<Reading> {
     let reader = Reader::new(situation);
     let mut out = Vec::new();
-    for d in super::decompose::decompositions(&situation.full_concealed(), rules) {
+    for d in analysis::decompositions(&situation.full_concealed(), rules) {
         reader.read(&d, &mut out);
     }
     out

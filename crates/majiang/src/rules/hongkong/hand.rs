@@ -4,9 +4,8 @@
 //! the one worth most.
 
 use super::options::Options;
-use crate::analysis::{Form, HandRules};
+use crate::analysis::{self, Form, HandRules};
 use crate::counts::TileCounts;
-use crate::scoring::decompose;
 use crate::scoring::reading::Reader;
 pub(crate) use crate::scoring::reading::{Set, SetKind};
 use crate::scoring::{Invalid, WinSituation};
@@ -134,7 +133,7 @@ pub(crate) fn readings(s: &WinSituation, options: &Options) -> Result<Vec<Hand>,
             crate::scoring::invalid::MORE_THAN_FOUR.with([t.into()]),
         ));
     }
-    let decomps = decompose::decompositions(&full, &hand_rules(options));
+    let decomps = analysis::decompositions(&full, &hand_rules(options));
     if decomps.is_empty() {
         return Err(Invalid::from(&crate::scoring::invalid::NOT_SETS_HONGKONG));
     }

@@ -1,37 +1,33 @@
-//! Every reading of a winning hand for scoring: the list [`analysis::decompositions`] gives,
-//! found without its wildcard search when the rules have no wildcard.
+//! The readings of a hand when the rules have no wildcard: what the general search in
+//! [`super::decompositions`] finds, found without its wildcard bookkeeping.
 //!
-//! Without wildcards a group must take real tiles only, so at the lowest kind left the search
+//! Without wildcards a group takes real tiles only, so at the lowest kind left the search
 //! tries a pung, a pair and a chow starting there, nothing else; the groups are held on a
-//! stack, and the only allocations are the readings returned. Hong Kong and Yangzhou score
-//! through it; rules with a wildcard (Hangzhou) are read by [`analysis::decompositions`] itself.
-//!
-//! ```
-//! use majiang::analysis::{self, HandRules};
-//! use majiang::counts::TileCounts;
-//! use majiang::scoring::decompose::decompositions;
-//! let hand = TileCounts::parse("111222333m45677p").unwrap();
-//! let fast = decompositions(&hand, &HandRules::ALL_FORMS);
-//! assert_eq!(fast.len(), 2); // three pungs or three chows
-//! assert_eq!(fast, analysis::decompositions(&hand, &HandRules::ALL_FORMS));
-//! ```
+//! stack, and the only allocations are the readings returned. Scoring reads every winning
+//! hand of Hong Kong, Yangzhou and classic through it (about a third of a Hong Kong `score`
+//! call's reading went to the general search's bookkeeping).
 
-use crate::analysis::{self, Decomposition, Form, Group, GroupKind, HandRules};
-use crate::counts::TileCounts;
+use super::{Decomposition, Form, Group, GroupKind};
+use crate::analysis::HandRules;
 use crate::tile::{KINDS, Tile};
 
-/// Every decomposition of `hand` under `rules`, sorted and without repeats: exactly
-/// [`analysis::decompositions`]'s answer (empty when the hand does not win).
-pub fn decompositions(hand: &TileCounts, rules: &HandRules) -> Vec<Decomposition> {
-    let mut counts = hand.0;
+/// Every decomposition of `counts` under `rules`, which have no wildcard, sorted and without
+/// repeats, as the general search gives them (empty when the hand does not win); `None` for a
+/// hand of more tiles than a hand holds (more groups than the stack: the general search).
+pub(super) fn decompositions(
+    counts: &[u8; KINDS],
+    rules: &HandRules,
+) -> Option<Vec<Decomposition>> {
+    debug_assert!(rules.wildcard.is_none());
+    let hand = counts;
+    let mut counts = *counts;
     let n: usize = counts.iter().map(|&x| usize::from(x)).sum();
-    // More groups than a hand holds (a rule set checks the count first): the general search.
-    if rules.wildcard.is_some() || n > 14 {
-        return analysis::decompositions(hand, rules);
+    if n > 14 {
+        return None;
     }
     let mut out = Vec::new();
     if n % 3 != 2 {
-        return out;
+        return Some(out);
     }
     let mut search = Search {
         groups: [PLACEHOLDER; 5],
@@ -40,12 +36,12 @@ pub fn decompositions(hand: &TileCounts, rules: &HandRules) -> Vec<Decomposition
     };
     search.run(&mut counts, 0, true);
     if rules.seven_pairs && n == 14 {
-        if let Some(d) = seven_pairs(&hand.0, rules.four_as_two_pairs) {
+        if let Some(d) = seven_pairs(hand, rules.four_as_two_pairs) {
             out.push(d);
         }
     }
     if rules.thirteen_orphans && n == 14 {
-        if let Some(d) = thirteen_orphans(&hand.0) {
+        if let Some(d) = thirteen_orphans(hand) {
             out.push(d);
         }
     }
@@ -53,7 +49,7 @@ pub fn decompositions(hand: &TileCounts, rules: &HandRules) -> Vec<Decomposition
         out.sort();
         out.dedup();
     }
-    out
+    Some(out)
 }
 
 const PLACEHOLDER: Group = Group {
@@ -200,13 +196,15 @@ mod tests {
     }
 
     fn check(counts: [u8; KINDS]) {
-        let hand = TileCounts(counts);
+        let tiles: u32 = counts.iter().map(|&c| u32::from(c)).sum();
         for rules in all_rules() {
-            assert_eq!(
-                decompositions(&hand, &rules),
-                analysis::decompositions(&hand, &rules),
-                "{hand:?} under {rules:?}"
-            );
+            let plain = decompositions(&counts, &rules);
+            // Past a hand's size it leaves the hand to the general search.
+            assert_eq!(plain.is_none(), tiles > 14, "{counts:?}");
+            if let Some(found) = plain {
+                let searched = super::super::searched(&counts, &rules);
+                assert_eq!(found, searched, "{counts:?} under {rules:?}");
+            }
         }
     }
 
@@ -225,7 +223,7 @@ mod tests {
             "22m",
             "1234m",
         ] {
-            check(TileCounts::parse(s).unwrap().0);
+            check(crate::counts::TileCounts::parse(s).unwrap().0);
         }
     }
 
