@@ -45,6 +45,7 @@
 
 mod aims;
 mod calls;
+mod claim_bound;
 mod context;
 mod defence;
 mod discards;
@@ -52,6 +53,9 @@ mod evaluation;
 mod extra_winds;
 mod melds;
 mod planner;
+#[cfg(test)]
+#[path = "tests/probe.rs"]
+mod probe;
 
 pub(crate) use evaluation::connectivity;
 pub(crate) use planner::Planner;
@@ -61,7 +65,7 @@ pub(crate) use extra_winds::{action_tile, clean_view, involves_extra_winds};
 use super::Bot;
 use crate::table::{Action, Observation, Ruleset};
 use aims::Goals;
-use evaluation::{ClaimCache, DistanceKey, UsefulCache};
+use evaluation::{ClaimCache, DistanceKey, FlushCache, UsefulCache};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -81,6 +85,8 @@ pub struct EfficientBot {
     last_distance: Option<(DistanceKey, i32)>,
     /// The least distances of the hands claims would leave, judged lately.
     claims: ClaimCache,
+    /// The shanten after each discard of the one-suit views met on the last turns.
+    flush_views: Option<Box<FlushCache>>,
 }
 
 impl EfficientBot {
@@ -94,6 +100,7 @@ impl EfficientBot {
             useful: UsefulCache::default(),
             last_distance: None,
             claims: ClaimCache::default(),
+            flush_views: Some(Box::default()),
         }
     }
 
