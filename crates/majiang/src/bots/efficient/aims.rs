@@ -97,14 +97,40 @@ pub(crate) fn pungs_shanten_of(n: usize, p: i32, q: i32) -> i32 {
     }
 }
 
-/// What the distance needs of a hand besides its shanten: value pairs and pungs (Hong Kong),
-/// number tiles per suit and the all-pungs shanten.
+/// What the distance needs of a hand besides its shanten and its aims' costs: number tiles per
+/// suit and the all-pungs shanten.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Shape {
-    pub(crate) value_pairs: i32,
-    pub(crate) value_pungs: i32,
     pub(crate) per_suit: [i32; 3],
     pub(crate) pungs: i32,
+}
+
+/// What each aim of one hand pays (in shanten steps) for the fan it lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AimCosts {
+    /// Any hand (sets and a pair).
+    pub(crate) any: i32,
+    /// Seven pairs.
+    pub(crate) seven_pairs: i32,
+    /// One suit with honours.
+    pub(crate) flush: i32,
+    /// All pungs.
+    pub(crate) pungs: i32,
+}
+
+impl Goals {
+    /// The costs of the aims of a hand with `melds`, under the context's flowers, holding
+    /// `value` (its value pairs and concealed value pungs, as [`EfficientBot::hand_value`]).
+    pub(crate) fn costs(&self, ctx: &Ctx, melds: &MeldInfo, value: (i32, i32)) -> AimCosts {
+        let (pairs, pungs) = value;
+        let sure = melds.fan + ctx.flower_fan + pungs;
+        AimCosts {
+            any: self.cost(self.min_fan - sure, pairs),
+            seven_pairs: self.cost(self.min_fan - self.seven_pairs_fan - ctx.flower_fan, 0),
+            flush: self.cost(self.min_fan - self.flush_fan - sure, pairs),
+            pungs: self.cost(self.min_fan - self.pungs_fan - sure, pairs),
+        }
+    }
 }
 
 /// The hand with the number tiles outside suit `s` swapped for isolated tiles (ranks 1, 4, 7
@@ -158,43 +184,35 @@ impl EfficientBot {
     /// The distance of a hand of `3k + 1` tiles (`melds` its melds) and the aim that gives it.
     pub(crate) fn distance(&self, ctx: &Ctx, h: &TileCounts, melds: &MeldInfo) -> (i32, Aim) {
         let forms = analysis::shanten_by_form(h, &ctx.rules);
-        let (value_pairs, value_pungs) = self.hand_value(ctx, h);
+        let costs = self.goals.costs(ctx, melds, self.hand_value(ctx, h));
         let mut per_suit = [0i32; 3];
         for (i, &c) in h.0[..27].iter().enumerate() {
             per_suit[i / 9] += i32::from(c);
         }
         let shape = Shape {
-            value_pairs,
-            value_pungs,
             per_suit,
             pungs: pungs_shanten(h),
         };
-        self.distance_with(ctx, shape, melds, forms, |s| {
+        self.distance_with(shape, costs, melds, forms, |s| {
             flush_view(h, s).map(|v| analysis::shanten(&v, &ctx.std_rules))
         })
     }
 
-    /// The distance of a hand of `3k + 1` tiles given its shape, its shanten by form, and
-    /// `flush(s)`: the shanten of its one-suit view for suit `s` (`None` when there is no
-    /// such view).
+    /// The distance of a hand of `3k + 1` tiles given its shape, its aims' costs, its shanten
+    /// by form, and `flush(s)`: the shanten of its one-suit view for suit `s` (`None` when
+    /// there is no such view).
     pub(crate) fn distance_with(
         &self,
-        ctx: &Ctx,
         shape: Shape,
+        costs: AimCosts,
         melds: &MeldInfo,
         forms: analysis::ShantenByForm,
         mut flush: impl FnMut(usize) -> Option<i8>,
     ) -> (i32, Aim) {
         let g = &self.goals;
-        let (pairs, pungs) = (shape.value_pairs, shape.value_pungs);
-        let sure = melds.fan + ctx.flower_fan + pungs;
-        let mut best = (
-            i32::from(forms.standard) + g.cost(g.min_fan - sure, pairs),
-            Aim::Any,
-        );
+        let mut best = (i32::from(forms.standard) + costs.any, Aim::Any);
         if let Some(sp) = forms.seven_pairs {
-            let c = g.cost(g.min_fan - g.seven_pairs_fan - ctx.flower_fan, 0);
-            best.0 = best.0.min(i32::from(sp) + c);
+            best.0 = best.0.min(i32::from(sp) + costs.seven_pairs);
         }
         if let Some(o) = forms.thirteen_orphans {
             best.0 = best.0.min(i32::from(o));
@@ -205,7 +223,7 @@ impl EfficientBot {
         if g.flush_fan > 0 {
             let per_suit = shape.per_suit;
             let numbered: i32 = per_suit.iter().sum();
-            let cost = g.cost(g.min_fan - g.flush_fan - sure, pairs);
+            let cost = costs.flush;
             for (s, &in_suit) in per_suit.iter().enumerate() {
                 // Off-suit tiles are dead weight: all but one must be replaced.
                 let off = numbered - in_suit;
@@ -220,7 +238,7 @@ impl EfficientBot {
             }
         }
         if g.pungs_fan > 0 && !melds.chow {
-            let d = shape.pungs + g.cost(g.min_fan - g.pungs_fan - sure, pairs);
+            let d = shape.pungs + costs.pungs;
             if d < best.0 {
                 best = (d, Aim::Pungs);
             }

@@ -35,13 +35,16 @@ impl EfficientBot {
         let mut dist = [0i32; MAX];
         let mut aims = [Aim::Any; MAX];
         let mut best = i32::MAX;
-        let mut pre = AfterDiscards::new(self, ctx, hand);
+        let mut pre = AfterDiscards::new(self, ctx, hand, melds);
+        // The one-suit views of the last turns, lent for this one.
+        pre.views = self.flush_views.take();
         for (k, &t) in cands.iter().enumerate() {
-            let (d, a) = self.distance_after(ctx, hand, t, melds, &mut pre);
+            let (d, a) = self.distance_after(ctx, hand, t, &mut pre);
             dist[k] = d;
             aims[k] = a;
             best = best.min(d);
         }
+        self.flush_views = pre.views;
         // Folding costs more wins than it saves chips unless one opponent is clearly ready
         // and the bot is far from it (measured against the bot without defence).
         let fold = ctx.max_threat >= 0.85 && best >= 3;

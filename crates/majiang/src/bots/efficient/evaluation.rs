@@ -3,7 +3,7 @@
 //! candidates.
 
 use super::EfficientBot;
-use super::aims::{Aim, Shape, flush_view, pungs_shanten_of};
+use super::aims::{Aim, AimCosts, Shape, flush_view, pungs_shanten_of};
 use super::context::Ctx;
 use super::melds::MeldInfo;
 use crate::analysis::{self, HandRules, TileSet};
@@ -180,13 +180,50 @@ impl EfficientBot {
     }
 }
 
-/// Shanten after each discard of one hand of `3k + 2` tiles, computed once and shared by the
-/// discard candidates of a decision.
+/// The shanten after each discard of the one-suit views met lately: a turn that discards an
+/// off-suit tile and draws another meets the same view again (the stand-ins stay as they
+/// were).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct FlushCache {
+    entries: [Option<(FlushKey, ViewAfter)>; 4],
+    next: usize,
+}
+
+/// What the shanten after the discards of a view depends on: the view, its suit and the rules.
+type FlushKey = (TileCounts, usize, HandRules);
+
+/// Standard shanten of a view less each kind read (`None`: outside the quick path).
+type ViewAfter = Option<[Option<analysis::ShantenByForm>; KINDS]>;
+
+impl FlushCache {
+    /// [`analysis::discards::shanten_after_discards_of`] of `view`, the suit-`s` view of a
+    /// hand, for `read`, looked up when met lately.
+    fn after(&mut self, view: &TileCounts, s: usize, rules: &HandRules, read: u64) -> ViewAfter {
+        let key = (*view, s, *rules);
+        if let Some(e) = self.entries.iter().flatten().find(|e| e.0 == key) {
+            return e.1;
+        }
+        let after = analysis::discards::shanten_after_discards_of(view, rules, TileSet(read));
+        self.entries[self.next] = Some((key, after));
+        self.next = (self.next + 1) % self.entries.len();
+        after
+    }
+}
+
+/// Shanten after each discard of one hand of `3k + 2` tiles with its melds, and what the
+/// distance reads besides, computed once and shared by the discard candidates of a decision.
 pub(crate) struct AfterDiscards {
     /// Every form under the bot's rules, per discarded kind (`None`: outside the quick path).
     pub(crate) plain: Option<[Option<analysis::ShantenByForm>; KINDS]>,
     /// Per number suit, once needed: the same for the hand's one-suit view.
     pub(crate) flush: [Option<FlushAfter>; 3],
+    /// The views met lately, lent by the bot for a turn (`None`: each view worked out).
+    pub(crate) views: Option<Box<FlushCache>>,
+    /// The melds the hand is judged with.
+    pub(crate) melds: MeldInfo,
+    /// The aims' costs after a discard that leaves the hand's value pairs and pungs as they
+    /// are (any but a value honour held twice or three times).
+    pub(crate) costs: AimCosts,
     /// The hand's value pairs and pungs, number tiles per suit, kinds held three or four
     /// times and twice, and size: each discard's [`Shape`] follows from them.
     pub(crate) value: (i32, i32),
@@ -212,8 +249,15 @@ pub(crate) struct FlushAfter {
 }
 
 impl FlushAfter {
-    /// The suit-`s` view of `hand`, which holds `off` number tiles outside suit `s`.
-    pub(crate) fn new(hand: &TileCounts, s: usize, off: usize, rules: &HandRules) -> FlushAfter {
+    /// The suit-`s` view of `hand`, which holds `off` number tiles outside suit `s`; its
+    /// shanten after discards looked up in `views` when met lately.
+    pub(crate) fn new(
+        hand: &TileCounts,
+        s: usize,
+        off: usize,
+        rules: &HandRules,
+        views: Option<&mut FlushCache>,
+    ) -> FlushAfter {
         let last_slot = (1..=6).contains(&off).then(|| {
             let k = off - 1;
             let o = (0..3).filter(|&o| o != s).nth(k / 3).unwrap_or(0);
@@ -223,7 +267,10 @@ impl FlushAfter {
             // Only the suit's, the honours' and the last stand-in's discards are read.
             after: flush_view(hand, s).and_then(|v| {
                 let read = (0x1FFu64 << (9 * s)) | (0x7F << 27) | last_slot.map_or(0, |k| 1 << k);
-                analysis::discards::shanten_after_discards_of(&v, rules, TileSet(read))
+                match views {
+                    Some(views) => views.after(&v, s, rules, read),
+                    None => analysis::discards::shanten_after_discards_of(&v, rules, TileSet(read)),
+                }
             }),
             last_slot,
             off_cache: None,
@@ -233,11 +280,19 @@ impl FlushAfter {
 }
 
 impl AfterDiscards {
-    pub(crate) fn new(bot: &EfficientBot, ctx: &Ctx, hand: &TileCounts) -> AfterDiscards {
+    /// What the discards from `hand` (`3k + 2` tiles) with `melds` share.
+    pub(crate) fn new(
+        bot: &EfficientBot,
+        ctx: &Ctx,
+        hand: &TileCounts,
+        melds: &MeldInfo,
+    ) -> AfterDiscards {
         let mut per_suit = [0i32; 3];
         let (mut threes, mut twos) = (0, 0);
-        // Without a minimum fan the distance reads neither (see `distance_with`).
-        if bot.goals.min_fan > 0 {
+        let value = bot.hand_value(ctx, hand);
+        // Without a minimum fan the distance reads neither (see `distance_with`), nor the
+        // hand's value: its costs are nil.
+        let costs = if bot.goals.min_fan > 0 {
             for (i, &c) in hand.0[..27].iter().enumerate() {
                 per_suit[i / 9] += i32::from(c);
             }
@@ -245,11 +300,17 @@ impl AfterDiscards {
                 threes += i32::from(c >= 3);
                 twos += i32::from(c == 2);
             }
-        }
+            bot.goals.costs(ctx, melds, value)
+        } else {
+            bot.goals.costs(ctx, melds, (0, 0))
+        };
         AfterDiscards {
             plain: analysis::discards::shanten_after_discards(hand, &ctx.rules),
             flush: [None, None, None],
-            value: bot.hand_value(ctx, hand),
+            views: None,
+            melds: *melds,
+            costs,
+            value,
             per_suit,
             threes,
             twos,
@@ -257,33 +318,40 @@ impl AfterDiscards {
         }
     }
 
-    /// The [`Shape`] of the hand less one `t`, of which it holds `c`.
-    pub(crate) fn shape_after(&self, ctx: &Ctx, hk_fan: bool, t: Tile, c: u8) -> Shape {
+    /// The [`Shape`] of the hand less one `t`, of which it holds `c`, and its aims' costs.
+    pub(crate) fn shape_after(
+        &self,
+        bot: &EfficientBot,
+        ctx: &Ctx,
+        t: Tile,
+        c: u8,
+    ) -> (Shape, AimCosts) {
         let i = t.index();
-        let (mut pairs, mut pungs) = self.value;
         let f = i32::from(ctx.pung_fan[i]);
-        if hk_fan && i >= 27 && f > 0 {
-            match c {
-                2 => pairs -= f,
-                3 => {
-                    pungs -= f;
-                    pairs += f;
-                }
-                _ => {}
+        let costs = if bot.goals.hk_fan && i >= 27 && f > 0 && (c == 2 || c == 3) {
+            // A value pair broken, or a value pung left a pair.
+            let (mut pairs, mut pungs) = self.value;
+            if c == 2 {
+                pairs -= f;
+            } else {
+                pungs -= f;
+                pairs += f;
             }
-        }
+            bot.goals.costs(ctx, &self.melds, (pairs, pungs))
+        } else {
+            self.costs
+        };
         let mut per_suit = self.per_suit;
         if i < 27 {
             per_suit[i / 9] -= 1;
         }
         let p = self.threes - i32::from(c == 3);
         let q = self.twos + i32::from(c == 3) - i32::from(c == 2);
-        Shape {
-            value_pairs: pairs,
-            value_pungs: pungs,
+        let shape = Shape {
             per_suit,
             pungs: pungs_shanten_of(self.len - 1, p, q),
-        }
+        };
+        (shape, costs)
     }
 
     /// The shanten of the suit-`s` view of `hand` less one `t`.
@@ -297,7 +365,9 @@ impl AfterDiscards {
         // Read only past the minimum fan's check, so the counts per suit are there.
         let off = self.per_suit.iter().sum::<i32>() - self.per_suit[s];
         let off = usize::try_from(off).unwrap_or(0);
-        let f = self.flush[s].get_or_insert_with(|| FlushAfter::new(hand, s, off, &ctx.std_rules));
+        let views = self.views.as_deref_mut();
+        let f = self.flush[s]
+            .get_or_insert_with(|| FlushAfter::new(hand, s, off, &ctx.std_rules, views));
         let ti = t.index();
         let off_suit = ti < 27 && ti / 9 != s;
         if let Some(after) = &f.after {
@@ -324,14 +394,13 @@ impl AfterDiscards {
 }
 
 impl EfficientBot {
-    /// [`Self::distance`] of `hand` (`3k + 2` tiles) less one `t`, taking the shanten from
-    /// `pre` (built once for `hand`).
+    /// [`Self::distance`] of `hand` (`3k + 2` tiles, with the melds `pre` was built with)
+    /// less one `t`, taking the shanten and costs from `pre` (built once for `hand`).
     pub(crate) fn distance_after(
         &self,
         ctx: &Ctx,
         hand: &TileCounts,
         t: Tile,
-        melds: &MeldInfo,
         pre: &mut AfterDiscards,
     ) -> (i32, Aim) {
         // The smaller hand itself is only made where the shanten is not read from `pre`.
@@ -345,17 +414,17 @@ impl EfficientBot {
             None => smaller(),
         };
         // Without a minimum fan the distance is the shanten alone: the shape is not read.
-        let shape = if self.goals.min_fan > 0 {
-            pre.shape_after(ctx, self.goals.hk_fan, t, hand.0[t.index()])
+        let (shape, costs) = if self.goals.min_fan > 0 {
+            pre.shape_after(self, ctx, t, hand.0[t.index()])
         } else {
-            Shape {
-                value_pairs: 0,
-                value_pungs: 0,
+            let shape = Shape {
                 per_suit: [0; 3],
                 pungs: 0,
-            }
+            };
+            (shape, pre.costs)
         };
-        self.distance_with(ctx, shape, melds, forms, |s| {
+        let melds = pre.melds;
+        self.distance_with(shape, costs, &melds, forms, |s| {
             pre.flush_shanten(ctx, hand, t, s)
         })
     }
@@ -442,12 +511,12 @@ impl EfficientBot {
         let order = &mut order[..n];
         order.sort_unstable();
         let mut best = None;
-        let mut pre = AfterDiscards::new(self, ctx, hand);
+        let mut pre = AfterDiscards::new(self, ctx, hand, melds);
         for &(_, i) in order.iter() {
             let Some(t) = Tile::from_index(i) else {
                 continue;
             };
-            let d = self.distance_after(ctx, hand, t, melds, &mut pre).0;
+            let d = self.distance_after(ctx, hand, t, &mut pre).0;
             if best.is_none_or(|b| d < b) {
                 best = Some(d);
             }
@@ -478,6 +547,90 @@ mod tests {
             }
         }
         near
+    }
+
+    /// On every turn, and for every claim offered, the distance after each discard read from
+    /// [`AfterDiscards`] is [`EfficientBot::distance`] of the smaller hand, aim included.
+    fn distance_after_is_distance(
+        bot: &mut EfficientBot,
+        obs: &crate::table::Observation,
+        legal: &[crate::table::Action],
+    ) -> usize {
+        if legal.len() < 2 || super::super::involves_extra_winds(obs, legal) {
+            return 0;
+        }
+        let on_turn = obs.turn == Some(obs.player);
+        let ctx = bot.context(obs, on_turn);
+        let mut hands = Vec::new();
+        if on_turn {
+            hands.push((obs.concealed, ctx.melds));
+        } else if let Some((_, tile)) = obs.on_offer {
+            for a in legal {
+                if let Some((_, h, m)) =
+                    super::super::calls::claimed_hand(&ctx, &obs.concealed, tile, *a)
+                {
+                    hands.push((h, m));
+                }
+            }
+        }
+        let mut n = 0;
+        for (hand, melds) in hands {
+            let mut pre = AfterDiscards::new(bot, &ctx, &hand, &melds);
+            // On a turn the bot lends the views of its last turns.
+            let mut lent = AfterDiscards::new(bot, &ctx, &hand, &melds);
+            lent.views = if on_turn {
+                bot.flush_views.take()
+            } else {
+                None
+            };
+            for (t, _) in hand.iter() {
+                let mut smaller = hand;
+                smaller.remove(t);
+                let want = bot.distance(&ctx, &smaller, &melds);
+                let got = bot.distance_after(&ctx, &hand, t, &mut pre);
+                assert_eq!(got, want, "{hand} less {t}");
+                let got = bot.distance_after(&ctx, &hand, t, &mut lent);
+                assert_eq!(got, want, "{hand} less {t}, views lent");
+                n += 1;
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn distance_after_each_discard_is_the_smaller_hands_distance() {
+        for (name, options) in super::super::probe::tables() {
+            let n =
+                super::super::probe::each_decision(name, options, 150, distance_after_is_distance);
+            assert!(n > 10_000, "{name}: {n} discards compared");
+        }
+    }
+
+    #[test]
+    fn flush_cache_answers_as_the_analysis() {
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let rules = HandRules::STANDARD_ONLY;
+        let mut cache = FlushCache::default();
+        let mut met = Vec::new();
+        for round in 0..5_000 {
+            // Now and then a view met before, or a new one from a random hand of 14 tiles.
+            let (view, s) = if round % 3 == 2 && !met.is_empty() {
+                met[rng.random_range(0..met.len())]
+            } else {
+                let mut h = TileCounts([0; KINDS]);
+                while h.len() < 14 {
+                    let i = rng.random_range(0..KINDS);
+                    h.0[i] = (h.0[i] + 1).min(4);
+                }
+                let s = rng.random_range(0..3);
+                let Some(v) = flush_view(&h, s) else { continue };
+                met.push((v, s));
+                (v, s)
+            };
+            let read = (0x1FFu64 << (9 * s)) | (0x7F << 27);
+            let want = analysis::discards::shanten_after_discards_of(&view, &rules, TileSet(read));
+            assert_eq!(cache.after(&view, s, &rules, read), want, "{view}");
+        }
     }
 
     #[test]

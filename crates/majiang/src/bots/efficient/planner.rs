@@ -33,15 +33,13 @@ impl Planner {
     /// Every kind `hand` (`3k + 2` tiles) may discard (wildcards kept), with its distance
     /// after the discard and its looseness: closest first, loosest first among equals.
     pub(crate) fn ranked_discards(&self, hand: &TileCounts) -> Vec<(Tile, i32)> {
-        let mut pre = AfterDiscards::new(&self.bot, &self.ctx, hand);
+        let mut pre = AfterDiscards::new(&self.bot, &self.ctx, hand, &self.ctx.melds);
         let mut out: Vec<(i32, i32, Tile)> = Vec::with_capacity(14);
         for (t, _) in hand.iter() {
             if Some(t) == self.ctx.wild {
                 continue;
             }
-            let (d, _) = self
-                .bot
-                .distance_after(&self.ctx, hand, t, &self.ctx.melds, &mut pre);
+            let (d, _) = self.bot.distance_after(&self.ctx, hand, t, &mut pre);
             out.push((d, connectivity(hand, t, self.ctx.wild), t));
         }
         out.sort_unstable_by_key(|&(d, c, t)| (d, c, t.index()));
@@ -51,15 +49,13 @@ impl Planner {
     /// The quick discard from `hand` (`3k + 2` tiles): the loosest of the closest; `None`
     /// when only wildcards are left.
     pub(crate) fn quick_discard(&self, hand: &TileCounts) -> Option<Tile> {
-        let mut pre = AfterDiscards::new(&self.bot, &self.ctx, hand);
+        let mut pre = AfterDiscards::new(&self.bot, &self.ctx, hand, &self.ctx.melds);
         let mut best: Option<(i32, i32, Tile)> = None;
         for (t, _) in hand.iter() {
             if Some(t) == self.ctx.wild {
                 continue;
             }
-            let (d, _) = self
-                .bot
-                .distance_after(&self.ctx, hand, t, &self.ctx.melds, &mut pre);
+            let (d, _) = self.bot.distance_after(&self.ctx, hand, t, &mut pre);
             let key = (d, connectivity(hand, t, self.ctx.wild), t);
             if best.is_none_or(|b| (key.0, key.1) < (b.0, b.1)) {
                 best = Some(key);
