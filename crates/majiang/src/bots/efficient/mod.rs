@@ -152,7 +152,6 @@ mod tests {
 
     use super::*;
     use crate::bots::play_hand;
-    use crate::table::{Game, HandSetup, Player};
     use serde_json::{Map, Value, json};
 
     /// Records a hash of every decision of the wrapped bot.
@@ -178,13 +177,7 @@ mod tests {
         let n = rules.players();
         let hash = Arc::new(std::sync::Mutex::new(0xcbf2_9ce4_8422_2325u64));
         for i in 0..hands {
-            let setup = HandSetup {
-                dealer: Player((i % n as u64) as u8),
-                lao: 1 + (i % 3) as u8,
-                hand_number: i as u32,
-                ..HandSetup::new(i * 7919 + 1)
-            };
-            let (mut game, _) = Game::new(rules.clone(), setup).unwrap();
+            let mut game = probe::seeded_hand(&rules, i);
             let mut bots: Vec<Box<dyn Bot>> = (0..n)
                 .map(|k| {
                     let b = EfficientBot::new(rules.clone(), i * 8 + k as u64);

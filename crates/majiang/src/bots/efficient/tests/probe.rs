@@ -31,6 +31,19 @@ impl Bot for Probe {
     }
 }
 
+/// Hand `i` of the seeded hands the fingerprint test and the checks play: the dealer by turn,
+/// lao 1 to 3, seed `i * 7919 + 1`.
+pub(crate) fn seeded_hand(rules: &Arc<Ruleset>, i: u64) -> Game {
+    let n = rules.players() as u64;
+    let setup = HandSetup {
+        dealer: Player((i % n) as u8),
+        lao: 1 + (i % 3) as u8,
+        hand_number: i as u32,
+        ..HandSetup::new(i * 7919 + 1)
+    };
+    Game::new(rules.clone(), setup).expect("a hand").0
+}
+
 /// Plays `hands` seeded hands at the table `name` with `options`, running `check` before every
 /// decision of every seat; the comparisons the checks made.
 pub(crate) fn each_decision(name: &str, options: Value, hands: u64, check: Check) -> usize {
@@ -39,13 +52,7 @@ pub(crate) fn each_decision(name: &str, options: Value, hands: u64, check: Check
     let n = rules.players();
     let count = Arc::new(AtomicUsize::new(0));
     for i in 0..hands {
-        let setup = HandSetup {
-            dealer: Player((i % n as u64) as u8),
-            lao: 1 + (i % 3) as u8,
-            hand_number: i as u32,
-            ..HandSetup::new(i * 7919 + 1)
-        };
-        let (mut game, _) = Game::new(rules.clone(), setup).expect("a hand");
+        let mut game = seeded_hand(&rules, i);
         let mut bots: Vec<Box<dyn Bot>> = (0..n)
             .map(|k| {
                 Box::new(Probe {
