@@ -7,6 +7,7 @@ use crate::analysis::HandRules;
 use crate::counts::TileCounts;
 use crate::meld::Meld;
 use crate::tile::Tile;
+use smallvec::SmallVec;
 
 /// One player's tiles: concealed (with the running screen statistics), melds, flowers laid
 /// out, discards, and their Fortune Gambit run.
@@ -22,12 +23,13 @@ pub(super) struct Hand {
     pub(super) held_kinds: u8,
     /// The kinds that may complete `concealed` when added, worked out once per hand state.
     completing: Completing,
-    /// Declared melds.
-    pub(super) melds: Vec<Meld>,
-    /// Flowers and seasons laid out.
-    pub(super) flowers: Vec<Tile>,
-    /// The discard row.
-    pub(super) discards: Vec<DiscardRecord>,
+    /// Declared melds (four at most in a hand of 13).
+    pub(super) melds: SmallVec<[Meld; 4]>,
+    /// Flowers and seasons laid out (eight in a set).
+    pub(super) flowers: SmallVec<[Tile; 8]>,
+    /// The discard row (held inline up to 32, the most a hand usually sees; a longer row
+    /// moves to the heap).
+    pub(super) discards: SmallVec<[DiscardRecord; 32]>,
     /// Fortune Gambits in the player's current unbroken run.
     pub(super) gambit_run: u8,
     /// Extra winds held concealed (five- and six-player classic).
@@ -45,9 +47,9 @@ impl Hand {
             held: 0,
             held_kinds: 0,
             completing: Completing::default(),
-            melds: Vec::with_capacity(4),
-            flowers: Vec::new(),
-            discards: Vec::with_capacity(32),
+            melds: SmallVec::new(),
+            flowers: SmallVec::new(),
+            discards: SmallVec::new(),
             gambit_run: 0,
             extra: ExtraWinds::EMPTY,
             extra_melded: ExtraWinds::EMPTY,
@@ -156,7 +158,7 @@ impl Hand {
     /// The bonus tiles scoring reads as `flowers`: the flowers laid out, or the extra winds
     /// held (less `without`, the winning or robbed tile).
     pub(super) fn scoring_flowers(&self, without: Option<Tile>) -> Vec<Tile> {
-        let mut v = self.flowers.clone();
+        let mut v = self.flowers.to_vec();
         v.extend(self.extra.tiles().filter(|&t| Some(t) != without));
         v
     }

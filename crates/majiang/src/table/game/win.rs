@@ -275,14 +275,14 @@ impl Game {
                 self.seat_of(q),
                 OtherHand {
                     concealed: c,
-                    melds: o.melds.clone(),
+                    melds: o.melds.to_vec(),
                     flowers: o.scoring_flowers(robbed.then_some(ctx.tile)),
                 },
             );
         }
         WinSituation {
             concealed,
-            melds: h.melds.clone(),
+            melds: h.melds.to_vec(),
             winning_tile: ctx.tile,
             win: ctx.win,
             discarder: ctx.discarder.map(|d| self.seat_of(d)),
