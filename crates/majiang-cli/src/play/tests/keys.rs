@@ -1,4 +1,5 @@
-//! Keys: what each does, what is refused and why, scrolling, and random keys that must not break the game.
+//! Keys: what each does, what is refused and why, scrolling, and random keys that must not
+//! break the game.
 
 use super::*;
 
