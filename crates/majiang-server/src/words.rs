@@ -2,7 +2,7 @@
 //! ([`Words`], from the library): the refusals of WebSocket messages ([`room`], [`ws`]), of
 //! room settings ([`config`]), and of the HTTP API ([`api`], the ledger's [`ledger`]). The
 //! library's own (refused actions, not-a-win reasons, refused house rules) are listed by
-//! [`majiang::rules::messages`]. Every message goes out as its English (`message` / `error`, for
+//! [`majiang::table::messages`]. Every message goes out as its English (`message` / `error`, for
 //! API users and logs) with `key` and `args` beside it; the browser words the key from its
 //! catalogue. [`all`] lists every key the server can send, for the catalogue test.
 
@@ -199,7 +199,7 @@ pub mod ledger {
 
 /// Every key the server can send a person, each once: the library's and the server's own.
 pub fn all() -> Vec<&'static WordsDef> {
-    let mut all = majiang::rules::messages();
+    let mut all = majiang::table::messages();
     for table in [room::ALL, ws::ALL, config::ALL, api::ALL, ledger::ALL] {
         all.extend(table);
     }
