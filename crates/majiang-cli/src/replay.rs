@@ -6,8 +6,8 @@
 //! hands are printed and where the log ends), 1 (with the first differing line) when it does
 //! not replay, and 2 when the input cannot be read as a log at all.
 
-use crate::UsageError;
 use crate::bot_choice::BotChoice;
+use crate::exit::UsageError;
 use majiang::bots::Bot;
 use majiang::scoring::{Unit, WinKind};
 use majiang::table::log::MatchSummary;

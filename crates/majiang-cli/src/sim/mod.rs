@@ -16,8 +16,8 @@
 mod matches;
 mod paired;
 
-use crate::UsageError;
 use crate::bot_choice::BotChoice;
+use crate::exit::UsageError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use majiang::bots::{self, Bot};
 use majiang::scoring::WinKind;
