@@ -35,6 +35,7 @@ pub mod review;
 pub mod rules;
 pub mod scoring;
 pub mod seat;
+pub mod seeds;
 pub mod table;
 pub mod tile;
 pub mod typed_hand;
