@@ -25,7 +25,9 @@
 //!
 //! **One policy for a refused bot action**: a bot whose choice the engine would refuse (a bug in
 //! a bot, or a bot that is not ours) does not stop the match. Its seat plays the first legal
-//! action instead, and the [`Decision`] says so in [`Decision::refused`] for the caller to log.
+//! action instead ([`bots::SeatAction`], the policy [`bots::play_hand`] and the Python vector
+//! tables follow too), and the [`Decision`] says so in [`Decision::refused`] for the caller to
+//! log.
 //!
 //! ```
 //! use majiang::bots;
@@ -443,10 +445,8 @@ impl Driver {
             observe_into(game, p, &self.legal, &mut self.obs);
         }
         let chosen = bot.act(&self.obs, &self.legal);
-        let (action, refused) = match game.check(p, chosen) {
-            Ok(()) => (chosen, None),
-            Err(error) => (self.legal[0], Some((chosen, error))),
-        };
+        let bots::SeatAction { action, refused } =
+            bots::SeatAction::of(game, p, chosen, &self.legal);
         Decision {
             player: p,
             action,

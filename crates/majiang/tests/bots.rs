@@ -2,7 +2,8 @@
 //! random one in seeded duplicate runs.
 
 use majiang::bots::{self, Bot, EfficientBot, PlayError, RandomBot, observe_into, play_hand};
-use majiang::table::{Action, Game, HandOutcome, HandSetup, Observation, Player, Ruleset};
+use majiang::driver::{Controller, Driver, Timers};
+use majiang::table::{Action, Game, HandOutcome, HandSetup, Observation, Player, Ruleset, Session};
 use majiang_testkit::engine::ruleset;
 use serde_json::json;
 use std::sync::Arc;
@@ -125,7 +126,7 @@ fn the_view_a_bot_gets_is_the_players_observation() {
 }
 
 #[test]
-fn play_hand_refuses_a_wrong_bot_count_and_reports_a_refused_action() {
+fn play_hand_refuses_a_wrong_bot_count() {
     let rules = ruleset("classic", json!({}));
     let (mut game, _) = Game::new(rules.clone(), HandSetup::new(3)).unwrap();
     let mut three: Vec<Box<dyn Bot>> = (0..3)
@@ -138,24 +139,59 @@ fn play_hand_refuses_a_wrong_bot_count_and_reports_a_refused_action() {
             players: 4
         }
     );
-    struct Cheat;
-    impl Bot for Cheat {
-        fn name(&self) -> &'static str {
-            "cheat"
-        }
-        fn act(&mut self, _: &Observation, _: &[Action]) -> Action {
-            Action::Pung
-        }
-    }
-    let mut cheats: Vec<Box<dyn Bot>> = (0..4).map(|_| Box::new(Cheat) as Box<dyn Bot>).collect();
-    let before = game.clone();
-    let err = play_hand(&mut game, &mut cheats).unwrap_err();
-    assert!(
-        matches!(err, PlayError::Refused { name: "cheat", .. }),
-        "{err}"
-    );
-    assert_eq!(game, before, "a refused action leaves the game unchanged");
     assert!(bots::by_name("clever", &rules, 0).is_err());
+}
+
+/// Chooses a pung whatever it is offered: refused on every turn and on most claims.
+struct Cheat;
+
+impl Bot for Cheat {
+    fn name(&self) -> &'static str {
+        "cheat"
+    }
+    fn act(&mut self, _: &Observation, _: &[Action]) -> Action {
+        Action::Pung
+    }
+}
+
+fn cheats(n: usize) -> Vec<Box<dyn Bot>> {
+    (0..n).map(|_| Box::new(Cheat) as Box<dyn Bot>).collect()
+}
+
+/// One seat policy: a refused bot choice plays the first legal action, in `play_hand` (`sim`)
+/// as in the seat driver (the server, `play`, `selfplay`, the Python `Table`), so the same
+/// bots on the same deal end the hand in the same state on both paths.
+#[test]
+fn a_refused_bot_choice_plays_the_first_legal_action_on_every_path() {
+    for (label, rules) in tables() {
+        let (session, _) = Session::new(rules.clone(), 11, None).unwrap();
+        let mut alone = session.game().clone();
+        let n = alone.players();
+        let mut refused = Vec::new();
+        let outcome = bots::play_hand_reporting(&mut alone, &mut cheats(n), &mut refused)
+            .unwrap_or_else(|e| panic!("{label}: {e}"));
+        assert!(alone.is_over(), "{label}");
+        assert!(!refused.is_empty(), "{label}: cheats are refused");
+        for r in &refused {
+            assert_eq!((r.name, r.chosen), ("cheat", Action::Pung), "{label}");
+        }
+
+        let controllers = cheats(n).into_iter().map(Controller::Bot).collect();
+        let mut driver = Driver::new(session, controllers, Timers::default()).unwrap();
+        let mut driver_refused = 0;
+        while !driver.session().game().is_over() {
+            let steps = driver.run(0).unwrap_or_else(|e| panic!("{label}: {e}"));
+            assert!(!steps.is_empty(), "{label}: the driver stalled");
+            driver_refused += steps.iter().filter(|(d, _)| d.refused.is_some()).count();
+        }
+        assert_eq!(
+            driver.session().game(),
+            &alone,
+            "{label}: the same end state"
+        );
+        assert_eq!(driver.session().game().outcome(), Some(&outcome), "{label}");
+        assert_eq!(driver_refused, refused.len(), "{label}: the same refusals");
+    }
 }
 
 fn play(rules: &Arc<Ruleset>, names: &[&str], index: u32, lao: u8, seed: u64) -> HandOutcome {

@@ -44,6 +44,7 @@
 pub mod easy;
 pub mod efficient;
 pub mod expert;
+pub mod policy;
 pub mod protocol;
 pub mod random;
 mod view;
@@ -51,6 +52,7 @@ mod view;
 pub use easy::EasyBot;
 pub use efficient::EfficientBot;
 pub use expert::{Budget, ExpertBot};
+pub use policy::{Refusal, SeatAction};
 pub use random::RandomBot;
 pub(crate) use view::empty_observation;
 pub use view::observe_into;
@@ -223,12 +225,10 @@ pub enum PlayError {
         /// Players at the table.
         players: usize,
     },
-    /// A bot chose an action the engine refused.
-    #[error("bot {name} (player {player}) chose a refused action: {error}")]
-    Refused {
-        /// The bot's name.
-        name: &'static str,
-        /// Its player.
+    /// The engine refused the first legal action it listed itself (an engine bug; never seen).
+    #[error("player {player}: the engine refused its own first legal action: {error}")]
+    FallbackRefused {
+        /// The player.
         player: Player,
         /// The engine's reason.
         error: ActionError,
@@ -239,6 +239,17 @@ pub enum PlayError {
 /// must answer a discard, in chair order; the engine resolves the claims once all have
 /// answered). Returns how the hand ended.
 pub fn play_hand(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<HandOutcome, PlayError> {
+    play_hand_reporting(game, bots, &mut Vec::new())
+}
+
+/// [`play_hand`], adding each bot choice the engine refused to `refused`. A refused choice
+/// does not stop the hand: the seat plays the first legal action instead ([`SeatAction`], the
+/// policy every seat driver follows).
+pub fn play_hand_reporting(
+    game: &mut Game,
+    bots: &mut [Box<dyn Bot>],
+    refused: &mut Vec<Refusal>,
+) -> Result<HandOutcome, PlayError> {
     let n = game.players();
     if bots.len() != n {
         return Err(PlayError::BotCount {
@@ -276,17 +287,29 @@ pub fn play_hand(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<HandOutco
             };
             (action, set.contains(action))
         };
-        let applied = if legal_now {
+        if legal_now {
             game.apply_legal_unrecorded(p, action)
+                .map_err(|error| PlayError::FallbackRefused { player: p, error })
         } else {
+            // The seat policy: the first legal action instead (the list is built only here on
+            // the fast path).
+            if !watches {
+                game.legal_actions_into(p, &mut legal);
+            }
+            let seat = SeatAction::of(game, p, action, &legal);
+            if let Some((chosen, error)) = seat.refused {
+                refused.push(Refusal {
+                    name: bot.name(),
+                    player: p,
+                    chosen,
+                    error,
+                });
+            }
             events.clear();
-            game.apply_into(p, action, &mut events)
-        };
-        applied.map_err(|error| PlayError::Refused {
-            name: bot.name(),
-            player: p,
-            error,
-        })?;
+            game.apply_into(p, seat.action, &mut events)
+                .map_err(|error| PlayError::FallbackRefused { player: p, error })?;
+            Ok(())
+        }?;
     }
     let outcome = game
         .outcome()
