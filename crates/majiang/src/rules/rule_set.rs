@@ -307,3 +307,35 @@ pub fn score_under(
     set.check_request(situation)?;
     Ok(set.score(situation, Explain::Itemise))
 }
+
+/// The three [`RuleSet`] methods a set whose house rules are one serde type (`$options`, with
+/// `fn from_json(&Map<String, Value>) -> Result<Self, Malformed>`) writes the same way:
+/// [`RuleSet::read`] and [`RuleSet::score_request`] by its parser (the request's options read
+/// on the stack, not boxed), [`RuleSet::options_json`] by serialising it. Used inside each
+/// set's `impl RuleSet`.
+macro_rules! house_rules_from_json {
+    ($options:ty) => {
+        fn read(
+            &self,
+            options: &serde_json::Map<String, serde_json::Value>,
+        ) -> Result<Box<dyn $crate::rules::RuleSet>, $crate::scoring::request::Malformed> {
+            Ok(Box::new(<$options>::from_json(options)?))
+        }
+
+        fn score_request(
+            &self,
+            options: &serde_json::Map<String, serde_json::Value>,
+            situation: &$crate::scoring::WinSituation,
+        ) -> Result<
+            Result<$crate::scoring::Scored, $crate::scoring::Invalid>,
+            $crate::scoring::request::Malformed,
+        > {
+            $crate::rules::rule_set::score_under(&<$options>::from_json(options)?, situation)
+        }
+
+        fn options_json(&self) -> serde_json::Map<String, serde_json::Value> {
+            $crate::rules::rule_set::options_object(self)
+        }
+    };
+}
+pub(crate) use house_rules_from_json;

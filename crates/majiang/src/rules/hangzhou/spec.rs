@@ -7,14 +7,12 @@ use super::{MatchEnd, Options, PATTERNS, WildcardMode, eligibility, settle};
 use crate::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 use crate::config::{EndRule, MatchRules, Rotation};
 use crate::rules::rule_set::{
-    Aims, FedThirdMeld, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats, options_object,
-    score_under,
+    Aims, FedThirdMeld, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats, house_rules_from_json,
 };
 use crate::scoring::request::Malformed;
 use crate::scoring::{Explain, Invalid, Scored, WinSituation};
 use crate::seat::Seat;
 use crate::tile::Tile;
-use serde_json::{Map, Value};
 
 /// What Hangzhou mahjong is.
 pub static SPEC: RuleSetSpec = RuleSetSpec {
@@ -38,21 +36,7 @@ impl RuleSet for Options {
         &SPEC
     }
 
-    fn read(&self, options: &Map<String, Value>) -> Result<Box<dyn RuleSet>, Malformed> {
-        Ok(Box::new(Options::from_json(options)?))
-    }
-
-    fn score_request(
-        &self,
-        options: &Map<String, Value>,
-        situation: &WinSituation,
-    ) -> Result<Result<Scored, Invalid>, Malformed> {
-        score_under(&Options::from_json(options)?, situation)
-    }
-
-    fn options_json(&self) -> Map<String, Value> {
-        options_object(self)
-    }
+    house_rules_from_json!(Options);
 
     fn table_config(&self) -> Result<TableConfig, Malformed> {
         Ok(table_config(self))

@@ -8,12 +8,10 @@ use crate::analysis::HandRules;
 use crate::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 use crate::config::{EndRule, MatchRules, Rotation};
 use crate::rules::rule_set::{
-    Aims, FedThirdMeld, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats, options_object,
-    score_under,
+    Aims, FedThirdMeld, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats, house_rules_from_json,
 };
 use crate::scoring::request::Malformed;
 use crate::scoring::{Explain, Invalid, Scored, WinSituation};
-use serde_json::{Map, Value};
 
 /// What Yangzhou mahjong is.
 pub static SPEC: RuleSetSpec = RuleSetSpec {
@@ -37,21 +35,7 @@ impl RuleSet for Options {
         &SPEC
     }
 
-    fn read(&self, options: &Map<String, Value>) -> Result<Box<dyn RuleSet>, Malformed> {
-        Ok(Box::new(Options::from_json(options)?))
-    }
-
-    fn score_request(
-        &self,
-        options: &Map<String, Value>,
-        situation: &WinSituation,
-    ) -> Result<Result<Scored, Invalid>, Malformed> {
-        score_under(&Options::from_json(options)?, situation)
-    }
-
-    fn options_json(&self) -> Map<String, Value> {
-        options_object(self)
-    }
+    house_rules_from_json!(Options);
 
     fn table_config(&self) -> Result<TableConfig, Malformed> {
         Ok(table_config(self))
