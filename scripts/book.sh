@@ -31,6 +31,15 @@ if ! "$TOOLS/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.ver
     "$TOOLS/bin/python" -m pip install -q --disable-pip-version-check "linkchecker==$LINKCHECKER_VERSION"
 fi
 
+# README.md is not in the book (GitHub shows it at the top): its links to files are checked
+# here, each relative to the repository's top.
+missing=0
+while read -r link; do
+    case "$link" in http:* | https:* | mailto:* | "#"*) continue ;; esac
+    [ -e "${link%%#*}" ] || { echo "book: README.md links to $link, which does not exist" >&2; missing=1; }
+done < <(grep -o ']([^)]*)' README.md | sed 's/^](//; s/)$//')
+[ "$missing" = 0 ] || exit 1
+
 rm -rf target/book
 mdbook build docs
 echo "book: built target/book/index.html"
