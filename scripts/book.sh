@@ -7,7 +7,7 @@
 #   bash scripts/book.sh            # build and check; open target/book/index.html
 #
 # mdBook itself fails on a SUMMARY.md entry whose page is missing (create-missing = false in
-# docs/book.toml) and on an {{#include}} that names no file. LinkChecker then walks the built
+# docs/book.toml); an {{#include}} that names no file fails here (mdBook only reports it). LinkChecker then walks the built
 # HTML from index.html, checking every local link and, with its AnchorCheck plugin, every
 # #anchor; links to other sites are not fetched (CI has no network beyond the registries).
 set -euo pipefail
@@ -41,7 +41,14 @@ done < <(grep -o ']([^)]*)' README.md | sed 's/^](//; s/)$//')
 [ "$missing" = 0 ] || exit 1
 
 rm -rf target/book
-mdbook build docs
+# mdBook reports an {{#include}} it cannot read as an ERROR line but still exits 0: any ERROR
+# fails the build here.
+mkdir -p target
+mdbook build docs 2>&1 | tee target/book-build.log
+if grep -q "ERROR" target/book-build.log; then
+    echo "book: mdbook reported errors (above)" >&2
+    exit 1
+fi
 echo "book: built target/book/index.html"
 
 # LinkChecker run as root drops to the user nobody, who may not be allowed into the checkout
