@@ -1,8 +1,8 @@
 //! `majiang analyze`: win, decompositions, waits and shanten of a hand, or of many hands (one
 //! a line, one JSON answer a line) with `--batch`.
 
+use crate::exit::{Finished, UsageError};
 use crate::lines;
-use crate::{Finished, UsageError};
 use majiang::TileCounts;
 use majiang::analysis::{self, Decomposition, GroupKind, HandRules};
 use majiang::notation::{format_in_order, parse_tile};

@@ -3,7 +3,7 @@
 //! (`docs/bot-protocol.md`; the `majiang-external` crate runs it). After the run, [`BotChoice::report`]
 //! says how the external bots did: decisions they answered, and every fall-back to `efficient`.
 
-use crate::UsageError;
+use crate::exit::UsageError;
 use majiang::bots::{self, Bot};
 use majiang::table::{Player, Ruleset};
 use majiang_external::spec::{BotSpec, Command, split_list};

@@ -2,8 +2,8 @@
 //! line gets one answer line, a line that cannot be answered gets an error object with its line
 //! number, and the rest go on.
 
+use crate::exit::{Finished, UsageError};
 use crate::output::{Out, write_failed};
-use crate::{Finished, UsageError};
 use serde_json::json;
 use std::io::{self, BufRead, BufReader, Read};
 

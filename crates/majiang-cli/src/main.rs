@@ -8,6 +8,7 @@
 
 mod analyze;
 mod bot_choice;
+mod exit;
 mod lines;
 mod output;
 mod play;
@@ -19,6 +20,7 @@ mod serve;
 mod sim;
 
 use clap::{Parser, Subcommand};
+use exit::{Finished, UsageError};
 use std::process::ExitCode;
 
 /// Mahjong for the Hangzhou, Yangzhou, Hong Kong and classic Chinese rule sets.
@@ -53,37 +55,6 @@ enum Command {
     Serve(serve::Args),
     /// Self-play between bots: win rates, chips, score histogram (parallel, seeded).
     Sim(Box<sim::Args>),
-}
-
-/// An error for the user: the message goes to standard error and the exit code is 2.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl<E: std::fmt::Display> From<E> for UsageError {
-    fn from(e: E) -> Self {
-        UsageError(e.to_string())
-    }
-}
-
-/// How a command that ran to its end went, beyond success: its exit code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Finished {
-    /// Everything was done: exit 0.
-    Done,
-    /// A batch had lines it could not answer (each got an error line): exit 1.
-    SomeLinesFailed,
-    /// The user interrupted it (Ctrl-C in `play`): exit 130, as a shell reports SIGINT.
-    Interrupted,
-}
-
-impl From<Finished> for ExitCode {
-    fn from(f: Finished) -> ExitCode {
-        match f {
-            Finished::Done => ExitCode::SUCCESS,
-            Finished::SomeLinesFailed => ExitCode::from(1),
-            Finished::Interrupted => ExitCode::from(130),
-        }
-    }
 }
 
 fn main() -> ExitCode {

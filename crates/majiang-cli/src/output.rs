@@ -6,7 +6,7 @@
 //! caught by a panic hook that recognises the standard library's "failed printing to stdout"
 //! panic with a broken pipe and exits 0 before any message is printed.
 
-use crate::{Finished, UsageError};
+use crate::exit::{Finished, UsageError};
 use std::io::{self, BufWriter, ErrorKind, StdoutLock, Write};
 
 /// Installs the panic hook that ends the process quietly with status 0 when a `print!` fails

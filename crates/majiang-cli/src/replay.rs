@@ -6,8 +6,8 @@
 //! hands are printed and where the log ends), 1 (with the first differing line) when it does
 //! not replay, and 2 when the input cannot be read as a log at all.
 
-use crate::UsageError;
 use crate::bot_choice::BotChoice;
+use crate::exit::UsageError;
 use majiang::bots::Bot;
 use majiang::scoring::{Unit, WinKind};
 use majiang::table::log::MatchSummary;
@@ -194,9 +194,7 @@ pub(crate) fn chair_bots(
     let chairs = seating(ruleset, seed, hand_limit)?;
     let mut by_chair: Vec<Option<Box<dyn Bot>>> = (0..chairs.len()).map(|_| None).collect();
     for (k, (&entry, &chair)) in entries.iter().zip(&chairs).enumerate() {
-        let bot_seed = seed
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .wrapping_add(k as u64);
+        let bot_seed = majiang::seeds::bot_seed(seed, k as u64);
         by_chair[chair.index()] = Some(choice.make(entry, ruleset, chair, bot_seed, context)?);
     }
     by_chair

@@ -4,7 +4,7 @@
 //! expert's choice, the values and a one-line reason), `--json` for tools
 //! (docs/review-json.md). Progress goes to standard error while it runs.
 
-use crate::UsageError;
+use crate::exit::UsageError;
 use crate::sim::progress;
 use majiang::bots::expert::Budget;
 use majiang::review::{Decision, MatchReview, ReviewOptions, review};

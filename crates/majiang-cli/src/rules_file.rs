@@ -49,13 +49,13 @@ pub fn resolve(
     rules: Option<&str>,
     rules_file: Option<&str>,
     options: &[String],
-) -> Result<(String, Map<String, Value>), crate::UsageError> {
+) -> Result<(String, Map<String, Value>), crate::exit::UsageError> {
     let file = rules_file.map(load).transpose()?;
     let name = match (rules, file.as_ref().and_then(|f| f.rules.clone())) {
         (Some(r), _) => r.to_string(),
         (None, Some(r)) => r,
         (None, None) => {
-            return Err(crate::UsageError(
+            return Err(crate::exit::UsageError(
                 "name the rule set with --rules or rules = \"...\" in the rules file".into(),
             ));
         }
@@ -64,7 +64,7 @@ pub fn resolve(
     for o in options {
         let (k, v) = o
             .split_once('=')
-            .ok_or_else(|| crate::UsageError(format!("--option {o:?}: write KEY=VALUE")))?;
+            .ok_or_else(|| crate::exit::UsageError(format!("--option {o:?}: write KEY=VALUE")))?;
         let value = serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_string()));
         merged.insert(k.to_string(), value);
     }

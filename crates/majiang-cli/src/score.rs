@@ -5,8 +5,8 @@
 //! line. Without it, builds the same request from arguments and prints a
 //! table. Either way the same library call scores it.
 
+use crate::exit::{Finished, UsageError};
 use crate::lines;
-use crate::{Finished, UsageError};
 use majiang::rules;
 use majiang::scoring::request::ScoreRequest;
 use majiang::scoring::{Invalid, Scored, Unit};

@@ -1,6 +1,6 @@
 //! `majiang serve`: the game server with its browser UI.
 
-use crate::UsageError;
+use crate::exit::UsageError;
 use majiang_server::Limits;
 use majiang_server::cluster::{DEFAULT_LEASE_MS, Node};
 use std::net::SocketAddr;

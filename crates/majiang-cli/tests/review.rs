@@ -122,9 +122,7 @@ fn an_expert_seat_reviewed_at_its_own_seed_agrees_with_itself() {
     let log = selfplay("yangzhou", seed, "expert", 1, "b.jsonl");
     // selfplay seeds entrant k's bot with seed × φ + k.
     let entrant = 1u64;
-    let bot_seed = seed
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .wrapping_add(entrant);
+    let bot_seed = majiang::seeds::bot_seed(seed, entrant);
     let r = review_json(&[&log, "--seat", "1", "--seed", &bot_seed.to_string()]);
     let s = &r["summary"];
     assert!(s["decisions"].as_u64().unwrap() >= 5, "{s}");

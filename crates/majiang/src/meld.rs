@@ -14,9 +14,9 @@
 //! assert!("pung 556z".parse::<Meld>().is_err());
 //! ```
 
+use crate::extra_winds::ExtraWinds;
 use crate::notation::{NotationError, NotationErrorKind, format_in_order, parse_tiles};
 use crate::seat::Seat;
-use crate::table::ExtraWinds;
 use crate::tile::Tile;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -145,7 +145,7 @@ impl Meld {
     /// are extra winds, as many as the kind holds, and not a chow.
     ///
     /// ```
-    /// use majiang::{Meld, MeldKind, Tile, table::ExtraWinds};
+    /// use majiang::{Meld, MeldKind, Tile, extra_winds::ExtraWinds};
     /// let mut w = ExtraWinds::EMPTY;
     /// for t in ["6f", "3f", "5f"] {
     ///     w.insert(t.parse().unwrap());

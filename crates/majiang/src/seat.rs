@@ -1,4 +1,5 @@
-//! Seats at the table, named by their seat wind.
+//! Seats at the table, named by their seat wind, and the players ([`Player`]: chairs, fixed
+//! for a match) who sit in them.
 //!
 //! Four-player tables use East, South, West, North. The classic rules also seat three players
 //! (no West), five (North-East between North and East) or six (South-West between South and West
@@ -7,6 +8,25 @@
 use crate::tile::{Tile, Wind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+/// A player: a chair at the table, `0..n`, fixed for a match (their seat wind changes with
+/// the dealer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Player(pub u8);
+
+impl Player {
+    /// The chair number as an index.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
 
 /// A seat, named by its seat wind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

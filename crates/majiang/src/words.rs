@@ -22,6 +22,42 @@
 //! );
 //! ```
 
+/// Declares a table of messages: one `static` [`WordsDef`] per entry (its doc comment, then
+/// its English words in the generated docs) and a `static` list of them all, in order.
+///
+/// ```
+/// use majiang::words::WordsDef;
+/// majiang::words_table! {
+///     /// Every example message.
+///     pub static EXAMPLES;
+///     /// A tile the player does not hold.
+///     pub NOT_HELD = "example.not_held" ["tile"] "you do not hold {tile}";
+///     pub OVER = "example.over" [] "the hand is over";
+/// }
+/// assert_eq!(EXAMPLES.len(), 2);
+/// assert_eq!(NOT_HELD.args, ["tile"]);
+/// assert_eq!(OVER.plain().to_string(), "the hand is over");
+/// ```
+#[macro_export]
+macro_rules! words_table {
+    (
+        $(#[$doc:meta])* $lvis:vis static $list:ident;
+        $( $(#[$d:meta])* $vis:vis $name:ident = $key:literal [$($arg:literal),*] $english:literal; )*
+    ) => {
+        $(
+            $(#[$d])*
+            #[doc = concat!("\n\nIn English: “", $english, "” (`", $key, "`).")]
+            $vis static $name: $crate::words::WordsDef = $crate::words::WordsDef {
+                key: $key,
+                args: &[$($arg),*],
+                english: $english,
+            };
+        )*
+        $(#[$doc])*
+        $lvis static $list: &[&$crate::words::WordsDef] = &[$(&$name),*];
+    };
+}
+
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
 use serde_json::Value;

@@ -15,7 +15,7 @@ pub mod view;
 mod tests;
 
 use crate::bot_choice::BotChoice;
-use crate::{Finished, UsageError};
+use crate::exit::{Finished, UsageError};
 use app::{App, Key};
 use crossterm::event::{self, Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::execute;

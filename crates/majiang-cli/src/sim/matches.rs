@@ -6,8 +6,8 @@
 use super::{
     Args, BotStats, HandResult, print_rows, progress, tally, unit_name, win_of, with_hand_figures,
 };
-use crate::UsageError;
 use crate::bot_choice::BotChoice;
+use crate::exit::UsageError;
 use majiang::table::Ruleset;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};

@@ -16,8 +16,8 @@
 mod matches;
 mod paired;
 
-use crate::UsageError;
 use crate::bot_choice::BotChoice;
+use crate::exit::UsageError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use majiang::bots::{self, Bot};
 use majiang::scoring::WinKind;
@@ -179,13 +179,8 @@ impl BotStats {
     }
 }
 
-/// SplitMix64: derives independent seeds from the master seed and an index.
-pub(crate) fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+/// Derives independent seeds from the master seed and an index (SplitMix64).
+pub(crate) use majiang::seeds::splitmix64 as mix;
 
 fn play_one(
     rules: &Arc<Ruleset>,

@@ -10,7 +10,7 @@ pub mod registry;
 pub mod rule_set;
 pub mod yangzhou;
 
-pub use registry::{RULE_SETS, lookup, messages, reason_keys};
+pub use registry::{RULE_SETS, lookup, reason_keys};
 pub use rule_set::{RuleSet, RuleSetSpec, ScoreUnit};
 
 use crate::scoring::request::{Malformed, ScoreRequest};

@@ -8,7 +8,6 @@
 //! the parser; a test checks it for every set.
 
 use crate::scoring::request::Malformed;
-use crate::words::WordsDef;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;
@@ -142,59 +141,23 @@ pub fn check(
     Ok(())
 }
 
-/// An option the table does not have.
-pub static UNKNOWN_OPTION: WordsDef = WordsDef {
-    key: "options.unknown",
-    args: &["rules", "key", "keys"],
-    english: "options ({rules}): unknown field `{key}`; the options are {keys}",
-};
-
-/// A value outside the allowed ones; `allowed` is the [`Allowed`] as JSON with its English as
-/// `text`, `value` the value as JSON text.
-pub static NOT_ALLOWED: WordsDef = WordsDef {
-    key: "options.not_allowed",
-    args: &["rules", "key", "value", "allowed"],
-    english: "options ({rules}): {key} = {value} is not allowed; {key} takes {allowed}",
-};
-
-/// `players` other than 4 for a four-player rule set.
-pub static PLAYERS_FOUR: WordsDef = WordsDef {
-    key: "options.players_four",
-    args: &["rules", "value"],
-    english: "options.players: {rules} mahjong is played by 4, not {value}",
-};
-
-/// Classic `players` outside 3 to 6.
-pub static CLASSIC_PLAYERS: WordsDef = WordsDef {
-    key: "options.classic_players",
-    args: &["n"],
-    english: "options.players: {n} — this game seats 3, 4, 5 or 6",
-};
-
-/// Flowers at a five- or six-player classic table.
-pub static FLOWERS_ARE_WINDS: WordsDef = WordsDef {
-    key: "options.flowers_are_winds",
-    args: &["n"],
-    english: "options.flowers: a {n}-player table uses the flower tiles as extra winds, so they \
-              cannot also be bonus flowers",
-};
-
-/// A rule set name that is none.
-pub static UNKNOWN_RULES: WordsDef = WordsDef {
-    key: "options.unknown_rules",
-    args: &["name", "names"],
-    english: "rules: \"{name}\" is not a rule set ({names})",
-};
-
-/// Every refusal of house rules with a key.
-pub static WORDS: &[&WordsDef] = &[
-    &UNKNOWN_OPTION,
-    &NOT_ALLOWED,
-    &PLAYERS_FOUR,
-    &CLASSIC_PLAYERS,
-    &FLOWERS_ARE_WINDS,
-    &UNKNOWN_RULES,
-];
+crate::words_table! {
+    /// Every refusal of house rules with a key.
+    pub static WORDS;
+    /// An option the table does not have.
+    pub UNKNOWN_OPTION = "options.unknown" ["rules", "key", "keys"] "options ({rules}): unknown field `{key}`; the options are {keys}";
+    /// A value outside the allowed ones; `allowed` is the [`Allowed`] as JSON with its English as
+    /// `text`, `value` the value as JSON text.
+    pub NOT_ALLOWED = "options.not_allowed" ["rules", "key", "value", "allowed"] "options ({rules}): {key} = {value} is not allowed; {key} takes {allowed}";
+    /// `players` other than 4 for a four-player rule set.
+    pub PLAYERS_FOUR = "options.players_four" ["rules", "value"] "options.players: {rules} mahjong is played by 4, not {value}";
+    /// Classic `players` outside 3 to 6.
+    pub CLASSIC_PLAYERS = "options.classic_players" ["n"] "options.players: {n} — this game seats 3, 4, 5 or 6";
+    /// Flowers at a five- or six-player classic table.
+    pub FLOWERS_ARE_WINDS = "options.flowers_are_winds" ["n"] "options.flowers: a {n}-player table uses the flower tiles as extra winds, so they cannot also be bonus flowers";
+    /// A rule set name that is none.
+    pub UNKNOWN_RULES = "options.unknown_rules" ["name", "names"] "rules: \"{name}\" is not a rule set ({names})";
+}
 
 /// The refusal of `players` other than 4 (`value`) for a four-player rule set.
 pub fn players_four(set: &str, value: &Value) -> Malformed {

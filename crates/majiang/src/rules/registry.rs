@@ -17,7 +17,6 @@ pub use super::rule_set::{Aims, FedThirdMeld, Readiness, RuleSet, RuleSetSpec, S
 use super::{classic, hangzhou, hongkong, yangzhou};
 use crate::scoring::reason::{Arg, Reason, ReasonDef};
 use crate::scoring::request::Malformed;
-use crate::words::WordsDef;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
@@ -81,18 +80,6 @@ pub fn reason_keys() -> Vec<&'static str> {
     reasons().iter().map(|d| d.key).collect()
 }
 
-/// Every message the library may tell a person, each key once: refused actions
-/// (`illegal.*`, `refused.*`), not-a-win reasons (`invalid.*`), refused house rules and
-/// requests (`options.*`, `request.*`), and [`TEXT`](crate::words::TEXT) — for a front end's
-/// catalogue to be checked against, as [`reason_keys`] is for payments.
-pub fn messages() -> Vec<&'static WordsDef> {
-    let mut all: Vec<&'static WordsDef> = vec![&crate::words::TEXT];
-    all.extend(crate::table::action::WORDS);
-    all.extend(crate::scoring::INVALID_WORDS);
-    all.extend(super::option_table::WORDS);
-    all
-}
-
 /// A reason as JSON writes it: the key, and the numbers by name.
 #[derive(Deserialize)]
 struct RawReason {
@@ -145,20 +132,5 @@ impl<'de> Deserialize<'de> for Reason {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Reason, D::Error> {
         let raw = RawReason::deserialize(d)?;
         reason_from(raw).map_err(serde::de::Error::custom)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_library_message_names_its_values() {
-        let all = messages();
-        crate::words::check_table(&all).unwrap();
-        assert!(all.len() > 30, "{}", all.len());
-        assert!(all.iter().any(|d| d.key == "invalid.not_a_winning_hand"));
-        assert!(all.iter().any(|d| d.key == "illegal.not_held"));
-        assert!(all.iter().any(|d| d.key == "options.not_allowed"));
     }
 }

@@ -9,12 +9,12 @@
 
 pub use super::option_table::{Allowed, OptionSpec};
 pub use super::readiness::Readiness;
+use crate::config::MatchRules;
+use crate::config::TableConfig;
 use crate::scoring::reason::ReasonDef;
 use crate::scoring::request::Malformed;
 use crate::scoring::{Explain, Invalid, PatternDef, Scored, WinSituation};
 use crate::seat::Seat;
-use crate::table::config::TableConfig;
-use crate::table::progress::MatchRules;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::fmt;

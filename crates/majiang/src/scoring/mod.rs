@@ -369,7 +369,7 @@ mod tests {
             tile: flower,
             from: Some(crate::Seat::East),
             claimed: None,
-            extra_winds: crate::table::ExtraWinds::EMPTY,
+            extra_winds: crate::extra_winds::ExtraWinds::EMPTY,
         };
         let mut won_on = with_meld("south", "pung", "222s", "east");
         won_on.winning_tile = flower;

@@ -13,11 +13,11 @@
 //! module's.
 
 use super::{Circumstances, OtherHand, WinKind, WinSituation};
+use crate::config::TableConfig;
 use crate::counts::TileCounts;
 use crate::meld::{Meld, MeldKind};
 use crate::notation::format_in_order;
 use crate::seat::Seat;
-use crate::table::config::TableConfig;
 use crate::tile::{Tile, Wind};
 use crate::words::Words;
 use serde::Deserialize;
@@ -273,7 +273,7 @@ fn extra_wind_meld(
             table.extra_wind_names()
         )));
     }
-    let mut winds = crate::table::ExtraWinds::EMPTY;
+    let mut winds = crate::extra_winds::ExtraWinds::EMPTY;
     for &t in &sorted {
         winds.insert(t);
     }

@@ -2,7 +2,7 @@
 
 use super::Player;
 use crate::tile::Tile;
-use crate::words::{Words, WordsDef};
+use crate::words::Words;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
@@ -221,172 +221,37 @@ pub enum IllegalReason {
 
 // ----- the refusals as a person reads them (catalogue keys) -----
 
-static HAND_OVER: WordsDef = WordsDef {
-    key: "refused.hand_over",
-    args: &[],
-    english: "the hand is over: no more actions",
-};
-static NO_SUCH_PLAYER: WordsDef = WordsDef {
-    key: "refused.no_such_player",
-    args: &[],
-    english: "there is no such player at this table",
-};
-static NOT_YOUR_TURN: WordsDef = WordsDef {
-    key: "refused.not_your_turn",
-    args: &[],
-    english: "you have nothing to decide now",
-};
-static NOT_COMPLETE: WordsDef = WordsDef {
-    key: "illegal.not_complete",
-    args: &[],
-    english: "the hand is not complete",
-};
-static JUST_CLAIMED: WordsDef = WordsDef {
-    key: "illegal.just_claimed",
-    args: &[],
-    english: "after a chow or pung the claimer only discards",
-};
-static NOT_HELD: WordsDef = WordsDef {
-    key: "illegal.not_held",
-    args: &["tile"],
-    english: "{tile} is not in the hand",
-};
-static GAMBIT_RUN_DISCARD: WordsDef = WordsDef {
-    key: "illegal.gambit_run_discard",
-    args: &["drawn"],
-    english: "during a Fortune Gambit run only the tile just drawn ({drawn}) may be discarded",
-};
-static GAMBIT_RUN_ADDED_KONG: WordsDef = WordsDef {
-    key: "illegal.gambit_run_added_kong",
-    args: &[],
-    english: "during a Fortune Gambit run a player may only win, declare a concealed kong or discard the tile just drawn",
-};
-static NO_KONGS: WordsDef = WordsDef {
-    key: "illegal.no_kongs",
-    args: &[],
-    english: "these rules have no kongs",
-};
-static NO_REPLACEMENT_TILE: WordsDef = WordsDef {
-    key: "illegal.no_replacement_tile",
-    args: &[],
-    english: "no replacement tile is left for a kong",
-};
-static CONCEALED_KONG_NEEDS_FOUR: WordsDef = WordsDef {
-    key: "illegal.concealed_kong_needs_four",
-    args: &["tile"],
-    english: "a concealed kong needs four {tile} in hand",
-};
-static EXTRA_WIND_KONG_NAME: WordsDef = WordsDef {
-    key: "illegal.extra_wind_kong_name",
-    args: &["lowest"],
-    english: "a kong of extra winds is declared by the lowest of them, {lowest}",
-};
-static WILDCARD_KONG: WordsDef = WordsDef {
-    key: "illegal.wildcard_kong",
-    args: &[],
-    english: "wildcards never count toward a kong",
-};
-static ADDED_KONG_NEEDS_PUNG: WordsDef = WordsDef {
-    key: "illegal.added_kong_needs_pung",
-    args: &["tile"],
-    english: "an added kong needs an exposed pung of {tile}",
-};
-static ON_TURN: WordsDef = WordsDef {
-    key: "illegal.on_turn",
-    args: &[],
-    english: "it is your turn: discard, declare a kong or win",
-};
-static ALREADY_ANSWERED: WordsDef = WordsDef {
-    key: "illegal.already_answered",
-    args: &[],
-    english: "already answered",
-};
-static CLAIM_OR_PASS: WordsDef = WordsDef {
-    key: "illegal.claim_or_pass",
-    args: &[],
-    english: "someone's discard is on offer: claim it or pass",
-};
-static MAY_NOT_WIN_OFF: WordsDef = WordsDef {
-    key: "illegal.may_not_win_off",
-    args: &[],
-    english: "the rules do not let you win on this player's discard now",
-};
-static DOES_NOT_COMPLETE: WordsDef = WordsDef {
-    key: "illegal.does_not_complete",
-    args: &["tile"],
-    english: "{tile} does not complete your hand",
-};
-static PUNG_NEEDS_TWO: WordsDef = WordsDef {
-    key: "illegal.pung_needs_two",
-    args: &["tile"],
-    english: "a pung needs two {tile} in hand",
-};
-static KONG_NEEDS_THREE: WordsDef = WordsDef {
-    key: "illegal.kong_needs_three",
-    args: &["tile"],
-    english: "an exposed kong needs three {tile} in hand",
-};
-static NO_CHOWS: WordsDef = WordsDef {
-    key: "illegal.no_chows",
-    args: &[],
-    english: "these rules have no chows",
-};
-static CHOW_NOT_FROM_LEFT: WordsDef = WordsDef {
-    key: "illegal.chow_not_from_left",
-    args: &[],
-    english: "a chow may only be claimed from the player on your left",
-};
-static CHOW_SHAPE: WordsDef = WordsDef {
-    key: "illegal.chow_shape",
-    args: &["tile"],
-    english: "a chow is three tiles in a row of one suit, the discard {tile} among them",
-};
-static WILDCARD_CHOW: WordsDef = WordsDef {
-    key: "illegal.wildcard_chow",
-    args: &[],
-    english: "wildcards never count toward a chow",
-};
-static CHOW_TILES_NOT_HELD: WordsDef = WordsDef {
-    key: "illegal.chow_tiles_not_held",
-    args: &[],
-    english: "the chow's other two tiles must be in hand",
-};
-static ROB_OR_PASS: WordsDef = WordsDef {
-    key: "illegal.rob_or_pass",
-    args: &[],
-    english: "an added kong is on offer: rob it (win) or pass",
-};
-
-/// Every refusal of an action a person may be told ([`ActionError::words`]).
-pub static WORDS: &[&WordsDef] = &[
-    &HAND_OVER,
-    &NO_SUCH_PLAYER,
-    &NOT_YOUR_TURN,
-    &NOT_COMPLETE,
-    &JUST_CLAIMED,
-    &NOT_HELD,
-    &GAMBIT_RUN_DISCARD,
-    &GAMBIT_RUN_ADDED_KONG,
-    &NO_KONGS,
-    &NO_REPLACEMENT_TILE,
-    &CONCEALED_KONG_NEEDS_FOUR,
-    &EXTRA_WIND_KONG_NAME,
-    &WILDCARD_KONG,
-    &ADDED_KONG_NEEDS_PUNG,
-    &ON_TURN,
-    &ALREADY_ANSWERED,
-    &CLAIM_OR_PASS,
-    &MAY_NOT_WIN_OFF,
-    &DOES_NOT_COMPLETE,
-    &PUNG_NEEDS_TWO,
-    &KONG_NEEDS_THREE,
-    &NO_CHOWS,
-    &CHOW_NOT_FROM_LEFT,
-    &CHOW_SHAPE,
-    &WILDCARD_CHOW,
-    &CHOW_TILES_NOT_HELD,
-    &ROB_OR_PASS,
-];
+crate::words_table! {
+    /// Every refusal of an action a person may be told ([`ActionError::words`]).
+    pub static WORDS;
+    HAND_OVER = "refused.hand_over" [] "the hand is over: no more actions";
+    NO_SUCH_PLAYER = "refused.no_such_player" [] "there is no such player at this table";
+    NOT_YOUR_TURN = "refused.not_your_turn" [] "you have nothing to decide now";
+    NOT_COMPLETE = "illegal.not_complete" [] "the hand is not complete";
+    JUST_CLAIMED = "illegal.just_claimed" [] "after a chow or pung the claimer only discards";
+    NOT_HELD = "illegal.not_held" ["tile"] "{tile} is not in the hand";
+    GAMBIT_RUN_DISCARD = "illegal.gambit_run_discard" ["drawn"] "during a Fortune Gambit run only the tile just drawn ({drawn}) may be discarded";
+    GAMBIT_RUN_ADDED_KONG = "illegal.gambit_run_added_kong" [] "during a Fortune Gambit run a player may only win, declare a concealed kong or discard the tile just drawn";
+    NO_KONGS = "illegal.no_kongs" [] "these rules have no kongs";
+    NO_REPLACEMENT_TILE = "illegal.no_replacement_tile" [] "no replacement tile is left for a kong";
+    CONCEALED_KONG_NEEDS_FOUR = "illegal.concealed_kong_needs_four" ["tile"] "a concealed kong needs four {tile} in hand";
+    EXTRA_WIND_KONG_NAME = "illegal.extra_wind_kong_name" ["lowest"] "a kong of extra winds is declared by the lowest of them, {lowest}";
+    WILDCARD_KONG = "illegal.wildcard_kong" [] "wildcards never count toward a kong";
+    ADDED_KONG_NEEDS_PUNG = "illegal.added_kong_needs_pung" ["tile"] "an added kong needs an exposed pung of {tile}";
+    ON_TURN = "illegal.on_turn" [] "it is your turn: discard, declare a kong or win";
+    ALREADY_ANSWERED = "illegal.already_answered" [] "already answered";
+    CLAIM_OR_PASS = "illegal.claim_or_pass" [] "someone's discard is on offer: claim it or pass";
+    MAY_NOT_WIN_OFF = "illegal.may_not_win_off" [] "the rules do not let you win on this player's discard now";
+    DOES_NOT_COMPLETE = "illegal.does_not_complete" ["tile"] "{tile} does not complete your hand";
+    PUNG_NEEDS_TWO = "illegal.pung_needs_two" ["tile"] "a pung needs two {tile} in hand";
+    KONG_NEEDS_THREE = "illegal.kong_needs_three" ["tile"] "an exposed kong needs three {tile} in hand";
+    NO_CHOWS = "illegal.no_chows" [] "these rules have no chows";
+    CHOW_NOT_FROM_LEFT = "illegal.chow_not_from_left" [] "a chow may only be claimed from the player on your left";
+    CHOW_SHAPE = "illegal.chow_shape" ["tile"] "a chow is three tiles in a row of one suit, the discard {tile} among them";
+    WILDCARD_CHOW = "illegal.wildcard_chow" [] "wildcards never count toward a chow";
+    CHOW_TILES_NOT_HELD = "illegal.chow_tiles_not_held" [] "the chow's other two tiles must be in hand";
+    ROB_OR_PASS = "illegal.rob_or_pass" [] "an added kong is on offer: rob it (win) or pass";
+}
 
 fn tile(t: Tile) -> Value {
     Value::String(t.to_string())

@@ -35,11 +35,12 @@
 //!   extra wind"). Shanten away from ready there is an estimate: the extra winds counted as an
 //!   honour kind the hand does not hold.
 
-use super::config::TableConfig;
-use super::extra_winds::{self, ExtraWinds};
+use super::extra_wind_play as extra_winds;
 use super::{Observation, Ruleset, complete::Screen};
 use crate::analysis;
+use crate::config::TableConfig;
 use crate::counts::TileCounts;
+use crate::extra_winds::ExtraWinds;
 use crate::rules::ScoreUnit;
 use crate::scoring::{Circumstances, Invalid, OtherHand, WinKind, WinSituation};
 use crate::seat::Seat;

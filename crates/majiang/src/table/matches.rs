@@ -125,14 +125,8 @@ pub enum MatchError {
 
 /// The seed of hand `hand_number` of the match with seed `seed` (a SplitMix64 mix of both).
 pub fn hand_seed(seed: u64, hand_number: u32) -> u64 {
+    use crate::seeds::splitmix64;
     splitmix64(seed ^ splitmix64(u64::from(hand_number).wrapping_add(0x5851_F42D_4C95_7F2D)))
-}
-
-fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// The random stream of the seat choice (hands use stream = hand number, from 1).

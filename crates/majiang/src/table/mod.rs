@@ -70,12 +70,16 @@
 //! ## Modules
 
 pub mod action;
+/// The table's configuration under its old path: [`crate::config`] holds it now.
+#[doc(hidden)]
+pub mod config {
+    pub use crate::config::*;
+}
 mod complete;
-pub mod config;
 mod dealt;
 mod dice;
 pub mod event;
-pub mod extra_winds;
+pub mod extra_wind_play;
 pub mod game;
 pub mod hint;
 pub mod log;
@@ -88,11 +92,12 @@ pub mod seating;
 pub mod session;
 pub mod wall;
 
+pub use crate::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
+pub use crate::extra_winds::ExtraWinds;
+pub use crate::seat::Player;
 pub use action::{Action, ActionError, IllegalReason};
-pub use config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
 pub use dealt::DealtTiles;
 pub use event::{DicePurpose, Event, KongKind, PlayerPayment, PlayerScore};
-pub use extra_winds::ExtraWinds;
 pub use game::{
     Actors, DiscardRecord, Game, HandOutcome, HandSetup, LegalSet, SetupError, TileSource,
 };
@@ -106,24 +111,31 @@ pub use seating::{SeatChoice, choose_seats};
 pub use session::{Opening, Session, Step};
 pub use wall::{Wall, WallError};
 
-use serde::{Deserialize, Serialize};
-use std::fmt;
+use crate::words::WordsDef;
 
-/// A player: a chair at the table, `0..n`, fixed for a match (their seat wind changes with
-/// the dealer).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Player(pub u8);
-
-impl Player {
-    /// The chair number as an index.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
+/// Every message the library may tell a person, each key once: refused actions
+/// (`illegal.*`, `refused.*`), not-a-win reasons (`invalid.*`), refused house rules and
+/// requests (`options.*`, `request.*`), and [`TEXT`](crate::words::TEXT) — for a front end's
+/// catalogue to be checked against, as [`reason_keys`](crate::rules::reason_keys) is for payments.
+pub fn messages() -> Vec<&'static WordsDef> {
+    let mut all: Vec<&'static WordsDef> = vec![&crate::words::TEXT];
+    all.extend(action::WORDS);
+    all.extend(crate::scoring::INVALID_WORDS);
+    all.extend(crate::rules::option_table::WORDS);
+    all
 }
 
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
+#[cfg(test)]
+mod tests {
+    use super::messages;
+
+    #[test]
+    fn every_library_message_names_its_values() {
+        let all = messages();
+        crate::words::check_table(&all).unwrap();
+        assert!(all.len() > 30, "{}", all.len());
+        assert!(all.iter().any(|d| d.key == "invalid.not_a_winning_hand"));
+        assert!(all.iter().any(|d| d.key == "illegal.not_held"));
+        assert!(all.iter().any(|d| d.key == "options.not_allowed"));
     }
 }

@@ -2,8 +2,8 @@
 //! derived from them ([`TableConfig`]), and the hooks the engine asks (who may win off whom,
 //! scoring).
 
-use super::config::TableConfig;
 use crate::analysis::HandRules;
+use crate::config::TableConfig;
 use crate::rules::registry;
 use crate::rules::rule_set::{RuleSet, RuleSetSpec};
 use crate::scoring::request::Malformed;

@@ -2,10 +2,10 @@
 //! dice and wind tiles of the ceremony as events.
 
 use super::Player;
-use super::config::SeatChoiceRule;
 use super::dice::roll;
 use super::event::{DicePurpose, Event};
 use super::ruleset::Ruleset;
+use crate::config::SeatChoiceRule;
 use crate::tile::Wind;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};

@@ -13,7 +13,7 @@
 //! from its back (the last stack before the break, top tile first is not modelled: copies of a
 //! kind are alike, so only the order of kinds matters).
 
-use super::config::{DeadWall, TableConfig};
+use crate::config::{DeadWall, TableConfig};
 use crate::tile::{KINDS, Tile};
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;

@@ -199,9 +199,7 @@ impl App {
         let mut controllers = Vec::with_capacity(n);
         let mut bot_number = 0;
         for i in 0..n {
-            let bot_seed = seed
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                .wrapping_add(i as u64);
+            let bot_seed = majiang::seeds::bot_seed(seed, i as u64);
             controllers.push(if Player(i as u8) == human {
                 Controller::person(bot_seed)
             } else {

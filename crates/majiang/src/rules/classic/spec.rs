@@ -4,13 +4,13 @@
 
 use super::options::OPTIONS;
 use super::{HAND_RULES, Options, PATTERNS, settle};
+use crate::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
+use crate::config::{EndRule, MatchRules, Rotation};
 use crate::rules::rule_set::{
     Aims, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats, options_object, score_under,
 };
 use crate::scoring::request::Malformed;
 use crate::scoring::{Explain, Invalid, Scored, WinSituation};
-use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
-use crate::table::progress::{EndRule, MatchRules, Rotation};
 use serde_json::{Map, Value};
 
 /// What classic Chinese mahjong is.

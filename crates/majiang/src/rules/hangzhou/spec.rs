@@ -4,6 +4,8 @@
 
 use super::options::OPTIONS;
 use super::{MatchEnd, Options, PATTERNS, WildcardMode, eligibility, settle};
+use crate::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
+use crate::config::{EndRule, MatchRules, Rotation};
 use crate::rules::rule_set::{
     Aims, FedThirdMeld, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats, options_object,
     score_under,
@@ -11,8 +13,6 @@ use crate::rules::rule_set::{
 use crate::scoring::request::Malformed;
 use crate::scoring::{Explain, Invalid, Scored, WinSituation};
 use crate::seat::Seat;
-use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
-use crate::table::progress::{EndRule, MatchRules, Rotation};
 use crate::tile::Tile;
 use serde_json::{Map, Value};
 

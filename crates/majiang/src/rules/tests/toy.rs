@@ -6,13 +6,13 @@
 
 use crate::analysis::{self, HandRules};
 use crate::bots::{self, Bot};
+use crate::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
+use crate::config::{EndRule, MatchRules, Rotation};
 use crate::rules::option_table::{self, Allowed, OptionSpec};
 use crate::rules::rule_set::{Aims, RuleSet, RuleSetSpec, ScoreUnit, Seats};
 use crate::scoring::reason::ReasonDef;
 use crate::scoring::request::{Malformed, ScoreRequest};
 use crate::scoring::{Explain, Invalid, Ledger, PatternDef, Scored, Unit, WinKind, WinSituation};
-use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
-use crate::table::progress::{EndRule, MatchRules, Rotation};
 use crate::table::{HandOutcome, Ruleset, replay};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;

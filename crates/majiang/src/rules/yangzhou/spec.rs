@@ -5,14 +5,14 @@
 use super::options::OPTIONS;
 use super::{Options, PATTERNS, settle};
 use crate::analysis::HandRules;
+use crate::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
+use crate::config::{EndRule, MatchRules, Rotation};
 use crate::rules::rule_set::{
     Aims, FedThirdMeld, Readiness, RuleSet, RuleSetSpec, ScoreUnit, Seats, options_object,
     score_under,
 };
 use crate::scoring::request::Malformed;
 use crate::scoring::{Explain, Invalid, Scored, WinSituation};
-use crate::table::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
-use crate::table::progress::{EndRule, MatchRules, Rotation};
 use serde_json::{Map, Value};
 
 /// What Yangzhou mahjong is.

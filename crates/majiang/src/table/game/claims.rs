@@ -5,10 +5,10 @@
 use super::super::Player;
 use super::super::action::{Action, ActionError};
 use super::super::event::{Event, KongKind};
-use super::super::extra_winds::ExtraWinds;
 use super::sink::Events;
 use super::win::WinContext;
 use super::{Game, MAX_PLAYERS, Phase, TileSource, tile_at};
+use crate::extra_winds::ExtraWinds;
 use crate::meld::{Meld, MeldKind};
 use crate::scoring::WinKind;
 use crate::tile::Tile;

@@ -1,10 +1,10 @@
 //! One player's tiles during a hand, with the small operations the rules of play use.
 
 use super::super::complete::Screen;
-use super::super::extra_winds::ExtraWinds;
 use super::DiscardRecord;
 use crate::analysis::HandRules;
 use crate::counts::TileCounts;
+use crate::extra_winds::ExtraWinds;
 use crate::meld::Meld;
 use crate::tile::Tile;
 use smallvec::SmallVec;

@@ -2,7 +2,7 @@
 //! holds its size.
 
 use super::super::complete::Screen;
-use super::super::extra_winds;
+use super::super::extra_wind_play as extra_winds;
 use super::super::wall::full_set;
 use super::{Game, HandOutcome, Phase, tile_at};
 

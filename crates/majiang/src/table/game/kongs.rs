@@ -4,7 +4,7 @@
 use super::super::Player;
 use super::super::action::{Action, ActionError};
 use super::super::event::{Event, KongKind};
-use super::super::extra_winds::same_kind;
+use super::super::extra_wind_play::same_kind;
 use super::sink::Events;
 use super::win::WinContext;
 use super::{Game, MAX_PLAYERS, Phase, TileSource};

@@ -7,7 +7,7 @@
 
 use super::super::Player;
 use super::super::action::{Action, ActionError, IllegalReason};
-use super::super::extra_winds;
+use super::super::extra_wind_play as extra_winds;
 use super::claims::{ClaimOptions, chow_tiles};
 use super::{Game, Phase, TileSource, tile_at};
 use crate::meld::MeldKind;

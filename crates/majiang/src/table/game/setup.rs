@@ -1,7 +1,6 @@
 //! Setting up a hand: the shuffle, the dice that break the wall, the deal, the Hangzhou
 //! indicator, and flowers declared and replaced until every hand holds only playing tiles.
 
-use super::super::config::WildcardRule;
 use super::super::dice::roll;
 use super::super::event::{DicePurpose, Event};
 use super::super::ruleset::Ruleset;
@@ -9,6 +8,7 @@ use super::super::wall::{Wall, WallError, full_set};
 use super::super::{DealtTiles, Player};
 use super::sink::{Events, Unrecorded};
 use super::{Game, Hand, HandSetup, MAX_PLAYERS, Phase, SetupError, TileSource};
+use crate::config::WildcardRule;
 use crate::seat::Seat;
 use crate::tile::Tile;
 use rand::SeedableRng;

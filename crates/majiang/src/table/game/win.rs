@@ -5,7 +5,7 @@ use super::super::Player;
 use super::super::action::{Action, ActionError, IllegalReason};
 use super::super::complete::is_complete;
 use super::super::event::{Event, PlayerPayment, PlayerScore};
-use super::super::extra_winds;
+use super::super::extra_wind_play as extra_winds;
 use super::sink::Events;
 use super::{Game, Hand, HandOutcome, Phase, TileSource};
 use crate::scoring::{Circumstances, Invalid, OtherHand, Scored, WinKind, WinSituation};

@@ -101,7 +101,7 @@ impl TableConfig {
 
     /// Bonus tiles played as extra winds rather than flowers: 4 (`1f`–`4f`) at a five-player
     /// table, all 8 at six, none otherwise (only classic seats five or six). See
-    /// [`crate::table::extra_winds`].
+    /// [`crate::table::extra_wind_play`].
     #[inline]
     pub const fn extra_winds(&self) -> u8 {
         TableConfig::extra_winds_at(self.players)
