@@ -4,7 +4,7 @@
 #   majiang.service      a systemd unit
 #   majiang.env          an example configuration (every `serve` setting as an environment variable)
 #   Caddyfile            a TLS reverse proxy in front of it
-#   HOSTING.md           README.md's "Hosting" and "Limits" sections
+#   HOSTING.md           the book's hosting pages: docs/hosting/{hosting,limits,cluster}.md
 # Usage: bash scripts/release.sh [--binary PATH] [--out DIR]
 #   --binary PATH  package this already built `majiang` instead of building one (`cargo build
 #                  --release -p majiang-cli`); the tests use their debug build
@@ -37,10 +37,16 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/$name/bin"
 cp "$binary" "$stage/$name/bin/majiang"
 cp packaging/majiang.service packaging/majiang.env packaging/Caddyfile "$stage/$name/"
-# README's hosting sections, from "## Hosting" to the section after "## Limits".
-awk '/^## Hosting/ { on = 1 } /^## / && !/^## (Hosting|Limits)/ { on = 0 } on' README.md \
-    > "$stage/$name/HOSTING.md"
-[ -s "$stage/$name/HOSTING.md" ] || { echo "release.sh: README.md has no Hosting section" >&2; exit 1; }
+# The book's hosting pages as one document: each page's headings one level down under a title.
+{
+    echo "# Hosting majiang"
+    for page in hosting limits cluster; do
+        [ -s "docs/hosting/$page.md" ] || { echo "release.sh: docs/hosting/$page.md is missing" >&2; exit 1; }
+        echo
+        # Headings (not the lines of a code block that start with #) go one level down.
+        awk '/^ *```/ { fence = !fence } !fence && /^#/ { $0 = "#" $0 } { print }' "docs/hosting/$page.md"
+    done
+} > "$stage/$name/HOSTING.md"
 mkdir -p "$out"
 tar -C "$stage" -cf - "$name" | gzip -"$level" > "$out/$name.tar.gz"
 echo "$out/$name.tar.gz"

@@ -54,7 +54,7 @@ fn allow_external_bots(args: &Args) -> Result<(), UsageError> {
     Ok(())
 }
 
-/// The resource limits (README "Limits"); the defaults are [`Limits::default`]'s.
+/// The resource limits (docs/hosting/limits.md); the defaults are [`Limits::default`]'s.
 #[derive(clap::Args)]
 struct LimitArgs {
     /// Most rooms waiting or in play in memory at once.

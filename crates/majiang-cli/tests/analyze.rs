@@ -130,7 +130,7 @@ fn short_and_long_hands_are_not_hands() {
         assert!(err.contains("is not a hand"), "{hand}: {err}");
         assert!(out.is_empty(), "{hand}: {out}");
     }
-    // The README's example with melds, complete.
+    // The command line page's example with melds (docs/research/command-line.md), complete.
     let v = json(&["analyze", "123m11z pung 555z chow 789s pung 999p"]);
     assert_eq!(v["winning"], true);
 }

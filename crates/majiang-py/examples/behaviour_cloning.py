@@ -8,8 +8,8 @@ the paired difference of chips per match with its 95 % interval.
     python crates/majiang-py/examples/behaviour_cloning.py                # every rule set
     python crates/majiang-py/examples/behaviour_cloning.py --rules hangzhou --hands 400
 
-The defaults (800 hands, 4 epochs, 1,000 paired matches) are the README's figures: 0.6 to 1.5
-CPU-minutes a rule set.
+The defaults (800 hands, 4 epochs, 1,000 paired matches) are the figures of
+docs/research/baselines.md: 0.6 to 1.5 CPU-minutes a rule set.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ compares the agent with its behaviour-cloning start the same way (what PPO adds)
     python crates/majiang-py/examples/masked_ppo.py --rules hangzhou --updates 20
     python crates/majiang-py/examples/masked_ppo.py --warm-start none     # PPO from scratch
 
-The README's figures: the defaults (BC warm start, 50 updates: about 1 CPU-minute a rule set),
-and from scratch `--warm-start none --lr 3e-4 --entropy 0.01 --updates 120` (Yangzhou
+The figures of docs/research/baselines.md: the defaults (BC warm start, 50 updates: about 1
+CPU-minute a rule set), and from scratch `--warm-start none --lr 3e-4 --entropy 0.01 --updates 120` (Yangzhou
 `--updates 300`): 2 to 5 CPU-minutes a rule set, with OPENBLAS_NUM_THREADS=1.
 """
 

@@ -3,7 +3,7 @@
 Needs `pip install sb3-contrib` (it pulls in PyPI's torch with its CUDA libraries, about 5 GB;
 the project's test venv does not install it, so `tests/test_gym.py::test_sb3_maskable_ppo`
 skips there). The numpy PPO in `majiang.ppo` (examples/masked_ppo.py) is the baseline whose
-figures README gives; this script shows the env in the tool most researchers already use.
+figures docs/research/baselines.md gives; this script shows the env in the tool most researchers already use.
 
     python crates/majiang-py/examples/sb3_maskable_ppo.py --rules hongkong --steps 20000
 """

@@ -1,7 +1,7 @@
 //! The server's resource limits, in one place: every one has a default chosen for a small
-//! public server (README "Limits" gives each with its `majiang serve` flag and environment
-//! variable, and why), so a hostile or careless client can fill neither memory, nor file
-//! descriptors, nor the database.
+//! public server (the book's docs/hosting/limits.md gives each with its `majiang serve` flag
+//! and environment variable, and why), so a hostile or careless client can fill neither memory,
+//! nor file descriptors, nor the database.
 
 use std::time::Duration;
 

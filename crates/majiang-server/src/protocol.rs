@@ -486,7 +486,7 @@ pub enum ServerMsg {
         text: String,
     },
     /// No hint for the state whose `actions` and `hand_number` it repeats: the server's hint
-    /// queue was full (README "Limits": `--hint-queue`), so the expert skipped it.
+    /// queue was full (docs/hosting/limits.md: `--hint-queue`), so the expert skipped it.
     HintBusy {
         /// The hand.
         hand_number: u32,

@@ -3,6 +3,7 @@
 //! a new file from being left out silently (`autotests = false` in Cargo.toml).
 
 mod analysis_props;
+mod architecture;
 mod bot_protocol;
 mod bots;
 mod engine_classic56;
