@@ -59,12 +59,12 @@ if [[ -z "${SKIP_CARGO:-}" ]]; then
     # The PostgreSQL tests start a throw-away cluster from the server binaries: install them
     # when missing (apt-get; without root or network those tests say so loudly and skip).
     bash "$ROOT/scripts/install-postgres.sh" || echo "install-postgres.sh failed: the PostgreSQL tests will skip"
-    cargo test --workspace
+    cargo test --workspace --locked
 fi
 
 echo "== [${SECONDS} s] the Python package: build and pytest"
 # The binary the score tests compare with (already built by cargo test --workspace).
-cargo build -q -p majiang-cli
+cargo build -q -p majiang-cli --locked
 cargo fmt --manifest-path "$ROOT/crates/majiang-py/Cargo.toml" -- --check
 if ! wait "$py_build"; then
     cat "$PY_LOG" >&2
