@@ -3,7 +3,7 @@
 //! number, with the hand's payment to that seat.
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
-use crate::convert::value_error;
+use crate::convert::{seed_arg, value_error};
 use crate::table::{blank_observation, ruleset};
 use crate::vector::mix;
 use majiang::bots::{self, observe_into};
@@ -14,6 +14,13 @@ use pyo3::types::{PyBytes, PyDict};
 
 /// The most hands one call records.
 const MAX_HANDS: u32 = 100_000;
+
+/// `record_selfplay`'s `hands` argument (its range is checked with the call).
+fn record_hands_arg(value: &Bound<'_, PyAny>) -> PyResult<u32> {
+    let v = crate::convert::count_arg(value, "hands")?;
+    u32::try_from(v)
+        .map_err(|_| value_error(format!("hands: {v} is not between 1 and {MAX_HANDS}")))
+}
 
 /// Plays `hands` one-hand matches under `rules` (with `options`), bot `bot` (a level or a
 /// bot's name) in every chair, through the seat driver; hand `h` is dealt from a seed mixed
@@ -27,8 +34,8 @@ pub fn record_selfplay<'py>(
     py: Python<'py>,
     rules: &str,
     bot: &str,
-    hands: u32,
-    seed: u64,
+    #[pyo3(from_py_with = record_hands_arg)] hands: u32,
+    #[pyo3(from_py_with = seed_arg)] seed: u64,
     options: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     if !(1..=MAX_HANDS).contains(&hands) {

@@ -3,14 +3,19 @@
 //! PettingZoo and Gymnasium environments are built on it.
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
-use crate::convert::{action_arg, options_map, player_arg, seed_arg, to_py, value_error};
+use crate::convert::{
+    action_arg, hands_arg, options_map, player_arg, seed_arg, to_py, value_error,
+};
 use crate::slices::slice_of;
 use crate::view::GameView;
 use majiang::bots;
 use majiang::driver::{Controller, Driver, Poll, Timers};
 use majiang::table::{Action, Observation, Player, Ruleset, Session};
 use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use serde_json::{Map, Value};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// The driver's clock: the Python table has no timers, so every decision is due at once.
@@ -96,6 +101,56 @@ struct BoundArrays {
     apart: bool,
 }
 
+/// A call that changed a table since it was made (or restarted): replayed in order on a new
+/// table of the same rules, options, seed and hand limit, they rebuild the same state (every
+/// deal, bot and die is fixed by seeds), which is how a table is pickled.
+#[derive(Debug, Clone, PartialEq)]
+enum Call {
+    /// `act(player, action number)`.
+    Act(u8, u32),
+    /// `set_bot(player, name, seed)`.
+    SetBot(u8, Option<String>, u64),
+    /// `play_bots()`.
+    PlayBots,
+    /// `deal_next()`.
+    DealNext,
+}
+
+impl Call {
+    /// The call as a tuple of plain values (pickle's state).
+    fn to_tuple<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        match self {
+            Call::Act(p, a) => PyTuple::new(py, [0u64, u64::from(*p), u64::from(*a)]),
+            Call::SetBot(p, name, seed) => {
+                (1u64, u64::from(*p), name.clone(), *seed).into_pyobject(py)
+            }
+            Call::PlayBots => PyTuple::new(py, [2u64]),
+            Call::DealNext => PyTuple::new(py, [3u64]),
+        }
+    }
+
+    /// A call read back from [`Call::to_tuple`]'s tuple.
+    fn from_tuple(t: &Bound<'_, PyAny>) -> PyResult<Call> {
+        let bad = || value_error("state: not a Table's pickled calls");
+        let kind: u64 = t.get_item(0).and_then(|k| k.extract()).map_err(|_| bad())?;
+        let int = |i: usize| -> PyResult<u64> {
+            t.get_item(i).and_then(|v| v.extract()).map_err(|_| bad())
+        };
+        let small = |i: usize| -> PyResult<u8> { u8::try_from(int(i)?).map_err(|_| bad()) };
+        Ok(match kind {
+            0 => Call::Act(small(1)?, u32::try_from(int(2)?).map_err(|_| bad())?),
+            1 => Call::SetBot(
+                small(1)?,
+                t.get_item(2).and_then(|v| v.extract()).map_err(|_| bad())?,
+                int(3)?,
+            ),
+            2 => Call::PlayBots,
+            3 => Call::DealNext,
+            _ => return Err(bad()),
+        })
+    }
+}
+
 /// One match in play: the library's seat [`Driver`] (its [`Session`] and a controller per
 /// chair: the caller, or a bot), and buffers for encoding.
 ///
@@ -119,6 +174,12 @@ pub struct Table {
     /// Per chair: the caller's observation arrays (planes, mask) bound by
     /// `bind_observation`, held for `observe_bound` to refill in place.
     bound: Vec<Option<BoundArrays>>,
+    /// The house rules the table was made with (for pickling).
+    options: Map<String, Value>,
+    /// The seed of the match in play (the constructor's, or `restart`'s).
+    seed: u64,
+    /// Every call that changed the match since it was dealt, in order (for pickling).
+    journal: Vec<Call>,
 }
 
 /// A match of `ruleset` dealt from `seed`, every chair the caller's.
@@ -167,7 +228,53 @@ impl Table {
     /// Plays `action` for `p`; the hand's payments by chair if it ended the hand.
     fn play(&mut self, p: Player, action: Action) -> PyResult<Option<Vec<i64>>> {
         let step = self.driver_mut().act(p, action, NOW).map_err(value_error)?;
+        if let Some(number) = self.layout.encode(&action) {
+            self.journal.push(Call::Act(p.0, number as u32));
+        }
         Ok(step.settlement.map(|s| s.payments))
+    }
+
+    /// A table of `ruleset` dealt from `seed`, every chair the caller's.
+    fn build(
+        ruleset: Arc<Ruleset>,
+        options: Map<String, Value>,
+        seed: u64,
+        hands: Option<u32>,
+    ) -> PyResult<Table> {
+        if hands == Some(0) {
+            return Err(value_error("hands: a match plays at least one hand"));
+        }
+        let players = ruleset.players();
+        let layout = ActionLayout::new(ruleset.config());
+        let driver = new_driver(ruleset, seed, hands)?;
+        Ok(Table {
+            driver: Mutex::new(driver),
+            players,
+            hands,
+            layout,
+            refused: 0,
+            legal: Vec::with_capacity(32),
+            planes: vec![0; codec::planes(players) * TILE_KINDS],
+            mask: vec![0; layout.actions()],
+            bound: (0..players).map(|_| None).collect(),
+            options,
+            seed,
+            journal: Vec::new(),
+        })
+    }
+
+    /// Replays `call` (a pickled table's, on a table made as it was).
+    fn replay_call(&mut self, call: &Call) -> PyResult<()> {
+        match call {
+            Call::Act(p, a) => {
+                let p = self.player(usize::from(*p))?;
+                let action = self.decode(*a as usize)?;
+                self.play(p, action).map(|_| ())
+            }
+            Call::SetBot(p, name, seed) => self.set_bot(usize::from(*p), name.as_deref(), *seed),
+            Call::PlayBots => self.play_bots().map(|_| ()),
+            Call::DealNext => self.deal_next(),
+        }
     }
 
     /// The action of number `action` at this table, or a `ValueError` naming it.
@@ -192,26 +299,102 @@ impl Table {
         rules: &str,
         options: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = seed_arg)] seed: u64,
-        hands: Option<u32>,
+        #[pyo3(from_py_with = hands_arg)] hands: Option<u32>,
     ) -> PyResult<Table> {
-        let ruleset = ruleset(rules, options)?;
-        if hands == Some(0) {
-            return Err(value_error("hands: a match plays at least one hand"));
-        }
-        let players = ruleset.players();
-        let layout = ActionLayout::new(ruleset.config());
-        let driver = new_driver(ruleset, seed, hands)?;
+        let map = options_map(options)?;
+        let ruleset = Ruleset::from_name(rules, &map)
+            .map(Arc::new)
+            .map_err(value_error)?;
+        Table::build(ruleset, map, seed, hands)
+    }
+
+    /// An independent copy of the table in its exact state: the match, the hand in play and
+    /// every bot with its random generator where it stands, so both play on identically from
+    /// the same actions (for search: MCTS, expectimax). Observation arrays bound with
+    /// `bind_observation` are not copied (bind them to the copy). `copy.copy` and
+    /// `copy.deepcopy` make the same copy.
+    fn clone(&self) -> PyResult<Table> {
+        let driver = self.driver();
+        let controllers = (0..self.players)
+            .map(|i| match driver.controller(Player(i as u8)) {
+                Some(Controller::Bot(bot)) => bot.clone_box().map(Controller::Bot).ok_or_else(
+                    || value_error(format!("the bot in chair {i} ({}) cannot be copied", bot.name())),
+                ),
+                Some(Controller::Person { stand_in_seed }) => {
+                    Ok(Controller::person(*stand_in_seed))
+                }
+                None => Err(value_error(format!("no chair {i}"))),
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let copy = Driver::new(driver.session().clone(), controllers, Timers::default())
+            .map_err(value_error)?;
         Ok(Table {
-            driver: Mutex::new(driver),
-            players,
-            hands,
-            layout,
-            refused: 0,
+            driver: Mutex::new(copy),
+            players: self.players,
+            hands: self.hands,
+            layout: self.layout,
+            refused: self.refused,
             legal: Vec::with_capacity(32),
-            planes: vec![0; codec::planes(players) * TILE_KINDS],
-            mask: vec![0; layout.actions()],
-            bound: (0..players).map(|_| None).collect(),
+            planes: vec![0; self.planes.len()],
+            mask: vec![0; self.mask.len()],
+            bound: (0..self.players).map(|_| None).collect(),
+            options: self.options.clone(),
+            seed: self.seed,
+            journal: self.journal.clone(),
         })
+    }
+
+    fn __copy__(&self) -> PyResult<Table> {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Table> {
+        self.clone()
+    }
+
+    /// Pickling: the table is made again from its rules, options, seed and hand limit, and
+    /// the calls that changed it since are replayed (deterministic: the same state).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let options = to_py(py, &Value::Object(this.options.clone()))?;
+        let args = (this.rules(), options, this.seed, this.hands).into_pyobject(py)?;
+        let calls = this
+            .journal
+            .iter()
+            .map(|c| c.to_tuple(py))
+            .collect::<PyResult<Vec<_>>>()?;
+        let state = PyDict::new(py);
+        state.set_item("calls", calls)?;
+        (slf.get_type(), args, state).into_pyobject(py)
+    }
+
+    /// Pickling's second half: replays the pickled calls on a table just made.
+    fn __setstate__(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        if !self.journal.is_empty() {
+            return Err(PyRuntimeError::new_err(
+                "__setstate__: only for a table just made by unpickling",
+            ));
+        }
+        let calls = state.get_item("calls")?;
+        for call in calls.try_iter()? {
+            let call = Call::from_tuple(&call?)?;
+            self.replay_call(&call)?;
+        }
+        Ok(())
+    }
+
+    /// The chair of each entrant (`chairs()[i]`: the chair where entrant `i` sat down after the
+    /// seat choice). In Hong Kong the wind-tile ceremony seats the entrants (chair 0 is East
+    /// and deals first); elsewhere entrant `i` sits in chair `i` and the dice choose the
+    /// first dealer.
+    fn chairs(&self) -> Vec<usize> {
+        self.driver()
+            .session()
+            .chairs()
+            .iter()
+            .map(|p| p.index())
+            .collect()
     }
 
     /// Players at the table.
@@ -246,7 +429,7 @@ impl Table {
     }
 
     /// The engine action of number `action` as JSON text (`{"discard":"5m"}`, `"pass"`).
-    fn decode_action(&self, action: usize) -> PyResult<String> {
+    fn decode_action(&self, #[pyo3(from_py_with = action_arg)] action: usize) -> PyResult<String> {
         serde_json::to_string(&self.decode(action)?).map_err(value_error)
     }
 
@@ -299,7 +482,9 @@ impl Table {
         self.driver_mut()
             .deal_next(NOW)
             .map(|_| ())
-            .map_err(value_error)
+            .map_err(value_error)?;
+        self.journal.push(Call::DealNext);
+        Ok(())
     }
 
     /// Chips per chair so far.
@@ -469,6 +654,8 @@ impl Table {
         let driver = new_driver(ruleset, seed, self.hands)?;
         *self.driver_mut() = driver;
         self.refused = 0;
+        self.seed = seed;
+        self.journal.clear();
         Ok(())
     }
 
@@ -491,7 +678,10 @@ impl Table {
                     .map_err(|e| value_error(format!("name: {e}")))?,
             ),
         };
-        driver.set_controller(p, controller).map_err(value_error)
+        driver.set_controller(p, controller).map_err(value_error)?;
+        self.journal
+            .push(Call::SetBot(p.0, name.map(str::to_owned), seed));
+        Ok(())
     }
 
     /// Lets the bots play (through the seat driver) until only chairs without a bot must
@@ -515,6 +705,7 @@ impl Table {
             }
         };
         self.refused += refused;
+        self.journal.push(Call::PlayBots);
         result
     }
 
@@ -584,7 +775,7 @@ pub fn action_space(rules: &str, options: Option<&Bound<'_, PyAny>>) -> PyResult
 #[pyfunction]
 #[pyo3(signature = (action, rules, options=None))]
 pub fn decode_action(
-    action: usize,
+    #[pyo3(from_py_with = action_arg)] action: usize,
     rules: &str,
     options: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
@@ -603,7 +794,7 @@ pub fn decode_action(
 #[pyfunction]
 #[pyo3(signature = (action, rules, options=None))]
 pub fn action_name(
-    action: usize,
+    #[pyo3(from_py_with = action_arg)] action: usize,
     rules: &str,
     options: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {

@@ -7,7 +7,7 @@
 //! between the caller's steps.
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
-use crate::convert::value_error;
+use crate::convert::{num_tables_arg, seat_arg, seed_arg, value_error};
 use crate::slices::slice_of;
 use crate::table::{blank_observation, ruleset};
 use crate::view::{DiscardRows, GameView};
@@ -16,6 +16,7 @@ use majiang::table::matches::hand_seed;
 use majiang::table::{Action, Event, Game, HandSetup, Observation, Player, Ruleset};
 use majiang::tile::Wind;
 use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::sync::{Arc, Mutex};
 
@@ -148,6 +149,19 @@ pub struct VectorTables {
     hands_finished: u64,
     hands_skipped: u64,
     refused: u64,
+    /// `reset` has dealt the tables (before it they hold a placeholder, not a deal).
+    started: bool,
+    /// Per table, the action numbers of the step being checked and played (reused).
+    chosen: Vec<Action>,
+}
+
+/// The optional `seed` of `reset`.
+fn optional_seed(value: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+    if value.is_none() {
+        Ok(None)
+    } else {
+        seed_arg(value).map(Some)
+    }
 }
 
 /// Asks the processor to start loading the memory at `p` into its caches: a hint, with no
@@ -337,6 +351,25 @@ impl VectorTables {
         }
     }
 
+    /// Plays the checked actions `self.chosen` (one per table), writing the outputs.
+    fn play_chosen(&mut self, out: &mut Outputs<'_>) -> PyResult<()> {
+        out.rewards.fill(0);
+        out.dones.fill(0);
+        for t in 0..self.games.len() {
+            self.prefetch_after(t);
+            let action = self.chosen[t];
+            let p = self.actor(t);
+            let game = &mut self.games[t];
+            self.events.clear();
+            game.apply_into(p, action, &mut self.events)
+                .map_err(|e| value_error(format!("actions: table {t}: {e}")))?;
+            self.acted[t] = true;
+            self.advance(t, out)?;
+            self.write_decision(t, out);
+        }
+        Ok(())
+    }
+
     /// Who decides next at table `t`: the learning chair when it may, else the first to act.
     fn actor(&self, t: usize) -> Player {
         let game = &self.games[t];
@@ -373,11 +406,11 @@ impl VectorTables {
     #[pyo3(signature = (rules, num_tables, options=None, seed=0, opponents=None, seat=0))]
     fn new(
         rules: &str,
-        num_tables: usize,
+        #[pyo3(from_py_with = num_tables_arg)] num_tables: usize,
         options: Option<&Bound<'_, PyAny>>,
-        seed: u64,
+        #[pyo3(from_py_with = seed_arg)] seed: u64,
         opponents: Option<&str>,
-        seat: usize,
+        #[pyo3(from_py_with = seat_arg)] seat: usize,
     ) -> PyResult<VectorTables> {
         if !(1..=MAX_TABLES).contains(&num_tables) {
             return Err(value_error(format!(
@@ -411,6 +444,8 @@ impl VectorTables {
             hands_finished: 0,
             hands_skipped: 0,
             refused: 0,
+            started: false,
+            chosen: Vec::with_capacity(num_tables),
         };
         if let Some(level) = opponents {
             tables.make_bots(level)?;
@@ -485,7 +520,7 @@ impl VectorTables {
         &mut self,
         py: Python<'_>,
         arrays: &Bound<'_, PyAny>,
-        seed: Option<u64>,
+        #[pyo3(from_py_with = optional_seed)] seed: Option<u64>,
     ) -> PyResult<()> {
         let buffers = Buffers::get(
             arrays,
@@ -517,14 +552,66 @@ impl VectorTables {
         for t in 0..self.games.len() {
             self.write_decision(t, &mut out);
         }
+        self.started = true;
         Ok(())
+    }
+
+    /// An independent copy of the tables in their exact state (every hand in play, every
+    /// bot with its random generator where it stands): stepped with the same actions, both
+    /// write the same arrays. `copy.copy` and `copy.deepcopy` make the same copy.
+    fn clone(&self) -> PyResult<VectorTables> {
+        let bots = self.bots.lock().unwrap_or_else(|e| e.into_inner());
+        let copied = bots
+            .iter()
+            .map(|chairs| {
+                chairs
+                    .iter()
+                    .map(|bot| match bot {
+                        None => Ok(None),
+                        Some(b) => b.clone_box().map(Some).ok_or_else(|| {
+                            value_error(format!("the bot {} cannot be copied", b.name()))
+                        }),
+                    })
+                    .collect::<PyResult<TableBots>>()
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(VectorTables {
+            ruleset: self.ruleset.clone(),
+            players: self.players,
+            layout: self.layout,
+            seed: self.seed,
+            games: self.games.clone(),
+            discard_rows: self.discard_rows.clone(),
+            dealt: self.dealt.clone(),
+            agent: self.agent,
+            bots: Mutex::new(copied),
+            acted: self.acted.clone(),
+            obs: self.obs.clone(),
+            scratch: Vec::with_capacity(32),
+            events: Vec::with_capacity(16),
+            hands_finished: self.hands_finished,
+            hands_skipped: self.hands_skipped,
+            refused: self.refused,
+            started: self.started,
+            chosen: Vec::with_capacity(self.games.len()),
+        })
+    }
+
+    fn __copy__(&self) -> PyResult<VectorTables> {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<VectorTables> {
+        self.clone()
     }
 
     /// Plays `actions[t]` (int64 action numbers) for table `t`'s actor. A table whose hand
     /// ends gets `done[t] = 1`, `reward[t]` = the hand's payments by chair and (against bots)
     /// `final_obs[t]` = the learning chair's last view of it, and is dealt a new hand at once;
-    /// the arrays then describe every table's next decision. An illegal action raises
-    /// `ValueError` naming the table (tables before it have moved).
+    /// the arrays then describe every table's next decision. Every action is checked first:
+    /// an illegal one raises `ValueError` naming the table and no table moves. `step` before
+    /// `reset` raises `RuntimeError`. The stepping runs without the GIL (other Python threads
+    /// run meanwhile; they must not touch these arrays until it returns).
     fn step(
         &mut self,
         py: Python<'_>,
@@ -548,11 +635,13 @@ impl VectorTables {
             self.players,
             self.layout.actions(),
         )?;
-        let mut out = buffers.borrow(py);
-        out.rewards.fill(0);
-        out.dones.fill(0);
+        if !self.started {
+            return Err(PyRuntimeError::new_err("step: call reset() first"));
+        }
+        // Every action is checked before any is played: a refused one leaves every table as
+        // it was.
+        self.chosen.clear();
         for (t, &code) in chosen.iter().enumerate() {
-            self.prefetch_after(t);
             let action = usize::try_from(code)
                 .ok()
                 .and_then(|c| self.layout.decode(c))
@@ -562,15 +651,14 @@ impl VectorTables {
                         self.layout.actions()
                     ))
                 })?;
-            let p = self.actor(t);
-            let game = &mut self.games[t];
-            self.events.clear();
-            game.apply_into(p, action, &mut self.events)
+            self.games[t]
+                .check(self.actor(t), action)
                 .map_err(|e| value_error(format!("actions: table {t}: {e}")))?;
-            self.acted[t] = true;
-            self.advance(t, &mut out)?;
-            self.write_decision(t, &mut out);
+            self.chosen.push(action);
         }
-        Ok(())
+        let mut out = buffers.borrow(py);
+        // The stepping reads and writes only Rust memory and the arrays' buffers (held by
+        // `buffers`): other Python threads run meanwhile.
+        py.allow_threads(|| self.play_chosen(&mut out))
     }
 }

@@ -110,8 +110,15 @@ class BehaviourCloning:
         lr: float = 1e-3,
         seed: int = 0,
     ) -> "BehaviourCloning":
-        """Trains a policy on ``data`` (from :func:`record`)."""
+        """Trains a policy on ``data`` (from :func:`record`). Data without a single decision
+        (or with arrays of different lengths) raises ``ValueError``: there is nothing to fit."""
         obs, mask, action = data["obs"], data["mask"], data["action"]
+        if len(action) == 0:
+            raise ValueError("data: no decisions to learn from (record at least one hand)")
+        if not len(obs) == len(mask) == len(action):
+            raise ValueError(
+                f"data: obs, mask and action differ in length ({len(obs)}, {len(mask)}, {len(action)})"
+            )
         inputs = obs.shape[1] * obs.shape[2]
         model = cls(inputs, mask.shape[1], hidden, seed)
         adam = Adam(model.parameters(), lr)
