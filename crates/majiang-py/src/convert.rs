@@ -306,3 +306,12 @@ pub fn num_tables_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
 pub fn seat_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
     count_arg(value, "seat")
 }
+
+/// An optional `seed` argument: `None` draws a fresh seed from the operating system (the
+/// package's one seeding rule, Gymnasium's: unseeded means random, every run different).
+pub fn seed_or_random(value: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    match value {
+        Some(v) if !v.is_none() => seed_arg(v),
+        _ => Ok(rand::random()),
+    }
+}

@@ -3,7 +3,7 @@
 //! number, with the hand's payment to that seat.
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
-use crate::convert::{seed_arg, value_error};
+use crate::convert::{seed_or_random, value_error};
 use crate::table::{blank_observation, ruleset};
 use crate::vector::mix;
 use majiang::bots::{self, observe_into};
@@ -29,15 +29,16 @@ fn record_hands_arg(value: &Bound<'_, PyAny>) -> PyResult<u32> {
 /// per decision: the action number, the deciding chair, the hand's index, the hand's payment
 /// to that chair), `planes` and `action_space`.
 #[pyfunction]
-#[pyo3(signature = (rules, bot = "normal", hands = 100, seed = 0, options = None))]
+#[pyo3(signature = (rules, bot = "normal", hands = 100, seed = None, options = None))]
 pub fn record_selfplay<'py>(
     py: Python<'py>,
     rules: &str,
     bot: &str,
     #[pyo3(from_py_with = record_hands_arg)] hands: u32,
-    #[pyo3(from_py_with = seed_arg)] seed: u64,
+    seed: Option<&Bound<'py, PyAny>>,
     options: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let seed = seed_or_random(seed)?;
     if !(1..=MAX_HANDS).contains(&hands) {
         return Err(value_error(format!(
             "hands: {hands} is not between 1 and {MAX_HANDS}"

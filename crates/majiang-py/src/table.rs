@@ -4,7 +4,7 @@
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::{
-    action_arg, hands_arg, options_map, player_arg, seed_arg, to_py, value_error,
+    action_arg, hands_arg, options_map, player_arg, seed_arg, seed_or_random, to_py, value_error,
 };
 use crate::slices::slice_of;
 use crate::view::GameView;
@@ -292,15 +292,17 @@ impl Table {
 impl Table {
     /// A new match under `rules` (`hongkong`, `hangzhou`, `yangzhou`, `classic`) with house
     /// rules `options` (a dict, as `--option` takes them; classic's `players` sets the table
-    /// size), every shuffle and die fixed by `seed`, at most `hands` hands if given.
+    /// size), every shuffle and die fixed by `seed` (`None`: a random seed, `seed` tells it),
+    /// at most `hands` hands if given.
     #[new]
-    #[pyo3(signature = (rules, options=None, seed=0, hands=None))]
+    #[pyo3(signature = (rules, options=None, seed=None, hands=None))]
     fn new(
         rules: &str,
         options: Option<&Bound<'_, PyAny>>,
-        #[pyo3(from_py_with = seed_arg)] seed: u64,
+        seed: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = hands_arg)] hands: Option<u32>,
     ) -> PyResult<Table> {
+        let seed = seed_or_random(seed)?;
         let map = options_map(options)?;
         let ruleset = Ruleset::from_name(rules, &map)
             .map(Arc::new)
@@ -444,6 +446,12 @@ impl Table {
     #[getter]
     fn planes(&self) -> usize {
         codec::planes(self.players)
+    }
+
+    /// The seed the match in play was dealt from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// The number of the hand in play (from 1).

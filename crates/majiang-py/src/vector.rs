@@ -7,7 +7,7 @@
 //! between the caller's steps.
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
-use crate::convert::{num_tables_arg, seat_arg, seed_arg, value_error};
+use crate::convert::{num_tables_arg, seat_arg, seed_arg, seed_or_random, value_error};
 use crate::slices::slice_of;
 use crate::table::{blank_observation, ruleset};
 use crate::view::{DiscardRows, GameView};
@@ -400,18 +400,19 @@ impl VectorTables {
 #[pymethods]
 impl VectorTables {
     /// `num_tables` tables under `rules` (with house rules `options`), each dealing hand after
-    /// hand from its own stream of `seed`. With `opponents` (a bot level or name), chair
+    /// hand from its own stream of `seed` (`None`: a random one). With `opponents` (a bot level or name), chair
     /// `seat` is the caller's and the other chairs are that bot, played here between steps.
     #[new]
-    #[pyo3(signature = (rules, num_tables, options=None, seed=0, opponents=None, seat=0))]
+    #[pyo3(signature = (rules, num_tables, options=None, seed=None, opponents=None, seat=0))]
     fn new(
         rules: &str,
         #[pyo3(from_py_with = num_tables_arg)] num_tables: usize,
         options: Option<&Bound<'_, PyAny>>,
-        #[pyo3(from_py_with = seed_arg)] seed: u64,
+        seed: Option<&Bound<'_, PyAny>>,
         opponents: Option<&str>,
         #[pyo3(from_py_with = seat_arg)] seat: usize,
     ) -> PyResult<VectorTables> {
+        let seed = seed_or_random(seed)?;
         if !(1..=MAX_TABLES).contains(&num_tables) {
             return Err(value_error(format!(
                 "num_tables: {num_tables} is not between 1 and {MAX_TABLES}"

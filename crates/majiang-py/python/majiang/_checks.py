@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import numbers
 import secrets
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -69,3 +69,13 @@ def seed_or_entropy(seed: Any, name: str = "seed") -> int:
     if seed is None:
         return secrets.randbits(64)
     return check_seed(seed, name)
+
+
+def house_rules(options: Any) -> Any:
+    """``options`` as the engine takes it: a mapping copied into a dict, ``None`` or an empty
+    mapping as ``None``; anything else passed on for the engine to refuse with its message."""
+    if options is None:
+        return None
+    if isinstance(options, Mapping):
+        return dict(options) or None
+    return options

@@ -10,7 +10,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ._checks import action_number, bot_seed, check_finite, check_seed, draw_seed
+from ._checks import action_number, bot_seed, check_finite, check_seed, draw_seed, house_rules
 from ._core import BOT_NAMES, TILE_KINDS, Table
 
 #: What ``step`` does with an action the state does not allow (see :class:`MajiangGymEnv`).
@@ -82,7 +82,7 @@ class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
         observation: str = "dict",
     ) -> None:
         self.rules = rules
-        self.options = dict(options) if options else None
+        self.options = house_rules(options)
         self.hands = hands
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action: {illegal_action!r} is not one of {', '.join(ILLEGAL_ACTIONS)}")

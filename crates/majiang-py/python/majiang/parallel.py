@@ -10,7 +10,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import ParallelEnv
 
-from ._checks import action_number, check_seed, draw_seed
+from ._checks import action_number, check_seed, draw_seed, house_rules
 from ._core import TILE_KINDS, Table
 
 Obs = Dict[str, np.ndarray]
@@ -45,7 +45,7 @@ class MajiangParallelEnv(ParallelEnv):  # type: ignore[type-arg]
         hands: Optional[int] = 1,
     ) -> None:
         self.rules = rules
-        self.options = dict(options) if options else None
+        self.options = house_rules(options)
         self.hands = hands
         self._pending_seed: Optional[int] = None if seed is None else check_seed(seed)
         self.np_random, _ = seeding.np_random(None)

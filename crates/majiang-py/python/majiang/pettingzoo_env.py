@@ -12,7 +12,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, OrderEnforcingWrapper
 
-from ._checks import action_number, check_seed, draw_seed
+from ._checks import action_number, check_seed, draw_seed, house_rules
 from ._core import TILE_KINDS, Table
 
 
@@ -70,7 +70,7 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
         super().__init__()
         self.copy_observations = bool(copy_observations)
         self.rules = rules
-        self.options = dict(options) if options else None
+        self.options = house_rules(options)
         self.hands = hands
         self.render_mode = render_mode
         self._pending_seed: Optional[int] = None if seed is None else check_seed(seed)

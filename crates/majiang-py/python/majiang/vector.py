@@ -7,7 +7,7 @@ from typing import Any, Dict, Mapping, Optional
 
 import numpy as np
 
-from ._checks import check_seed, seed_or_entropy
+from ._checks import check_seed, house_rules, seed_or_entropy
 from ._core import MAX_LEGAL, MAX_TABLES, TILE_KINDS, VectorTables
 
 
@@ -61,7 +61,7 @@ class VectorEnv:
             raise ValueError(f"num_tables: {num_tables} is not between 1 and {MAX_TABLES}")
         num_tables = int(num_tables)
         self.tables = VectorTables(
-            rules, num_tables, dict(options) if options else None, seed_or_entropy(seed), opponents, seat
+            rules, num_tables, house_rules(options), seed_or_entropy(seed), opponents, seat
         )
         self._make_arrays()
 
