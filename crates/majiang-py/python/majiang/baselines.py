@@ -217,7 +217,7 @@ def compare(
     ``opponents``; the paired difference of the agent's chips."""
     from . import gym_env
 
-    env = gym_env(rules=rules, options=options, opponents=opponents, illegal_action="raise")
+    env = gym_env(rules=rules, options=options, opponents=opponents, seat=0, illegal_action="raise")
     rng = np.random.default_rng(seed)
     diffs, ours, theirs = [], [], []
     for i in range(matches):
