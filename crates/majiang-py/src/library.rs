@@ -39,9 +39,7 @@ pub fn tile_index(tile: &str) -> PyResult<usize> {
 
 /// The notation of kind `index` (`0..42`), e.g. `tile_name(27) == "1z"`.
 #[pyfunction]
-pub fn tile_name(
-    #[pyo3(from_py_with = index_of_tile)] index: usize,
-) -> PyResult<String> {
+pub fn tile_name(#[pyo3(from_py_with = index_of_tile)] index: usize) -> PyResult<String> {
     Tile::from_index(index)
         .map(|t| t.to_string())
         .ok_or_else(|| value_error(format!("{index} is not a tile kind (0..42)")))

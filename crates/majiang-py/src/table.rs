@@ -319,9 +319,14 @@ impl Table {
         let driver = self.driver();
         let controllers = (0..self.players)
             .map(|i| match driver.controller(Player(i as u8)) {
-                Some(Controller::Bot(bot)) => bot.clone_box().map(Controller::Bot).ok_or_else(
-                    || value_error(format!("the bot in chair {i} ({}) cannot be copied", bot.name())),
-                ),
+                Some(Controller::Bot(bot)) => {
+                    bot.clone_box().map(Controller::Bot).ok_or_else(|| {
+                        value_error(format!(
+                            "the bot in chair {i} ({}) cannot be copied",
+                            bot.name()
+                        ))
+                    })
+                }
                 Some(Controller::Person { stand_in_seed }) => {
                     Ok(Controller::person(*stand_in_seed))
                 }

@@ -188,7 +188,9 @@ pub(crate) fn run(
     pool: &rayon::ThreadPool,
 ) -> Result<Value, UsageError> {
     if deals == 0 {
-        return Err(UsageError("--games: the arena needs at least one deal".into()));
+        return Err(UsageError(
+            "--games: the arena needs at least one deal".into(),
+        ));
     }
     let duels = duels(rules, names, deals, seed, pool)?;
     let rated = ratings(names.len(), &duels);
@@ -198,7 +200,10 @@ pub(crate) fn run(
          against the other bot)",
         2 * n
     );
-    println!("{:<24} {:>22} {:>14}", "pair", "A − B chips/hand", "won/lost/tied");
+    println!(
+        "{:<24} {:>22} {:>14}",
+        "pair", "A − B chips/hand", "won/lost/tied"
+    );
     for d in &duels {
         let (won, lost, tied) = d.record();
         println!(
@@ -232,7 +237,10 @@ mod tests {
     use super::*;
 
     fn pool() -> rayon::ThreadPool {
-        rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap()
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
     }
 
     fn rules(name: &str) -> Arc<Ruleset> {
@@ -270,7 +278,12 @@ mod tests {
     #[test]
     fn contestants_are_checked() {
         assert!(parse("normal").is_err());
-        assert!(parse("normal,grandmaster").unwrap_err().0.contains("grandmaster"));
+        assert!(
+            parse("normal,grandmaster")
+                .unwrap_err()
+                .0
+                .contains("grandmaster")
+        );
         assert_eq!(parse("easy, hard:8").unwrap(), vec!["easy", "hard:8"]);
     }
 }
