@@ -14,7 +14,15 @@ The Rust engine of the majiang project, compiled with PyO3:
   :class:`VectorEnv` (many tables stepped inside Rust per call, results in numpy arrays);
 - datasets and baselines: :mod:`majiang.baselines` (bot self-play recorded as arrays, a
   behaviour-cloning policy in numpy) and :mod:`majiang.ppo` (masked PPO in numpy, trained
-  against the bots on the vector environment).
+  against the bots on the vector environment);
+- other frameworks: :mod:`majiang.sb3` (an SB3 ``VecEnv`` over the Rust vector environment),
+  :mod:`majiang.rllib` (Ray RLlib's multi-agent API);
+- comparing policies: :mod:`majiang.arena` (duplicate deals with every seat rotated, paired
+  intervals, Elo-style ratings).
+
+Seeding is Gymnasium's everywhere: no seed means a random one (every run differs), a seed
+replays everything. ``Table`` and the environments copy (``clone()``, ``copy.deepcopy``,
+``pickle``; the vector ones do not pickle). The guide is docs/python.md.
 
 Actions are dense numbers per kind of table: ``range(action_space(rules, options))``, every
 one an action some state offers; :func:`action_layout` lists the sections, :func:`action_name`
