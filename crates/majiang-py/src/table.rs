@@ -225,12 +225,11 @@ impl Table {
         );
     }
 
-    /// Plays `action` for `p`; the hand's payments by chair if it ended the hand.
-    fn play(&mut self, p: Player, action: Action) -> PyResult<Option<Vec<i64>>> {
+    /// Plays `action` (action number `number`) for `p`; the hand's payments by chair if it
+    /// ended the hand.
+    fn play(&mut self, p: Player, action: Action, number: usize) -> PyResult<Option<Vec<i64>>> {
         let step = self.driver_mut().act(p, action, NOW).map_err(value_error)?;
-        if let Some(number) = self.layout.encode(&action) {
-            self.journal.push(Call::Act(p.0, number as u32));
-        }
+        self.journal.push(Call::Act(p.0, number as u32));
         Ok(step.settlement.map(|s| s.payments))
     }
 
@@ -269,7 +268,7 @@ impl Table {
             Call::Act(p, a) => {
                 let p = self.player(usize::from(*p))?;
                 let action = self.decode(*a as usize)?;
-                self.play(p, action).map(|_| ())
+                self.play(p, action, *a as usize).map(|_| ())
             }
             Call::SetBot(p, name, seed) => self.set_bot(usize::from(*p), name.as_deref(), *seed),
             Call::PlayBots => self.play_bots().map(|_| ()),
@@ -630,7 +629,7 @@ impl Table {
     ) -> PyResult<Option<Vec<i64>>> {
         let p = self.player(player)?;
         let a = self.decode(action)?;
-        self.play(p, a)
+        self.play(p, a, action)
     }
 
     /// Plays action number `action` for `player`, as `act` does, and says what comes next in
@@ -645,7 +644,7 @@ impl Table {
     ) -> PyResult<PyObject> {
         let p = self.player(player)?;
         let a = self.decode(action)?;
-        Ok(match self.play(p, a)? {
+        Ok(match self.play(p, a, action)? {
             Some(payments) => payments.into_pyobject(py)?.into_any().unbind(),
             None => self
                 .driver_mut()
