@@ -7,7 +7,9 @@
 //! between the caller's steps.
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
-use crate::convert::{num_tables_arg, seat_arg, seed_arg, seed_or_random, value_error};
+use crate::convert::{
+    num_tables_arg, options_map, seat_arg, seed_arg, seed_or_random, value_error,
+};
 use crate::slices::slice_of;
 use crate::table::{blank_observation, ruleset};
 use crate::view::{DiscardRows, GameView};
@@ -18,7 +20,10 @@ use majiang::tile::Wind;
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use serde_json::{Map, Value};
 use std::sync::{Arc, Mutex};
+
+mod pickle;
 
 /// Room for the legal actions of one decision in the compact lists (the most a hand allows is
 /// about two dozen: every distinct tile held as a discard, kongs, a win).
@@ -151,6 +156,13 @@ pub struct VectorTables {
     refused: u64,
     /// `reset` has dealt the tables (before it they hold a placeholder, not a deal).
     started: bool,
+    /// The bot level or name of the other chairs (`None` in self-play).
+    level: Option<String>,
+    /// The house rules the tables were made with (for pickling).
+    options: Map<String, Value>,
+    /// Per table: the action numbers the caller played in the hand in play, in order (with the
+    /// deal's seed and the bots' seeds they rebuild the hand: how the tables are pickled).
+    journal: Vec<Vec<u16>>,
     /// Per table, the action numbers of the step being checked and played (reused).
     chosen: Vec<Action>,
 }
@@ -218,32 +230,32 @@ impl VectorTables {
         self.discard_rows[t] = DiscardRows::EMPTY;
         self.dealt[t] = k.wrapping_add(1);
         self.acted[t] = false;
+        self.journal[t].clear();
+        if self.agent.is_some() {
+            let bots = self.table_bots(t, k)?;
+            self.bots.get_mut().unwrap_or_else(|e| e.into_inner())[t] = bots;
+        }
         Ok(())
     }
 
-    /// Makes the bots of every table (seeded from the tables' seed, the table and the chair).
-    fn make_bots(&mut self, level: &str) -> PyResult<()> {
-        let Some(agent) = self.agent else {
-            return Ok(());
+    /// The bots of table `t` for its hand `k` (seeded from the tables' seed, the table, the
+    /// chair and the hand: fresh for every hand, so a hand in play is rebuilt from its deal
+    /// and the caller's actions alone).
+    fn table_bots(&self, t: usize, k: u32) -> PyResult<TableBots> {
+        let (Some(agent), Some(level)) = (self.agent, self.level.as_deref()) else {
+            return Ok(Vec::new());
         };
-        let mut all = Vec::with_capacity(self.games.len());
-        for t in 0..self.games.len() {
-            let mut chairs = Vec::with_capacity(self.players);
-            for c in 0..self.players {
-                chairs.push(if c == agent.index() {
-                    None
-                } else {
-                    let seed = mix(self.seed ^ mix((t as u64) << 8 | c as u64));
-                    Some(
-                        bots::by_name(level, &self.ruleset, seed)
-                            .map_err(|e| value_error(format!("opponents: {e}")))?,
-                    )
-                });
-            }
-            all.push(chairs);
-        }
-        *self.bots.get_mut().unwrap_or_else(|e| e.into_inner()) = all;
-        Ok(())
+        (0..self.players)
+            .map(|c| {
+                if c == agent.index() {
+                    return Ok(None);
+                }
+                let seed = mix(self.seed ^ mix((t as u64) << 8 | c as u64) ^ mix(u64::from(k)));
+                bots::by_name(level, &self.ruleset, seed)
+                    .map(Some)
+                    .map_err(|e| value_error(format!("opponents: {e}")))
+            })
+            .collect()
     }
 
     /// Writes the observation planes of `p` at table `t` into `planes`, read straight from the
@@ -364,6 +376,7 @@ impl VectorTables {
             game.apply_into(p, action, &mut self.events)
                 .map_err(|e| value_error(format!("actions: table {t}: {e}")))?;
             self.acted[t] = true;
+            self.journal[t].push(self.layout.encode(&action).unwrap_or(0) as u16);
             self.advance(t, out)?;
             self.write_decision(t, out);
         }
@@ -447,10 +460,14 @@ impl VectorTables {
             refused: 0,
             started: false,
             chosen: Vec::with_capacity(num_tables),
+            level: opponents.map(str::to_owned),
+            options: options_map(options)?,
+            journal: vec![Vec::new(); num_tables],
         };
-        if let Some(level) = opponents {
-            tables.make_bots(level)?;
-        }
+        // The bots are made with each deal; an unknown name is refused here.
+        tables.table_bots(0, 0)?;
+        *tables.bots.get_mut().unwrap_or_else(|e| e.into_inner()) =
+            (0..num_tables).map(|_| Vec::new()).collect();
         Ok(tables)
     }
 
@@ -534,15 +551,6 @@ impl VectorTables {
         if let Some(seed) = seed {
             self.seed = seed;
             self.dealt.fill(0);
-            let level = {
-                let bots = self.bots.get_mut().unwrap_or_else(|e| e.into_inner());
-                bots.first()
-                    .and_then(|chairs| chairs.iter().flatten().next())
-                    .map(|b| b.name())
-            };
-            if let Some(level) = level {
-                self.make_bots(level)?;
-            }
         }
         for t in 0..self.games.len() {
             self.deal(t)?;
@@ -595,7 +603,20 @@ impl VectorTables {
             refused: self.refused,
             started: self.started,
             chosen: Vec::with_capacity(self.games.len()),
+            level: self.level.clone(),
+            options: self.options.clone(),
+            journal: self.journal.clone(),
         })
+    }
+
+    /// Pickling (see `vector/pickle.rs`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        VectorTables::reduce(slf)
+    }
+
+    /// Pickling's second half (see `vector/pickle.rs`).
+    fn __setstate__(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.set_state(state)
     }
 
     fn __copy__(&self) -> PyResult<VectorTables> {

@@ -161,7 +161,7 @@ def test_vector_env_copies_step_identically(opponents):
     rng = np.random.default_rng(0)
     for _ in range(30):
         env.step(env.random_actions(rng))
-    copies = [env.clone(), copy.deepcopy(env)]
+    copies = [env.clone(), copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
     for c in copies:
         assert np.array_equal(c.obs, env.obs) and np.array_equal(c.mask, env.mask)
     for _ in range(200):
@@ -172,17 +172,27 @@ def test_vector_env_copies_step_identically(opponents):
             for name in ("obs", "mask", "legal", "actor", "reward", "done", "final_obs"):
                 assert np.array_equal(getattr(c, name), getattr(env, name)), name
     assert env.hands_finished > 10
-    with pytest.raises(TypeError, match="pickle"):
-        pickle.dumps(env)
+    for c in copies:
+        assert c.hands_finished == env.hands_finished and c.hands_skipped == env.hands_skipped
 
 
-def test_gym_vector_env_clone():
-    env = majiang.gym_vector_env("classic", num_envs=4, seed=5, opponents="easy")
+def test_gym_vector_env_clone_and_pickle():
+    env = majiang.gym_vector_env("classic", num_envs=4, seed=5, opponents="hard:4")
     env.reset()
-    twin = env.clone()
+    for _ in range(7):
+        env.step(np.array([int(np.flatnonzero(m)[-1]) for m in env.action_masks()]))
+    twins = [env.clone(), pickle.loads(pickle.dumps(env))]
     for _ in range(50):
         actions = np.array([int(np.flatnonzero(m)[0]) for m in env.action_masks()])
         a = env.step(actions)
-        b = twin.step(actions)
-        assert np.array_equal(a[0]["observation"], b[0]["observation"])
-        assert np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2])
+        for twin in twins:
+            b = twin.step(actions)
+            assert np.array_equal(a[0]["observation"], b[0]["observation"])
+            assert np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2])
+
+
+def test_unpickling_refuses_a_used_vector_table():
+    env = majiang.VectorEnv("hongkong", 2, seed=1)
+    env.reset()
+    with pytest.raises(RuntimeError, match="__setstate__"):
+        env.tables.__setstate__({})

@@ -22,7 +22,7 @@ The Rust engine of the majiang project, compiled with PyO3:
 
 Seeding is Gymnasium's everywhere: no seed means a random one (every run differs), a seed
 replays everything. ``Table`` and the environments copy (``clone()``, ``copy.deepcopy``,
-``pickle``; the vector ones do not pickle). The guide is docs/python.md.
+``pickle``). The guide is docs/python.md.
 
 Actions are dense numbers per kind of table: ``range(action_space(rules, options))``, every
 one an action some state offers; :func:`action_layout` lists the sections, :func:`action_name`

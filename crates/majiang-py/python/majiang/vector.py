@@ -43,7 +43,9 @@ class VectorEnv:
     any is played: an illegal one raises ``ValueError`` naming its table and no table moves.
     The stepping runs in Rust without the GIL, so other Python threads run meanwhile (each
     thread its own ``VectorEnv``). :meth:`clone` (and ``copy.deepcopy``) copies every table
-    in its exact state, bots included; pickling is not supported.
+    in its exact state, bots included; ``pickle`` too (each table's hand in play is rebuilt
+    from its deal and your actions in it: the opponents' bots are made afresh for every hand,
+    seeded from it).
     """
 
     def __init__(
@@ -119,8 +121,17 @@ class VectorEnv:
                 twin.__dict__[name] = copy.deepcopy(value, memo)
         return twin
 
-    def __reduce__(self) -> Any:
-        raise TypeError("VectorEnv cannot be pickled (clone() or copy.deepcopy copy it in memory)")
+    def __getstate__(self) -> Dict[str, Any]:
+        state = {k: v for k, v in self.__dict__.items() if k not in self._arrays and k != "_arrays"}
+        state["_values"] = {name: array.copy() for name, array in self._arrays.items()}
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        values = state.pop("_values")
+        self.__dict__.update(state)
+        self._make_arrays()
+        for name, array in values.items():
+            self._arrays[name][...] = array
 
     def reset(self, seed: Optional[int] = None) -> np.ndarray:
         """Deals every table a fresh hand (with ``seed``: the tables' streams start again from
