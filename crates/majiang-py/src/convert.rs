@@ -10,9 +10,44 @@ pub fn value_error(message: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(message.to_string())
 }
 
+/// How deeply lists and dicts passed in may nest (a score request, house rules): far more
+/// than any real request needs, and few enough that the recursive readers stay well inside
+/// a small thread stack. Deeper input is a `ValueError`, not a stack overflow.
+pub const MAX_DEPTH: usize = 64;
+
+/// The message for input nested deeper than [`MAX_DEPTH`].
+fn too_deep(at: &str) -> String {
+    format!("{at}: lists and dicts nest more than {MAX_DEPTH} levels deep")
+}
+
+/// Checks that `obj`'s lists, tuples and dicts nest at most [`MAX_DEPTH`] levels, without
+/// recursion (for the readers that recurse without a limit of their own: pythonize).
+pub fn check_depth(obj: &Bound<'_, PyAny>, at: &str) -> PyResult<()> {
+    let mut stack = vec![(obj.clone(), 0usize)];
+    while let Some((o, depth)) = stack.pop() {
+        let children: Vec<Bound<'_, PyAny>> = if let Ok(d) = o.downcast::<PyDict>() {
+            d.values().iter().collect()
+        } else if o.downcast::<PyList>().is_ok() || o.downcast::<PyTuple>().is_ok() {
+            o.try_iter()?.collect::<PyResult<_>>()?
+        } else {
+            continue;
+        };
+        if depth >= MAX_DEPTH {
+            return Err(value_error(too_deep(at)));
+        }
+        stack.extend(children.into_iter().map(|c| (c, depth + 1)));
+    }
+    Ok(())
+}
+
 /// A Python object as JSON: `None`, `bool`, `int`, `float`, `str`, lists, tuples and dicts with
-/// string keys. Anything else is a `ValueError` naming where it was found.
+/// string keys, nested at most [`MAX_DEPTH`] levels. Anything else is a `ValueError` naming
+/// where it was found.
 pub fn to_json(obj: &Bound<'_, PyAny>, at: &str) -> PyResult<Value> {
+    to_json_at(obj, at, 0)
+}
+
+fn to_json_at(obj: &Bound<'_, PyAny>, at: &str, depth: usize) -> PyResult<Value> {
     if obj.is_none() {
         return Ok(Value::Null);
     }
@@ -36,6 +71,12 @@ pub fn to_json(obj: &Bound<'_, PyAny>, at: &str) -> PyResult<Value> {
     if let Ok(s) = obj.downcast::<PyString>() {
         return Ok(Value::String(s.to_str()?.to_owned()));
     }
+    let nests = obj.downcast::<PyDict>().is_ok()
+        || obj.downcast::<PyList>().is_ok()
+        || obj.downcast::<PyTuple>().is_ok();
+    if nests && depth >= MAX_DEPTH {
+        return Err(value_error(too_deep(at)));
+    }
     if let Ok(d) = obj.downcast::<PyDict>() {
         let mut map = Map::new();
         for (k, v) in d.iter() {
@@ -44,7 +85,7 @@ pub fn to_json(obj: &Bound<'_, PyAny>, at: &str) -> PyResult<Value> {
                 .map_err(|_| value_error(format!("{at}: object keys must be strings")))?
                 .to_str()?
                 .to_owned();
-            let value = to_json(&v, &format!("{at}.{key}"))?;
+            let value = to_json_at(&v, &format!("{at}.{key}"), depth + 1)?;
             map.insert(key, value);
         }
         return Ok(Value::Object(map));
@@ -52,7 +93,7 @@ pub fn to_json(obj: &Bound<'_, PyAny>, at: &str) -> PyResult<Value> {
     if obj.downcast::<PyList>().is_ok() || obj.downcast::<PyTuple>().is_ok() {
         let mut items = Vec::new();
         for (i, v) in obj.try_iter()?.enumerate() {
-            items.push(to_json(&v?, &format!("{at}[{i}]"))?);
+            items.push(to_json_at(&v?, &format!("{at}[{i}]"), depth + 1)?);
         }
         return Ok(Value::Array(items));
     }
@@ -116,6 +157,10 @@ impl NotJson {
 /// parsed from text): `None`, `bool`, `int`, `float`, `str`, lists, tuples, dicts with string
 /// keys.
 pub fn write_json(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> Result<(), NotJson> {
+    write_json_at(obj, out, 0)
+}
+
+fn write_json_at(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>, depth: usize) -> Result<(), NotJson> {
     let fail = |message: String| NotJson {
         path: Vec::new(),
         message,
@@ -123,6 +168,14 @@ pub fn write_json(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> Result<(), NotJs
     if let Ok(s) = obj.downcast_exact::<PyString>() {
         let text = s.to_str().map_err(|e| fail(e.to_string()))?;
         return serde_json::to_writer(&mut *out, text).map_err(|e| fail(e.to_string()));
+    }
+    let nests = obj.downcast_exact::<PyDict>().is_ok()
+        || obj.downcast::<PyList>().is_ok()
+        || obj.downcast::<PyTuple>().is_ok();
+    if nests && depth >= MAX_DEPTH {
+        return Err(fail(format!(
+            "lists and dicts nest more than {MAX_DEPTH} levels deep"
+        )));
     }
     if let Ok(d) = obj.downcast_exact::<PyDict>() {
         out.push(b'{');
@@ -135,7 +188,7 @@ pub fn write_json(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> Result<(), NotJs
                 .map_err(|_| fail("object keys must be strings".into()))?;
             write_json(key, out)?;
             out.push(b':');
-            write_json(&v, out).map_err(|mut e| {
+            write_json_at(&v, out, depth + 1).map_err(|mut e| {
                 e.path.push(format!(".{key}"));
                 e
             })?;
@@ -151,7 +204,7 @@ pub fn write_json(obj: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> Result<(), NotJs
                 out.push(b',');
             }
             let v = v.map_err(|e| fail(e.to_string()))?;
-            write_json(&v, out).map_err(|mut e| {
+            write_json_at(&v, out, depth + 1).map_err(|mut e| {
                 e.path.push(format!("[{i}]"));
                 e
             })?;
@@ -225,4 +278,40 @@ pub fn action_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
 /// The `seed` argument (0 to 2**64 - 1).
 pub fn seed_arg(value: &Bound<'_, PyAny>) -> PyResult<u64> {
     index_arg(value, "seed")
+}
+
+/// The `hands` argument: `None` (no limit) or a number of hands from 1 to 2**32 - 1.
+pub fn hands_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    let v = index_arg(value, "hands")?;
+    u32::try_from(v)
+        .map(Some)
+        .map_err(|_| value_error(format!("hands: {v} is not between 1 and 2**32 - 1")))
+}
+
+/// A count argument named `name` (a table count, a chair): a non-negative integer, with a
+/// message naming the argument otherwise.
+pub fn count_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
+    index_arg(value, name).map(|v| usize::try_from(v).unwrap_or(usize::MAX))
+}
+
+/// The `num_tables` argument.
+pub fn num_tables_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    count_arg(value, "num_tables")
+}
+
+/// The `seat` argument (a chair number).
+pub fn seat_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    count_arg(value, "seat")
+}
+
+/// An optional `seed` argument: `None` draws a fresh seed from the operating system (the
+/// package's one seeding rule, Gymnasium's: unseeded means random, every run different).
+pub fn seed_or_random(value: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    match value {
+        Some(v) if !v.is_none() => seed_arg(v),
+        _ => Ok(rand::random()),
+    }
 }

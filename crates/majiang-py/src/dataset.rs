@@ -3,7 +3,7 @@
 //! number, with the hand's payment to that seat.
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
-use crate::convert::value_error;
+use crate::convert::{seed_or_random, value_error};
 use crate::table::{blank_observation, ruleset};
 use crate::vector::mix;
 use majiang::bots::{self, observe_into};
@@ -15,6 +15,13 @@ use pyo3::types::{PyBytes, PyDict};
 /// The most hands one call records.
 const MAX_HANDS: u32 = 100_000;
 
+/// `record_selfplay`'s `hands` argument (its range is checked with the call).
+fn record_hands_arg(value: &Bound<'_, PyAny>) -> PyResult<u32> {
+    let v = crate::convert::count_arg(value, "hands")?;
+    u32::try_from(v)
+        .map_err(|_| value_error(format!("hands: {v} is not between 1 and {MAX_HANDS}")))
+}
+
 /// Plays `hands` one-hand matches under `rules` (with `options`), bot `bot` (a level or a
 /// bot's name) in every chair, through the seat driver; hand `h` is dealt from a seed mixed
 /// from `seed` and `h`. Returns a dict: `obs` (bytes, decisions × planes × 42 uint8), `mask`
@@ -22,15 +29,16 @@ const MAX_HANDS: u32 = 100_000;
 /// per decision: the action number, the deciding chair, the hand's index, the hand's payment
 /// to that chair), `planes` and `action_space`.
 #[pyfunction]
-#[pyo3(signature = (rules, bot = "normal", hands = 100, seed = 0, options = None))]
+#[pyo3(signature = (rules, bot = "normal", hands = 100, seed = None, options = None))]
 pub fn record_selfplay<'py>(
     py: Python<'py>,
     rules: &str,
     bot: &str,
-    hands: u32,
-    seed: u64,
+    #[pyo3(from_py_with = record_hands_arg)] hands: u32,
+    seed: Option<&Bound<'py, PyAny>>,
     options: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let seed = seed_or_random(seed)?;
     if !(1..=MAX_HANDS).contains(&hands) {
         return Err(value_error(format!(
             "hands: {hands} is not between 1 and {MAX_HANDS}"

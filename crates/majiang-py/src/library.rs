@@ -2,7 +2,12 @@
 //! sets, and checking a match log.
 
 use crate::answer::score_answer_py;
-use crate::convert::{to_py, value_error, write_json};
+use crate::convert::{check_depth, count_arg, to_py, value_error, write_json};
+
+/// `tile_name`'s `index` argument.
+fn index_of_tile(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    count_arg(value, "index")
+}
 use crate::request::{DictRequest, with_rule_set};
 use majiang::Tile;
 use majiang::analysis::{self, Decomposition, HandRules};
@@ -34,7 +39,7 @@ pub fn tile_index(tile: &str) -> PyResult<usize> {
 
 /// The notation of kind `index` (`0..42`), e.g. `tile_name(27) == "1z"`.
 #[pyfunction]
-pub fn tile_name(index: usize) -> PyResult<String> {
+pub fn tile_name(#[pyo3(from_py_with = index_of_tile)] index: usize) -> PyResult<String> {
     Tile::from_index(index)
         .map(|t| t.to_string())
         .ok_or_else(|| value_error(format!("{index} is not a tile kind (0..42)")))
@@ -193,8 +198,12 @@ pub fn score(py: Python<'_>, request: &Bound<'_, PyAny>) -> PyResult<PyObject> {
         Ok(s) => ScoreRequest::from_json(s.to_str()?),
         // A dict is read straight into the request (no JSON text). Input that does not read
         // is read again as the JSON text the command line would get, for its very message.
-        Err(_) => ScoreRequest::from_deserializer(&mut Depythonizer::from_object(request))
-            .or_else(|_| request_via_json(request)),
+        Err(_) => {
+            // pythonize reads nested input recursively, without a limit of its own.
+            check_depth(request, "request")?;
+            ScoreRequest::from_deserializer(&mut Depythonizer::from_object(request))
+                .or_else(|_| request_via_json(request))
+        }
     }
     .map_err(value_error)?;
     score_parsed(py, parsed)

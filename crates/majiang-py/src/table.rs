@@ -3,15 +3,23 @@
 //! PettingZoo and Gymnasium environments are built on it.
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
-use crate::convert::{action_arg, options_map, player_arg, seed_arg, to_py, value_error};
+use crate::convert::{
+    action_arg, hands_arg, options_map, player_arg, seed_arg, seed_or_random, to_py, value_error,
+};
 use crate::slices::slice_of;
 use crate::view::GameView;
 use majiang::bots;
 use majiang::driver::{Controller, Driver, Poll, Timers};
 use majiang::table::{Action, Observation, Player, Ruleset, Session};
 use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use serde_json::{Map, Value};
 use std::sync::{Arc, Mutex, MutexGuard};
+
+mod journal;
+use journal::Call;
 
 /// The driver's clock: the Python table has no timers, so every decision is due at once.
 const NOW: u64 = 0;
@@ -119,6 +127,12 @@ pub struct Table {
     /// Per chair: the caller's observation arrays (planes, mask) bound by
     /// `bind_observation`, held for `observe_bound` to refill in place.
     bound: Vec<Option<BoundArrays>>,
+    /// The house rules the table was made with (for pickling).
+    options: Map<String, Value>,
+    /// The seed of the match in play (the constructor's, or `restart`'s).
+    seed: u64,
+    /// Every call that changed the match since it was dealt, in order (for pickling).
+    journal: Vec<Call>,
 }
 
 /// A match of `ruleset` dealt from `seed`, every chair the caller's.
@@ -164,10 +178,55 @@ impl Table {
         );
     }
 
-    /// Plays `action` for `p`; the hand's payments by chair if it ended the hand.
-    fn play(&mut self, p: Player, action: Action) -> PyResult<Option<Vec<i64>>> {
+    /// Plays `action` (action number `number`) for `p`; the hand's payments by chair if it
+    /// ended the hand.
+    fn play(&mut self, p: Player, action: Action, number: usize) -> PyResult<Option<Vec<i64>>> {
         let step = self.driver_mut().act(p, action, NOW).map_err(value_error)?;
+        self.journal.push(Call::Act(p.0, number as u32));
         Ok(step.settlement.map(|s| s.payments))
+    }
+
+    /// A table of `ruleset` dealt from `seed`, every chair the caller's.
+    fn build(
+        ruleset: Arc<Ruleset>,
+        options: Map<String, Value>,
+        seed: u64,
+        hands: Option<u32>,
+    ) -> PyResult<Table> {
+        if hands == Some(0) {
+            return Err(value_error("hands: a match plays at least one hand"));
+        }
+        let players = ruleset.players();
+        let layout = ActionLayout::new(ruleset.config());
+        let driver = new_driver(ruleset, seed, hands)?;
+        Ok(Table {
+            driver: Mutex::new(driver),
+            players,
+            hands,
+            layout,
+            refused: 0,
+            legal: Vec::with_capacity(32),
+            planes: vec![0; codec::planes(players) * TILE_KINDS],
+            mask: vec![0; layout.actions()],
+            bound: (0..players).map(|_| None).collect(),
+            options,
+            seed,
+            journal: Vec::new(),
+        })
+    }
+
+    /// Replays `call` (a pickled table's, on a table made as it was).
+    fn replay_call(&mut self, call: &Call) -> PyResult<()> {
+        match call {
+            Call::Act(p, a) => {
+                let p = self.player(usize::from(*p))?;
+                let action = self.decode(*a as usize)?;
+                self.play(p, action, *a as usize).map(|_| ())
+            }
+            Call::SetBot(p, name, seed) => self.set_bot(usize::from(*p), name.as_deref(), *seed),
+            Call::PlayBots => self.play_bots().map(|_| ()),
+            Call::DealNext => self.deal_next(),
+        }
     }
 
     /// The action of number `action` at this table, or a `ValueError` naming it.
@@ -185,33 +244,116 @@ impl Table {
 impl Table {
     /// A new match under `rules` (`hongkong`, `hangzhou`, `yangzhou`, `classic`) with house
     /// rules `options` (a dict, as `--option` takes them; classic's `players` sets the table
-    /// size), every shuffle and die fixed by `seed`, at most `hands` hands if given.
+    /// size), every shuffle and die fixed by `seed` (`None`: a random seed, `seed` tells it),
+    /// at most `hands` hands if given.
     #[new]
-    #[pyo3(signature = (rules, options=None, seed=0, hands=None))]
+    #[pyo3(signature = (rules, options=None, seed=None, hands=None))]
     fn new(
         rules: &str,
         options: Option<&Bound<'_, PyAny>>,
-        #[pyo3(from_py_with = seed_arg)] seed: u64,
-        hands: Option<u32>,
+        seed: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = hands_arg)] hands: Option<u32>,
     ) -> PyResult<Table> {
-        let ruleset = ruleset(rules, options)?;
-        if hands == Some(0) {
-            return Err(value_error("hands: a match plays at least one hand"));
-        }
-        let players = ruleset.players();
-        let layout = ActionLayout::new(ruleset.config());
-        let driver = new_driver(ruleset, seed, hands)?;
+        let seed = seed_or_random(seed)?;
+        let map = options_map(options)?;
+        let ruleset = Ruleset::from_name(rules, &map)
+            .map(Arc::new)
+            .map_err(value_error)?;
+        Table::build(ruleset, map, seed, hands)
+    }
+
+    /// An independent copy of the table in its exact state: the match, the hand in play and
+    /// every bot with its random generator where it stands, so both play on identically from
+    /// the same actions (for search: MCTS, expectimax). Observation arrays bound with
+    /// `bind_observation` are not copied (bind them to the copy). `copy.copy` and
+    /// `copy.deepcopy` make the same copy.
+    fn clone(&self) -> PyResult<Table> {
+        let driver = self.driver();
+        let controllers = (0..self.players)
+            .map(|i| match driver.controller(Player(i as u8)) {
+                Some(Controller::Bot(bot)) => {
+                    bot.clone_box().map(Controller::Bot).ok_or_else(|| {
+                        value_error(format!(
+                            "the bot in chair {i} ({}) cannot be copied",
+                            bot.name()
+                        ))
+                    })
+                }
+                Some(Controller::Person { stand_in_seed }) => {
+                    Ok(Controller::person(*stand_in_seed))
+                }
+                None => Err(value_error(format!("no chair {i}"))),
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let copy = Driver::new(driver.session().clone(), controllers, Timers::default())
+            .map_err(value_error)?;
         Ok(Table {
-            driver: Mutex::new(driver),
-            players,
-            hands,
-            layout,
-            refused: 0,
+            driver: Mutex::new(copy),
+            players: self.players,
+            hands: self.hands,
+            layout: self.layout,
+            refused: self.refused,
             legal: Vec::with_capacity(32),
-            planes: vec![0; codec::planes(players) * TILE_KINDS],
-            mask: vec![0; layout.actions()],
-            bound: (0..players).map(|_| None).collect(),
+            planes: vec![0; self.planes.len()],
+            mask: vec![0; self.mask.len()],
+            bound: (0..self.players).map(|_| None).collect(),
+            options: self.options.clone(),
+            seed: self.seed,
+            journal: self.journal.clone(),
         })
+    }
+
+    fn __copy__(&self) -> PyResult<Table> {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Table> {
+        self.clone()
+    }
+
+    /// Pickling: the table is made again from its rules, options, seed and hand limit, and
+    /// the calls that changed it since are replayed (deterministic: the same state).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let options = to_py(py, &Value::Object(this.options.clone()))?;
+        let args = (this.rules(), options, this.seed, this.hands).into_pyobject(py)?;
+        let calls = this
+            .journal
+            .iter()
+            .map(|c| c.to_tuple(py))
+            .collect::<PyResult<Vec<_>>>()?;
+        let state = PyDict::new(py);
+        state.set_item("calls", calls)?;
+        (slf.get_type(), args, state).into_pyobject(py)
+    }
+
+    /// Pickling's second half: replays the pickled calls on a table just made.
+    fn __setstate__(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        if !self.journal.is_empty() {
+            return Err(PyRuntimeError::new_err(
+                "__setstate__: only for a table just made by unpickling",
+            ));
+        }
+        let calls = state.get_item("calls")?;
+        for call in calls.try_iter()? {
+            let call = Call::from_tuple(&call?)?;
+            self.replay_call(&call)?;
+        }
+        Ok(())
+    }
+
+    /// The chair of each entrant (`chairs()[i]`: the chair where entrant `i` sat down after the
+    /// seat choice). In Hong Kong the wind-tile ceremony seats the entrants (chair 0 is East
+    /// and deals first); elsewhere entrant `i` sits in chair `i` and the dice choose the
+    /// first dealer.
+    fn chairs(&self) -> Vec<usize> {
+        self.driver()
+            .session()
+            .chairs()
+            .iter()
+            .map(|p| p.index())
+            .collect()
     }
 
     /// Players at the table.
@@ -246,7 +388,7 @@ impl Table {
     }
 
     /// The engine action of number `action` as JSON text (`{"discard":"5m"}`, `"pass"`).
-    fn decode_action(&self, action: usize) -> PyResult<String> {
+    fn decode_action(&self, #[pyo3(from_py_with = action_arg)] action: usize) -> PyResult<String> {
         serde_json::to_string(&self.decode(action)?).map_err(value_error)
     }
 
@@ -261,6 +403,12 @@ impl Table {
     #[getter]
     fn planes(&self) -> usize {
         codec::planes(self.players)
+    }
+
+    /// The seed the match in play was dealt from.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// The number of the hand in play (from 1).
@@ -299,7 +447,9 @@ impl Table {
         self.driver_mut()
             .deal_next(NOW)
             .map(|_| ())
-            .map_err(value_error)
+            .map_err(value_error)?;
+        self.journal.push(Call::DealNext);
+        Ok(())
     }
 
     /// Chips per chair so far.
@@ -432,7 +582,7 @@ impl Table {
     ) -> PyResult<Option<Vec<i64>>> {
         let p = self.player(player)?;
         let a = self.decode(action)?;
-        self.play(p, a)
+        self.play(p, a, action)
     }
 
     /// Plays action number `action` for `player`, as `act` does, and says what comes next in
@@ -447,7 +597,7 @@ impl Table {
     ) -> PyResult<PyObject> {
         let p = self.player(player)?;
         let a = self.decode(action)?;
-        Ok(match self.play(p, a)? {
+        Ok(match self.play(p, a, action)? {
             Some(payments) => payments.into_pyobject(py)?.into_any().unbind(),
             None => self
                 .driver_mut()
@@ -469,6 +619,8 @@ impl Table {
         let driver = new_driver(ruleset, seed, self.hands)?;
         *self.driver_mut() = driver;
         self.refused = 0;
+        self.seed = seed;
+        self.journal.clear();
         Ok(())
     }
 
@@ -491,7 +643,10 @@ impl Table {
                     .map_err(|e| value_error(format!("name: {e}")))?,
             ),
         };
-        driver.set_controller(p, controller).map_err(value_error)
+        driver.set_controller(p, controller).map_err(value_error)?;
+        self.journal
+            .push(Call::SetBot(p.0, name.map(str::to_owned), seed));
+        Ok(())
     }
 
     /// Lets the bots play (through the seat driver) until only chairs without a bot must
@@ -515,6 +670,7 @@ impl Table {
             }
         };
         self.refused += refused;
+        self.journal.push(Call::PlayBots);
         result
     }
 
@@ -584,7 +740,7 @@ pub fn action_space(rules: &str, options: Option<&Bound<'_, PyAny>>) -> PyResult
 #[pyfunction]
 #[pyo3(signature = (action, rules, options=None))]
 pub fn decode_action(
-    action: usize,
+    #[pyo3(from_py_with = action_arg)] action: usize,
     rules: &str,
     options: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
@@ -603,7 +759,7 @@ pub fn decode_action(
 #[pyfunction]
 #[pyo3(signature = (action, rules, options=None))]
 pub fn action_name(
-    action: usize,
+    #[pyo3(from_py_with = action_arg)] action: usize,
     rules: &str,
     options: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {

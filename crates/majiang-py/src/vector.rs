@@ -7,7 +7,9 @@
 //! between the caller's steps.
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
-use crate::convert::value_error;
+use crate::convert::{
+    num_tables_arg, options_map, seat_arg, seed_arg, seed_or_random, value_error,
+};
 use crate::slices::slice_of;
 use crate::table::{blank_observation, ruleset};
 use crate::view::{DiscardRows, GameView};
@@ -16,8 +18,12 @@ use majiang::table::matches::hand_seed;
 use majiang::table::{Action, Event, Game, HandSetup, Observation, Player, Ruleset};
 use majiang::tile::Wind;
 use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+use serde_json::{Map, Value};
 use std::sync::{Arc, Mutex};
+
+mod pickle;
 
 /// Room for the legal actions of one decision in the compact lists (the most a hand allows is
 /// about two dozen: every distinct tile held as a discard, kongs, a win).
@@ -148,6 +154,26 @@ pub struct VectorTables {
     hands_finished: u64,
     hands_skipped: u64,
     refused: u64,
+    /// `reset` has dealt the tables (before it they hold a placeholder, not a deal).
+    started: bool,
+    /// The bot level or name of the other chairs (`None` in self-play).
+    level: Option<String>,
+    /// The house rules the tables were made with (for pickling).
+    options: Map<String, Value>,
+    /// Per table: the action numbers the caller played in the hand in play, in order (with the
+    /// deal's seed and the bots' seeds they rebuild the hand: how the tables are pickled).
+    journal: Vec<Vec<u16>>,
+    /// Per table, the action numbers of the step being checked and played (reused).
+    chosen: Vec<Action>,
+}
+
+/// The optional `seed` of `reset`.
+fn optional_seed(value: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+    if value.is_none() {
+        Ok(None)
+    } else {
+        seed_arg(value).map(Some)
+    }
 }
 
 /// Asks the processor to start loading the memory at `p` into its caches: a hint, with no
@@ -204,32 +230,32 @@ impl VectorTables {
         self.discard_rows[t] = DiscardRows::EMPTY;
         self.dealt[t] = k.wrapping_add(1);
         self.acted[t] = false;
+        self.journal[t].clear();
+        if self.agent.is_some() {
+            let bots = self.table_bots(t, k)?;
+            self.bots.get_mut().unwrap_or_else(|e| e.into_inner())[t] = bots;
+        }
         Ok(())
     }
 
-    /// Makes the bots of every table (seeded from the tables' seed, the table and the chair).
-    fn make_bots(&mut self, level: &str) -> PyResult<()> {
-        let Some(agent) = self.agent else {
-            return Ok(());
+    /// The bots of table `t` for its hand `k` (seeded from the tables' seed, the table, the
+    /// chair and the hand: fresh for every hand, so a hand in play is rebuilt from its deal
+    /// and the caller's actions alone).
+    fn table_bots(&self, t: usize, k: u32) -> PyResult<TableBots> {
+        let (Some(agent), Some(level)) = (self.agent, self.level.as_deref()) else {
+            return Ok(Vec::new());
         };
-        let mut all = Vec::with_capacity(self.games.len());
-        for t in 0..self.games.len() {
-            let mut chairs = Vec::with_capacity(self.players);
-            for c in 0..self.players {
-                chairs.push(if c == agent.index() {
-                    None
-                } else {
-                    let seed = mix(self.seed ^ mix((t as u64) << 8 | c as u64));
-                    Some(
-                        bots::by_name(level, &self.ruleset, seed)
-                            .map_err(|e| value_error(format!("opponents: {e}")))?,
-                    )
-                });
-            }
-            all.push(chairs);
-        }
-        *self.bots.get_mut().unwrap_or_else(|e| e.into_inner()) = all;
-        Ok(())
+        (0..self.players)
+            .map(|c| {
+                if c == agent.index() {
+                    return Ok(None);
+                }
+                let seed = mix(self.seed ^ mix((t as u64) << 8 | c as u64) ^ mix(u64::from(k)));
+                bots::by_name(level, &self.ruleset, seed)
+                    .map(Some)
+                    .map_err(|e| value_error(format!("opponents: {e}")))
+            })
+            .collect()
     }
 
     /// Writes the observation planes of `p` at table `t` into `planes`, read straight from the
@@ -337,6 +363,26 @@ impl VectorTables {
         }
     }
 
+    /// Plays the checked actions `self.chosen` (one per table), writing the outputs.
+    fn play_chosen(&mut self, out: &mut Outputs<'_>) -> PyResult<()> {
+        out.rewards.fill(0);
+        out.dones.fill(0);
+        for t in 0..self.games.len() {
+            self.prefetch_after(t);
+            let action = self.chosen[t];
+            let p = self.actor(t);
+            let game = &mut self.games[t];
+            self.events.clear();
+            game.apply_into(p, action, &mut self.events)
+                .map_err(|e| value_error(format!("actions: table {t}: {e}")))?;
+            self.acted[t] = true;
+            self.journal[t].push(self.layout.encode(&action).unwrap_or(0) as u16);
+            self.advance(t, out)?;
+            self.write_decision(t, out);
+        }
+        Ok(())
+    }
+
     /// Who decides next at table `t`: the learning chair when it may, else the first to act.
     fn actor(&self, t: usize) -> Player {
         let game = &self.games[t];
@@ -367,18 +413,19 @@ impl VectorTables {
 #[pymethods]
 impl VectorTables {
     /// `num_tables` tables under `rules` (with house rules `options`), each dealing hand after
-    /// hand from its own stream of `seed`. With `opponents` (a bot level or name), chair
+    /// hand from its own stream of `seed` (`None`: a random one). With `opponents` (a bot level or name), chair
     /// `seat` is the caller's and the other chairs are that bot, played here between steps.
     #[new]
-    #[pyo3(signature = (rules, num_tables, options=None, seed=0, opponents=None, seat=0))]
+    #[pyo3(signature = (rules, num_tables, options=None, seed=None, opponents=None, seat=0))]
     fn new(
         rules: &str,
-        num_tables: usize,
+        #[pyo3(from_py_with = num_tables_arg)] num_tables: usize,
         options: Option<&Bound<'_, PyAny>>,
-        seed: u64,
+        seed: Option<&Bound<'_, PyAny>>,
         opponents: Option<&str>,
-        seat: usize,
+        #[pyo3(from_py_with = seat_arg)] seat: usize,
     ) -> PyResult<VectorTables> {
+        let seed = seed_or_random(seed)?;
         if !(1..=MAX_TABLES).contains(&num_tables) {
             return Err(value_error(format!(
                 "num_tables: {num_tables} is not between 1 and {MAX_TABLES}"
@@ -411,10 +458,16 @@ impl VectorTables {
             hands_finished: 0,
             hands_skipped: 0,
             refused: 0,
+            started: false,
+            chosen: Vec::with_capacity(num_tables),
+            level: opponents.map(str::to_owned),
+            options: options_map(options)?,
+            journal: vec![Vec::new(); num_tables],
         };
-        if let Some(level) = opponents {
-            tables.make_bots(level)?;
-        }
+        // The bots are made with each deal; an unknown name is refused here.
+        tables.table_bots(0, 0)?;
+        *tables.bots.get_mut().unwrap_or_else(|e| e.into_inner()) =
+            (0..num_tables).map(|_| Vec::new()).collect();
         Ok(tables)
     }
 
@@ -485,7 +538,7 @@ impl VectorTables {
         &mut self,
         py: Python<'_>,
         arrays: &Bound<'_, PyAny>,
-        seed: Option<u64>,
+        #[pyo3(from_py_with = optional_seed)] seed: Option<u64>,
     ) -> PyResult<()> {
         let buffers = Buffers::get(
             arrays,
@@ -498,15 +551,6 @@ impl VectorTables {
         if let Some(seed) = seed {
             self.seed = seed;
             self.dealt.fill(0);
-            let level = {
-                let bots = self.bots.get_mut().unwrap_or_else(|e| e.into_inner());
-                bots.first()
-                    .and_then(|chairs| chairs.iter().flatten().next())
-                    .map(|b| b.name())
-            };
-            if let Some(level) = level {
-                self.make_bots(level)?;
-            }
         }
         for t in 0..self.games.len() {
             self.deal(t)?;
@@ -517,14 +561,79 @@ impl VectorTables {
         for t in 0..self.games.len() {
             self.write_decision(t, &mut out);
         }
+        self.started = true;
         Ok(())
+    }
+
+    /// An independent copy of the tables in their exact state (every hand in play, every
+    /// bot with its random generator where it stands): stepped with the same actions, both
+    /// write the same arrays. `copy.copy` and `copy.deepcopy` make the same copy.
+    fn clone(&self) -> PyResult<VectorTables> {
+        let bots = self.bots.lock().unwrap_or_else(|e| e.into_inner());
+        let copied = bots
+            .iter()
+            .map(|chairs| {
+                chairs
+                    .iter()
+                    .map(|bot| match bot {
+                        None => Ok(None),
+                        Some(b) => b.clone_box().map(Some).ok_or_else(|| {
+                            value_error(format!("the bot {} cannot be copied", b.name()))
+                        }),
+                    })
+                    .collect::<PyResult<TableBots>>()
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(VectorTables {
+            ruleset: self.ruleset.clone(),
+            players: self.players,
+            layout: self.layout,
+            seed: self.seed,
+            games: self.games.clone(),
+            discard_rows: self.discard_rows.clone(),
+            dealt: self.dealt.clone(),
+            agent: self.agent,
+            bots: Mutex::new(copied),
+            acted: self.acted.clone(),
+            obs: self.obs.clone(),
+            scratch: Vec::with_capacity(32),
+            events: Vec::with_capacity(16),
+            hands_finished: self.hands_finished,
+            hands_skipped: self.hands_skipped,
+            refused: self.refused,
+            started: self.started,
+            chosen: Vec::with_capacity(self.games.len()),
+            level: self.level.clone(),
+            options: self.options.clone(),
+            journal: self.journal.clone(),
+        })
+    }
+
+    /// Pickling (see `vector/pickle.rs`).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+        VectorTables::reduce(slf)
+    }
+
+    /// Pickling's second half (see `vector/pickle.rs`).
+    fn __setstate__(&mut self, state: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.set_state(state)
+    }
+
+    fn __copy__(&self) -> PyResult<VectorTables> {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<VectorTables> {
+        self.clone()
     }
 
     /// Plays `actions[t]` (int64 action numbers) for table `t`'s actor. A table whose hand
     /// ends gets `done[t] = 1`, `reward[t]` = the hand's payments by chair and (against bots)
     /// `final_obs[t]` = the learning chair's last view of it, and is dealt a new hand at once;
-    /// the arrays then describe every table's next decision. An illegal action raises
-    /// `ValueError` naming the table (tables before it have moved).
+    /// the arrays then describe every table's next decision. Every action is checked first:
+    /// an illegal one raises `ValueError` naming the table and no table moves. `step` before
+    /// `reset` raises `RuntimeError`. The stepping runs without the GIL (other Python threads
+    /// run meanwhile; they must not touch these arrays until it returns).
     fn step(
         &mut self,
         py: Python<'_>,
@@ -548,11 +657,13 @@ impl VectorTables {
             self.players,
             self.layout.actions(),
         )?;
-        let mut out = buffers.borrow(py);
-        out.rewards.fill(0);
-        out.dones.fill(0);
+        if !self.started {
+            return Err(PyRuntimeError::new_err("step: call reset() first"));
+        }
+        // Every action is checked before any is played: a refused one leaves every table as
+        // it was.
+        self.chosen.clear();
         for (t, &code) in chosen.iter().enumerate() {
-            self.prefetch_after(t);
             let action = usize::try_from(code)
                 .ok()
                 .and_then(|c| self.layout.decode(c))
@@ -562,15 +673,14 @@ impl VectorTables {
                         self.layout.actions()
                     ))
                 })?;
-            let p = self.actor(t);
-            let game = &mut self.games[t];
-            self.events.clear();
-            game.apply_into(p, action, &mut self.events)
+            self.games[t]
+                .check(self.actor(t), action)
                 .map_err(|e| value_error(format!("actions: table {t}: {e}")))?;
-            self.acted[t] = true;
-            self.advance(t, &mut out)?;
-            self.write_decision(t, &mut out);
+            self.chosen.push(action);
         }
-        Ok(())
+        let mut out = buffers.borrow(py);
+        // The stepping reads and writes only Rust memory and the arrays' buffers (held by
+        // `buffers`): other Python threads run meanwhile.
+        py.allow_threads(|| self.play_chosen(&mut out))
     }
 }

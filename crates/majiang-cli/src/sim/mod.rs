@@ -13,6 +13,7 @@
 //! Results are reduced in hand order, so the same seed gives the same figures whatever
 //! `--threads` is.
 
+mod arena;
 mod matches;
 mod paired;
 
@@ -86,6 +87,11 @@ pub struct Args {
         value_name = "HANDS"
     )]
     hand_limit: u32,
+    /// Compare these bots (two or more, comma-separated) over --games duplicate deals: each
+    /// deal played with every bot alone in every chair against each other bot, a paired 95 %
+    /// interval per pair and Elo-style ratings (--bots is then not used; see sim/arena.rs).
+    #[arg(long, value_name = "BOT,BOT,...", conflicts_with_all = ["matches", "duplicate"])]
+    arena: Option<String>,
     /// Write the figures as JSON to this file.
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
@@ -287,6 +293,9 @@ pub(crate) fn progress(total: u64, what: &str) -> ProgressBar {
 pub fn run(args: &Args) -> Result<(), UsageError> {
     let (_, options) = crate::rules_file::resolve(Some(&args.rules), None, &args.options)?;
     let rules = Arc::new(Ruleset::from_name(&args.rules, &options)?);
+    if let Some(list) = &args.arena {
+        return run_arena(args, &rules, &options, list);
+    }
     let n = rules.players();
     let choice = BotChoice::parse(&args.bots, args.bot_time_ms, Stderr::Inherit)?;
     let names = choice.labels();
@@ -382,6 +391,31 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         hands as f64 / elapsed.max(1e-9)
     );
     if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&report)? + "\n";
+        std::fs::write(path, text).map_err(|e| UsageError(format!("--json {path}: {e}")))?;
+    }
+    Ok(())
+}
+
+/// `majiang sim --arena`: the duels and ratings of `arena`, and the JSON report.
+fn run_arena(
+    args: &Args,
+    rules: &Arc<Ruleset>,
+    options: &serde_json::Map<String, Value>,
+    list: &str,
+) -> Result<(), UsageError> {
+    let names = arena::parse(list)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| UsageError(format!("cannot start {threads} threads: {e}")))?;
+    let result = arena::run(rules, &names, args.games, args.seed, &pool)?;
+    if let Some(path) = &args.json {
+        let report = json!({"rules": rules.name(), "options": options, "seed": args.seed,
+                            "arena": result});
         let text = serde_json::to_string_pretty(&report)? + "\n";
         std::fs::write(path, text).map_err(|e| UsageError(format!("--json {path}: {e}")))?;
     }

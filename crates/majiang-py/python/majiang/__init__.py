@@ -6,14 +6,23 @@ The Rust engine of the majiang project, compiled with PyO3:
 - hand analysis: :func:`analyze` (win, waits, shanten with wildcards and declared melds);
 - scoring: :func:`score` (the JSON contract of ``majiang score --json``), :func:`rule_sets`;
 - match logs: :class:`Table` writes them (``log_jsonl``), :func:`replay` checks them;
-- reinforcement learning: :func:`env` (a PettingZoo AEC environment), :func:`gym_env` (a
+- reinforcement learning: :func:`env` (a PettingZoo AEC environment), :func:`parallel_env`
+  (PettingZoo's parallel API, claims asked together), :func:`gym_env` (a
   Gymnasium single-agent environment against the project's bots, also registered as
   ``gymnasium.make("majiang/HongKong-v0")``, ``Hangzhou``, ``Yangzhou``, ``Classic``),
   :func:`gym_vector_env` (a Gymnasium vector environment, bots played in Rust) and
   :class:`VectorEnv` (many tables stepped inside Rust per call, results in numpy arrays);
 - datasets and baselines: :mod:`majiang.baselines` (bot self-play recorded as arrays, a
   behaviour-cloning policy in numpy) and :mod:`majiang.ppo` (masked PPO in numpy, trained
-  against the bots on the vector environment).
+  against the bots on the vector environment);
+- other frameworks: :mod:`majiang.sb3` (an SB3 ``VecEnv`` over the Rust vector environment),
+  :mod:`majiang.rllib` (Ray RLlib's multi-agent API);
+- comparing policies: :mod:`majiang.arena` (duplicate deals with every seat rotated, paired
+  intervals, Elo-style ratings).
+
+Seeding is Gymnasium's everywhere: no seed means a random one (every run differs), a seed
+replays everything. ``Table`` and the environments copy (``clone()``, ``copy.deepcopy``,
+``pickle``). The guide is docs/python.md.
 
 Actions are dense numbers per kind of table: ``range(action_space(rules, options))``, every
 one an action some state offers; :func:`action_layout` lists the sections, :func:`action_name`
@@ -51,6 +60,7 @@ from .vector import VectorEnv
 if TYPE_CHECKING:
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+    from .parallel import MajiangParallelEnv
     from .pettingzoo_env import MajiangAECEnv
     from .gym_vector import MajiangVectorEnv
     from .gymnasium_env import MajiangGymEnv
@@ -77,6 +87,7 @@ __all__ = [
     "gym_env",
     "gym_vector_env",
     "observation_planes",
+    "parallel_env",
     "parse_tiles",
     "raw_env",
     "replay",
@@ -150,6 +161,7 @@ def raw_env(
     copy_observations: bool = True,
 ) -> "MajiangAECEnv":
     """The PettingZoo AEC environment without PettingZoo's wrappers (see :func:`env`)."""
+    from .parallel import MajiangParallelEnv
     from .pettingzoo_env import MajiangAECEnv
 
     return MajiangAECEnv(
@@ -183,11 +195,26 @@ def env(
     preallocated and refilled in place by every ``observe``/``last`` of that agent (the same
     dict comes back, valid until that agent is observed again).
     The wrapper is a ``OrderEnforcingWrapper`` subclass with the same checks, forwarding the
-    per-step calls directly. Needs ``pettingzoo`` (``pip install majiang[rl]``).
+    per-step calls directly. Needs ``pettingzoo`` (the wheel's ``[rl]`` extra
+    installs it: ``pip install "majiang-0.1.0-….whl[rl]"``, see docs/python.md).
     """
     from .pettingzoo_env import MajiangOrderEnforcingWrapper
 
     return MajiangOrderEnforcingWrapper(raw_env(rules, options, seed, hands, render_mode, copy_observations))
+
+
+def parallel_env(
+    rules: str = "hongkong",
+    options: Optional[Mapping[str, Any]] = None,
+    seed: Optional[int] = None,
+    hands: Optional[int] = 1,
+) -> "MajiangParallelEnv":
+    """A PettingZoo parallel environment: every agent that must decide is asked in the same
+    step (claims on a discard together), with a full-information ``state()`` for centralised
+    critics. See :class:`~majiang.parallel.MajiangParallelEnv`. Needs ``pettingzoo``."""
+    from .parallel import MajiangParallelEnv
+
+    return MajiangParallelEnv(rules=rules, options=options, seed=seed, hands=hands)
 
 
 def gym_env(
@@ -195,20 +222,21 @@ def gym_env(
     options: Optional[Mapping[str, Any]] = None,
     seed: Optional[int] = None,
     opponents: Union[str, Sequence[str]] = "normal",
-    seat: int = 0,
+    seat: Optional[int] = None,
     hands: Optional[int] = 1,
     illegal_action: str = "substitute",
     illegal_penalty: float = 0.0,
     reward_scale: float = 1.0,
     observation: str = "dict",
 ) -> "MajiangGymEnv":
-    """A Gymnasium environment: the agent plays chair ``seat``, the project's bots the others
+    """A Gymnasium environment: the agent plays chair ``seat`` (``None``: drawn uniformly for
+    every match), the project's bots the others
     (``opponents``: a level ``easy``/``normal``/``hard`` or bot name from :data:`BOT_NAMES`, or
     one per other chair). ``illegal_action`` is ``"substitute"`` (play the first legal action,
     add ``illegal_penalty``) or ``"raise"`` (strict); rewards are chips times
     ``reward_scale``; ``observation`` is ``"dict"`` or ``"flat"``. See
-    :class:`~majiang.gymnasium_env.MajiangGymEnv`. Needs ``gymnasium`` (``pip install
-    majiang[rl]``).
+    :class:`~majiang.gymnasium_env.MajiangGymEnv`. Needs ``gymnasium`` (the wheel's ``[rl]``
+    extra installs it, see docs/python.md).
     """
     from .gymnasium_env import MajiangGymEnv
 
@@ -230,7 +258,7 @@ def gym_vector_env(
     rules: str = "hongkong",
     num_envs: int = 8,
     options: Optional[Mapping[str, Any]] = None,
-    seed: int = 0,
+    seed: Optional[int] = None,
     opponents: str = "normal",
     seat: int = 0,
     illegal_action: str = "substitute",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
 import numbers
-from typing import Any
+import secrets
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -48,3 +50,32 @@ def bot_seed(match_seed: int, chair: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) % SEED_LIMIT
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) % SEED_LIMIT
     return z ^ (z >> 31)
+
+
+def check_finite(value: Any, name: str) -> float:
+    """``value`` as a finite float, or an error naming ``name`` (NaN and infinities would
+    poison every return a learner computes)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}: expected a number, got {type(value).__name__} {value!r}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{name}: {number} is not a finite number")
+    return number
+
+
+def seed_or_entropy(seed: Any, name: str = "seed") -> int:
+    """``seed`` checked, or, for ``None``, a fresh 64-bit seed from the operating system: the
+    package's one seeding rule (Gymnasium's): unseeded means random, every run different."""
+    if seed is None:
+        return secrets.randbits(64)
+    return check_seed(seed, name)
+
+
+def house_rules(options: Any) -> Any:
+    """``options`` as the engine takes it: a mapping copied into a dict, ``None`` or an empty
+    mapping as ``None``; anything else passed on for the engine to refuse with its message."""
+    if options is None:
+        return None
+    if isinstance(options, Mapping):
+        return dict(options) or None
+    return options

@@ -85,7 +85,7 @@ def record_selfplay(
     rules: str,
     bot: str = "normal",
     hands: int = 100,
-    seed: int = 0,
+    seed: Optional[int] = None,
     options: Optional[Mapping[str, Any]] = None,
 ) -> Dict[str, Any]:
     """Bot ``bot`` in every chair for ``hands`` one-hand matches (1 to 100,000), every decision
@@ -105,9 +105,16 @@ class Table:
         self,
         rules: str,
         options: Optional[Mapping[str, Any]] = None,
-        seed: int = 0,
+        seed: Optional[int] = None,
         hands: Optional[int] = None,
     ) -> None: ...
+    seed: int
+    def clone(self) -> "Table":
+        """An independent copy in the exact state (bots and their generators included)."""
+    def __copy__(self) -> "Table": ...
+    def __deepcopy__(self, memo: Any) -> "Table": ...
+    def chairs(self) -> List[int]:
+        """The chair of each entrant after the seat choice."""
     def to_act(self) -> Optional[int]: ...
     def actors(self) -> List[int]: ...
     def is_over(self) -> bool: ...
@@ -155,10 +162,14 @@ class VectorTables:
         rules: str,
         num_tables: int,
         options: Optional[Mapping[str, Any]] = None,
-        seed: int = 0,
+        seed: Optional[int] = None,
         opponents: Optional[str] = None,
         seat: int = 0,
     ) -> None: ...
     def reset(self, arrays: Dict[str, np.ndarray], seed: Optional[int] = None) -> None: ...
     def step(self, actions: np.ndarray, arrays: Dict[str, np.ndarray]) -> None: ...
     def observation_json(self, t: int) -> str: ...
+    def clone(self) -> "VectorTables":
+        """An independent copy of every table in its exact state."""
+    def __copy__(self) -> "VectorTables": ...
+    def __deepcopy__(self, memo: Any) -> "VectorTables": ...

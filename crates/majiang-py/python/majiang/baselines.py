@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
+from ._checks import house_rules
 from ._core import TILE_KINDS, record_selfplay
 
 #: A policy: (observation planes, bool legal mask, numpy generator) -> action number.
@@ -27,7 +28,7 @@ def record(
     rules: str,
     bot: str = "normal",
     hands: int = 100,
-    seed: int = 0,
+    seed: Optional[int] = None,
     options: Optional[Mapping[str, Any]] = None,
 ) -> Dict[str, np.ndarray]:
     """Self-play of bot ``bot`` (a level ``easy``/``normal``/``hard`` or a bot's name, e.g.
@@ -35,7 +36,7 @@ def record(
     recorded: ``obs`` uint8 ``(D, planes, 42)``, ``mask`` bool ``(D, action_space)``,
     ``action`` int64 ``(D,)``, ``chair``, ``hand`` and ``reward`` (the hand's payment to the
     deciding chair) int64 ``(D,)``. Played in Rust through the library's seat driver."""
-    raw = record_selfplay(rules, bot, hands, seed, dict(options) if options else None)
+    raw = record_selfplay(rules, bot, hands, seed, house_rules(options))
     planes, actions = int(raw["planes"]), int(raw["action_space"])
     obs = np.frombuffer(raw["obs"], dtype=np.uint8).reshape(-1, planes, TILE_KINDS)
     mask = np.frombuffer(raw["mask"], dtype=np.uint8).reshape(-1, actions).astype(np.bool_)
@@ -110,8 +111,15 @@ class BehaviourCloning:
         lr: float = 1e-3,
         seed: int = 0,
     ) -> "BehaviourCloning":
-        """Trains a policy on ``data`` (from :func:`record`)."""
+        """Trains a policy on ``data`` (from :func:`record`). Data without a single decision
+        (or with arrays of different lengths) raises ``ValueError``: there is nothing to fit."""
         obs, mask, action = data["obs"], data["mask"], data["action"]
+        if len(action) == 0:
+            raise ValueError("data: no decisions to learn from (record at least one hand)")
+        if not len(obs) == len(mask) == len(action):
+            raise ValueError(
+                f"data: obs, mask and action differ in length ({len(obs)}, {len(mask)}, {len(action)})"
+            )
         inputs = obs.shape[1] * obs.shape[2]
         model = cls(inputs, mask.shape[1], hidden, seed)
         adam = Adam(model.parameters(), lr)
@@ -209,7 +217,7 @@ def compare(
     ``opponents``; the paired difference of the agent's chips."""
     from . import gym_env
 
-    env = gym_env(rules=rules, options=options, opponents=opponents, illegal_action="raise")
+    env = gym_env(rules=rules, options=options, opponents=opponents, seat=0, illegal_action="raise")
     rng = np.random.default_rng(seed)
     diffs, ours, theirs = [], [], []
     for i in range(matches):

@@ -3,6 +3,7 @@ table and every bot stepped in Rust."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 import numpy as np
@@ -11,7 +12,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector import VectorEnv as GymnasiumVectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ._checks import check_seed
+from ._checks import check_finite, check_seed, seed_or_entropy
 from ._core import TILE_KINDS
 from .gymnasium_env import ILLEGAL_ACTIONS, OBSERVATION_FORMATS
 from .vector import VectorEnv
@@ -32,7 +33,12 @@ class MajiangVectorEnv(GymnasiumVectorEnv):  # type: ignore[type-arg]
     actions of every table, ``(num_envs, n)`` bool.
 
     ``reset(seed=s)`` restarts every table's stream of deals from ``s`` (an int; table ``t``
-    has its own stream); without a seed ever given, the constructor's ``seed`` (default 0).
+    has its own stream); without a seed ever given, the constructor's ``seed``; without that
+    either (``None``, the default), a random one (every run differs, as Gymnasium's
+    convention has it). The agent's chair ``seat`` is fixed; the deal rotates hand by hand
+    (table ``t``'s ``k``-th hand is dealt by chair ``k mod n``), so every seat's share of
+    deals is the same. Stepping runs in Rust without the GIL. :meth:`clone` (and
+    ``copy.deepcopy``) copies the tables in their exact state.
     """
 
     metadata: Dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
@@ -42,7 +48,7 @@ class MajiangVectorEnv(GymnasiumVectorEnv):  # type: ignore[type-arg]
         rules: str = "hongkong",
         num_envs: int = 8,
         options: Optional[Mapping[str, Any]] = None,
-        seed: int = 0,
+        seed: Optional[int] = None,
         opponents: str = "normal",
         seat: int = 0,
         illegal_action: str = "substitute",
@@ -56,7 +62,9 @@ class MajiangVectorEnv(GymnasiumVectorEnv):  # type: ignore[type-arg]
             raise ValueError(f"observation: {observation!r} is not one of {', '.join(OBSERVATION_FORMATS)}")
         if not isinstance(opponents, str):
             raise TypeError("opponents: one bot level or name for every other chair")
-        self.tables = VectorEnv(rules, num_envs, options, check_seed(seed), opponents, seat)
+        reward_scale = check_finite(reward_scale, "reward_scale")
+        illegal_penalty = check_finite(illegal_penalty, "illegal_penalty")
+        self.tables = VectorEnv(rules, num_envs, options, seed_or_entropy(seed), opponents, seat)
         self.num_envs = num_envs
         self.seat = seat
         self.illegal_action = illegal_action
@@ -96,6 +104,11 @@ class MajiangVectorEnv(GymnasiumVectorEnv):  # type: ignore[type-arg]
             raise TypeError("seed: one integer for all tables (each table has its own stream)")
         self.tables.reset(None if seed is None else check_seed(seed))
         return self._observations(), {}
+
+    def clone(self) -> "MajiangVectorEnv":
+        """An independent copy in the exact state: stepped with the same actions, both give
+        the same results."""
+        return copy.deepcopy(self)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every table now, ``(num_envs, n)`` bool."""

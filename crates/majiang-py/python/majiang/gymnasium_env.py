@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
+import copy
+
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ._checks import action_number, bot_seed, check_seed, draw_seed
+from ._checks import action_number, bot_seed, check_finite, check_seed, draw_seed, house_rules
 from ._core import BOT_NAMES, TILE_KINDS, Table
 
 #: What ``step`` does with an action the state does not allow (see :class:`MajiangGymEnv`).
@@ -20,10 +22,16 @@ Observation = Union[Dict[str, np.ndarray], np.ndarray]
 
 
 class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
-    """The agent plays chair ``seat``; the other chairs are the project's bots (``opponents``:
+    """The agent plays one chair; the other chairs are the project's bots (``opponents``:
     one name from ``BOT_NAMES`` — the levels ``easy``, ``normal`` and ``hard``, or a bot's own
     name ``random``, ``efficient``, ``expert``, ``aggressive`` — or one per other chair, in
     chair order). An episode is one match of ``hands`` hands (default one).
+
+    **The agent's chair** (``seat``): ``None`` (default) draws it uniformly from ``np_random``
+    for every match, so the agent plays every seat and deals a fair share of hands in every
+    rule set (in Hong Kong chair 0 is East and deals first); an int fixes it. The chair of
+    the match in play is ``self.seat`` and ``info["seat"]``; the observation says it too
+    (scalars row, column 3).
 
     **Observations** (``observation``): ``"dict"`` (default) gives ``{"observation": uint8
     planes (see majiang.OBSERVATION_LAYOUT), "action_mask": bool (action_space.n,)}``;
@@ -50,7 +58,12 @@ class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
     **Seeding** follows Gymnasium: ``reset(seed=s)`` (or the constructor's ``seed`` at the first
     reset) seeds ``np_random``, and every match — the first and each later one — draws its
     64-bit deal seed from it; the bots' seeds follow from the match's. Seeds are integers from
-    0 to 2**64 - 1.
+    0 to 2**64 - 1. Without any seed, the first reset seeds from the operating system (every
+    run differs). ``info`` holds nothing hidden: no deal seed (it would rebuild the wall and
+    every hand), only the mask, the ledger, the agent's chair and counters.
+
+    **Copies**: :meth:`clone` (and ``copy.deepcopy``, ``pickle``) copies the environment in its
+    exact state, bots and random generators included: both play on identically.
     """
 
     metadata: Dict[str, Any] = {"render_modes": []}
@@ -61,7 +74,7 @@ class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
         options: Optional[Mapping[str, Any]] = None,
         seed: Optional[int] = None,
         opponents: Union[str, Sequence[str]] = "normal",
-        seat: int = 0,
+        seat: Optional[int] = None,
         hands: Optional[int] = 1,
         illegal_action: str = "substitute",
         illegal_penalty: float = 0.0,
@@ -69,30 +82,31 @@ class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
         observation: str = "dict",
     ) -> None:
         self.rules = rules
-        self.options = dict(options) if options else None
+        self.options = house_rules(options)
         self.hands = hands
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action: {illegal_action!r} is not one of {', '.join(ILLEGAL_ACTIONS)}")
         if observation not in OBSERVATION_FORMATS:
             raise ValueError(f"observation: {observation!r} is not one of {', '.join(OBSERVATION_FORMATS)}")
         self.illegal_action = illegal_action
-        self.illegal_penalty = float(illegal_penalty)
-        self.reward_scale = float(reward_scale)
+        self.illegal_penalty = check_finite(illegal_penalty, "illegal_penalty")
+        self.reward_scale = check_finite(reward_scale, "reward_scale")
         self.observation_format = observation
         self._pending_seed: Optional[int] = None if seed is None else check_seed(seed)
         self.table = Table(rules, self.options, 0, hands)
         n = self.table.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise ValueError(f"seat: there is no player {seat!r} at a table of {n}")
-        self.seat = seat
-        others = [c for c in range(n) if c != seat]
-        names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
-        if len(names) != len(others):
-            raise ValueError(f"opponents: {len(names)} bots given for {len(others)} other chairs")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+            raise ValueError(f"seat: there is no player {seat!r} at a table of {n} (None: drawn each match)")
+        self.fixed_seat = seat
+        self.seat = 0 if seat is None else seat
+        names = [opponents] * (n - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != n - 1:
+            raise ValueError(f"opponents: {len(names)} bots given for {n - 1} other chairs")
         for name in names:
             if name not in BOT_NAMES:
                 raise ValueError(f"opponents: unknown bot {name!r} (known bots: {', '.join(BOT_NAMES)})")
-        self.opponents = dict(zip(others, names))
+        self._opponent_names = names
+        self.opponents = self._seat_opponents()
         self.actions = self.table.action_space
         planes = (self.table.planes, TILE_KINDS)
         if observation == "flat":
@@ -112,9 +126,17 @@ class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
 
     # -- the table ---------------------------------------------------------------------------
 
+    def _seat_opponents(self) -> Dict[int, str]:
+        """The bots by chair around the agent's chair ``self.seat``, in chair order."""
+        others = [c for c in range(self.table.players) if c != self.seat]
+        return dict(zip(others, self._opponent_names))
+
     def _new_match(self) -> None:
+        # The deal seed stays inside: anyone holding it could rebuild every hand.
         match_seed = draw_seed(self.np_random)
-        self.match_seed = match_seed
+        if self.fixed_seat is None:
+            self.seat = int(self.np_random.integers(0, self.table.players))
+            self.opponents = self._seat_opponents()
         self.table = Table(self.rules, self.options, match_seed, self.hands)
         for chair, name in self.opponents.items():
             self.table.set_bot(chair, name, bot_seed(match_seed, chair))
@@ -148,7 +170,11 @@ class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
         return {"observation": self._planes.copy(), "action_mask": self._mask.copy()}
 
     def _info(self, **extra: Any) -> Dict[str, Any]:
-        info: Dict[str, Any] = {"action_mask": self._mask.copy(), "ledger": self.table.ledger()}
+        info: Dict[str, Any] = {
+            "action_mask": self._mask.copy(),
+            "ledger": self.table.ledger(),
+            "seat": self.seat,
+        }
         info.update(extra)
         return info
 
@@ -172,7 +198,7 @@ class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
         self._pending_reward = reward
         self._started = True
         self._refresh()
-        return self._observation(), self._info(skipped_matches=skipped, match_seed=self.match_seed)
+        return self._observation(), self._info(skipped_matches=skipped)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as a bool array over the action space."""
@@ -208,3 +234,8 @@ class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
     def legal_actions(self) -> List[int]:
         """The legal action numbers now."""
         return np.flatnonzero(self._mask).tolist()
+
+    def clone(self) -> "MajiangGymEnv":
+        """An independent copy in the exact state (table, bots, ``np_random``): stepped with
+        the same actions, both give the same observations, rewards and infos."""
+        return copy.deepcopy(self)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 import numpy as np
@@ -11,12 +12,18 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, OrderEnforcingWrapper
 
-from ._checks import action_number, check_seed, draw_seed
+from ._checks import action_number, check_seed, draw_seed, house_rules
 from ._core import TILE_KINDS, Table
 
 
 class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
-    """A match of mahjong under one rule set, one agent per chair (``player_0`` …).
+    """A match of mahjong under one rule set, one agent per entrant (``player_0`` …).
+
+    **Seats**: agent ``player_i`` is the match's entrant ``i`` and sits where the rule set's
+    seat choice puts them (``chair_of(agent)``; ``Table.chairs()``): in Hong Kong the
+    wind-tile ceremony seats the entrants (chair 0 is East and deals first), elsewhere
+    entrant ``i`` takes chair ``i`` and the dice choose the first dealer. So in every rule set
+    each agent is dealer and sits at each wind equally often over matches.
 
     ``agent_selection`` is the first chair that must decide; when several may answer a discard
     they answer one after another, lowest chair first (the engine resolves the claims once all
@@ -29,7 +36,8 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
     (``hands`` hands; default one).
 
     Seeding follows Gymnasium: ``reset(seed=s)`` (or the constructor's ``seed`` at the first
-    reset) seeds ``np_random``; every match draws its deal seed from it. ``reset`` restarts
+    reset) seeds ``np_random``; every match draws its deal seed from it; never seeded, it
+    starts from the operating system's randomness. ``reset`` restarts
     ``self.table`` (``Table.restart``: what a new ``Table`` of that seed would be) while
     ``rules``, ``options`` and ``hands`` are unchanged, so the table is one object across
     resets; it makes a new one when they changed. ``step`` takes an
@@ -42,6 +50,10 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
     copy of them; with ``copy_observations=False`` it is the same dict every time, so a step
     allocates no arrays, and an observation is valid only until that agent is observed again
     (the fast path for a loop that uses each observation at once).
+
+    :meth:`state` is the full-information state for centralised critics (every seat's view,
+    hidden tiles included). :meth:`clone` (and ``copy.deepcopy``, ``pickle``) copies the
+    environment in its exact state.
     """
 
     metadata = {"name": "majiang_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
@@ -58,7 +70,7 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
         super().__init__()
         self.copy_observations = bool(copy_observations)
         self.rules = rules
-        self.options = dict(options) if options else None
+        self.options = house_rules(options)
         self.hands = hands
         self.render_mode = render_mode
         self._pending_seed: Optional[int] = None if seed is None else check_seed(seed)
@@ -68,7 +80,9 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
         self.actions = self.table.action_space
         n = self.table.players
         self.possible_agents = [f"player_{i}" for i in range(n)]
+        # Agent -> chair and chair -> agent, set from the seat choice at every reset.
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self._agent_at = self.possible_agents[:]
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0, 255, (self.table.planes, TILE_KINDS), dtype=np.uint8),
@@ -83,11 +97,60 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
         self._obs_buffers = [
             (np.zeros(planes, dtype=np.uint8), np.zeros(self.actions, dtype=np.uint8)) for _ in range(n)
         ]
-        self._observations: Dict[str, Dict[str, np.ndarray]] = {
-            a: {"observation": obs, "action_mask": mask.view(np.int8)}
-            for a, (obs, mask) in zip(self.possible_agents, self._obs_buffers)
-        }
+        self._observations: Dict[str, Dict[str, np.ndarray]] = {}
+        self._map_observations()
+        self.state_space = spaces.Box(0, 255, (n * self.table.planes, TILE_KINDS), dtype=np.uint8)
         self._rewarded = False
+        self._bind()
+
+    def _map_observations(self) -> None:
+        """Each agent's observation dict over its chair's arrays."""
+        self._observations = {
+            agent: {"observation": obs, "action_mask": mask.view(np.int8)}
+            for agent, (obs, mask) in ((a, self._obs_buffers[c]) for a, c in self.agent_name_mapping.items())
+        }
+
+    def _seat_agents(self) -> None:
+        """Maps the agents to their chairs in the match just dealt (``Table.chairs()``)."""
+        chairs = self.table.chairs()
+        self.agent_name_mapping = {a: chairs[i] for i, a in enumerate(self.possible_agents)}
+        self._agent_at = [""] * len(chairs)
+        for agent, chair in self.agent_name_mapping.items():
+            self._agent_at[chair] = agent
+        self._map_observations()
+
+    def chair_of(self, agent: str) -> int:
+        """The chair ``agent`` sits in during this match (0 is the rule set's first seat:
+        East)."""
+        return self.agent_name_mapping[agent]
+
+    def state(self) -> np.ndarray:
+        """The full-information state (for centralised critics; never for an acting
+        policy): every chair's observation planes stacked in chair order, ``(n * planes, 42)``
+        uint8, so every concealed hand is in it (``state_space``)."""
+        if not self._started:
+            raise RuntimeError("state: call reset() first")
+        planes = self.table.planes
+        out = np.zeros((len(self._obs_buffers) * planes, TILE_KINDS), dtype=np.uint8)
+        mask = np.zeros(self.actions, dtype=np.uint8)
+        for chair in range(len(self._obs_buffers)):
+            self.table.observe(chair, out[chair * planes : (chair + 1) * planes], mask)
+        return out
+
+    def clone(self) -> "MajiangAECEnv":
+        """An independent copy in the exact state (table, bots, ``np_random``, rewards): both
+        play on identically from the same actions."""
+        return copy.deepcopy(self)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = self.__dict__.copy()
+        # Views and bindings are rebuilt by __setstate__ on the copied arrays.
+        state.pop("_observations", None)
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._map_observations()
         self._bind()
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
@@ -112,6 +175,7 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
             self.table = Table(self.rules, self.options, self.match_seed, self.hands)
             self._bind()
         self._started = True
+        self._seat_agents()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
         self._rewarded = False
@@ -129,7 +193,7 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
 
     def _select(self) -> None:
         chair = self.table.to_act()
-        self.agent_selection = self.possible_agents[chair if chair is not None else 0]
+        self.agent_selection = self._agent_at[chair if chair is not None else 0]
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
         if not self._started:
@@ -168,7 +232,7 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
             self._zero_rewards()
         if isinstance(after, int):
             # _select(), done by act_next: this is every step's path.
-            self.agent_selection = self.possible_agents[after]
+            self.agent_selection = self._agent_at[after]
         else:
             self._hand_over(after)
         if self.render_mode == "human":
@@ -190,7 +254,7 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
         """After an action that ended the hand (``payments`` by chair; ``None``: no one to act,
         not expected): rewards, and the next hand dealt or the match over."""
         if payments is None:
-            self.agent_selection = self.possible_agents[0]
+            self.agent_selection = self._agent_at[0]
             return
         rewards = self.rewards
         for a in self.agents:
@@ -213,7 +277,7 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
     def render(self) -> Optional[str]:
         """The hand number, the ledger and the decision due, as text."""
         chair = self.table.to_act()
-        due = "match over" if chair is None else f"player_{chair} decides: " + ", ".join(
+        due = "match over" if chair is None else f"{self._agent_at[chair]} (chair {chair}) decides: " + ", ".join(
             self.table.action_name(a) for a in self.table.legal(chair)
         )
         text = f"{self.rules} hand {self.table.hand_number}, ledger {self.table.ledger()}; {due}"
@@ -322,7 +386,7 @@ class MajiangOrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[type-
             if inner._rewarded:
                 inner._zero_rewards()
             if isinstance(after, int):
-                inner.agent_selection = inner.possible_agents[after]
+                inner.agent_selection = inner._agent_at[after]
             else:
                 inner._hand_over(after)
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Dict, Mapping, Optional
 
 import numpy as np
 
-from ._checks import check_seed
+from ._checks import check_seed, house_rules, seed_or_entropy
 from ._core import MAX_LEGAL, MAX_TABLES, TILE_KINDS, VectorTables
 
 
@@ -34,8 +35,17 @@ class VectorEnv:
       (rows where ``done``).
 
     Hands are independent (no match): table ``t``'s ``k``-th hand is dealt by chair ``k mod n``
-    from a seed fixed by ``seed``, ``t`` and ``k``. ``num_tables`` is at most
-    ``majiang.MAX_TABLES``.
+    from a seed fixed by ``seed``, ``t`` and ``k``; without a seed (``None``, the default)
+    the streams start from a random seed (every run differs: the package's seeding rule).
+    ``num_tables`` is at most ``majiang.MAX_TABLES``.
+
+    ``step`` before ``reset`` raises ``RuntimeError``. Every action of a step is checked before
+    any is played: an illegal one raises ``ValueError`` naming its table and no table moves.
+    The stepping runs in Rust without the GIL, so other Python threads run meanwhile (each
+    thread its own ``VectorEnv``). :meth:`clone` (and ``copy.deepcopy``) copies every table
+    in its exact state, bots included; ``pickle`` too (each table's hand in play is rebuilt
+    from its deal and your actions in it: the opponents' bots are made afresh for every hand,
+    seeded from it).
     """
 
     def __init__(
@@ -43,7 +53,7 @@ class VectorEnv:
         rules: str = "hongkong",
         num_tables: int = 256,
         options: Optional[Mapping[str, Any]] = None,
-        seed: int = 0,
+        seed: Optional[int] = None,
         opponents: Optional[str] = None,
         seat: int = 0,
     ) -> None:
@@ -53,10 +63,13 @@ class VectorEnv:
             raise ValueError(f"num_tables: {num_tables} is not between 1 and {MAX_TABLES}")
         num_tables = int(num_tables)
         self.tables = VectorTables(
-            rules, num_tables, dict(options) if options else None, check_seed(seed), opponents, seat
+            rules, num_tables, house_rules(options), seed_or_entropy(seed), opponents, seat
         )
-        n = num_tables
-        self.num_tables = n
+        self._make_arrays()
+
+    def _make_arrays(self) -> None:
+        """The output arrays, zeroed, and the dict of them ``VectorTables`` writes into."""
+        n = self.num_tables = self.tables.num_tables
         self.players = self.tables.players
         self.action_space = self.tables.action_space
         planes = (self.tables.planes, TILE_KINDS)
@@ -89,6 +102,36 @@ class VectorEnv:
     def hands_skipped(self) -> int:
         """Against bots: hands that ended before your first decision in them."""
         return self.tables.hands_skipped
+
+    def clone(self) -> "VectorEnv":
+        """An independent copy: every table in its exact state (bots and their random
+        generators included) and the arrays as they are."""
+        twin = object.__new__(type(self))
+        twin.tables = self.tables.clone()
+        twin._make_arrays()
+        for name, array in self._arrays.items():
+            twin._arrays[name][...] = array
+        return twin
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "VectorEnv":
+        twin = self.clone()
+        memo[id(self)] = twin
+        for name, value in self.__dict__.items():
+            if name not in twin.__dict__:
+                twin.__dict__[name] = copy.deepcopy(value, memo)
+        return twin
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = {k: v for k, v in self.__dict__.items() if k not in self._arrays and k != "_arrays"}
+        state["_values"] = {name: array.copy() for name, array in self._arrays.items()}
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        values = state.pop("_values")
+        self.__dict__.update(state)
+        self._make_arrays()
+        for name, array in values.items():
+            self._arrays[name][...] = array
 
     def reset(self, seed: Optional[int] = None) -> np.ndarray:
         """Deals every table a fresh hand (with ``seed``: the tables' streams start again from

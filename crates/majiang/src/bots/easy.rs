@@ -34,6 +34,10 @@ impl EasyBot {
 }
 
 impl Bot for EasyBot {
+    fn clone_box(&self) -> Option<Box<dyn Bot>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn name(&self) -> &'static str {
         "easy"
     }

@@ -98,6 +98,13 @@ pub trait Bot: Send {
     /// Told when the match is over, after `hands` hands, with the final standings (the
     /// default ignores it).
     fn match_ended(&mut self, _hands: u32, _standings: &[Standing]) {}
+
+    /// A copy of the bot as it stands (its random generator where it is now), for a caller
+    /// that copies a game in play (a search, the Python `Table.clone`); `None` (the default)
+    /// for a bot that cannot be copied, such as one in another process.
+    fn clone_box(&self) -> Option<Box<dyn Bot>> {
+        None
+    }
 }
 
 /// The difficulty levels, weakest first, with the bot each one is: `easy` ([`EasyBot`]),

@@ -40,6 +40,10 @@ fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
 }
 
 impl Bot for RandomBot {
+    fn clone_box(&self) -> Option<Box<dyn Bot>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn name(&self) -> &'static str {
         "random"
     }

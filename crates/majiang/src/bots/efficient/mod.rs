@@ -125,6 +125,10 @@ impl EfficientBot {
 }
 
 impl Bot for EfficientBot {
+    fn clone_box(&self) -> Option<Box<dyn Bot>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn name(&self) -> &'static str {
         if self.defence {
             "efficient"

@@ -498,6 +498,10 @@ impl ExpertBot {
 }
 
 impl Bot for ExpertBot {
+    fn clone_box(&self) -> Option<Box<dyn Bot>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn name(&self) -> &'static str {
         "expert"
     }

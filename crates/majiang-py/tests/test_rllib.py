@@ -1,0 +1,68 @@
+"""RLlib's multi-agent API: the environment's contract checked without Ray, and RLlib's own
+checks plus a short PPO run on a local Ray cluster with several env-runner processes where Ray
+is installed (skipped loudly elsewhere: the test script does not install Ray, hundreds of MB)."""
+
+import numpy as np
+import pytest
+
+from majiang.rllib import MultiAgentMajiang
+
+
+def play(env, seed):
+    """One match with the first legal action of every deciding agent; what RLlib would see."""
+    obs, infos = env.reset(seed=seed)
+    steps, asked_together, totals = 0, 0, {}
+    while True:
+        assert obs and set(obs) == set(infos)
+        for o in obs.values():
+            assert env.observation_space.contains(o) and o["action_mask"].any()
+        asked_together = max(asked_together, len(obs))
+        actions = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()}
+        obs, rewards, terms, truncs, infos = env.step(actions)
+        for a, r in rewards.items():
+            totals[a] = totals.get(a, 0.0) + r
+        steps += 1
+        if terms["__all__"]:
+            assert set(obs) == set(env.possible_agents) and all(terms[a] for a in obs)
+            assert all(not o["action_mask"].any() for o in obs.values())
+            return steps, asked_together, totals
+
+
+@pytest.mark.parametrize("rules", ["hongkong", "hangzhou", "yangzhou", "classic"])
+def test_multi_agent_contract_without_ray(rules):
+    env = MultiAgentMajiang({"rules": rules, "seed": 3, "reward_scale": 0.5})
+    together = 0
+    for seed in range(20):
+        steps, asked, totals = play(env, seed)
+        together = max(together, asked)
+        assert steps > 10
+        assert abs(sum(totals.values())) < 1e-9  # payments are zero-sum
+    if rules != "yangzhou":  # no chows there: two claimers of one discard are rare
+        assert together >= 2  # claims asked together
+    again = MultiAgentMajiang({"rules": rules, "seed": 3, "reward_scale": 0.5})
+    assert play(again, 0) == play(MultiAgentMajiang({"rules": rules, "reward_scale": 0.5}), 0)
+
+
+def test_rllib_checks_and_ppo_on_a_local_cluster():
+    ray = pytest.importorskip("ray", reason="Ray is not installed: RLlib's checks and the PPO run are SKIPPED")
+    pytest.importorskip("torch", reason="torch is not installed: the RLlib PPO run is SKIPPED")
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    check_multiagent_environments(MultiAgentMajiang({"rules": "hongkong", "seed": 1}))
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).parents[1] / "examples" / "rllib_selfplay.py"
+    spec = importlib.util.spec_from_file_location("rllib_selfplay", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    ray.init(num_cpus=3, include_dashboard=False)
+    try:
+        algo = example.config("hongkong", env_runners=2, seed=0).training(
+            train_batch_size_per_learner=400, minibatch_size=100, num_epochs=1
+        ).build()
+        result = algo.train()
+        assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= 400
+        algo.stop()
+    finally:
+        ray.shutdown()
