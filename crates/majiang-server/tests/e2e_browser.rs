@@ -264,9 +264,7 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
     let first = pos.text().await.map_err(err)?;
     assert!(first.starts_with("1 / "), "{first}");
     let open_tiles = c
-        .find_all(Locator::Css(
-            "#replay-board .concealed img[src$='.svg']:not([src*='back'])",
-        ))
+        .find_all(Locator::Css("#replay-board .concealed img.tile:not(.back)"))
         .await
         .map_err(err)?;
     assert!(

@@ -24,6 +24,7 @@ mod said_keys;
 mod state_delta;
 mod store_suite;
 mod table_screens;
+mod web_assets_browser;
 mod words_browser;
 mod ws_matches;
 

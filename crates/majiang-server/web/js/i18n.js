@@ -28,9 +28,12 @@ function initialLanguage() {
   return nav.startsWith("zh") ? "zh" : "en";
 }
 
+/** This build's `?v=` (this module's own), so the catalogues are cached as long as it is. */
+const VERSION = new URL(import.meta.url).search;
+
 async function fetchCatalogue(code) {
   try {
-    const res = await fetch("/i18n/" + code + ".json");
+    const res = await fetch("/i18n/" + code + ".json" + VERSION);
     return res.ok ? await res.json() : {};
   } catch (_) {
     return {};
@@ -41,8 +44,10 @@ async function fetchCatalogue(code) {
  * one) and English, the fallback. */
 export async function loadLanguage(code = initialLanguage()) {
   lang = code;
-  english = await fetchCatalogue("en");
-  strings = lang === "en" ? english : await fetchCatalogue(lang);
+  // Both at once: the page waits for the slower, not for the two in turn.
+  const [en, own] = await Promise.all([fetchCatalogue("en"), lang === "en" ? null : fetchCatalogue(lang)]);
+  english = en;
+  strings = own || english;
   document.documentElement.lang = HTML_LANG[lang] || "en";
 }
 

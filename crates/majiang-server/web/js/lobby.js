@@ -7,6 +7,7 @@ import { serverText } from "./server-words.js";
 import { rulesName, unitName, optionMeaning, allowedText } from "./words.js";
 import { renderInvite } from "./invite.js";
 import { renderRuleForm, readRuleForm } from "./rule-form.js";
+import { isOffline, reached } from "./offline.js";
 
 /** The bot difficulty levels the server knows (majiang::bots::LEVELS), easiest first. */
 const BOT_LEVELS = ["easy", "normal", "hard"];
@@ -164,14 +165,20 @@ function orderRooms(list) {
 }
 
 async function loadRooms() {
-  try { rooms = await (await fetch("/api/rooms")).json(); } catch (_) { rooms = []; }
+  try {
+    rooms = await (await fetch("/api/rooms")).json();
+    reached(true);
+  } catch (_) {
+    rooms = [];
+    reached(false);
+  }
   renderRooms();
 }
 
 function renderRooms() {
   const body = $("#room-list tbody");
   body.replaceChildren();
-  if (!rooms.length) body.append(el("tr", {}, el("td", { colspan: "5" }, t("lobby.no_rooms"))));
+  if (!rooms.length) body.append(el("tr", {}, el("td", { colspan: "5" }, t(isOffline() ? "offline.note" : "lobby.no_rooms"))));
   for (const r of orderRooms(rooms)) {
     const seats = r.seats.map((s) => s.name + (s.bot ? t("common.paren", { text: t("common.bot") }) : s.connected ? " ●" : "")).join(t("common.list_sep"));
     const act = r.status === "finished" ? el("a", { class: "replay-link", href: "/?replay=" + r.id }, t("lobby.replay")) : el("a", { href: "/?room=" + r.id }, t("lobby.watch"));

@@ -50,6 +50,9 @@ export async function showReplay(room) {
   const res = await fetch("/api/rooms/" + room + "/replay");
   const frames = await res.json().catch(() => ({ error: res.statusText }));
   if (!res.ok) {
+    // Nothing to step through or review: only the reason and the way back.
+    for (const part of ["#replay-controls", "#replay .keys-help", "#review"]) $(part).hidden = true;
+    $("#replay-action").setAttribute("role", "alert");
     $("#replay-action").replaceChildren(serverText(frames), " ", el("a", { href: "/", class: "back-to-lobby" }, t("link.back")));
     return;
   }
