@@ -379,6 +379,11 @@ pub enum ServerMsg {
         room: String,
         /// Your seat, or `None` for a spectator.
         seat: Option<usize>,
+        /// The seat the link's key names when a bot plays it since the match started without
+        /// its person ("start now, fill empty seats with bots"): `seat` is then `None`, and
+        /// the page says a bot holds the seat instead of that the link opens none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bot_holds: Option<usize>,
         /// The room's settings.
         config: RoomConfig,
     },
@@ -492,6 +497,13 @@ pub enum ServerMsg {
         hand_number: u32,
         /// The `actions` of the state it answers.
         actions: u64,
+    },
+    /// This connection's seat was opened on another device (the same link, a newer
+    /// connection): the seat plays there, and this connection watches from now on (its next
+    /// `state` is a spectator's, whole). Opening the link again here takes the seat back.
+    SeatTaken {
+        /// The seat now played elsewhere.
+        seat: usize,
     },
     /// Another server process runs this room: connect to `url` instead (sent once, then the
     /// connection closes).

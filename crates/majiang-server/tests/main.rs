@@ -5,6 +5,7 @@
 
 mod common;
 
+mod chinese_words;
 mod companion_browser;
 mod companion_ledger;
 mod companion_score;
@@ -18,9 +19,11 @@ mod i18n_catalogues;
 mod invite_cue_browser;
 mod limits;
 mod operations;
+mod phone_items_browser;
 mod review_api;
 mod review_browser;
 mod said_keys;
+mod seat_devices;
 mod state_delta;
 mod store_suite;
 mod table_screens;

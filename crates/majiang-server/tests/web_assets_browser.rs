@@ -62,8 +62,26 @@ impl WebDriverCompatibleCommand for Cdp {
     }
 }
 
-async fn cdp(c: &Client, cmd: &'static str, params: Value) -> Result<Value, String> {
+/// Sends a Chrome DevTools Protocol command to the page of `c`.
+pub(crate) async fn cdp(c: &Client, cmd: &'static str, params: Value) -> Result<Value, String> {
     c.issue_cmd(Cdp { cmd, params }).await.map_err(err)
+}
+
+/// Makes the page a 390×844 phone's (a desktop window is at least 500 px wide), with touch.
+pub(crate) async fn phone(c: &Client) -> Result<(), String> {
+    cdp(
+        c,
+        "Emulation.setDeviceMetricsOverride",
+        json!({ "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true }),
+    )
+    .await?;
+    cdp(
+        c,
+        "Emulation.setTouchEmulationEnabled",
+        json!({ "enabled": true, "maxTouchPoints": 5 }),
+    )
+    .await?;
+    Ok(())
 }
 
 /// Run in every new page before its own scripts: marks `first-hand-tile` when a tile first
@@ -257,6 +275,7 @@ async fn table_link(addr: SocketAddr) -> String {
 
 /// The table's first load and its reload, checked against the targets; the figures as text.
 async fn loads(c: &Client, table: &str, wire: &Wire) -> Result<String, String> {
+    phone(c).await?;
     // A first visit makes the server compress its files (once per process): the figures are
     // of a browser's first visit to a server that has served before.
     c.goto(table).await.map_err(err)?;

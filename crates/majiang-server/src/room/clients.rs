@@ -22,16 +22,32 @@ impl Room {
         now: u64,
         out: &mut Vec<Output>,
     ) {
-        // A person seat filled with a bot at the start is the bot's: its old token watches.
+        // A person seat filled with a bot at the start is the bot's: its old token watches,
+        // told whose seat the bot holds.
+        let bot_holds = seat.filter(|&s| self.config.seats.get(s).is_some_and(|c| c.bot));
         let seat = seat.filter(|&s| self.config.seats.get(s).is_some_and(|c| !c.bot));
         out.push(Output::Send {
             conn,
             msg: ServerMsg::Welcome {
                 room: self.id.clone(),
                 seat,
+                bot_holds,
                 config: self.config.clone(),
             },
         });
+        // The newest connection to a seat plays it: one opened earlier (another device, or
+        // this one's old socket not yet closed) watches from now on, and is told so.
+        if let Some(s) = seat {
+            for other in self.conns.iter_mut().filter(|o| o.seat == Some(s)) {
+                other.seat = None;
+                other.owed = true;
+                other.last_state = None;
+                out.push(Output::Send {
+                    conn: other.id,
+                    msg: ServerMsg::SeatTaken { seat: s },
+                });
+            }
+        }
         let mut c = Conn {
             id: conn,
             seat,

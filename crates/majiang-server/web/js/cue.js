@@ -85,6 +85,6 @@ function mountSwitch(id, key, words) {
 export function mountSoundSwitch() {
   mountSwitch("sound-switch", SOUND_KEY, (on) => (on ? "♪ " + t("cue.sound_on") : "♪̸ " + t("cue.sound_off")));
   if ("vibrate" in navigator) {
-    mountSwitch("vibrate-switch", VIBRATE_KEY, (on) => (on ? "📳 " + t("cue.vibrate_on") : "📴 " + t("cue.vibrate_off")));
+    mountSwitch("vibrate-switch", VIBRATE_KEY, (on) => t(on ? "cue.vibrate_on" : "cue.vibrate_off"));
   }
 }

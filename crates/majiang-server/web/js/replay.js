@@ -6,7 +6,7 @@
 // there brings the replay to the moment it was taken.
 
 import { $, el } from "./dom.js";
-import { t, onLanguageChange } from "./i18n.js";
+import { t, onLanguageChange, playerName } from "./i18n.js";
 import { setWildcard, setExtraWinds } from "./tiles.js";
 import { renderBoard } from "./board.js";
 import { describeEvent, actionLabel } from "./words.js";
@@ -57,7 +57,7 @@ export async function showReplay(room) {
     return;
   }
   const info = await (await fetch("/api/rooms/" + room)).json();
-  const nameOf = (chair) => { const s = info.seats.find((x) => x.player === chair); return s ? s.name : "#" + chair; };
+  const nameOf = (chair) => { const s = info.seats.find((x) => x.player === chair); return s ? playerName(s.name) : "#" + chair; };
   const who = { nameOf, me: null };
   $("#replay-board").append($("#board"));
   $("#board").hidden = false;
