@@ -73,7 +73,6 @@ pub async fn serve(
     app: App,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    crate::static_files::warm();
     let closer = app.clone();
     let limits = app.limits().clone();
     let gate = app.inner.gate.clone();

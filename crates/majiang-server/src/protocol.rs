@@ -498,13 +498,6 @@ pub enum ServerMsg {
         /// The `actions` of the state it answers.
         actions: u64,
     },
-    /// This connection's seat was opened on another device (the same link, a newer
-    /// connection): the seat plays there, and this connection watches from now on (its next
-    /// `state` is a spectator's, whole). Opening the link again here takes the seat back.
-    SeatTaken {
-        /// The seat now played elsewhere.
-        seat: usize,
-    },
     /// Another server process runs this room: connect to `url` instead (sent once, then the
     /// connection closes).
     Moved {

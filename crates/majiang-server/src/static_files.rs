@@ -1,6 +1,6 @@
 //! The browser UI's files, embedded at build time from `web/` (see `build.rs`), with their
 //! MIME types, served as responses: compressed (brotli or gzip, as the browser accepts, made
-//! once per process, see [`warm`]), with an ETag (a `304` when the browser already has the file), and
+//! once per process on a thread of its own, see [`warm`]), with an ETag (a `304` when the browser already has the file), and
 //! cached for a year (`immutable`) when asked for at the build's version (`?v=VERSION`, the
 //! links the pages and modules carry), else revalidated on every use (`no-cache`).
 //!
@@ -93,6 +93,15 @@ impl Asset {
         }
     }
 
+    /// The bytes in `coding` if that form is made already and kept (identity always is).
+    fn ready(&self, coding: Coding) -> Option<&[u8]> {
+        match coding {
+            Coding::Identity => Some(&self.bytes),
+            Coding::Brotli => self.brotli.get()?.as_deref(),
+            Coding::Gzip => self.gzip.get()?.as_deref(),
+        }
+    }
+
     /// The ETag of the form in `coding`, quoted.
     fn etag_for(&self, coding: Coding) -> String {
         let hash = &self.hash;
@@ -155,9 +164,10 @@ pub(crate) fn serve(path: &str, headers: &HeaderMap, uri: &Uri) -> Response {
             crate::words::api::NO_FILE.with([path.into()]),
         );
     };
+    warm();
     let coding = [Coding::Brotli, Coding::Gzip]
         .into_iter()
-        .find(|&c| accepts(headers, c) && asset.encoded(c).is_some())
+        .find(|&c| accepts(headers, c) && asset.ready(c).is_some())
         .unwrap_or(Coding::Identity);
     let etag = asset.etag_for(coding);
     let versioned = uri
@@ -177,7 +187,7 @@ pub(crate) fn serve(path: &str, headers: &HeaderMap, uri: &Uri) -> Response {
     if let Some(token) = coding.token() {
         head.insert(header::CONTENT_ENCODING, HeaderValue::from_static(token));
     }
-    let body = asset.encoded(coding).unwrap_or(&asset.bytes).to_vec();
+    let body = asset.ready(coding).unwrap_or(&asset.bytes).to_vec();
     (head, body).into_response()
 }
 
@@ -238,15 +248,16 @@ fn compressible(mime: &str) -> bool {
         || mime.starts_with("image/svg+xml")
 }
 
-/// Makes every file's compressed forms now, on a thread of its own, once per process (the
-/// server calls it as it starts), so the first pages served need not wait for them.
-pub(crate) fn warm() {
-    static WARMED: std::sync::Once = std::sync::Once::new();
-    WARMED.call_once(|| {
+/// Makes every file's compressed forms on a thread of its own, once per process, started by
+/// the first file served: until a form is made the file goes in one that is (at worst as it
+/// is), so no request waits for a compression (about a second for the whole UI unoptimized).
+fn warm() {
+    static WARMING: std::sync::Once = std::sync::Once::new();
+    WARMING.call_once(|| {
         std::thread::spawn(|| {
             for asset in ASSETS.values() {
-                let _ = asset.encoded(Coding::Brotli);
                 let _ = asset.encoded(Coding::Gzip);
+                let _ = asset.encoded(Coding::Brotli);
             }
         });
     });
@@ -254,12 +265,13 @@ pub(crate) fn warm() {
 
 /// `bytes` in brotli. Quality 7 of 11: about as small as gzip's best less a quarter, made
 /// thirteen times faster than at 11 (the whole UI in about a second unoptimized, against
-/// fourteen), which keeps the first pages a server serves quick.
+/// fourteen), which keeps the first pages a server serves quick. A 256 KB window (`lgwin`
+/// 18) holds the largest file whole and keeps the encoder's memory small.
 fn brotli(bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len() / 3);
     let params = brotli::enc::BrotliEncoderParams {
         quality: 7,
-        lgwin: 22,
+        lgwin: 18,
         ..Default::default()
     };
     brotli::BrotliCompress(&mut &bytes[..], &mut out, &params).expect("writes to memory");

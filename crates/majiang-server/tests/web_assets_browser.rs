@@ -183,6 +183,20 @@ impl Wire {
     }
 }
 
+/// The head (lower-case) of a `GET` of `path` from `base` that accepts brotli.
+async fn head_of(base: &str, path: &str) -> String {
+    let addr = base.trim_start_matches("http://");
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept-Encoding: br, gzip\r\nConnection: close\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.unwrap();
+    let text = String::from_utf8_lossy(&out).to_lowercase();
+    text.split("\r\n\r\n").next().unwrap_or("").to_string()
+}
+
 /// Waits up to `secs` for `script` (returning a value) to return something truthy.
 async fn wait_until(c: &Client, script: &str, secs: u64, what: &str) -> Result<Value, String> {
     let deadline = Instant::now() + Duration::from_secs(secs);
@@ -281,6 +295,15 @@ async fn loads(c: &Client, table: &str, wire: &Wire) -> Result<String, String> {
     c.goto(table).await.map_err(err)?;
     wait_for(c, "#hand .tile", 20).await?;
     settle(c).await?;
+    // The server compresses its files on a thread of its own: wait until they are.
+    let base = table.split("/?").next().unwrap_or(table).to_string();
+    for path in ["/tiles.svg", "/js/table.js", "/i18n/en.json", "/style.css"] {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !head_of(&base, path).await.contains("content-encoding: br") {
+            assert!(Instant::now() < deadline, "{path} never came compressed");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
     c.goto("about:blank").await.map_err(err)?;
     let origin = table.split("/?").next().unwrap_or(table).to_string();
     cdp(c, "Network.clearBrowserCache", json!({})).await?;

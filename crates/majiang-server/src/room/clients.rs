@@ -35,19 +35,6 @@ impl Room {
                 config: self.config.clone(),
             },
         });
-        // The newest connection to a seat plays it: one opened earlier (another device, or
-        // this one's old socket not yet closed) watches from now on, and is told so.
-        if let Some(s) = seat {
-            for other in self.conns.iter_mut().filter(|o| o.seat == Some(s)) {
-                other.seat = None;
-                other.owed = true;
-                other.last_state = None;
-                out.push(Output::Send {
-                    conn: other.id,
-                    msg: ServerMsg::SeatTaken { seat: s },
-                });
-            }
-        }
         let mut c = Conn {
             id: conn,
             seat,

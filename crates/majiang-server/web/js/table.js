@@ -125,8 +125,6 @@ function onMessage(m) {
       renderEvents();
       break;
     case "ack": game.pending = false; break;
-    // The seat was opened on another device: it plays there; this page stops, offering it back.
-    case "seat_taken": game.conn.stop(); game.badLink = "seat_taken"; renderLinkProblem("seat_taken", game.room); break;
     case "hint":
     case "hint_busy": hintsMessage(m); break;
     case "error": if (hintsRefused(m)) { showNotice(serverText(m)); break; } game.pending = false; game.events.push({ type: "error", message: m.message, key: m.key, args: m.args }); renderEvents(); showNotice(serverText(m)); break;

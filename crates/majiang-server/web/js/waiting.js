@@ -66,9 +66,7 @@ function renderFinished(box, st, room, ownName) {
       el("a", { class: "big-link review-link", href: replay + "#review" }, t("waiting.finished_review"))));
 }
 
-/** Says in words why the link cannot work (`no_room`, `bad_token`), or that its seat plays
- * on another device now (`seat_taken`, with a button that takes it back), and offers the
- * lobby. */
+/** Says in words why the link cannot work (`no_room`, `bad_token`) and offers the lobby. */
 export function renderLinkProblem(why, room) {
   const box = $("#link-problem");
   if (!box) return;
@@ -78,8 +76,5 @@ export function renderLinkProblem(why, room) {
     el("h1", {}, t("link." + why + ".title")),
     el("p", {}, t("link." + why + ".text")),
     el("p", { class: "mono", translate: "no" }, location.href),
-    el("p", {},
-      // A seat opened elsewhere comes back by opening the link again here.
-      why === "seat_taken" ? el("button", { type: "button", class: "take-back", onclick: () => location.reload() }, t("link.take_back")) : null, " ",
-      el("a", { href: "/", class: "big-link back-to-lobby" }, t("link.back"))));
+    el("p", {}, el("a", { href: "/", class: "big-link back-to-lobby" }, t("link.back"))));
 }
