@@ -6,7 +6,7 @@ use crate::metrics::METRICS;
 use crate::protocol::{ClientMsg, MAX_CLIENT_MESSAGE, RoomConfig, ServerMsg};
 use crate::refusal::error;
 use crate::room::Cmd;
-use crate::static_files::web_file;
+use crate::static_files::{page, serve as serve_file};
 use crate::words::{Words, api, config, ws};
 use crate::{App, AppError, incident, replay, svg};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -37,12 +37,12 @@ const MAX_PAGE: usize = 500;
 /// The server's routes over `app`.
 pub fn router(app: App) -> Router {
     Router::new()
-        .route("/", get(|| async { web_file("index.html") }))
-        .route("/history", get(|| async { web_file("history.html") }))
-        .route("/favicon.ico", get(|| async { web_file("favicon.svg") }))
+        .route("/", page("index.html"))
+        .route("/history", page("history.html"))
+        .route("/favicon.ico", page("favicon.svg"))
         .route("/tile/{name}", get(tile))
         .route("/api/matches", get(list_matches))
-        .route("/api/rulesets", get(rule_sets))
+        .route("/api/rulesets", page(crate::static_files::RULE_SETS))
         .route("/api/bots", get(bot_kinds))
         .route("/api/rooms", post(create_room).get(list_rooms))
         .route("/api/rooms/{id}", get(room_info))
@@ -117,8 +117,8 @@ fn refused(status: StatusCode, e: &AppError) -> Response {
 }
 
 /// Any other path: the embedded UI file of that name (`/js/table.js` is `web/js/table.js`).
-async fn static_file(uri: Uri) -> Response {
-    web_file(uri.path().trim_start_matches('/'))
+async fn static_file(headers: axum::http::HeaderMap, uri: Uri) -> Response {
+    serve_file(uri.path().trim_start_matches('/'), &headers, &uri)
 }
 
 impl AppError {
@@ -155,16 +155,6 @@ async fn tile(Path(name): Path<String>) -> Response {
             .into_response(),
         None => error(StatusCode::NOT_FOUND, api::NO_TILE.with([name.into()])),
     }
-}
-
-/// Every rule set as the lobby needs it: names, seat counts, default players, unit, lao,
-/// options (key, default, allowed values, meaning) and patterns, from the library's registry.
-async fn rule_sets() -> Response {
-    let sets: Vec<serde_json::Value> = majiang::rules::RULE_SETS
-        .iter()
-        .map(|set| set.spec().to_json())
-        .collect();
-    Json(sets).into_response()
 }
 
 /// The bot kinds a seat may take: the levels, and the external bots the administrator allowed.

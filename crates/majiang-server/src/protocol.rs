@@ -379,6 +379,11 @@ pub enum ServerMsg {
         room: String,
         /// Your seat, or `None` for a spectator.
         seat: Option<usize>,
+        /// The seat the link's key names when a bot plays it since the match started without
+        /// its person ("start now, fill empty seats with bots"): `seat` is then `None`, and
+        /// the page says a bot holds the seat instead of that the link opens none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bot_holds: Option<usize>,
         /// The room's settings.
         config: RoomConfig,
     },

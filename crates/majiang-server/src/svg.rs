@@ -282,6 +282,50 @@ pub fn tile_svg_by_name(name: &str) -> Option<String> {
     name.parse::<Tile>().ok().map(tile_svg)
 }
 
+/// Tiles per row on [`tile_sheet`].
+const SHEET_COLUMNS: usize = 10;
+
+/// Every tile picture (the 34 kinds, the 8 bonus tiles and the back) on one SVG sheet, so a
+/// page loads one file instead of 43. Each picture has a `<view id="t-NAME">` (`t-5p`,
+/// `t-back`) framing it: `tiles.svg#t-5p` in an `<img>` shows that one tile.
+///
+/// ```
+/// let sheet = majiang_server::svg::tile_sheet();
+/// assert!(sheet.contains(r#"<view id="t-5p""#) && sheet.contains(r#"<view id="t-back""#));
+/// assert_eq!(sheet.matches("<view ").count(), 43);
+/// ```
+pub fn tile_sheet() -> String {
+    let names: Vec<String> = Tile::all()
+        .chain(Tile::bonus_tiles())
+        .map(|t| t.to_string())
+        .chain(std::iter::once("back".to_string()))
+        .collect();
+    let rows = names.len().div_ceil(SHEET_COLUMNS);
+    let mut s = String::with_capacity(names.len() * 4096);
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}">"#,
+        W * SHEET_COLUMNS as f32,
+        H * rows as f32
+    );
+    for (i, name) in names.iter().enumerate() {
+        let x = W * (i % SHEET_COLUMNS) as f32;
+        let y = H * (i / SHEET_COLUMNS) as f32;
+        let picture = tile_svg_by_name(name).expect("every listed name draws");
+        let placed = picture.replacen(
+            r#"<svg xmlns="http://www.w3.org/2000/svg""#,
+            &format!(r#"<svg x="{x}" y="{y}""#),
+            1,
+        );
+        let _ = write!(
+            s,
+            r#"<view id="t-{name}" viewBox="{x} {y} {W} {H}"/>{placed}"#
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,6 +552,24 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_sheet_frames_every_picture_once() {
+        let sheet = tile_sheet();
+        well_formed(&sheet).unwrap_or_else(|e| panic!("sheet: {e}"));
+        for (i, name) in every_name().enumerate() {
+            let (x, y) = ((i % SHEET_COLUMNS) * 60, (i / SHEET_COLUMNS) * 80);
+            let view = format!(r#"<view id="t-{name}" viewBox="{x} {y} 60 80"/>"#);
+            assert_eq!(sheet.matches(&view).count(), 1, "{view}");
+            // The picture framed there is the tile's own, moved to that place.
+            let own = tile_svg_by_name(&name).unwrap();
+            let body = &own[own.find('>').unwrap()..];
+            let placed = format!(r#"<svg x="{x}" y="{y}""#);
+            let at = sheet.find(&view).unwrap() + view.len();
+            assert!(sheet[at..].starts_with(&placed), "{name} placed at {x},{y}");
+            assert!(sheet[at..].contains(body), "{name}: its picture");
         }
     }
 

@@ -46,6 +46,11 @@ async fn a_person_plays_a_hand_against_three_bots_in_chromium() {
 async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
     let err = |e: fantoccini::error::CmdError| e.to_string();
     c.goto(&format!("{base}/")).await.map_err(err)?;
+    c.wait()
+        .at_most(Duration::from_secs(10))
+        .for_element(Locator::Css("#lobby:not([hidden]) #seats select"))
+        .await
+        .map_err(err)?;
     // The lobby: Hong Kong, seat 0 a person (the default), one hand, no bot pause.
     c.find(Locator::Css("#rules"))
         .await
@@ -264,9 +269,7 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
     let first = pos.text().await.map_err(err)?;
     assert!(first.starts_with("1 / "), "{first}");
     let open_tiles = c
-        .find_all(Locator::Css(
-            "#replay-board .concealed img[src$='.svg']:not([src*='back'])",
-        ))
+        .find_all(Locator::Css("#replay-board .concealed img.tile:not(.back)"))
         .await
         .map_err(err)?;
     assert!(

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod chinese_words;
 mod companion_browser;
 mod companion_ledger;
 mod companion_score;
@@ -16,14 +17,17 @@ mod hints_ws;
 mod http_api;
 mod i18n_catalogues;
 mod invite_cue_browser;
+mod late_friend;
 mod limits;
 mod operations;
+mod phone_items_browser;
 mod review_api;
 mod review_browser;
 mod said_keys;
 mod state_delta;
 mod store_suite;
 mod table_screens;
+mod web_assets_browser;
 mod words_browser;
 mod ws_matches;
 

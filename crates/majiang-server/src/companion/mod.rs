@@ -43,14 +43,8 @@ static WRITING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 /// The companion's routes (pages and API), merged into the server's router.
 pub fn routes() -> Router<App> {
     Router::new()
-        .route(
-            "/score",
-            get(|| async { crate::static_files::web_file("score.html") }),
-        )
-        .route(
-            "/ledger",
-            get(|| async { crate::static_files::web_file("ledger.html") }),
-        )
+        .route("/score", crate::static_files::page("score.html"))
+        .route("/ledger", crate::static_files::page("ledger.html"))
         .route("/api/score", post(score::score))
         .route("/api/ledgers", post(create))
         .route("/api/ledgers/{id}", get(show))

@@ -22,13 +22,16 @@ impl Room {
         now: u64,
         out: &mut Vec<Output>,
     ) {
-        // A person seat filled with a bot at the start is the bot's: its old token watches.
+        // A person seat filled with a bot at the start is the bot's: its old token watches,
+        // told whose seat the bot holds.
+        let bot_holds = seat.filter(|&s| self.config.seats.get(s).is_some_and(|c| c.bot));
         let seat = seat.filter(|&s| self.config.seats.get(s).is_some_and(|c| !c.bot));
         out.push(Output::Send {
             conn,
             msg: ServerMsg::Welcome {
                 room: self.id.clone(),
                 seat,
+                bot_holds,
                 config: self.config.clone(),
             },
         });

@@ -508,9 +508,14 @@ fn fill_bots_takes_the_seats_the_room_has_seen_closed_and_no_other() {
         _ => unreachable!(),
     }
     h.input(open(3, 1));
+    // Bo's key now watches, told that a bot holds his seat.
     assert!(matches!(
         h.messages(3)[0],
-        ServerMsg::Welcome { seat: None, .. }
+        ServerMsg::Welcome {
+            seat: None,
+            bot_holds: Some(1),
+            ..
+        }
     ));
 
     // Ann opens while Bo's connection is still open (his socket closed, but the room has not

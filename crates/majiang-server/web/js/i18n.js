@@ -28,9 +28,12 @@ function initialLanguage() {
   return nav.startsWith("zh") ? "zh" : "en";
 }
 
+/** This build's `?v=` (this module's own), so the catalogues are cached as long as it is. */
+const VERSION = new URL(import.meta.url).search;
+
 async function fetchCatalogue(code) {
   try {
-    const res = await fetch("/i18n/" + code + ".json");
+    const res = await fetch("/i18n/" + code + ".json" + VERSION);
     return res.ok ? await res.json() : {};
   } catch (_) {
     return {};
@@ -41,8 +44,10 @@ async function fetchCatalogue(code) {
  * one) and English, the fallback. */
 export async function loadLanguage(code = initialLanguage()) {
   lang = code;
-  english = await fetchCatalogue("en");
-  strings = lang === "en" ? english : await fetchCatalogue(lang);
+  // Both at once: the page waits for the slower, not for the two in turn.
+  const [en, own] = await Promise.all([fetchCatalogue("en"), lang === "en" ? null : fetchCatalogue(lang)]);
+  english = en;
+  strings = own || english;
   document.documentElement.lang = HTML_LANG[lang] || "en";
 }
 
@@ -52,10 +57,45 @@ export function currentLanguage() { return lang; }
 /** Whether the catalogue has `key`. */
 export function has(key) { return key in strings || key in english; }
 
-/** The string for `key` with `{name}` placeholders filled from `params`. */
+const CHINESE = /[\u3400-\u9fff\uf900-\ufaff]/;
+const LATIN = /[A-Za-z0-9]/;
+
+/** `a` then `b`, with a space between where a Chinese character meets a Latin letter or
+ * digit (as Chinese typesetting does: "Bot 2 吃了你的一筒", "第 3 局"). */
+function joinChinese(a, b) {
+  if (!a || !b) return a + b;
+  const x = a[a.length - 1], y = b[0];
+  const gap = (CHINESE.test(x) && LATIN.test(y)) || (LATIN.test(x) && CHINESE.test(y));
+  return a + (gap ? " " : "") + b;
+}
+
+/** The string for `key` with `{name}` placeholders filled from `params`. A Chinese sentence
+ * is written without spaces around its placeholders; a filled-in name, tile or number gets
+ * one only where Latin meets Chinese. */
 export function t(key, params = {}) {
-  const s = strings[key] ?? english[key] ?? key;
-  return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  const own = strings !== english && key in strings;
+  const s = own ? strings[key] : english[key] ?? key;
+  const fill = (m, name) => (name in params ? String(params[name]) : m);
+  if (!own || lang === "en") return s.replace(/\{(\w+)\}/g, fill);
+  let out = "";
+  let last = 0;
+  for (const m of s.matchAll(/\{(\w+)\}/g)) {
+    out = joinChinese(joinChinese(out, s.slice(last, m.index)), fill(m[0], m[1]));
+    last = m.index + m[0].length;
+  }
+  return joinChinese(out, s.slice(last));
+}
+
+/** The lobby's default bot names in every catalogue ("Bot 2", "机器人2", "電腦2", with or
+ * without a space): `lobby.default_bot` of en, zh and zh-Hant (tests/chinese_words.rs keeps
+ * them in step). */
+const DEFAULT_BOT = /^(?:Bot|机器人|電腦) ?(\d+)$/;
+
+/** A player's name as this viewer reads it: a default bot name in the viewer's language
+ * (whoever created the room, in whatever language), any other name as written. */
+export function playerName(name) {
+  const m = DEFAULT_BOT.exec(name || "");
+  return m ? t("lobby.default_bot", { n: Number(m[1]) }) : name;
 }
 
 /** Calls `f` after every language change (pages re-render with it). */

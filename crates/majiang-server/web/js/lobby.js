@@ -2,11 +2,12 @@
 // option; house-rule help from the same description), timers, and the rooms, open first.
 
 import { $, el } from "./dom.js";
-import { t, onLanguageChange, currentLanguage } from "./i18n.js";
+import { t, onLanguageChange, currentLanguage, playerName } from "./i18n.js";
 import { serverText } from "./server-words.js";
 import { rulesName, unitName, optionMeaning, allowedText } from "./words.js";
 import { renderInvite } from "./invite.js";
 import { renderRuleForm, readRuleForm } from "./rule-form.js";
+import { isOffline, reached } from "./offline.js";
 
 /** The bot difficulty levels the server knows (majiang::bots::LEVELS), easiest first. */
 const BOT_LEVELS = ["easy", "normal", "hard"];
@@ -104,7 +105,8 @@ function renderSeatRows() {
       ...BOT_LEVELS.map((level) => el("option", { value: level }, botLabel(level))),
       ...EXTERNAL_BOTS.map((kind) => el("option", { value: kind }, botLabel(kind))));
     select.value = prev.who;
-    box.append(el("div", { class: "seat-row" }, el("input", { name: "seat-name-" + i, value: prev.name, maxlength: "32" }), select));
+    select.setAttribute("aria-label", t("lobby.seat_kind_label", { n: i + 1 }));
+    box.append(el("div", { class: "seat-row" }, el("input", { name: "seat-name-" + i, value: prev.name, maxlength: "32", "aria-label": t("lobby.seat_name_label", { n: i + 1 }) }), select));
   }
 }
 
@@ -164,16 +166,22 @@ function orderRooms(list) {
 }
 
 async function loadRooms() {
-  try { rooms = await (await fetch("/api/rooms")).json(); } catch (_) { rooms = []; }
+  try {
+    rooms = await (await fetch("/api/rooms")).json();
+    reached(true);
+  } catch (_) {
+    rooms = [];
+    reached(false);
+  }
   renderRooms();
 }
 
 function renderRooms() {
   const body = $("#room-list tbody");
   body.replaceChildren();
-  if (!rooms.length) body.append(el("tr", {}, el("td", { colspan: "5" }, t("lobby.no_rooms"))));
+  if (!rooms.length) body.append(el("tr", {}, el("td", { colspan: "5" }, t(isOffline() ? "offline.note" : "lobby.no_rooms"))));
   for (const r of orderRooms(rooms)) {
-    const seats = r.seats.map((s) => s.name + (s.bot ? t("common.paren", { text: t("common.bot") }) : s.connected ? " ●" : "")).join(t("common.list_sep"));
+    const seats = r.seats.map((s) => playerName(s.name) + (s.bot ? t("common.paren", { text: t("common.bot") }) : s.connected ? " ●" : "")).join(t("common.list_sep"));
     const act = r.status === "finished" ? el("a", { class: "replay-link", href: "/?replay=" + r.id }, t("lobby.replay")) : el("a", { href: "/?room=" + r.id }, t("lobby.watch"));
     const status = t("status." + r.status) + (r.hand_number ? " · " + t("status.hand_n", { n: r.hand_number }) : "");
     body.append(el("tr", { class: "room-" + r.status }, el("td", { class: "mono", translate: "no" }, r.id), el("td", {}, rulesName(r.rules), r.hints ? el("small", { class: "hint-setting allowed" }, " " + t("hints.allowed")) : null), el("td", {}, status), el("td", { class: "seats-cell", translate: "no" }, seats), el("td", {}, act)));
@@ -213,6 +221,10 @@ export function showLobby(rulesets) {
 
 /** The seat kinds in the chosen language, keeping names and choices. */
 function relabelSeats() {
+  document.querySelectorAll("#seats .seat-row").forEach((row, i) => {
+    row.querySelector("input").setAttribute("aria-label", t("lobby.seat_name_label", { n: i + 1 }));
+    row.querySelector("select").setAttribute("aria-label", t("lobby.seat_kind_label", { n: i + 1 }));
+  });
   for (const s of document.querySelectorAll("#seats select")) {
     for (const o of s.options) o.textContent = o.value === "person" ? t("lobby.person") : botLabel(o.value);
   }

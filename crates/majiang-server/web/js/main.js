@@ -6,6 +6,7 @@ import { showLobby } from "./lobby.js";
 import { showTable } from "./table.js";
 import { showReplay } from "./replay.js";
 import { showHistory } from "./history.js";
+import { registerServiceWorker, watchConnection } from "./offline.js";
 
 /** The rule sets as the server describes them (`GET /api/rulesets`), by name. */
 async function loadRulesets() {
@@ -21,6 +22,8 @@ async function loadRulesets() {
 async function main() {
   const [, rulesets] = await Promise.all([loadLanguage(), loadRulesets()]);
   mountLanguageSwitch();
+  watchConnection();
+  registerServiceWorker();
   const params = new URLSearchParams(location.search);
   if (params.get("replay")) showReplay(params.get("replay"));
   else if (params.get("room")) showTable(params.get("room"), params.get("token"), rulesets);

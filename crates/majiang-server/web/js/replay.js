@@ -6,7 +6,7 @@
 // there brings the replay to the moment it was taken.
 
 import { $, el } from "./dom.js";
-import { t, onLanguageChange } from "./i18n.js";
+import { t, onLanguageChange, playerName } from "./i18n.js";
 import { setWildcard, setExtraWinds } from "./tiles.js";
 import { renderBoard } from "./board.js";
 import { describeEvent, actionLabel } from "./words.js";
@@ -50,11 +50,14 @@ export async function showReplay(room) {
   const res = await fetch("/api/rooms/" + room + "/replay");
   const frames = await res.json().catch(() => ({ error: res.statusText }));
   if (!res.ok) {
+    // Nothing to step through or review: only the reason and the way back.
+    for (const part of ["#replay-controls", "#replay .keys-help", "#review"]) $(part).hidden = true;
+    $("#replay-action").setAttribute("role", "alert");
     $("#replay-action").replaceChildren(serverText(frames), " ", el("a", { href: "/", class: "back-to-lobby" }, t("link.back")));
     return;
   }
   const info = await (await fetch("/api/rooms/" + room)).json();
-  const nameOf = (chair) => { const s = info.seats.find((x) => x.player === chair); return s ? s.name : "#" + chair; };
+  const nameOf = (chair) => { const s = info.seats.find((x) => x.player === chair); return s ? playerName(s.name) : "#" + chair; };
   const who = { nameOf, me: null };
   $("#replay-board").append($("#board"));
   $("#board").hidden = false;

@@ -5,7 +5,7 @@
 // shows recorded server messages instead of the live room (the screenshot test uses it).
 
 import { $, el, signClass } from "./dom.js";
-import { t, onLanguageChange } from "./i18n.js";
+import { t, onLanguageChange, playerName } from "./i18n.js";
 import { Connection } from "./connection.js";
 import { applyStateDelta } from "./state-delta.js";
 import { tileImg, parseTiles, setWildcard, setExtraWinds, tileName } from "./tiles.js";
@@ -15,6 +15,7 @@ import { renderSummary } from "./result.js";
 import { serverText } from "./server-words.js";
 import { renderWaitingRoom, renderLinkProblem } from "./waiting.js";
 import { turnCue, mountSoundSwitch } from "./cue.js";
+import { announceEvents } from "./announce.js";
 import { hintsWelcome, hintsState, hintsMessage, hintsRefused, renderHints } from "./hints.js";
 
 /** Keys for the claim and declare buttons. */
@@ -45,13 +46,13 @@ function isAway(chair) {
 /** A chair's name: the seat's name, "You" handled by the callers that need grammar. */
 function nameOf(chair) {
   const s = game.state && game.state.seats.find((x) => x.player === chair);
-  return s ? s.name : "#" + chair;
+  return s ? playerName(s.name) : "#" + chair;
 }
 
 // The viewer's own row: the server's default name "You" reads as "You" / "你", a chosen name
 // gets "(you)" after it.
 function ownName(s) {
-  if (s.seat !== game.seat) return s.name;
+  if (s.seat !== game.seat) return playerName(s.name);
   return isDefaultYou(s.name) ? t("common.you") : s.name + " " + t("table.you_suffix");
 }
 
@@ -100,6 +101,8 @@ function onMessage(m) {
   switch (m.type) {
     case "welcome":
       game.seat = m.seat;
+      // A late friend's key after "start now": the seat a bot holds (they watch).
+      game.botHolds = m.bot_holds ?? null;
       game.config = m.config;
       hintsWelcome(game.room, m, game.conn);
       renderStatusLine();
@@ -116,6 +119,7 @@ function onMessage(m) {
       else game.conn.send({ type: "sync" });
       break;
     case "events":
+      announceEvents(m.events, { nameOf, me: myChair() });
       game.events.push(...m.events);
       if (game.events.length > MAX_EVENTS) game.events.splice(0, game.events.length - MAX_EVENTS);
       renderEvents();
@@ -187,9 +191,9 @@ function renderStatusLine() {
   line.replaceChildren(el("span", {}, rules), " · ", el("span", { translate: "no", class: "who" }, who), " · ", el("span", { translate: "no", class: "mono room-id" }, game.room));
   // A late friend whose seat went to a bot ("start now with bots"), or a watcher: say so.
   const note = $("#seat-note");
-  const botSeat = me && me.bot;
+  const botSeat = (me && me.bot) || (game.seat === null && game.botHolds != null);
   note.hidden = !(game.seat === null || botSeat);
-  note.textContent = game.seat === null ? t("table.watching_note") : botSeat ? t("table.seat_taken_by_bot") : "";
+  note.textContent = botSeat ? t("table.seat_taken_by_bot") : game.seat === null ? t("table.watching_note") : "";
 }
 
 /** The countdown for the seat to act (lit on the compass), if a timer runs. */
@@ -202,7 +206,8 @@ function countdownText() {
 function renderTable() {
   const st = game.state;
   if (!st) return;
-  const obs = st.observation;
+  // A finished match shows its final standings (waiting.js) in place of the last board.
+  const obs = st.status === "finished" ? null : st.observation;
   renderInfo(st, obs);
   renderScores(st);
   renderStart(st);
@@ -456,5 +461,8 @@ function showResult() {
   }
   $("#continue-note").textContent = game.ready ? continueWaitText() : "";
   $("#modal-close").textContent = t("result.continue");
+  const opening = $("#modal").hidden;
   $("#modal").hidden = false;
+  // A dialog: focus moves into it when it opens (a screen reader reads it), not on re-renders.
+  if (opening) $("#modal").focus();
 }

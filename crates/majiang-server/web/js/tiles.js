@@ -1,8 +1,15 @@
-// Tiles: notation, pictures (served SVGs) and names in words; the wildcard (Caishen) marked
-// wherever a tile shows.
+// Tiles: notation, pictures (one served SVG sheet, `/tiles.svg`, framed per tile by its
+// `#t-NAME` view) and names in words; the wildcard (Caishen) marked wherever a tile shows.
 
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
+
+/** The tile sheet at this build's version (this module's own `?v=`), so it is cached as long
+ * as the module is. */
+const SHEET = "/tiles.svg" + new URL(import.meta.url).search;
+
+/** The address of `tile`'s picture on the sheet (`back` for a face-down tile). */
+export function tileSrc(tile) { return SHEET + "#t-" + tile; }
 
 let wildcard = null;
 let extraWinds = false;
@@ -45,7 +52,7 @@ export function tileName(tile) {
 export function tileImg(tile, extra = "") {
   const wild = wildcard && tile === wildcard;
   const wind = isExtraWind(tile);
-  const img = el("img", { class: "tile " + extra + (wild ? " wild" : "") + (wind ? " extra-wind" : ""), src: "/tile/" + tile + ".svg", alt: tileName(tile), title: tileName(tile), "data-tile": tile });
+  const img = el("img", { class: "tile " + extra + (wild ? " wild" : "") + (wind ? " extra-wind" : ""), src: tileSrc(tile), width: 60, height: 80, alt: tileName(tile), title: tileName(tile), "data-tile": tile });
   if (wind) return el("span", { class: "wind-wrap", title: tileName(tile) }, img, el("b", { class: "wind-label", "aria-hidden": "true" }, t("table.extra_wind_badge")));
   if (!wild) return img;
   return el("span", { class: "wild-wrap", title: t("table.caishen") + " · " + tileName(tile) }, img, el("b", { class: "wild-label" }, t("table.caishen_badge")));
@@ -53,7 +60,7 @@ export function tileImg(tile, extra = "") {
 
 /** A face-down tile. */
 export function backImg(extra = "") {
-  return el("img", { class: "tile back " + extra, src: "/tile/back.svg", alt: t("tile.back") });
+  return el("img", { class: "tile back " + extra, src: tileSrc("back"), width: 60, height: 80, alt: t("tile.back") });
 }
 
 /** The tiles of a meld in order (a chow from its lowest tile). */
