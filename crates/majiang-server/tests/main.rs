@@ -18,6 +18,7 @@ mod i18n_catalogues;
 mod invite_cue_browser;
 mod limits;
 mod operations;
+mod phone_browser;
 mod review_api;
 mod review_browser;
 mod said_keys;

@@ -43,6 +43,17 @@ impl Browser {
     /// Starts Chromium with a `width`×`height` window for the test `what` (named in the message
     /// when it has to skip), installing the browser first when it is missing.
     pub async fn start(what: &str, width: u32, height: u32) -> Option<Browser> {
+        Self::start_with(what, width, height, None).await
+    }
+
+    /// As [`Browser::start`], with `mobile_emulation` (chromedriver's `mobileEmulation` option:
+    /// device metrics, touch, a user agent) when given; see [`crate::browser_mobile`].
+    pub async fn start_with(
+        what: &str,
+        width: u32,
+        height: u32,
+        mobile_emulation: Option<serde_json::Value>,
+    ) -> Option<Browser> {
         let present = || Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
         if !present() {
             let script = concat!(
@@ -75,9 +86,7 @@ impl Browser {
         let profile = tempfile::tempdir().unwrap();
         let mut caps = serde_json::Map::new();
         // The flags keep Chromium off the network, which this machine's sandbox refuses anyway.
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
+        let mut options = json!({
                 "binary": CHROMIUM,
                 "args": [
                     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -86,8 +95,11 @@ impl Browser {
                     format!("--window-size={width},{height}"),
                     format!("--user-data-dir={}", profile.path().display()),
                 ]
-            }),
-        );
+        });
+        if let Some(m) = mobile_emulation {
+            options["mobileEmulation"] = m;
+        }
+        caps.insert("goog:chromeOptions".into(), options);
         // chromedriver takes a moment to listen.
         let webdriver = format!("http://127.0.0.1:{port}");
         let started = Instant::now();
