@@ -169,15 +169,56 @@ pub async fn save_screenshot(c: &Client, name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Presses the page's language button for `lang` (`en`, `zh`) and lets the page re-render.
+/// Presses the page's language button for `lang` (`en`, `zh`) and lets the page re-render. At
+/// a table on a phone-sized screen the buttons wait in the drawer behind ☰: it is opened first
+/// (and closed after).
 pub async fn switch_language(c: &Client, lang: &str) -> Result<(), String> {
     let button = format!("#lang-switch button[data-lang='{lang}']");
+    let opened = c
+        .execute(
+            "const b = document.querySelector(arguments[0]);
+             const toggle = document.querySelector('#side-toggle');
+             if (!b || b.checkVisibility({visibilityProperty: true}) || !toggle || !toggle.checkVisibility()) return false;
+             toggle.click();
+             return true;",
+            vec![json!(button)],
+        )
+        .await
+        .map_err(err)?;
+    if opened == json!(true) {
+        // The drawer slides in: wait until the button stands still inside the window.
+        let deadline = Instant::now() + Duration::from_secs(3);
+        let mut last = json!(null);
+        loop {
+            let now = c
+                .execute(
+                    "const r = document.querySelector(arguments[0]).getBoundingClientRect();
+                     return r.left >= 0 && r.right <= innerWidth ? [r.left, r.top] : null;",
+                    vec![json!(button)],
+                )
+                .await
+                .map_err(err)?;
+            if !now.is_null() && now == last {
+                break;
+            }
+            if Instant::now() > deadline {
+                return Err(format!("{button} never showed in the drawer"));
+            }
+            last = now;
+            tokio::time::sleep(Duration::from_millis(60)).await;
+        }
+    }
     c.find(fantoccini::Locator::Css(&button))
         .await
         .map_err(err)?
         .click()
         .await
         .map_err(err)?;
+    if opened == json!(true) {
+        c.execute("document.querySelector('#side-close').click()", vec![])
+            .await
+            .map_err(err)?;
+    }
     tokio::time::sleep(Duration::from_millis(300)).await;
     Ok(())
 }

@@ -160,21 +160,30 @@ const MIN_SMALL_W = 16;
 function boardDemand(board) {
   const cs = getComputedStyle(board);
   const px = (v) => parseFloat(v) || 0;
-  const size = (e) => (e && e.getClientRects().length ? [e.scrollWidth, e.getBoundingClientRect().height] : [0, 0]);
+  // Width with what overflows and the borders; height as drawn.
+  const size = (e) => (e && e.getClientRects().length ? [Math.max(e.offsetWidth, e.scrollWidth + e.offsetWidth - e.clientWidth), e.getBoundingClientRect().height] : [0, 0]);
   const [rowGap, colGap] = [px(cs.rowGap), px(cs.columnGap)];
-  const top = size($("#seat-top")), me = size($("#me").firstElementChild);
+  // The top row: its players side by side (a centred row's overflow on the left is not in its
+  // scrollWidth, so the players are added up).
+  const topRow = $("#seat-top");
+  const players = topRow ? [...topRow.children].map(size) : [];
+  const top = players.length ? [players.reduce((w, p) => w + p[0], 0) + (players.length - 1) * px(getComputedStyle(topRow).columnGap), Math.max(...players.map((p) => p[1]))] : [0, 0];
+  const me = size($("#me").firstElementChild);
   const [left, centre, right] = [$("#seat-left"), $("#centre"), $("#seat-right")].map((e) => size(e && e.firstElementChild));
   const gapAfterTop = top[1] > 0 ? rowGap : 0;
   let h, w;
   if (/left\s+me\s+right/.test(cs.gridTemplateAreas)) {
     const middle = centre[1] + (me[1] > 0 ? rowGap + me[1] : 0);
     h = top[1] + gapAfterTop + Math.max(left[1], right[1], middle);
-    w = Math.max(top[0], left[0] + Math.max(centre[0], me[0]) + right[0] + 2 * colGap);
+    // The side columns are equal halves of what the middle leaves: the wider side counts twice.
+    w = Math.max(top[0], 2 * Math.max(left[0], right[0]) + Math.max(centre[0], me[0]) + 2 * colGap);
   } else {
     h = top[1] + gapAfterTop + Math.max(left[1], centre[1], right[1]) + (me[1] > 0 ? rowGap + me[1] : 0);
-    w = Math.max(top[0], left[0] + centre[0] + right[0] + 2 * colGap, me[0]);
+    w = Math.max(top[0], 2 * Math.max(left[0], right[0]) + centre[0] + 2 * colGap, me[0]);
   }
-  return { w: w + px(cs.paddingLeft) + px(cs.paddingRight), h: h + px(cs.paddingTop) + px(cs.paddingBottom) };
+  // A few pixels to spare for rounding and the last discard's outline.
+  const spare = 6;
+  return { w: w + px(cs.paddingLeft) + px(cs.paddingRight) + spare, h: h + px(cs.paddingTop) + px(cs.paddingBottom) + spare };
 }
 
 /** Shrinks the board's small tiles (never under 16 px) until its content fits the felt, so
@@ -187,7 +196,7 @@ export function fitBoard() {
   const probe = board.querySelector(".river");
   if (!probe) return;
   let size = parseFloat(getComputedStyle(probe).gridTemplateColumns) || 0;
-  for (let round = 0; round < 6 && size > MIN_SMALL_W; round++) {
+  for (let round = 0; round < 12 && size > MIN_SMALL_W; round++) {
     const need = boardDemand(board);
     const scale = Math.min(board.clientHeight / need.h, board.clientWidth / need.w);
     if (!(scale < 1)) return;
