@@ -20,6 +20,7 @@ mod invite_cue_browser;
 mod late_friend;
 mod limits;
 mod operations;
+mod phone_browser;
 mod phone_items_browser;
 mod review_api;
 mod review_browser;

@@ -43,6 +43,17 @@ impl Browser {
     /// Starts Chromium with a `width`×`height` window for the test `what` (named in the message
     /// when it has to skip), installing the browser first when it is missing.
     pub async fn start(what: &str, width: u32, height: u32) -> Option<Browser> {
+        Self::start_with(what, width, height, None).await
+    }
+
+    /// As [`Browser::start`], with `mobile_emulation` (chromedriver's `mobileEmulation` option:
+    /// device metrics, touch, a user agent) when given; see [`crate::browser_mobile`].
+    pub async fn start_with(
+        what: &str,
+        width: u32,
+        height: u32,
+        mobile_emulation: Option<serde_json::Value>,
+    ) -> Option<Browser> {
         let present = || Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
         if !present() {
             let script = concat!(
@@ -75,9 +86,7 @@ impl Browser {
         let profile = tempfile::tempdir().unwrap();
         let mut caps = serde_json::Map::new();
         // The flags keep Chromium off the network, which this machine's sandbox refuses anyway.
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
+        let mut options = json!({
                 "binary": CHROMIUM,
                 "args": [
                     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -86,8 +95,11 @@ impl Browser {
                     format!("--window-size={width},{height}"),
                     format!("--user-data-dir={}", profile.path().display()),
                 ]
-            }),
-        );
+        });
+        if let Some(m) = mobile_emulation {
+            options["mobileEmulation"] = m;
+        }
+        caps.insert("goog:chromeOptions".into(), options);
         // chromedriver takes a moment to listen.
         let webdriver = format!("http://127.0.0.1:{port}");
         let started = Instant::now();
@@ -157,15 +169,56 @@ pub async fn save_screenshot(c: &Client, name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Presses the page's language button for `lang` (`en`, `zh`) and lets the page re-render.
+/// Presses the page's language button for `lang` (`en`, `zh`) and lets the page re-render. At
+/// a table on a phone-sized screen the buttons wait in the drawer behind ☰: it is opened first
+/// (and closed after).
 pub async fn switch_language(c: &Client, lang: &str) -> Result<(), String> {
     let button = format!("#lang-switch button[data-lang='{lang}']");
+    let opened = c
+        .execute(
+            "const b = document.querySelector(arguments[0]);
+             const toggle = document.querySelector('#side-toggle');
+             if (!b || b.checkVisibility({visibilityProperty: true}) || !toggle || !toggle.checkVisibility()) return false;
+             toggle.click();
+             return true;",
+            vec![json!(button)],
+        )
+        .await
+        .map_err(err)?;
+    if opened == json!(true) {
+        // The drawer slides in: wait until the button stands still inside the window.
+        let deadline = Instant::now() + Duration::from_secs(3);
+        let mut last = json!(null);
+        loop {
+            let now = c
+                .execute(
+                    "const r = document.querySelector(arguments[0]).getBoundingClientRect();
+                     return r.left >= 0 && r.right <= innerWidth ? [r.left, r.top] : null;",
+                    vec![json!(button)],
+                )
+                .await
+                .map_err(err)?;
+            if !now.is_null() && now == last {
+                break;
+            }
+            if Instant::now() > deadline {
+                return Err(format!("{button} never showed in the drawer"));
+            }
+            last = now;
+            tokio::time::sleep(Duration::from_millis(60)).await;
+        }
+    }
     c.find(fantoccini::Locator::Css(&button))
         .await
         .map_err(err)?
         .click()
         .await
         .map_err(err)?;
+    if opened == json!(true) {
+        c.execute("document.querySelector('#side-close').click()", vec![])
+            .await
+            .map_err(err)?;
+    }
     tokio::time::sleep(Duration::from_millis(300)).await;
     Ok(())
 }

@@ -8,7 +8,8 @@
 //! - [`net`]: a free loopback port and a plain HTTP request, for tests of `majiang serve`;
 //! - `pg` (feature `pg`): a throw-away PostgreSQL cluster on loopback;
 //! - `browser` (feature `browser`): headless Chromium through chromedriver, viewports and
-//!   screenshots;
+//!   screenshots; `browser_mobile`, phones and tablets emulated (touch, a phone's user agent,
+//!   each screen size in turn in one session);
 //! - `client` (feature `client`): a WebSocket client speaking the game server's own protocol
 //!   types (`majiang_server::protocol`'s `ClientMsg` and `ServerMsg`).
 //!
@@ -23,6 +24,8 @@ pub mod observation;
 
 #[cfg(feature = "browser")]
 pub mod browser;
+#[cfg(feature = "browser")]
+pub mod browser_mobile;
 #[cfg(feature = "client")]
 pub mod client;
 #[cfg(feature = "pg")]

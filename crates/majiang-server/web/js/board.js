@@ -88,7 +88,8 @@ export function renderPlayerBox(pub, obs, { nameOf, concealed = null, self = fal
     for (const x of parseTiles(concealed)) row.append(tileImg(x, "small"));
     edge.append(row);
   } else if (!self) {
-    const backs = el("div", { class: "backs", role: "img", "aria-label": t("table.concealed_count", { n: pub.concealed_count }) });
+    // The count too: on a phone one back and the number stand for the row (style.css).
+    const backs = el("div", { class: "backs", role: "img", "aria-label": t("table.concealed_count", { n: pub.concealed_count }), "data-count": String(pub.concealed_count) });
     for (let k = 0; k < pub.concealed_count; k++) backs.append(backImg("small edge-back"));
     edge.append(backs);
   }
@@ -147,4 +148,69 @@ export function renderBoard(obs, me, { nameOf, concealedAll = null, selfSeated =
   $("#centre").replaceChildren(renderCompass(obs, me, { nameOf, countdown }));
   $("#me").replaceChildren(renderPlayerBox(obs.table[me], obs, { nameOf, self: selfSeated, concealed: concealedAll ? concealedAll[me] : null, deadlineText, pos: "bottom", away: isAway(me), melds: !selfSeated }));
   $("#board").dataset.seats = String(n);
+  fitBoard();
+}
+
+/** The narrowest a river tile may be, in CSS pixels (readable on a phone). */
+const MIN_SMALL_W = 16;
+
+/** How much room the board's content needs: the rows' natural heights and the widest row,
+ * with gaps and padding. On a phone (style.css) the side players run down beside both the
+ * compass and the own river ("left me right"); on a desktop the own row spans the board. */
+function boardDemand(board) {
+  const cs = getComputedStyle(board);
+  const px = (v) => parseFloat(v) || 0;
+  // Width with what overflows and the borders; height as drawn.
+  const size = (e) => (e && e.getClientRects().length ? [Math.max(e.offsetWidth, e.scrollWidth + e.offsetWidth - e.clientWidth), e.getBoundingClientRect().height] : [0, 0]);
+  const [rowGap, colGap] = [px(cs.rowGap), px(cs.columnGap)];
+  // The top row: its players side by side (a centred row's overflow on the left is not in its
+  // scrollWidth, so the players are added up).
+  const topRow = $("#seat-top");
+  const players = topRow ? [...topRow.children].map(size) : [];
+  const top = players.length ? [players.reduce((w, p) => w + p[0], 0) + (players.length - 1) * px(getComputedStyle(topRow).columnGap), Math.max(...players.map((p) => p[1]))] : [0, 0];
+  const me = size($("#me").firstElementChild);
+  const [left, centre, right] = [$("#seat-left"), $("#centre"), $("#seat-right")].map((e) => size(e && e.firstElementChild));
+  const gapAfterTop = top[1] > 0 ? rowGap : 0;
+  let h, w;
+  if (/left\s+me\s+right/.test(cs.gridTemplateAreas)) {
+    const middle = centre[1] + (me[1] > 0 ? rowGap + me[1] : 0);
+    h = top[1] + gapAfterTop + Math.max(left[1], right[1], middle);
+    // The side columns are equal halves of what the middle leaves: the wider side counts twice.
+    w = Math.max(top[0], 2 * Math.max(left[0], right[0]) + Math.max(centre[0], me[0]) + 2 * colGap);
+  } else {
+    h = top[1] + gapAfterTop + Math.max(left[1], centre[1], right[1]) + (me[1] > 0 ? rowGap + me[1] : 0);
+    w = Math.max(top[0], 2 * Math.max(left[0], right[0]) + centre[0] + 2 * colGap, me[0]);
+  }
+  // A few pixels to spare for rounding and the last discard's outline.
+  const spare = 6;
+  return { w: w + px(cs.paddingLeft) + px(cs.paddingRight) + spare, h: h + px(cs.paddingTop) + px(cs.paddingBottom) + spare };
+}
+
+/** Shrinks the board's small tiles (never under 16 px) until its content fits the felt, so
+ * long rivers at six seats on a small phone neither overflow the felt nor slide under the
+ * compass; the style sheet's size is the start. Runs after each render and on resize. */
+export function fitBoard() {
+  const board = $("#board");
+  if (!board || board.hidden || !board.isConnected) return;
+  board.style.removeProperty("--small-w");
+  const probe = board.querySelector(".river");
+  if (!probe) return;
+  let size = parseFloat(getComputedStyle(probe).gridTemplateColumns) || 0;
+  for (let round = 0; round < 12 && size > MIN_SMALL_W; round++) {
+    const need = boardDemand(board);
+    const scale = Math.min(board.clientHeight / need.h, board.clientWidth / need.w);
+    if (!(scale < 1)) return;
+    // Names and marks do not shrink with the tiles: step at least half a pixel.
+    size = Math.max(MIN_SMALL_W, Math.min(size - 0.5, Math.floor(size * scale * 4) / 4));
+    board.style.setProperty("--small-w", size + "px");
+  }
+}
+
+if (typeof ResizeObserver !== "undefined") {
+  let queued = false;
+  new ResizeObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; fitBoard(); });
+  }).observe(document.querySelector("#table-middle") || document.body);
 }

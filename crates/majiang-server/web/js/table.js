@@ -22,10 +22,16 @@ import { hintsWelcome, hintsState, hintsMessage, hintsRefused, renderHints } fro
 const CHOW_KEYS = ["c", "v", "b", "n"];
 const MAX_EVENTS = 200;
 
+/** Phones and tablets (style.css's same query): the felt takes the screen, the scores, the log
+ * and the page's header wait in a drawer behind `#side-toggle`. */
+const COMPACT = matchMedia("(max-width: 820px), (max-height: 500px)");
+
 const game = {
   conn: null, room: null, seat: null, config: null, state: null,
   events: [], pending: false, result: null, over: null, ready: false,
   deadline: null, continueDeadline: null, rulesets: {},
+  // The hand tile a touch has raised (a second touch discards it).
+  selected: null,
 };
 
 /** The chair of the viewer (null for a spectator or before the match). */
@@ -73,12 +79,18 @@ export function showTable(room, token, rulesets) {
   document.addEventListener("keydown", onKey);
   setInterval(tick, 250);
   mountSoundSwitch();
+  mountSide();
   onLanguageChange(() => { renderAll(); if (game.badLink) renderLinkProblem(game.badLink, room); });
   game.conn = new Connection(room, token, {
     // What changed after the first state (state-delta.js applies it), not every state whole.
     deltas: true,
     onMessage,
-    onDrop: (n) => { game.pending = false; $("#status-line").textContent = t("table.disconnected", { n }); },
+    onDrop: (n) => {
+      game.pending = false;
+      $("#status-line").textContent = t("table.disconnected", { n });
+      // On a phone the status line waits in the drawer: say it over the table too.
+      if (COMPACT.matches) showNotice(t("table.disconnected", { n }));
+    },
     finished: () => !!(game.state && game.state.status === "finished"),
     onBadLink: (why) => { game.badLink = why; $("#status-line").textContent = ""; renderLinkProblem(why, room); },
   });
@@ -95,6 +107,29 @@ export function showTable(room, token, rulesets) {
     /** The players' names (seats and the room's configuration): names stay as written. */
     names: () => [...(game.state ? game.state.seats.map((s) => s.name) : []), ...(game.config ? game.config.seats.map((s) => s.name) : [])],
   };
+}
+
+/** The drawer of the scores and the log (on a phone or tablet; beside the board on a desktop):
+ * opened by `#side-toggle`, closed by its ✕, a tap beside it or Escape. On those screens the
+ * page's header (language, sound, lobby, the status line) moves into it. */
+function mountSide() {
+  const toggle = $("#side-toggle");
+  const set = (open) => {
+    document.body.classList.toggle("side-open", open);
+    toggle.setAttribute("aria-expanded", String(open));
+    if (open) $("#side-close").focus();
+  };
+  game.closeSide = () => { if (document.body.classList.contains("side-open")) { set(false); toggle.focus(); return true; } return false; };
+  toggle.addEventListener("click", () => set(!document.body.classList.contains("side-open")));
+  $("#side-close").addEventListener("click", game.closeSide);
+  $("#side-shade").addEventListener("click", game.closeSide);
+  const header = document.querySelector("header");
+  const place = () => {
+    if (COMPACT.matches) $("#side").prepend(header);
+    else { document.body.prepend(header); set(false); }
+  };
+  COMPACT.addEventListener("change", place);
+  place();
 }
 
 function onMessage(m) {
@@ -305,11 +340,13 @@ function renderHand(obs, me) {
   if (obs.drawn) { const i = tiles.lastIndexOf(obs.drawn); if (i >= 0) { tiles.splice(i, 1); drawn = obs.drawn; } }
   // Each tile a button named for a screen reader ("Discard 5 Characters"); arrows move along
   // the playable ones, Enter or Space discards.
+  if (!discardable.has(game.selected)) game.selected = null;
   const add = (x, extra) => {
     const playable = discardable.has(x);
-    const pic = tileImg(x, (playable ? "playable " : "") + extra);
+    const raised = playable && x === game.selected && !hand.querySelector(".selected");
+    const pic = tileImg(x, (playable ? "playable " : "") + (raised ? "selected " : "") + extra);
     const b = el("button", { type: "button", class: "tile-btn", "data-tile": x, "aria-label": playable ? t("action.discard", { tile: tileName(x) }) : tileName(x), "aria-disabled": playable ? null : "true", tabindex: playable ? "0" : "-1" }, pic);
-    if (playable) b.addEventListener("click", () => act({ discard: x }));
+    if (playable) b.addEventListener("click", (ev) => onTileTap(b, x, ev));
     hand.append(b);
   };
   tiles.forEach((x) => add(x, ""));
@@ -330,7 +367,11 @@ function renderHand(obs, me) {
     const big = a === "win" && selfDrawWin;
     const label = big ? t("action.self_draw_win") : actionLabel(a);
     const kind = typeof a === "string" ? a : Object.keys(a)[0];
-    const b = el("button", { class: "action act-" + kind + (big ? " win-now" : ""), "data-action": JSON.stringify(a), "data-key": key }, label, key ? el("kbd", {}, key.toUpperCase()) : null);
+    // A chow or a kong of a named tile: the verb and the tiles' pictures (the words for a
+    // screen reader), short enough for a phone's row of buttons.
+    const shown = claimTiles(a);
+    const content = shown ? [el("span", { class: "verb" }, t("action." + kind, { tiles: "", tile: "" }).trim()), ...shown.map((x) => tileImg(x, "small"))] : [label];
+    const b = el("button", { class: "action act-" + kind + (big ? " win-now" : ""), "data-action": JSON.stringify(a), "data-key": key, "aria-label": shown ? label : null }, ...content, key ? el("kbd", {}, key.toUpperCase()) : null);
     b.addEventListener("click", () => act(a));
     actions.append(b);
   }
@@ -343,6 +384,28 @@ function renderHand(obs, me) {
   }
   if (discardable.size) actions.append(el("span", { class: "hint" }, t("table.your_turn_discard")));
   else if (others.length && obs.on_offer) actions.prepend(el("span", { class: "offer-note" }, t("table.on_offer", { who: nameOrYou(obs.on_offer[0]), tile: "" }), tileImg(obs.on_offer[1], "small")));
+}
+
+/** The tiles an action names (a chow's three, a concealed or added kong's one), or null. */
+function claimTiles(a) {
+  if (a.chow) return a.chow.tiles;
+  if (a.concealed_kong) return [a.concealed_kong];
+  if (a.added_kong) return [a.added_kong];
+  return null;
+}
+
+/** A hand tile pressed: a touch raises it first and a second touch on the raised tile discards
+ * it (a slipping thumb throws nothing away); a mouse click or the keyboard discards at once. */
+function onTileTap(button, tile, ev) {
+  const touch = ev.pointerType === "touch" || ev.pointerType === "pen";
+  const img = button.querySelector(".tile");
+  if (touch && !img.classList.contains("selected")) {
+    for (const x of document.querySelectorAll("#hand .tile.selected")) x.classList.remove("selected");
+    img.classList.add("selected");
+    game.selected = tile;
+    return;
+  }
+  act({ discard: tile });
 }
 
 /** The waits of a ready hand with how many of each are unseen (when the server sends them). */
@@ -384,6 +447,7 @@ function renderEvents() {
 
 function act(action) {
   if (game.pending) return;
+  game.selected = null;
   if (game.conn.act(action)) game.pending = true;
 }
 
@@ -405,6 +469,7 @@ function tick() {
 }
 
 function onKey(ev) {
+  if (ev.key === "Escape" && game.closeSide && game.closeSide()) { ev.preventDefault(); return; }
   if (!$("#modal").hidden) {
     if (ev.key === "Enter" || ev.key === "Escape") { onContinue(); ev.preventDefault(); }
     return;
