@@ -6,6 +6,7 @@ mod common;
 
 mod analyze;
 mod batch;
+mod cluster_ops;
 mod companion_score_cli;
 mod db_outage;
 mod external_bots;
@@ -16,6 +17,7 @@ mod release;
 mod replay;
 mod review;
 mod score;
+mod serve_logs;
 mod serve_restart;
 mod sim;
 mod split_brain;
