@@ -28,7 +28,10 @@ fn a_start_up_error_does_not_print_the_database_password() {
         );
         assert!(!out.status.success(), "{db}: {said}");
         assert!(!said.contains("s3cret"), "{db}: {said}");
-        assert!(said.contains("***"), "{db}: the address is still named: {said}");
+        assert!(
+            said.contains("***"),
+            "{db}: the address is still named: {said}"
+        );
     }
 }
 
@@ -66,5 +69,8 @@ fn logs_off_a_terminal_carry_no_colour_codes() {
     let _ = child.kill();
     let _ = child.wait();
     assert!(text.contains("INFO"), "no log line: {text:?}");
-    assert!(!text.contains('\u{1b}'), "colour codes in a log file: {text:?}");
+    assert!(
+        !text.contains('\u{1b}'),
+        "colour codes in a log file: {text:?}"
+    );
 }

@@ -586,6 +586,16 @@ async fn sqlite_file_reopens() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("suite.sqlite");
     suite(store::open(path.to_str().unwrap()).await.unwrap()).await;
+    // It holds seat tokens and seeds: readable by its owner only, its WAL too.
+    #[cfg(unix)]
+    for file in ["suite.sqlite", "suite.sqlite-wal"] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.path().join(file))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{file}: {mode:o}");
+    }
     let again = store::open(path.to_str().unwrap()).await.unwrap();
     assert_eq!(again.engine(), "sqlite");
     // r0, r1, l1, l2, f1, w1, n1 and o1 to o7, less the expired r0 and l2.
@@ -610,6 +620,21 @@ async fn postgres() {
     // A bad address is a typed error with a message, not a panic.
     let bad = store::open("postgres://nobody@127.0.0.1:1/none").await;
     assert!(bad.is_err());
+    // The server's own words are in the error (logged on the incident line), not only
+    // "db error": a database that does not exist.
+    let missing = url.rsplit_once('/').unwrap().0.to_string() + "/no_such_db";
+    let said = store::open(&missing).await.err().unwrap().to_string();
+    assert!(
+        said.contains("3D000") && said.contains("\"no_such_db\" does not exist"),
+        "{said}"
+    );
+    // A password in a bad address is not repeated.
+    let bad = store::open("postgres://x:s3cret@h:port/y").await;
+    let said = bad.err().unwrap().to_string();
+    assert!(
+        said.contains("x:***@") && !said.contains("s3cret"),
+        "{said}"
+    );
     let bad = store::open("postgres://x@/y?sslmode=nonsense").await;
     assert!(
         matches!(bad, Err(ref e) if e.to_string().contains("database address")),
