@@ -11,6 +11,7 @@ mod companion_score_cli;
 mod db_outage;
 mod external_bots;
 mod failover;
+mod packaging;
 mod pipe;
 mod play;
 mod release;
