@@ -72,7 +72,7 @@ pub const MIN_LEASE_MS: u64 = 300;
 
 /// The lease length when none is given (milliseconds): a dead node's rooms are taken over
 /// within 1.25 leases (1.5 s) of its last renewal, so a room answers again within 2 s of a
-/// crash (measured by `crates/majiang-cli/tests/takeover_time.rs`).
+/// crash (measured, 1.1 to 1.5 s, by `crates/majiang-cli/tests/cluster_ops.rs`).
 pub const DEFAULT_LEASE_MS: u64 = 1200;
 
 /// Where a room is run.
