@@ -74,3 +74,62 @@ fn logs_off_a_terminal_carry_no_colour_codes() {
         "colour codes in a log file: {text:?}"
     );
 }
+
+/// PostgreSQL stopped for 6 s under four matches of bots in play: the failed writes and lease
+/// rounds are logged a few times in all (one line of each kind every 5 s, saying how many it
+/// stands for), not twice a second a room; the rooms go on after the return.
+#[test]
+fn an_outage_is_logged_a_few_lines_not_two_a_second_a_room() {
+    let Some(cluster) = majiang_testkit::pg::PgCluster::start() else {
+        return;
+    };
+    let db = cluster.database("quiet_outage");
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("serve.log");
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .args(["serve", "--addr", &addr.to_string(), "--db", &db])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("majiang serve starts");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while http(addr, "GET", "/healthz", "").0 != 200 {
+        assert!(Instant::now() < deadline, "the server did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let bots = r#"{"rules":"hongkong","bot_delay_ms":100,
+        "seats":[{"bot":true},{"bot":true},{"bot":true},{"bot":true}]}"#;
+    for _ in 0..4 {
+        assert_eq!(http(addr, "POST", "/api/rooms", bots).0, 201);
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    cluster.stop();
+    std::thread::sleep(Duration::from_secs(6));
+    cluster.restart();
+    std::thread::sleep(Duration::from_secs(2));
+    let _ = child.kill();
+    let _ = child.wait();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines = |what: &str| text.lines().filter(|l| l.contains(what)).count();
+    let (writes, rounds) = (lines("not stored"), lines("lease round failed"));
+    eprintln!(
+        "a 6 s outage with 4 rooms: {writes} lines of failed writes, {rounds} of failed lease rounds"
+    );
+    // About 2 a second a room and 5 rounds a second would be ~50 and ~30. The failed writes
+    // are two kinds (the database away; the lease run out meanwhile), each at most one line
+    // every 5 s.
+    assert!(
+        (1..=5).contains(&writes),
+        "{writes} lines of failed writes:\n{text}"
+    );
+    assert!(
+        (1..=3).contains(&rounds),
+        "{rounds} lines of failed lease rounds:\n{text}"
+    );
+    assert!(
+        text.contains("more like it"),
+        "no count of the lines held back:\n{text}"
+    );
+}
