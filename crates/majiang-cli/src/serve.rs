@@ -18,13 +18,20 @@ pub struct Args {
     /// it resume.
     #[arg(long, env = "MAJIANG_DB", default_value = "majiang.sqlite")]
     db: String,
-    /// This process's URL as clients and the other processes reach it (`http://host:port`):
-    /// joins a cluster, where each room is run by the process holding its lease. With a
-    /// PostgreSQL database it defaults to `http://` and the address listened on.
-    #[arg(long, env = "MAJIANG_NODE_URL")]
-    node_url: Option<String>,
-    /// How long a room's lease lasts without renewal (milliseconds): how soon another process
-    /// takes over the rooms of one that died. With a PostgreSQL database.
+    /// The URL browsers reach this process at (`https://node1.example.org`): in a cluster,
+    /// where `moved` messages and redirects send clients for the rooms this process runs.
+    /// Behind a TLS proxy, an https address the proxy routes to this process (HOSTING.md).
+    /// Joins a cluster. With a PostgreSQL database it defaults to `http://` and the address
+    /// listened on. Its former name `--node-url` (MAJIANG_NODE_URL) still works.
+    #[arg(long, alias = "node-url", env = "MAJIANG_PUBLIC_URL")]
+    public_url: Option<String>,
+    /// This process's name in a cluster, unique among its processes (the owner of its room
+    /// leases). Default: the host's name and the port listened on (`web-1:8080`). A process
+    /// claiming a name another running process holds is refused at start.
+    #[arg(long, env = "MAJIANG_NODE_NAME")]
+    node_name: Option<String>,
+    /// How long a room's lease lasts without renewal (milliseconds): a room of a process that
+    /// died is taken over within 1.25 times this. With a PostgreSQL database.
     #[arg(long, env = "MAJIANG_LEASE_MS", default_value_t = DEFAULT_LEASE_MS)]
     lease_ms: u64,
     #[command(flatten)]
@@ -169,37 +176,26 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
     let limits = args.limits.limits()?;
     allow_external_bots(args)?;
     rt.block_on(async {
+        let db = majiang_server::store::redact(&args.db);
         let store = majiang_server::store::open(&args.db)
             .await
-            .map_err(|e| UsageError(format!("{}: {e}", args.db)))?;
+            .map_err(|e| UsageError(format!("{db}: {e}")))?;
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .map_err(|e| UsageError(format!("listening on {}: {e}", args.addr)))?;
         let addr = listener
             .local_addr()
             .map_err(|e| UsageError(e.to_string()))?;
-        // A shared database always runs rooms under leases, so a second process started on it
-        // without --node-url cannot run the same rooms at once; it then names itself by the
-        // address it listens on.
-        let node_url = match (&args.node_url, store.engine()) {
-            (Some(url), _) => Some(url.clone()),
-            (None, "postgres") => Some(format!("http://{addr}")),
-            (None, _) => None,
-        };
-        let node = node_url.as_deref().map(|url| Node::new(url, args.lease_ms));
-        let app = majiang_server::App::with_limits(store, node, limits)
+        let node = node(args, store.engine(), addr)?;
+        let app = majiang_server::App::with_limits(store, node.clone(), limits)
             .await
-            .map_err(|e| UsageError(format!("{}: {e}", args.db)))?;
-        match &node_url {
-            Some(url) => println!(
-                "majiang: serving on http://{addr}/ as node {url} (database {}, leases of {} ms)",
-                redact(&args.db),
-                args.lease_ms
+            .map_err(|e| UsageError(format!("{db}: {e}")))?;
+        match &node {
+            Some(node) => println!(
+                "majiang: serving on http://{addr}/ as node {} at {} (database {db}, leases of {} ms)",
+                node.name, node.url, node.lease_ms
             ),
-            None => println!(
-                "majiang: serving on http://{addr}/ (database {})",
-                redact(&args.db)
-            ),
+            None => println!("majiang: serving on http://{addr}/ (database {db})"),
         }
         majiang_server::serve(listener, app.clone(), shutdown_signal())
             .await
@@ -210,30 +206,65 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
     })
 }
 
+/// This process's place in a cluster: with a public URL or a node name given, or on a
+/// shared (PostgreSQL) database — which always runs rooms under leases, so two processes never
+/// run one room, whatever they were told.
+fn node(args: &Args, engine: &str, addr: SocketAddr) -> Result<Option<Node>, UsageError> {
+    let public_url = args.public_url.clone().or_else(|| {
+        std::env::var("MAJIANG_NODE_URL")
+            .ok()
+            .filter(|u| !u.trim().is_empty())
+    });
+    if public_url.is_none() && args.node_name.is_none() && engine != "postgres" {
+        return Ok(None);
+    }
+    let url = public_url.unwrap_or_else(|| format!("http://{addr}"));
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(UsageError(format!(
+            "--public-url {url:?}: write the address browsers reach this process at, \
+             starting with https:// (or http://)"
+        )));
+    }
+    let name = match &args.node_name {
+        Some(name) if name.trim().is_empty() => {
+            return Err(UsageError("--node-name must not be empty".into()));
+        }
+        Some(name) => name.trim().to_string(),
+        None => format!("{}:{}", host_name(), addr.port()),
+    };
+    Ok(Some(Node::named(&name, &url, args.lease_ms)))
+}
+
+/// The host's name (Linux's `/proc/sys/kernel/hostname`, else `$HOSTNAME`), else a random id
+/// drawn now: names two hosts apart without a crate for one file read.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| {
+            // std's randomly keyed hasher as a random number: no crate for one id.
+            use std::hash::BuildHasher;
+            let id = std::collections::hash_map::RandomState::new().hash_one(std::process::id());
+            format!("node-{:08x}", id as u32)
+        })
+}
+
 /// Structured logs on stderr: `RUST_LOG` chooses what (default `info` for the server), and every
-/// line about a room carries its id.
+/// line about a room carries its id. Colours only on a terminal (and not with `NO_COLOR`): a
+/// journal or a file gets plain text.
 fn init_logs() {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("majiang_server=info,warn"));
+    let colour = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     // A second call (tests running serve twice in one process) keeps the first subscriber.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(colour)
         .with_writer(std::io::stderr)
         .try_init();
-}
-
-/// The database address without a password, for printing.
-fn redact(db: &str) -> String {
-    match (db.find("://"), db.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let userinfo = &db[scheme + 3..at];
-            match userinfo.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &db[..scheme + 3], &db[at..]),
-                None => db.to_string(),
-            }
-        }
-        _ => db.to_string(),
-    }
 }
 
 async fn shutdown_signal() {

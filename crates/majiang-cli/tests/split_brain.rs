@@ -126,7 +126,7 @@ fn a_thawed_owner_stores_nothing_and_the_new_owner_plays_on() {
                 .unwrap();
         let state = until_my_move(&mut ws_a).await;
         let lease_a = store.lease(&id).await.unwrap().unwrap();
-        assert_eq!(lease_a.owner, format!("http://{a}"));
+        assert_eq!(lease_a.url, format!("http://{a}"));
         let stored_before = store.actions(&id).await.unwrap().len();
 
         // A freezes; the person's move waits in its socket.
@@ -142,7 +142,7 @@ fn a_thawed_owner_stores_nothing_and_the_new_owner_plays_on() {
         // B takes the room over once A's lease has run out.
         let taken = loop {
             let lease = store.lease(&id).await.unwrap().unwrap();
-            if lease.owner == format!("http://{b}") {
+            if lease.url == format!("http://{b}") {
                 break lease;
             }
             assert!(

@@ -240,22 +240,38 @@ fn moved(owner: &str, uri: &Uri) -> Response {
         .into_response()
 }
 
-/// `200 ok` while the process serves and its database answers, else `503` with the reason.
+/// How long `/healthz` waits for the database: a frozen database must not freeze the check.
+const HEALTH_PING: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// `200 ok` while the process serves and its database answers; else `503`, at once when the
+/// database refuses and within [`HEALTH_PING`] when it does not answer (`"degraded"`).
 async fn healthz(State(app): State<App>) -> Response {
-    match app.store().ping().await {
-        Ok(_) => Json(serde_json::json!({
-            "status": "ok",
+    let status = |status: &str| {
+        serde_json::json!({
+            "status": status,
             "store": app.store().engine(),
-            "node": app.node().map(|n| n.url.clone()),
+            "node": app.node().map(|n| n.name.clone()),
             "rooms": app.open_rooms(),
-        }))
-        .into_response(),
-        Err(e) => {
+        })
+    };
+    match tokio::time::timeout(HEALTH_PING, app.store().ping()).await {
+        Ok(Ok(_)) => Json(status("ok")).into_response(),
+        Ok(Err(e)) => {
             METRICS.store_error();
             error(
                 StatusCode::SERVICE_UNAVAILABLE,
                 incident::told(&api::DATABASE_DOWN, &e),
             )
+        }
+        Err(_) => {
+            METRICS.store_error();
+            let mut body = status("degraded");
+            body["error"] = format!(
+                "the database did not answer within {} ms",
+                HEALTH_PING.as_millis()
+            )
+            .into();
+            (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
         }
     }
 }

@@ -32,6 +32,7 @@ pub mod limits;
 mod listen;
 pub mod metrics;
 pub mod protocol;
+mod quiet;
 mod refusal;
 pub mod replay;
 pub mod reveal;
@@ -101,6 +102,17 @@ pub enum AppError {
     /// Too many rooms are open.
     #[error("the server holds {0} rooms already: try again later")]
     Full(usize),
+    /// Another live process of the cluster runs under this process's node name.
+    #[error(
+        "node name {name:?} is in use by another running process (its public URL {url:?}): \
+         give each process its own --node-name (MAJIANG_NODE_NAME)"
+    )]
+    NodeNameTaken {
+        /// The name.
+        name: String,
+        /// The public URL of the process holding it.
+        url: String,
+    },
     /// Too many creations lately, from this client address or from everyone.
     #[error("too many {what} created lately{by}: try again in a minute")]
     Throttled {
@@ -179,6 +191,9 @@ impl App {
         node: Option<Node>,
         limits: Limits,
     ) -> Result<App, AppError> {
+        if let Some(node) = &node {
+            App::join_cluster(store.as_ref(), node).await?;
+        }
         let mut rooms = HashMap::new();
         let hints = room::HintQueue::new(limits.hints_at_once, limits.hint_queue);
         if node.is_none() {
@@ -313,7 +328,7 @@ impl App {
             match self
                 .inner
                 .store
-                .acquire_lease(&id, &node.url, node.lease_ms)
+                .acquire_lease(&id, &node.name, node.lease_ms)
                 .await?
             {
                 store::Acquired::Held(f) => fence = Some(f),

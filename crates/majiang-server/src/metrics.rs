@@ -1,5 +1,6 @@
 //! The process's figures for `/metrics`, in the Prometheus text format (`prometheus-client`):
-//! rooms, connections, stored actions, the acknowledgement latency and storage errors. One set
+//! rooms, connections, stored actions, the acknowledgement latency, storage errors, and in a
+//! cluster the rooms taken over and the writes refused by a fence. One set
 //! per process, like Prometheus's own default registry: the room tasks and the connections
 //! count into it wherever they run.
 
@@ -19,6 +20,8 @@ pub struct Metrics {
     actions: Counter,
     ack_latency: Histogram,
     store_errors: Counter,
+    taken_over: Counter,
+    fenced: Counter,
     refused: Counter,
     throttled: Counter,
     in_memory: Gauge,
@@ -39,6 +42,8 @@ impl Metrics {
         // 0.25 ms to about 4 s.
         let ack_latency = Histogram::new(exponential_buckets(0.000_25, 2.0, 15));
         let store_errors = Counter::default();
+        let taken_over = Counter::default();
+        let fenced = Counter::default();
         let refused = Counter::default();
         let throttled = Counter::default();
         let in_memory = Gauge::default();
@@ -100,6 +105,16 @@ impl Metrics {
             "Database operations that failed",
             store_errors.clone(),
         );
+        registry.register(
+            "rooms_taken_over",
+            "Unfinished rooms this process took a lease on and loaded from the store (their owner died, stopped or lost its lease, or they were unloaded)",
+            taken_over.clone(),
+        );
+        registry.register(
+            "writes_fenced",
+            "Room writes refused because another process holds the room's lease now (this process stopped running the room)",
+            fenced.clone(),
+        );
         Metrics {
             registry,
             rooms,
@@ -107,6 +122,8 @@ impl Metrics {
             actions,
             ack_latency,
             store_errors,
+            taken_over,
+            fenced,
             refused,
             throttled,
             in_memory,
@@ -154,6 +171,16 @@ impl Metrics {
     /// A database operation failed.
     pub fn store_error(&self) {
         self.store_errors.inc();
+    }
+
+    /// A room was taken over under a new lease.
+    pub fn room_taken_over(&self) {
+        self.taken_over.inc();
+    }
+
+    /// A room's write was refused by its fence: another process runs the room.
+    pub fn write_fenced(&self) {
+        self.fenced.inc();
     }
 
     /// A WebSocket connection opened (`+1`) or closed (`-1`).

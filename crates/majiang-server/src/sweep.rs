@@ -100,7 +100,7 @@ impl App {
         h.stop();
         self.forget(id, h);
         if let Some(node) = self.node()
-            && let Err(e) = self.store().release_lease(id, &node.url).await
+            && let Err(e) = self.store().release_lease(id, &node.name).await
         {
             tracing::warn!(room = %id, "lease not released: {e}");
         }
@@ -111,7 +111,8 @@ impl App {
     /// An expired waiting room leaves the store too (no restart rebuilds it, no link opens it
     /// again); one that started meanwhile stays.
     async fn expire(&self, id: &str) {
-        match self.store().delete_waiting_room(id).await {
+        let node = self.node().map(|n| n.name.as_str());
+        match self.store().delete_waiting_room(id, node).await {
             Ok(true) => tracing::info!(room = %id, "expired waiting room deleted from the store"),
             Ok(false) => {}
             Err(e) => tracing::warn!(room = %id, "expired waiting room not deleted: {e}"),

@@ -7,7 +7,8 @@ use majiang_testkit::pg as pg_cluster;
 use majiang::table::{Action, Player};
 use majiang_server::protocol::{RoomConfig, RoomStatus, SeatConfig};
 use majiang_server::store::{
-    self, Acquired, Fence, Lease, PgStore, SqliteStore, Store, StoreError, StoredAction, StoredRoom,
+    self, Acquired, Fence, Lease, NodeClaim, PgStore, SqliteStore, Store, StoreError, StoredAction,
+    StoredRoom,
 };
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,9 +30,160 @@ async fn suite(s: Arc<dyn Store>) {
     rooms_and_actions(s.as_ref()).await;
     leases(s.as_ref()).await;
     fencing(s.as_ref()).await;
+    room_row_fencing(s.as_ref()).await;
     lease_round_reads(s.as_ref()).await;
     waiting_rooms_expire(s.as_ref()).await;
     ledgers(s.as_ref()).await;
+    node_names(s.as_ref()).await;
+    nul_ids(s.as_ref()).await;
+}
+
+/// A key with a NUL byte names nothing (PostgreSQL text cannot hold one): every read answers
+/// "no such thing", never an error.
+async fn nul_ids(s: &dyn Store) {
+    let engine = s.engine();
+    assert_eq!(s.room("r1\0").await.unwrap(), None, "{engine}");
+    assert!(s.actions("r\0x").await.unwrap().is_empty(), "{engine}");
+    assert_eq!(s.lease("\0").await.unwrap(), None, "{engine}");
+    assert_eq!(s.ledger("g1\0").await.unwrap(), None, "{engine}");
+    assert!(
+        !s.delete_waiting_room("\0", None).await.unwrap(),
+        "{engine}"
+    );
+}
+
+/// A node name is held by one process at a time: a second claim is refused while the first
+/// runs, granted once it ran out or was given up; the holder renews its own. Leases show their
+/// owner's public URL.
+async fn node_names(s: &dyn Store) {
+    let engine = s.engine();
+    let claim = |instance: &'static str, url: &'static str, ms: u64| {
+        s.claim_node("web-1:8080", instance, url, ms)
+    };
+    assert_eq!(
+        claim("i1", "https://n1.example.org", 150).await.unwrap(),
+        NodeClaim::Granted
+    );
+    assert_eq!(
+        claim("i2", "https://other.example.org", 60_000)
+            .await
+            .unwrap(),
+        NodeClaim::Taken {
+            url: "https://n1.example.org".into()
+        },
+        "{engine}"
+    );
+    // Renewed by its holder.
+    assert_eq!(
+        claim("i1", "https://n1.example.org", 150).await.unwrap(),
+        NodeClaim::Granted
+    );
+    // A lease of the node's shows where its clients go.
+    s.create_room(&room("n1", 30)).await.unwrap();
+    held(
+        s.acquire_lease("n1", "web-1:8080", 60_000).await.unwrap(),
+        "web-1:8080",
+    );
+    let lease = s.lease("n1").await.unwrap().unwrap();
+    assert_eq!(
+        (lease.owner.as_str(), lease.url.as_str()),
+        ("web-1:8080", "https://n1.example.org")
+    );
+    assert_eq!(
+        s.acquire_lease("n1", "web-2:8080", 60_000).await.unwrap(),
+        Acquired::Elsewhere("https://n1.example.org".into())
+    );
+    s.release_lease("n1", "web-1:8080").await.unwrap();
+    // Ran out (the holder died): another process may take the name.
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    assert_eq!(
+        claim("i2", "https://n2.example.org", 60_000).await.unwrap(),
+        NodeClaim::Granted
+    );
+    assert!(matches!(
+        claim("i1", "https://n1.example.org", 60_000).await.unwrap(),
+        NodeClaim::Taken { .. }
+    ));
+    // Given up at a clean stop (only by its holder): free at once.
+    s.release_node("web-1:8080", "i1").await.unwrap();
+    assert!(matches!(
+        claim("i3", "x", 60_000).await.unwrap(),
+        NodeClaim::Taken { .. }
+    ));
+    s.release_node("web-1:8080", "i2").await.unwrap();
+    assert_eq!(
+        claim("i3", "https://n3.example.org", 60_000).await.unwrap(),
+        NodeClaim::Granted
+    );
+    s.release_node("web-1:8080", "i3").await.unwrap();
+}
+
+/// The room's row (settings, status, finish) is fenced as its actions are: a stale owner's
+/// write changes nothing and is told so; the owner's lands.
+async fn room_row_fencing(s: &dyn Store) {
+    let engine = s.engine();
+    s.create_room(&room("w1", 40)).await.unwrap();
+    let (a, b) = ("http://a:1", "http://b:2");
+    let fa = held(s.acquire_lease("w1", a, 150).await.unwrap(), a);
+    let seats = |bot: bool| RoomConfig {
+        seats: (0..4)
+            .map(|i| SeatConfig {
+                name: format!("s{i}"),
+                bot: bot && i > 0,
+                bot_kind: None,
+            })
+            .collect(),
+        ..RoomConfig::default()
+    };
+    s.set_config("w1", &seats(false), Some(&fa)).await.unwrap();
+    // a's lease runs out: its writes are refused as lapsed (to be renewed), not fenced.
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    assert!(
+        matches!(
+            s.set_status("w1", RoomStatus::Playing, Some(&fa)).await,
+            Err(StoreError::LeaseLapsed { .. })
+        ),
+        "{engine}"
+    );
+    // b takes the room over and starts it with a friend in seat 1.
+    let fb = held(s.acquire_lease("w1", b, 60_000).await.unwrap(), b);
+    s.set_config("w1", &seats(false), Some(&fb)).await.unwrap();
+    s.set_status("w1", RoomStatus::Playing, Some(&fb))
+        .await
+        .unwrap();
+    // a resumes: its settings (seat 1 a bot), its status and its finish are all refused.
+    let fenced = |r: Result<(), StoreError>| matches!(r, Err(StoreError::Fenced { ref room }) if room == "w1");
+    assert!(
+        fenced(s.set_config("w1", &seats(true), Some(&fa)).await),
+        "{engine}"
+    );
+    assert!(fenced(
+        s.set_status("w1", RoomStatus::Waiting, Some(&fa)).await
+    ));
+    assert!(fenced(s.set_finished("w1", 99, Some(&fa)).await));
+    // A forged fence (b's name, a's epoch) too.
+    let forged = Fence {
+        node: b.into(),
+        epoch: fa.epoch,
+    };
+    assert!(fenced(
+        s.set_config("w1", &seats(true), Some(&forged)).await
+    ));
+    let back = s.room("w1").await.unwrap().unwrap();
+    assert_eq!(
+        back.config,
+        seats(false),
+        "{engine}: a stale owner rewrote the settings"
+    );
+    assert_eq!((back.status, back.finished), (RoomStatus::Playing, None));
+    // b's finish lands.
+    s.set_finished("w1", 123, Some(&fb)).await.unwrap();
+    let back = s.room("w1").await.unwrap().unwrap();
+    assert_eq!(
+        (back.status, back.finished),
+        (RoomStatus::Finished, Some(123))
+    );
+    s.release_lease("w1", b).await.unwrap();
 }
 
 /// The table companion's ledgers: one document per id, replaced whole, read back as written.
@@ -79,7 +231,7 @@ async fn rooms_and_actions(s: &dyn Store) {
     // A room id is stored once.
     assert!(s.create_room(&r1).await.is_err(), "{}", s.engine());
     s.create_room(&room("r0", 1)).await.unwrap();
-    s.set_status("r1", RoomStatus::Playing).await.unwrap();
+    s.set_status("r1", RoomStatus::Playing, None).await.unwrap();
     let a = StoredAction {
         seq: 0,
         player: Player(2),
@@ -119,9 +271,9 @@ async fn rooms_and_actions(s: &dyn Store) {
         hints: true,
         ..RoomConfig::default()
     };
-    s.set_config("r1", &config).await.unwrap();
+    s.set_config("r1", &config, None).await.unwrap();
     assert_eq!(s.room("r1").await.unwrap().unwrap().config, config);
-    s.set_finished("r1", 77).await.unwrap();
+    s.set_finished("r1", 77, None).await.unwrap();
     let back = s.room("r1").await.unwrap().unwrap();
     assert_eq!(
         (back.status, back.finished, back.created),
@@ -157,6 +309,7 @@ async fn leases(s: &dyn Store) {
         s.lease("l1").await.unwrap(),
         Some(Lease {
             owner: a.into(),
+            url: a.into(),
             live: true,
             epoch: again.epoch,
         })
@@ -180,6 +333,7 @@ async fn leases(s: &dyn Store) {
                 "l1".to_string(),
                 Lease {
                     owner: a.into(),
+                    url: a.into(),
                     live: true,
                     epoch: again.epoch,
                 }
@@ -188,6 +342,7 @@ async fn leases(s: &dyn Store) {
                 "l2".to_string(),
                 Lease {
                     owner: b.into(),
+                    url: b.into(),
                     live: true,
                     epoch: l2b.epoch,
                 }
@@ -289,18 +444,32 @@ async fn lease_round_reads(s: &dyn Store) {
 
 /// An expired waiting room leaves the store with its lease; a room whose match started stays.
 async fn waiting_rooms_expire(s: &dyn Store) {
-    assert!(s.delete_waiting_room("r0").await.unwrap(), "{}", s.engine());
+    assert!(
+        s.delete_waiting_room("r0", None).await.unwrap(),
+        "{}",
+        s.engine()
+    );
     assert_eq!(s.room("r0").await.unwrap(), None);
-    // l2 is waiting under b's lease: both go.
-    assert!(s.delete_waiting_room("l2").await.unwrap());
+    // l2 is waiting under b's lease: a (which lost it) cannot delete it; b can, and both go.
+    assert!(
+        !s.delete_waiting_room("l2", Some("http://a:1"))
+            .await
+            .unwrap()
+    );
+    assert!(s.room("l2").await.unwrap().is_some());
+    assert!(
+        s.delete_waiting_room("l2", Some("http://b:2"))
+            .await
+            .unwrap()
+    );
     assert_eq!(s.lease("l2").await.unwrap(), None);
     assert_eq!(s.room("l2").await.unwrap(), None);
     // Started (o3 in play, r1 finished, f1 holding actions): kept.
     for id in ["o3", "r1", "f1"] {
-        assert!(!s.delete_waiting_room(id).await.unwrap(), "{id}");
+        assert!(!s.delete_waiting_room(id, None).await.unwrap(), "{id}");
         assert!(s.room(id).await.unwrap().is_some(), "{id}");
     }
-    assert!(!s.delete_waiting_room("nope").await.unwrap());
+    assert!(!s.delete_waiting_room("nope", None).await.unwrap());
 }
 
 fn discard(seq: u64) -> StoredAction {
@@ -417,10 +586,20 @@ async fn sqlite_file_reopens() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("suite.sqlite");
     suite(store::open(path.to_str().unwrap()).await.unwrap()).await;
+    // It holds seat tokens and seeds: readable by its owner only, its WAL too.
+    #[cfg(unix)]
+    for file in ["suite.sqlite", "suite.sqlite-wal"] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.path().join(file))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{file}: {mode:o}");
+    }
     let again = store::open(path.to_str().unwrap()).await.unwrap();
     assert_eq!(again.engine(), "sqlite");
-    // r0, r1, l1, l2, f1 and o1 to o7, less the expired r0 and l2.
-    assert_eq!(again.rooms().await.unwrap().len(), 10);
+    // r0, r1, l1, l2, f1, w1, n1 and o1 to o7, less the expired r0 and l2.
+    assert_eq!(again.rooms().await.unwrap().len(), 12);
     assert!(again.ledger("g1").await.unwrap().is_some());
 }
 
@@ -436,11 +615,26 @@ async fn postgres() {
     suite(Arc::new(s)).await;
     let again = store::open(&url).await.unwrap();
     assert_eq!(again.engine(), "postgres");
-    // r0, r1, l1, l2, f1 and o1 to o7, less the expired r0 and l2.
-    assert_eq!(again.rooms().await.unwrap().len(), 10);
+    // r0, r1, l1, l2, f1, w1, n1 and o1 to o7, less the expired r0 and l2.
+    assert_eq!(again.rooms().await.unwrap().len(), 12);
     // A bad address is a typed error with a message, not a panic.
     let bad = store::open("postgres://nobody@127.0.0.1:1/none").await;
     assert!(bad.is_err());
+    // The server's own words are in the error (logged on the incident line), not only
+    // "db error": a database that does not exist.
+    let missing = url.rsplit_once('/').unwrap().0.to_string() + "/no_such_db";
+    let said = store::open(&missing).await.err().unwrap().to_string();
+    assert!(
+        said.contains("3D000") && said.contains("\"no_such_db\" does not exist"),
+        "{said}"
+    );
+    // A password in a bad address is not repeated.
+    let bad = store::open("postgres://x:s3cret@h:port/y").await;
+    let said = bad.err().unwrap().to_string();
+    assert!(
+        said.contains("x:***@") && !said.contains("s3cret"),
+        "{said}"
+    );
     let bad = store::open("postgres://x@/y?sslmode=nonsense").await;
     assert!(
         matches!(bad, Err(ref e) if e.to_string().contains("database address")),

@@ -99,7 +99,7 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 pub(crate) struct RoomActor;
 
 impl RoomActor {
-    /// Rebuilds `stored` from the store and runs it; every action write carries `fence` (the
+    /// Rebuilds `stored` from the store and runs it; every write carries `fence` (the
     /// lease this process holds on the room, in a cluster; `None` alone); its learners' hints
     /// go to `hints`.
     pub(crate) async fn spawn(
@@ -361,9 +361,9 @@ async fn perform(
         let call = async {
             match &w {
                 Write::Action(a) => store.append_action(id, a, fence).await,
-                Write::Config(c) => store.set_config(id, c).await,
-                Write::Status(s) => store.set_status(id, *s).await,
-                Write::Finished(at) => store.set_finished(id, *at).await,
+                Write::Config(c) => store.set_config(id, c, fence).await,
+                Write::Status(s) => store.set_status(id, *s, fence).await,
+                Write::Finished(at) => store.set_finished(id, *at, fence).await,
             }
         };
         let result = match tokio::time::timeout(STORE_TIMEOUT, call).await {
@@ -382,6 +382,7 @@ async fn perform(
         match (&result, &w) {
             (Ok(()), Write::Action(_)) => METRICS.action_stored(),
             (Ok(()), _) => {}
+            (Err(WriteFailure::Fenced), _) => METRICS.write_fenced(),
             (Err(_), _) => METRICS.store_error(),
         }
         result

@@ -16,6 +16,12 @@ pub const RETRY_FIRST_MS: u64 = 100;
 /// store is back).
 pub const RETRY_MAX_MS: u64 = 500;
 
+/// The failed writes' log lines, for every room of the process: an outage says so every few
+/// seconds, not twice a second a room (see [`crate::quiet`]).
+static FAILED: crate::quiet::Quiet = crate::quiet::Quiet::new();
+/// The same for writes refused because the lease ran out.
+static LAPSED: crate::quiet::Quiet = crate::quiet::Quiet::new();
+
 impl Room {
     /// Starts a write: it is sent now, and what it is for happens when it is stored.
     pub(super) fn begin(&mut self, p: Pending, out: &mut Vec<Output>) {
@@ -59,7 +65,11 @@ impl Room {
                 // soon after the lease task renewed the lease.
                 self.attempts = 1;
                 self.retry_at = Some(now.saturating_add(RETRY_FIRST_MS));
-                tracing::warn!("not stored: the lease ran out meanwhile; retrying once renewed");
+                if let Some(quiet) = LAPSED.allow() {
+                    tracing::warn!(
+                        "not stored: the lease ran out meanwhile; retrying once renewed{quiet}"
+                    );
+                }
             }
             Err(WriteFailure::Failed(e)) => {
                 self.attempts = self.attempts.saturating_add(1);
@@ -67,10 +77,12 @@ impl Room {
                     .saturating_mul(1u64 << self.attempts.saturating_sub(1).min(16))
                     .min(RETRY_MAX_MS);
                 self.retry_at = Some(now.saturating_add(backoff));
-                tracing::warn!(
-                    attempt = self.attempts,
-                    "not stored, retrying in {backoff} ms: {e}"
-                );
+                if let Some(quiet) = FAILED.allow() {
+                    tracing::warn!(
+                        attempt = self.attempts,
+                        "not stored, retrying in {backoff} ms: {e}{quiet}"
+                    );
+                }
             }
         }
     }

@@ -26,8 +26,9 @@ pub enum StoreError {
     /// SQLite refused.
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
-    /// PostgreSQL refused (or could not be reached).
-    #[error("database: {0}")]
+    /// PostgreSQL refused (or could not be reached). Shown with the server's own words (its
+    /// message, SQLSTATE, detail and hint), not only "db error".
+    #[error("database: {}", pg_detail(.0))]
     Postgres(#[from] tokio_postgres::Error),
     /// No PostgreSQL connection could be had from the pool.
     #[error("database connection: {0}")]
@@ -35,7 +36,7 @@ pub enum StoreError {
     /// The database address does not parse.
     #[error("database address {url:?}: {message}")]
     BadUrl {
-        /// The address as given.
+        /// The address as given, its password masked ([`redact`]).
         url: String,
         /// What is wrong with it.
         message: String,
@@ -122,8 +123,11 @@ pub struct Fence {
 /// Who runs a room now.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Lease {
-    /// The owning process's node URL (`--node-url`).
+    /// The owning process's node name.
     pub owner: String,
+    /// Where clients are sent for the room: the owner's public URL as it claimed its name
+    /// ([`Store::claim_node`]), else the owner's name.
+    pub url: String,
     /// Whether the lease is still running by the database's clock (an expired lease may be
     /// taken by any process).
     pub live: bool,
@@ -136,8 +140,20 @@ pub struct Lease {
 pub enum Acquired {
     /// The caller holds the lease now, under this fence (a new epoch).
     Held(Fence),
-    /// Another node holds a live lease: its URL.
+    /// Another node holds a live lease: its public URL (as [`Lease::url`]).
     Elsewhere(String),
+}
+
+/// The answer to [`Store::claim_node`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NodeClaim {
+    /// The name is this process's until the claim runs out.
+    Granted,
+    /// Another process holds the name, live: the URL it claimed with.
+    Taken {
+        /// The holder's public URL.
+        url: String,
+    },
 }
 
 /// The server's persistence. Lease times are measured by the database's clock, so the
@@ -153,14 +169,32 @@ pub trait Store: Send + Sync + 'static {
     /// Stores a new room.
     async fn create_room(&self, room: &StoredRoom) -> Result<(), StoreError>;
 
-    /// Replaces a room's settings (its seats filled with bots at the start).
-    async fn set_config(&self, room: &str, config: &RoomConfig) -> Result<(), StoreError>;
+    /// Replaces a room's settings (its seats filled with bots at the start). With a `fence`,
+    /// written only under that lease, as [`Store::append_action`] says (refused alike).
+    async fn set_config(
+        &self,
+        room: &str,
+        config: &RoomConfig,
+        fence: Option<&Fence>,
+    ) -> Result<(), StoreError>;
 
-    /// Marks a room's match finished at `at` (milliseconds since the Unix epoch).
-    async fn set_finished(&self, room: &str, at: i64) -> Result<(), StoreError>;
+    /// Marks a room's match finished at `at` (milliseconds since the Unix epoch). With a
+    /// `fence`, written only under that lease, as [`Store::append_action`] says.
+    async fn set_finished(
+        &self,
+        room: &str,
+        at: i64,
+        fence: Option<&Fence>,
+    ) -> Result<(), StoreError>;
 
-    /// Sets a room's status.
-    async fn set_status(&self, room: &str, status: RoomStatus) -> Result<(), StoreError>;
+    /// Sets a room's status. With a `fence`, written only under that lease, as
+    /// [`Store::append_action`] says.
+    async fn set_status(
+        &self,
+        room: &str,
+        status: RoomStatus,
+        fence: Option<&Fence>,
+    ) -> Result<(), StoreError>;
 
     /// Appends an accepted action to a room's match log. A `seq` already stored is refused
     /// with [`StoreError::Conflict`] (the log has no duplicates) — unless it holds this very
@@ -198,8 +232,10 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Vec<StoredRoom>, StoreError>;
 
     /// Deletes room `id`, with its lease, if it is still waiting (no match was ever started in
-    /// it): an expired waiting room leaves the store. True if it was deleted.
-    async fn delete_waiting_room(&self, id: &str) -> Result<bool, StoreError>;
+    /// it): an expired waiting room leaves the store. True if it was deleted. With `node` (in
+    /// a cluster), not while another node holds the room's lease: a process that was paused
+    /// and lost the room never deletes it from under its new owner.
+    async fn delete_waiting_room(&self, id: &str, node: Option<&str>) -> Result<bool, StoreError>;
 
     /// A page of the finished rooms, the latest finished first: `limit` of them after skipping
     /// `offset`.
@@ -237,6 +273,22 @@ pub trait Store: Send + Sync + 'static {
     /// Every lease, by room.
     async fn leases(&self) -> Result<Vec<(String, Lease)>, StoreError>;
 
+    /// Claims the node name `name` for the process `instance` (an id it drew at start) with
+    /// its public `url`, for `lease_ms` by the database's clock: granted when nobody holds the
+    /// name, its holder's claim ran out, or it is `instance`'s own (a renewal, made with every
+    /// lease round); else [`NodeClaim::Taken`], and nothing changes. Two processes never run
+    /// under one name: their leases would be each other's.
+    async fn claim_node(
+        &self,
+        name: &str,
+        instance: &str,
+        url: &str,
+        lease_ms: u64,
+    ) -> Result<NodeClaim, StoreError>;
+
+    /// Gives up `instance`'s claim on the node name `name` (a clean shutdown).
+    async fn release_node(&self, name: &str, instance: &str) -> Result<(), StoreError>;
+
     /// Stores the table companion's ledger `id` as the JSON document `doc`, replacing any
     /// earlier version (`companion::ledger` owns the document's shape; the store does not read
     /// it).
@@ -263,4 +315,118 @@ pub async fn open(db: &str) -> Result<Arc<dyn Store>, StoreError> {
 
 pub(crate) fn corrupt(e: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(e.to_string())
+}
+
+/// Why a fenced write changed nothing, as both engines answer it: the writer's own lease only
+/// ran out ([`StoreError::LeaseLapsed`], to be renewed and tried again) when it still holds
+/// that epoch, else another node took the room ([`StoreError::Fenced`]).
+pub(crate) fn refused(room: &str, lease_still_mine: bool) -> StoreError {
+    let room = room.to_string();
+    if lease_still_mine {
+        StoreError::LeaseLapsed { room }
+    } else {
+        StoreError::Fenced { room }
+    }
+}
+
+/// The answer to an append whose position is stored already, as both engines answer it: the
+/// very same action, with the writer's fence still its lease's epoch (or no fence), is an
+/// earlier try of this write that landed although it timed out — stored, `Ok`; anything else
+/// is a [`StoreError::Conflict`] (the writer's copy of the match is stale).
+pub(crate) fn duplicate(
+    room: &str,
+    seq: u64,
+    same_action: bool,
+    fence_holds: bool,
+) -> Result<(), StoreError> {
+    if same_action && fence_holds {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict {
+            room: room.to_string(),
+            seq,
+        })
+    }
+}
+
+/// Whether `key` can be a stored id: PostgreSQL text cannot hold a NUL byte (it refuses the
+/// query), and nothing the server stores has one, so a key with one names nothing.
+pub(crate) fn storable(key: &str) -> bool {
+    !key.contains('\0')
+}
+
+/// A PostgreSQL error in full: the server's message with its severity, SQLSTATE, detail and
+/// hint for an error the server sent; else the client's message with its causes (an I/O error,
+/// a time-out), which `tokio_postgres::Error`'s own `Display` leaves out.
+fn pg_detail(e: &tokio_postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        let mut s = format!("{} {}: {}", db.severity(), db.code().code(), db.message());
+        if let Some(detail) = db.detail() {
+            s.push_str(&format!(" (detail: {detail})"));
+        }
+        if let Some(hint) = db.hint() {
+            s.push_str(&format!(" (hint: {hint})"));
+        }
+        return s;
+    }
+    let mut s = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !s.contains(&text) {
+            s.push_str(": ");
+            s.push_str(&text);
+        }
+        cause = c.source();
+    }
+    s
+}
+
+/// The database address `db` with its password masked, for logs and messages: the password
+/// of a URL's user part (`postgres://user:***@host/db`) and a `password=` parameter.
+pub fn redact(db: &str) -> String {
+    let mut out = match (db.find("://"), db.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &db[scheme + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &db[..scheme + 3], &db[at..]),
+                None => db.to_string(),
+            }
+        }
+        _ => db.to_string(),
+    };
+    // `?password=…` (or `&password=…`, or `password=…` in a key=value string).
+    let mut from = 0;
+    while let Some(i) = out[from..].to_ascii_lowercase().find("password=") {
+        let start = from + i + "password=".len();
+        let end = out[start..]
+            .find(['&', ' '])
+            .map_or(out.len(), |e| start + e);
+        out.replace_range(start..end, "***");
+        from = start + 3;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact;
+
+    #[test]
+    fn a_database_address_is_shown_without_its_password() {
+        assert_eq!(
+            redact("postgres://majiang:s3cret@db:5432/majiang"),
+            "postgres://majiang:***@db:5432/majiang"
+        );
+        assert_eq!(
+            redact("postgres://majiang@db/m?sslmode=disable&password=s3cret&x=1"),
+            "postgres://majiang@db/m?sslmode=disable&password=***&x=1"
+        );
+        assert_eq!(
+            redact("host=db Password=s3cret user=m"),
+            "host=db Password=*** user=m"
+        );
+        assert_eq!(redact("majiang.sqlite"), "majiang.sqlite");
+        assert_eq!(redact("postgres://m@db/x"), "postgres://m@db/x");
+    }
 }

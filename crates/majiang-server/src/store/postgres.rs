@@ -2,7 +2,10 @@
 //! several server processes (and every room task of each) share one database. The schema is
 //! versioned in `migrations/postgres/` and applied at connect.
 
-use super::{Acquired, Fence, Lease, Store, StoreError, StoredAction, StoredRoom, corrupt};
+use super::{
+    Acquired, Fence, Lease, NodeClaim, Store, StoreError, StoredAction, StoredRoom, corrupt,
+    duplicate, redact, refused, storable,
+};
 use crate::protocol::{RoomConfig, RoomStatus};
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use majiang::table::{Action, Player};
@@ -33,6 +36,7 @@ const MIGRATIONS: &[(i32, &str)] = &[
         5,
         include_str!("../../migrations/postgres/0005_unfinished_rooms.sql"),
     ),
+    (6, include_str!("../../migrations/postgres/0006_nodes.sql")),
 ];
 
 /// The advisory lock the migrations are applied under ("majiang" in ASCII; any number would do).
@@ -62,7 +66,7 @@ impl PgStore {
     /// schema up to date.
     pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
         let config = tokio_postgres::Config::from_str(url).map_err(|e| StoreError::BadUrl {
-            url: url.to_string(),
+            url: redact(url),
             message: e.to_string(),
         })?;
         let manager = Manager::from_config(
@@ -159,6 +163,76 @@ fn row_to_room(row: &tokio_postgres::Row) -> Result<StoredRoom, StoreError> {
     })
 }
 
+/// A lease's columns (room, owner, live, epoch, public URL) from [`LEASES_NAMED`].
+const LEASE_COLUMNS: &str = "l.room, l.owner, l.expires > (extract(epoch from clock_timestamp()) * 1000)::bigint, l.epoch, COALESCE(n.url, l.owner)";
+/// The leases with their owners' public URLs.
+const LEASES_NAMED: &str = "leases l LEFT JOIN nodes n ON n.name = l.owner";
+
+fn row_to_lease(r: &tokio_postgres::Row) -> Result<(String, Lease), StoreError> {
+    Ok((
+        r.try_get(0)?,
+        Lease {
+            owner: r.try_get(1)?,
+            live: r.try_get(2)?,
+            epoch: r.try_get(3)?,
+            url: r.try_get(4)?,
+        },
+    ))
+}
+
+/// Whether `f.node` holds `room`'s lease of epoch `f.epoch` (expired or not).
+async fn lease_is(
+    client: &deadpool_postgres::Object,
+    room: &str,
+    f: &Fence,
+) -> Result<bool, StoreError> {
+    let stmt = client
+        .prepare_cached("SELECT 1 FROM leases WHERE room = $1 AND owner = $2 AND epoch = $3")
+        .await?;
+    Ok(!client
+        .query(&stmt, &[&room, &f.node, &f.epoch])
+        .await?
+        .is_empty())
+}
+
+impl PgStore {
+    /// `UPDATE rooms SET {set} WHERE id = $1`, `values` being `$2`…; with a `fence`, only
+    /// while the fence's node holds the room's lease with its epoch, unexpired, checked in
+    /// the same statement (the lease row locked until it commits, as an append does) and
+    /// refused as an append is ([`refused`]).
+    async fn update_room(
+        &self,
+        room: &str,
+        set: &str,
+        values: &[&(dyn tokio_postgres::types::ToSql + Sync)],
+        fence: Option<&Fence>,
+    ) -> Result<(), StoreError> {
+        let mut params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = vec![&room];
+        params.extend_from_slice(values);
+        let Some(f) = fence else {
+            self.execute(&format!("UPDATE rooms SET {set} WHERE id = $1"), &params)
+                .await?;
+            return Ok(());
+        };
+        let (node, epoch) = (params.len() + 1, params.len() + 2);
+        params.push(&f.node);
+        params.push(&f.epoch);
+        let sql = format!(
+            "UPDATE rooms SET {set} WHERE id = $1 AND EXISTS (
+                 SELECT 1 FROM leases
+                 WHERE room = $1 AND owner = ${node} AND epoch = ${epoch} AND expires > {NOW_MS}
+                 FOR SHARE)"
+        );
+        let client = self.client().await?;
+        let stmt = client.prepare_cached(&sql).await?;
+        if client.execute(&stmt, &params).await? == 1 {
+            return Ok(());
+        }
+        let mine = lease_is(&client, room, f).await?;
+        Err(refused(room, mine))
+    }
+}
+
 #[async_trait::async_trait]
 impl Store for PgStore {
     fn engine(&self) -> &'static str {
@@ -181,32 +255,40 @@ impl Store for PgStore {
         Ok(())
     }
 
-    async fn set_config(&self, room: &str, config: &RoomConfig) -> Result<(), StoreError> {
+    async fn set_config(
+        &self,
+        room: &str,
+        config: &RoomConfig,
+        fence: Option<&Fence>,
+    ) -> Result<(), StoreError> {
         let config = serde_json::to_string(config).map_err(corrupt)?;
-        self.execute(
-            "UPDATE rooms SET config = $2 WHERE id = $1",
-            &[&room, &config],
-        )
-        .await?;
-        Ok(())
+        self.update_room(room, "config = $2", &[&config], fence)
+            .await
     }
 
-    async fn set_finished(&self, room: &str, at: i64) -> Result<(), StoreError> {
-        self.execute(
-            "UPDATE rooms SET status = $2, finished = $3 WHERE id = $1",
-            &[&room, &RoomStatus::Finished.as_str(), &at],
+    async fn set_finished(
+        &self,
+        room: &str,
+        at: i64,
+        fence: Option<&Fence>,
+    ) -> Result<(), StoreError> {
+        self.update_room(
+            room,
+            "status = $2, finished = $3",
+            &[&RoomStatus::Finished.as_str(), &at],
+            fence,
         )
-        .await?;
-        Ok(())
+        .await
     }
 
-    async fn set_status(&self, room: &str, status: RoomStatus) -> Result<(), StoreError> {
-        self.execute(
-            "UPDATE rooms SET status = $2 WHERE id = $1",
-            &[&room, &status.as_str()],
-        )
-        .await?;
-        Ok(())
+    async fn set_status(
+        &self,
+        room: &str,
+        status: RoomStatus,
+        fence: Option<&Fence>,
+    ) -> Result<(), StoreError> {
+        self.update_room(room, "status = $2", &[&status.as_str()], fence)
+            .await
     }
 
     async fn append_action(
@@ -249,30 +331,15 @@ impl Store for PgStore {
         match written {
             Ok(1) => Ok(()),
             Ok(_) => {
-                // Refused: say whether the lease is still the writer's (it only ran out).
-                let mut mine = false;
-                if let Some(f) = fence {
-                    let stmt = client
-                        .prepare_cached(
-                            "SELECT 1 FROM leases WHERE room = $1 AND owner = $2 AND epoch = $3",
-                        )
-                        .await?;
-                    mine = !client
-                        .query(&stmt, &[&room, &f.node, &f.epoch])
-                        .await?
-                        .is_empty();
-                }
-                let room = room.to_string();
-                Err(if mine {
-                    StoreError::LeaseLapsed { room }
-                } else {
-                    StoreError::Fenced { room }
-                })
+                let mine = match fence {
+                    Some(f) => lease_is(&client, room, f).await?,
+                    None => false,
+                };
+                Err(refused(room, mine))
             }
             Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
                 // A try of this very write that timed out may have landed after all (the
-                // database was frozen, then ran it): the same action at the same position,
-                // written under the writer's own epoch, is that try, not a conflict.
+                // database was frozen, then ran it).
                 let stmt = client
                     .prepare_cached(
                         "SELECT 1 FROM actions WHERE room = $1 AND seq = $2 AND player = $3
@@ -283,28 +350,11 @@ impl Store for PgStore {
                     .query(&stmt, &[&room, &seq, &player, &action])
                     .await?
                     .is_empty();
-                let mine = match fence {
+                let holds = match fence {
+                    Some(f) => lease_is(&client, room, f).await?,
                     None => true,
-                    Some(f) => {
-                        let stmt = client
-                            .prepare_cached(
-                                "SELECT 1 FROM leases WHERE room = $1 AND owner = $2 AND epoch = $3",
-                            )
-                            .await?;
-                        !client
-                            .query(&stmt, &[&room, &f.node, &f.epoch])
-                            .await?
-                            .is_empty()
-                    }
                 };
-                if same && mine {
-                    Ok(())
-                } else {
-                    Err(StoreError::Conflict {
-                        room: room.to_string(),
-                        seq: a.seq,
-                    })
-                }
+                duplicate(room, a.seq, same, holds)
             }
             Err(e) => Err(e.into()),
         }
@@ -364,16 +414,22 @@ impl Store for PgStore {
             .collect()
     }
 
-    async fn delete_waiting_room(&self, id: &str) -> Result<bool, StoreError> {
+    async fn delete_waiting_room(&self, id: &str, node: Option<&str>) -> Result<bool, StoreError> {
+        if !storable(id) {
+            return Ok(false);
+        }
         let mut client = self.client().await?;
         let tx = client.transaction().await?;
         // Locks the room row: a start racing with this either comes first (and nothing is
-        // deleted) or waits and finds no room.
+        // deleted) or waits and finds no room. Another node's lease keeps the room.
         let waiting = !tx
             .query(
                 "SELECT 1 FROM rooms WHERE id = $1 AND status = 'waiting'
-                 AND NOT EXISTS (SELECT 1 FROM actions WHERE room = $1) FOR UPDATE",
-                &[&id],
+                 AND NOT EXISTS (SELECT 1 FROM actions WHERE room = $1)
+                 AND ($2::text IS NULL
+                      OR NOT EXISTS (SELECT 1 FROM leases WHERE room = $1 AND owner <> $2))
+                 FOR UPDATE",
+                &[&id, &node],
             )
             .await?
             .is_empty();
@@ -408,6 +464,9 @@ impl Store for PgStore {
     }
 
     async fn room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+        if !storable(id) {
+            return Ok(None);
+        }
         let sql = format!("SELECT {ROOM_COLUMNS} FROM rooms WHERE id = $1");
         self.query(&sql, &[&id])
             .await?
@@ -417,6 +476,9 @@ impl Store for PgStore {
     }
 
     async fn actions(&self, room: &str) -> Result<Vec<StoredAction>, StoreError> {
+        if !storable(room) {
+            return Ok(Vec::new());
+        }
         let rows = self
             .query(
                 "SELECT seq, player, action FROM actions WHERE room = $1 ORDER BY seq",
@@ -464,7 +526,11 @@ impl Store for PgStore {
             }));
         }
         let holder = self
-            .query("SELECT owner FROM leases WHERE room = $1", &[&room])
+            .query(
+                "SELECT COALESCE(n.url, l.owner) FROM leases l
+                 LEFT JOIN nodes n ON n.name = l.owner WHERE l.room = $1",
+                &[&room],
+            )
             .await?;
         Ok(Acquired::Elsewhere(
             holder
@@ -495,36 +561,66 @@ impl Store for PgStore {
     }
 
     async fn lease(&self, room: &str) -> Result<Option<Lease>, StoreError> {
-        let sql = format!("SELECT owner, expires > {NOW_MS}, epoch FROM leases WHERE room = $1");
+        if !storable(room) {
+            return Ok(None);
+        }
+        let sql = format!("SELECT {LEASE_COLUMNS} FROM {LEASES_NAMED} WHERE l.room = $1");
         self.query(&sql, &[&room])
             .await?
             .first()
-            .map(|r| {
-                Ok(Lease {
-                    owner: r.try_get(0)?,
-                    live: r.try_get(1)?,
-                    epoch: r.try_get(2)?,
-                })
-            })
+            .map(|r| row_to_lease(r).map(|(_, l)| l))
             .transpose()
     }
 
     async fn leases(&self) -> Result<Vec<(String, Lease)>, StoreError> {
-        let sql = format!("SELECT room, owner, expires > {NOW_MS}, epoch FROM leases");
+        let sql = format!("SELECT {LEASE_COLUMNS} FROM {LEASES_NAMED}");
         self.query(&sql, &[])
             .await?
             .iter()
-            .map(|r| {
-                Ok((
-                    r.try_get(0)?,
-                    Lease {
-                        owner: r.try_get(1)?,
-                        live: r.try_get(2)?,
-                        epoch: r.try_get(3)?,
-                    },
-                ))
-            })
+            .map(row_to_lease)
             .collect()
+    }
+
+    async fn claim_node(
+        &self,
+        name: &str,
+        instance: &str,
+        url: &str,
+        lease_ms: u64,
+    ) -> Result<NodeClaim, StoreError> {
+        let sql = format!(
+            "INSERT INTO nodes (name, instance, url, expires) VALUES ($1, $2, $3, {NOW_MS} + $4)
+             ON CONFLICT (name) DO UPDATE
+             SET instance = excluded.instance, url = excluded.url, expires = excluded.expires
+             WHERE nodes.instance = excluded.instance OR nodes.expires <= {NOW_MS}
+             RETURNING 1"
+        );
+        if !self
+            .query(&sql, &[&name, &instance, &url, &(lease_ms as i64)])
+            .await?
+            .is_empty()
+        {
+            return Ok(NodeClaim::Granted);
+        }
+        let holder = self
+            .query("SELECT url FROM nodes WHERE name = $1", &[&name])
+            .await?;
+        Ok(NodeClaim::Taken {
+            url: holder
+                .first()
+                .map(|r| r.try_get(0))
+                .transpose()?
+                .unwrap_or_default(),
+        })
+    }
+
+    async fn release_node(&self, name: &str, instance: &str) -> Result<(), StoreError> {
+        self.execute(
+            "DELETE FROM nodes WHERE name = $1 AND instance = $2",
+            &[&name, &instance],
+        )
+        .await?;
+        Ok(())
     }
 
     async fn put_ledger(&self, id: &str, doc: &str) -> Result<(), StoreError> {
@@ -538,6 +634,9 @@ impl Store for PgStore {
     }
 
     async fn replace_ledger(&self, id: &str, was: &str, doc: &str) -> Result<bool, StoreError> {
+        if !storable(id) {
+            return Ok(false);
+        }
         let changed = self
             .execute(
                 "UPDATE ledgers SET doc = $3 WHERE id = $1 AND doc = $2",
@@ -548,6 +647,9 @@ impl Store for PgStore {
     }
 
     async fn ledger(&self, id: &str) -> Result<Option<String>, StoreError> {
+        if !storable(id) {
+            return Ok(None);
+        }
         self.query("SELECT doc FROM ledgers WHERE id = $1", &[&id])
             .await?
             .first()

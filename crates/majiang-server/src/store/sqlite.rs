@@ -4,7 +4,10 @@
 //! one transaction (group commit), each answered once it is committed.
 
 use super::sqlite_writer::Writer;
-use super::{Acquired, Fence, Lease, Store, StoreError, StoredAction, StoredRoom, corrupt};
+use super::{
+    Acquired, Fence, Lease, NodeClaim, Store, StoreError, StoredAction, StoredRoom, corrupt,
+    duplicate, refused,
+};
 use crate::protocol::{RoomConfig, RoomStatus};
 use majiang::table::{Action, Player};
 use rusqlite::types::Value;
@@ -21,8 +24,11 @@ pub struct SqliteStore {
 }
 
 impl SqliteStore {
-    /// Opens (creating if needed) the database at `path` in WAL mode.
+    /// Opens (creating if needed) the database at `path` in WAL mode. A new file is created
+    /// readable by its owner only (0600): it holds the seat tokens and the seeds. SQLite gives
+    /// its `-wal` and `-shm` files the database file's permissions.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        create_private(path)?;
         let conn = Connection::open(path)?;
         SqliteStore::init(conn)
     }
@@ -72,6 +78,13 @@ impl SqliteStore {
                  id TEXT PRIMARY KEY,
                  doc TEXT NOT NULL
              );
+             -- The processes of a cluster by node name (see `Store::claim_node`).
+             CREATE TABLE IF NOT EXISTS nodes (
+                 name TEXT PRIMARY KEY,
+                 instance TEXT NOT NULL,
+                 url TEXT NOT NULL,
+                 expires INTEGER NOT NULL
+             );
              -- The last lease epoch given (one row): epochs only grow, even across a release.
              CREATE TABLE IF NOT EXISTS lease_epochs (last INTEGER NOT NULL);
              INSERT INTO lease_epochs (last) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM lease_epochs);",
@@ -116,6 +129,73 @@ impl SqliteStore {
     }
 }
 
+/// Creates the file at `path`, empty and readable by its owner only, unless it exists (its
+/// permissions are then the operator's). Hand-written: `rusqlite` opens files with the
+/// process's umask (0644 as a rule).
+fn create_private(path: &Path) -> Result<(), StoreError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(StoreError::Commit(format!(
+            "cannot create {}: {e}",
+            path.display()
+        ))),
+    }
+}
+
+/// `UPDATE rooms SET {set} WHERE id = ?1` with `values` as `?2`…; with a `fence`, only while
+/// the fence's node holds the room's lease with its epoch, unexpired, checked in the same
+/// statement, and refused as an append is ([`refused`]).
+fn update_room(
+    conn: &Connection,
+    room: &str,
+    set: &str,
+    mut values: Vec<Value>,
+    fence: Option<&Fence>,
+) -> Result<(), StoreError> {
+    values.insert(0, Value::Text(room.to_string()));
+    let Some(f) = fence else {
+        conn.prepare_cached(&format!("UPDATE rooms SET {set} WHERE id = ?1"))?
+            .execute(rusqlite::params_from_iter(values))?;
+        return Ok(());
+    };
+    let (node, epoch) = (values.len() + 1, values.len() + 2);
+    values.push(Value::Text(f.node.clone()));
+    values.push(Value::Integer(f.epoch));
+    let changed = conn
+        .prepare_cached(&format!(
+            "UPDATE rooms SET {set} WHERE id = ?1 AND EXISTS (
+                 SELECT 1 FROM leases
+                 WHERE room = ?1 AND owner = ?{node} AND epoch = ?{epoch} AND expires > {NOW_MS})"
+        ))?
+        .execute(rusqlite::params_from_iter(values))?;
+    if changed == 1 {
+        return Ok(());
+    }
+    Err(refused(room, lease_is(conn, room, &f.node, f.epoch)?))
+}
+
+/// A lease's columns (room, owner, live, epoch, public URL) from [`LEASES_NAMED`].
+const LEASE_COLUMNS: &str = "l.room, l.owner, l.expires > CAST(unixepoch('subsec') * 1000 AS INTEGER), l.epoch, COALESCE(n.url, l.owner)";
+/// The leases with their owners' public URLs.
+const LEASES_NAMED: &str = "leases l LEFT JOIN nodes n ON n.name = l.owner";
+
+fn row_to_lease(r: &rusqlite::Row<'_>) -> rusqlite::Result<(String, Lease)> {
+    Ok((
+        r.get(0)?,
+        Lease {
+            owner: r.get(1)?,
+            live: r.get(2)?,
+            epoch: r.get(3)?,
+            url: r.get(4)?,
+        },
+    ))
+}
+
 /// Whether `node` holds `room`'s lease of `epoch` (expired or not).
 fn lease_is(conn: &Connection, room: &str, node: &str, epoch: i64) -> Result<bool, StoreError> {
     Ok(conn
@@ -157,41 +237,26 @@ fn append(
     match written {
         Ok(1) => Ok(()),
         Ok(_) => {
-            // Refused: say whether the lease is still the writer's (it only ran out).
             let mine = match fence {
                 Some(f) => lease_is(conn, room, &f.node, f.epoch)?,
                 None => false,
             };
-            let room = room.to_string();
-            Err(if mine {
-                StoreError::LeaseLapsed { room }
-            } else {
-                StoreError::Fenced { room }
-            })
+            Err(refused(room, mine))
         }
         Err(rusqlite::Error::SqliteFailure(e, _))
             if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY =>
         {
-            // The same action at the same position, under the writer's own epoch, is an
-            // earlier try of this write that landed: not a conflict.
             let same = conn
                 .prepare_cached(
                     "SELECT 1 FROM actions WHERE room = ?1 AND seq = ?2 AND player = ?3
                      AND action = ?4",
                 )?
                 .exists(params![room, a.seq as i64, a.player.0, action])?;
-            let mine = match fence {
-                None => true,
+            let holds = match fence {
                 Some(f) => lease_is(conn, room, &f.node, f.epoch)?,
+                None => true,
             };
-            if same && mine {
-                Ok(())
-            } else {
-                Err(StoreError::Conflict {
-                    room: room.to_string(),
-                    seq: a.seq,
-                })
-            }
+            duplicate(room, a.seq, same, holds)
         }
         Err(e) => Err(e.into()),
     }
@@ -230,39 +295,62 @@ impl Store for SqliteStore {
             .await
     }
 
-    /// Replaces a room's settings (its seats filled with bots at the start).
-    async fn set_config(&self, room: &str, config: &RoomConfig) -> Result<(), StoreError> {
+    async fn set_config(
+        &self,
+        room: &str,
+        config: &RoomConfig,
+        fence: Option<&Fence>,
+    ) -> Result<(), StoreError> {
         let config = serde_json::to_string(config).map_err(corrupt)?;
-        let room = room.to_string();
+        let (room, fence) = (room.to_string(), fence.cloned());
         self.writer
             .call(move |conn| {
-                conn.prepare_cached("UPDATE rooms SET config = ?2 WHERE id = ?1")?
-                    .execute(params![room, config])?;
-                Ok(())
+                update_room(
+                    conn,
+                    &room,
+                    "config = ?2",
+                    vec![Value::Text(config)],
+                    fence.as_ref(),
+                )
             })
             .await
     }
 
-    /// Marks a room's match finished at `at` (milliseconds since the Unix epoch).
-    async fn set_finished(&self, room: &str, at: i64) -> Result<(), StoreError> {
-        let room = room.to_string();
+    async fn set_finished(
+        &self,
+        room: &str,
+        at: i64,
+        fence: Option<&Fence>,
+    ) -> Result<(), StoreError> {
+        let (room, fence) = (room.to_string(), fence.cloned());
         self.writer
             .call(move |conn| {
-                conn.prepare_cached("UPDATE rooms SET status = ?2, finished = ?3 WHERE id = ?1")?
-                    .execute(params![room, RoomStatus::Finished.as_str(), at])?;
-                Ok(())
+                let values = vec![
+                    Value::Text(RoomStatus::Finished.as_str().into()),
+                    Value::Integer(at),
+                ];
+                update_room(
+                    conn,
+                    &room,
+                    "status = ?2, finished = ?3",
+                    values,
+                    fence.as_ref(),
+                )
             })
             .await
     }
 
-    /// Sets a room's status.
-    async fn set_status(&self, room: &str, status: RoomStatus) -> Result<(), StoreError> {
-        let room = room.to_string();
+    async fn set_status(
+        &self,
+        room: &str,
+        status: RoomStatus,
+        fence: Option<&Fence>,
+    ) -> Result<(), StoreError> {
+        let (room, fence) = (room.to_string(), fence.cloned());
         self.writer
             .call(move |conn| {
-                conn.prepare_cached("UPDATE rooms SET status = ?2 WHERE id = ?1")?
-                    .execute(params![room, status.as_str()])?;
-                Ok(())
+                let values = vec![Value::Text(status.as_str().into())];
+                update_room(conn, &room, "status = ?2", values, fence.as_ref())
             })
             .await
     }
@@ -327,17 +415,20 @@ impl Store for SqliteStore {
         .await
     }
 
-    async fn delete_waiting_room(&self, id: &str) -> Result<bool, StoreError> {
-        let id = id.to_string();
-        // One job: its savepoint makes the check and the deletes one step.
+    async fn delete_waiting_room(&self, id: &str, node: Option<&str>) -> Result<bool, StoreError> {
+        let (id, node) = (id.to_string(), node.map(str::to_string));
+        // One job: its savepoint makes the check and the deletes one step. Another node's
+        // lease keeps the room.
         self.writer
             .call(move |conn| {
                 let waiting = conn
                     .prepare_cached(
                         "SELECT 1 FROM rooms WHERE id = ?1 AND status = 'waiting'
-                         AND NOT EXISTS (SELECT 1 FROM actions WHERE room = ?1)",
+                         AND NOT EXISTS (SELECT 1 FROM actions WHERE room = ?1)
+                         AND (?2 IS NULL
+                              OR NOT EXISTS (SELECT 1 FROM leases WHERE room = ?1 AND owner <> ?2))",
                     )?
-                    .exists([&id])?;
+                    .exists(params![id, node])?;
                 if waiting {
                     conn.execute("DELETE FROM leases WHERE room = ?1", [&id])?;
                     conn.execute("DELETE FROM rooms WHERE id = ?1", [&id])?;
@@ -444,9 +535,12 @@ impl Store for SqliteStore {
                     Some(epoch) => Acquired::Held(Fence { node, epoch }),
                     None => {
                         let holder: Option<String> = conn
-                            .query_row("SELECT owner FROM leases WHERE room = ?1", [&room], |r| {
-                                r.get(0)
-                            })
+                            .query_row(
+                                "SELECT COALESCE(n.url, l.owner) FROM leases l
+                                 LEFT JOIN nodes n ON n.name = l.owner WHERE l.room = ?1",
+                                [&room],
+                                |r| r.get(0),
+                            )
                             .optional()?;
                         Acquired::Elsewhere(holder.unwrap_or_default())
                     }
@@ -488,20 +582,12 @@ impl Store for SqliteStore {
         self.writer
             .call(move |conn| {
                 Ok(conn
-                    .query_row(
-                        &format!(
-                            "SELECT owner, expires > {NOW_MS}, epoch FROM leases WHERE room = ?1"
-                        ),
-                        [room],
-                        |r| {
-                            Ok(Lease {
-                                owner: r.get(0)?,
-                                live: r.get(1)?,
-                                epoch: r.get(2)?,
-                            })
-                        },
-                    )
-                    .optional()?)
+                    .prepare_cached(&format!(
+                        "SELECT {LEASE_COLUMNS} FROM {LEASES_NAMED} WHERE l.room = ?1"
+                    ))?
+                    .query_row([room], row_to_lease)
+                    .optional()?
+                    .map(|(_, l)| l))
             })
             .await
     }
@@ -509,22 +595,61 @@ impl Store for SqliteStore {
     async fn leases(&self) -> Result<Vec<(String, Lease)>, StoreError> {
         self.writer
             .call(|conn| {
-                let mut stmt = conn.prepare(&format!(
-                    "SELECT room, owner, expires > {NOW_MS}, epoch FROM leases"
-                ))?;
+                let mut stmt =
+                    conn.prepare(&format!("SELECT {LEASE_COLUMNS} FROM {LEASES_NAMED}"))?;
                 let leases = stmt
-                    .query_map([], |r| {
-                        Ok((
-                            r.get(0)?,
-                            Lease {
-                                owner: r.get(1)?,
-                                live: r.get(2)?,
-                                epoch: r.get(3)?,
-                            },
-                        ))
-                    })?
+                    .query_map([], row_to_lease)?
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok(leases)
+            })
+            .await
+    }
+
+    async fn claim_node(
+        &self,
+        name: &str,
+        instance: &str,
+        url: &str,
+        lease_ms: u64,
+    ) -> Result<NodeClaim, StoreError> {
+        let (name, instance, url) = (name.to_string(), instance.to_string(), url.to_string());
+        self.writer
+            .call(move |conn| {
+                let granted = conn
+                    .prepare_cached(&format!(
+                        "INSERT INTO nodes (name, instance, url, expires)
+                         VALUES (?1, ?2, ?3, {NOW_MS} + ?4)
+                         ON CONFLICT (name) DO UPDATE
+                         SET instance = excluded.instance, url = excluded.url,
+                             expires = excluded.expires
+                         WHERE nodes.instance = excluded.instance OR nodes.expires <= {NOW_MS}
+                         RETURNING 1"
+                    ))?
+                    .exists(params![name, instance, url, lease_ms as i64])?;
+                if granted {
+                    return Ok(NodeClaim::Granted);
+                }
+                let url: Option<String> = conn
+                    .query_row("SELECT url FROM nodes WHERE name = ?1", [&name], |r| {
+                        r.get(0)
+                    })
+                    .optional()?;
+                Ok(NodeClaim::Taken {
+                    url: url.unwrap_or_default(),
+                })
+            })
+            .await
+    }
+
+    async fn release_node(&self, name: &str, instance: &str) -> Result<(), StoreError> {
+        let (name, instance) = (name.to_string(), instance.to_string());
+        self.writer
+            .call(move |conn| {
+                conn.execute(
+                    "DELETE FROM nodes WHERE name = ?1 AND instance = ?2",
+                    params![name, instance],
+                )?;
+                Ok(())
             })
             .await
     }
