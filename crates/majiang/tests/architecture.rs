@@ -410,6 +410,13 @@ const TOUCH_POINTS: &[(&str, Touch)] = &[
         Touch::Example,
     ),
     ("crates/majiang-py/python/majiang/vector.py", Touch::Example),
+    ("crates/majiang-py/python/majiang/arena.py", Touch::Example),
+    ("crates/majiang-py/python/majiang/sb3.py", Touch::Example),
+    ("crates/majiang-py/python/majiang/rllib.py", Touch::Example),
+    (
+        "crates/majiang-py/python/majiang/parallel.py",
+        Touch::Example,
+    ),
 ];
 
 /// The folders searched for rule-set names, and the file endings read there.
