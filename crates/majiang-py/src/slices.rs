@@ -5,16 +5,25 @@ use pyo3::prelude::*;
 
 /// The memory of `buf` as a mutable slice, for the duration of one call.
 ///
-/// Sound because the buffer was checked to be writable, C-contiguous and of `item_count`
-/// elements of `T` (`vector::buffer`; for `Table`, `table::bindable`); no two of a call's
-/// slices overlap (`vector::Buffers::borrow`; for `Table`, the arrays `bind_observation` found
-/// apart); the `PyBuffer` keeps the exporter's memory alive and unmoved while it lives; and
-/// the GIL, held for the whole call (no Python code runs while the slice lives), keeps anyone
-/// else from touching it.
-pub(crate) fn slice_of<'a, T: pyo3::buffer::Element>(
+/// # Safety
+///
+/// For as long as the slice lives, the caller guarantees that:
+/// - `buf` was checked to be writable, C-contiguous and of `item_count` elements of `T`
+///   (`vector::buffer`; for `Table`, `table::bindable`);
+/// - no other slice or reference into the same memory is alive (a call's slices are apart:
+///   `vector::Buffers::borrow` checks the spans; for `Table`, `bind_observation` found the
+///   arrays apart);
+/// - nothing else reads or writes that memory: the GIL is held throughout, or, where it is
+///   released (`VectorEnv.step` steps the tables without it), the Python caller keeps its other
+///   threads off these arrays until the call returns — the same contract numpy's own functions
+///   that release the GIL make (documented on `VectorEnv.step`).
+///
+/// The `PyBuffer` keeps the exporter's memory alive and unmoved while it lives.
+pub(crate) unsafe fn slice_of<'a, T: pyo3::buffer::Element>(
     buf: &'a PyBuffer<T>,
     _py: Python<'a>,
 ) -> &'a mut [T] {
-    // SAFETY: see above.
+    // SAFETY: the caller's guarantees above: valid, writable, unaliased memory of
+    // `item_count` elements of `T` for the slice's lifetime.
     unsafe { std::slice::from_raw_parts_mut(buf.buf_ptr().cast::<T>(), buf.item_count()) }
 }

@@ -546,7 +546,10 @@ impl Table {
             return Ok(());
         };
         if arrays.apart {
-            let (obs_out, mask_out) = (slice_of(&arrays.obs, py), slice_of(&arrays.mask, py));
+            // SAFETY: `bindable` checked both arrays writable, C-contiguous and of their sizes,
+            // `bind_observation` found them apart, and the GIL is held for this whole call.
+            let (obs_out, mask_out) =
+                unsafe { (slice_of(&arrays.obs, py), slice_of(&arrays.mask, py)) };
             encode_seat(driver, legal, layout, p, obs_out, mask_out);
         } else {
             encode_seat(driver, legal, layout, p, planes, mask);

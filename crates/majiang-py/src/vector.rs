@@ -112,15 +112,23 @@ impl Buffers {
     }
 
     fn borrow<'a>(&'a self, py: Python<'a>) -> Outputs<'a> {
+        // SAFETY: each buffer was checked writable, C-contiguous and of its size by `buffer`,
+        // and the spans apart by `Buffers::new`; the slices live for one `step`, during which
+        // the caller keeps other threads off the arrays (VectorEnv.step's documented contract).
+        unsafe { self.borrow_unchecked(py) }
+    }
+
+    /// The slices of [`Buffers::borrow`]. Safety: [`slice_of`]'s.
+    unsafe fn borrow_unchecked<'a>(&'a self, py: Python<'a>) -> Outputs<'a> {
         Outputs {
-            planes: slice_of(&self.planes, py),
-            masks: slice_of(&self.masks, py),
-            legal: slice_of(&self.legal, py),
-            legal_count: slice_of(&self.legal_count, py),
-            actors: slice_of(&self.actors, py),
-            rewards: slice_of(&self.rewards, py),
-            dones: slice_of(&self.dones, py),
-            final_planes: slice_of(&self.final_planes, py),
+            planes: unsafe { slice_of(&self.planes, py) },
+            masks: unsafe { slice_of(&self.masks, py) },
+            legal: unsafe { slice_of(&self.legal, py) },
+            legal_count: unsafe { slice_of(&self.legal_count, py) },
+            actors: unsafe { slice_of(&self.actors, py) },
+            rewards: unsafe { slice_of(&self.rewards, py) },
+            dones: unsafe { slice_of(&self.dones, py) },
+            final_planes: unsafe { slice_of(&self.final_planes, py) },
         }
     }
 }
