@@ -37,7 +37,7 @@ build_python_package() {
     # units, not cargo's 16: at opt-level 3 each unit optimises its own copies of what it
     # inlines (a third less CPU for the library, see Cargo.toml). Wheels and the benches
     # (bench/python) are built with the profile as it stands.
-    PATH="$VENV/bin:$PATH" CARGO_TARGET_DIR="$ROOT/target/py" \
+    PATH="$VENV/bin:$PATH" CARGO_TARGET_DIR="$ROOT/target/py" MATURIN_PEP517_ARGS="--locked" \
         CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=4 \
         "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall \
         --no-build-isolation "$ROOT/crates/majiang-py"
