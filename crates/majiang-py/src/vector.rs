@@ -13,7 +13,7 @@ use crate::convert::{
 use crate::slices::slice_of;
 use crate::table::{blank_observation, ruleset};
 use crate::view::{DiscardRows, GameView};
-use majiang::bots::{self, Bot, observe_into};
+use majiang::bots::{self, Bot, SeatAction, observe_into};
 use majiang::table::matches::hand_seed;
 use majiang::table::{Action, Event, Game, HandSetup, Observation, Player, Ruleset};
 use majiang::tile::Wind;
@@ -331,10 +331,10 @@ impl VectorTables {
             if bot.needs_observation() {
                 observe_into(game, p, &self.scratch, &mut self.obs);
             }
-            let mut action = bot.act(&self.obs, &self.scratch);
-            // The seat driver's policy for a refused bot action: the first legal action.
-            if game.check(p, action).is_err() {
-                action = self.scratch[0];
+            let chosen = bot.act(&self.obs, &self.scratch);
+            // The seat policy every driver follows for a refused bot choice.
+            let SeatAction { action, refused } = SeatAction::of(game, p, chosen, &self.scratch);
+            if refused.is_some() {
                 self.refused += 1;
             }
             self.events.clear();
