@@ -58,7 +58,8 @@ pub struct Args {
     /// Milliseconds to wait before each bot action, so you can follow the play.
     #[arg(long, default_value_t = 250)]
     delay_ms: u64,
-    /// Write the match log (JSON lines; `majiang replay` checks it) to this file.
+    /// Write the match log (JSON lines; `majiang replay` checks it) to this file (not `-`:
+    /// the game itself is on standard output).
     #[arg(long, value_name = "FILE")]
     log: Option<String>,
     /// Cut the match short after this many hands (otherwise it ends as the rule set says).
@@ -127,6 +128,13 @@ pub fn farewell(app: &App, log: Option<&str>) -> String {
 /// Builds the app from the arguments (no terminal involved), with the bots it plays against
 /// (whose report says how external bots did).
 pub fn build(args: &Args) -> Result<(App, BotChoice), UsageError> {
+    if args.log.as_deref() == Some("-") {
+        return Err(UsageError(
+            "--log -: play draws the game on standard output, so the log cannot go there; \
+             give a file name (and read it with `majiang replay FILE` or `majiang review FILE`)"
+                .into(),
+        ));
+    }
     let (rules, options) = crate::rules_file::resolve(
         args.rules.as_deref(),
         args.rules_file.as_deref(),
@@ -172,7 +180,7 @@ pub fn run(args: &Args) -> Result<Finished, UsageError> {
         None => None,
     };
     let mut guard = TerminalGuard::enter().map_err(|e| UsageError(format!("terminal: {e}")))?;
-    let result = event_loop(&mut guard.terminal, &mut app, &mut log);
+    let result = event_loop(&mut guard.terminal, &mut app, &mut log, &choice);
     drop(guard);
     if let Some(w) = log.as_mut() {
         w.flush()
@@ -180,7 +188,10 @@ pub fn run(args: &Args) -> Result<Finished, UsageError> {
     }
     let interrupted = result.map_err(|e| UsageError(format!("terminal: {e}")))?;
     print!("{}", farewell(&app, args.log.as_deref()));
-    print!("{}", choice.report());
+    // The dismissals under the names the table showed (each was told when it happened).
+    for d in choice.dismissals() {
+        println!("{d}.");
+    }
     let _ = std::io::stdout().flush();
     Ok(if interrupted {
         Finished::Interrupted
@@ -209,7 +220,10 @@ fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     app: &mut App,
     log: &mut Option<std::io::BufWriter<std::fs::File>>,
+    choice: &BotChoice,
 ) -> std::io::Result<bool> {
+    // Outside bots' dismissals told so far: each new one is told when it happens.
+    let mut told = 0;
     // Ctrl-C arrives as a key in raw mode: the match ends at once, and the exit code says so.
     let mut interrupted = false;
     let start = Instant::now();
@@ -231,7 +245,14 @@ fn event_loop(
         let playing = app.mode() == &app::Mode::Playing;
         let timeout = match app.step_bot(now()) {
             // A bot played: draw it before reading any key.
-            app::BotStep::Played(_) => None,
+            app::BotStep::Played(_) => {
+                let dismissals = choice.dismissals();
+                for d in dismissals.iter().skip(told) {
+                    app.tell(d.clone());
+                }
+                told = dismissals.len();
+                None
+            }
             app::BotStep::WaitUntil(at) => Some(Duration::from_millis(at.saturating_sub(now()))),
             app::BotStep::Idle => Some(Duration::from_secs(3600)),
         };

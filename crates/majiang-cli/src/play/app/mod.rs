@@ -284,7 +284,7 @@ impl App {
         }
         self.hints
             .as_ref()?
-            .text(self.observation(), self.ruleset(), self.seed(), self.style)
+            .text(self.observation(), self.ruleset(), self.style)
     }
 
     /// Tells the app the time on the caller's clock (milliseconds; it never goes back).
@@ -659,6 +659,13 @@ impl App {
                 self.mode = Mode::MatchOver;
             }
         }
+    }
+
+    /// Tells the person something that happened outside the table (an outside bot dismissed):
+    /// the notice line, and the log so it stays in view.
+    pub fn tell(&mut self, m: String) {
+        self.notice = Some(m.clone());
+        self.push_message(m);
     }
 
     fn push_message(&mut self, m: String) {
