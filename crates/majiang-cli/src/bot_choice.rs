@@ -157,25 +157,6 @@ impl BotChoice {
         out
     }
 
-    /// Every dismissal so far, one line each under the name the table shows (the context the
-    /// bot was made with: "Bot 2"), with its command: "Bot 2 (cmd:…) was dismissed in hand 3:
-    /// it crashed; efficient plays its seat on".
-    pub fn dismissals(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        for e in &self.entries {
-            if !matches!(e.spec, BotSpec::Command(_)) {
-                continue;
-            }
-            for f in e.tally.fallbacks() {
-                out.push(format!(
-                    "{} ({}) was dismissed in hand {}: {}; efficient plays its seat on",
-                    f.context, e.label, f.hand, f.failure
-                ));
-            }
-        }
-        out
-    }
-
     /// [`BotChoice::report`] as JSON, for `--json` reports (an empty list without commands).
     pub fn report_json(&self) -> Value {
         self.entries

@@ -396,7 +396,7 @@ fn sims_table_keeps_its_columns_with_a_long_cmd_name() {
         .collect();
     let rows: Vec<&str> = out
         .lines()
-        .filter(|l| l.starts_with(char::is_numeric))
+        .filter(|l| l.chars().nth(1) == Some(':'))
         .collect();
     assert_eq!(rows.len(), 4, "{out}");
     assert!(rows[1].contains("cmd:python3"), "{out}");

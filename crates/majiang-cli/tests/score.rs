@@ -311,7 +311,14 @@ fn a_request_that_is_not_an_object_gets_a_persons_error() {
 fn a_hand_below_the_minimum_says_which_patterns_counted() {
     // Hong Kong, a plain hand won on a discard: below the 3-fan minimum.
     let out = majiang(
-        &["score", "--rules", "hongkong", "123m456p789s234m55p 5p"],
+        &[
+            "score",
+            "--rules",
+            "hongkong",
+            "123m456p789s234m5p 5p",
+            "--discard-from",
+            "west",
+        ],
         "",
     );
     let text = String::from_utf8_lossy(&out.stdout);

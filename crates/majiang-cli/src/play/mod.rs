@@ -180,7 +180,7 @@ pub fn run(args: &Args) -> Result<Finished, UsageError> {
         None => None,
     };
     let mut guard = TerminalGuard::enter().map_err(|e| UsageError(format!("terminal: {e}")))?;
-    let result = event_loop(&mut guard.terminal, &mut app, &mut log, &choice);
+    let result = event_loop(&mut guard.terminal, &mut app, &mut log);
     drop(guard);
     if let Some(w) = log.as_mut() {
         w.flush()
@@ -188,10 +188,7 @@ pub fn run(args: &Args) -> Result<Finished, UsageError> {
     }
     let interrupted = result.map_err(|e| UsageError(format!("terminal: {e}")))?;
     print!("{}", farewell(&app, args.log.as_deref()));
-    // The dismissals under the names the table showed (each was told when it happened).
-    for d in choice.dismissals() {
-        println!("{d}.");
-    }
+    print!("{}", choice.report());
     let _ = std::io::stdout().flush();
     Ok(if interrupted {
         Finished::Interrupted
@@ -220,10 +217,7 @@ fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     app: &mut App,
     log: &mut Option<std::io::BufWriter<std::fs::File>>,
-    choice: &BotChoice,
 ) -> std::io::Result<bool> {
-    // Outside bots' dismissals told so far: each new one is told when it happens.
-    let mut told = 0;
     // Ctrl-C arrives as a key in raw mode: the match ends at once, and the exit code says so.
     let mut interrupted = false;
     let start = Instant::now();
@@ -245,14 +239,7 @@ fn event_loop(
         let playing = app.mode() == &app::Mode::Playing;
         let timeout = match app.step_bot(now()) {
             // A bot played: draw it before reading any key.
-            app::BotStep::Played(_) => {
-                let dismissals = choice.dismissals();
-                for d in dismissals.iter().skip(told) {
-                    app.tell(d.clone());
-                }
-                told = dismissals.len();
-                None
-            }
+            app::BotStep::Played(_) => None,
             app::BotStep::WaitUntil(at) => Some(Duration::from_millis(at.saturating_sub(now()))),
             app::BotStep::Idle => Some(Duration::from_secs(3600)),
         };

@@ -661,13 +661,6 @@ impl App {
         }
     }
 
-    /// Tells the person something that happened outside the table (an outside bot dismissed):
-    /// the notice line, and the log so it stays in view.
-    pub fn tell(&mut self, m: String) {
-        self.notice = Some(m.clone());
-        self.push_message(m);
-    }
-
     fn push_message(&mut self, m: String) {
         if self.messages.len() == MESSAGES {
             self.messages.pop_front();
