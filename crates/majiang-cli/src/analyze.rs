@@ -318,6 +318,16 @@ fn print_text(r: &Report, counts: &TileCounts, rules: &HandRules) {
                 }
             })
             .collect();
-        println!("  {}. {:?}: {}", i + 1, d.form, groups.join(" "));
+        println!("  {}. {}: {}", i + 1, form_name(d.form), groups.join(" "));
+    }
+}
+
+/// A winning shape as players name it (English with the Chinese term).
+fn form_name(form: majiang::analysis::Form) -> &'static str {
+    use majiang::analysis::Form;
+    match form {
+        Form::Standard => "sets and a pair (面子 + 将)",
+        Form::SevenPairs => "seven pairs (七对)",
+        Form::ThirteenOrphans => "thirteen orphans (十三幺)",
     }
 }

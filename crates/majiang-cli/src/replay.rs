@@ -30,6 +30,11 @@ pub struct ReplayArgs {
     quiet: bool,
 }
 
+/// The most hands a match of `selfplay` or `sim --matches` lasts unless told (`--hands`): far
+/// more than a rule set's own end asks for, so it only cuts short a match whose dealer keeps
+/// the deal on drawn hands (random bots in Hong Kong draw nearly every hand).
+pub const HAND_LIMIT: u32 = 200;
+
 /// Arguments of `majiang selfplay`.
 #[derive(clap::Args)]
 pub struct SelfplayArgs {
@@ -72,9 +77,10 @@ pub struct SelfplayArgs {
     #[arg(long, default_value_t = 5000, value_name = "MS", help = crate::bot_choice::TIME_HELP)]
     bot_time_ms: u64,
     /// Stop the match after this many hands whatever the rules say (0: no limit), as `play
-    /// --hands` does (`--hand-limit` is the old name). Random bots in Hong Kong draw nearly
-    /// every hand, and the dealer keeps the deal on a draw.
-    #[arg(long = "hands", alias = "hand-limit", default_value_t = 1000)]
+    /// --hands` does (`--hand-limit` is the old name; the default is `sim --matches`'s too).
+    /// Random bots in Hong Kong draw nearly every hand, and the dealer keeps the deal on a
+    /// draw.
+    #[arg(long = "hands", alias = "hand-limit", default_value_t = HAND_LIMIT)]
     hand_limit: u32,
 }
 

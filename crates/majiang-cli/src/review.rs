@@ -6,8 +6,9 @@
 
 use crate::exit::UsageError;
 use crate::sim::progress;
+use majiang::bots::MAX_ROLLOUTS;
 use majiang::bots::expert::Budget;
-use majiang::review::{Decision, MatchReview, ReviewOptions, review};
+use majiang::review::{Alternative, Band, Decision, MatchReview, ReviewOptions, review};
 use std::fmt::Write as _;
 
 /// Arguments of `majiang review`.
@@ -23,8 +24,10 @@ pub struct Args {
     /// Print the whole review as one JSON document (docs/review-json.md).
     #[arg(long)]
     json: bool,
-    /// Worlds the expert plays out per decision (its default budget: 64).
-    #[arg(long, default_value_t = Budget::DEFAULT.rollouts, value_name = "WORLDS")]
+    /// Worlds the expert plays out per decision (its default budget: 64; at most 4096, as
+    /// for the bots' `hard:N`).
+    #[arg(long, default_value_t = Budget::DEFAULT.rollouts, value_name = "WORLDS",
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_ROLLOUTS)))]
     budget: u32,
     /// The expert's seed: the same log, seat, seed and budget give the same review.
     #[arg(long, default_value_t = 0)]
@@ -32,6 +35,10 @@ pub struct Args {
     /// In words, list every decision, not only the flagged ones.
     #[arg(long)]
     all: bool,
+    /// In words, show the figures too: each value's standard error and each option's paired
+    /// difference from the expert's choice (`--json` always has them).
+    #[arg(long)]
+    figures: bool,
 }
 
 /// Runs `majiang review`.
@@ -43,9 +50,6 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         std::fs::read_to_string(&args.file)
     }
     .map_err(|e| UsageError(format!("reading {}: {e}", args.file)))?;
-    if args.budget == 0 {
-        return Err(UsageError("--budget must be at least 1 world".into()));
-    }
     let options = ReviewOptions {
         seat: args.seat,
         seed: args.seed,
@@ -54,6 +58,14 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
             ..Budget::DEFAULT
         },
     };
+    if args.budget > 4 * Budget::DEFAULT.rollouts {
+        eprintln!(
+            "review: {} worlds a decision is {:.0} times the expert's budget: expect about as \
+             many times its time (a 16-hand match takes about a second at 64)",
+            args.budget,
+            f64::from(args.budget) / f64::from(Budget::DEFAULT.rollouts)
+        );
+    }
     let bar = progress(0, "actions");
     let r = review(&text, &options, |p| {
         bar.set_length(p.actions_total as u64);
@@ -61,22 +73,84 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
     })
     .map_err(|e| UsageError(format!("{}: {e}", args.file)))?;
     bar.finish_and_clear();
+    if let Some(line) = r.cut_at {
+        eprintln!(
+            "review: {}: line {line} is cut short (the log stops mid-line); the {} hands \
+             before it are reviewed",
+            args.file,
+            r.hands.iter().filter(|h| h.result.is_some()).count()
+        );
+    }
     if args.json {
         let json = serde_json::to_string_pretty(&r)?;
         println!("{json}");
     } else {
-        print!("{}", words(&r, args.all));
+        print!("{}", words(&r, args.all, args.figures));
     }
     Ok(())
 }
 
 /// A value with its standard error: "+1.25 ± 0.40".
-fn value(mean: f64, se: f64) -> String {
+fn figure(mean: f64, se: f64) -> String {
     format!("{mean:+.2} ± {se:.2}")
 }
 
+/// A band in a player's words.
+fn band_words(b: Band) -> &'static str {
+    match b {
+        Band::Expert => "expert's choice",
+        Band::AboutEqual => "about equal",
+        Band::SlightlyWorse => "slightly worse",
+        Band::ClearlyWorse => "clearly worse",
+        Band::Better => "better in the playouts",
+    }
+}
+
+/// A loss in words, "clearly worse, about 3.0 chips a hand", from the decision's alternatives.
+fn loss_words(d: &Decision, unit: &str, figures: bool) -> Option<String> {
+    let l = d.lost?;
+    let played = d.alternatives.iter().find(|a| a.action == d.played)?;
+    let band = played.band.map(band_words).unwrap_or("not compared");
+    Some(if figures {
+        format!("{band}, lost {} {unit}", figure(l.mean, l.se))
+    } else if played.band == Some(Band::AboutEqual) {
+        band.to_string()
+    } else {
+        format!("{band}, about {:.1} {unit} a hand", l.mean)
+    })
+}
+
+/// One alternative's line.
+fn alternative(a: &Alternative, expert: bool, unit: &str, figures: bool) -> String {
+    let facts = a.facts.text();
+    let mark = if expert { "★" } else { " " };
+    let value = if figures {
+        let versus = a
+            .versus
+            .map(|v| format!(" (vs ★ {})", figure(v.mean, v.se)))
+            .unwrap_or_default();
+        format!("{} {unit}{versus}", figure(a.value.mean, a.value.se))
+    } else {
+        format!("{:+.1} {unit}", a.value.mean)
+    };
+    let band = a
+        .band
+        .filter(|b| *b != Band::Expert)
+        .map(|b| format!(", {}", band_words(b)))
+        .unwrap_or_default();
+    format!(
+        "    {mark} {:<18} {value}{band}{}",
+        a.action.to_string(),
+        if facts.is_empty() {
+            String::new()
+        } else {
+            format!("  ({facts})")
+        }
+    )
+}
+
 /// One decision in words.
-fn decision(d: &Decision, unit: &str) -> String {
+fn decision(d: &Decision, unit: &str, figures: bool) -> String {
     let mut s = String::new();
     let offer = d
         .on_offer
@@ -87,33 +161,55 @@ fn decision(d: &Decision, unit: &str) -> String {
         "  decision {} ({} left in the wall), hand {}{offer}: you {}; expert {}",
         d.number, d.live_wall, d.concealed, d.played, d.expert
     );
-    if let Some(l) = d.lost {
-        let _ = write!(s, "; lost {} {unit}", value(l.mean, l.se));
+    if let Some(l) = loss_words(d, unit, figures) {
+        let _ = write!(s, " — {l}");
     }
     s.push('\n');
     if let Some(reason) = &d.reason {
         let _ = writeln!(s, "    why: {reason}");
     }
-    for a in d.alternatives.iter().take(4) {
-        let facts = a.facts.text();
+    let nothing = d
+        .alternatives
+        .iter()
+        .all(|a| a.value.mean == 0.0 && a.value.se == 0.0);
+    if nothing && !d.alternatives.is_empty() {
         let _ = writeln!(
             s,
-            "    {:<18} {} {unit}{}",
-            a.action.to_string(),
-            value(a.value.mean, a.value.se),
-            if facts.is_empty() {
-                String::new()
-            } else {
-                format!("  ({facts})")
-            }
+            "    every option paid nothing in the playouts (nobody won in them): no difference measured"
         );
+        return s;
+    }
+    // The expert's first, then the best others, and the one played when further down.
+    let shown: Vec<&Alternative> = d
+        .alternatives
+        .iter()
+        .take(4)
+        .chain(
+            d.alternatives
+                .iter()
+                .skip(4)
+                .filter(|a| a.action == d.played),
+        )
+        .collect();
+    for a in shown {
+        let _ = writeln!(s, "{}", alternative(a, a.action == d.expert, unit, figures));
     }
     s
 }
 
+/// The value lost over some decisions in words: "about 4.2 chips" (with `figures`, "+4.20 ±
+/// 1.10 chips").
+fn lost_words(lost: f64, se: f64, unit: &str, figures: bool) -> String {
+    if figures {
+        format!("{} {unit}", figure(lost, se))
+    } else {
+        format!("about {lost:.1} {unit}")
+    }
+}
+
 /// The review in words: the match summary, then each hand with its flagged decisions (every
-/// decision with `all`).
-pub fn words(r: &MatchReview, all: bool) -> String {
+/// decision with `all`); the figures (± standard errors) with `figures`.
+pub fn words(r: &MatchReview, all: bool, figures: bool) -> String {
     let mut s = String::new();
     let who = r
         .name
@@ -132,15 +228,20 @@ pub fn words(r: &MatchReview, all: bool) -> String {
     );
     let _ = writeln!(
         s,
-        "Agreed with the expert on {} of {} decisions ({:.0} %); {} flagged; estimated value lost {} {} ({} {} a hand)",
+        "Agreed with the expert on {} of {} decisions ({:.0} %); {} cost {} beyond the playouts' noise; estimated value lost {} ({:+.1} {} a hand)",
         m.agreed,
         m.decisions,
         m.agreement() * 100.0,
         m.flagged,
-        value(m.lost, m.lost_se),
         r.unit,
-        format_args!("{:+.2}", r.lost_per_hand),
+        lost_words(m.lost, m.lost_se, &r.unit, figures),
+        r.lost_per_hand,
         r.unit,
+    );
+    let _ = writeln!(
+        s,
+        "Values are {} a hand by the rule set's own settlement; \"about equal\" means within the playouts' noise.",
+        r.unit
     );
     for h in &r.hands {
         let hs = &h.summary;
@@ -150,27 +251,26 @@ pub fn words(r: &MatchReview, all: bool) -> String {
             .unwrap_or_default();
         let _ = writeln!(
             s,
-            "\nHand {}{result}: agreed {} of {}, {} flagged, lost {} {}",
+            "\nHand {}{result}: agreed {} of {}, {} beyond noise, lost {}",
             h.hand,
             hs.agreed,
             hs.decisions,
             hs.flagged,
-            value(hs.lost, hs.lost_se),
-            r.unit
+            lost_words(hs.lost, hs.lost_se, &r.unit, figures)
         );
         for d in h.decisions.iter().filter(|d| all || d.flagged) {
-            s.push_str(&decision(d, &r.unit));
+            s.push_str(&decision(d, &r.unit, figures));
         }
     }
     let costly = r.costliest();
     if !costly.is_empty() {
         let _ = writeln!(s, "\nCostliest decisions:");
         for d in costly.iter().take(5) {
-            let l = d.lost.map(|l| value(l.mean, l.se)).unwrap_or_default();
+            let l = loss_words(d, &r.unit, figures).unwrap_or_default();
             let _ = writeln!(
                 s,
-                "  hand {} decision {}: {} instead of {}, {l} {}",
-                d.hand, d.number, d.played, d.expert, r.unit
+                "  hand {} decision {}: {} instead of {}, {l}",
+                d.hand, d.number, d.played, d.expert
             );
         }
     }

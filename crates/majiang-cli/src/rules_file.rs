@@ -20,10 +20,15 @@ pub struct RulesFile {
     pub options: Map<String, Value>,
 }
 
-/// Reads and parses a rules file.
+/// Reads and parses a rules file (`-`: standard input).
 pub fn load(path: &str) -> Result<RulesFile, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("reading rules file {path}: {e}"))?;
+    let text = if path == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
+    } else {
+        std::fs::read_to_string(path)
+    }
+    .map_err(|e| format!("reading rules file {path}: {e}"))?;
     parse(crate::lines::without_bom(&text)).map_err(|e| format!("rules file {path}: {e}"))
 }
 

@@ -94,8 +94,42 @@ pub fn run(args: &Args) -> Result<Finished, UsageError> {
         );
     } else {
         print_table(&parsed, &outcome);
+        if let Some(counted) = counted_below_minimum(&request, &outcome) {
+            println!("Counted: {counted}");
+        }
     }
     Ok(Finished::Done)
+}
+
+/// For a hand below the rule set's minimum, the patterns that did count ("Self-drawn 1 fan,
+/// No flowers 1 fan"): the same request scored with no minimum. `None` for any other outcome.
+fn counted_below_minimum(request: &Value, outcome: &Result<Scored, Invalid>) -> Option<String> {
+    let Err(invalid) = outcome else {
+        return None;
+    };
+    if invalid.key() != "invalid.below_minimum" {
+        return None;
+    }
+    let mut request = request.clone();
+    let options = request
+        .as_object_mut()?
+        .entry("options")
+        .or_insert_with(|| Value::Object(Default::default()));
+    options
+        .as_object_mut()?
+        .insert("min_fan".into(), Value::from(0));
+    let parsed = ScoreRequest::from_json(&request.to_string()).ok()?;
+    let scored = rules::score(&parsed).ok()?.ok()?;
+    let parts: Vec<String> = scored
+        .patterns
+        .iter()
+        .map(|p| format!("{} {}", p.name, unit_word(p.unit, p.value)))
+        .collect();
+    Some(if parts.is_empty() {
+        "no pattern scores".to_string()
+    } else {
+        parts.join(", ")
+    })
 }
 
 /// `--json`: one request document on standard input, one answer line; or, when the first
@@ -138,7 +172,28 @@ fn json_mode() -> Result<Finished, UsageError> {
 /// Scores one JSON request with the library's one answer function; `Err` for malformed input
 /// (exit 2).
 pub fn answer(text: &str) -> Result<Value, UsageError> {
-    Ok(rules::score_json(lines::without_bom(text))?)
+    let text = lines::without_bom(text);
+    // A request is an object: anything else gets its own words, not the parser's internal
+    // names ("RawRequest with 19 elements").
+    if let Ok(other) = serde_json::from_str::<Value>(text) {
+        let what = match &other {
+            Value::Object(_) => None,
+            Value::Null => Some("null"),
+            Value::Array(a) if a.is_empty() => Some("an empty list []"),
+            Value::Array(_) => Some("a list"),
+            Value::String(_) => Some("a string"),
+            Value::Number(_) => Some("a number"),
+            Value::Bool(_) => Some("true or false"),
+        };
+        if let Some(what) = what {
+            return Err(UsageError(format!(
+                "a scoring request is a JSON object, e.g. {{\"rules\": \"hongkong\", \"concealed\": \
+                 \"123m456p789s555z9m\", \"winning_tile\": \"9m\"}}; this is {what} \
+                 (`majiang score --help` lists the fields)"
+            )));
+        }
+    }
+    Ok(rules::score_json(text)?)
 }
 
 fn request_from_args(args: &Args) -> Result<Value, UsageError> {

@@ -184,3 +184,16 @@ fn analyze_and_score_agree_on_what_a_hand_is() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("total"), "{out}");
 }
+
+#[test]
+fn readings_are_named_for_people() {
+    let (code, out, err) = majiang(&["analyze", "1122m3344p5566s77z"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("seven pairs (七对)"), "{out}");
+    assert!(
+        !out.contains("SevenPairs") && !out.contains("Standard:"),
+        "{out}"
+    );
+    let (_, out, _) = majiang(&["analyze", "111222333m45677p"]);
+    assert!(out.contains("sets and a pair"), "{out}");
+}

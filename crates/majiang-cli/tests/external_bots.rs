@@ -369,3 +369,49 @@ fn the_server_seats_an_external_bot_the_administrator_allowed() {
     assert!(chosen.len() > 5, "{chosen:?}");
     assert_eq!(chosen, actions_of(&log, seat));
 }
+
+#[test]
+fn sims_table_keeps_its_columns_with_a_long_cmd_name() {
+    let bots = format!(
+        "efficient,cmd:python3 {},efficient,efficient",
+        repo_file("examples/bots/simple_bot.py")
+    );
+    let (code, out, err) = majiang(&[
+        "sim",
+        "--rules",
+        "hongkong",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--bots",
+        &bots,
+    ]);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let header = out.lines().find(|l| l.starts_with("bot ")).unwrap();
+    // Every figure ends under the end of its column's heading, the long name's row too.
+    let ends: Vec<usize> = ["hands", "wins", "chips/hand"]
+        .iter()
+        .map(|h| header.find(h).unwrap() + h.len())
+        .collect();
+    let rows: Vec<&str> = out
+        .lines()
+        .filter(|l| l.chars().nth(1) == Some(':'))
+        .collect();
+    assert_eq!(rows.len(), 4, "{out}");
+    assert!(rows[1].contains("cmd:python3"), "{out}");
+    for row in rows {
+        for &e in &ends {
+            let c = row.chars().nth(e - 1);
+            assert!(
+                c.is_some_and(|c| c.is_ascii_digit()),
+                "column ending at {e}:\n{out}"
+            );
+            assert_eq!(
+                row.chars().nth(e),
+                Some(' '),
+                "column ending at {e}:\n{out}"
+            );
+        }
+    }
+}

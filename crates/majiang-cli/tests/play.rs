@@ -339,7 +339,7 @@ fn keys_do_nothing_while_the_table_is_hidden() {
     let hand = line(&s.screen(), "hand: ").to_string();
     s.resize(60, 20);
     s.wait_for("the size message", Duration::from_secs(5), |sc| {
-        sc.contains("at least 90×32")
+        sc.contains("at least 80×24")
     });
     s.send("\r");
     s.send("d");
@@ -442,6 +442,21 @@ fn bad_arguments_are_refused_before_the_screen_changes() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("needs a terminal"));
     assert!(out.stdout.is_empty());
+    // `--log -` cannot share standard output with the game: refused, no file named "-".
+    let dir = temp_log("dash").with_extension("d");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .current_dir(&dir)
+        .args(["play", "--rules", "hongkong", "--log", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--log -") && err.contains("file name"),
+        "{err}"
+    );
+    assert!(!dir.join("-").exists());
 }
 
 /// Debug builds panic on purpose when `MAJIANG_PLAY_TEST_PANIC` is set (after the first
@@ -519,4 +534,71 @@ fn five_players_against_the_expert() {
         "no notice about the normal bot:\n{screen}"
     );
     s.quit();
+}
+
+/// The corners of the screen's boxes: every top-left one has a top-right one on its row and
+/// the bottom ones below them (a box cut by the screen's edge loses its bottom).
+fn whole_boxes(screen: &str) -> Result<usize, String> {
+    let rows: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    let mut n = 0;
+    for (y, row) in rows.iter().enumerate() {
+        for (x, _) in row.iter().enumerate().filter(|(_, c)| **c == '┌') {
+            let right = (x + 1..row.len())
+                .find(|&k| row[k] == '┐')
+                .ok_or(format!("no top-right corner for {x},{y}"))?;
+            let bottom = (y + 1..rows.len())
+                .find(|&k| rows[k].get(x) == Some(&'└'))
+                .ok_or(format!("no bottom for {x},{y}"))?;
+            if rows[bottom].get(right) != Some(&'┘') {
+                return Err(format!("no bottom-right corner for {x},{y}"));
+            }
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+#[test]
+fn the_game_fits_80_by_24_and_keeps_its_layout_larger() {
+    for (players, glyphs) in [("4", false), ("6", true), ("3", false), ("5", false)] {
+        let option = format!("players={players}");
+        let mut args = vec![
+            "play",
+            "--rules",
+            "classic",
+            "--option",
+            &option,
+            "--seed",
+            "4",
+            "--delay-ms",
+            "0",
+        ];
+        if glyphs {
+            args.push("--glyphs");
+        }
+        let mut s = Session::start(&args);
+        for (cols, rows) in [(80u16, 24u16), (100, 30), (160, 50)] {
+            s.resize(cols, rows);
+            // The frame of the new size: the full layout's centre box from 90×32 on.
+            let full = cols >= 90 && rows >= 32;
+            s.wait_for(
+                &format!("the table at {cols}×{rows}"),
+                Duration::from_secs(10),
+                |sc| {
+                    keys_line(sc).contains("Enter discard")
+                        && sc.contains("hand: ")
+                        && sc.contains(" table ") == full
+                },
+            );
+            let screen = s.screen();
+            let at = format!("{players} players at {cols}×{rows}:\n{screen}");
+            let boxes = whole_boxes(&screen).unwrap_or_else(|e| panic!("{e}: {at}"));
+            let seats: usize = players.parse().unwrap();
+            assert!(boxes >= seats, "{boxes} boxes: {at}");
+            assert!(!screen.contains("at least"), "{at}");
+            assert_eq!(screen.contains(" table "), cols >= 90 && rows >= 32, "{at}");
+        }
+        s.send("\x03");
+        assert_eq!(s.exit_code(Duration::from_secs(5)), 130);
+    }
 }

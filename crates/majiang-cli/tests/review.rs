@@ -143,9 +143,16 @@ fn bad_input_is_a_clear_error() {
         "{}",
         text(&out.stderr)
     );
-    let out = run(&["review", &log, "--budget", "0"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("--budget must be at least 1"));
+    // The budget is capped as the bots' `hard:N` is: a huge one never starts.
+    for budget in ["0", "100000"] {
+        let out = run(&["review", &log, "--budget", budget]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("--budget") && err.contains("1..=4096"),
+            "{err}"
+        );
+    }
     let junk = temp("junk.jsonl");
     std::fs::write(&junk, "not a log\n").unwrap();
     let out = run(&["review", junk.to_str().unwrap()]);
@@ -158,4 +165,64 @@ fn bad_input_is_a_clear_error() {
     let out = run(&["review", "/nonexistent/log.jsonl"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("reading /nonexistent/log.jsonl"));
+}
+
+#[test]
+fn words_say_how_much_worse_without_bare_figures_unless_asked() {
+    let log = selfplay(
+        "hongkong",
+        5,
+        "random,efficient,efficient,efficient",
+        1,
+        "w.jsonl",
+    );
+    let out = run(&["review", &log, "--budget", "16", "--all"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let words = text(&out.stdout);
+    assert!(!words.contains('±'), "{words}");
+    assert!(words.contains("★ "), "{words}");
+    assert!(
+        words.contains("about equal")
+            || words.contains("slightly worse")
+            || words.contains("clearly worse"),
+        "{words}"
+    );
+    assert!(words.contains("\"about equal\" means within the playouts' noise"));
+    let out = run(&["review", &log, "--budget", "16", "--all", "--figures"]);
+    let figures = text(&out.stdout);
+    assert!(
+        figures.contains('±') && figures.contains("(vs ★ "),
+        "{figures}"
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_read_and_a_cut_line_is_reported() {
+    let log = selfplay("hongkong", 4, "efficient", 2, "bom.jsonl");
+    let whole = std::fs::read_to_string(&log).unwrap();
+    let marked = temp("marked.jsonl");
+    std::fs::write(&marked, format!("\u{feff}{whole}")).unwrap();
+    let a = review_json(&[marked.to_str().unwrap(), "--budget", "4"]);
+    let b = review_json(&[&log, "--budget", "4"]);
+    assert_eq!(a, b);
+    // Cut in the middle of the last line but a few.
+    let lines: Vec<&str> = whole.lines().collect();
+    let at = lines.len() - 5;
+    let mut cut = lines[..at].join("\n");
+    cut.push('\n');
+    cut.push_str(&lines[at][..lines[at].len() / 2]);
+    let cut_path = temp("cut.jsonl");
+    std::fs::write(&cut_path, cut).unwrap();
+    let out = run(&["review", cut_path.to_str().unwrap(), "--budget", "4"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!("line {} is cut short", at + 1)) && err.contains("reviewed"),
+        "{err}"
+    );
+    let words = text(&out.stdout);
+    assert!(words.contains("(log unfinished)"), "{words}");
+    let r = review_json(&[cut_path.to_str().unwrap(), "--budget", "4"]);
+    assert_eq!(r["cut_at"], at + 1);
+    assert_eq!(r["hands"][0], b["hands"][0]);
 }

@@ -289,3 +289,46 @@ fn a_hand_over_the_limit_explains_its_own_fan() {
     assert!(text.contains("18 fan → 64 points"), "{text}");
     assert!(!text.contains("10 fan"), "{text}");
 }
+
+#[test]
+fn a_request_that_is_not_an_object_gets_a_persons_error() {
+    for (request, what) in [
+        ("null", "this is null"),
+        ("[]", "an empty list"),
+        ("[1, 2]", "a list"),
+        ("\"hand\"", "a string"),
+    ] {
+        let out = common::score_json(request);
+        assert_eq!(out.status.code(), Some(2), "{request}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("a scoring request is a JSON object"), "{err}");
+        assert!(err.contains(what), "{request}: {err}");
+        assert!(!err.contains("RawRequest"), "{err}");
+    }
+}
+
+#[test]
+fn a_hand_below_the_minimum_says_which_patterns_counted() {
+    // Hong Kong, a plain hand won on a discard: below the 3-fan minimum.
+    let out = majiang(
+        &[
+            "score",
+            "--rules",
+            "hongkong",
+            "123m456p789s234m5p 5p",
+            "--discard-from",
+            "west",
+        ],
+        "",
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("is below the minimum of 3 fan"), "{text}");
+    let counted = text
+        .lines()
+        .find(|l| l.starts_with("Counted: "))
+        .unwrap_or_else(|| panic!("no Counted line in:\n{text}"));
+    assert!(
+        counted.contains("fan") || counted.contains("no pattern"),
+        "{counted}"
+    );
+}

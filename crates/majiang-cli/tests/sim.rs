@@ -514,3 +514,21 @@ fn the_expert_with_a_budget_is_named_expert_colon_n() {
         assert!(help.contains("expert:N"), "{command}: {help}");
     }
 }
+
+#[test]
+fn a_dash_for_the_json_file_is_refused_not_a_file_named_dash() {
+    let dir = temp("dash");
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .current_dir(&dir)
+        .args(["sim", "--rules", "hongkong", "--games", "2", "--json", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--json -") && err.contains("file name"),
+        "{err}"
+    );
+    assert!(!dir.join("-").exists(), "a file named - was made");
+}

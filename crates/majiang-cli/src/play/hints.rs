@@ -18,13 +18,14 @@ pub struct Hints {
 
 impl Hints {
     /// The expert's suggestion for the decision in `obs` (the person's observation now, under
-    /// `ruleset`, the match's `seed`), in words with tiles drawn in `style`; `None` when there
-    /// is nothing to decide.
+    /// `ruleset`), in words with tiles drawn in `style`; `None` when there is nothing to
+    /// decide. The expert's seed and budget are a review's defaults
+    /// ([`majiang::review::EXPERT_SEED`], [`Budget::DEFAULT`]): `majiang review` of the log
+    /// then judges every decision as the hint did.
     pub fn text(
         &self,
         obs: Observation,
         ruleset: &Arc<Ruleset>,
-        seed: u64,
         style: TileStyle,
     ) -> Option<String> {
         if obs.legal_actions.len() < 2 {
@@ -32,6 +33,7 @@ impl Hints {
         }
         let mut last = self.last.borrow_mut();
         if last.as_ref().is_none_or(|(o, _)| *o != obs) {
+            let seed = majiang::review::EXPERT_SEED;
             let s = suggest(&obs, &obs.legal_actions, ruleset, seed, Budget::DEFAULT);
             *last = Some((obs, s));
         }
@@ -40,31 +42,28 @@ impl Hints {
     }
 }
 
-/// A suggestion in words: "expert: discard 9p — ready on 6 unseen tiles, deals in 2 %, worth
-/// +1.40 chips a hand".
+/// A suggestion in words: "expert: discard 9p — ready on 6 unseen tiles, deals in 2 %;
+/// clearly better than discard 3m, the next best" (the figures are `majiang review --json`'s).
 fn words(style: TileStyle, s: &Suggestion) -> String {
-    let action = match s.action {
+    let named = |a: Action| match a {
         Action::Discard(t) => format!("discard {}", style.tile(t)),
         Action::Chow { tiles } => format!("chow {}", style.tiles(&tiles)),
         Action::ConcealedKong(t) => format!("concealed kong of {}", style.tile(t)),
         Action::AddedKong(t) => format!("added kong of {}", style.tile(t)),
         other => other.to_string(),
     };
-    let mut parts = Vec::new();
-    let facts = s.facts.text();
-    if !facts.is_empty() {
-        parts.push(facts);
+    let action = named(s.action);
+    let mut text = s.facts.text();
+    if let Some(r) = &s.runner_up {
+        let compared = r.text_naming(named);
+        if !text.is_empty() {
+            text.push_str("; ");
+        }
+        text.push_str(&compared);
     }
-    if let Some(v) = s.value {
-        parts.push(format!(
-            "worth {:+.2} {} a hand",
-            v.mean,
-            majiang::review::UNIT
-        ));
-    }
-    if parts.is_empty() {
+    if text.is_empty() {
         format!("expert: {action}")
     } else {
-        format!("expert: {action} — {}", parts.join(", "))
+        format!("expert: {action} — {text}")
     }
 }

@@ -58,7 +58,8 @@ pub struct Args {
     /// Milliseconds to wait before each bot action, so you can follow the play.
     #[arg(long, default_value_t = 250)]
     delay_ms: u64,
-    /// Write the match log (JSON lines; `majiang replay` checks it) to this file.
+    /// Write the match log (JSON lines; `majiang replay` checks it) to this file (not `-`:
+    /// the game itself is on standard output).
     #[arg(long, value_name = "FILE")]
     log: Option<String>,
     /// Cut the match short after this many hands (otherwise it ends as the rule set says).
@@ -127,6 +128,13 @@ pub fn farewell(app: &App, log: Option<&str>) -> String {
 /// Builds the app from the arguments (no terminal involved), with the bots it plays against
 /// (whose report says how external bots did).
 pub fn build(args: &Args) -> Result<(App, BotChoice), UsageError> {
+    if args.log.as_deref() == Some("-") {
+        return Err(UsageError(
+            "--log -: play draws the game on standard output, so the log cannot go there; \
+             give a file name (and read it with `majiang replay FILE` or `majiang review FILE`)"
+                .into(),
+        ));
+    }
     let (rules, options) = crate::rules_file::resolve(
         args.rules.as_deref(),
         args.rules_file.as_deref(),

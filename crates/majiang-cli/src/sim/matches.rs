@@ -237,8 +237,9 @@ pub(super) fn run(
             .join(", ")
     );
     let ranks_header: Vec<String> = (1..=n).map(|r| format!("#{r}")).collect();
+    let w = super::label_width(&names);
     println!(
-        "{:<14} {:>8} {:>12} {:>9}  ranks {}",
+        "{:<w$} {:>8} {:>12} {:>9}  ranks {}",
         "bot",
         "matches",
         "mean final",
@@ -248,7 +249,7 @@ pub(super) fn run(
     let row = |label: String, s: &Standing| {
         let cells: Vec<String> = s.ranks.iter().map(|c| c.to_string()).collect();
         println!(
-            "{:<14} {:>8} {:>12.1} {:>9.2}  ranks {}",
+            "{:<w$} {:>8} {:>12.1} {:>9.2}  ranks {}",
             label,
             s.matches,
             s.mean_score(),

@@ -78,12 +78,13 @@ pub struct Args {
     #[arg(long, value_name = "N", conflicts_with_all = ["games", "duplicate", "lao"])]
     matches: Option<u64>,
     /// With --matches: the most hands a match may last (bots may never end a match whose
-    /// dealer keeps the deal on a drawn hand); `--hand-limit` is the old name.
+    /// dealer keeps the deal on a drawn hand; the default is `selfplay`'s too);
+    /// `--hand-limit` is the old name.
     #[arg(
         long = "hands",
         alias = "hand-limit",
         requires = "matches",
-        default_value_t = 200,
+        default_value_t = crate::replay::HAND_LIMIT,
         value_name = "HANDS"
     )]
     hand_limit: u32,
@@ -92,7 +93,7 @@ pub struct Args {
     /// interval per pair and Elo-style ratings (--bots is then not used; see sim/arena.rs).
     #[arg(long, value_name = "BOT,BOT,...", conflicts_with_all = ["matches", "duplicate"])]
     arena: Option<String>,
-    /// Write the figures as JSON to this file.
+    /// Write the figures as JSON to this file (not `-`: the table is on standard output).
     #[arg(long, value_name = "FILE")]
     json: Option<String>,
 }
@@ -291,6 +292,13 @@ pub(crate) fn progress(total: u64, what: &str) -> ProgressBar {
 
 /// Runs `majiang sim`.
 pub fn run(args: &Args) -> Result<(), UsageError> {
+    if args.json.as_deref() == Some("-") {
+        return Err(UsageError(
+            "--json -: sim prints its table on standard output, so the JSON cannot go there; \
+             give a file name"
+                .into(),
+        ));
+    }
     let (_, options) = crate::rules_file::resolve(Some(&args.rules), None, &args.options)?;
     let rules = Arc::new(Ruleset::from_name(&args.rules, &options)?);
     if let Some(list) = &args.arena {
@@ -483,6 +491,23 @@ pub(crate) fn print_table(
     print_rows(per_bot, by_name, names, histogram, unit);
 }
 
+/// The width of the table's first column: its longest label ("3: cmd:python3 bot.py", "all
+/// NAME"), at least 14, so a long `cmd:` name never shifts the figures out of their columns.
+pub(crate) fn label_width(names: &[String]) -> usize {
+    names
+        .iter()
+        .enumerate()
+        .map(|(b, n)| {
+            format!("{b}: {n}")
+                .chars()
+                .count()
+                .max(n.chars().count() + 4)
+        })
+        .max()
+        .unwrap_or(0)
+        .max(14)
+}
+
 /// The per-bot rows (per position in --bots, then per name) and the win-size histogram.
 pub(crate) fn print_rows(
     per_bot: &[BotStats],
@@ -491,8 +516,9 @@ pub(crate) fn print_rows(
     histogram: &BTreeMap<i64, u64>,
     unit: &str,
 ) {
+    let w = label_width(names);
     println!(
-        "{:<14} {:>8} {:>8} {:>7} {:>10} {:>9} {:>10} {:>8} {:>10} {:>9}",
+        "{:<w$} {:>8} {:>8} {:>7} {:>10} {:>9} {:>10} {:>8} {:>10} {:>9}",
         "bot",
         "hands",
         "wins",
@@ -506,7 +532,7 @@ pub(crate) fn print_rows(
     );
     let row = |label: String, s: &BotStats| {
         println!(
-            "{:<14} {:>8} {:>8} {:>6.1}% {:>9.1}% {:>9} {:>10.3} {:>8.3} {:>10.2} {:>9.2}",
+            "{:<w$} {:>8} {:>8} {:>6.1}% {:>9.1}% {:>9} {:>10.3} {:>8.3} {:>10.2} {:>9.2}",
             label,
             s.hands,
             s.wins,

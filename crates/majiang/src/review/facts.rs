@@ -27,6 +27,60 @@ pub struct Facts {
     pub deal_in: Option<f64>,
     /// The playouts' mean payment to the seat, in chips.
     pub value: Option<f64>,
+    /// What it does with the extra winds of five- and six-player classic, when it is about
+    /// them (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra_wind: Option<ExtraWindMove>,
+}
+
+/// What an action does with the extra winds (five- and six-player classic's flower tiles,
+/// which only ever form pungs or a pair), in the words of its reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExtraWindMove {
+    /// Throws a lone extra wind: it can only ever be a pung or the pair, so it goes first.
+    ThrowLone,
+    /// Throws one of a pair (or more) of extra winds.
+    BreakPair,
+    /// Makes a set of extra winds (a pung or kong): a scoring set, double for North-East and
+    /// South-West.
+    MakeSet,
+    /// Lets an extra wind on offer go.
+    LetGo,
+}
+
+impl ExtraWindMove {
+    /// What `action` does with the extra winds for the seat of `obs`, if anything.
+    fn of(obs: &Observation, action: Action) -> Option<ExtraWindMove> {
+        let offered = obs.on_offer.is_some_and(|(_, t)| t.is_bonus());
+        match action {
+            Action::Discard(t) if t.is_bonus() => Some(if obs.extra_winds.len() <= 1 {
+                ExtraWindMove::ThrowLone
+            } else {
+                ExtraWindMove::BreakPair
+            }),
+            Action::ConcealedKong(t) | Action::AddedKong(t) if t.is_bonus() => {
+                Some(ExtraWindMove::MakeSet)
+            }
+            Action::Pung | Action::Kong if offered => Some(ExtraWindMove::MakeSet),
+            Action::Pass if offered => Some(ExtraWindMove::LetGo),
+            _ => None,
+        }
+    }
+
+    /// In words.
+    pub fn text(self) -> &'static str {
+        match self {
+            ExtraWindMove::ThrowLone => {
+                "a lone extra wind makes a set only as a pung or the pair: it goes first"
+            }
+            ExtraWindMove::BreakPair => "breaks a pair of extra winds",
+            ExtraWindMove::MakeSet => {
+                "a set of extra winds scores (double for North-East and South-West)"
+            }
+            ExtraWindMove::LetGo => "lets the extra wind go",
+        }
+    }
 }
 
 /// Copies of each kind the seat of `obs` has not seen (its hand, the discards, the melds, the
@@ -123,6 +177,7 @@ impl Facts {
             useful_unseen: None,
             deal_in: valued.and_then(|v| v.deal_in),
             value: valued.map(|v| v.value.mean),
+            extra_wind: ExtraWindMove::of(obs, action),
         };
         let Some(hand) = hand_after(obs, action) else {
             return facts;
@@ -149,6 +204,9 @@ impl Facts {
             (Some(s), None) => parts.push(format!("{s} from ready after its discard")),
             (None, _) => {}
         }
+        if let Some(e) = self.extra_wind {
+            parts.insert(0, e.text().to_string());
+        }
         if let Some(d) = self.deal_in {
             parts.push(format!("deals in {:.0} %", d * 100.0));
         }
@@ -165,7 +223,18 @@ pub fn reason(expert: &Facts, played: &Facts) -> String {
         _ => String::new(),
     };
     let (ea, pa) = (expert.action, played.action);
-    let why = match (expert.shanten, played.shanten) {
+    let why = match (expert.extra_wind, played.extra_wind) {
+        (Some(e), _) => format!("{ea}: {}", e.text()),
+        (None, Some(p)) => format!("{pa}: {}", p.text()),
+        (None, None) => reason_in_hand(expert, played),
+    };
+    format!("{why}{value}")
+}
+
+/// [`reason`]'s difference for two actions on the playing tiles.
+fn reason_in_hand(expert: &Facts, played: &Facts) -> String {
+    let (ea, pa) = (expert.action, played.action);
+    match (expert.shanten, played.shanten) {
         (Some(e), Some(p)) if e < p => format!(
             "{ea} keeps the hand {} where {pa} leaves it {}",
             distance(e),
@@ -184,8 +253,7 @@ pub fn reason(expert: &Facts, played: &Facts) -> String {
                 _ => format!("{ea} wins or saves more in the playouts than {pa}"),
             },
         },
-    };
-    format!("{why}{value}")
+    }
 }
 
 /// A distance from ready in words.
@@ -233,6 +301,7 @@ mod tests {
             useful_unseen: None,
             deal_in: None,
             value: Some(7.5),
+            extra_wind: None,
         };
         let pass = Facts {
             action: Action::Pass,
@@ -241,6 +310,7 @@ mod tests {
             useful_unseen: Some(6),
             deal_in: None,
             value: Some(-1.5),
+            extra_wind: None,
         };
         assert_eq!(
             reason(&claim, &pass),

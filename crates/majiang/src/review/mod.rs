@@ -42,8 +42,8 @@ mod suggest;
 #[cfg(test)]
 mod tests;
 
-pub use facts::{Facts, reason};
-pub use suggest::{Suggestion, suggest};
+pub use facts::{ExtraWindMove, Facts, reason};
+pub use suggest::{RunnerUp, Suggestion, suggest};
 
 use crate::bots::expert::{Budget, DecisionKind, Estimate, Evaluation, ExpertBot, Scope};
 use crate::table::{
@@ -71,12 +71,16 @@ pub struct ReviewOptions {
     pub budget: Budget,
 }
 
+/// The expert's seed a review uses unless told otherwise, and the one `play --hints` asks:
+/// the same seed, budget and observation give the same judgement in both.
+pub const EXPERT_SEED: u64 = 0;
+
 impl ReviewOptions {
     /// Reviewing entrant `seat` with seed 0 and the expert's default budget.
     pub fn new(seat: usize) -> ReviewOptions {
         ReviewOptions {
             seat,
-            seed: 0,
+            seed: EXPERT_SEED,
             budget: Budget::DEFAULT,
         }
     }
@@ -114,6 +118,62 @@ pub enum ReviewError {
     },
 }
 
+/// How an alternative compares with the expert's choice, in words a player uses: from its
+/// paired difference ([`Alternative::versus`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Band {
+    /// The expert's choice itself.
+    Expert,
+    /// Within the playouts' noise of the expert's choice (the paired difference is within
+    /// [`FLAG_BY`] standard errors of 0), whichever way it leans.
+    AboutEqual,
+    /// Worse beyond the noise, by less than [`CLEARLY`] of a hand's typical swing.
+    SlightlyWorse,
+    /// Worse beyond the noise, by at least [`CLEARLY`] of a hand's typical swing.
+    ClearlyWorse,
+    /// Better than the expert's choice beyond the noise of comparing every alternative with
+    /// it ([`better_by`]): the expert's rule decided, or the search did not try it.
+    Better,
+}
+
+/// How many standard errors of the paired difference an alternative must beat the expert's
+/// choice by to be called better, when `compared` alternatives are compared with it: the
+/// best of many noisy differences is biased upwards, so each one is held to a one-sided 2.5 %
+/// chance shared among them (Bonferroni: 2 standard errors for one alternative, 2.9 for 13).
+pub fn better_by(compared: usize) -> f64 {
+    crate::bots::expert::clear_margin(compared).max(FLAG_BY)
+}
+
+/// The share of a hand's typical swing (the standard deviation of the expert's choice's
+/// payment over the worlds) a loss beyond noise must reach to be "clearly worse": a loss
+/// smaller than a tenth of what one hand moves either way is "slightly worse".
+pub const CLEARLY: f64 = 0.1;
+
+impl Band {
+    /// The band of an alternative whose paired difference from the expert's choice is
+    /// `versus` (alternative less expert), the expert's choice valued at `expert`, among
+    /// `compared` alternatives compared with it.
+    pub fn of(versus: Estimate, expert: Estimate, compared: usize) -> Band {
+        if versus.mean > 0.0 {
+            if versus.mean > better_by(compared) * versus.se {
+                Band::Better
+            } else {
+                Band::AboutEqual
+            }
+        } else if -versus.mean <= FLAG_BY * versus.se {
+            Band::AboutEqual
+        } else {
+            let swing = expert.se * f64::from(expert.worlds).sqrt();
+            if -versus.mean >= CLEARLY * swing {
+                Band::ClearlyWorse
+            } else {
+                Band::SlightlyWorse
+            }
+        }
+    }
+}
+
 /// One alternative of a decision, valued.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Alternative {
@@ -121,6 +181,11 @@ pub struct Alternative {
     pub action: Action,
     /// Its value: the seat's mean payment in the playouts (chips), with its standard error.
     pub value: Estimate,
+    /// It less the expert's choice, paired over the same worlds (`None` for the expert's own,
+    /// or when the expert's choice was not valued).
+    pub versus: Option<Estimate>,
+    /// How it compares with the expert's choice in words (`None` when not compared).
+    pub band: Option<Band>,
     /// What a person weighs about it.
     pub facts: Facts,
 }
@@ -139,7 +204,7 @@ pub struct Decision {
     pub live_wall: usize,
     /// The kind of decision.
     pub kind: DecisionKind,
-    /// The seat's concealed tiles then (notation).
+    /// The seat's concealed tiles then (notation; the extra winds it holds included).
     pub concealed: String,
     /// The tile on offer (a call or a win on a discard).
     pub on_offer: Option<crate::tile::Tile>,
@@ -245,6 +310,10 @@ pub struct MatchReview {
     pub rollouts: u32,
     /// Whether the log runs to the end of the match.
     pub complete: bool,
+    /// The line the log stops in the middle of (a file still being written, or cut short),
+    /// left out: the hands before it are reviewed. Absent for a log of whole lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut_at: Option<usize>,
     /// The hands, in order.
     pub hands: Vec<HandReview>,
     /// The whole match.
@@ -294,13 +363,31 @@ fn count_decisions(
     Ok(n)
 }
 
+/// `log` without a last line cut short (no newline after it, and not a whole JSON record),
+/// with that line's number when one was left out.
+fn whole_lines(log: &str) -> (&str, Option<usize>) {
+    if log.ends_with('\n') {
+        return (log, None);
+    }
+    let start = log.rfind('\n').map_or(0, |i| i + 1);
+    let last = &log[start..];
+    if start == 0 || serde_json::from_str::<serde_json::Value>(last).is_ok() {
+        return (log, None);
+    }
+    (&log[..start], Some(log[..start].lines().count() + 1))
+}
+
 /// Reviews entrant `options.seat`'s decisions in the match `log` (JSON lines, as `play`,
 /// `selfplay` and the server write them), calling `progress` after every action re-applied.
+/// A byte-order mark before the first line is read past; a last line cut short (a log still
+/// being written) is left out and named in [`MatchReview::cut_at`].
 pub fn review(
     log: &str,
     options: &ReviewOptions,
     mut progress: impl FnMut(Progress),
 ) -> Result<MatchReview, ReviewError> {
+    let log = log.strip_prefix('\u{feff}').unwrap_or(log);
+    let (log, cut_at) = whole_lines(log);
     let report = replay(log)?;
     let players = usize::from(report.header.players);
     let chair = *report
@@ -397,10 +484,19 @@ pub fn review(
         seed: options.seed,
         rollouts: expert.budget().rollouts,
         complete: report.complete,
+        cut_at,
         hands,
         summary,
         lost_per_hand: summary.lost / played,
     })
+}
+
+/// The seat's concealed tiles in notation, the extra winds it holds (five- and six-player
+/// classic: `5f`..`8f`) included.
+pub fn hand_text(obs: &Observation) -> String {
+    let mut tiles = obs.concealed.tiles();
+    tiles.extend(obs.extra_winds.iter().copied());
+    crate::notation::format_tiles(&tiles)
 }
 
 /// One decision reviewed: the evaluation, what was played, the loss and the reason.
@@ -416,13 +512,29 @@ fn decision(
         .then(|| evaluation.compare(expert, played))
         .flatten();
     let flagged = lost.is_some_and(|l| l.clearly_positive(FLAG_BY));
+    let expert_value = evaluation.value_of(expert).map(|v| v.value);
+    let compared = evaluation.values.len().saturating_sub(1);
     let alternatives: Vec<Alternative> = evaluation
         .values
         .iter()
-        .map(|v| Alternative {
-            action: v.action,
-            value: v.value,
-            facts: Facts::of(obs, ruleset, v.action, Some(v)),
+        .map(|v| {
+            let versus = (v.action != expert)
+                .then(|| evaluation.compare(v.action, expert))
+                .flatten();
+            let band = if v.action == expert {
+                Some(Band::Expert)
+            } else {
+                versus
+                    .zip(expert_value)
+                    .map(|(d, e)| Band::of(d, e, compared))
+            };
+            Alternative {
+                action: v.action,
+                value: v.value,
+                versus,
+                band,
+                facts: Facts::of(obs, ruleset, v.action, Some(v)),
+            }
         })
         .collect();
     let facts_of = |a: Action| {
@@ -439,7 +551,7 @@ fn decision(
         at,
         live_wall: obs.live_wall,
         kind: evaluation.kind,
-        concealed: obs.concealed.to_string(),
+        concealed: hand_text(obs),
         on_offer: obs.on_offer.map(|(_, t)| t),
         played,
         expert,

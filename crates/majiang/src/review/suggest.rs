@@ -1,11 +1,62 @@
 //! The learner's hint: the expert's suggested discard or call for a seat, with a one-line
-//! reason (the distance from ready and the useful tiles it keeps, the danger of the tile, the
-//! value it keeps), from what the seat sees.
+//! reason (the distance from ready and the useful tiles it keeps, the danger of the tile, what
+//! it does with an extra wind) and how it compares with the next best alternative (about
+//! equal, slightly or clearly better), from what the seat sees. It is the same judgement as a
+//! review's and the `hard` bot's: [`ExpertBot::evaluate`] at the same seed and budget.
 
+use super::Band;
 use super::facts::Facts;
-use crate::bots::expert::{Budget, Estimate, ExpertBot, Scope};
+use crate::bots::expert::{Budget, Estimate, Evaluation, ExpertBot, Scope};
 use crate::table::{Action, Observation, Ruleset};
 use std::sync::Arc;
+
+/// The best alternative after the suggestion, and how the suggestion compares with it.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct RunnerUp {
+    /// The alternative.
+    pub action: Action,
+    /// It less the suggestion, paired over the same worlds.
+    pub versus: Estimate,
+    /// In words: [`Band::AboutEqual`] when the two are within the playouts' noise.
+    pub band: Band,
+}
+
+impl RunnerUp {
+    /// The best-valued alternative other than the choice of `evaluation`, compared with it.
+    pub fn of(evaluation: &Evaluation) -> Option<RunnerUp> {
+        let choice = evaluation.choice;
+        let expert = evaluation.value_of(choice)?.value;
+        let compared = evaluation.values.len().saturating_sub(1);
+        let best = evaluation
+            .values
+            .iter()
+            .filter(|v| v.action != choice)
+            .max_by(|a, b| a.value.mean.total_cmp(&b.value.mean))?;
+        let versus = evaluation.compare(best.action, choice)?;
+        Some(RunnerUp {
+            action: best.action,
+            versus,
+            band: Band::of(versus, expert, compared),
+        })
+    }
+
+    /// The comparison in words: "about equal to discard 3m".
+    pub fn text(&self) -> String {
+        self.text_naming(|a| a.to_string())
+    }
+
+    /// [`RunnerUp::text`], the alternative named by `named` (a terminal's tile glyphs).
+    pub fn text_naming(&self, named: impl Fn(Action) -> String) -> String {
+        let other = named(self.action);
+        match self.band {
+            Band::AboutEqual => format!("about equal to {other}"),
+            Band::SlightlyWorse => format!("slightly better than {other}, the next best"),
+            Band::ClearlyWorse => format!("clearly better than {other}, the next best"),
+            Band::Better => format!("though {other} did better in the playouts"),
+            Band::Expert => String::new(),
+        }
+    }
+}
 
 /// The expert's suggestion for one decision.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -16,8 +67,11 @@ pub struct Suggestion {
     pub facts: Facts,
     /// Its value in the playouts, when valued.
     pub value: Option<Estimate>,
-    /// The suggestion in one line: "discard 9p: ready on 6 unseen tiles, deals in 2 %, worth
-    /// +1.40 chips a hand".
+    /// The next best alternative and how the suggestion compares with it, when both were
+    /// valued.
+    pub runner_up: Option<RunnerUp>,
+    /// The suggestion in one line: "discard 9p: ready on 6 unseen tiles, deals in 2 %;
+    /// clearly better than discard 3m, the next best".
     pub text: String,
 }
 
@@ -38,24 +92,22 @@ pub fn suggest(
     let action = evaluation.choice;
     let valued = evaluation.value_of(action);
     let facts = Facts::of(obs, ruleset, action, valued);
+    let runner_up = RunnerUp::of(&evaluation);
     let mut text = format!("{action}");
     let said = facts.text();
     if !said.is_empty() {
         text.push_str(": ");
         text.push_str(&said);
     }
-    if let Some(v) = valued {
-        text.push_str(&format!(
-            "{}worth {:+.2} {} a hand",
-            if said.is_empty() { ": " } else { ", " },
-            v.value.mean,
-            super::UNIT
-        ));
+    if let Some(r) = &runner_up {
+        text.push_str(if said.is_empty() { ": " } else { "; " });
+        text.push_str(&r.text());
     }
     Some(Suggestion {
         action,
         facts,
         value: valued.map(|v| v.value),
+        runner_up,
         text,
     })
 }

@@ -282,7 +282,7 @@ impl App {
         }
         self.hints
             .as_ref()?
-            .text(self.observation(), self.ruleset(), self.seed(), self.style)
+            .text(self.observation(), self.ruleset(), self.style)
     }
 
     /// Tells the app the time on the caller's clock (milliseconds; it never goes back).

@@ -34,14 +34,96 @@ fn first_screen_shows_the_table_and_the_hand() {
 fn a_small_terminal_gets_a_message_and_the_minimum_gets_the_table() {
     let mut a = app("hongkong", 12, 16);
     a.run_bots();
-    let small = screen_of(&a, 80, 24);
-    assert!(small.contains("at least 90×32"), "{small}");
-    assert!(small.contains("this one is 80×24"), "{small}");
-    let fits = screen_of(&a, 90, 32);
-    assert!(fits.contains("hand: ") && fits.contains("Keys:"), "{fits}");
-    assert!(fits.contains("Bot 1") && fits.contains("Bot 2") && fits.contains("Bot 3"));
+    let small = screen_of(&a, 79, 23);
+    assert!(small.contains("at least 80×24"), "{small}");
+    assert!(small.contains("this one is 79×23"), "{small}");
+    for (w, h) in [(80, 24), (90, 32)] {
+        let fits = screen_of(&a, w, h);
+        assert!(fits.contains("hand: ") && fits.contains("Keys:"), "{fits}");
+        assert!(fits.contains("Bot 1") && fits.contains("Bot 2") && fits.contains("Bot 3"));
+    }
     a.on_key(Key::Char('q'));
-    assert!(screen_of(&a, 80, 24).contains("Abandon the match?"));
+    assert!(screen_of(&a, 79, 23).contains("Abandon the match?"));
+}
+
+/// Every box on the screen is whole: each top-left corner has its top-right corner on the
+/// same row, and a bottom-left and bottom-right corner below them, with side borders between.
+fn boxes_whole(s: &str) -> Result<usize, String> {
+    let rows: Vec<Vec<char>> = s.lines().map(|l| l.chars().collect()).collect();
+    let mut boxes = 0;
+    for (y, row) in rows.iter().enumerate() {
+        for (x, &c) in row.iter().enumerate() {
+            if c != '┌' {
+                continue;
+            }
+            let right = (x + 1..row.len())
+                .find(|&k| row[k] == '┐')
+                .ok_or(format!("a box at {x},{y} has no top-right corner"))?;
+            let bottom = (y + 1..rows.len())
+                .find(|&k| rows[k].get(x) == Some(&'└'))
+                .ok_or(format!("a box at {x},{y} has no bottom"))?;
+            if rows[bottom].get(right) != Some(&'┘') {
+                return Err(format!("the box at {x},{y} has no bottom-right corner"));
+            }
+            for r in &rows[y + 1..bottom] {
+                if r.get(x) != Some(&'│') || r.get(right) != Some(&'│') {
+                    return Err(format!("the box at {x},{y} has a broken side"));
+                }
+            }
+            boxes += 1;
+        }
+    }
+    Ok(boxes)
+}
+
+#[test]
+fn every_table_size_fits_80_by_24_and_larger_terminals_whole() {
+    for players in 3u8..=6 {
+        let mut a = classic_at(players, 5);
+        let names: Vec<String> = (0..usize::from(players))
+            .map(|p| a.name(majiang::table::Player(p as u8)).to_string())
+            .collect();
+        let mut checked = 0;
+        for step in 0..400 {
+            a.run_bots();
+            if a.mode() != &Mode::Playing {
+                break;
+            }
+            // Early, middle and late in the hand (the discard rows grow).
+            if step % 3 == 0 {
+                let obs = a.observation();
+                for (w, h) in [(80, 24), (100, 30), (160, 50)] {
+                    let s = screen_of(&a, w, h);
+                    let at = format!("{players} players, {w}×{h}, step {step}:\n{s}");
+                    // A box per player, each whole.
+                    let boxes = boxes_whole(&s).unwrap_or_else(|e| panic!("{e}: {at}"));
+                    assert!(boxes >= usize::from(players), "{boxes} boxes: {at}");
+                    for name in &names {
+                        assert!(s.contains(name.as_str()), "{name} missing: {at}");
+                    }
+                    // The whole hand, extra winds included; the key bar on the last row.
+                    let shown = shown_hand(&s);
+                    assert_eq!(
+                        shown.len(),
+                        obs.concealed.len() + obs.extra_winds.len(),
+                        "{at}"
+                    );
+                    assert!(s.lines().last().unwrap().starts_with("Keys: "), "{at}");
+                    // The status line's wall count (the centre box's, in the compact layout).
+                    assert!(s.contains(&format!("wall {}", obs.live_wall)), "{at}");
+                    // The newest discard of every player is in view.
+                    if let Some((_, t)) = obs.last_discard {
+                        assert!(s.contains(&t.to_string()), "{at}");
+                    }
+                    // The full layout from 90×32 keeps its centre box.
+                    assert_eq!(s.contains(" table "), !view::compact(w, h), "{at}");
+                }
+                checked += 1;
+            }
+            human_step(&mut a);
+        }
+        assert!(checked >= 3, "{players} players: {checked}");
+    }
 }
 
 #[test]
@@ -508,7 +590,7 @@ fn hints_show_the_experts_suggestion_with_its_reason() {
                 &obs,
                 &obs.legal_actions,
                 &r,
-                app.seed(),
+                majiang::review::EXPERT_SEED,
                 majiang::bots::expert::Budget::DEFAULT,
             )
             .unwrap();
@@ -525,7 +607,19 @@ fn hints_show_the_experts_suggestion_with_its_reason() {
                 hint.contains("ready") || hint.contains("complete"),
                 "{hint}"
             );
-            assert!(hint.contains("chips a hand"), "{hint}");
+            // How it compares with the next best, in words (no bare figures).
+            if let Some(runner_up) = s.runner_up {
+                let word = match runner_up.band {
+                    majiang::review::Band::AboutEqual => "about equal to ",
+                    majiang::review::Band::Better => "did better in the playouts",
+                    _ => "better than ",
+                };
+                assert!(hint.contains(word), "{hint}");
+            }
+            assert!(
+                !hint.contains('±') && !hint.contains("chips a hand"),
+                "{hint}"
+            );
             if matches!(s.action, Action::Discard(_)) {
                 assert!(hint.contains("deals in"), "{hint}");
             }
@@ -540,4 +634,18 @@ fn hints_show_the_experts_suggestion_with_its_reason() {
     let plain = app_with("hongkong", 12, 1, "efficient");
     assert_eq!(plain.hint(), None);
     assert!(!screen(&plain).contains("expert: "));
+}
+
+#[test]
+fn a_glyph_beside_a_border_never_takes_the_border_away() {
+    // A glyph, its space, a glyph right against a pop-up's border.
+    let mut buf = ratatui::buffer::Buffer::with_lines(["🀇 🀈│"]);
+    view::skip_after_glyphs(&mut buf);
+    assert!(
+        buf[(1, 0)].skip,
+        "the space after a glyph is left to the terminal"
+    );
+    assert_eq!(buf[(3, 0)].symbol(), "│");
+    assert!(!buf[(3, 0)].skip, "the border is always written");
+    assert_eq!(buf[(2, 0)].symbol(), " ", "the glyph against it gives way");
 }

@@ -20,14 +20,27 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 /// Fewest discards per row (as on a real table); a wider box puts more in a row.
 const ROW: usize = 6;
 
-/// The narrowest terminal the table is drawn in (columns).
-pub const MIN_WIDTH: u16 = 90;
+/// The narrowest terminal the table is drawn in (columns): most terminals' default.
+pub const MIN_WIDTH: u16 = 80;
 /// The shortest terminal the table is drawn in (rows).
-pub const MIN_HEIGHT: u16 = 32;
+pub const MIN_HEIGHT: u16 = 24;
+/// The narrowest terminal that gets the full layout (opponents round the edge, the table's
+/// centre box, the log); a smaller one gets the compact layout ([`compact`]).
+pub const FULL_WIDTH: u16 = 90;
+/// The shortest terminal that gets the full layout.
+pub const FULL_HEIGHT: u16 = 32;
 
 /// True if a terminal of `width`×`height` is big enough to show the table.
 pub fn fits(width: u16, height: u16) -> bool {
     width >= MIN_WIDTH && height >= MIN_HEIGHT
+}
+
+/// True if a terminal of `width`×`height` gets the compact layout: the opponents' boxes in
+/// rows across the top (their discards' newest rows), no centre box (the status line carries
+/// the wall, dealer and wind; your box says what is on offer), your own discards' newest rows,
+/// and a log of what room is left.
+pub fn compact(width: u16, height: u16) -> bool {
+    width < FULL_WIDTH || height < FULL_HEIGHT
 }
 
 /// Draws the whole screen.
@@ -53,86 +66,11 @@ pub fn draw(f: &mut Frame, app: &App) {
         }
         return;
     }
-    let n = obs.table.len();
-    let rel = |k: usize| Player(((app.human().index() + k) % n) as u8);
-    // Right is the next player, left the one before you; everyone else sits across the top
-    // (one player at four, two or three at the classic five- and six-player tables, nobody at
-    // three: the side boxes then have the height).
-    let (left, right) = (Some(rel(n - 1)), Some(rel(1)));
-    let across: Vec<Player> = (2..n.saturating_sub(1)).map(rel).rev().collect();
-    let status = status_lines(app, &obs, usize::from(area.width));
-    let across_height = if across.is_empty() {
-        0
+    let (notice_row, keys_row, status_rows) = if compact(area.width, area.height) {
+        compact_table(f, app, &obs, area)
     } else {
-        // Room for the discards of the fullest box across, 5 to 8 rows.
-        let box_width = if across.len() == 1 {
-            60.min(area.width)
-        } else {
-            area.width / across.len() as u16
-        };
-        let per_row = per_row(app, box_width.saturating_sub(2));
-        let most = across
-            .iter()
-            .map(|p| obs.table[p.index()].discards.len())
-            .max()
-            .unwrap_or(0);
-        (4 + most.div_ceil(per_row).max(1) as u16).clamp(5, 8)
+        full_table(f, app, &obs, area)
     };
-    let own_lines = own_lines(app, &obs, usize::from(area.width.saturating_sub(2)));
-    let rows = Layout::default()
-        .direction(Direction::Vertical)
-        .constraints([
-            Constraint::Length(status.len() as u16),
-            Constraint::Length(across_height),
-            Constraint::Min(6),
-            Constraint::Length(own_lines.len() as u16 + 2),
-            Constraint::Min(2),
-            Constraint::Length(1),
-            Constraint::Length(1),
-        ])
-        .split(area);
-    let status_rows = status.len() as u16;
-    f.render_widget(Paragraph::new(status), rows[0]);
-
-    match across.len() {
-        0 => {}
-        1 => opponent(f, app, &obs, across[0], centred(rows[1], 60)),
-        k => {
-            let cols = Layout::default()
-                .direction(Direction::Horizontal)
-                .constraints(vec![Constraint::Ratio(1, k as u32); k])
-                .split(rows[1]);
-            for (&p, &area) in across.iter().zip(cols.iter()) {
-                opponent(f, app, &obs, p, area);
-            }
-        }
-    }
-    let mid = Layout::default()
-        .direction(Direction::Horizontal)
-        .constraints([
-            Constraint::Percentage(33),
-            Constraint::Percentage(34),
-            Constraint::Percentage(33),
-        ])
-        .split(rows[2]);
-    if let Some(p) = left {
-        opponent(f, app, &obs, p, mid[0]);
-    }
-    centre(f, app, &obs, mid[1]);
-    if let Some(p) = right {
-        opponent(f, app, &obs, p, mid[2]);
-    }
-    f.render_widget(
-        Paragraph::new(own_lines).block(Block::default().borders(Borders::ALL).title(title(
-            app,
-            &obs,
-            app.human(),
-            rows[3].width,
-        ))),
-        rows[3],
-    );
-
-    f.render_widget(Paragraph::new(log_lines(app, rows[4].height)), rows[4]);
     match app.mode() {
         Mode::Choose(options) => choose_popup(f, app, options),
         Mode::HandOver => {
@@ -163,17 +101,164 @@ pub fn draw(f: &mut Frame, app: &App) {
             notice.to_string(),
             Style::default().fg(Color::Yellow),
         ))),
-        rows[5],
+        notice_row,
     );
     f.render_widget(
         Paragraph::new(Line::from(Span::styled(
             format!("Keys: {}", app.help()),
             Style::default().add_modifier(Modifier::BOLD),
         ))),
-        rows[6],
+        keys_row,
     );
 
     skip_after_glyphs(f.buffer_mut());
+}
+
+/// The compact layout (below [`FULL_WIDTH`]×[`FULL_HEIGHT`]): the status line, the opponents'
+/// boxes in rows of up to three (the player before you first, the one after you last), your
+/// box, the log in what room is left. Answers the notice and key rows and the status's height.
+fn compact_table(f: &mut Frame, app: &App, obs: &Observation, area: Rect) -> (Rect, Rect, u16) {
+    let n = obs.table.len();
+    let rel = |k: usize| Player(((app.human().index() + k) % n) as u8);
+    let opponents: Vec<Player> = (1..n).rev().map(rel).collect();
+    let status = status_lines(app, obs, usize::from(area.width));
+    let own = own_lines(app, obs, usize::from(area.width.saturating_sub(2)), 2);
+    let per_line = opponents.len().div_ceil(opponents.len().div_ceil(3)).max(1);
+    let lines_of_boxes = opponents.len().div_ceil(per_line).max(1) as u16;
+    let fixed = status.len() as u16 + own.len() as u16 + 2 + 2;
+    // The opponents' boxes share what is left, each 3 to 8 rows (a title, the tiles and melds
+    // in a line, the newest discards), one row kept for the log when there is room.
+    let room = area.height.saturating_sub(fixed + 1);
+    let box_height = (room / lines_of_boxes).clamp(3, 8);
+    let mut constraints = vec![Constraint::Length(status.len() as u16)];
+    constraints.extend((0..lines_of_boxes).map(|_| Constraint::Length(box_height)));
+    constraints.extend([
+        Constraint::Length(own.len() as u16 + 2),
+        Constraint::Min(0),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ]);
+    let rows = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints(constraints)
+        .split(area);
+    let status_rows = status.len() as u16;
+    f.render_widget(Paragraph::new(status), rows[0]);
+    for (line, players) in opponents.chunks(per_line).enumerate() {
+        let cols = Layout::default()
+            .direction(Direction::Horizontal)
+            .constraints(vec![Constraint::Ratio(1, per_line as u32); per_line])
+            .split(rows[1 + line]);
+        for (&p, &r) in players.iter().zip(cols.iter()) {
+            opponent(f, app, obs, p, r, true);
+        }
+    }
+    let own_row = rows[1 + usize::from(lines_of_boxes)];
+    f.render_widget(
+        Paragraph::new(own).block(Block::default().borders(Borders::ALL).title(title(
+            app,
+            obs,
+            app.human(),
+            own_row.width,
+        ))),
+        own_row,
+    );
+    let log_row = rows[2 + usize::from(lines_of_boxes)];
+    f.render_widget(Paragraph::new(log_lines(app, log_row.height)), log_row);
+    let k = rows.len();
+    (rows[k - 2], rows[k - 1], status_rows)
+}
+
+/// The full layout (from [`FULL_WIDTH`]×[`FULL_HEIGHT`]): opponents round the edge, the
+/// table's centre box, your box, the log. Answers the notice and key rows and the status's
+/// height.
+fn full_table(f: &mut Frame, app: &App, obs: &Observation, area: Rect) -> (Rect, Rect, u16) {
+    let n = obs.table.len();
+    let rel = |k: usize| Player(((app.human().index() + k) % n) as u8);
+    // Right is the next player, left the one before you; everyone else sits across the top
+    // (one player at four, two or three at the classic five- and six-player tables, nobody at
+    // three: the side boxes then have the height).
+    let (left, right) = (Some(rel(n - 1)), Some(rel(1)));
+    let across: Vec<Player> = (2..n.saturating_sub(1)).map(rel).rev().collect();
+    let status = status_lines(app, obs, usize::from(area.width));
+    let across_height = if across.is_empty() {
+        0
+    } else {
+        // Room for the discards of the fullest box across, 5 to 8 rows.
+        let box_width = if across.len() == 1 {
+            60.min(area.width)
+        } else {
+            area.width / across.len() as u16
+        };
+        let per_row = per_row(app, box_width.saturating_sub(2));
+        let most = across
+            .iter()
+            .map(|p| obs.table[p.index()].discards.len())
+            .max()
+            .unwrap_or(0);
+        (4 + most.div_ceil(per_row).max(1) as u16).clamp(5, 8)
+    };
+    let own_lines = own_lines(
+        app,
+        obs,
+        usize::from(area.width.saturating_sub(2)),
+        usize::MAX,
+    );
+    let rows = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([
+            Constraint::Length(status.len() as u16),
+            Constraint::Length(across_height),
+            Constraint::Min(6),
+            Constraint::Length(own_lines.len() as u16 + 2),
+            Constraint::Min(2),
+            Constraint::Length(1),
+            Constraint::Length(1),
+        ])
+        .split(area);
+    let status_rows = status.len() as u16;
+    f.render_widget(Paragraph::new(status), rows[0]);
+
+    match across.len() {
+        0 => {}
+        1 => opponent(f, app, obs, across[0], centred(rows[1], 60), false),
+        k => {
+            let cols = Layout::default()
+                .direction(Direction::Horizontal)
+                .constraints(vec![Constraint::Ratio(1, k as u32); k])
+                .split(rows[1]);
+            for (&p, &area) in across.iter().zip(cols.iter()) {
+                opponent(f, app, obs, p, area, false);
+            }
+        }
+    }
+    let mid = Layout::default()
+        .direction(Direction::Horizontal)
+        .constraints([
+            Constraint::Percentage(33),
+            Constraint::Percentage(34),
+            Constraint::Percentage(33),
+        ])
+        .split(rows[2]);
+    if let Some(p) = left {
+        opponent(f, app, obs, p, mid[0], false);
+    }
+    centre(f, app, obs, mid[1]);
+    if let Some(p) = right {
+        opponent(f, app, obs, p, mid[2], false);
+    }
+    f.render_widget(
+        Paragraph::new(own_lines).block(Block::default().borders(Borders::ALL).title(title(
+            app,
+            obs,
+            app.human(),
+            rows[3].width,
+        ))),
+        rows[3],
+    );
+
+    f.render_widget(Paragraph::new(log_lines(app, rows[4].height)), rows[4]);
+    (rows[5], rows[6], status_rows)
 }
 
 /// The log's lines that fit in `height` rows, scrolled back as the app says; a marker on the
@@ -244,7 +329,10 @@ fn wrap_words(text: &str, width: usize) -> Vec<String> {
 /// followed by a space in the layout; that space is marked "skip", so the terminal is never
 /// told to write it and the next cell is placed by an explicit cursor move: the glyph may
 /// spill into it or not, and nothing after it shifts. (The caller clears the screen before
-/// each frame in glyph mode, so a skipped cell is never stale.)
+/// each frame in glyph mode, so a skipped cell is never stale.) A glyph followed by anything
+/// but a space — a table tile just left of a pop-up's border — is blanked instead: skipping
+/// the border would leave a hole in it (tmux draws the glyph two columns wide), and writing
+/// the border after a two-column glyph would shift it.
 pub fn skip_after_glyphs(buf: &mut ratatui::buffer::Buffer) {
     let area = buf.area;
     for y in area.top()..area.bottom() {
@@ -254,8 +342,13 @@ pub fn skip_after_glyphs(buf: &mut ratatui::buffer::Buffer) {
                 .chars()
                 .next()
                 .is_some_and(|c| ('\u{1F000}'..='\u{1F02B}').contains(&c));
-            if glyph {
+            if !glyph {
+                continue;
+            }
+            if buf[(x + 1, y)].symbol() == " " {
                 buf[(x + 1, y)].set_skip(true);
+            } else {
+                buf[(x, y)].set_symbol(" ");
             }
         }
     }
@@ -440,10 +533,13 @@ fn extras(app: &App, h: &PublicHand) -> Vec<Span<'static>> {
     spans
 }
 
-/// How many discards fit in a row `inner` cells wide (at least [`ROW`]).
+/// How many discards fit in a row `inner` cells wide (at least [`ROW`]). One-column glyphs
+/// keep a space after the last one too (`skip_after_glyphs`: the box's border is never the
+/// cell a glyph may spill into).
 fn per_row(app: &App, inner: u16) -> usize {
-    let cell = Span::raw(app.style.tile(Tile::EAST)).width() + 1;
-    ((usize::from(inner) + 1) / cell).max(ROW)
+    let tile = Span::raw(app.style.tile(Tile::EAST)).width();
+    let room = usize::from(inner) + usize::from(tile > 1);
+    (room / (tile + 1)).max(ROW)
 }
 
 /// A player's discards in rows of `per_row`, at most `max_rows` of them: the newest rows when
@@ -498,22 +594,43 @@ fn wrapped_rows(line: &Line, inner: usize) -> usize {
     line.width().max(1).div_ceil(inner.max(1))
 }
 
-fn opponent(f: &mut Frame, app: &App, obs: &Observation, p: Player, area: Rect) {
+/// An opponent's box: their melds, concealed count (flowers, gambits) and newest discards in
+/// `area`; `compact` puts the count and the melds in one line.
+fn opponent(f: &mut Frame, app: &App, obs: &Observation, p: Player, area: Rect, compact: bool) {
     let h = &obs.table[p.index()];
     let inner = area.width.saturating_sub(2);
-    let melds = melds_line(app, h, false);
+    let mut melds = melds_line(app, h, false);
     let mut count = vec![Span::raw(format!("concealed: {}", h.concealed_count))];
     count.extend(extras(app, h));
-    let head_rows = wrapped_rows(&melds, usize::from(inner)) + 1;
+    if compact {
+        // "13 tiles · melds: …" in one line (wrapped when long).
+        let mut spans = vec![Span::raw(format!("{} tiles · ", h.concealed_count))];
+        spans.extend(melds.spans);
+        spans.extend(extras(app, h));
+        melds = Line::from(spans);
+        count = Vec::new();
+    }
+    let head_rows = wrapped_rows(&melds, usize::from(inner)) + usize::from(!compact);
     let room = usize::from(area.height.saturating_sub(2)).saturating_sub(head_rows);
     let (discards, earlier) = discard_lines(app, obs, h, per_row(app, inner), room);
     if earlier > 0 {
-        count.push(Span::styled(
-            format!("  +{earlier} older discards"),
+        let older = Span::styled(
+            format!("  +{earlier} older"),
             Style::default().fg(Color::DarkGray),
-        ));
+        );
+        if compact {
+            melds.spans.push(older);
+        } else {
+            count.push(Span::styled(
+                format!("{} discards", older.content),
+                older.style,
+            ));
+        }
     }
-    let mut lines = vec![melds, Line::from(count)];
+    let mut lines = vec![melds];
+    if !compact {
+        lines.push(Line::from(count));
+    }
     lines.extend(discards);
     f.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: false }).block(
@@ -565,14 +682,27 @@ fn centre(f: &mut Frame, app: &App, obs: &Observation, area: Rect) {
     );
 }
 
-/// The lines of your box, `inner` cells wide: melds, discards, the hand, the cursor with the
-/// picked tile's name, and what discarding it leaves (ready or not, each wait), wrapped so
-/// nothing is cut.
-fn own_lines(app: &App, obs: &Observation, inner: usize) -> Vec<Line<'static>> {
+/// The lines of your box, `inner` cells wide: melds, discards (the newest `discard_rows` rows,
+/// with how many older ones are left out), the hand, the cursor with the picked tile's name,
+/// and what discarding it leaves (ready or not, each wait), wrapped so nothing is cut.
+fn own_lines(
+    app: &App,
+    obs: &Observation,
+    inner: usize,
+    discard_rows: usize,
+) -> Vec<Line<'static>> {
     let me = app.human();
     let h = &obs.table[me.index()];
     let mut lines = vec![melds_line(app, h, true)];
-    let (discards, _) = discard_lines(app, obs, h, per_row(app, inner as u16), usize::MAX);
+    let (discards, earlier) = discard_lines(app, obs, h, per_row(app, inner as u16), discard_rows);
+    if earlier > 0 {
+        if let Some(first) = lines.first_mut() {
+            first.spans.push(Span::styled(
+                format!("   +{earlier} older discards"),
+                Style::default().fg(Color::DarkGray),
+            ));
+        }
+    }
     if discards.is_empty() {
         lines.push(Line::from(Span::styled(
             "discards: none",

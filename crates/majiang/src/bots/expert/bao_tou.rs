@@ -16,11 +16,9 @@ use crate::table::{Action, Observation, Ruleset};
 use crate::tile::Tile;
 use rand_chacha::ChaCha8Rng;
 
-/// What the Bao Tou search found: each declining discard with its
-/// payments world by world, and the discard to play (`None`: take the win).
+/// What the Bao Tou search found: the discard to play (`None`: take the win). A review values
+/// the declines again in the same worlds (`alternatives::value_all` from the same generator).
 pub(crate) struct Declines {
-    /// Each discard that leaves a lone wildcard wait, with its playouts' payments.
-    pub(crate) values: Vec<(Tile, Vec<i64>)>,
     /// The discard that turns the win down, when the playouts say it pays more.
     pub(crate) choice: Option<Tile>,
 }
@@ -54,23 +52,25 @@ pub(crate) fn declines(
         })
         .collect();
     let mut best: Option<(Tile, f64)> = None;
-    let mut values = Vec::with_capacity(candidates.len());
-    for x in candidates {
-        let payments: Vec<i64> = (0..rollouts.max(2))
-            .map(|_| {
-                let w = world::sample(ruleset, obs, rng, |q, h| table.pays(q, h));
-                table.playout(&w, &hand, x)
-            })
-            .collect();
+    // Every candidate in the same worlds, drawn one after another as a review's valuing of
+    // all the alternatives draws them (`alternatives::value_all` from the same generator).
+    let mut payments = vec![Vec::with_capacity(rollouts as usize); candidates.len()];
+    if !candidates.is_empty() {
+        for _ in 0..rollouts.max(2) {
+            let w = world::sample(ruleset, obs, rng, |q, h| table.pays(q, h));
+            for (k, &x) in candidates.iter().enumerate() {
+                payments[k].push(table.playout(&w, &hand, x));
+            }
+        }
+    }
+    for (x, payments) in candidates.into_iter().zip(payments) {
         let e = super::Estimate::of(&payments);
         let margin = e.mean - super::OVERRULE_BY * e.se - win_now as f64;
         if margin > 0.0 && best.is_none_or(|(_, m)| margin > m) {
             best = Some((x, margin));
         }
-        values.push((x, payments));
     }
     Some(Declines {
-        values,
         choice: best.map(|(x, _)| x),
     })
 }

@@ -80,7 +80,8 @@ pub(crate) struct Searched {
 }
 
 /// The answer to a discard on offer, by search, starting from the efficient bot's `default`;
-/// `None` to keep the default (nothing to compare).
+/// `None` to keep the default (nothing to compare). With `every` (a review, a hint) every
+/// answer is played in every world, the choice unchanged.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search(
     ruleset: &Arc<Ruleset>,
@@ -90,6 +91,7 @@ pub(crate) fn search(
     rollouts: u32,
     close_rounds: u32,
     horizon: u32,
+    every: bool,
     rng: &mut ChaCha8Rng,
 ) -> Option<Searched> {
     let (from, tile) = obs.on_offer?;
@@ -161,11 +163,15 @@ pub(crate) fn search(
     let base = &tables[0];
     let r = rollouts as usize;
     let mut values = vec![Vec::with_capacity(r); choices.len()];
+    // The worlds the choice reads (those a dropped answer was still played in); with `every`
+    // each answer is played in every world, so all are valued on the same worlds.
+    let mut counted = vec![0usize; choices.len()];
     let mut playing = vec![true; choices.len()];
     for round in 0..=close_rounds {
         if round > 0 {
             for c in 1..choices.len() {
-                playing[c] = playing[c] && verdict(&values[c], &values[0]) == Verdict::Close;
+                let v = verdict(&values[c][..counted[c]], &values[0][..counted[0]]);
+                playing[c] = playing[c] && v == Verdict::Close;
             }
             if !playing[1..].iter().any(|&p| p) {
                 break;
@@ -174,15 +180,16 @@ pub(crate) fn search(
         for _ in 0..r {
             let w = world::sample(ruleset, obs, rng, |q, h| base.pays(q, h));
             for c in 0..choices.len() {
-                if playing[c] {
+                if playing[c] || every {
                     values[c].push(value(c, &w));
+                    counted[c] += usize::from(playing[c]);
                 }
             }
         }
     }
     let mut best = (default, 0.0f64);
     for c in 1..choices.len() {
-        let (mean, se) = paired(&values[c], &values[0]);
+        let (mean, se) = paired(&values[c][..counted[c]], &values[0][..counted[0]]);
         let margin = mean - super::OVERRULE_BY * se;
         if mean > 0.0 && margin > 0.0 && margin > best.1 {
             best = (choices[c].action, margin);

@@ -169,6 +169,42 @@ impl Evaluation {
     }
 }
 
+/// How many standard errors of the paired difference one of `compared` alternatives must beat
+/// another by to be called better beyond the noise of comparing them all: the best of many
+/// noisy differences is biased upwards, so each is held to a one-sided 2.5 % chance shared
+/// among them (Bonferroni: 2 standard errors for one alternative, 2.9 for 13). Never below
+/// [`super::OVERRULE_BY`].
+pub fn clear_margin(compared: usize) -> f64 {
+    // The normal distribution's upper quantiles at 2.5 % / k for k = 1, 2, 3, ...: a small
+    // table (its last entry kept beyond it) rather than an inverse-normal dependency.
+    const Z: [f64; 16] = [
+        1.96, 2.24, 2.39, 2.50, 2.58, 2.64, 2.69, 2.73, 2.77, 2.81, 2.84, 2.87, 2.89, 2.91, 2.94,
+        2.96,
+    ];
+    Z[compared.clamp(1, Z.len()) - 1].max(super::OVERRULE_BY)
+}
+
+/// The alternative to play among `values` (all valued in the same worlds), starting from
+/// `default`: another only when it beats `default` by more than [`clear_margin`] standard
+/// errors of the paired difference (the widest such margin wins).
+pub(crate) fn overrule(values: &[Valued], default: Action) -> Action {
+    let Some(base) = values.iter().find(|v| v.action == default) else {
+        return default;
+    };
+    let k = values.len().saturating_sub(1);
+    let mut best = (default, 0.0f64);
+    for v in values.iter().filter(|v| v.action != default) {
+        let n = v.samples.len().min(base.samples.len());
+        let diffs: Vec<i64> = (0..n).map(|i| v.samples[i] - base.samples[i]).collect();
+        let d = Estimate::of(&diffs);
+        let margin = d.mean - clear_margin(k) * d.se;
+        if d.mean > 0.0 && margin > 0.0 && margin > best.1 {
+            best = (v.action, margin);
+        }
+    }
+    best.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -66,7 +66,7 @@ mod one_suit;
 mod playout;
 mod world;
 
-pub use evaluation::{DecisionKind, Estimate, Evaluation, Scope, Valued};
+pub use evaluation::{DecisionKind, Estimate, Evaluation, Scope, Valued, clear_margin};
 
 use super::efficient::{Planner, action_tile, involves_extra_winds};
 use super::{Bot, EfficientBot};
@@ -245,12 +245,15 @@ impl ExpertBot {
         let mut deal_ins = vec![0u32; cands.len()];
         // Every candidate is played in the first batch; later batches play the default and
         // the candidates still close (the same worlds for all of them: the first worlds of a
-        // dropped candidate are still paired with the default's), and the extras.
+        // dropped candidate are still paired with the default's). The choice reads only those
+        // (`counted`); with `Scope::Every` every alternative is played in every batch as well,
+        // so each value shown is measured on the same worlds as the others.
+        let mut counted = vec![0usize; cands.len()];
         let mut playing = vec![true; cands.len()];
         for round in 0..=self.budget.close_rounds {
             if round > 0 {
                 let verdicts: Vec<Verdict> = (0..searched)
-                    .map(|c| verdict(&values[c], &values[0]))
+                    .map(|c| verdict(&values[c][..counted[c]], &values[0][..counted[0]]))
                     .collect();
                 for c in 1..searched {
                     playing[c] = playing[c] && verdicts[c] == Verdict::Close;
@@ -262,18 +265,22 @@ impl ExpertBot {
             for _ in 0..r {
                 let w = world::sample(&self.ruleset, obs, &mut rng, |q, h| table.pays(q, h));
                 for c in 0..cands.len() {
-                    if playing[c] {
+                    if playing[c] || scope == Scope::Every {
                         let (t, steer) = cands[c];
                         let at = table_of(t);
                         if scope == Scope::Every && alternatives::dealt_in(at, &w, &hand, t) {
                             deal_ins[c] += 1;
                         }
                         values[c].push(at.playout_steered(&w, &hand, t, steer));
+                        if playing[c] && c < searched {
+                            counted[c] += 1;
+                        }
                     }
                 }
             }
         }
-        let choice = choose(&cands[..searched], &values[..searched]).0;
+        let chosen: Vec<&[i64]> = (0..searched).map(|c| &values[c][..counted[c]]).collect();
+        let choice = choose(&cands[..searched], &chosen).0;
         if scope == Scope::Play {
             return (choice, Vec::new());
         }
@@ -316,6 +323,12 @@ fn searched_with_extra_winds(obs: &Observation, default: Action) -> bool {
         && !action_tile(&default).is_some_and(Tile::is_bonus)
 }
 
+/// What the Bao Tou search's generator is seeded with besides the decision's seed.
+const BAO_TOU_WORLDS: u64 = 0xba0;
+
+/// What the generator of a win's alternatives is seeded with besides the decision's seed.
+const WIN_WORLDS: u64 = 0x0077_1115;
+
 /// How many standard errors of the paired difference a candidate must beat the efficient
 /// bot's choice by (the best of several noisy means is biased upwards: measured, one standard
 /// error overruled the efficient bot too often and lost).
@@ -355,10 +368,10 @@ fn verdict(values: &[i64], default: &[i64]) -> Verdict {
 
 /// The candidate to play: the first (the default) unless another's mean beats it by more than
 /// [`OVERRULE_BY`] standard errors of the paired difference (the margin kept highest wins).
-fn choose<T: Copy>(cands: &[T], values: &[Vec<i64>]) -> T {
+fn choose<T: Copy, V: AsRef<[i64]>>(cands: &[T], values: &[V]) -> T {
     let mut choice = (cands[0], 0.0f64);
     for c in 1..cands.len() {
-        let (mean, se) = paired(&values[c], &values[0]);
+        let (mean, se) = paired(values[c].as_ref(), values[0].as_ref());
         let margin = mean - OVERRULE_BY * se;
         if mean > 0.0 && margin > 0.0 && margin > choice.1 {
             choice = (cands[c], margin);
@@ -384,7 +397,8 @@ impl ExpertBot {
         let default = efficient.act(obs, legal);
         let mut values = values;
         if scope == Scope::Every && values.is_empty() {
-            values = self.value_alternatives(obs, legal, seed, None);
+            let rollouts = self.budget.rollouts * (1 + self.budget.close_rounds).min(2);
+            values = self.value_alternatives(obs, legal, seed ^ 0x007e_71e7, rollouts);
         }
         Evaluation {
             kind,
@@ -395,30 +409,20 @@ impl ExpertBot {
         .sorted()
     }
 
-    /// Every valued alternative in worlds of their own (when the search itself compared none),
-    /// the Bao Tou declines' own payments kept where given.
+    /// Every valued alternative in the same worlds (when the search itself compared none),
+    /// drawn from a generator seeded with `rng_seed`, `rollouts` of them.
     fn value_alternatives(
         &self,
         obs: &Observation,
         legal: &[Action],
-        seed: u64,
-        declines: Option<&bao_tou::Declines>,
+        rng_seed: u64,
+        rollouts: u32,
     ) -> Vec<Valued> {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x007e_71e7);
-        let rollouts = self.budget.rollouts * (1 + self.budget.close_rounds).min(2);
+        let mut rng = ChaCha8Rng::seed_from_u64(rng_seed);
         alternatives::value_all(self, obs, legal, rollouts, &mut rng)
             .into_iter()
             .map(|(action, samples, deal_ins)| {
-                let own = declines.and_then(|d| {
-                    d.values
-                        .iter()
-                        .find(|(x, _)| action == Action::Discard(*x))
-                        .map(|(_, v)| v.clone())
-                });
-                match own {
-                    Some(v) => Valued::new(action, v, true, deal_ins),
-                    None => Valued::new(action, samples, action == Action::Win, deal_ins),
-                }
+                Valued::new(action, samples, action == Action::Win, deal_ins)
             })
             .collect()
     }
@@ -437,19 +441,32 @@ impl ExpertBot {
         if default == Action::Win && self.ruleset.config().fortune_gambit {
             let planner = Planner::new(self.ruleset.clone(), obs);
             let table = self.table(obs, &planner);
-            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xba0);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ BAO_TOU_WORLDS);
             let budget = self.budget.rollouts;
             let found = bao_tou::declines(&table, &self.ruleset, obs, legal, budget, &mut rng);
-            let values = match (&found, scope) {
-                (Some(d), Scope::Every) => self.value_alternatives(obs, legal, seed, Some(d)),
-                _ => Vec::new(),
+            // The same worlds again for every alternative: a decline's payments are the
+            // search's own, world by world.
+            if let Some(d) = found {
+                let values = match scope {
+                    Scope::Play => Vec::new(),
+                    Scope::Every => {
+                        self.value_alternatives(obs, legal, seed ^ BAO_TOU_WORLDS, budget)
+                    }
+                };
+                return (d.choice.map_or(default, Action::Discard), values);
+            }
+        }
+        if default == Action::Win && !involves_extra_winds(obs, legal) {
+            // A win is taken unless an alternative (a pass, another discard) beats it clearly
+            // in the same worlds: the judgement a review shows for it. (With extra winds in
+            // sight the win is always taken: the playouts do not score extra-wind hands.)
+            let rollouts = self.budget.rollouts * (1 + self.budget.close_rounds).min(2);
+            let values = self.value_alternatives(obs, legal, seed ^ WIN_WORLDS, rollouts);
+            let choice = evaluation::overrule(&values, Action::Win);
+            return match scope {
+                Scope::Play => (choice, Vec::new()),
+                Scope::Every => (choice, values),
             };
-            if let Some(x) = found.as_ref().and_then(|d| d.choice) {
-                return (Action::Discard(x), values);
-            }
-            if !values.is_empty() {
-                return (default, values);
-            }
         }
         if involves_extra_winds(obs, legal) && !searched_with_extra_winds(obs, default) {
             return (default, Vec::new());
@@ -465,6 +482,7 @@ impl ExpertBot {
                 b.rollouts,
                 b.close_rounds,
                 self.horizon(),
+                scope == Scope::Every,
                 &mut rng,
             ) {
                 let values = match scope {

@@ -108,7 +108,7 @@ impl Table<'_> {
             }
             if turn == me {
                 mine.add(t);
-                if analysis::is_win(&mine, &self.rules) {
+                if self.complete(&mine) {
                     let mut before = mine;
                     before.remove(t);
                     if let Some(v) = self.score(world, me, &mine, &before, t, None) {
@@ -133,7 +133,7 @@ impl Table<'_> {
             } else {
                 let mut h = world.hands[turn];
                 h.add(t);
-                if analysis::is_win(&h, &self.rules) {
+                if self.complete(&h) {
                     if let Some(v) = self.score(world, turn, &mine, &world.hands[turn], t, None) {
                         return v;
                     }
@@ -141,7 +141,7 @@ impl Table<'_> {
                 // They throw what they drew: may the viewer win on it?
                 let mut with = mine;
                 with.add(t);
-                if self.may_win(me, turn) && analysis::is_win(&with, &self.rules) {
+                if self.may_win(me, turn) && self.complete(&with) {
                     if let Some(v) = self.score(world, me, &mine, &mine, t, Some(turn)) {
                         return v;
                     }
@@ -150,6 +150,17 @@ impl Table<'_> {
             turn = (turn + 1) % n;
         }
         0
+    }
+
+    /// Whether `hand` (`3k + 2` playing tiles) is a complete hand: sets and a pair (or the
+    /// rule set's other forms), and at six-player classic, where only three pungs and a pair
+    /// win, pungs and a pair (without it the playouts there found wins the rule set refuses and
+    /// scored nothing, every alternative worth exactly 0).
+    pub(crate) fn complete(&self, hand: &TileCounts) -> bool {
+        if !analysis::is_win(hand, &self.rules) {
+            return false;
+        }
+        !pungs_only(self.ruleset) || pungs_and_a_pair(hand)
     }
 
     /// Whether `hand` (`3k + 1` tiles) of opponent `q` is ready with a win the rule set pays
@@ -165,7 +176,7 @@ impl Table<'_> {
             .find(|&t| {
                 let mut h = *hand;
                 h.add(t);
-                analysis::is_win(&h, &self.rules)
+                self.complete(&h)
             })
         else {
             return false;
@@ -201,7 +212,7 @@ impl Table<'_> {
             }
             let mut h = world.hands[q];
             h.add(t);
-            if analysis::is_win(&h, &self.rules) {
+            if self.complete(&h) {
                 if let Some(v) = self.score(world, q, mine, &world.hands[q], t, Some(me)) {
                     return Some(v);
                 }
@@ -307,7 +318,7 @@ impl Table<'_> {
                 .any(|w| {
                     let mut g = h;
                     g.add(w);
-                    analysis::is_win(&g, &self.rules)
+                    self.complete(&g)
                 })
         };
         order.sort_by_key(|x| !off(x));
@@ -401,6 +412,24 @@ impl Table<'_> {
         let scored = self.ruleset.score(&situation).ok()?;
         Some(scored.payments.get(&seat(me)).copied().unwrap_or(0))
     }
+}
+
+/// Whether only pungs and a pair win (classic at six players, its extra winds in play).
+pub(crate) fn pungs_only(ruleset: &Ruleset) -> bool {
+    ruleset.config().players == 6 && ruleset.config().extra_winds() > 0
+}
+
+/// Whether `hand` is pungs and exactly one pair (no wildcards: classic has none).
+fn pungs_and_a_pair(hand: &TileCounts) -> bool {
+    let mut pairs = 0;
+    for (_, n) in hand.iter() {
+        match n {
+            3 => {}
+            2 => pairs += 1,
+            _ => return false,
+        }
+    }
+    pairs == 1
 }
 
 #[cfg(test)]

@@ -192,6 +192,8 @@ pub(crate) fn sample(
     accept: impl Fn(usize, &TileCounts) -> bool,
 ) -> World {
     let aims = ruleset.set().aims();
+    // At six-player classic a ready hand is pungs and pairs (only pungs and a pair win).
+    let pungs_only = super::playout::pungs_only(ruleset);
     let mut pool = Pool(unseen(obs), hidden_extra_winds(ruleset, obs));
     let me = obs.player.index();
     let mut hands = vec![TileCounts::EMPTY; obs.table.len()];
@@ -216,7 +218,15 @@ pub(crate) fn sample(
             }
             let suit = one_suit(obs, q, aims.min_fan > 0 && aims.flush_fan > 0);
             for _ in 0..8 {
-                if let Some(h) = ready_hand(&mut pool, rng, size, suit, &discarded, obs.wildcard) {
+                if let Some(h) = ready_hand(
+                    &mut pool,
+                    rng,
+                    size,
+                    suit,
+                    &discarded,
+                    obs.wildcard,
+                    pungs_only,
+                ) {
                     if accept(q, &h) {
                         hand = Some(h);
                         break;
@@ -286,6 +296,7 @@ fn ready_hand(
     suit: Option<usize>,
     discarded: &[bool; KINDS],
     wild: Option<Tile>,
+    pungs_only: bool,
 ) -> Option<TileCounts> {
     if size % 3 != 1 {
         return None;
@@ -321,7 +332,7 @@ fn ready_hand(
     let i = w.index();
     let wait: Vec<(usize, u8)> = if size == 1 {
         vec![(i, 1)]
-    } else if i >= 27 || rng.random_range(0..4) == 0 {
+    } else if pungs_only || i >= 27 || rng.random_range(0..4) == 0 {
         vec![(i, 2)]
     } else if i % 9 <= 6 && rng.random_bool(0.7) {
         vec![(i, 1), (i + 1, 1)]
@@ -369,7 +380,7 @@ fn ready_hand(
                 break;
             };
             let j = t.index();
-            let chow = j < 27 && j % 9 <= 6 && rng.random_range(0..3) > 0;
+            let chow = !pungs_only && j < 27 && j % 9 <= 6 && rng.random_range(0..3) > 0;
             let rest: Vec<(usize, u8)> = if chow {
                 vec![(j + 1, 1), (j + 2, 1)]
             } else {
