@@ -90,7 +90,9 @@ impl Default for RoomConfig {
 }
 
 /// The claim timer of a room with two or more person seats, unless set.
-pub const DEFAULT_CLAIM_TIMEOUT_MS: u64 = 15_000;
+/// It is also the room's claim window: every discard waits this long (see
+/// [`RoomConfig::claim_window`]), so it is short.
+pub const DEFAULT_CLAIM_TIMEOUT_MS: u64 = 5_000;
 /// The turn timer of a room with two or more person seats, unless set.
 pub const DEFAULT_TURN_TIMEOUT_MS: u64 = 30_000;
 /// The pause after a hand for `continue`, unless set.
@@ -245,6 +247,19 @@ impl RoomConfig {
     /// The turn timer in force (`None`: off).
     pub fn turn_timeout(&self) -> Option<u64> {
         self.timer(self.turn_timeout_ms, DEFAULT_TURN_TIMEOUT_MS)
+    }
+
+    /// How long every discard (and every kong declared) waits for claims, whoever could claim:
+    /// the claim timer in force in a room with people, or the bot pause if longer. Answers are
+    /// made, and what follows the discard is shown, when it ends: the pace tells nothing of who
+    /// could claim (PROTOCOL.md, "What timing tells").
+    pub fn claim_window(&self) -> u64 {
+        let claim = if self.people() > 0 {
+            self.claim_timeout().unwrap_or(0)
+        } else {
+            0
+        };
+        claim.max(self.bot_delay_ms)
     }
 
     /// The grace of a person who is not connected (see [`RoomConfig::away_grace_ms`]).
