@@ -92,6 +92,9 @@ struct LimitArgs {
     /// Seconds a client has to send a request's headers (and may stay idle between two).
     #[arg(long, env = "MAJIANG_HEADER_TIMEOUT_SECS", default_value_t = Limits::default().header_timeout.as_secs())]
     header_timeout_secs: u64,
+    /// Seconds a request has for its body to arrive and its answer to be ready (then 408).
+    #[arg(long, env = "MAJIANG_REQUEST_TIMEOUT_SECS", default_value_t = Limits::default().request_timeout.as_secs())]
+    request_timeout_secs: u64,
     /// A WebSocket silent this many seconds is pinged.
     #[arg(long, env = "MAJIANG_WS_PING_SECS", default_value_t = Limits::default().ws_ping.as_secs())]
     ws_ping_secs: u64,
@@ -147,6 +150,7 @@ impl LimitArgs {
             max_connections: self.max_connections,
             max_connections_per_address: self.max_connections_per_address,
             header_timeout: secs("header-timeout-secs", self.header_timeout_secs)?,
+            request_timeout: secs("request-timeout-secs", self.request_timeout_secs)?,
             ws_ping: secs("ws-ping-secs", self.ws_ping_secs)?,
             ws_idle: secs("ws-idle-secs", self.ws_idle_secs)?,
             trust_forwarded_for: self.trust_forwarded_for,

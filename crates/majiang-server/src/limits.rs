@@ -31,11 +31,17 @@ pub struct Limits {
     pub finished_linger: Duration,
     /// Most open TCP connections (HTTP and WebSocket) at once.
     pub max_connections: usize,
-    /// Most open TCP connections from one client address.
+    /// Most open TCP connections from one client address. Behind a trusted proxy
+    /// ([`Limits::trust_forwarded_for`]): most requests in progress and WebSockets open of one
+    /// forwarded address.
     pub max_connections_per_address: usize,
     /// Time a client has to send a request's headers (also the idle time allowed between two
     /// requests on a kept-alive connection).
     pub header_timeout: Duration,
+    /// Time a request has, from its headers, for its body to arrive and its answer to be
+    /// ready: past it the client is answered 408 and the connection closed (a body dripped a
+    /// byte at a time holds a connection no longer than this).
+    pub request_timeout: Duration,
     /// A WebSocket that sent nothing for this long is pinged.
     pub ws_ping: Duration,
     /// A WebSocket that sent nothing (not even a pong) for this long is closed.
@@ -73,6 +79,7 @@ impl Default for Limits {
             max_connections: 4096,
             max_connections_per_address: 64,
             header_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(15),
             ws_ping: Duration::from_secs(30),
             ws_idle: Duration::from_secs(75),
             trust_forwarded_for: false,

@@ -21,6 +21,7 @@ mod operations;
 mod review_api;
 mod review_browser;
 mod said_keys;
+mod slow_clients;
 mod state_delta;
 mod store_suite;
 mod table_screens;
