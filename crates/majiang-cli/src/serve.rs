@@ -83,6 +83,9 @@ struct LimitArgs {
     /// A finished match leaves memory this many seconds after its last person left.
     #[arg(long, env = "MAJIANG_FINISHED_LINGER_SECS", default_value_t = Limits::default().finished_linger.as_secs())]
     finished_linger_secs: u64,
+    /// KiB of finished rooms' summaries kept for `GET /api/rooms/ID` (answered from the store).
+    #[arg(long, env = "MAJIANG_FINISHED_CACHE_KIB", default_value_t = Limits::default().finished_cache_bytes / 1024)]
+    finished_cache_kib: usize,
     /// Most open connections at once.
     #[arg(long, env = "MAJIANG_MAX_CONNECTIONS", default_value_t = Limits::default().max_connections)]
     max_connections: usize,
@@ -147,6 +150,7 @@ impl LimitArgs {
             waiting_idle: secs("waiting-idle-secs", self.waiting_idle_secs)?,
             unattended: secs("unattended-secs", self.unattended_secs)?,
             finished_linger: secs("finished-linger-secs", self.finished_linger_secs)?,
+            finished_cache_bytes: self.finished_cache_kib.saturating_mul(1024),
             max_connections: self.max_connections,
             max_connections_per_address: self.max_connections_per_address,
             header_timeout: secs("header-timeout-secs", self.header_timeout_secs)?,

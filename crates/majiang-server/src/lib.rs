@@ -148,6 +148,8 @@ struct Inner {
     hints: Arc<room::HintQueue>,
     /// The match reviews asked for, waiting, working and finished.
     reviews: review_jobs::ReviewJobs,
+    /// Summaries of finished rooms not in memory (`GET /api/rooms/ID`), bounded in bytes.
+    finished: history::FinishedCache,
 }
 
 impl App {
@@ -220,6 +222,7 @@ impl App {
                 history: std::sync::Mutex::new(HashMap::new()),
                 hints,
                 reviews: review_jobs::ReviewJobs::new(&limits),
+                finished: history::FinishedCache::new(limits.finished_cache_bytes),
                 limits: limits.clone(),
             }),
         };

@@ -29,6 +29,9 @@ pub struct Limits {
     /// A finished match stays in memory this long after its last person left (for its final
     /// result); its history, log and replay are served from the store.
     pub finished_linger: Duration,
+    /// Bytes of finished rooms' summaries kept for `GET /api/rooms/ID` (a finished room not in
+    /// memory is answered from the store and its summary kept here, oldest dropped first).
+    pub finished_cache_bytes: usize,
     /// Most open TCP connections (HTTP and WebSocket) at once.
     pub max_connections: usize,
     /// Most open TCP connections from one client address. Behind a trusted proxy
@@ -76,6 +79,7 @@ impl Default for Limits {
             waiting_idle: Duration::from_secs(3600),
             unattended: Duration::from_secs(600),
             finished_linger: Duration::from_secs(60),
+            finished_cache_bytes: 4 << 20,
             max_connections: 4096,
             max_connections_per_address: 64,
             header_timeout: Duration::from_secs(10),

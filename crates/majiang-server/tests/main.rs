@@ -11,6 +11,7 @@ mod companion_score;
 mod e2e_browser;
 mod e2e_cluster;
 mod evening;
+mod finished_flood;
 mod hint_busy_browser;
 mod hints_ws;
 mod http_api;
