@@ -86,7 +86,7 @@ pub(crate) fn finished_summary(room: &StoredRoom, actions: &[StoredAction]) -> O
     }
     let mut config = room.config.clone();
     let ruleset = std::sync::Arc::new(config.validate().ok()?);
-    let (mut m, _) = majiang::table::Session::new(ruleset, room.seed, config.hands).ok()?;
+    let (mut m, _) = majiang::table::Session::new(ruleset, room.seed, Some(config.hand_limit())).ok()?;
     for a in actions {
         if m.awaiting_deal() {
             m.deal_next().ok()?;

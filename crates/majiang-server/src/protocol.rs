@@ -101,9 +101,27 @@ pub const DEFAULT_CONTINUE_TIMEOUT_MS: u64 = 30_000;
 /// set.
 pub const DEFAULT_AWAY_GRACE_MS: u64 = 5_000;
 
-/// The longest match the server plays, in hands: `hands` is at most this, and so is a rule
-/// set's own end (`"end": "rounds:N"`) when `hands` is not given.
-pub const MAX_MATCH_HANDS: u32 = 64;
+/// The longest match the server plays, in hands, whatever its end rule (the library's
+/// [`HAND_CAP`](majiang::table::matches::HAND_CAP)): `hands` is at most this; a rule set's own
+/// end that cannot finish within it (`"end": "rounds:N"`, a Hong Kong match of more deal
+/// rounds) is refused when `hands` is not given; and a match its end rule has not ended by
+/// then ends there (`points:500`, a `min_fan` few hands reach).
+pub const MAX_MATCH_HANDS: u32 = majiang::table::matches::HAND_CAP;
+
+/// The longest a match of bots only may be paced to last, in milliseconds (3 hours): its bot
+/// pause is refused when [`MAX_MATCH_HANDS`] (or its `hands`) hands of
+/// [`PACED_STEPS_PER_HAND`] paced steps could last longer. Nobody plays in such a room, so
+/// nothing else ends it.
+pub const MAX_BOTS_ONLY_MATCH_MS: u64 = 3 * 3600 * 1000;
+
+/// A bound on the bot pauses in one hand: every discard waits its claim window (the bot pause
+/// in a room of bots) and the next turn the pause again, and a hand has fewer than 120
+/// discards.
+pub const PACED_STEPS_PER_HAND: u64 = 240;
+
+/// The largest search budget a room's creator may give an expert seat (`expert:N`, `N` worlds
+/// per batch; the default is 64): the server pays for the search.
+pub const MAX_BOT_BUDGET: u32 = 128;
 
 /// The most starting points of a points match (Hangzhou `"end": "points:N"`) when `hands` is
 /// not given: more would let a match run for hundreds of hands.
@@ -164,18 +182,32 @@ impl RoomConfig {
         }
         if self.hands.is_none() {
             use majiang::table::matches::EndRule;
-            match ruleset.set().match_rules().end {
-                EndRule::Hands(n) if n > MAX_MATCH_HANDS => {
-                    return Err(BadConfig(
-                        said::END_ROUNDS.with([n.into(), MAX_MATCH_HANDS.into()]),
-                    ));
-                }
+            let end = ruleset.set().match_rules().end;
+            if let Some(n) = end.fewest_hands(n)
+                && n > MAX_MATCH_HANDS
+            {
+                return Err(BadConfig(
+                    said::END_ROUNDS.with([n.into(), MAX_MATCH_HANDS.into()]),
+                ));
+            }
+            match end {
                 EndRule::Points(n) if n > MAX_MATCH_POINTS => {
                     return Err(BadConfig(
                         said::END_POINTS.with([n.into(), MAX_MATCH_POINTS.into()]),
                     ));
                 }
                 _ => {}
+            }
+        }
+        for s in &self.seats {
+            if let Some(budget) = s.bot_kind.as_deref().and_then(search_budget)
+                && budget > MAX_BOT_BUDGET
+            {
+                return Err(BadConfig(said::TOO_LONG.with([
+                    "bot_kind".into(),
+                    s.bot_kind.clone().unwrap_or_default().into(),
+                    format!("expert:{MAX_BOT_BUDGET}").into(),
+                ])));
             }
         }
         for (i, s) in self.seats.iter().enumerate() {
@@ -231,7 +263,23 @@ impl RoomConfig {
                 5000.into(),
             ])));
         }
+        if self.people() == 0 {
+            let longest = MAX_BOTS_ONLY_MATCH_MS / (u64::from(self.hand_limit()) * PACED_STEPS_PER_HAND);
+            if self.bot_delay_ms > longest {
+                return Err(BadConfig(said::TOO_LONG.with([
+                    "bot_delay_ms".into(),
+                    self.bot_delay_ms.into(),
+                    longest.into(),
+                ])));
+            }
+        }
         Ok(ruleset)
+    }
+
+    /// The hand limit the match is played with: `hands`, or [`MAX_MATCH_HANDS`] (every match
+    /// ends by then whatever its end rule).
+    pub fn hand_limit(&self) -> u32 {
+        self.hands.unwrap_or(MAX_MATCH_HANDS).min(MAX_MATCH_HANDS)
     }
 
     /// Person seats (not bots).
@@ -281,6 +329,12 @@ impl RoomConfig {
             None => None,
         }
     }
+}
+
+/// The search budget of an expert bot's name (`expert:N`, `hard:N`), if it has one.
+fn search_budget(kind: &str) -> Option<u32> {
+    let (name, n) = kind.split_once(':')?;
+    matches!(name, "expert" | "hard").then(|| n.parse().ok())?
 }
 
 /// Where a room is.

@@ -18,6 +18,7 @@ mod http_api;
 mod i18n_catalogues;
 mod invite_cue_browser;
 mod limits;
+mod match_length;
 mod operations;
 mod review_api;
 mod review_browser;

@@ -260,7 +260,11 @@ impl Room {
 
     /// Makes the match: the session and a driver with a controller per chair.
     pub(super) fn start_match(&mut self, now: u64) -> Result<(), String> {
-        let (session, opening) = Session::new(self.ruleset.clone(), self.seed, self.config.hands)
+        let (session, opening) = Session::new(
+            self.ruleset.clone(),
+            self.seed,
+            Some(self.config.hand_limit()),
+        )
             .map_err(|e| e.to_string())?;
         let chairs = session.chairs().to_vec();
         let mut controllers: Vec<Option<Controller>> = (0..chairs.len()).map(|_| None).collect();

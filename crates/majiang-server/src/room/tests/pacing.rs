@@ -127,7 +127,7 @@ struct Truth {
 fn asked(config: serde_json::Value, seed: u64, h: &Harness) -> Truth {
     let mut config: RoomConfig = serde_json::from_value(config).unwrap();
     let ruleset: Ruleset = config.validate().unwrap();
-    let (mut session, _) = Session::new(Arc::new(ruleset), seed, config.hands).unwrap();
+    let (mut session, _) = Session::new(Arc::new(ruleset), seed, Some(config.hand_limit())).unwrap();
     let mut truth = Vec::new();
     let mut claimed = Vec::new();
     let mut by = Vec::new();
