@@ -114,6 +114,9 @@ struct LimitArgs {
     /// busy.
     #[arg(long, env = "MAJIANG_HINT_QUEUE", default_value_t = Limits::default().hint_queue)]
     hint_queue: usize,
+    /// Rooms whose expert bots search at once (the CPU cores expert seats may take).
+    #[arg(long, env = "MAJIANG_BOT_SEARCHES_AT_ONCE", default_value_t = Limits::default().bot_searches_at_once)]
+    bot_searches_at_once: usize,
     /// Match reviews worked out at once.
     #[arg(long, env = "MAJIANG_REVIEWS_AT_ONCE", default_value_t = Limits::default().reviews_at_once)]
     reviews_at_once: usize,
@@ -160,6 +163,7 @@ impl LimitArgs {
             trust_forwarded_for: self.trust_forwarded_for,
             hints_at_once: self.hints_at_once,
             hint_queue: self.hint_queue,
+            bot_searches_at_once: at_least_one("bot-searches-at-once", self.bot_searches_at_once)?,
             reviews_at_once: at_least_one("reviews-at-once", self.reviews_at_once)?,
             review_jobs: at_least_one("review-jobs", self.review_jobs)?,
             review_keep: secs("review-keep-secs", self.review_keep_secs)?,

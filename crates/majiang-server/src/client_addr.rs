@@ -3,8 +3,8 @@
 
 use crate::App;
 use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::request::Parts;
 use axum::http::HeaderMap;
+use axum::http::request::Parts;
 use std::net::{IpAddr, SocketAddr};
 
 /// The address a trusted reverse proxy says the request came from: the last

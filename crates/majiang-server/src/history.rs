@@ -86,7 +86,8 @@ pub(crate) fn finished_summary(room: &StoredRoom, actions: &[StoredAction]) -> O
     }
     let mut config = room.config.clone();
     let ruleset = std::sync::Arc::new(config.validate().ok()?);
-    let (mut m, _) = majiang::table::Session::new(ruleset, room.seed, Some(config.hand_limit())).ok()?;
+    let (mut m, _) =
+        majiang::table::Session::new(ruleset, room.seed, Some(config.hand_limit())).ok()?;
     for a in actions {
         if m.awaiting_deal() {
             m.deal_next().ok()?;
@@ -239,6 +240,10 @@ mod tests {
         }
         assert_eq!(cache.bytes(), one * 3);
         assert!(cache.get("r0000").is_none() && cache.get("r0006").is_none());
-        assert!(["r0007", "r0008", "r0009"].iter().all(|id| cache.get(id).is_some()));
+        assert!(
+            ["r0007", "r0008", "r0009"]
+                .iter()
+                .all(|id| cache.get(id).is_some())
+        );
     }
 }

@@ -182,7 +182,11 @@ impl App {
         limits: Limits,
     ) -> Result<App, AppError> {
         let mut rooms = HashMap::new();
-        let hints = room::HintQueue::new(limits.hints_at_once, limits.hint_queue);
+        let hints = room::HintQueue::with_bot_searches(
+            limits.hints_at_once,
+            limits.hint_queue,
+            limits.bot_searches_at_once,
+        );
         if node.is_none() {
             let fresh_after = now_ms().saturating_sub(limits.waiting_idle.as_millis() as i64);
             for stored in store.unfinished_rooms().await? {

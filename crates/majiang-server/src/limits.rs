@@ -55,6 +55,10 @@ pub struct Limits {
     /// Learners' hints worked out at once across the server (each is tens of milliseconds of
     /// CPU on a blocking thread). 0 works none out: every hint waits, and the queue fills.
     pub hints_at_once: usize,
+    /// Threads the rooms with expert seats (`expert`, `hard`, `expert:N`) run on, taking
+    /// turns: the CPU the server spends on expert seats is at most this
+    /// many cores, whatever the number of such rooms (see `room::expert_pool`).
+    pub bot_searches_at_once: usize,
     /// Most hint jobs waiting for those slots. A newer job for the same connection replaces its
     /// waiting one (a stale hint is useless); past the cap a new job is dropped, counted in
     /// `/metrics`, and the person is told the expert is busy.
@@ -89,6 +93,7 @@ impl Default for Limits {
             trust_forwarded_for: false,
             hints_at_once: 2,
             hint_queue: 64,
+            bot_searches_at_once: 1,
             reviews_at_once: 1,
             review_jobs: 16,
             review_keep: Duration::from_secs(300),

@@ -214,11 +214,9 @@ pub(crate) async fn serve(
                     None => None,
                 };
                 let mut router = router;
-                let answer = tokio::time::timeout(
-                    deadline,
-                    router.call(req.map(axum::body::Body::new)),
-                )
-                .await;
+                let answer =
+                    tokio::time::timeout(deadline, router.call(req.map(axum::body::Body::new)))
+                        .await;
                 if upgrade && let Some(p) = permit {
                     *upgraded.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
                 }

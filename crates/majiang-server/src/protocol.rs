@@ -264,7 +264,8 @@ impl RoomConfig {
             ])));
         }
         if self.people() == 0 {
-            let longest = MAX_BOTS_ONLY_MATCH_MS / (u64::from(self.hand_limit()) * PACED_STEPS_PER_HAND);
+            let longest =
+                MAX_BOTS_ONLY_MATCH_MS / (u64::from(self.hand_limit()) * PACED_STEPS_PER_HAND);
             if self.bot_delay_ms > longest {
                 return Err(BadConfig(said::TOO_LONG.with([
                     "bot_delay_ms".into(),

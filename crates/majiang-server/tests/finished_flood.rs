@@ -47,7 +47,10 @@ fn a_flood_of_finished_room_summaries_loads_no_room_and_memory_comes_back() {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     eprint!("{stderr}");
-    assert!(out.status.success(), "the flood failed:\n{stdout}\n{stderr}");
+    assert!(
+        out.status.success(),
+        "the flood failed:\n{stdout}\n{stderr}"
+    );
     assert!(stdout.contains("1 passed"), "{stdout}");
 }
 

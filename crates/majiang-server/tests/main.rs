@@ -5,6 +5,7 @@
 
 mod common;
 
+mod bot_cpu;
 mod companion_browser;
 mod companion_ledger;
 mod companion_score;

@@ -29,13 +29,19 @@ async fn matches_whose_end_rule_never_comes_end_at_the_hand_cap() {
         let until = Instant::now() + Duration::from_secs(600);
         let summary = loop {
             let s = app.room(&room).map(|h| h.summary());
-            if s.as_ref().is_some_and(|s| s.status == RoomStatus::Finished) || Instant::now() > until {
+            if s.as_ref().is_some_and(|s| s.status == RoomStatus::Finished)
+                || Instant::now() > until
+            {
                 break s;
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         };
         let summary = summary.expect("the room is in memory");
-        assert_eq!(summary.status, RoomStatus::Finished, "{rules}: the match ended");
+        assert_eq!(
+            summary.status,
+            RoomStatus::Finished,
+            "{rules}: the match ended"
+        );
         let hands = summary.hand_number.unwrap();
         eprintln!("{rules}: ended after {hands} hands");
         assert!(hands <= MAX_MATCH_HANDS, "{rules}: {hands} hands");

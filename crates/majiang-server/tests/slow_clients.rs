@@ -91,7 +91,11 @@ async fn dripped_bodies_from_many_addresses_are_cut_and_newcomers_served() {
     let asked = Instant::now();
     let (status, _, _) = http(addr, "GET", "/healthz", "").await;
     assert_eq!(status, 200);
-    assert!(asked.elapsed() < Duration::from_secs(1), "{:?}", asked.elapsed());
+    assert!(
+        asked.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        asked.elapsed()
+    );
     // A body that arrives in time is read as ever.
     let (status, _, body) = http(addr, "POST", "/api/rooms", r#"{"rules": "hongkong"}"#).await;
     assert_eq!(status, 201, "{body}");
@@ -154,7 +158,9 @@ async fn behind_a_trusted_proxy_the_cap_counts_by_the_forwarded_address() {
             .to_string()
     };
     let ws = || {
-        let mut req = format!("ws://{addr}/ws/{room}").into_client_request().unwrap();
+        let mut req = format!("ws://{addr}/ws/{room}")
+            .into_client_request()
+            .unwrap();
         req.headers_mut()
             .insert("x-forwarded-for", "203.0.113.9".parse().unwrap());
         tokio_tungstenite::connect_async(req)
@@ -166,7 +172,9 @@ async fn behind_a_trusted_proxy_the_cap_counts_by_the_forwarded_address() {
         assert!(socket.next().await.is_some());
         open.push(socket);
     }
-    let refused = ws().await.expect_err("a fourth WebSocket of the same client");
+    let refused = ws()
+        .await
+        .expect_err("a fourth WebSocket of the same client");
     assert!(refused.to_string().contains("429"), "{refused}");
     // One closes: its place is free again.
     drop(open.pop());

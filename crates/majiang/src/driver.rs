@@ -352,7 +352,8 @@ impl Driver {
         if point != self.current_point() {
             return None;
         }
-        self.deadline_at(p, opened).map(|at| at.max(self.window_floor()))
+        self.deadline_at(p, opened)
+            .map(|at| at.max(self.window_floor()))
     }
 
     /// While the claim window of the last discard or kong is open at `now`: when it ends. Until

@@ -253,6 +253,18 @@ impl Room {
         })
     }
 
+    /// True when a seat is played by the expert bot (its decisions search for tens to hundreds
+    /// of milliseconds: the room takes turns at the server's bounded searches).
+    pub(super) fn has_expert_bots(&self) -> bool {
+        self.config.seats.iter().any(|s| {
+            s.bot
+                && s.bot_kind.as_deref().is_some_and(|k| {
+                    let name = k.split(':').next().unwrap_or(k);
+                    name == "expert" || name == "hard"
+                })
+        })
+    }
+
     /// The chair of `seat`, once the match has started.
     pub(super) fn chair(&self, seat: usize) -> Option<Player> {
         self.session().and_then(|s| s.chairs().get(seat).copied())
@@ -265,7 +277,7 @@ impl Room {
             self.seed,
             Some(self.config.hand_limit()),
         )
-            .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())?;
         let chairs = session.chairs().to_vec();
         let mut controllers: Vec<Option<Controller>> = (0..chairs.len()).map(|_| None).collect();
         for (seat, &chair) in chairs.iter().enumerate() {

@@ -291,7 +291,8 @@ fn with_a_claim_window_the_next_turn_comes_at_the_same_moment_whoever_could_clai
         match d.poll(now) {
             Poll::Act(decision) => {
                 let on_offer = d.session().game().on_offer().is_some();
-                let answer = decision.action.is_claim_answer() || (on_offer && decision.action == Action::Win);
+                let answer = decision.action.is_claim_answer()
+                    || (on_offer && decision.action == Action::Win);
                 if !answer && let Some((at, could)) = open.take() {
                     gaps[could as usize].push(now - at);
                 }
@@ -311,7 +312,12 @@ fn with_a_claim_window_the_next_turn_comes_at_the_same_moment_whoever_could_clai
         }
     }
     let [nobody, could] = &gaps;
-    assert!(nobody.len() > 50 && could.len() > 10, "{} {}", nobody.len(), could.len());
+    assert!(
+        nobody.len() > 50 && could.len() > 10,
+        "{} {}",
+        nobody.len(),
+        could.len()
+    );
     // The window (100), then the bot pause (100): the same gap, claimable or not.
     assert!(nobody.iter().chain(could).all(|&g| g == 200), "{gaps:?}");
 }

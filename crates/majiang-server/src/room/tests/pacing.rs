@@ -70,10 +70,7 @@ fn play(
             let shown = h.room.status() == RoomStatus::Playing
                 && h.must_act(seat)
                 && !h.room.held(h.chair(seat));
-            let key = (
-                h.room.session().unwrap().hand_number(),
-                h.room.actions(),
-            );
+            let key = (h.room.session().unwrap().hand_number(), h.room.actions());
             match answers[i] {
                 Some((k, _, _)) if shown && k == key => {}
                 _ if shown => {
@@ -127,7 +124,8 @@ struct Truth {
 fn asked(config: serde_json::Value, seed: u64, h: &Harness) -> Truth {
     let mut config: RoomConfig = serde_json::from_value(config).unwrap();
     let ruleset: Ruleset = config.validate().unwrap();
-    let (mut session, _) = Session::new(Arc::new(ruleset), seed, Some(config.hand_limit())).unwrap();
+    let (mut session, _) =
+        Session::new(Arc::new(ruleset), seed, Some(config.hand_limit())).unwrap();
     let mut truth = Vec::new();
     let mut claimed = Vec::new();
     let mut by = Vec::new();
@@ -328,9 +326,15 @@ fn in_a_room_with_people_no_viewer_can_tell_from_timing_who_could_claim() {
             .map(|(((_, (arrived, settled)), could), _)| (settled - arrived, *could))
             .collect();
         let score = cross_validated(&mine);
-        eprintln!("people: seat {seat} over its own {} discards {score:.3}", mine.len());
+        eprintln!(
+            "people: seat {seat} over its own {} discards {score:.3}",
+            mine.len()
+        );
         assert!(mine.len() > 100);
-        assert!(score <= 0.55, "seat {seat} as discarder tells them apart: {score:.3}");
+        assert!(
+            score <= 0.55,
+            "seat {seat} as discarder tells them apart: {score:.3}"
+        );
     }
 }
 
