@@ -87,3 +87,52 @@ async fn what_could_not_end_or_costs_too_much_is_refused_at_creation() {
         assert_eq!(status, 201, "{ok}: {text}");
     }
 }
+
+/// The memory a room holds at the hand cap, for the Limits page:
+/// `cargo test -p majiang-server --test integration match_length -- --ignored --nocapture`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement for the Limits page, not a check"]
+async fn memory_of_rooms_at_the_hand_cap() {
+    const ROOMS: usize = 12;
+    let (app, addr) = start_with_limits(Limits {
+        finished_linger: Duration::from_secs(3600),
+        ..Limits::default()
+    })
+    .await;
+    let rss = || {
+        std::fs::read_to_string("/proc/self/status")
+            .unwrap_or_default()
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    let bots = (0..4).map(|_| json!({"bot": true})).collect::<Vec<_>>();
+    // One first, so the allocator and the store are warm.
+    let body = json!({"rules": "hangzhou", "options": {"end": "points:500"}, "seats": bots});
+    let (_, _, text) = http(addr, "POST", "/api/rooms", &body.to_string()).await;
+    let first: Value = serde_json::from_str(&text).unwrap();
+    let done = |app: &majiang_server::App, id: &str| {
+        app.room(id)
+            .is_some_and(|h| h.summary().status == RoomStatus::Finished)
+    };
+    while !done(&app, first["room"].as_str().unwrap()) {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let before = rss();
+    let mut ids = Vec::new();
+    for _ in 0..ROOMS {
+        let (_, _, text) = http(addr, "POST", "/api/rooms", &body.to_string()).await;
+        let v: Value = serde_json::from_str(&text).unwrap();
+        ids.push(v["room"].as_str().unwrap().to_string());
+    }
+    while !ids.iter().all(|id| done(&app, id)) {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let after = rss();
+    eprintln!(
+        "{ROOMS} rooms of {MAX_MATCH_HANDS} hands held in memory: RSS {before} -> {after} KiB, \
+         {} KiB a room",
+        (after - before) / ROOMS as u64
+    );
+}

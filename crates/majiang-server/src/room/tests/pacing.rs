@@ -25,6 +25,10 @@ fn think(k: u64) -> u64 {
     (k.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) % 900
 }
 
+/// A person's answer: the decision it is for (hand, actions so far), when it is due, and
+/// whether it was sent.
+type Answer = ((u32, u64), u64, bool);
+
 /// Plays `config` to its end with the viewers connected, answering for the person seats
 /// `people` (each with its connection) after a think time from when they were shown the
 /// decision. Returns every message with its time, and the room (for its stored actions).
@@ -47,7 +51,7 @@ fn play(
     let mut mark = 0;
     // Per person: the decision they were shown (hand, actions so far), when their answer is
     // due, and whether it was sent.
-    let mut answers: Vec<Option<((u32, u64), u64, bool)>> = vec![None; people.len()];
+    let mut answers: Vec<Option<Answer>> = vec![None; people.len()];
     let mut decisions = 0u64;
     let mut seq = 0u64;
     loop {
