@@ -95,6 +95,11 @@ impl Default for RoomConfig {
 pub const DEFAULT_CLAIM_TIMEOUT_MS: u64 = 5_000;
 /// The turn timer of a room with two or more person seats, unless set.
 pub const DEFAULT_TURN_TIMEOUT_MS: u64 = 30_000;
+/// The claim window is longer than the longest answer (a bot's pause, a person's claim timer)
+/// by this much: the time to decide and store the answers, so that they are in before it ends
+/// and what follows shows at its end, not later when somebody was asked.
+pub const CLAIM_WINDOW_MARGIN_MS: u64 = 100;
+
 /// The pause after a hand for `continue`, unless set.
 pub const DEFAULT_CONTINUE_TIMEOUT_MS: u64 = 30_000;
 /// The grace of a person who is not connected before the efficient bot plays for them, unless
@@ -299,16 +304,20 @@ impl RoomConfig {
     }
 
     /// How long every discard (and every kong declared) waits for claims, whoever could claim:
-    /// the claim timer in force in a room with people, or the bot pause if longer. Answers are
-    /// made, and what follows the discard is shown, when it ends: the pace tells nothing of who
-    /// could claim (PROTOCOL.md, "What timing tells").
+    /// the claim timer in force in a room with people, or the bot pause if longer, and
+    /// [`CLAIM_WINDOW_MARGIN_MS`] for the answers to be stored. Answers are made within it,
+    /// and what follows the discard is shown when it ends: the pace tells nothing of who could
+    /// claim (PROTOCOL.md, "What timing tells"). 0 (no window) in a room with neither.
     pub fn claim_window(&self) -> u64 {
         let claim = if self.people() > 0 {
             self.claim_timeout().unwrap_or(0)
         } else {
             0
         };
-        claim.max(self.bot_delay_ms)
+        match claim.max(self.bot_delay_ms) {
+            0 => 0,
+            longest => longest + CLAIM_WINDOW_MARGIN_MS,
+        }
     }
 
     /// The grace of a person who is not connected (see [`RoomConfig::away_grace_ms`]).

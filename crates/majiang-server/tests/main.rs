@@ -28,6 +28,7 @@ mod slow_clients;
 mod state_delta;
 mod store_suite;
 mod table_screens;
+mod timing_tells;
 mod words_browser;
 mod ws_matches;
 

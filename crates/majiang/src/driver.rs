@@ -14,18 +14,20 @@
 //!   timer), or, with `None`, until a person acts, the next hand is dealt or the match is over.
 //!
 //! Timers ([`Timers`]) are data: a turn timer, a claim timer, a shorter grace for a person who is
-//! away (not connected), a delay between automatic moves, and a claim window.
+//! away (not connected), a delay between automatic moves, and a claim window. When a person's
+//! timer runs out, the stand-in bot (the `efficient` bot, seeded per chair) plays that decision
+//! for them; a person who is away when it runs out stays played by the stand-in until they are
+//! back ([`Driver::set_present`]).
 //!
 //! **The claim window hides who could claim.** Whether anybody may claim a discard (or rob a
 //! kong) is private: it depends on concealed hands. With [`Timers::claim_window_ms`] set, every
 //! discard and every kong declared keeps the table waiting exactly that long, whoever could
-//! claim: automatic answers are made when it ends, the next turn opens when it ends, and the
-//! caller holds a person's early answer until then ([`Driver::window_open_until`]). The pace is
-//! then a function of public facts only (who discarded, and when), as long as a person's answer
-//! cannot take longer than the window (their claim timer is no longer than it). When a person's timer runs out,
-//! the stand-in bot (the `efficient` bot, seeded per chair) plays that decision for them; a
-//! person who is away when it runs out stays played by the stand-in until they are back
-//! ([`Driver::set_present`]).
+//! claim: the answers are made within it (a bot's after its pause, a person's when they
+//! answer), the next turn opens when it ends, and the caller shows nobody but those asked what
+//! followed the discard before then ([`Driver::window_open_until`]). The pace is then a
+//! function of public facts only (who discarded, and when), as long as the answers are in
+//! before the window ends (a bot's pause and a person's claim timer shorter than it, by the
+//! time it takes to store them).
 //!
 //! Every chair's bot is told when a hand ends and when the match ends ([`Bot::hand_ended`],
 //! [`Bot::match_ended`]), as the action that ended them is applied: a bot in another process
@@ -353,18 +355,17 @@ impl Driver {
             return None;
         }
         self.deadline_at(p, opened)
-            .map(|at| at.max(self.window_floor()))
     }
 
     /// While the claim window of the last discard or kong is open at `now`: when it ends. Until
-    /// then nothing that follows the discard may be shown to anybody not asked about it, and a
-    /// person's answer to the tile on offer is held (applied when the window ends), so that
-    /// neither tells whether anybody could claim.
+    /// then nothing that follows the discard may be shown to anybody not asked about it (the
+    /// answers are made meanwhile, and the next turn opens at its end), so that nothing tells
+    /// whether anybody could claim.
     pub fn window_open_until(&self, now: u64) -> Option<u64> {
         self.window_end.filter(|&end| now < end)
     }
 
-    /// Automatic decisions wait for the claim window's end (0 without one).
+    /// The claim window's end (0 without one).
     fn window_floor(&self) -> u64 {
         self.window_end.unwrap_or(0)
     }
@@ -432,7 +433,6 @@ impl Driver {
                 at
             }
         };
-        let floor = self.window_floor();
         if let Some(d) = &self.proposed {
             return Poll::Act(d.clone());
         }
@@ -446,7 +446,7 @@ impl Driver {
             let by = match (is_bot, away) {
                 (true, _) => DecidedBy::Bot,
                 (false, true) => DecidedBy::StandIn,
-                (false, false) => match self.deadline_at(p, opened).map(|at| at.max(floor)) {
+                (false, false) => match self.deadline_at(p, opened) {
                     Some(at) if now >= at => {
                         let chair = &mut self.chairs[p.index()];
                         if !chair.present {
@@ -464,7 +464,7 @@ impl Driver {
                     None => continue,
                 },
             };
-            let due = opened.saturating_add(self.timers.bot_delay_ms).max(floor);
+            let due = opened.saturating_add(self.timers.bot_delay_ms);
             if now >= due {
                 let decision = self.decide(p, by);
                 self.proposed = Some(decision.clone());

@@ -128,11 +128,10 @@ impl Room {
                             player,
                             action,
                         };
-                        if self.pending.is_none() && self.window_end.is_none() {
+                        if self.pending.is_none() {
                             self.person_action(q, now, out);
                         } else if self.queue.len() < QUEUE_MAX {
-                            // An earlier write is being retried, or the claim window is open
-                            // (an answer waits for its end): this one is checked after it.
+                            // An earlier write is being retried: this one is checked after it.
                             self.queue.push_back(q);
                         } else {
                             refuse(out, Some(seq), said::BUSY.plain());

@@ -422,14 +422,8 @@ impl Room {
                 }
                 return;
             }
-            if !self.queue.is_empty() {
-                if self.window_end.is_some() {
-                    // A person's answer waits for the claim window's end, like the bots'.
-                    return;
-                }
-                if let Some(q) = self.queue.pop_front() {
-                    self.person_action(q, now, out);
-                }
+            if let Some(q) = self.queue.pop_front() {
+                self.person_action(q, now, out);
                 continue;
             }
             if self.status == RoomStatus::HandOver && self.deal_due(now) {
