@@ -90,6 +90,9 @@ struct LimitArgs {
     /// A finished match leaves memory this many seconds after its last person left.
     #[arg(long, env = "MAJIANG_FINISHED_LINGER_SECS", default_value_t = Limits::default().finished_linger.as_secs())]
     finished_linger_secs: u64,
+    /// KiB of finished rooms' summaries kept for `GET /api/rooms/ID` (answered from the store).
+    #[arg(long, env = "MAJIANG_FINISHED_CACHE_KIB", default_value_t = Limits::default().finished_cache_bytes / 1024)]
+    finished_cache_kib: usize,
     /// Most open connections at once.
     #[arg(long, env = "MAJIANG_MAX_CONNECTIONS", default_value_t = Limits::default().max_connections)]
     max_connections: usize,
@@ -99,6 +102,9 @@ struct LimitArgs {
     /// Seconds a client has to send a request's headers (and may stay idle between two).
     #[arg(long, env = "MAJIANG_HEADER_TIMEOUT_SECS", default_value_t = Limits::default().header_timeout.as_secs())]
     header_timeout_secs: u64,
+    /// Seconds a request has for its body to arrive and its answer to be ready (then 408).
+    #[arg(long, env = "MAJIANG_REQUEST_TIMEOUT_SECS", default_value_t = Limits::default().request_timeout.as_secs())]
+    request_timeout_secs: u64,
     /// A WebSocket silent this many seconds is pinged.
     #[arg(long, env = "MAJIANG_WS_PING_SECS", default_value_t = Limits::default().ws_ping.as_secs())]
     ws_ping_secs: u64,
@@ -115,6 +121,9 @@ struct LimitArgs {
     /// busy.
     #[arg(long, env = "MAJIANG_HINT_QUEUE", default_value_t = Limits::default().hint_queue)]
     hint_queue: usize,
+    /// Rooms whose expert bots search at once (the CPU cores expert seats may take).
+    #[arg(long, env = "MAJIANG_BOT_SEARCHES_AT_ONCE", default_value_t = Limits::default().bot_searches_at_once)]
+    bot_searches_at_once: usize,
     /// Match reviews worked out at once.
     #[arg(long, env = "MAJIANG_REVIEWS_AT_ONCE", default_value_t = Limits::default().reviews_at_once)]
     reviews_at_once: usize,
@@ -151,14 +160,17 @@ impl LimitArgs {
             waiting_idle: secs("waiting-idle-secs", self.waiting_idle_secs)?,
             unattended: secs("unattended-secs", self.unattended_secs)?,
             finished_linger: secs("finished-linger-secs", self.finished_linger_secs)?,
+            finished_cache_bytes: self.finished_cache_kib.saturating_mul(1024),
             max_connections: self.max_connections,
             max_connections_per_address: self.max_connections_per_address,
             header_timeout: secs("header-timeout-secs", self.header_timeout_secs)?,
+            request_timeout: secs("request-timeout-secs", self.request_timeout_secs)?,
             ws_ping: secs("ws-ping-secs", self.ws_ping_secs)?,
             ws_idle: secs("ws-idle-secs", self.ws_idle_secs)?,
             trust_forwarded_for: self.trust_forwarded_for,
             hints_at_once: self.hints_at_once,
             hint_queue: self.hint_queue,
+            bot_searches_at_once: at_least_one("bot-searches-at-once", self.bot_searches_at_once)?,
             reviews_at_once: at_least_one("reviews-at-once", self.reviews_at_once)?,
             review_jobs: at_least_one("review-jobs", self.review_jobs)?,
             review_keep: secs("review-keep-secs", self.review_keep_secs)?,

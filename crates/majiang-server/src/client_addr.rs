@@ -3,8 +3,21 @@
 
 use crate::App;
 use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use std::net::{IpAddr, SocketAddr};
+
+/// The address a trusted reverse proxy says the request came from: the last
+/// `X-Forwarded-For` entry (the one the proxy added; earlier ones the client could write).
+pub(crate) fn forwarded_for(headers: &HeaderMap) -> Option<IpAddr> {
+    headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .next_back()
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .and_then(|v| v.trim().parse().ok())
+}
 
 /// The client's address: the TCP peer's, or behind a trusted reverse proxy
 /// ([`crate::Limits::trust_forwarded_for`]) the last `X-Forwarded-For` entry. Unknown
@@ -16,14 +29,7 @@ impl FromRequestParts<App> for ClientAddr {
 
     async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, Self::Rejection> {
         if app.limits().trust_forwarded_for
-            && let Some(ip) = parts
-                .headers
-                .get_all("x-forwarded-for")
-                .iter()
-                .next_back()
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.rsplit(',').next())
-                .and_then(|v| v.trim().parse().ok())
+            && let Some(ip) = forwarded_for(&parts.headers)
         {
             return Ok(ClientAddr(ip));
         }

@@ -221,6 +221,15 @@ async fn list_matches(State(app): State<App>, Query(page): Query<Page>) -> Respo
 }
 
 async fn room_info(State(app): State<App>, Path(id): Path<String>, uri: Uri) -> Response {
+    // A finished room not in memory is answered from the store: loading it to answer would
+    // let a stranger fill memory by asking for every finished room.
+    if app.room(&id).is_none() {
+        match app.finished_summary(&id).await {
+            Ok(Some(summary)) => return Json(&*summary).into_response(),
+            Ok(None) => {}
+            Err(e) => return internal(&e),
+        }
+    }
     match app.locate(&id).await {
         Ok(Located::Here(r)) => Json(r.summary()).into_response(),
         Ok(Located::Elsewhere(owner)) => moved(&owner, &uri),

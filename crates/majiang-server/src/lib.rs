@@ -160,6 +160,8 @@ struct Inner {
     hints: Arc<room::HintQueue>,
     /// The match reviews asked for, waiting, working and finished.
     reviews: review_jobs::ReviewJobs,
+    /// Summaries of finished rooms not in memory (`GET /api/rooms/ID`), bounded in bytes.
+    finished: history::FinishedCache,
 }
 
 impl App {
@@ -195,7 +197,11 @@ impl App {
             App::join_cluster(store.as_ref(), node).await?;
         }
         let mut rooms = HashMap::new();
-        let hints = room::HintQueue::new(limits.hints_at_once, limits.hint_queue);
+        let hints = room::HintQueue::with_bot_searches(
+            limits.hints_at_once,
+            limits.hint_queue,
+            limits.bot_searches_at_once,
+        );
         if node.is_none() {
             let fresh_after = now_ms().saturating_sub(limits.waiting_idle.as_millis() as i64);
             for stored in store.unfinished_rooms().await? {
@@ -235,6 +241,7 @@ impl App {
                 history: std::sync::Mutex::new(HashMap::new()),
                 hints,
                 reviews: review_jobs::ReviewJobs::new(&limits),
+                finished: history::FinishedCache::new(limits.finished_cache_bytes),
                 limits: limits.clone(),
             }),
         };

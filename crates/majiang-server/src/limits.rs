@@ -29,13 +29,22 @@ pub struct Limits {
     /// A finished match stays in memory this long after its last person left (for its final
     /// result); its history, log and replay are served from the store.
     pub finished_linger: Duration,
+    /// Bytes of finished rooms' summaries kept for `GET /api/rooms/ID` (a finished room not in
+    /// memory is answered from the store and its summary kept here, oldest dropped first).
+    pub finished_cache_bytes: usize,
     /// Most open TCP connections (HTTP and WebSocket) at once.
     pub max_connections: usize,
-    /// Most open TCP connections from one client address.
+    /// Most open TCP connections from one client address. Behind a trusted proxy
+    /// ([`Limits::trust_forwarded_for`]): most requests in progress and WebSockets open of one
+    /// forwarded address.
     pub max_connections_per_address: usize,
     /// Time a client has to send a request's headers (also the idle time allowed between two
     /// requests on a kept-alive connection).
     pub header_timeout: Duration,
+    /// Time a request has, from its headers, for its body to arrive and its answer to be
+    /// ready: past it the client is answered 408 and the connection closed (a body dripped a
+    /// byte at a time holds a connection no longer than this).
+    pub request_timeout: Duration,
     /// A WebSocket that sent nothing for this long is pinged.
     pub ws_ping: Duration,
     /// A WebSocket that sent nothing (not even a pong) for this long is closed.
@@ -46,6 +55,10 @@ pub struct Limits {
     /// Learners' hints worked out at once across the server (each is tens of milliseconds of
     /// CPU on a blocking thread). 0 works none out: every hint waits, and the queue fills.
     pub hints_at_once: usize,
+    /// Threads the rooms with expert seats (`expert`, `hard`, `expert:N`) run on, taking
+    /// turns: the CPU the server spends on expert seats is at most this
+    /// many cores, whatever the number of such rooms (see `room::expert_pool`).
+    pub bot_searches_at_once: usize,
     /// Most hint jobs waiting for those slots. A newer job for the same connection replaces its
     /// waiting one (a stale hint is useless); past the cap a new job is dropped, counted in
     /// `/metrics`, and the person is told the expert is busy.
@@ -70,14 +83,17 @@ impl Default for Limits {
             waiting_idle: Duration::from_secs(3600),
             unattended: Duration::from_secs(600),
             finished_linger: Duration::from_secs(60),
+            finished_cache_bytes: 4 << 20,
             max_connections: 4096,
             max_connections_per_address: 64,
             header_timeout: Duration::from_secs(10),
+            request_timeout: Duration::from_secs(15),
             ws_ping: Duration::from_secs(30),
             ws_idle: Duration::from_secs(75),
             trust_forwarded_for: false,
             hints_at_once: 2,
             hint_queue: 64,
+            bot_searches_at_once: 1,
             reviews_at_once: 1,
             review_jobs: 16,
             review_keep: Duration::from_secs(300),

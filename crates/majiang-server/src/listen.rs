@@ -1,9 +1,16 @@
 //! The accept loop: every TCP connection is counted (in total and per client address) and
 //! refused past [`Limits::max_connections`] or [`Limits::max_connections_per_address`]; a
 //! client has [`Limits::header_timeout`] to send each request's headers (a half-open or silent
-//! connection is closed then). The count follows a connection into its WebSocket: it ends when
-//! the socket closes. At shutdown the loop stops accepting, tells the connections to finish
-//! and waits for them.
+//! connection is closed then), and [`Limits::request_timeout`] for its body to arrive and its
+//! answer to be ready (a body dripped slower is answered 408 and its connection closed). The
+//! count follows a connection into its WebSocket: it ends when the socket closes.
+//!
+//! Behind a trusted reverse proxy ([`Limits::trust_forwarded_for`]) every connection comes
+//! from the proxy, so the per-address cap counts by the forwarded address instead: the
+//! requests in progress of each client address, and the WebSockets it holds open (an upgraded
+//! request keeps its place until its socket closes); past the cap a request is answered 429.
+//!
+//! At shutdown the loop stops accepting, tells the connections to finish and waits for them.
 
 use crate::limits::Limits;
 use crate::metrics::METRICS;
@@ -80,10 +87,11 @@ impl Drop for Permit {
 }
 
 /// A TCP stream that holds its connection's [`Permit`] (through an upgrade to a WebSocket
-/// too).
+/// too), and behind a proxy the forwarded address's permit of an upgraded request.
 struct Counted {
     io: TcpStream,
     _permit: Permit,
+    _upgraded: Arc<Mutex<Option<Permit>>>,
 }
 
 impl AsyncRead for Counted {
@@ -138,6 +146,8 @@ pub(crate) async fn serve(
 ) -> std::io::Result<()> {
     let (closing, closed) = watch::channel(false);
     let mut conns = JoinSet::new();
+    // Behind a trusted proxy: the requests and sockets of each forwarded address.
+    let forwarded = Arc::new(Gate::default());
     tokio::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
@@ -154,7 +164,8 @@ pub(crate) async fn serve(
             Some(_) = conns.join_next(), if !conns.is_empty() => continue,
         };
         let per_address = if limits.trust_forwarded_for {
-            // Behind a proxy every client comes from its address: only the total applies.
+            // Behind a proxy every connection comes from its address: the cap applies to the
+            // forwarded addresses, request by request (below).
             0
         } else {
             limits.max_connections_per_address
@@ -165,18 +176,60 @@ pub(crate) async fn serve(
             continue;
         };
         let _ = stream.set_nodelay(true);
+        let upgraded = Arc::new(Mutex::new(None));
         let io = TokioIo::new(Counted {
             io: stream,
             _permit: permit,
+            _upgraded: upgraded.clone(),
         });
         let router = router.clone();
+        let forwarded = forwarded.clone();
+        let (trusted, cap, deadline) = (
+            limits.trust_forwarded_for,
+            limits.max_connections_per_address,
+            limits.request_timeout,
+        );
         let service = hyper::service::service_fn(move |mut req: hyper::Request<_>| {
             req.extensions_mut().insert(ConnectInfo(peer));
             let router = router.clone();
+            // Behind the proxy: a place for the forwarded address, for this request (and for
+            // its socket, if it is a WebSocket).
+            let place = trusted.then(|| {
+                let addr = crate::client_addr::forwarded_for(req.headers()).unwrap_or(peer.ip());
+                forwarded.admit(addr, usize::MAX, cap)
+            });
+            let upgrade = req.headers().contains_key(hyper::header::UPGRADE);
+            let upgraded = upgraded.clone();
             async move {
                 use tower_service::Service;
+                let permit = match place {
+                    Some(None) => {
+                        METRICS.connection_refused();
+                        return Ok(refusal(
+                            axum::http::StatusCode::TOO_MANY_REQUESTS,
+                            "too many requests in progress from your address",
+                        ));
+                    }
+                    Some(Some(p)) => Some(p),
+                    None => None,
+                };
                 let mut router = router;
-                router.call(req.map(axum::body::Body::new)).await
+                let answer =
+                    tokio::time::timeout(deadline, router.call(req.map(axum::body::Body::new)))
+                        .await;
+                if upgrade && let Some(p) = permit {
+                    *upgraded.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
+                }
+                match answer {
+                    Ok(answer) => answer,
+                    Err(_) => {
+                        tracing::debug!("request from {peer} timed out");
+                        Ok(refusal(
+                            axum::http::StatusCode::REQUEST_TIMEOUT,
+                            "the request took too long to arrive",
+                        ))
+                    }
+                }
             }
         });
         let mut closed = closed.clone();
@@ -202,6 +255,17 @@ pub(crate) async fn serve(
     let _ = closing.send(true);
     let _ = tokio::time::timeout(DRAIN, async { while conns.join_next().await.is_some() {} }).await;
     Ok(())
+}
+
+/// An answer that closes its connection (what the client sent is not read further).
+fn refusal(status: axum::http::StatusCode, why: &'static str) -> axum::response::Response {
+    let mut r = axum::response::Response::new(axum::body::Body::from(why));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        hyper::header::CONNECTION,
+        hyper::header::HeaderValue::from_static("close"),
+    );
+    r
 }
 
 /// Completes when the server starts closing.

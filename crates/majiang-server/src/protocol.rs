@@ -90,18 +90,43 @@ impl Default for RoomConfig {
 }
 
 /// The claim timer of a room with two or more person seats, unless set.
-pub const DEFAULT_CLAIM_TIMEOUT_MS: u64 = 15_000;
+/// It is also the room's claim window: every discard waits this long (see
+/// [`RoomConfig::claim_window`]), so it is short.
+pub const DEFAULT_CLAIM_TIMEOUT_MS: u64 = 5_000;
 /// The turn timer of a room with two or more person seats, unless set.
 pub const DEFAULT_TURN_TIMEOUT_MS: u64 = 30_000;
+/// The claim window is longer than the longest answer (a bot's pause, a person's claim timer)
+/// by this much: the time to decide and store the answers, so that they are in before it ends
+/// and what follows shows at its end, not later when somebody was asked.
+pub const CLAIM_WINDOW_MARGIN_MS: u64 = 100;
+
 /// The pause after a hand for `continue`, unless set.
 pub const DEFAULT_CONTINUE_TIMEOUT_MS: u64 = 30_000;
 /// The grace of a person who is not connected before the efficient bot plays for them, unless
 /// set.
 pub const DEFAULT_AWAY_GRACE_MS: u64 = 5_000;
 
-/// The longest match the server plays, in hands: `hands` is at most this, and so is a rule
-/// set's own end (`"end": "rounds:N"`) when `hands` is not given.
-pub const MAX_MATCH_HANDS: u32 = 64;
+/// The longest match the server plays, in hands, whatever its end rule (the library's
+/// [`HAND_CAP`](majiang::table::matches::HAND_CAP)): `hands` is at most this; a rule set's own
+/// end that cannot finish within it (`"end": "rounds:N"`, a Hong Kong match of more deal
+/// rounds) is refused when `hands` is not given; and a match its end rule has not ended by
+/// then ends there (`points:500`, a `min_fan` few hands reach).
+pub const MAX_MATCH_HANDS: u32 = majiang::table::matches::HAND_CAP;
+
+/// The longest a match of bots only may be paced to last, in milliseconds (3 hours): its bot
+/// pause is refused when [`MAX_MATCH_HANDS`] (or its `hands`) hands of
+/// [`PACED_STEPS_PER_HAND`] paced steps could last longer. Nobody plays in such a room, so
+/// nothing else ends it.
+pub const MAX_BOTS_ONLY_MATCH_MS: u64 = 3 * 3600 * 1000;
+
+/// A bound on the bot pauses in one hand: every discard waits its claim window (the bot pause
+/// in a room of bots) and the next turn the pause again, and a hand has fewer than 120
+/// discards.
+pub const PACED_STEPS_PER_HAND: u64 = 240;
+
+/// The largest search budget a room's creator may give an expert seat (`expert:N`, `N` worlds
+/// per batch; the default is 64): the server pays for the search.
+pub const MAX_BOT_BUDGET: u32 = 128;
 
 /// The most starting points of a points match (Hangzhou `"end": "points:N"`) when `hands` is
 /// not given: more would let a match run for hundreds of hands.
@@ -162,18 +187,32 @@ impl RoomConfig {
         }
         if self.hands.is_none() {
             use majiang::table::matches::EndRule;
-            match ruleset.set().match_rules().end {
-                EndRule::Hands(n) if n > MAX_MATCH_HANDS => {
-                    return Err(BadConfig(
-                        said::END_ROUNDS.with([n.into(), MAX_MATCH_HANDS.into()]),
-                    ));
-                }
+            let end = ruleset.set().match_rules().end;
+            if let Some(n) = end.fewest_hands(n)
+                && n > MAX_MATCH_HANDS
+            {
+                return Err(BadConfig(
+                    said::END_ROUNDS.with([n.into(), MAX_MATCH_HANDS.into()]),
+                ));
+            }
+            match end {
                 EndRule::Points(n) if n > MAX_MATCH_POINTS => {
                     return Err(BadConfig(
                         said::END_POINTS.with([n.into(), MAX_MATCH_POINTS.into()]),
                     ));
                 }
                 _ => {}
+            }
+        }
+        for s in &self.seats {
+            if let Some(budget) = s.bot_kind.as_deref().and_then(search_budget)
+                && budget > MAX_BOT_BUDGET
+            {
+                return Err(BadConfig(said::TOO_LONG.with([
+                    "bot_kind".into(),
+                    s.bot_kind.clone().unwrap_or_default().into(),
+                    format!("expert:{MAX_BOT_BUDGET}").into(),
+                ])));
             }
         }
         for (i, s) in self.seats.iter().enumerate() {
@@ -229,7 +268,24 @@ impl RoomConfig {
                 5000.into(),
             ])));
         }
+        if self.people() == 0 {
+            let longest =
+                MAX_BOTS_ONLY_MATCH_MS / (u64::from(self.hand_limit()) * PACED_STEPS_PER_HAND);
+            if self.bot_delay_ms > longest {
+                return Err(BadConfig(said::TOO_LONG.with([
+                    "bot_delay_ms".into(),
+                    self.bot_delay_ms.into(),
+                    longest.into(),
+                ])));
+            }
+        }
         Ok(ruleset)
+    }
+
+    /// The hand limit the match is played with: `hands`, or [`MAX_MATCH_HANDS`] (every match
+    /// ends by then whatever its end rule).
+    pub fn hand_limit(&self) -> u32 {
+        self.hands.unwrap_or(MAX_MATCH_HANDS).min(MAX_MATCH_HANDS)
     }
 
     /// Person seats (not bots).
@@ -245,6 +301,23 @@ impl RoomConfig {
     /// The turn timer in force (`None`: off).
     pub fn turn_timeout(&self) -> Option<u64> {
         self.timer(self.turn_timeout_ms, DEFAULT_TURN_TIMEOUT_MS)
+    }
+
+    /// How long every discard (and every kong declared) waits for claims, whoever could claim:
+    /// the claim timer in force in a room with people, or the bot pause if longer, and
+    /// [`CLAIM_WINDOW_MARGIN_MS`] for the answers to be stored. Answers are made within it,
+    /// and what follows the discard is shown when it ends: the pace tells nothing of who could
+    /// claim (PROTOCOL.md, "What timing tells"). 0 (no window) in a room with neither.
+    pub fn claim_window(&self) -> u64 {
+        let claim = if self.people() > 0 {
+            self.claim_timeout().unwrap_or(0)
+        } else {
+            0
+        };
+        match claim.max(self.bot_delay_ms) {
+            0 => 0,
+            longest => longest + CLAIM_WINDOW_MARGIN_MS,
+        }
     }
 
     /// The grace of a person who is not connected (see [`RoomConfig::away_grace_ms`]).
@@ -266,6 +339,12 @@ impl RoomConfig {
             None => None,
         }
     }
+}
+
+/// The search budget of an expert bot's name (`expert:N`, `hard:N`), if it has one.
+fn search_budget(kind: &str) -> Option<u32> {
+    let (name, n) = kind.split_once(':')?;
+    matches!(name, "expert" | "hard").then(|| n.parse().ok())?
 }
 
 /// Where a room is.

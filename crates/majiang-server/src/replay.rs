@@ -111,7 +111,7 @@ pub fn frames(log: &StoredLog) -> Result<Vec<Frame>, ReplayError> {
             .validate()
             .map_err(|e| ReplayError::Broken(e.to_string()))?,
     );
-    let (mut m, opening) = Session::new(ruleset, log.seed, config.hands)
+    let (mut m, opening) = Session::new(ruleset, log.seed, Some(config.hand_limit()))
         .map_err(|e| ReplayError::Broken(e.to_string()))?;
     let mut events = opening.seat_choice;
     events.extend(opening.deal);
@@ -142,7 +142,7 @@ pub fn jsonl(log: &StoredLog) -> Result<String, ReplayError> {
             .validate()
             .map_err(|e| ReplayError::Broken(e.to_string()))?,
     );
-    let (mut m, _) = Session::new(ruleset, log.seed, config.hands)
+    let (mut m, _) = Session::new(ruleset, log.seed, Some(config.hand_limit()))
         .map_err(|e| ReplayError::Broken(e.to_string()))?;
     for a in &log.actions {
         if m.awaiting_deal() {

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod bot_cpu;
 mod chinese_words;
 mod companion_browser;
 mod companion_ledger;
@@ -12,6 +13,7 @@ mod companion_score;
 mod e2e_browser;
 mod e2e_cluster;
 mod evening;
+mod finished_flood;
 mod hint_busy_browser;
 mod hints_ws;
 mod http_api;
@@ -19,15 +21,18 @@ mod i18n_catalogues;
 mod invite_cue_browser;
 mod late_friend;
 mod limits;
+mod match_length;
 mod operations;
 mod phone_browser;
 mod phone_items_browser;
 mod review_api;
 mod review_browser;
 mod said_keys;
+mod slow_clients;
 mod state_delta;
 mod store_suite;
 mod table_screens;
+mod timing_tells;
 mod web_assets_browser;
 mod words_browser;
 mod ws_matches;

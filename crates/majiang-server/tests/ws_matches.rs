@@ -34,9 +34,12 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
     {
         let n = if rules == "classic" { 3 } else { 4 };
         let seats: Vec<_> = (0..n).map(|k| json!({"name": format!("P{k}")})).collect();
+        // No claim timer, so no claim window: eight hands of discards at full speed (this
+        // test is about what each seat sees, not when).
         let created = app
             .create_room(config(json!({
-                "rules": rules, "options": options, "seats": seats, "hands": 2
+                "rules": rules, "options": options, "seats": seats, "hands": 2,
+                "claim_timeout_ms": 0
             })))
             .await
             .unwrap();

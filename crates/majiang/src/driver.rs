@@ -14,10 +14,20 @@
 //!   timer), or, with `None`, until a person acts, the next hand is dealt or the match is over.
 //!
 //! Timers ([`Timers`]) are data: a turn timer, a claim timer, a shorter grace for a person who is
-//! away (not connected), and a delay between automatic moves. When a person's timer runs out,
-//! the stand-in bot (the `efficient` bot, seeded per chair) plays that decision for them; a
-//! person who is away when it runs out stays played by the stand-in until they are back
-//! ([`Driver::set_present`]).
+//! away (not connected), a delay between automatic moves, and a claim window. When a person's
+//! timer runs out, the stand-in bot (the `efficient` bot, seeded per chair) plays that decision
+//! for them; a person who is away when it runs out stays played by the stand-in until they are
+//! back ([`Driver::set_present`]).
+//!
+//! **The claim window hides who could claim.** Whether anybody may claim a discard (or rob a
+//! kong) is private: it depends on concealed hands. With [`Timers::claim_window_ms`] set, every
+//! discard and every kong declared keeps the table waiting exactly that long, whoever could
+//! claim: the answers are made within it (a bot's after its pause, a person's when they
+//! answer), the next turn opens when it ends, and the caller shows nobody but those asked what
+//! followed the discard before then ([`Driver::window_open_until`]). The pace is then a
+//! function of public facts only (who discarded, and when), as long as the answers are in
+//! before the window ends (a bot's pause and a person's claim timer shorter than it, by the
+//! time it takes to store them).
 //!
 //! Every chair's bot is told when a hand ends and when the match ends ([`Bot::hand_ended`],
 //! [`Bot::match_ended`]), as the action that ended them is applied: a bot in another process
@@ -111,6 +121,20 @@ pub struct Timers {
     /// Automatic decisions wait this long after the decision point opened (pacing for people
     /// watching; 0 plays at once).
     pub bot_delay_ms: u64,
+    /// After every discard and every kong declared, the table waits this long whoever could
+    /// claim (see the [module docs](self)); 0: no window, the table moves on as soon as
+    /// everybody asked has answered.
+    pub claim_window_ms: u64,
+}
+
+/// True for the actions after which a tile may be on offer (a discard to claim, a kong to
+/// rob): the table waits out the claim window after each of them, whether or not anybody may
+/// claim, so that the wait tells nothing.
+fn opens_window(action: Action) -> bool {
+    matches!(
+        action,
+        Action::Discard(_) | Action::AddedKong(_) | Action::ConcealedKong(_)
+    )
 }
 
 /// Who made an automatic decision.
@@ -186,6 +210,8 @@ pub struct Driver {
     point: Option<(Point, u64)>,
     /// The automatic decision proposed and not yet applied.
     proposed: Option<Decision>,
+    /// When the claim window of the last discard or kong ends (see [`Timers::claim_window_ms`]).
+    window_end: Option<u64>,
     legal: Vec<Action>,
     obs: Observation,
 }
@@ -238,6 +264,7 @@ impl Driver {
             timers,
             point: None,
             proposed: None,
+            window_end: None,
             legal: Vec::with_capacity(24),
             obs: bots::empty_observation(),
         })
@@ -332,6 +359,30 @@ impl Driver {
         self.deadline_at(p, opened)
     }
 
+    /// While the claim window of the last discard or kong is open at `now`: when it ends. Until
+    /// then nothing that follows the discard may be shown to anybody not asked about it (the
+    /// answers are made meanwhile, and the next turn opens at its end), so that nothing tells
+    /// whether anybody could claim.
+    pub fn window_open_until(&self, now: u64) -> Option<u64> {
+        self.window_end.filter(|&end| now < end)
+    }
+
+    /// The claim window's end (0 without one).
+    fn window_floor(&self) -> u64 {
+        self.window_end.unwrap_or(0)
+    }
+
+    /// When a decision point seen at `now` opens: a turn after a discard or kong opens when its
+    /// claim window ends (as it would had somebody been asked and passed at its end); a tile on
+    /// offer opens at once (a person's claim timer runs from the discard).
+    fn opening(&self, now: u64) -> u64 {
+        if self.session.game().on_offer().is_some() {
+            now
+        } else {
+            now.max(self.window_floor())
+        }
+    }
+
     fn current_point(&self) -> Point {
         let g = self.session.game();
         (
@@ -378,9 +429,10 @@ impl Driver {
         let opened = match self.point {
             Some((p, at)) if p == point => at,
             _ => {
-                self.point = Some((point, now));
+                let at = self.opening(now);
+                self.point = Some((point, at));
                 self.proposed = None;
-                now
+                at
             }
         };
         if let Some(d) = &self.proposed {
@@ -461,12 +513,15 @@ impl Driver {
         let step = self.session.act(player, action)?;
         self.proposed = None;
         self.tell_bots(&step);
+        if self.timers.claim_window_ms > 0 && opens_window(action) {
+            self.window_end = Some(now.saturating_add(self.timers.claim_window_ms));
+        }
         // A claim answer keeps the decision point (the others still answer the same tile);
-        // anything else opens a new one at the next poll.
+        // anything else opens a new one (after the claim window, if one is open).
         if let Some((point, _)) = self.point
             && point != self.current_point()
         {
-            self.point = Some((self.current_point(), now));
+            self.point = Some((self.current_point(), self.opening(now)));
         }
         Ok(step)
     }
@@ -491,6 +546,7 @@ impl Driver {
     pub fn deal_next(&mut self, now: u64) -> Result<Vec<Event>, MatchError> {
         let events = self.session.deal_next()?;
         self.proposed = None;
+        self.window_end = None;
         self.point = Some((self.current_point(), now));
         Ok(events)
     }

@@ -68,6 +68,8 @@ pub enum Queued {
 pub struct HintQueue {
     at_once: usize,
     max_waiting: usize,
+    /// Threads the rooms with expert seats run on (see [`super::expert_pool`]).
+    bot_searches: usize,
     state: Mutex<QueueState>,
 }
 
@@ -81,11 +83,27 @@ struct QueueState {
 impl HintQueue {
     /// A queue working out `at_once` hints at a time with at most `max_waiting` waiting.
     pub fn new(at_once: usize, max_waiting: usize) -> Arc<HintQueue> {
+        HintQueue::with_bot_searches(at_once, max_waiting, 1)
+    }
+
+    /// As [`HintQueue::new`], with `bot_searches` rooms' expert bots searching at once (at
+    /// least one).
+    pub fn with_bot_searches(
+        at_once: usize,
+        max_waiting: usize,
+        bot_searches: usize,
+    ) -> Arc<HintQueue> {
         Arc::new(HintQueue {
             at_once,
             max_waiting,
+            bot_searches: bot_searches.max(1),
             state: Mutex::new(QueueState::default()),
         })
+    }
+
+    /// Threads the rooms with expert seats run on.
+    pub(crate) fn bot_searches(&self) -> usize {
+        self.bot_searches
     }
 
     /// Jobs waiting now.

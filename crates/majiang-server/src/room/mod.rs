@@ -18,6 +18,7 @@
 //!   feeds each store result back before it reads the next input (one write in flight).
 
 mod clients;
+mod expert_pool;
 mod hint_worker;
 mod hints;
 mod io;

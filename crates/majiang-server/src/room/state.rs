@@ -77,6 +77,12 @@ pub struct Room {
     pub(super) queue: VecDeque<Queued>,
     /// When the driver has an automatic decision due next.
     pub(super) driver_wake: Option<u64>,
+    /// While the claim window of the last discard or kong is open: when it ends (what
+    /// followed the discard is held back from everyone not asked about it until then).
+    pub(super) window_end: Option<u64>,
+    /// A hand that ended inside a claim window ends for the viewers when the window does (the
+    /// match too, when set).
+    pub(super) hand_end_held: Option<bool>,
     /// Automatic actions written since the last input that was not a store result.
     pub(super) burst: u32,
     pub(super) created: i64,
@@ -137,6 +143,8 @@ impl Room {
             retry_at: None,
             queue: VecDeque::new(),
             driver_wake: None,
+            window_end: None,
+            hand_end_held: None,
             burst: 0,
             created: stored.created,
             finished: stored.finished,
@@ -225,7 +233,10 @@ impl Room {
         let driver = self
             .driver_wake
             .filter(|_| self.status == RoomStatus::Playing);
-        [retry, deal, driver].into_iter().flatten().min()
+        [retry, deal, driver, self.window_end]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     pub(super) fn wall(&self, now: u64) -> i64 {
@@ -242,6 +253,18 @@ impl Room {
         })
     }
 
+    /// True when a seat is played by the expert bot (its decisions search for tens to hundreds
+    /// of milliseconds: the room takes turns at the server's bounded searches).
+    pub(super) fn has_expert_bots(&self) -> bool {
+        self.config.seats.iter().any(|s| {
+            s.bot
+                && s.bot_kind.as_deref().is_some_and(|k| {
+                    let name = k.split(':').next().unwrap_or(k);
+                    name == "expert" || name == "hard"
+                })
+        })
+    }
+
     /// The chair of `seat`, once the match has started.
     pub(super) fn chair(&self, seat: usize) -> Option<Player> {
         self.session().and_then(|s| s.chairs().get(seat).copied())
@@ -249,8 +272,12 @@ impl Room {
 
     /// Makes the match: the session and a driver with a controller per chair.
     pub(super) fn start_match(&mut self, now: u64) -> Result<(), String> {
-        let (session, opening) = Session::new(self.ruleset.clone(), self.seed, self.config.hands)
-            .map_err(|e| e.to_string())?;
+        let (session, opening) = Session::new(
+            self.ruleset.clone(),
+            self.seed,
+            Some(self.config.hand_limit()),
+        )
+        .map_err(|e| e.to_string())?;
         let chairs = session.chairs().to_vec();
         let mut controllers: Vec<Option<Controller>> = (0..chairs.len()).map(|_| None).collect();
         for (seat, &chair) in chairs.iter().enumerate() {
@@ -277,6 +304,7 @@ impl Room {
             claim_ms: self.config.claim_timeout(),
             away_grace_ms: Some(self.config.away_grace()),
             bot_delay_ms: self.config.bot_delay_ms,
+            claim_window_ms: self.config.claim_window(),
         };
         let mut driver = Driver::new(session, controllers, timers).map_err(|e| e.to_string())?;
         for (seat, &chair) in chairs.iter().enumerate() {
@@ -315,6 +343,7 @@ impl Room {
             *n += 1;
         }
         self.hand_events.extend(step.events.iter().cloned());
+        self.window_end = self.driver.as_ref().and_then(|d| d.window_open_until(now));
         if !self.offer_open() {
             self.public_len = self.hand_events.len();
         }
@@ -329,10 +358,32 @@ impl Room {
         }
     }
 
-    /// A discarded (or robbable) tile is on offer and some players must still answer.
+    /// A discarded (or robbable) tile is on offer and some players must still answer, or the
+    /// claim window of the last discard or kong is still open: what follows the discard is held
+    /// back from everybody not asked about it.
     pub(super) fn offer_open(&self) -> bool {
+        self.window_end.is_some() || self.tile_on_offer()
+    }
+
+    /// A discarded (or robbable) tile is on offer and some players must still answer.
+    pub(super) fn tile_on_offer(&self) -> bool {
         self.session()
             .is_some_and(|s| !s.game().is_over() && s.game().on_offer().is_some())
+    }
+
+    /// Closes the claim window once its time has come: what it held back is released to
+    /// everyone.
+    fn close_window(&mut self, now: u64, out: &mut Vec<Output>) {
+        if self.window_end.is_some_and(|end| now >= end) {
+            self.window_end = None;
+            if !self.tile_on_offer() {
+                self.public_len = self.hand_events.len();
+            }
+            self.release_events(out);
+            if let Some(match_over) = self.hand_end_held.take() {
+                self.end_hand(match_over, now, out);
+            }
+        }
     }
 
     /// The hand has ended and the match goes on: wait for `continue`.
@@ -347,6 +398,7 @@ impl Room {
     /// stand-in act.
     pub(super) fn advance(&mut self, now: u64, out: &mut Vec<Output>) {
         self.driver_wake = None;
+        self.close_window(now, out);
         loop {
             if let Some(p) = &self.pending {
                 if !self.in_flight && self.retry_at.is_none_or(|t| now >= t) {
@@ -420,6 +472,7 @@ impl Room {
         };
         match d.deal_next(now) {
             Ok(events) => {
+                self.window_end = None;
                 self.status = RoomStatus::Playing;
                 self.continue_at = None;
                 self.continued.clear();

@@ -115,6 +115,7 @@ impl RoomActor {
         };
         let clock = Clock::new();
         let room = Room::restore(&stored, &actions, clock.now(), clock.wall_offset)?;
+        let (expert, bots) = (room.has_expert_bots(), hints.bot_searches());
         let (summary_tx, summary_rx) = watch::channel(room.summary());
         let (tx, rx) = mpsc::channel(1024);
         let handle = RoomHandle {
@@ -139,13 +140,17 @@ impl RoomActor {
             id: stored.id.as_str().into(),
         };
         let (stop, stopped) = (handle.stop.clone(), handle.stopped.clone());
-        tokio::spawn(
-            async move {
-                task.run(rx, stop).await;
-                stopped.store(true, Ordering::Release);
-            }
-            .instrument(span),
-        );
+        let run = async move {
+            task.run(rx, stop).await;
+            stopped.store(true, Ordering::Release);
+        }
+        .instrument(span);
+        if expert {
+            // On the expert pool's threads; stopped when the runtime that made it ends.
+            super::expert_pool::spawn(bots, run, handle.stop.clone());
+        } else {
+            tokio::spawn(run);
+        }
         Ok(handle)
     }
 }
@@ -254,7 +259,8 @@ impl Task {
         while let Some(input) = inputs.pop_front() {
             let now = self.clock.now();
             // An external bot blocks while it thinks: off the runtime's worker for that long
-            // (a single-threaded runtime has no other worker: it just waits).
+            // (a single-threaded runtime has no other worker: it just waits). An expert's
+            // search blocks its room's thread of the expert pool, where that is the point.
             let multi_thread = tokio::runtime::Handle::current().runtime_flavor()
                 == tokio::runtime::RuntimeFlavor::MultiThread;
             let outputs = if multi_thread && self.room.has_external_bots() {

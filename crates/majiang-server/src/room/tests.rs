@@ -529,6 +529,9 @@ fn fill_bots_takes_the_seats_the_room_has_seen_closed_and_no_other() {
     h.input(Input::Close { conn: 1 });
     h.msg(2, start(true));
     assert_eq!(last_refusal(&h, 2), "room.already_started");
+    // What followed the dealer's first discard (Bo's seat shown empty with it) is shown when
+    // its claim window ends.
+    h.run_until(u64::MAX, |h| h.room.window_end.is_some());
     match h.last_state(2) {
         ServerMsg::State { seats, .. } => {
             assert!(
@@ -839,3 +842,5 @@ fn an_allowed_external_bot_plays_a_seat_and_an_unknown_one_is_refused() {
     assert_eq!(tally.decisions(), moves as u64);
     assert!(tally.fallbacks().is_empty(), "{:?}", tally.fallbacks());
 }
+
+mod pacing;

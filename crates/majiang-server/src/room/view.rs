@@ -27,9 +27,10 @@ impl Room {
     /// not (or no longer) asked about it.
     pub(super) fn held(&self, viewer: Player) -> bool {
         self.offer_open()
-            && !self
-                .session()
-                .is_some_and(|s| s.game().to_act().contains(viewer))
+            && !(self.tile_on_offer()
+                && self
+                    .session()
+                    .is_some_and(|s| s.game().to_act().contains(viewer)))
     }
 
     /// How many of the hand's events `viewer` may have been sent by now.

@@ -127,22 +127,12 @@ impl Room {
                 }
                 self.release_events(out);
                 if step.settlement.is_some() {
-                    if let Some(result) = self.hand_result() {
-                        self.broadcast(&result, out);
-                    }
-                    if step.match_over {
-                        self.status = RoomStatus::Finished;
-                        self.continue_at = None;
-                        let at = self.wall(now);
-                        self.finished = Some(at);
-                        let (standings, ledger) = self
-                            .session()
-                            .map(|s| (s.standings(), s.ledger().to_vec()))
-                            .unwrap_or_default();
-                        self.broadcast(&ServerMsg::MatchOver { standings, ledger }, out);
-                        self.begin(Pending::Finished(at), out);
+                    if self.window_end.is_some() {
+                        // A last discard nobody could win on: the hand ends for everyone when
+                        // its claim window does, as it would had somebody passed on it.
+                        self.hand_end_held = Some(step.match_over);
                     } else {
-                        self.enter_hand_over(now);
+                        self.end_hand(step.match_over, now, out);
                     }
                 }
             }
@@ -161,6 +151,28 @@ impl Room {
                 }
             },
             Pending::Finished(_) => self.finish_unstored = false,
+        }
+    }
+
+    /// The hand has ended (and the match, if `match_over`): its result to everyone, then the
+    /// pause before the next hand, or the match's end written.
+    pub(super) fn end_hand(&mut self, match_over: bool, now: u64, out: &mut Vec<Output>) {
+        if let Some(result) = self.hand_result() {
+            self.broadcast(&result, out);
+        }
+        if match_over {
+            self.status = RoomStatus::Finished;
+            self.continue_at = None;
+            let at = self.wall(now);
+            self.finished = Some(at);
+            let (standings, ledger) = self
+                .session()
+                .map(|s| (s.standings(), s.ledger().to_vec()))
+                .unwrap_or_default();
+            self.broadcast(&ServerMsg::MatchOver { standings, ledger }, out);
+            self.begin(Pending::Finished(at), out);
+        } else {
+            self.enter_hand_over(now);
         }
     }
 }

@@ -38,6 +38,26 @@ pub enum EndRule {
     Points(u32),
 }
 
+/// The most hands a match may be played for, whatever its end rule: a caller that lets
+/// strangers choose house rules plays with a hand limit of at most this
+/// ([`Session::new`](crate::table::Session::new)'s `hand_limit`), so no house rule (`points:500`,
+/// a Hong Kong `min_fan` few hands reach) makes a match endless; one still going then ends
+/// ([`EndReason::HandLimit`]), and an end rule that cannot finish within it
+/// ([`EndRule::fewest_hands`]) is refused up front.
+pub const HAND_CAP: u32 = 64;
+
+impl EndRule {
+    /// The fewest hands a match under this end rule plays at a table of `players`: `None` when
+    /// that cannot be told before play (a points match ends when somebody runs out).
+    pub fn fewest_hands(self, players: usize) -> Option<u32> {
+        match self {
+            EndRule::DealRounds(n) => Some(u32::from(n).saturating_mul(players as u32)),
+            EndRule::Hands(n) => Some(n),
+            EndRule::Points(_) => None,
+        }
+    }
+}
+
 /// Why the match ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -7,5 +7,5 @@
 mod match_rules;
 mod table;
 
-pub use match_rules::{Deal, EndReason, EndRule, MatchRules, Rotation};
+pub use match_rules::{Deal, EndReason, EndRule, HAND_CAP, MatchRules, Rotation};
 pub use table::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};

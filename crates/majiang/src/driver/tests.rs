@@ -70,6 +70,7 @@ fn an_absent_person_gets_the_grace_then_stays_played_until_back() {
         claim_ms: Some(30_000),
         away_grace_ms: Some(5_000),
         bot_delay_ms: 0,
+        claim_window_ms: 0,
     };
     let mut d = Driver::new(session("hangzhou", 5), people(4), timers).unwrap();
     let p = d.session().to_act().unwrap();
@@ -226,6 +227,7 @@ fn an_absent_persons_grace_runs_from_when_they_left() {
         claim_ms: Some(10_000),
         away_grace_ms: Some(1_000),
         bot_delay_ms: 0,
+        claim_window_ms: 0,
     };
     let mut d = person_to_act(timers);
     let me = Player(0);
@@ -266,4 +268,56 @@ fn an_absent_person_without_a_timer_gets_the_grace() {
     assert!(
         matches!(d.poll(2_100), Poll::Act(Decision { player, by: DecidedBy::StandIn, .. }) if player == me)
     );
+}
+
+#[test]
+fn with_a_claim_window_the_next_turn_comes_at_the_same_moment_whoever_could_claim() {
+    let timers = Timers {
+        bot_delay_ms: 100,
+        claim_window_ms: 100,
+        ..Timers::default()
+    };
+    let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+    let controllers = (0..4)
+        .map(|i| Controller::Bot(bots::by_name("efficient", &rules, i).unwrap()))
+        .collect();
+    let (session, _) = Session::new(rules, 11, Some(4)).unwrap();
+    let mut d = Driver::new(session, controllers, timers).unwrap();
+    let mut now = 0;
+    // For each discard or kong: when it was made and whether a tile went on offer.
+    let mut open: Option<(u64, bool)> = None;
+    let mut gaps = [Vec::new(), Vec::new()];
+    while !d.session().is_over() {
+        match d.poll(now) {
+            Poll::Act(decision) => {
+                let on_offer = d.session().game().on_offer().is_some();
+                let answer = decision.action.is_claim_answer()
+                    || (on_offer && decision.action == Action::Win);
+                if !answer && let Some((at, could)) = open.take() {
+                    gaps[could as usize].push(now - at);
+                }
+                d.act(decision.player, decision.action, now).unwrap();
+                if opens_window(decision.action) {
+                    open = Some((now, d.session().game().on_offer().is_some()));
+                }
+            }
+            Poll::Wait(Some(at)) => {
+                assert!(at > now, "a wait for the past");
+                now = at;
+            }
+            Poll::Wait(None) => {
+                open = None;
+                d.deal_next(now).unwrap();
+            }
+        }
+    }
+    let [nobody, could] = &gaps;
+    assert!(
+        nobody.len() > 50 && could.len() > 10,
+        "{} {}",
+        nobody.len(),
+        could.len()
+    );
+    // The window (100), then the bot pause (100): the same gap, claimable or not.
+    assert!(nobody.iter().chain(could).all(|&g| g == 200), "{gaps:?}");
 }

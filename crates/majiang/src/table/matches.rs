@@ -34,7 +34,7 @@
 
 use super::game::{Game, HandOutcome, HandSetup, SetupError, choose_seats};
 use super::progress::Progress;
-pub use super::progress::{Deal, EndReason, EndRule, MatchRules, Rotation};
+pub use super::progress::{Deal, EndReason, EndRule, HAND_CAP, MatchRules, Rotation};
 use super::ruleset::Ruleset;
 use super::{ActionError, Event, Player};
 use rand::SeedableRng;

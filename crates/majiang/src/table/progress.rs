@@ -28,7 +28,7 @@
 //! assert_eq!(next.ledger, vec![4, -4, 4, -4]);
 //! ```
 
-pub use crate::config::{Deal, EndReason, EndRule, MatchRules, Rotation};
+pub use crate::config::{Deal, EndReason, EndRule, HAND_CAP, MatchRules, Rotation};
 use crate::seat::Player;
 use crate::tile::Wind;
 use serde::{Deserialize, Serialize};
