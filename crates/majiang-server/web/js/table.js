@@ -159,10 +159,10 @@ function onMessage(m) {
       if (game.events.length > MAX_EVENTS) game.events.splice(0, game.events.length - MAX_EVENTS);
       renderEvents();
       break;
-    case "ack": game.pending = false; break;
+    case "ack": game.pending = false; markLeaving(); break;
     case "hint":
     case "hint_busy": hintsMessage(m); break;
-    case "error": if (hintsRefused(m)) { showNotice(serverText(m)); break; } game.pending = false; game.events.push({ type: "error", message: m.message, key: m.key, args: m.args }); renderEvents(); showNotice(serverText(m)); break;
+    case "error": if (hintsRefused(m)) { showNotice(serverText(m)); break; } game.pending = false; game.leaving = null; game.events.push({ type: "error", message: m.message, key: m.key, args: m.args }); renderEvents(); showNotice(serverText(m)); break;
     case "hand_result": game.result = m; game.ready = false; showResult(); break;
     case "match_over": game.over = m; showResult(); break;
   }
@@ -448,7 +448,26 @@ function renderEvents() {
 function act(action) {
   if (game.pending) return;
   game.selected = null;
-  if (game.conn.act(action)) game.pending = true;
+  if (game.conn.act(action)) {
+    game.pending = true;
+    game.leaving = action.discard || null;
+  }
+}
+
+/** The server took our discard: the tile leaves the hand at once, though the table shows what
+ * follows it only when the claim window closes (every discard waits the same time, so the
+ * moment tells nobody who could claim it). The next state draws the hand anew. */
+function markLeaving() {
+  const tile = game.leaving;
+  game.leaving = null;
+  if (!tile) return;
+  const b = document.querySelector(`#hand .tile-btn[data-tile="${tile}"]:not(.leaving)`);
+  if (b) {
+    b.classList.add("leaving");
+    b.setAttribute("aria-disabled", "true");
+    b.tabIndex = -1;
+  }
+  for (const x of document.querySelectorAll("#hand .tile.playable")) x.classList.remove("playable");
 }
 
 function tick() {
