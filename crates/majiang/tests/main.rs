@@ -9,6 +9,8 @@ mod engine_classic56;
 mod engine_fuzz;
 mod engine_log;
 mod engine_match;
+mod engine_missed_win;
+mod engine_last_discard;
 mod engine_rules;
 mod legal_set;
 mod parser_fuzz;

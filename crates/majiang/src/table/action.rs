@@ -178,6 +178,14 @@ pub enum IllegalReason {
     /// lao phases).
     #[error("the rules do not let you win on this player's discard now")]
     MayNotWinOff,
+    /// A win on a discard or a robbed kong of a kind whose win the player passed since their
+    /// last draw from the live wall (Hong Kong's missed win, `missed_win`).
+    #[error("you passed this tile's win: wait for your next draw")]
+    MissedWin,
+    /// A chow, pung or kong on the last discard (after the live wall's last tile was drawn),
+    /// which may be claimed only to win.
+    #[error("the last discard may be claimed only to win")]
+    LastDiscard,
     /// A win on a tile that does not complete the hand.
     #[error("{tile} does not complete your hand")]
     DoesNotComplete {
@@ -311,6 +319,16 @@ static MAY_NOT_WIN_OFF: WordsDef = WordsDef {
     args: &[],
     english: "the rules do not let you win on this player's discard now",
 };
+static MISSED_WIN: WordsDef = WordsDef {
+    key: "illegal.missed_win",
+    args: &[],
+    english: "you passed this tile's win: wait for your next draw",
+};
+static LAST_DISCARD: WordsDef = WordsDef {
+    key: "illegal.last_discard",
+    args: &[],
+    english: "the last discard may be claimed only to win",
+};
 static DOES_NOT_COMPLETE: WordsDef = WordsDef {
     key: "illegal.does_not_complete",
     args: &["tile"],
@@ -377,6 +395,8 @@ pub static WORDS: &[&WordsDef] = &[
     &ALREADY_ANSWERED,
     &CLAIM_OR_PASS,
     &MAY_NOT_WIN_OFF,
+    &MISSED_WIN,
+    &LAST_DISCARD,
     &DOES_NOT_COMPLETE,
     &PUNG_NEEDS_TWO,
     &KONG_NEEDS_THREE,
@@ -426,6 +446,8 @@ impl IllegalReason {
             R::AlreadyAnswered => ALREADY_ANSWERED.plain(),
             R::ClaimOrPass => CLAIM_OR_PASS.plain(),
             R::MayNotWinOff => MAY_NOT_WIN_OFF.plain(),
+            R::MissedWin => MISSED_WIN.plain(),
+            R::LastDiscard => LAST_DISCARD.plain(),
             R::DoesNotComplete { tile: t } => DOES_NOT_COMPLETE.with([tile(*t)]),
             R::PungNeedsTwo { tile: t } => PUNG_NEEDS_TWO.with([tile(*t)]),
             R::KongNeedsThree { tile: t } => KONG_NEEDS_THREE.with([tile(*t)]),
