@@ -7,8 +7,8 @@ use majiang::table::{
     Action, ActionError, Event, Game, HandOutcome, HandSetup, IllegalReason, Player,
 };
 use majiang_testkit::engine::ruleset;
-use rand::seq::IndexedRandom;
 use rand::SeedableRng;
+use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
@@ -29,7 +29,9 @@ fn check_last_discard(g: &Game, discarder: Player, tile: majiang::Tile, seen: &m
     for q in (0..n).map(|i| Player(i as u8)).filter(|&q| q != discarder) {
         let legal = g.legal_actions(q);
         assert!(
-            legal.iter().all(|a| matches!(a, Action::Win | Action::Pass)),
+            legal
+                .iter()
+                .all(|a| matches!(a, Action::Win | Action::Pass)),
             "{q} on the last discard {tile}: {legal:?}"
         );
         let held = tile.index() < majiang::tile::KINDS

@@ -30,7 +30,9 @@ fn hong_kong(missed_win: bool) -> Arc<Ruleset> {
 fn start(r: &Arc<Ruleset>, hands: [&str; 4], draws: &str, repl: &str) -> Game {
     let hands: Vec<Vec<Tile>> = hands.iter().map(|h| tiles(h)).collect();
     let wall = Wall::stacked(r.config(), &hands, &tiles(draws), &tiles(repl)).unwrap();
-    Game::with_wall(r.clone(), HandSetup::new(1), wall).unwrap().0
+    Game::with_wall(r.clone(), HandSetup::new(1), wall)
+        .unwrap()
+        .0
 }
 
 fn chow(s: &str) -> Action {

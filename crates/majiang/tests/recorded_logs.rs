@@ -101,7 +101,10 @@ fn the_refused_logs_meet_the_last_discard_where_they_are_refused() {
                 )
             })
             .expect("the hand ends");
-        assert_ne!(later_draw["event"]["type"], "drew", "{file}:{line}: the wall was empty");
+        assert_ne!(
+            later_draw["event"]["type"], "drew",
+            "{file}:{line}: the wall was empty"
+        );
     }
 }
 

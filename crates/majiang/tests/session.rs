@@ -188,7 +188,11 @@ fn re_driving_a_recorded_log_writes_it_byte_for_byte() {
         let (old_head, old_body) = text.split_once('\n').unwrap();
         assert!(body == old_body, "{path:?}: the log text differs");
         let old_head = old_head.strip_suffix('}').unwrap();
-        assert_eq!(head, format!(r#"{old_head},"rules_revision":2}}"#), "{path:?}");
+        assert_eq!(
+            head,
+            format!(r#"{old_head},"rules_revision":2}}"#),
+            "{path:?}"
+        );
     }
 }
 

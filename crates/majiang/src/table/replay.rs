@@ -404,27 +404,28 @@ pub fn replay(text: &str) -> Result<ReplayReport, ReplayError> {
     // The session's records before the last deal the replay made (none of that hand's records
     // logged yet: a log ending there stops between hands).
     let mut before_deal = None;
-    let earlier = |session: &Session, e: ReplayError, logged: Option<(Player, Action)>| {
-        match changed_rule(&header, session.game(), &e, logged) {
+    let earlier =
+        |session: &Session, e: ReplayError, logged: Option<(Player, Action)>| match changed_rule(
+            &header,
+            session.game(),
+            &e,
+            logged,
+        ) {
             Some(rule) => ReplayError::EarlierRules {
                 line: e.line(),
                 revision: header.rules_revision,
                 rule,
             },
             None => e,
-        }
-    };
+        };
     let complete = loop {
-        if !check
-            .compare(session.log())
-            .map_err(|e| {
-                let logged = match &e {
-                    ReplayError::Diverged { found, .. } => logged_action(found),
-                    _ => None,
-                };
-                earlier(&session, e, logged)
-            })?
-        {
+        if !check.compare(session.log()).map_err(|e| {
+            let logged = match &e {
+                ReplayError::Diverged { found, .. } => logged_action(found),
+                _ => None,
+            };
+            earlier(&session, e, logged)
+        })? {
             break false;
         }
         if session.is_over() {

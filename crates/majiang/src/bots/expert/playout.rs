@@ -503,17 +503,22 @@ mod tests {
         };
         for (options, barred) in [
             (serde_json::json!({"min_fan": 0}), true),
-            (serde_json::json!({"min_fan": 0, "missed_win": false}), false),
+            (
+                serde_json::json!({"min_fan": 0, "missed_win": false}),
+                false,
+            ),
         ] {
-            let rules = Arc::new(
-                Ruleset::from_name("hongkong", options.as_object().unwrap()).unwrap(),
-            );
+            let rules =
+                Arc::new(Ruleset::from_name("hongkong", options.as_object().unwrap()).unwrap());
             with(&rules, |table| {
                 let free = table.play_on(&w, obs_hand, 1, None);
                 let after_pass = table.play_on_after_passing(&w, obs_hand, 1, t("7p"));
                 assert!(free > 0, "the viewer wins on chair 1's 7p: {free}");
                 if barred {
-                    assert!(after_pass <= 0, "passing 7p forfeits the next 7p: {after_pass}");
+                    assert!(
+                        after_pass <= 0,
+                        "passing 7p forfeits the next 7p: {after_pass}"
+                    );
                 } else {
                     assert_eq!(after_pass, free, "no missed win: nothing forfeited");
                 }

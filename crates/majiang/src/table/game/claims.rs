@@ -86,8 +86,7 @@ impl Game {
                 // seat and no win in reach (on the last discard: no win in reach). They are
                 // passed over without working it out.
                 if !may_win
-                    && (last_discard
-                        || Some(q) != chow_seat && self.hands[q.index()].count(t) < 2)
+                    && (last_discard || Some(q) != chow_seat && self.hands[q.index()].count(t) < 2)
                 {
                     continue;
                 }

@@ -293,10 +293,19 @@ impl Game {
         if !self.to_act().contains(p) {
             // Not asked because of the missed win or the last discard: say so, rather than
             // "nothing to decide".
-            let last_discard = matches!(self.phase, Phase::Claims { last_discard: true, .. });
+            let last_discard = matches!(
+                self.phase,
+                Phase::Claims {
+                    last_discard: true,
+                    ..
+                }
+            );
             let reason = if action == Action::Win && self.only_missed_win_bars(p) {
                 Some(IllegalReason::MissedWin)
-            } else if last_discard && is_meld_claim(action) && self.on_offer().is_some_and(|(d, _)| d != p) {
+            } else if last_discard
+                && is_meld_claim(action)
+                && self.on_offer().is_some_and(|(d, _)| d != p)
+            {
                 Some(IllegalReason::LastDiscard)
             } else {
                 None

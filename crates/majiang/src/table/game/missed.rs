@@ -74,7 +74,9 @@ impl Game {
         }
         let allowed = match win {
             WinKind::Discard => self.wins_off[p.index()] & (1 << from.0) != 0,
-            _ => self.ruleset.may_rob_kong(self.seat_of(p), self.seat_of(from)),
+            _ => self
+                .ruleset
+                .may_rob_kong(self.seat_of(p), self.seat_of(from)),
         };
         let ctx = WinContext {
             win,
