@@ -306,3 +306,29 @@ fn the_log_records_what_the_zero_floor_withheld() {
     let out = run_stdin(&["replay", "-"], &log);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+#[test]
+fn a_log_from_before_the_last_discard_rule_is_refused_naming_the_rule() {
+    // Recorded under rules revision 1: at line 292 a seat chows the discard made after the live
+    // wall's last tile was drawn, which revision 2 allows only as a win.
+    let path = format!(
+        "{}/../majiang/tests/data/logs/hongkong-greedy.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = run(&["replay", &path]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("line 292: this log was recorded under rules revision 1")
+            && stderr.contains("last-discard rule")
+            && stderr.contains("may be claimed only to win"),
+        "{stderr}"
+    );
+    // A log written now records the revision it was played under, and replays.
+    let log = selfplay("hongkong", "2", &["-o", "missed_win=true"], "hk2.jsonl");
+    let header: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!(header["rules_revision"], 2);
+    assert_eq!(header["options"]["missed_win"], true);
+    let out = run(&["replay", "-q", temp("hk2.jsonl").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

@@ -4,7 +4,7 @@
 use majiang::bots::{self, Bot};
 use majiang::driver::play_match;
 use majiang::table::Ruleset;
-use majiang::table::log::{LOG_FORMAT, LogRecord, MatchLog};
+use majiang::table::log::{LOG_FORMAT, LogRecord, MatchLog, RULES_REVISION};
 use majiang::table::matches::Match;
 use majiang::table::{ReplayError, replay};
 use majiang_testkit::engine::ruleset;
@@ -100,7 +100,8 @@ fn the_log_reads_as_documented() {
     assert_eq!(
         first,
         json!({"kind": "header", "format": LOG_FORMAT, "rules": "classic",
-               "options": {"flowers": false, "players": 4}, "seed": 11, "players": 4})
+               "options": {"flowers": false, "players": 4}, "seed": 11, "players": 4,
+               "rules_revision": RULES_REVISION})
     );
     let log = MatchLog::parse(&text).unwrap();
     let kinds: Vec<&str> = log

@@ -2,23 +2,39 @@
 //! classic table size) must keep replaying identically: the replay re-applies every logged action
 //! and compares every record the engine writes with the recorded one. A change that alters the
 //! engine's behaviour, the events it emits or the log format fails here.
+//!
+//! The logs were recorded under rules revision 1. Four of them meet a rule of revision 2 (the
+//! last discard may be claimed only to win: a chow or pung on it, or claims chaining on after
+//! the wall is empty): their replay stops there with [`ReplayError::EarlierRules`] naming the
+//! rule, at the line of the claim the old rules allowed.
 
 use majiang::table::replay;
+use majiang::table::replay::{ChangedRule, ReplayError};
 
-/// (file, hands, actions, records) as recorded.
-const RECORDED: &[(&str, usize, usize, usize)] = &[
-    ("classic-greedy.jsonl", 4, 226, 691),
-    ("classic-random.jsonl", 4, 424, 1253),
-    ("classic3-greedy.jsonl", 3, 153, 472),
-    ("classic5-greedy.jsonl", 5, 412, 1191),
-    ("classic6-greedy.jsonl", 6, 592, 1785),
-    ("hangzhou-greedy.jsonl", 8, 435, 1315),
-    ("hangzhou-indicator-greedy.jsonl", 8, 333, 1065),
-    ("hangzhou-random.jsonl", 8, 592, 1784),
-    ("hongkong-greedy.jsonl", 12, 1078, 3200),
-    ("hongkong-random.jsonl", 12, 1097, 3437),
-    ("yangzhou-greedy.jsonl", 12, 1035, 3236),
-    ("yangzhou-random.jsonl", 12, 1159, 3568),
+/// What replaying a recorded log gives.
+enum Expected {
+    /// It replays identically: (hands, actions, records) as recorded.
+    Replays(usize, usize, usize),
+    /// It meets the last-discard rule at this line and is refused there.
+    MeetsLastDiscard(usize),
+}
+
+use Expected::{MeetsLastDiscard, Replays};
+
+/// Each recorded log and what its replay gives.
+const RECORDED: &[(&str, Expected)] = &[
+    ("classic-greedy.jsonl", Replays(4, 226, 691)),
+    ("classic-random.jsonl", MeetsLastDiscard(314)),
+    ("classic3-greedy.jsonl", Replays(3, 153, 472)),
+    ("classic5-greedy.jsonl", Replays(5, 412, 1191)),
+    ("classic6-greedy.jsonl", Replays(6, 592, 1785)),
+    ("hangzhou-greedy.jsonl", Replays(8, 435, 1315)),
+    ("hangzhou-indicator-greedy.jsonl", Replays(8, 333, 1065)),
+    ("hangzhou-random.jsonl", Replays(8, 592, 1784)),
+    ("hongkong-greedy.jsonl", MeetsLastDiscard(292)),
+    ("hongkong-random.jsonl", MeetsLastDiscard(1142)),
+    ("yangzhou-greedy.jsonl", Replays(12, 1035, 3236)),
+    ("yangzhou-random.jsonl", MeetsLastDiscard(3261)),
 ];
 
 fn read(file: &str) -> String {
@@ -28,11 +44,67 @@ fn read(file: &str) -> String {
 
 #[test]
 fn recorded_logs_replay_identically() {
-    for &(file, hands, actions, records) in RECORDED {
-        let report = replay(&read(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
-        assert_eq!(report.hands.len(), hands, "{file}: hands");
-        assert_eq!(report.actions, actions, "{file}: actions");
-        assert_eq!(report.records, records, "{file}: records");
+    for (file, expected) in RECORDED {
+        let result = replay(&read(file));
+        match *expected {
+            Replays(hands, actions, records) => {
+                let report = result.unwrap_or_else(|e| panic!("{file}: {e}"));
+                assert_eq!(report.hands.len(), hands, "{file}: hands");
+                assert_eq!(report.actions, actions, "{file}: actions");
+                assert_eq!(report.records, records, "{file}: records");
+            }
+            MeetsLastDiscard(line) => {
+                let e = result.expect_err(file);
+                assert_eq!(
+                    e,
+                    ReplayError::EarlierRules {
+                        line,
+                        revision: 1,
+                        rule: ChangedRule::LastDiscard
+                    },
+                    "{file}"
+                );
+                let text = e.to_string();
+                assert!(
+                    text.contains("rules revision 1")
+                        && text.contains("its discard may be claimed only to win"),
+                    "{file}: {text}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_refused_logs_meet_the_last_discard_where_they_are_refused() {
+    // Each refusal is at a claim (or a pass of one) on a discard made after the live wall's
+    // last tile was drawn: the log's draws before it add up to the whole live wall.
+    for (file, expected) in RECORDED {
+        let MeetsLastDiscard(line) = *expected else {
+            continue;
+        };
+        let text = read(file);
+        let refused: serde_json::Value =
+            serde_json::from_str(text.lines().nth(line - 1).unwrap()).unwrap();
+        assert_eq!(refused["kind"], "action", "{file}:{line}");
+        assert_ne!(refused["action"], "win", "{file}:{line}");
+        // The next draw in the log (after the claim chain) is the exhaustive draw or a draw
+        // of nothing: the wall was already empty.
+        let later_draw = text
+            .lines()
+            .skip(line)
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|v| {
+                matches!(
+                    v["event"]["type"].as_str(),
+                    Some("drew" | "exhaustive_draw" | "won")
+                )
+            })
+            .expect("the hand ends");
+        assert_ne!(
+            later_draw["event"]["type"], "drew",
+            "{file}:{line}: the wall was empty"
+        );
     }
 }
 
@@ -84,7 +156,10 @@ fn without_itemised(text: &str) -> String {
 
 #[test]
 fn logs_from_before_itemised_wins_still_replay() {
-    for &(file, hands, actions, records) in RECORDED {
+    for (file, expected) in RECORDED {
+        let Replays(hands, actions, records) = *expected else {
+            continue;
+        };
         let text = read(file);
         let old = without_itemised(&text);
         assert!(!old.contains("\"itemised\""), "{file}: stripped");

@@ -74,6 +74,13 @@ pub trait RuleSet: fmt::Debug + Send + Sync {
         true
     }
 
+    /// Whether a player who passes a win on a discard or a robbed kong may not win on that
+    /// tile's kind (from a discard or a robbed kong) until their next draw from the live wall
+    /// (Hong Kong's missed win, `missed_win`). No, unless a set says so.
+    fn missed_win(&self) -> bool {
+        false
+    }
+
     /// The name the command line, requests and logs use (`hongkong`).
     fn name(&self) -> &'static str {
         self.spec().name

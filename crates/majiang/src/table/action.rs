@@ -178,6 +178,14 @@ pub enum IllegalReason {
     /// lao phases).
     #[error("the rules do not let you win on this player's discard now")]
     MayNotWinOff,
+    /// A win on a discard or a robbed kong of a kind whose win the player passed since their
+    /// last draw from the live wall (Hong Kong's missed win, `missed_win`).
+    #[error("you passed this tile's win: wait for your next draw")]
+    MissedWin,
+    /// A chow, pung or kong on the last discard (after the live wall's last tile was drawn),
+    /// which may be claimed only to win.
+    #[error("the last discard may be claimed only to win")]
+    LastDiscard,
     /// A win on a tile that does not complete the hand.
     #[error("{tile} does not complete your hand")]
     DoesNotComplete {
@@ -242,6 +250,8 @@ crate::words_table! {
     ALREADY_ANSWERED = "illegal.already_answered" [] "already answered";
     CLAIM_OR_PASS = "illegal.claim_or_pass" [] "someone's discard is on offer: claim it or pass";
     MAY_NOT_WIN_OFF = "illegal.may_not_win_off" [] "the rules do not let you win on this player's discard now";
+    MISSED_WIN = "illegal.missed_win" [] "you passed this tile's win: wait for your next draw";
+    LAST_DISCARD = "illegal.last_discard" [] "the last discard may be claimed only to win";
     DOES_NOT_COMPLETE = "illegal.does_not_complete" ["tile"] "{tile} does not complete your hand";
     PUNG_NEEDS_TWO = "illegal.pung_needs_two" ["tile"] "a pung needs two {tile} in hand";
     KONG_NEEDS_THREE = "illegal.kong_needs_three" ["tile"] "an exposed kong needs three {tile} in hand";
@@ -291,6 +301,8 @@ impl IllegalReason {
             R::AlreadyAnswered => ALREADY_ANSWERED.plain(),
             R::ClaimOrPass => CLAIM_OR_PASS.plain(),
             R::MayNotWinOff => MAY_NOT_WIN_OFF.plain(),
+            R::MissedWin => MISSED_WIN.plain(),
+            R::LastDiscard => LAST_DISCARD.plain(),
             R::DoesNotComplete { tile: t } => DOES_NOT_COMPLETE.with([tile(*t)]),
             R::PungNeedsTwo { tile: t } => PUNG_NEEDS_TWO.with([tile(*t)]),
             R::KongNeedsThree { tile: t } => KONG_NEEDS_THREE.with([tile(*t)]),

@@ -4,7 +4,8 @@
 //!
 //! 1. `header`: the log format ([`LOG_FORMAT`]), the rule set's name and every option (as the
 //!    rule set's own options parser reads them), the match seed, the players, the safety limit
-//!    on hands (if any);
+//!    on hands (if any), the names shown (if given) and the rules revision the engine played
+//!    ([`RULES_REVISION`]);
 //! 2. `event` records of the seat choice (no `hand`);
 //! 3. for each hand: a `hand` record (its [`HandSetup`]: dealer, wind, lao, balances, seed),
 //!    its setup `event`s, then every applied `action` (hand, player, action) each followed by
@@ -41,6 +42,20 @@ use serde_json::{Map, Value};
 /// The version of the log format written by this library.
 pub const LOG_FORMAT: u32 = 1;
 
+/// The revision of the rules of play this library plays, written in every log's header: a
+/// change to what players may do that an older log may have met (and then does not replay)
+/// raises it. Logs without one were written under revision 1.
+///
+/// - 1: the rules up to the last discard and the missed win.
+/// - 2: the last discard (after the live wall's last tile is drawn) may be claimed only to win
+///   (RULES.md §1); Hong Kong's missed win, house rule `missed_win` (RULES.md §4).
+pub const RULES_REVISION: u32 = 2;
+
+/// The rules revision of a log written before revisions were recorded.
+fn first_revision() -> u32 {
+    1
+}
+
 /// The first line of a log: what is needed to rebuild the match.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LogHeader {
@@ -62,6 +77,10 @@ pub struct LogHeader {
     /// them. Absent in logs written without names.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<String>,
+    /// The rules revision the match was played under ([`RULES_REVISION`]; 1 in logs written
+    /// before revisions were recorded).
+    #[serde(default = "first_revision")]
+    pub rules_revision: u32,
 }
 
 /// The last line of a log: how the match ended.
@@ -235,6 +254,7 @@ fn header_of(m: &Match) -> LogHeader {
         players: m.players() as u8,
         hand_limit: m.hand_limit(),
         names: Vec::new(),
+        rules_revision: RULES_REVISION,
     }
 }
 

@@ -105,7 +105,7 @@ pub use hint::{ReadyHint, Wait, ready_hint};
 pub use log::MatchLog;
 pub use matches::{Match, MatchError, Settlement};
 pub use observation::{Observation, PublicHand};
-pub use replay::{ReplayError, ReplayReport, replay};
+pub use replay::{ChangedRule, ReplayError, ReplayReport, replay};
 pub use ruleset::Ruleset;
 pub use seating::{SeatChoice, choose_seats};
 pub use session::{Opening, Session, Step};

@@ -6,6 +6,11 @@
 //! replay as far as it goes is not an error: the report says it is incomplete and in which
 //! hand it stops ([`ReplayReport::complete`], [`ReplayReport::stops_in`]).
 //!
+//! A log written under an earlier revision of the rules of play (its header's
+//! `rules_revision`, [`RULES_REVISION`]) replays as long as it never meets what changed; where
+//! it does, the replay stops with [`ReplayError::EarlierRules`] naming the rule, never
+//! re-scoring the hand under the new one.
+//!
 //! ```
 //! use majiang::bots::{self, Bot};
 //! use majiang::table::{Ruleset, replay};
@@ -34,12 +39,13 @@
 //! ```
 
 use super::log::{
-    LOG_FORMAT, LogHeader, LogRecord, MatchLog, MatchSummary, ParseError, parse_lines, record_json,
+    LOG_FORMAT, LogHeader, LogRecord, MatchLog, MatchSummary, ParseError, RULES_REVISION,
+    parse_lines, record_json,
 };
 use super::matches::{MatchError, Settlement};
 use super::ruleset::Ruleset;
 use super::session::Session;
-use super::{Action, ActionError, Event, ExtraWinds, HandOutcome, Player};
+use super::{Action, ActionError, Event, ExtraWinds, Game, HandOutcome, IllegalReason, Player};
 use std::sync::Arc;
 
 /// Why a log does not replay.
@@ -97,6 +103,40 @@ pub enum ReplayError {
         /// The refusal.
         error: MatchError,
     },
+    /// A log written under an earlier revision of the rules meets a rule that has changed
+    /// since: it does not replay under the rules played now.
+    #[error(
+        "line {line}: this log was recorded under rules revision {revision}, before {rule}; \
+         here the match met that rule, so it does not replay under the rules played now \
+         (revision {current})",
+        current = RULES_REVISION
+    )]
+    EarlierRules {
+        /// The line (from 1).
+        line: usize,
+        /// The log's rules revision.
+        revision: u32,
+        /// The rule it met.
+        rule: ChangedRule,
+    },
+}
+
+/// A rule of play changed since an earlier rules revision ([`RULES_REVISION`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ChangedRule {
+    /// Revision 2: the last discard may be claimed only to win (RULES.md §1).
+    #[error(
+        "the last-discard rule (after the live wall's last tile is drawn, its discard may be \
+         claimed only to win: no chow, pung or kong)"
+    )]
+    LastDiscard,
+    /// Revision 2: Hong Kong's missed win (RULES.md §4).
+    #[error(
+        "Hong Kong's missed win (house rule missed_win: a player who passes a win may not win \
+         on that tile until their next draw from the live wall; a header option \
+         \"missed_win\": false replays the log without it)"
+    )]
+    MissedWin,
 }
 
 impl From<ParseError> for ReplayError {
@@ -117,7 +157,8 @@ impl ReplayError {
             | ReplayError::Diverged { line, .. }
             | ReplayError::Refused { line, .. }
             | ReplayError::Trailing { line }
-            | ReplayError::Match { line, .. } => *line,
+            | ReplayError::Match { line, .. }
+            | ReplayError::EarlierRules { line, .. } => *line,
         }
     }
 
@@ -255,6 +296,57 @@ fn forget_additions(record: &mut LogRecord) -> bool {
     }
 }
 
+/// The action of a logged record written as JSON, if it is one.
+fn logged_action(json: &str) -> Option<(Player, Action)> {
+    match serde_json::from_str(json) {
+        Ok(LogRecord::Action { player, action, .. }) => Some((player, action)),
+        _ => None,
+    }
+}
+
+/// The rule changed since the log's rules revision that explains why its replay failed with
+/// `e` at the logged action `logged` (if the failing record is one), `game` being the hand as
+/// the replay has it; `None` for a log of the current revision, or a failure the changes do
+/// not explain.
+fn changed_rule(
+    header: &LogHeader,
+    game: &Game,
+    e: &ReplayError,
+    logged: Option<(Player, Action)>,
+) -> Option<ChangedRule> {
+    if header.rules_revision >= RULES_REVISION {
+        return None;
+    }
+    if let ReplayError::Refused {
+        error: ActionError::Illegal { reason, .. },
+        ..
+    } = e
+    {
+        match reason {
+            IllegalReason::MissedWin => return Some(ChangedRule::MissedWin),
+            IllegalReason::LastDiscard => return Some(ChangedRule::LastDiscard),
+            _ => {}
+        }
+    }
+    let (player, action) = logged?;
+    // The last discard made, the live wall empty: it is still on offer (to a winner only) or
+    // nobody could win on it and the hand is drawn.
+    let at_last_discard = game.live_remaining() == 0
+        && game.last_discard().is_some()
+        && (game.on_offer().is_some()
+            || matches!(game.outcome(), Some(HandOutcome::ExhaustiveDraw)));
+    let barred = !game.missed_wins(player).is_empty();
+    match action {
+        // A win is never refused on the last discard: a win the replay did not offer was barred.
+        Action::Win if barred => Some(ChangedRule::MissedWin),
+        Action::Chow { .. } | Action::Pung | Action::Kong | Action::Pass if at_last_discard => {
+            Some(ChangedRule::LastDiscard)
+        }
+        Action::Pass if barred => Some(ChangedRule::MissedWin),
+        _ => None,
+    }
+}
+
 /// Replays a log written as JSON lines: rebuilds the match from the header, re-drives a
 /// [`Session`] with every logged action, and checks that every record the session writes
 /// (events, settlements, the end) is the logged one. The first difference is an error naming
@@ -312,8 +404,28 @@ pub fn replay(text: &str) -> Result<ReplayReport, ReplayError> {
     // The session's records before the last deal the replay made (none of that hand's records
     // logged yet: a log ending there stops between hands).
     let mut before_deal = None;
+    let earlier =
+        |session: &Session, e: ReplayError, logged: Option<(Player, Action)>| match changed_rule(
+            &header,
+            session.game(),
+            &e,
+            logged,
+        ) {
+            Some(rule) => ReplayError::EarlierRules {
+                line: e.line(),
+                revision: header.rules_revision,
+                rule,
+            },
+            None => e,
+        };
     let complete = loop {
-        if !check.compare(session.log())? {
+        if !check.compare(session.log()).map_err(|e| {
+            let logged = match &e {
+                ReplayError::Diverged { found, .. } => logged_action(found),
+                _ => None,
+            };
+            earlier(&session, e, logged)
+        })? {
             break false;
         }
         if session.is_over() {
@@ -337,14 +449,20 @@ pub fn replay(text: &str) -> Result<ReplayReport, ReplayError> {
                 player,
                 action,
             } if h == hand => {
-                session.act(player, action).map_err(|e| match e {
-                    MatchError::Action { error, .. } => ReplayError::Refused {
-                        line,
-                        player,
-                        action,
-                        error,
-                    },
-                    error => ReplayError::Match { line, error },
+                session.act(player, action).map_err(|e| {
+                    earlier(
+                        &session,
+                        match e {
+                            MatchError::Action { error, .. } => ReplayError::Refused {
+                                line,
+                                player,
+                                action,
+                                error,
+                            },
+                            error => ReplayError::Match { line, error },
+                        },
+                        Some((player, action)),
+                    )
                 })?;
                 // The action record the session wrote is the line just read.
                 check.checked += 1;
@@ -352,11 +470,16 @@ pub fn replay(text: &str) -> Result<ReplayReport, ReplayError> {
             }
             other => {
                 let who: Vec<String> = session.game().to_act().map(|p| p.to_string()).collect();
-                return Err(ReplayError::Diverged {
+                let logged = match &other {
+                    LogRecord::Action { player, action, .. } => Some((*player, *action)),
+                    _ => None,
+                };
+                let e = ReplayError::Diverged {
                     line,
                     expected: format!("an action of hand {hand} by player {}", who.join(" or ")),
                     found: record_json(&other),
-                });
+                };
+                return Err(earlier(&session, e, logged));
             }
         }
     };

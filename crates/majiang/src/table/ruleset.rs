@@ -123,6 +123,12 @@ impl Ruleset {
         winner != discarder && self.set.may_win_on_discard(winner, discarder, lao)
     }
 
+    /// Whether a passed win bars the player from winning on that tile's kind until their next
+    /// draw from the live wall ([`RuleSet::missed_win`]: Hong Kong's `missed_win`).
+    pub fn missed_win(&self) -> bool {
+        self.set.missed_win()
+    }
+
     /// Whether the player at seat `winner` may rob an added kong declared by `konger`: always
     /// (Hangzhou too: the added tile is not a discard, so the lao phases do not apply).
     pub fn may_rob_kong(&self, winner: Seat, konger: Seat) -> bool {

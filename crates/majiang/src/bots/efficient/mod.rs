@@ -152,7 +152,12 @@ impl Bot for EfficientBot {
 mod tests {
     //! The optimized bot must decide exactly as the bot of commit 9eff28a did: every decision of
     //! four efficient bots (and four aggressive ones) over seeded hands on every table, hashed,
-    //! against fingerprints recorded with that commit.
+    //! against fingerprints recorded with that commit. Re-recorded for rules revision 2 (the
+    //! last discard claimed only to win): 336 of the 9 000 hands met a last discard the old
+    //! rules let a seat chow, pung or kong (Hong Kong 97, 104 and 100; Hangzhou 2 and 3;
+    //! Yangzhou 22 and 8; classic none), and only those hands' decisions changed; with that
+    //! rule undone the fingerprints of 9eff28a are met again (the missed win changes none: the
+    //! bots never pass a win).
 
     use super::*;
     use crate::bots::play_hand;
@@ -201,27 +206,27 @@ mod tests {
     #[test]
     fn decisions_match_recorded_fingerprints() {
         let tables: [(&str, Value, bool, u64); 9] = [
-            ("hongkong", json!({}), false, 4741878499288374143),
+            ("hongkong", json!({}), false, 2162257852428676251),
             (
                 "hongkong",
                 json!({"flowers": false}),
                 false,
-                7647080111259054425,
+                3246006528331597794,
             ),
-            ("hongkong", json!({}), true, 2821635349744392258),
-            ("hangzhou", json!({}), false, 11390238999749931122),
+            ("hongkong", json!({}), true, 4638214874339687811),
+            ("hangzhou", json!({}), false, 13464166129579788994),
             (
                 "hangzhou",
                 json!({"wildcard": "indicator"}),
                 false,
-                12322667670978306406,
+                11148319660363552497,
             ),
-            ("yangzhou", json!({}), false, 12279917095631978489),
+            ("yangzhou", json!({}), false, 6658665811433283766),
             (
                 "yangzhou",
                 json!({"chow": true}),
                 true,
-                12203800325988352333,
+                11306746511346472861,
             ),
             ("classic", json!({}), false, 15085871156103128690),
             (

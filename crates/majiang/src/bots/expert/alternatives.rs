@@ -1,6 +1,7 @@
 //! Valuing every real alternative of a decision by playouts, for a review or a hint
 //! ([`Scope::Every`](super::Scope::Every)): a discard is played out as the discard search plays
-//! it, a pass as the call search does, a chow or pung as the claim and the planner's discard
+//! it, a pass as the call search does (a pass on a win knowing what it forfeits: under Hong
+//! Kong's missed win no win on that kind until the next draw), a chow or pung as the claim and the planner's discard
 //! after it, a win by what it pays in the world (known exactly but for the losers' hands in a
 //! rule set where they settle too). Kongs are not valued. The choice is never made here.
 
@@ -124,6 +125,11 @@ pub(crate) fn value_all(
     let me = obs.player.index();
     let n = obs.table.len();
     let hand = obs.concealed;
+    // Passing an offered win forfeits it (Hong Kong's missed win): the pass is played out so.
+    let forfeited = obs
+        .on_offer
+        .filter(|_| legal.contains(&Action::Win))
+        .map(|(_, t)| t);
     let mut out: Vec<(Action, Vec<i64>, Option<u32>)> = plans
         .iter()
         .map(|(a, p)| {
@@ -143,7 +149,10 @@ pub(crate) fn value_all(
                     }
                     tables[i].playout(&w, &hand, *tile)
                 }
-                Plan::Pass { from } => base.play_on(&w, hand, (from + 1) % n, None),
+                Plan::Pass { from } => match forfeited {
+                    Some(t) => base.play_on_after_passing(&w, hand, (from + 1) % n, t),
+                    None => base.play_on(&w, hand, (from + 1) % n, None),
+                },
                 Plan::Claim { after, discard } => match &claim_tables[i] {
                     Some(t) => t.playout(&w, &after.concealed, *discard),
                     None => 0,

@@ -63,9 +63,27 @@ impl Table<'_> {
             return v;
         }
         if let Some((fed, next)) = self.fed_claim(world, me, candidate) {
-            return self.play_from(&fed, mine, next, one_suit, 0, 0);
+            return self.play_from(&fed, mine, next, one_suit, 0, 0, 0);
         }
         self.play_on(world, mine, (me + 1) % n, one_suit)
+    }
+
+    /// [`Table::play_on`] after the viewer passed a win on `passed`: under Hong Kong's missed
+    /// win ([`Ruleset::missed_win`]) the viewer may not win on a throw of that kind until
+    /// their next draw, so the pass forfeits those wins in the playout too.
+    pub(crate) fn play_on_after_passing(
+        &self,
+        world: &World,
+        mine: TileCounts,
+        first: usize,
+        passed: Tile,
+    ) -> i64 {
+        let barred = if self.ruleset.missed_win() && passed.index() < KINDS {
+            1u64 << passed.index()
+        } else {
+            0
+        };
+        self.play_from(world, mine, first, None, 0, 0, barred)
     }
 
     /// The viewer's payment when the seats draw from `world`'s wall in turn from chair
@@ -78,10 +96,13 @@ impl Table<'_> {
         first: usize,
         one_suit: Option<usize>,
     ) -> i64 {
-        self.play_from(world, mine, first, one_suit, 0, 0)
+        self.play_from(world, mine, first, one_suit, 0, 0, 0)
     }
 
-    /// [`Table::play_on`] from the wall's tile `start`, the viewer having drawn `draws` times.
+    /// [`Table::play_on`] from the wall's tile `start`, the viewer having drawn `draws` times
+    /// and barred from winning on a throw of the kinds in `barred` (a bit per kind) until
+    /// their next draw (the missed win).
+    #[allow(clippy::too_many_arguments)]
     fn play_from(
         &self,
         world: &World,
@@ -90,6 +111,7 @@ impl Table<'_> {
         one_suit: Option<usize>,
         start: usize,
         mut draws: u32,
+        mut barred: u64,
     ) -> i64 {
         let n = world.hands.len();
         let me = self.obs.player.index();
@@ -107,6 +129,8 @@ impl Table<'_> {
                 continue;
             }
             if turn == me {
+                // A draw from the live wall restores every passed win.
+                barred = 0;
                 mine.add(t);
                 if self.complete(&mine) {
                     let mut before = mine;
@@ -128,7 +152,7 @@ impl Table<'_> {
                     return v;
                 }
                 if let Some((fed, next)) = self.fed_claim(world, me, d) {
-                    return self.play_from(&fed, mine, next, one_suit, i + 1, draws);
+                    return self.play_from(&fed, mine, next, one_suit, i + 1, draws, barred);
                 }
             } else {
                 let mut h = world.hands[turn];
@@ -141,7 +165,10 @@ impl Table<'_> {
                 // They throw what they drew: may the viewer win on it?
                 let mut with = mine;
                 with.add(t);
-                if self.may_win(me, turn) && self.complete(&with) {
+                if self.may_win(me, turn)
+                    && barred & (1 << t.index()) == 0
+                    && self.complete(&with)
+                {
                     if let Some(v) = self.score(world, me, &mine, &mine, t, Some(turn)) {
                         return v;
                     }
@@ -485,6 +512,49 @@ mod tests {
             horizon: 8,
         };
         f(&table)
+    }
+
+    #[test]
+    fn a_passed_win_forfeits_the_same_kind_until_the_viewers_next_draw_in_hong_kong() {
+        // The viewer waits on 4p-7p; chair 1 draws and throws a 7p straight after the viewer
+        // passed a win on 7p, before the viewer draws again.
+        let obs_hand = counts("123m789m56p1z1z2z2z2z");
+        let w = World {
+            hands: vec![
+                obs_hand,
+                counts("1m4m7m1p4p7p3s6s3z4z5z6z7z"),
+                counts("1m4m7m1p4p7p3s6s3z4z5z6z7z"),
+                counts("1m4m7m1p4p7p3s6s3z4z5z6z7z"),
+            ],
+            wall: vec![t("7p"), t("9s"), t("9s"), t("9s")],
+            claim: None,
+            extra: vec![0; 4],
+        };
+        for (options, barred) in [
+            (serde_json::json!({"min_fan": 0}), true),
+            (
+                serde_json::json!({"min_fan": 0, "missed_win": false}),
+                false,
+            ),
+        ] {
+            let rules =
+                Arc::new(Ruleset::from_name("hongkong", options.as_object().unwrap()).unwrap());
+            with(&rules, |table| {
+                let free = table.play_on(&w, obs_hand, 1, None);
+                let after_pass = table.play_on_after_passing(&w, obs_hand, 1, t("7p"));
+                assert!(free > 0, "the viewer wins on chair 1's 7p: {free}");
+                if barred {
+                    assert!(
+                        after_pass <= 0,
+                        "passing 7p forfeits the next 7p: {after_pass}"
+                    );
+                } else {
+                    assert_eq!(after_pass, free, "no missed win: nothing forfeited");
+                }
+                // A pass on another kind forfeits nothing.
+                assert_eq!(table.play_on_after_passing(&w, obs_hand, 1, t("4p")), free);
+            });
+        }
     }
 
     #[test]

@@ -29,6 +29,10 @@ pub struct Options {
     /// Fan for Seven Pairs (default 4; seed 002's 16 is a house value). `0` means seven pairs is
     /// not a winning hand at all.
     pub seven_pairs: u32,
+    /// A player who passes a win on a discard or a robbed kong may not win on that tile's kind
+    /// (from a discard or a robbed kong) until their next draw from the live wall; a kong or
+    /// flower replacement does not restore it (default true, seed 002).
+    pub missed_win: bool,
 }
 
 impl Default for Options {
@@ -64,6 +68,13 @@ pub const OPTIONS: &[OptionSpec] = &[
         meaning: "fan for Seven Pairs; 0 means seven pairs is not a winning hand",
     },
     OptionSpec {
+        key: "missed_win",
+        default: "true",
+        allowed: Allowed::Bool,
+        meaning: "a player who passes a win may not win on that tile again until their next draw \
+                  from the live wall",
+    },
+    OptionSpec {
         key: "players",
         default: "4",
         allowed: Allowed::Whole { min: 4, max: 4 },
@@ -78,6 +89,7 @@ impl Options {
         limit: 10,
         flowers: true,
         seven_pairs: 4,
+        missed_win: true,
     };
 
     /// Reads the options of a scoring request. Unknown names and bad values are [`Malformed`].
@@ -136,12 +148,14 @@ mod tests {
         assert_eq!(Options::default().limit, 10);
         assert!(Options::default().flowers);
         assert_eq!(Options::default().seven_pairs, 4);
+        assert!(Options::default().missed_win);
     }
 
     #[test]
     fn reads_every_option() {
         let o = read(
-            r#"{"min_fan": 0, "limit": 8, "flowers": false, "seven_pairs": 16, "players": 4}"#,
+            r#"{"min_fan": 0, "limit": 8, "flowers": false, "seven_pairs": 16, "players": 4,
+                "missed_win": false}"#,
         )
         .unwrap();
         assert_eq!(
@@ -150,7 +164,8 @@ mod tests {
                 min_fan: 0,
                 limit: 8,
                 flowers: false,
-                seven_pairs: 16
+                seven_pairs: 16,
+                missed_win: false,
             }
         );
     }
@@ -166,6 +181,7 @@ mod tests {
             (r#"{"flowers": 1}"#, "options"),
             (r#"{"players": 3}"#, "players"),
             (r#"{"seven_pairs": 100}"#, "seven_pairs"),
+            (r#"{"missed_win": "yes"}"#, "options"),
         ] {
             let e = read(text).unwrap_err();
             assert!(

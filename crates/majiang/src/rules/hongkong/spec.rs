@@ -53,6 +53,10 @@ impl RuleSet for Options {
     fn score(&self, situation: &WinSituation, explain: Explain) -> Result<Scored, Invalid> {
         super::score_with(situation, self, explain)
     }
+
+    fn missed_win(&self) -> bool {
+        self.missed_win
+    }
 }
 
 /// The table facts of these options.

@@ -1,6 +1,10 @@
 //! Claims on a discard: who may claim it and for what ([`ClaimOptions`], worked out once when
 //! it is made), collecting the answers, and resolving them (a win first, then a pung or kong,
 //! then a chow, nearest the discarder first).
+//!
+//! The last discard (made after the live wall's last tile was drawn) may be claimed only to win
+//! (RULES.md §1), so claims never chain on once the wall is empty; a player who passed a win
+//! on the tile's kind since their last live-wall draw is not offered it (see `missed`).
 
 use super::super::Player;
 use super::super::action::{Action, ActionError};
@@ -18,12 +22,13 @@ use crate::tile::Tile;
 pub(super) struct ClaimOptions {
     /// A win on the discard (complete, allowed off this discarder, and scoring).
     pub(super) win: bool,
-    /// A pung (two of the kind in hand).
+    /// A pung (two of the kind in hand; not on the last discard).
     pub(super) pung: bool,
-    /// An exposed kong (three in hand, kongs allowed, a replacement tile left).
+    /// An exposed kong (three in hand, kongs allowed, a replacement tile left; not on the last
+    /// discard).
     pub(super) kong: bool,
     /// Bit `i`: the chow starting `2 - i` below the tile (bit 0: the tile is the top of the
-    /// chow, bit 1: middle, bit 2: bottom).
+    /// chow, bit 1: middle, bit 2: bottom; none on the last discard).
     pub(super) chows: u8,
 }
 
@@ -75,10 +80,14 @@ impl Game {
             let screened = config.extra_winds() == 0;
             for q in self.after(p) {
                 let may_win = self.wins_off[q.index()] & (1 << p.0) != 0
+                    && !self.barred(q, t)
                     && (!screened || self.hands[q.index()].may_complete_with(t, &self.hand_rules));
                 // Most players have nothing to claim: fewer than two of the kind, no chow
-                // seat and no win in reach. They are passed over without working it out.
-                if !may_win && Some(q) != chow_seat && self.hands[q.index()].count(t) < 2 {
+                // seat and no win in reach (on the last discard: no win in reach). They are
+                // passed over without working it out.
+                if !may_win
+                    && (last_discard || Some(q) != chow_seat && self.hands[q.index()].count(t) < 2)
+                {
                     continue;
                 }
                 let o = self.claim_options(q, p, t, last_discard, may_win);
@@ -103,7 +112,8 @@ impl Game {
     }
 
     /// What `q` may claim `d`'s discard `t` for (`may_win`: false when `q` may not win off `d`
-    /// now, or the screen has ruled out a win on `t`, see [`Game::may_complete_with`]). Out
+    /// now, passed a win on `t` since their last draw, or the screen has ruled out a win on
+    /// `t`, see [`Game::may_complete_with`]; `last_discard`: only a win). Out
     /// of line: asked only of the few players who may claim, it keeps the chow arithmetic out
     /// of every discard.
     #[inline(never)]
@@ -119,11 +129,11 @@ impl Game {
         let h = &self.hands[q.index()];
         let n = h.count(t);
         let mut o = ClaimOptions {
-            pung: n >= 2,
-            kong: n >= 3 && config.kongs_allowed && self.wall.can_replace(),
+            pung: n >= 2 && !last_discard,
+            kong: n >= 3 && !last_discard && config.kongs_allowed && self.wall.can_replace(),
             ..ClaimOptions::default()
         };
-        if config.chow_allowed && self.next_player(d) == q && t.is_numbered() {
+        if !last_discard && config.chow_allowed && self.next_player(d) == q && t.is_numbered() {
             o.chows = chows(h.held & !self.wild.map_or(0, |w| 1 << w.index()), t);
         }
         if may_win && self.completes(h, Some(t)) {
@@ -151,9 +161,9 @@ impl Game {
             discarder,
             tile,
             last_discard,
+            options,
             answers,
             pending,
-            ..
         } = &mut self.phase
         else {
             return Err(ActionError::HandOver);
@@ -163,7 +173,17 @@ impl Game {
         };
         // The phase is left as it was until the claims resolve (a refused win changes nothing).
         let (d, t, last) = (*discarder, *tile, *last_discard);
-        self.resolve_claims(d, t, last, &all, events)
+        // Whoever was offered the win and did not take it has missed it (before anyone draws).
+        let passed = (0..MAX_PLAYERS)
+            .filter(|&q| options[q].win && all[q] != Some(Action::Win))
+            .fold(0u8, |m, q| m | 1 << q);
+        let before = self.missed;
+        self.note_passed_wins(passed, t);
+        let resolved = self.resolve_claims(d, t, last, &all, events);
+        if resolved.is_err() {
+            self.missed = before;
+        }
+        resolved
     }
 
     /// Everyone has answered the discard: the win nearest the discarder in turn order, else a

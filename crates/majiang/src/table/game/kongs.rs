@@ -93,6 +93,11 @@ impl Game {
             return Ok(());
         };
         let (konger, tile, kong_chain) = (*konger, *tile, *kong_chain);
+        // Every robber asked may win; whoever did not has missed the win, if nobody robs.
+        let passed = self
+            .after(konger)
+            .filter(|q| all[q.index()].is_some_and(|a| a != Action::Win))
+            .fold(0u8, |m, q| m | 1 << q.0);
         let robber = self
             .after(konger)
             .find(|q| all[q.index()] == Some(Action::Win));
@@ -109,17 +114,20 @@ impl Game {
                 self.finish_win(q, ctx, events)
             }
             None => {
+                self.note_passed_wins(passed, tile);
                 self.complete_added_kong(konger, tile, kong_chain, events);
                 Ok(())
             }
         }
     }
 
-    /// True if `q` may rob `konger`'s added kong of `t`: allowed, complete and scoring.
+    /// True if `q` may rob `konger`'s added kong of `t`: allowed (and not barred by a win on
+    /// the kind `q` passed since their last draw), complete and scoring.
     fn robbing_win_ok(&self, q: Player, konger: Player, t: Tile) -> bool {
         if !self
             .ruleset
             .may_rob_kong(self.seat_of(q), self.seat_of(konger))
+            || self.barred(q, t)
         {
             return false;
         }

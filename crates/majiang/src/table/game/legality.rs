@@ -57,6 +57,11 @@ fn bit(t: Tile) -> u64 {
     1 << t.index()
 }
 
+/// True for a claim that makes a meld of a discard (chow, pung, exposed kong).
+fn is_meld_claim(action: Action) -> bool {
+    matches!(action, Action::Chow { .. } | Action::Pung | Action::Kong)
+}
+
 impl TurnOptions {
     /// True if `action` is one of the options, for a player holding `held` concealed.
     fn allows(&self, action: Action, holds: impl Fn(Tile) -> bool) -> bool {
@@ -286,6 +291,32 @@ impl Game {
             });
         }
         if !self.to_act().contains(p) {
+            // Not asked because of the missed win or the last discard: say so, rather than
+            // "nothing to decide".
+            let last_discard = matches!(
+                self.phase,
+                Phase::Claims {
+                    last_discard: true,
+                    ..
+                }
+            );
+            let reason = if action == Action::Win && self.only_missed_win_bars(p) {
+                Some(IllegalReason::MissedWin)
+            } else if last_discard
+                && is_meld_claim(action)
+                && self.on_offer().is_some_and(|(d, _)| d != p)
+            {
+                Some(IllegalReason::LastDiscard)
+            } else {
+                None
+            };
+            if let Some(reason) = reason {
+                return Err(ActionError::Illegal {
+                    player: p,
+                    action,
+                    reason,
+                });
+            }
             let waiting = self
                 .to_act()
                 .map(|q| q.to_string())
@@ -315,6 +346,7 @@ impl Game {
             Phase::Claims {
                 discarder,
                 tile,
+                last_discard,
                 options,
                 answers,
                 ..
@@ -323,6 +355,8 @@ impl Game {
                     refused(IllegalReason::AlreadyAnswered)
                 } else if options[p.index()].allows(*tile, action) {
                     Ok(())
+                } else if *last_discard && is_meld_claim(action) {
+                    refused(IllegalReason::LastDiscard)
                 } else {
                     refused(self.why_no_claim(p, *discarder, *tile, action))
                 }
@@ -418,6 +452,8 @@ impl Game {
                     self.setup.lao,
                 ) {
                     IllegalReason::MayNotWinOff
+                } else if self.only_missed_win_bars(p) {
+                    IllegalReason::MissedWin
                 } else {
                     self.why_no_win(p, Some(tile))
                 }

@@ -10,6 +10,8 @@
 //! - `turn`: applying actions; entering a turn, drawing, discarding, the exhaustive draw.
 //! - `claims`: who may claim a discard, and resolving their answers.
 //! - `kongs`: concealed, exposed and added kongs, robbing, replacement tiles.
+//! - `missed`: the missed win (Hong Kong): a passed win bars the tile's kind until the
+//!   player's next draw from the live wall.
 //! - `win`: finishing a win: its situation, scoring and payments.
 //! - `gambit`: Hangzhou's Fortune Gambit.
 //! - `invariants`: [`Game::check_invariants`], the engine's self-check.
@@ -25,6 +27,7 @@ mod invariants;
 mod kongs;
 mod legal_set;
 mod legality;
+mod missed;
 mod setup;
 mod sink;
 mod turn;
@@ -278,6 +281,12 @@ pub struct Game {
     phase: Phase,
     /// A wildcard was discarded by this player: no claims until their next draw.
     gambit_round: Option<Player>,
+    /// The rule set's missed win is in force ([`Ruleset::missed_win`]).
+    missed_win: bool,
+    /// Bit per kind index, by chair: the kinds whose win the player passed since their last
+    /// draw from the live wall (the missed win: no win on them from a discard or a robbed kong
+    /// until then).
+    missed: [u64; MAX_PLAYERS],
     /// The latest discard and its discarder.
     last_discard: Option<(Player, Tile)>,
     outcome: Option<HandOutcome>,

@@ -231,6 +231,7 @@ impl Game {
                 }
             }
         }
+        let ruleset_missed_win = ruleset.missed_win();
         let mut game = Game {
             hand_rules: ruleset.hand_rules(wild),
             seats,
@@ -243,6 +244,8 @@ impl Game {
             hands,
             phase: Phase::Over,
             gambit_round: None,
+            missed_win: ruleset_missed_win,
+            missed: [0; MAX_PLAYERS],
             last_discard: None,
             outcome: None,
             withheld: 0,

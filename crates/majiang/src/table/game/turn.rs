@@ -167,6 +167,8 @@ impl Game {
             self.exhaustive_draw(events);
             return;
         };
+        // A draw from the live wall restores every win the player passed.
+        self.restore_wins(p);
         events.record(Event::Drew {
             player: p,
             tile: Some(t),
