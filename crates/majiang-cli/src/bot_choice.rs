@@ -5,7 +5,7 @@
 
 use crate::exit::UsageError;
 use majiang::bots::{self, Bot};
-use majiang::table::{Player, Ruleset};
+use majiang::table::{Player, TableRules};
 use majiang_external::spec::{BotSpec, Command, split_list};
 use majiang_external::{ExternalBot, Limits, Seating, Stderr, Tally};
 use serde_json::{Value, json};
@@ -106,7 +106,7 @@ impl BotChoice {
     pub fn make(
         &self,
         index: usize,
-        ruleset: &Arc<Ruleset>,
+        ruleset: &Arc<TableRules>,
         seat: Player,
         seed: u64,
         context: impl std::fmt::Display,
@@ -226,7 +226,7 @@ mod tests {
         );
         let choice =
             BotChoice::parse(&format!("cmd:python3 {script}"), 5000, Stderr::Discard).unwrap();
-        let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+        let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
         let mut app = App::with_bots(rules, 4, &choice, Some(1), true, 0).unwrap();
         for _ in 0..1000 {
             app.run_bots();
@@ -259,7 +259,7 @@ mod tests {
     #[test]
     fn a_command_that_cannot_start_is_a_usage_error() {
         let c = BotChoice::parse("cmd:/nonexistent/bot", 100, Stderr::Discard).unwrap();
-        let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+        let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
         let err = c.make(0, &rules, Player(0), 1, "test").err().unwrap();
         assert!(err.0.contains("cannot start /nonexistent/bot"), "{}", err.0);
     }

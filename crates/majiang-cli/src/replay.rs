@@ -13,7 +13,7 @@ use majiang::scoring::{Unit, WinKind};
 use majiang::table::log::MatchSummary;
 use majiang::table::matches::{EndReason, Settlement};
 use majiang::table::{HandOutcome, Player};
-use majiang::table::{ReplayReport, Ruleset, replay};
+use majiang::table::{ReplayReport, TableRules, replay};
 use majiang_external::Stderr;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -143,7 +143,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
         args.rules_file.as_deref(),
         &args.options,
     )?;
-    let ruleset = Arc::new(Ruleset::from_name(&name, &options)?);
+    let ruleset = Arc::new(TableRules::from_name(&name, &options)?);
     let limit = (args.hand_limit > 0).then_some(args.hand_limit);
     let n = ruleset.players();
     let choice = BotChoice::parse(&args.bots, args.bot_time_ms, Stderr::Inherit)?;
@@ -192,7 +192,7 @@ pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
 pub(crate) fn chair_bots(
     choice: &BotChoice,
     entries: &[usize],
-    ruleset: &Arc<Ruleset>,
+    ruleset: &Arc<TableRules>,
     seed: u64,
     hand_limit: Option<u32>,
     context: &str,
@@ -211,7 +211,7 @@ pub(crate) fn chair_bots(
 
 /// For each entrant, the chair the match seeded `seed` seats them in.
 pub(crate) fn seating(
-    ruleset: &Arc<Ruleset>,
+    ruleset: &Arc<TableRules>,
     seed: u64,
     hand_limit: Option<u32>,
 ) -> Result<Vec<Player>, UsageError> {
@@ -374,7 +374,7 @@ fn describe(report: &ReplayReport) -> String {
         Value::Object(h.options.clone())
     );
     let names = Names::of(report);
-    let winds = Ruleset::from_name(&h.rules, &h.options)
+    let winds = TableRules::from_name(&h.rules, &h.options)
         .map(|r| r.seats().to_vec())
         .unwrap_or_default();
     out.push_str(&seats_line(&report.chairs, &names, &winds));
@@ -408,12 +408,12 @@ fn describe(report: &ReplayReport) -> String {
 mod tests {
     use super::describe;
     use crate::play::app::App;
-    use majiang::table::{Ruleset, replay};
+    use majiang::table::{TableRules, replay};
     use std::sync::Arc;
 
     #[test]
     fn a_played_match_replays_with_the_names_seen_in_play() {
-        let r = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+        let r = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
         let mut app = App::new(r, 8, "efficient", Some(1), true).unwrap();
         app.run_bots();
         let log = app.take_log().join("\n");

@@ -246,7 +246,7 @@ fn request_from_args(args: &Args) -> Result<Value, UsageError> {
     let typed = TypedHand::parse(&plain.join(" ")).map_err(|e| UsageError(e.to_string()))?;
     // A winning hand is the dealt hand and one tile (14; 11 at a six-player classic table),
     // as the rule set's table says; a rule set that cannot be built gets the scorer's message.
-    let size = majiang::table::Ruleset::from_name(&rules, &options)
+    let size = majiang::table::TableRules::from_name(&rules, &options)
         .map_or(14, |r| usize::from(r.config().hand_size) + 1);
     crate::analyze::hand_shape(
         hand_text,

@@ -8,7 +8,7 @@ use majiang::bots::protocol::{
 };
 use majiang::bots::{Bot, EfficientBot};
 use majiang::table::matches::Standing;
-use majiang::table::{Action, HandOutcome, Observation, Player, Ruleset};
+use majiang::table::{Action, HandOutcome, Observation, Player, TableRules};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -114,7 +114,7 @@ impl Tally {
 #[derive(Debug, Clone)]
 pub struct Seating {
     /// The rules of the table.
-    pub ruleset: Arc<Ruleset>,
+    pub ruleset: Arc<TableRules>,
     /// The bot's chair.
     pub seat: Player,
     /// The seed of its randomness (sent in the hello; the fallback uses it too).

@@ -10,7 +10,7 @@ use crate::slices::slice_of;
 use crate::view::GameView;
 use majiang::bots;
 use majiang::driver::{Controller, Driver, Poll, Timers};
-use majiang::table::{Action, Observation, Player, Ruleset, Session};
+use majiang::table::{Action, Observation, Player, Session, TableRules};
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -25,15 +25,15 @@ use journal::Call;
 const NOW: u64 = 0;
 
 /// Builds the rule set `rules` with `options`, with the command line's messages.
-pub fn ruleset(rules: &str, options: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<Ruleset>> {
+pub fn ruleset(rules: &str, options: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<TableRules>> {
     let map = options_map(options)?;
-    Ruleset::from_name(rules, &map)
+    TableRules::from_name(rules, &map)
         .map(Arc::new)
         .map_err(value_error)
 }
 
 /// An empty observation to be filled by `majiang::bots::observe_into`.
-pub fn blank_observation(rules: &Arc<Ruleset>) -> PyResult<Observation> {
+pub fn blank_observation(rules: &Arc<TableRules>) -> PyResult<Observation> {
     let (game, _) = majiang::table::Game::new(rules.clone(), majiang::table::HandSetup::new(0))
         .map_err(value_error)?;
     Ok(game.observation(Player(0)))
@@ -136,7 +136,7 @@ pub struct Table {
 }
 
 /// A match of `ruleset` dealt from `seed`, every chair the caller's.
-fn new_driver(ruleset: Arc<Ruleset>, seed: u64, hands: Option<u32>) -> PyResult<Driver> {
+fn new_driver(ruleset: Arc<TableRules>, seed: u64, hands: Option<u32>) -> PyResult<Driver> {
     let players = ruleset.players();
     let (session, _) = Session::new(ruleset, seed, hands).map_err(value_error)?;
     // Every chair starts as the caller's; a person's stand-in never plays (no timers).
@@ -188,7 +188,7 @@ impl Table {
 
     /// A table of `ruleset` dealt from `seed`, every chair the caller's.
     fn build(
-        ruleset: Arc<Ruleset>,
+        ruleset: Arc<TableRules>,
         options: Map<String, Value>,
         seed: u64,
         hands: Option<u32>,
@@ -256,7 +256,7 @@ impl Table {
     ) -> PyResult<Table> {
         let seed = seed_or_random(seed)?;
         let map = options_map(options)?;
-        let ruleset = Ruleset::from_name(rules, &map)
+        let ruleset = TableRules::from_name(rules, &map)
             .map(Arc::new)
             .map_err(value_error)?;
         Table::build(ruleset, map, seed, hands)

@@ -15,7 +15,7 @@ use crate::table::{blank_observation, ruleset};
 use crate::view::{DiscardRows, GameView};
 use majiang::bots::{self, Bot, SeatAction, observe_into};
 use majiang::table::matches::hand_seed;
-use majiang::table::{Action, Event, Game, HandSetup, Observation, Player, Ruleset};
+use majiang::table::{Action, Event, Game, HandSetup, Observation, Player, TableRules};
 use majiang::tile::Wind;
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyRuntimeError;
@@ -139,7 +139,7 @@ type TableBots = Vec<Option<Box<dyn Bot>>>;
 /// Many tables under one rule set, each playing hand after hand.
 #[pyclass(module = "majiang._core")]
 pub struct VectorTables {
-    ruleset: Arc<Ruleset>,
+    ruleset: Arc<TableRules>,
     players: usize,
     layout: ActionLayout,
     seed: u64,

@@ -5,7 +5,7 @@
 //! `cargo bench -p majiang-server --bench server`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use majiang::table::{Action, Game, HandSetup, Player, Ruleset};
+use majiang::table::{Action, Game, HandSetup, Player, TableRules};
 use majiang_server::protocol::{RoomConfig, RoomStatus};
 use majiang_server::store::{StoredAction, StoredRoom};
 use majiang_server::{SqliteStore, Store};
@@ -46,7 +46,7 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+    let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
     let (game, _) = Game::new(rules, HandSetup::new(3)).unwrap();
     let p = game.to_act().next().unwrap();
     c.bench_function("observation as JSON (one seat)", |b| {

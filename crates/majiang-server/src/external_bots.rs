@@ -11,7 +11,7 @@
 //! (`majiang-external`).
 
 use majiang::bots::Bot;
-use majiang::table::{Player, Ruleset};
+use majiang::table::{Player, TableRules};
 use majiang_external::spec::Command;
 use majiang_external::{ExternalBot, Limits, Seating, Stderr, Tally};
 use std::collections::BTreeMap;
@@ -89,7 +89,7 @@ pub fn tally(name: &str) -> Option<Arc<Tally>> {
 /// Starts the external bot of `kind` for chair `seat` of a table under `ruleset`.
 pub(crate) fn start(
     kind: &str,
-    ruleset: &Arc<Ruleset>,
+    ruleset: &Arc<TableRules>,
     seat: Player,
     seed: u64,
     room: &str,

@@ -7,7 +7,7 @@ use crate::waits::Wait;
 use majiang::bots::expert::Estimate;
 use majiang::review::Facts;
 use majiang::table::matches::Standing;
-use majiang::table::{Action, Event, Observation, Player, Ruleset, Settlement};
+use majiang::table::{Action, Event, Observation, Player, Settlement, TableRules};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -139,8 +139,9 @@ pub struct BadConfig(pub Words);
 
 impl RoomConfig {
     /// Checks the settings, fills in default seats, and builds the rule set.
-    pub fn validate(&mut self) -> Result<Ruleset, BadConfig> {
-        let ruleset = Ruleset::from_name(&self.rules, &self.options).map_err(|e| BadConfig(e.0))?;
+    pub fn validate(&mut self) -> Result<TableRules, BadConfig> {
+        let ruleset =
+            TableRules::from_name(&self.rules, &self.options).map_err(|e| BadConfig(e.0))?;
         let n = ruleset.players();
         if self.seats.is_empty() {
             self.seats = (0..n)

@@ -148,12 +148,12 @@ pub fn payments_explained(game: &Game) -> Vec<PaymentExplained> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use majiang::table::{Ruleset, Session};
+    use majiang::table::{Session, TableRules};
     use std::sync::Arc;
 
     #[test]
     fn nothing_is_revealed_while_the_hand_is_in_play() {
-        let rules = Arc::new(Ruleset::from_name("hangzhou", &serde_json::Map::new()).unwrap());
+        let rules = Arc::new(TableRules::from_name("hangzhou", &serde_json::Map::new()).unwrap());
         let (session, _) = Session::new(rules, 9, Some(1)).unwrap();
         assert!(!session.game().is_over());
         assert!(reveal(session.game()).is_empty());
@@ -168,7 +168,7 @@ mod tests {
     fn a_winners_wildcards_say_what_they_stood_for() {
         use majiang::analysis::{self, HandRules};
         use majiang::bots;
-        let rules = Arc::new(Ruleset::from_name("hangzhou", &serde_json::Map::new()).unwrap());
+        let rules = Arc::new(TableRules::from_name("hangzhou", &serde_json::Map::new()).unwrap());
         let mut checked = 0;
         for seed in 0..200u64 {
             let (mut session, _) = Session::new(Arc::clone(&rules), seed, Some(1)).unwrap();

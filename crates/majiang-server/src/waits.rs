@@ -9,7 +9,7 @@
 //! only when that hand changed; the copies unseen, which every discard changes, are counted
 //! afresh each time.
 
-use majiang::table::{Observation, Player, Ruleset, hint};
+use majiang::table::{Observation, Player, TableRules, hint};
 use majiang::{Meld, Tile, TileCounts};
 use serde::{Deserialize, Serialize};
 
@@ -31,7 +31,7 @@ pub struct Wait {
 
 /// The waits of the viewer's hand in `obs` when it is ready (one tile from a win, between
 /// turns), in tile order; empty otherwise, and for a spectator.
-pub fn waits(obs: &Observation, rules: &Ruleset) -> Vec<Wait> {
+pub fn waits(obs: &Observation, rules: &TableRules) -> Vec<Wait> {
     let held = obs.concealed.len() + obs.extra_winds.len();
     if held % 3 != 1 {
         return Vec::new();
@@ -92,7 +92,7 @@ pub struct HintCache {
 
 impl HintCache {
     /// The waits of the viewer's hand in `obs`, as [`waits`] gives them.
-    pub fn waits(&mut self, obs: &Observation, rules: &Ruleset) -> Vec<Wait> {
+    pub fn waits(&mut self, obs: &Observation, rules: &TableRules) -> Vec<Wait> {
         let held = obs.concealed.len() + obs.extra_winds.len();
         // At five- or six-player classic tables the extra wind named depends on the winds
         // seen: no cache.
@@ -162,7 +162,7 @@ mod tests {
     /// (Full Flush, above Hong Kong's minimum of 3 fan): waits 1m (111 23 … reads 11 + 123),
     /// 2m, 3m, 4m (123 456 789 11 23) and 7m (… 456 78 + 9); no melds, discards or indicator.
     fn ready_view() -> (majiang::table::Session, Observation) {
-        let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+        let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
         let (session, _) = majiang::table::Session::new(rules, 3, Some(1)).unwrap();
         let mut obs = session.observation(Player(0));
         obs.concealed = majiang::TileCounts::parse("1234567891123m").unwrap();
@@ -247,7 +247,7 @@ mod tests {
         // Every rule set, every chair at every step of bot-played hands: the cached waits are
         // the uncached ones.
         for name in ["hongkong", "hangzhou", "yangzhou", "classic"] {
-            let rules = Arc::new(Ruleset::from_name(name, &serde_json::Map::new()).unwrap());
+            let rules = Arc::new(TableRules::from_name(name, &serde_json::Map::new()).unwrap());
             let (mut session, _) =
                 majiang::table::Session::new(rules.clone(), 11, Some(2)).unwrap();
             let players = rules.players();

@@ -10,7 +10,7 @@ use crate::common;
 
 use common::{Client, chair, config, play_to_the_end, start_server, status};
 use majiang::review::suggest;
-use majiang::table::{Action, Ruleset};
+use majiang::table::{Action, TableRules};
 use majiang_server::protocol::{ClientMsg, RoomStatus, ServerMsg};
 use majiang_server::room::{HINT_BUDGET, hint_seed};
 use serde_json::json;
@@ -41,7 +41,7 @@ async fn a_person_who_turned_hints_on_gets_the_experts_suggestion_when_they_must
     let (_, _, summary) = common::http(addr, "GET", &format!("/api/rooms/{room}"), "").await;
     let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
     assert_eq!(summary["hints"], json!(true), "{summary}");
-    let ruleset = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+    let ruleset = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
 
     let mut watcher = Client::connect(addr, &room, None).await;
     assert!(hints_allowed(

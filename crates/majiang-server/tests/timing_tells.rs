@@ -3,7 +3,7 @@
 //! socket, cannot tell from when each discard reaches them whether anybody could claim it.
 
 use crate::common::{Client, start_server};
-use majiang::table::{Action, Event, Ruleset, Session};
+use majiang::table::{Action, Event, Session, TableRules};
 use majiang_server::protocol::ServerMsg;
 use serde_json::json;
 use std::sync::Arc;
@@ -78,7 +78,7 @@ async fn a_spectator_cannot_tell_from_the_real_clock_who_could_claim() {
     };
     let mut config = log.config.clone();
     let rules = Arc::new(config.validate().unwrap());
-    let _: &Ruleset = &rules;
+    let _: &TableRules = &rules;
     let (mut s, _) = Session::new(rules, log.seed, Some(config.hand_limit())).unwrap();
     let (mut could, mut claimed) = (Vec::new(), Vec::new());
     for a in &log.actions {

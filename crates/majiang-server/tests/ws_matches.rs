@@ -8,7 +8,7 @@ use common::{
     Client, assert_private, chair, config, legal, play_to_the_end, play_with_bot, rate_limited,
     start_server, status,
 };
-use majiang::table::{Action, Player, Ruleset};
+use majiang::table::{Action, Player, TableRules};
 use majiang_server::protocol::{RoomStatus, ServerMsg};
 use serde_json::json;
 use std::sync::Arc;
@@ -44,7 +44,7 @@ async fn four_clients_play_whole_matches_and_see_only_their_own_tiles() {
             .await
             .unwrap();
         let room = created.room.clone();
-        let ruleset = Arc::new(Ruleset::from_name(rules, options.as_object().unwrap()).unwrap());
+        let ruleset = Arc::new(TableRules::from_name(rules, options.as_object().unwrap()).unwrap());
         let mut spectator = Client::connect(addr, &room, None).await;
         let mut tasks = Vec::new();
         for s in 0..n {

@@ -2,7 +2,7 @@
 //! must be accepted, an illegal action at random (the observation model that rebuilds each
 //! seat's view from its events is [`crate::observation`]).
 
-use majiang::table::{Action, Event, Game, Player, Ruleset};
+use majiang::table::{Action, Event, Game, Player, TableRules};
 use majiang::{Tile, parse_tiles};
 use rand::Rng;
 use rand::seq::IndexedRandom;
@@ -10,9 +10,9 @@ use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
 
 /// The rule set `name` with the JSON object `options` (a test's own input: panics if refused).
-pub fn ruleset(name: &str, options: serde_json::Value) -> Arc<Ruleset> {
+pub fn ruleset(name: &str, options: serde_json::Value) -> Arc<TableRules> {
     let map = options.as_object().cloned().unwrap_or_default();
-    Arc::new(Ruleset::from_name(name, &map).unwrap_or_else(|e| panic!("{name} {options}: {e}")))
+    Arc::new(TableRules::from_name(name, &map).unwrap_or_else(|e| panic!("{name} {options}: {e}")))
 }
 
 /// Tiles in notation, whitespace ignored (`"123m 4p"`); an empty string is no tiles.

@@ -4,18 +4,18 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use majiang::bots::{self, Bot};
-use majiang::table::{Game, HandSetup, Player, Ruleset};
+use majiang::table::{Game, HandSetup, Player, TableRules};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Duration;
 
-fn rule_sets() -> Vec<(&'static str, Arc<Ruleset>)> {
+fn rule_sets() -> Vec<(&'static str, Arc<TableRules>)> {
     ["hongkong", "hangzhou", "yangzhou", "classic"]
         .into_iter()
         .map(|name| {
             (
                 name,
-                Arc::new(Ruleset::from_name(name, &serde_json::Map::new()).unwrap()),
+                Arc::new(TableRules::from_name(name, &serde_json::Map::new()).unwrap()),
             )
         })
         .collect()
@@ -23,7 +23,7 @@ fn rule_sets() -> Vec<(&'static str, Arc<Ruleset>)> {
 
 /// Plays hand `i` with four bots named `bot`; returns the number of events' worth of work
 /// (the winner, to keep the result alive).
-fn hand(rules: &Arc<Ruleset>, bot: &str, i: u64) -> Option<Player> {
+fn hand(rules: &Arc<TableRules>, bot: &str, i: u64) -> Option<Player> {
     let n = rules.players();
     let setup = HandSetup {
         dealer: Player((i % n as u64) as u8),

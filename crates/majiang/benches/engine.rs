@@ -5,14 +5,14 @@
 //! legal actions, apply, scoring of wins) dominates.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use majiang::table::{Action, Game, HandSetup, Player, Ruleset};
+use majiang::table::{Action, Game, HandSetup, Player, TableRules};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use std::hint::black_box;
 use std::sync::Arc;
 
-fn play(rules: &Arc<Ruleset>, seed: u64, rng: &mut ChaCha8Rng, buf: &mut Vec<Action>) -> bool {
+fn play(rules: &Arc<TableRules>, seed: u64, rng: &mut ChaCha8Rng, buf: &mut Vec<Action>) -> bool {
     let (mut game, _) = Game::new(rules.clone(), HandSetup::new(seed)).expect("setup");
     let mut events = Vec::with_capacity(16);
     while !game.is_over() {
@@ -44,7 +44,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("random_hand");
     for (label, name, options) in variants {
         let map = options.as_object().cloned().unwrap_or_default();
-        let rules = Arc::new(Ruleset::from_name(name, &map).expect("rules"));
+        let rules = Arc::new(TableRules::from_name(name, &map).expect("rules"));
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let mut buf = Vec::with_capacity(32);
         let mut seed = 0u64;

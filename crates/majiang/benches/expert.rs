@@ -9,7 +9,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use majiang::bots::{self, Bot, Budget, ExpertBot};
-use majiang::table::{Action, Game, HandSetup, Observation, Player, Ruleset};
+use majiang::table::{Action, Game, HandSetup, Observation, Player, TableRules};
 use std::hint::black_box;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -38,7 +38,7 @@ impl Bot for Recorder {
 }
 
 /// Decision points of `hands` seeded hands under `rules`.
-fn points(rules: &Arc<Ruleset>, hands: u64) -> Points {
+fn points(rules: &Arc<TableRules>, hands: u64) -> Points {
     let store = Arc::new(Mutex::new(Vec::new()));
     let n = rules.players();
     for i in 0..hands {
@@ -81,7 +81,7 @@ fn bench(c: &mut Criterion) {
         } else {
             serde_json::Map::new()
         };
-        let rules = Arc::new(Ruleset::from_name(set, &options).unwrap());
+        let rules = Arc::new(TableRules::from_name(set, &options).unwrap());
         let points = points(&rules, 12);
         for rollouts in BUDGETS {
             let budget = Budget {

@@ -7,7 +7,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use majiang::bots::{Bot, RandomBot};
 use majiang::driver::play_match;
-use majiang::table::{Ruleset, replay};
+use majiang::table::{TableRules, replay};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -20,7 +20,7 @@ fn random_bots(seed: u64) -> Vec<Box<dyn Bot>> {
 
 fn bench(c: &mut Criterion) {
     for name in ["hangzhou", "classic"] {
-        let rules = Arc::new(Ruleset::from_name(name, &serde_json::Map::new()).expect("rules"));
+        let rules = Arc::new(TableRules::from_name(name, &serde_json::Map::new()).expect("rules"));
         let mut seed = 0u64;
         c.bench_function(&format!("match/{name}/play+log"), |b| {
             b.iter(|| {

@@ -27,7 +27,7 @@
 
 use majiang::bots::{self, Bot};
 use majiang::scoring::request::ScoreRequest;
-use majiang::table::{Action, Game, HandSetup, Player, Ruleset};
+use majiang::table::{Action, Game, HandSetup, Player, TableRules};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -37,7 +37,7 @@ const HANDS: u64 = 200;
 const CASES: usize = 200;
 
 /// Plays one hand by random choices among the legal actions; true if someone won.
-fn play(rules: &Arc<Ruleset>, seed: u64, rng: &mut ChaCha8Rng, buf: &mut Vec<Action>) -> bool {
+fn play(rules: &Arc<TableRules>, seed: u64, rng: &mut ChaCha8Rng, buf: &mut Vec<Action>) -> bool {
     let (mut game, _) = Game::new(rules.clone(), HandSetup::new(seed)).expect("setup");
     let mut events = Vec::with_capacity(16);
     while !game.is_over() {
@@ -73,7 +73,7 @@ fn requests() -> Vec<ScoreRequest> {
 #[inline(never)]
 fn play_hands(set: &str) -> usize {
     let mut buf = Vec::with_capacity(32);
-    let rules = Arc::new(Ruleset::from_name(set, &serde_json::Map::new()).expect("a rule set"));
+    let rules = Arc::new(TableRules::from_name(set, &serde_json::Map::new()).expect("a rule set"));
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     (0..HANDS)
         .filter(|&seed| play(&rules, seed, &mut rng, &mut buf))
@@ -98,7 +98,7 @@ fn score_all(requests: &[ScoreRequest]) -> (usize, i64) {
 /// seeds them; how many were won.
 #[inline(never)]
 fn bot_hands(set: &str, bot: &str, hands: u64) -> usize {
-    let rules = Arc::new(Ruleset::from_name(set, &serde_json::Map::new()).expect("a rule set"));
+    let rules = Arc::new(TableRules::from_name(set, &serde_json::Map::new()).expect("a rule set"));
     let n = rules.players();
     (1..=hands)
         .filter(|&i| {

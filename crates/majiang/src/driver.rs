@@ -42,10 +42,10 @@
 //! ```
 //! use majiang::bots;
 //! use majiang::driver::{Controller, Driver, Poll, Timers};
-//! use majiang::table::{Ruleset, Session};
+//! use majiang::table::{TableRules, Session};
 //! use std::sync::Arc;
 //!
-//! let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+//! let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
 //! let (session, _opening) = Session::new(rules.clone(), 7, Some(1)).unwrap();
 //! // Chair 0 is a person; the others are bots.
 //! let controllers = (0..4)
@@ -66,8 +66,8 @@
 use crate::Tile;
 use crate::bots::{self, Bot, RandomBot, observe_into};
 use crate::table::{
-    Action, ActionError, Event, Match, MatchError, MatchLog, Observation, Player, Ruleset, Session,
-    Step,
+    Action, ActionError, Event, Match, MatchError, MatchLog, Observation, Player, Session, Step,
+    TableRules,
 };
 use std::fmt;
 use std::sync::Arc;
@@ -571,7 +571,7 @@ impl Driver {
 /// Bots that never win may never end a match whose dealer keeps the deal on a drawn hand (Hong
 /// Kong; Hangzhou with `end = points:N`): give such play a `hand_limit`.
 pub fn play_match(
-    ruleset: Arc<Ruleset>,
+    ruleset: Arc<TableRules>,
     seed: u64,
     hand_limit: Option<u32>,
     bots: &mut [Box<dyn Bot>],

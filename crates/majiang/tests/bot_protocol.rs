@@ -5,7 +5,7 @@
 use majiang::bots::protocol::{FromBot, ToBot};
 use majiang::bots::{self, Bot};
 use majiang::table::matches::Standing;
-use majiang::table::{Action, HandOutcome, Observation, Ruleset};
+use majiang::table::{Action, HandOutcome, Observation, TableRules};
 use std::sync::{Arc, Mutex};
 
 /// The fenced blocks of the protocol document whose info string is `json KIND`.
@@ -120,7 +120,7 @@ impl Bot for Listener {
 
 #[test]
 fn bots_hear_every_hand_end_and_the_match_end() {
-    let rules = Arc::new(Ruleset::from_name("classic", &serde_json::Map::new()).unwrap());
+    let rules = Arc::new(TableRules::from_name("classic", &serde_json::Map::new()).unwrap());
     let heard = Arc::new(Mutex::new(Vec::new()));
     let mut players: Vec<Box<dyn Bot>> = (0..4)
         .map(|i| match i {

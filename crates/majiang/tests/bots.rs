@@ -3,13 +3,15 @@
 
 use majiang::bots::{self, Bot, EfficientBot, PlayError, RandomBot, observe_into, play_hand};
 use majiang::driver::{Controller, Driver, Timers};
-use majiang::table::{Action, Game, HandOutcome, HandSetup, Observation, Player, Ruleset, Session};
+use majiang::table::{
+    Action, Game, HandOutcome, HandSetup, Observation, Player, Session, TableRules,
+};
 use majiang_testkit::engine::ruleset;
 use serde_json::json;
 use std::sync::Arc;
 
 /// Every table the engine seats, with a label.
-fn tables() -> Vec<(&'static str, Arc<Ruleset>)> {
+fn tables() -> Vec<(&'static str, Arc<TableRules>)> {
     vec![
         ("hongkong", ruleset("hongkong", json!({}))),
         (
@@ -194,7 +196,7 @@ fn a_refused_bot_choice_plays_the_first_legal_action_on_every_path() {
     }
 }
 
-fn play(rules: &Arc<Ruleset>, names: &[&str], index: u32, lao: u8, seed: u64) -> HandOutcome {
+fn play(rules: &Arc<TableRules>, names: &[&str], index: u32, lao: u8, seed: u64) -> HandOutcome {
     let n = rules.players();
     let (mut game, _) = Game::new(rules.clone(), setup(index, n, lao, seed)).unwrap();
     let mut players: Vec<Box<dyn Bot>> = names
@@ -223,7 +225,7 @@ fn same_seeds_same_hand() {
 
 /// Chips won by the efficient bots minus those of the random bots, over `walls` walls, each
 /// played once per rotation of the bots over the seats; and the efficient bots' wins.
-fn duplicate(rules: &Arc<Ruleset>, walls: u32, seed: u64) -> (i64, i64, u32, u32) {
+fn duplicate(rules: &Arc<TableRules>, walls: u32, seed: u64) -> (i64, i64, u32, u32) {
     let n = rules.players();
     let (mut eff, mut rnd, mut eff_wins, mut rnd_wins) = (0i64, 0i64, 0u32, 0u32);
     for w in 0..walls {

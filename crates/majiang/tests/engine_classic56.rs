@@ -7,7 +7,7 @@
 
 use majiang::scoring::{WinKind, WinSituation};
 use majiang::table::{
-    Action, ActionError, Event, Game, HandOutcome, HandSetup, KongKind, Player, Ruleset, Wall,
+    Action, ActionError, Event, Game, HandOutcome, HandSetup, KongKind, Player, TableRules, Wall,
     wall::full_set,
 };
 use majiang::{MeldKind, Seat, Tile};
@@ -20,13 +20,13 @@ use serde_json::json;
 use std::sync::Arc;
 
 /// The classic rule set at a table of `players`.
-fn classic(players: u8) -> Arc<Ruleset> {
+fn classic(players: u8) -> Arc<TableRules> {
     ruleset("classic", json!({ "players": players }))
 }
 
 /// A hand on a stacked wall: `hands` from the dealer (chair 0) in turn order, then the live
 /// draws, then the first replacement tiles.
-fn start(r: &Arc<Ruleset>, hands: &[&str], draws: &str, repl: &str) -> Game {
+fn start(r: &Arc<TableRules>, hands: &[&str], draws: &str, repl: &str) -> Game {
     let hands: Vec<Vec<Tile>> = hands.iter().map(|h| tiles(h)).collect();
     let wall = Wall::stacked(r.config(), &hands, &tiles(draws), &tiles(repl)).unwrap();
     let (g, _) = Game::with_wall(r.clone(), HandSetup::new(1), wall).unwrap();
@@ -101,7 +101,7 @@ fn five_and_six_player_tables() {
     // Flowers cannot be flowers where they are extra winds.
     for players in [5, 6] {
         let map = json!({"players": players, "flowers": true});
-        let err = Ruleset::from_name("classic", map.as_object().unwrap()).unwrap_err();
+        let err = TableRules::from_name("classic", map.as_object().unwrap()).unwrap_err();
         assert!(err.to_string().contains("flowers"), "{err}");
     }
 }

@@ -3,7 +3,7 @@
 //! nothing), every hand ends. `cargo test` plays a few thousand hands per rule set; the long
 //! runs (`--ignored`) play 100 000.
 
-use majiang::table::{Action, Game, HandOutcome, HandSetup, Player, Ruleset};
+use majiang::table::{Action, Game, HandOutcome, HandSetup, Player, TableRules};
 use majiang_testkit::engine::{random_illegal, ruleset};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -12,7 +12,7 @@ use serde_json::json;
 use std::sync::Arc;
 
 /// Every table variant the issue names, and classic with flowers.
-fn variants() -> Vec<(&'static str, Arc<Ruleset>)> {
+fn variants() -> Vec<(&'static str, Arc<TableRules>)> {
     vec![
         ("hongkong", ruleset("hongkong", json!({}))),
         (
@@ -42,7 +42,7 @@ struct Stats {
 }
 
 /// Plays `hands` hands with random legal actions, checking invariants at every step.
-fn fuzz(name: &str, rules: &Arc<Ruleset>, hands: usize, seed: u64) -> Stats {
+fn fuzz(name: &str, rules: &Arc<TableRules>, hands: usize, seed: u64) -> Stats {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut stats = Stats {
         hands: 0,

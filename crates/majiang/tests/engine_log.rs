@@ -3,7 +3,7 @@
 
 use majiang::bots::{self, Bot};
 use majiang::driver::play_match;
-use majiang::table::Ruleset;
+use majiang::table::TableRules;
 use majiang::table::log::{LOG_FORMAT, LogRecord, MatchLog, RULES_REVISION};
 use majiang::table::matches::Match;
 use majiang::table::{ReplayError, replay};
@@ -76,7 +76,7 @@ fn every_rule_set_replays_identically() {
         assert_eq!(report.header.rules, name);
         assert_eq!(report.header.seed, 100 + i as u64);
         // The options written are every option, and they rebuild the same rule set.
-        let rebuilt = Ruleset::from_name(name, &report.header.options).unwrap();
+        let rebuilt = TableRules::from_name(name, &report.header.options).unwrap();
         assert_eq!(&rebuilt, m.ruleset().as_ref());
         for (k, v) in options.as_object().unwrap() {
             assert_eq!(&report.header.options[k], v, "{name}: option {k}");

@@ -9,20 +9,20 @@ use majiang::driver::play_match;
 use majiang::scoring::WinKind;
 use majiang::table::log::{LogRecord, MatchLog};
 use majiang::table::matches::{Deal, EndReason, Match, MatchError, Settlement};
-use majiang::table::{Action, DicePurpose, Event, HandOutcome, Observation, Player, Ruleset};
+use majiang::table::{Action, DicePurpose, Event, HandOutcome, Observation, Player, TableRules};
 use majiang_testkit::engine::ruleset;
 use serde_json::json;
 use std::sync::Arc;
 
 /// One bot named `name` per chair, seeded from `seed`.
-fn seated(r: &Arc<Ruleset>, name: &str, seed: u64) -> Vec<Box<dyn Bot>> {
+fn seated(r: &Arc<TableRules>, name: &str, seed: u64) -> Vec<Box<dyn Bot>> {
     (0..r.players() as u64)
         .map(|i| bots::by_name(name, r, seed.wrapping_add(i)).unwrap())
         .collect()
 }
 
 /// A match played by efficient bots, with its log.
-fn greedy(r: &Arc<Ruleset>, seed: u64) -> (Match, MatchLog) {
+fn greedy(r: &Arc<TableRules>, seed: u64) -> (Match, MatchLog) {
     let mut players = seated(r, "efficient", seed ^ 0xABCD);
     play_match(Arc::clone(r), seed, None, &mut players).unwrap()
 }

@@ -4,7 +4,8 @@
 //! actions never offer the barred win, and a seat that asks for it is told why.
 
 use majiang::table::{
-    Action, ActionError, Event, Game, HandOutcome, HandSetup, IllegalReason, Player, Ruleset, Wall,
+    Action, ActionError, Event, Game, HandOutcome, HandSetup, IllegalReason, Player, TableRules,
+    Wall,
 };
 use majiang::{Tile, words::Words};
 use majiang_testkit::engine::{act, ruleset, tile as t, tiles};
@@ -18,7 +19,7 @@ const P3: Player = Player(3);
 
 /// Hong Kong without flowers (every draw a playing tile) and with no minimum, so that the
 /// plain hands below win; `missed_win` as given.
-fn hong_kong(missed_win: bool) -> Arc<Ruleset> {
+fn hong_kong(missed_win: bool) -> Arc<TableRules> {
     ruleset(
         "hongkong",
         json!({"flowers": false, "min_fan": 0, "missed_win": missed_win}),
@@ -27,7 +28,7 @@ fn hong_kong(missed_win: bool) -> Arc<Ruleset> {
 
 /// A hand on a stacked wall: `hands` from the dealer (chair 0), then the live draws, then the
 /// replacement tiles.
-fn start(r: &Arc<Ruleset>, hands: [&str; 4], draws: &str, repl: &str) -> Game {
+fn start(r: &Arc<TableRules>, hands: [&str; 4], draws: &str, repl: &str) -> Game {
     let hands: Vec<Vec<Tile>> = hands.iter().map(|h| tiles(h)).collect();
     let wall = Wall::stacked(r.config(), &hands, &tiles(draws), &tiles(repl)).unwrap();
     Game::with_wall(r.clone(), HandSetup::new(1), wall)

@@ -6,7 +6,7 @@
 use majiang::Tile;
 use majiang::scoring::WinKind;
 use majiang::table::{
-    Action, Event, Game, HandOutcome, HandSetup, KongKind, Player, Ruleset, Wall,
+    Action, Event, Game, HandOutcome, HandSetup, KongKind, Player, TableRules, Wall,
 };
 use majiang_testkit::engine::{act, ruleset, tile as t, tiles};
 use majiang_testkit::observation::assert_views_follow_the_events;
@@ -23,7 +23,7 @@ const P3: Player = Player(3);
 
 /// A hand on a stacked wall: `hands` from the dealer (chair 0) in turn order, then the live
 /// draws, then the first replacement tiles.
-fn start(r: &Arc<Ruleset>, hands: [&str; 4], draws: &str, repl: &str, lao: u8) -> Game {
+fn start(r: &Arc<TableRules>, hands: [&str; 4], draws: &str, repl: &str, lao: u8) -> Game {
     let hands: Vec<Vec<Tile>> = hands.iter().map(|h| tiles(h)).collect();
     let wall = Wall::stacked(r.config(), &hands, &tiles(draws), &tiles(repl)).unwrap();
     let setup = HandSetup {
@@ -459,7 +459,7 @@ fn hangzhou_fortune_gambit() {
 }
 
 /// Plays a hand with a seeded random policy; returns every event.
-fn random_hand(r: &Arc<Ruleset>, seed: u64, policy_seed: u64) -> (Vec<Event>, Game) {
+fn random_hand(r: &Arc<TableRules>, seed: u64, policy_seed: u64) -> (Vec<Event>, Game) {
     let (mut g, mut log) = Game::new(r.clone(), HandSetup::new(seed)).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(policy_seed);
     while !g.is_over() {
@@ -576,7 +576,7 @@ fn bad_input_is_a_typed_error() {
     };
     assert!(Game::new(r.clone(), balances).is_err());
     let five_flowers = json!({"players": 5, "flowers": true});
-    let e = Ruleset::from_name("classic", five_flowers.as_object().unwrap()).unwrap_err();
+    let e = TableRules::from_name("classic", five_flowers.as_object().unwrap()).unwrap_err();
     assert!(e.to_string().contains("extra winds"), "{e}");
 
     let (mut g, _) = Game::new(r, HandSetup::new(1)).unwrap();

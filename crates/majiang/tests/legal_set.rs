@@ -3,7 +3,7 @@
 //! every step, for every player, the set holds the listed actions in the listed order and
 //! answers `contains` as the list does for every action there is.
 
-use majiang::table::{Action, Game, HandSetup, LegalSet, Player, Ruleset};
+use majiang::table::{Action, Game, HandSetup, LegalSet, Player, TableRules};
 use majiang::tile::Tile;
 use majiang_testkit::engine::ruleset;
 use rand::{Rng, SeedableRng};
@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 use std::sync::Arc;
 
-fn variants() -> Vec<(&'static str, Arc<Ruleset>)> {
+fn variants() -> Vec<(&'static str, Arc<TableRules>)> {
     vec![
         ("hongkong", ruleset("hongkong", json!({}))),
         ("hangzhou", ruleset("hangzhou", json!({}))),

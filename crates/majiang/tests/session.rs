@@ -4,20 +4,20 @@
 
 use majiang::bots::{self, Bot};
 use majiang::table::log::{LogRecord, MatchLog};
-use majiang::table::{ActionError, MatchError, Ruleset, Session, replay};
+use majiang::table::{ActionError, MatchError, Session, TableRules, replay};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
-fn rules(name: &str, options: Value) -> Arc<Ruleset> {
+fn rules(name: &str, options: Value) -> Arc<TableRules> {
     let map: Map<String, Value> = options.as_object().cloned().unwrap_or_default();
-    Arc::new(Ruleset::from_name(name, &map).unwrap())
+    Arc::new(TableRules::from_name(name, &map).unwrap())
 }
 
 /// Plays a whole match through a session with one efficient bot per chair, checking the
 /// explicit deal between hands; every tenth step also tries an illegal action first.
-fn drive(r: &Arc<Ruleset>, seed: u64, limit: Option<u32>) -> Session {
+fn drive(r: &Arc<TableRules>, seed: u64, limit: Option<u32>) -> Session {
     let mut players: Vec<Box<dyn Bot>> = (0..r.players() as u64)
         .map(|i| bots::by_name("efficient", r, seed + i).unwrap())
         .collect();
@@ -155,7 +155,7 @@ fn re_driving_a_recorded_log_writes_it_byte_for_byte() {
             panic!("{path:?}: no header");
         };
         assert_eq!(h.rules_revision, 1, "{path:?}: recorded before revisions");
-        let r = Arc::new(Ruleset::from_name(&h.rules, &h.options).unwrap());
+        let r = Arc::new(TableRules::from_name(&h.rules, &h.options).unwrap());
         let (mut session, _) = Session::new(r, h.seed, h.hand_limit).unwrap();
         let mut refused = false;
         for rec in &log.records {

@@ -6,7 +6,7 @@
 use super::tiles::TileStyle;
 use majiang::bots::expert::Budget;
 use majiang::review::{Suggestion, suggest};
-use majiang::table::{Action, Observation, Ruleset};
+use majiang::table::{Action, Observation, TableRules};
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -25,7 +25,7 @@ impl Hints {
     pub fn text(
         &self,
         obs: Observation,
-        ruleset: &Arc<Ruleset>,
+        ruleset: &Arc<TableRules>,
         style: TileStyle,
     ) -> Option<String> {
         if obs.legal_actions.len() < 2 {

@@ -22,7 +22,7 @@ use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
-use majiang::table::Ruleset;
+use majiang::table::TableRules;
 use majiang_external::Stderr;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -140,7 +140,7 @@ pub fn build(args: &Args) -> Result<(App, BotChoice), UsageError> {
         args.rules_file.as_deref(),
         &args.options,
     )?;
-    let ruleset = Ruleset::from_name(&rules, &options)?;
+    let ruleset = TableRules::from_name(&rules, &options)?;
     let choice = BotChoice::parse(&args.bots, args.bot_time_ms, Stderr::Discard)?;
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()

@@ -12,7 +12,7 @@
 use super::{ci95, mix};
 use crate::UsageError;
 use majiang::bots::{self, Bot};
-use majiang::table::{Game, HandSetup, Player, Ruleset};
+use majiang::table::{Game, HandSetup, Player, TableRules};
 use majiang::tile::Wind;
 use rayon::prelude::*;
 use serde_json::{Value, json};
@@ -63,7 +63,7 @@ pub(crate) fn parse(list: &str) -> Result<Vec<String>, UsageError> {
 /// Plays deal `deal_seed` (dealer `dealer`) with `seats[c]` (a bot name) in chair `c`; the
 /// chips of chair `alone`. Bots are seeded from the deal and their chair.
 fn play(
-    rules: &Arc<Ruleset>,
+    rules: &Arc<TableRules>,
     deal_seed: u64,
     dealer: usize,
     seats: &[&str],
@@ -93,7 +93,7 @@ fn play(
 
 /// The score of deal `deal` for A against B (see the module docs).
 fn deal_score(
-    rules: &Arc<Ruleset>,
+    rules: &Arc<TableRules>,
     seed: u64,
     deal: u64,
     a: &str,
@@ -117,7 +117,7 @@ fn deal_score(
 /// Every pair of `names` over `deals` deals from `seed`, deals played in parallel on `pool`
 /// and collected in order (the figures do not depend on the thread count).
 pub(crate) fn duels(
-    rules: &Arc<Ruleset>,
+    rules: &Arc<TableRules>,
     names: &[String],
     deals: u64,
     seed: u64,
@@ -181,7 +181,7 @@ pub(crate) fn ratings(k: usize, duels: &[Duel]) -> Vec<f64> {
 
 /// Runs the arena and prints its tables; the JSON report's value.
 pub(crate) fn run(
-    rules: &Arc<Ruleset>,
+    rules: &Arc<TableRules>,
     names: &[String],
     deals: u64,
     seed: u64,
@@ -243,8 +243,8 @@ mod tests {
             .unwrap()
     }
 
-    fn rules(name: &str) -> Arc<Ruleset> {
-        Arc::new(Ruleset::from_name(name, &serde_json::Map::new()).unwrap())
+    fn rules(name: &str) -> Arc<TableRules> {
+        Arc::new(TableRules::from_name(name, &serde_json::Map::new()).unwrap())
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::bot_choice::BotChoice;
 use crate::exit::UsageError;
-use majiang::table::Ruleset;
+use majiang::table::TableRules;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -88,7 +88,7 @@ impl Standing {
 /// match can be replayed and checked alone. The bots follow the entrants the seating ceremony
 /// draws, not the chairs: who deals first is the match's draw, not the order of --bots.
 fn play_one(
-    rules: &Arc<Ruleset>,
+    rules: &Arc<TableRules>,
     choice: &BotChoice,
     seed: u64,
     index: u64,
@@ -140,7 +140,7 @@ fn play_one(
 pub(super) fn run(
     args: &Args,
     choice: &BotChoice,
-    rules: &Arc<Ruleset>,
+    rules: &Arc<TableRules>,
     options: &Map<String, Value>,
     matches: u64,
     threads: usize,

@@ -22,7 +22,7 @@ use crate::exit::UsageError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use majiang::bots::{self, Bot};
 use majiang::scoring::WinKind;
-use majiang::table::{Game, HandOutcome, HandSetup, Player, Ruleset};
+use majiang::table::{Game, HandOutcome, HandSetup, Player, TableRules};
 use majiang::tile::Wind;
 use majiang_external::Stderr;
 use rayon::prelude::*;
@@ -190,7 +190,7 @@ impl BotStats {
 pub(crate) use majiang::seeds::splitmix64 as mix;
 
 fn play_one(
-    rules: &Arc<Ruleset>,
+    rules: &Arc<TableRules>,
     choice: &BotChoice,
     seed: u64,
     deal: u64,
@@ -300,7 +300,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         ));
     }
     let (_, options) = crate::rules_file::resolve(Some(&args.rules), None, &args.options)?;
-    let rules = Arc::new(Ruleset::from_name(&args.rules, &options)?);
+    let rules = Arc::new(TableRules::from_name(&args.rules, &options)?);
     if let Some(list) = &args.arena {
         return run_arena(args, &rules, &options, list);
     }
@@ -408,7 +408,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
 /// `majiang sim --arena`: the duels and ratings of `arena`, and the JSON report.
 fn run_arena(
     args: &Args,
-    rules: &Arc<Ruleset>,
+    rules: &Arc<TableRules>,
     options: &serde_json::Map<String, Value>,
     list: &str,
 ) -> Result<(), UsageError> {
@@ -438,7 +438,7 @@ pub(crate) fn external_report(choice: &BotChoice, report: &mut Value) {
     }
 }
 
-pub(crate) fn unit_name(rules: &Ruleset) -> &'static str {
+pub(crate) fn unit_name(rules: &TableRules) -> &'static str {
     rules.spec().unit.name()
 }
 

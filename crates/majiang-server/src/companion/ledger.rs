@@ -11,7 +11,7 @@ use majiang::Seat;
 use majiang::rules::lookup;
 use majiang::table::matches::{Deal, EndReason, MatchRules};
 use majiang::table::progress::Progress;
-use majiang::table::{Player, Ruleset};
+use majiang::table::{Player, TableRules};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -165,9 +165,9 @@ pub struct NextHand {
 }
 
 /// The rule set with the ledger's options, and its match rules.
-fn rules_of(doc: &LedgerDoc) -> Result<(Ruleset, MatchRules), Refusal> {
+fn rules_of(doc: &LedgerDoc) -> Result<(TableRules, MatchRules), Refusal> {
     let ruleset =
-        Ruleset::from_name(&doc.rules, &doc.options).map_err(|e| refuse("options", e.0))?;
+        TableRules::from_name(&doc.rules, &doc.options).map_err(|e| refuse("options", e.0))?;
     let rules = ruleset.set().match_rules();
     Ok((ruleset, rules))
 }

@@ -9,7 +9,7 @@ use crate::metrics::METRICS;
 use crate::protocol::ServerMsg;
 use majiang::bots::expert::Budget;
 use majiang::review::suggest;
-use majiang::table::Ruleset;
+use majiang::table::TableRules;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
@@ -29,7 +29,7 @@ pub fn hint_seed(room_seed: u64, actions: u64) -> u64 {
 }
 
 /// The `hint` message for `job` under `ruleset` (`None`: nothing to decide).
-pub fn work_out(job: &HintJob, ruleset: &Arc<Ruleset>) -> Option<ServerMsg> {
+pub fn work_out(job: &HintJob, ruleset: &Arc<TableRules>) -> Option<ServerMsg> {
     let obs = &job.observation;
     let s = suggest(obs, &obs.legal_actions, ruleset, job.seed, HINT_BUDGET)?;
     Some(ServerMsg::Hint {
@@ -47,7 +47,7 @@ struct Waiting {
     /// The room's id and the connection: a newer job for the same key replaces this one.
     key: (Arc<str>, ConnId),
     job: HintJob,
-    ruleset: Arc<Ruleset>,
+    ruleset: Arc<TableRules>,
     out: super::Outbox,
 }
 
@@ -122,7 +122,7 @@ impl HintQueue {
         self: &Arc<Self>,
         room: Arc<str>,
         job: HintJob,
-        ruleset: Arc<Ruleset>,
+        ruleset: Arc<TableRules>,
         out: super::Outbox,
     ) -> Queued {
         let key = (room, job.conn);
@@ -198,8 +198,8 @@ mod tests {
     use majiang::table::Session;
     use tokio::sync::mpsc;
 
-    fn job(conn: ConnId, actions: u64) -> (HintJob, Arc<Ruleset>) {
-        let ruleset = Arc::new(Ruleset::from_name("hongkong", &Default::default()).unwrap());
+    fn job(conn: ConnId, actions: u64) -> (HintJob, Arc<TableRules>) {
+        let ruleset = Arc::new(TableRules::from_name("hongkong", &Default::default()).unwrap());
         let (mut session, _) = Session::new(ruleset.clone(), 1, None).unwrap();
         if session.awaiting_deal() {
             session.deal_next().unwrap();

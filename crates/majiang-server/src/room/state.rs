@@ -19,7 +19,7 @@ use crate::store::{StoredAction, StoredRoom};
 use crate::waits::HintCache;
 use majiang::bots;
 use majiang::driver::{Controller, Driver, Poll, Timers};
-use majiang::table::{Action, Event, Player, Ruleset, Session};
+use majiang::table::{Action, Event, Player, Session, TableRules};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -47,7 +47,7 @@ pub(super) struct Conn {
 pub struct Room {
     pub(super) id: String,
     pub(super) config: RoomConfig,
-    pub(super) ruleset: Arc<Ruleset>,
+    pub(super) ruleset: Arc<TableRules>,
     pub(super) seed: u64,
     pub(super) status: RoomStatus,
     pub(super) driver: Option<Driver>,
@@ -117,7 +117,7 @@ impl Room {
     /// is not started. `wall_offset` turns `now` into Unix milliseconds.
     pub(super) fn new(
         stored: &StoredRoom,
-        ruleset: Arc<Ruleset>,
+        ruleset: Arc<TableRules>,
         config: RoomConfig,
         wall_offset: i64,
     ) -> Room {

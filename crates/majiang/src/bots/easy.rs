@@ -6,7 +6,7 @@
 //! legal win.
 
 use super::{Bot, EfficientBot};
-use crate::table::{Action, Observation, Ruleset};
+use crate::table::{Action, Observation, TableRules};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -23,7 +23,7 @@ pub struct EasyBot {
 
 impl EasyBot {
     /// An easy bot for a table under `ruleset`, seeded with `seed`.
-    pub fn new(ruleset: Arc<Ruleset>, seed: u64) -> EasyBot {
+    pub fn new(ruleset: Arc<TableRules>, seed: u64) -> EasyBot {
         EasyBot {
             inner: EfficientBot::new(ruleset, seed)
                 .without_defence()

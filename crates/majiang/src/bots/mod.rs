@@ -28,10 +28,10 @@
 //!
 //! ```
 //! use majiang::bots::{self, Bot};
-//! use majiang::table::{Game, HandSetup, Ruleset};
+//! use majiang::table::{Game, HandSetup, TableRules};
 //! use std::sync::Arc;
 //!
-//! let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+//! let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
 //! let (mut game, _events) = Game::new(rules.clone(), HandSetup::new(1)).unwrap();
 //! let mut players: Vec<Box<dyn Bot>> = (0..4)
 //!     .map(|i| bots::by_name("efficient", &rules, i).unwrap())
@@ -60,7 +60,7 @@ pub use view::observe_into;
 use crate::table::game::MAX_PLAYERS;
 use crate::table::matches::Standing;
 use crate::table::{
-    Action, ActionError, Game, HandOutcome, LegalSet, Observation, Player, Ruleset,
+    Action, ActionError, Game, HandOutcome, LegalSet, Observation, Player, TableRules,
 };
 use std::sync::Arc;
 
@@ -200,7 +200,11 @@ impl std::error::Error for UnknownBot {}
 /// `normal`, `hard`) or a bot's own name (`random`; `efficient`; `aggressive`, the efficient
 /// bot without defence; `expert`), or `expert:N` / `hard:N`, the expert searching `N` worlds
 /// per batch instead of [`Budget::DEFAULT`]'s (see [`check_name`]).
-pub fn by_name(name: &str, ruleset: &Arc<Ruleset>, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
+pub fn by_name(
+    name: &str,
+    ruleset: &Arc<TableRules>,
+    seed: u64,
+) -> Result<Box<dyn Bot>, UnknownBot> {
     if let Some(budget) = budget_of(name) {
         let bot = ExpertBot::new(ruleset.clone(), seed).with_budget(budget?);
         return Ok(Box::new(bot));

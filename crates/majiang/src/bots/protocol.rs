@@ -16,10 +16,10 @@
 //!
 //! ```
 //! use majiang::bots::protocol::{Decide, FromBot};
-//! use majiang::table::{Action, Game, HandSetup, Ruleset};
+//! use majiang::table::{Action, Game, HandSetup, TableRules};
 //! use std::sync::Arc;
 //!
-//! let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+//! let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
 //! let (game, _) = Game::new(rules, HandSetup::new(1)).unwrap();
 //! let p = game.to_act().next().unwrap();
 //! let decide = Decide::new(1, game.observation(p));

@@ -73,7 +73,7 @@ impl Bot for RandomBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::table::{Game, HandSetup, Ruleset};
+    use crate::table::{Game, HandSetup, TableRules};
     use rand::Rng;
     use std::sync::Arc;
 
@@ -102,7 +102,7 @@ mod tests {
     fn choosing_from_the_set_is_acting_on_the_list() {
         let mut decisions = 0;
         for name in ["hongkong", "hangzhou", "yangzhou", "classic"] {
-            let rules = Arc::new(Ruleset::from_name(name, &serde_json::Map::new()).unwrap());
+            let rules = Arc::new(TableRules::from_name(name, &serde_json::Map::new()).unwrap());
             let obs = crate::bots::empty_observation();
             for h in 0..40u64 {
                 let (mut game, _) = Game::new(rules.clone(), HandSetup::new(h)).unwrap();

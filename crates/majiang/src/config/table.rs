@@ -130,13 +130,13 @@ impl TableConfig {
     /// every other tile has its usual [`Tile::name`].
     ///
     /// ```
-    /// use majiang::table::Ruleset;
+    /// use majiang::table::TableRules;
     /// let six = serde_json::json!({"players": 6});
-    /// let r = Ruleset::from_name("classic", six.as_object().unwrap()).unwrap();
+    /// let r = TableRules::from_name("classic", six.as_object().unwrap()).unwrap();
     /// let f = |s: &str| s.parse::<majiang::Tile>().unwrap();
     /// assert_eq!(r.config().tile_name(f("5f")), "Extra wind (5f)");
     /// assert_eq!(r.config().tile_name(f("5m")), "5 of characters");
-    /// let four = Ruleset::from_name("classic", &serde_json::Map::new()).unwrap();
+    /// let four = TableRules::from_name("classic", &serde_json::Map::new()).unwrap();
     /// assert_eq!(four.config().tile_name(f("5f")), "Spring");
     /// ```
     pub fn tile_name(&self, t: Tile) -> String {

@@ -1,11 +1,11 @@
 //! The driver's timers, stand-ins, proposals and refusal policy, with time as a value.
 
 use super::*;
-use crate::table::{Ruleset, Session};
+use crate::table::{Session, TableRules};
 use std::sync::{Arc, Mutex};
 
 fn session(rules: &str, seed: u64) -> Session {
-    let rules = Arc::new(Ruleset::from_name(rules, &serde_json::Map::new()).unwrap());
+    let rules = Arc::new(TableRules::from_name(rules, &serde_json::Map::new()).unwrap());
     Session::new(rules, seed, None).unwrap().0
 }
 
@@ -145,7 +145,7 @@ fn bots_wait_for_the_pacing_delay() {
         bot_delay_ms: 400,
         ..Timers::default()
     };
-    let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+    let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
     let controllers = (0..4)
         .map(|i| Controller::Bot(bots::by_name("efficient", &rules, i).unwrap()))
         .collect();
@@ -182,7 +182,7 @@ fn controllers_must_match_the_table() {
 
 #[test]
 fn the_same_seed_and_bots_play_the_same_match() {
-    let rules = Arc::new(Ruleset::from_name("hangzhou", &serde_json::Map::new()).unwrap());
+    let rules = Arc::new(TableRules::from_name("hangzhou", &serde_json::Map::new()).unwrap());
     let play = || {
         let controllers = (0..4)
             .map(|i| Controller::Bot(bots::by_name("efficient", &rules, i).unwrap()))
@@ -202,7 +202,7 @@ fn the_same_seed_and_bots_play_the_same_match() {
 
 /// Chair 0 a person, the others bots, played until the person must decide.
 fn person_to_act(timers: Timers) -> Driver {
-    let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+    let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
     for seed in 0..50 {
         let (session, _) = Session::new(rules.clone(), seed, Some(1)).unwrap();
         let controllers = (0..4)
@@ -277,7 +277,7 @@ fn with_a_claim_window_the_next_turn_comes_at_the_same_moment_whoever_could_clai
         claim_window_ms: 100,
         ..Timers::default()
     };
-    let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+    let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
     let controllers = (0..4)
         .map(|i| Controller::Bot(bots::by_name("efficient", &rules, i).unwrap()))
         .collect();

@@ -6,7 +6,7 @@
 use crate::analysis;
 use crate::bots::expert::Valued;
 use crate::counts::TileCounts;
-use crate::table::{Action, Observation, Ruleset};
+use crate::table::{Action, Observation, TableRules};
 use crate::tile::{KINDS, Tile};
 use serde::{Deserialize, Serialize};
 
@@ -165,7 +165,7 @@ impl Facts {
     /// The facts of `action` for the seat of `obs`, with its playouts' `valued` when given.
     pub fn of(
         obs: &Observation,
-        ruleset: &Ruleset,
+        ruleset: &TableRules,
         action: Action,
         valued: Option<&Valued>,
     ) -> Facts {
@@ -274,7 +274,7 @@ mod tests {
 
     #[test]
     fn facts_read_the_hand_after_the_discard_and_count_unseen_useful_tiles() {
-        let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+        let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
         let (game, _) = Game::new(rules.clone(), HandSetup::new(5)).unwrap();
         let mut obs = game.observation(game.dealer());
         // Ready on 1m/4m once the 9p goes (four sets and a pair, less one tile).

@@ -20,10 +20,10 @@
 //! ```
 //! use majiang::bots::{self, Bot};
 //! use majiang::review::{ReviewOptions, review};
-//! use majiang::table::Ruleset;
+//! use majiang::table::TableRules;
 //! use std::sync::Arc;
 //!
-//! let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+//! let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
 //! let mut players: Vec<Box<dyn Bot>> = (0..4)
 //!     .map(|i| bots::by_name("efficient", &rules, i).unwrap())
 //!     .collect();
@@ -47,7 +47,7 @@ pub use suggest::{RunnerUp, Suggestion, suggest};
 
 use crate::bots::expert::{Budget, DecisionKind, Estimate, Evaluation, ExpertBot, Scope};
 use crate::table::{
-    Action, MatchLog, Observation, Player, ReplayError, Ruleset, Session, log::LogRecord, replay,
+    Action, MatchLog, Observation, Player, ReplayError, Session, TableRules, log::LogRecord, replay,
 };
 use serde::Serialize;
 use std::sync::Arc;
@@ -342,7 +342,7 @@ impl MatchReview {
 /// How many of `actions` are `chair`'s decisions (two or more legal actions): one quick
 /// re-drive of the log, so progress can count what costs.
 fn count_decisions(
-    ruleset: &Arc<Ruleset>,
+    ruleset: &Arc<TableRules>,
     header: &crate::table::log::LogHeader,
     actions: &[(u32, Player, Action)],
     chair: Player,
@@ -401,7 +401,7 @@ pub fn review(
     let parsed = MatchLog::parse(log).map_err(|e| ReviewError::Replay(e.into()))?;
     let header = &report.header;
     let ruleset = Arc::new(
-        Ruleset::from_name(&header.rules, &header.options).map_err(|e| {
+        TableRules::from_name(&header.rules, &header.options).map_err(|e| {
             ReviewError::Replay(ReplayError::Header {
                 line: 1,
                 message: e.0.to_string(),
@@ -502,7 +502,7 @@ pub fn hand_text(obs: &Observation) -> String {
 /// One decision reviewed: the evaluation, what was played, the loss and the reason.
 fn decision(
     obs: &Observation,
-    ruleset: &Ruleset,
+    ruleset: &TableRules,
     evaluation: Evaluation,
     played: Action,
     (hand, number, at): (u32, u32, usize),

@@ -7,7 +7,7 @@
 use super::Band;
 use super::facts::Facts;
 use crate::bots::expert::{Budget, Estimate, Evaluation, ExpertBot, Scope};
-use crate::table::{Action, Observation, Ruleset};
+use crate::table::{Action, Observation, TableRules};
 use std::sync::Arc;
 
 /// The best alternative after the suggestion, and how the suggestion compares with it.
@@ -80,7 +80,7 @@ pub struct Suggestion {
 pub fn suggest(
     obs: &Observation,
     legal: &[Action],
-    ruleset: &Arc<Ruleset>,
+    ruleset: &Arc<TableRules>,
     seed: u64,
     budget: Budget,
 ) -> Option<Suggestion> {

@@ -2,8 +2,8 @@ use super::*;
 use crate::bots::{Bot, RandomBot};
 use crate::driver::play_match;
 
-fn rules(name: &str) -> Arc<Ruleset> {
-    Arc::new(Ruleset::from_name(name, &serde_json::Map::new()).unwrap())
+fn rules(name: &str) -> Arc<TableRules> {
+    Arc::new(TableRules::from_name(name, &serde_json::Map::new()).unwrap())
 }
 
 /// A small budget: the debug build's tests stay quick, the search is the same.
@@ -239,7 +239,7 @@ fn match_log(name: &str, players: usize, hands: u32, first: Box<dyn Bot>) -> Str
     if players != 4 {
         opts.insert("players".into(), players.into());
     }
-    let rules = Arc::new(Ruleset::from_name(name, &opts).unwrap());
+    let rules = Arc::new(TableRules::from_name(name, &opts).unwrap());
     let mut bots: Vec<Box<dyn Bot>> = vec![first];
     for i in 1..rules.players() {
         bots.push(crate::bots::by_name("efficient", &rules, i as u64).unwrap());
@@ -329,7 +329,7 @@ fn the_experts_choice_is_never_below_another_option_beyond_the_paired_noise() {
 }
 
 /// Plays what the hint says, every time.
-struct FollowsHints(Arc<Ruleset>);
+struct FollowsHints(Arc<TableRules>);
 
 impl Bot for FollowsHints {
     fn name(&self) -> &'static str {

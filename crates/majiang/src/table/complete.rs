@@ -414,7 +414,7 @@ mod tests {
                 ..HandRules::ALL_FORMS
             },
             // Hangzhou's hand rules with White as the wildcard.
-            crate::table::Ruleset::from_name("hangzhou", &serde_json::Map::new())
+            crate::table::TableRules::from_name("hangzhou", &serde_json::Map::new())
                 .expect("hangzhou")
                 .hand_rules(Some(Tile::WHITE)),
             HandRules::STANDARD_ONLY.with_wildcard(Tile::WHITE),

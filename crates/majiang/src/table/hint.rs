@@ -7,10 +7,10 @@
 //! the same words ([`ReadyHint::text`]).
 //!
 //! ```
-//! use majiang::table::{Game, HandSetup, Ruleset, ready_hint};
+//! use majiang::table::{Game, HandSetup, TableRules, ready_hint};
 //! use std::sync::Arc;
 //!
-//! let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+//! let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
 //! let (game, _deal) = Game::new(Arc::clone(&rules), HandSetup::new(3)).unwrap();
 //! let obs = game.observation(game.dealer());
 //! // The dealer holds 14 tiles: the hint reads the hand after a discard.
@@ -36,7 +36,7 @@
 //!   honour kind the hand does not hold.
 
 use super::extra_wind_play as extra_winds;
-use super::{Observation, Ruleset, complete::Screen};
+use super::{Observation, TableRules, complete::Screen};
 use crate::analysis;
 use crate::config::TableConfig;
 use crate::counts::TileCounts;
@@ -153,7 +153,7 @@ impl ReadyHint {
 
 /// The ready hint for the viewer of `obs` at a table of `rules`, their hand read after
 /// discarding `discard` when given (a tile they hold; one they do not hold is ignored).
-pub fn ready_hint(obs: &Observation, rules: &Ruleset, discard: Option<Tile>) -> ReadyHint {
+pub fn ready_hint(obs: &Observation, rules: &TableRules, discard: Option<Tile>) -> ReadyHint {
     let mut hand = obs.concealed;
     let mut extra = ExtraWinds::EMPTY;
     for &t in &obs.extra_winds {
@@ -309,7 +309,7 @@ fn extra_wind_readiness(
 }
 
 /// The first seat after the viewer, in turn order, the rules let the viewer win from.
-fn discarder(obs: &Observation, rules: &Ruleset) -> Option<Seat> {
+fn discarder(obs: &Observation, rules: &TableRules) -> Option<Seat> {
     let n = obs.table.len();
     (1..n)
         .map(|k| obs.table[(obs.player.index() + k) % n].seat)
@@ -319,7 +319,7 @@ fn discarder(obs: &Observation, rules: &Ruleset) -> Option<Seat> {
 /// The total of a win on `tile` (by self-draw when `discarder` is `None`), or why not.
 fn score(
     obs: &Observation,
-    rules: &Ruleset,
+    rules: &TableRules,
     hand: &TileCounts,
     extra: ExtraWinds,
     tile: Tile,

@@ -20,10 +20,10 @@
 //!
 //! ```
 //! use majiang::table::log::{LogRecord, MatchLog};
-//! use majiang::table::{Ruleset, Session};
+//! use majiang::table::{TableRules, Session};
 //! use std::sync::Arc;
 //!
-//! let rules = Arc::new(Ruleset::from_name("classic", &serde_json::Map::new()).unwrap());
+//! let rules = Arc::new(TableRules::from_name("classic", &serde_json::Map::new()).unwrap());
 //! let (session, _) = Session::new(rules, 1, None).unwrap();
 //! let text = session.log().to_jsonl();
 //! assert!(text.starts_with(r#"{"kind":"header","format":1,"rules":"classic""#));

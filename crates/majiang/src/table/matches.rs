@@ -35,7 +35,7 @@
 use super::game::{Game, HandOutcome, HandSetup, SetupError, choose_seats};
 use super::progress::Progress;
 pub use super::progress::{Deal, EndReason, EndRule, HAND_CAP, MatchRules, Rotation};
-use super::ruleset::Ruleset;
+use super::table_rules::TableRules;
 use super::{ActionError, Event, Player};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -139,7 +139,7 @@ const SEAT_STREAM: u64 = 0;
 /// [`Session`](super::Session), which does both and writes the log.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Match {
-    ruleset: Arc<Ruleset>,
+    ruleset: Arc<TableRules>,
     rules: MatchRules,
     seed: u64,
     hand_limit: Option<u32>,
@@ -157,7 +157,7 @@ pub struct Match {
 impl Match {
     /// A new match under `ruleset`, every die and shuffle fixed by `seed`: the seats are chosen
     /// (the returned events are the ceremony).
-    pub fn new(ruleset: Arc<Ruleset>, seed: u64) -> (Match, Vec<Event>) {
+    pub fn new(ruleset: Arc<TableRules>, seed: u64) -> (Match, Vec<Event>) {
         Match::with_hand_limit(ruleset, seed, None)
     }
 
@@ -165,7 +165,7 @@ impl Match {
     /// `limit` hands, whatever the rule set says: a safety net for automated play, where a Hong
     /// Kong dealer could otherwise keep the deal through drawn hands for a very long time.
     pub fn with_hand_limit(
-        ruleset: Arc<Ruleset>,
+        ruleset: Arc<TableRules>,
         seed: u64,
         limit: Option<u32>,
     ) -> (Match, Vec<Event>) {
@@ -198,7 +198,7 @@ impl Match {
     }
 
     /// The rule set.
-    pub fn ruleset(&self) -> &Arc<Ruleset> {
+    pub fn ruleset(&self) -> &Arc<TableRules> {
         &self.ruleset
     }
 

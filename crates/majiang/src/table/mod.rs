@@ -1,7 +1,7 @@
 //! The table engine: one hand of mahjong from the shuffle to the last payment, for every rule
 //! set, deterministic from a seed.
 //!
-//! - [`Ruleset`] ([`ruleset`]): a rule set with its options, the table facts derived from them
+//! - [`TableRules`] ([`table_rules`]): a rule set with its options, the table facts derived from them
 //!   ([`TableConfig`]) and the hooks the engine asks (who may win off whom, scoring).
 //! - [`Wall`] ([`wall`]): four sides of stacks two high, broken by the dice, the dead wall.
 //! - [`Game`] ([`game`]): the state machine. [`Game::to_act`] says who must decide,
@@ -21,10 +21,10 @@
 //! the other seat winds follow in turn order ([`Game::seat_of`]).
 //!
 //! ```
-//! use majiang::table::{Game, HandSetup, Ruleset};
+//! use majiang::table::{Game, HandSetup, TableRules};
 //! use std::sync::Arc;
 //!
-//! let rules = Arc::new(Ruleset::from_name("hangzhou", &serde_json::Map::new()).unwrap());
+//! let rules = Arc::new(TableRules::from_name("hangzhou", &serde_json::Map::new()).unwrap());
 //! let (mut game, _deal) = Game::new(rules, HandSetup::new(7)).unwrap();
 //! // Everyone always takes the first legal action (a win if there is one, else the first
 //! // discard or claim) until the hand ends.
@@ -70,11 +70,6 @@
 //! ## Modules
 
 pub mod action;
-/// The table's configuration under its old path: [`crate::config`] holds it now.
-#[doc(hidden)]
-pub mod config {
-    pub use crate::config::*;
-}
 mod complete;
 mod dealt;
 mod dice;
@@ -87,9 +82,9 @@ pub mod matches;
 pub mod observation;
 pub mod progress;
 pub mod replay;
-pub mod ruleset;
 pub mod seating;
 pub mod session;
+pub mod table_rules;
 pub mod wall;
 
 pub use crate::config::{DeadWall, SeatChoiceRule, TableConfig, WildcardRule};
@@ -106,9 +101,9 @@ pub use log::MatchLog;
 pub use matches::{Match, MatchError, Settlement};
 pub use observation::{Observation, PublicHand};
 pub use replay::{ChangedRule, ReplayError, ReplayReport, replay};
-pub use ruleset::Ruleset;
 pub use seating::{SeatChoice, choose_seats};
 pub use session::{Opening, Session, Step};
+pub use table_rules::TableRules;
 pub use wall::{Wall, WallError};
 
 use crate::words::WordsDef;

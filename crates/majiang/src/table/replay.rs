@@ -13,10 +13,10 @@
 //!
 //! ```
 //! use majiang::bots::{self, Bot};
-//! use majiang::table::{Ruleset, replay};
+//! use majiang::table::{TableRules, replay};
 //! use std::sync::Arc;
 //!
-//! let rules = Arc::new(Ruleset::from_name("classic", &serde_json::Map::new()).unwrap());
+//! let rules = Arc::new(TableRules::from_name("classic", &serde_json::Map::new()).unwrap());
 //! let mut players: Vec<Box<dyn Bot>> = (0..4)
 //!     .map(|i| bots::by_name("random", &rules, i).unwrap())
 //!     .collect();
@@ -43,8 +43,8 @@ use super::log::{
     parse_lines, record_json,
 };
 use super::matches::{MatchError, Settlement};
-use super::ruleset::Ruleset;
 use super::session::Session;
+use super::table_rules::TableRules;
 use super::{Action, ActionError, Event, ExtraWinds, Game, HandOutcome, IllegalReason, Player};
 use std::sync::Arc;
 
@@ -377,7 +377,7 @@ pub fn replay(text: &str) -> Result<ReplayReport, ReplayError> {
             ),
         ));
     }
-    let ruleset = Ruleset::from_name(&header.rules, &header.options)
+    let ruleset = TableRules::from_name(&header.rules, &header.options)
         .map_err(|e| bad_header(line, e.to_string()))?;
     if usize::from(header.players) != ruleset.players() {
         return Err(bad_header(

@@ -4,7 +4,7 @@
 use super::Player;
 use super::dice::roll;
 use super::event::{DicePurpose, Event};
-use super::ruleset::Ruleset;
+use super::table_rules::TableRules;
 use crate::config::SeatChoiceRule;
 use crate::tile::Wind;
 use rand_chacha::ChaCha8Rng;
@@ -30,16 +30,16 @@ pub struct SeatChoice {
 /// chair 0 and deals, South in chair 1, and so on. Every die and tile drawn is an event.
 ///
 /// ```
-/// use majiang::table::{Ruleset, choose_seats};
+/// use majiang::table::{TableRules, choose_seats};
 /// use rand::SeedableRng;
-/// let r = Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap();
+/// let r = TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap();
 /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
 /// let c = choose_seats(&r, &mut rng);
 /// let mut chairs: Vec<u8> = c.chairs.iter().map(|p| p.0).collect();
 /// chairs.sort();
 /// assert_eq!(chairs, vec![0, 1, 2, 3]);
 /// ```
-pub fn choose_seats(ruleset: &Ruleset, rng: &mut ChaCha8Rng) -> SeatChoice {
+pub fn choose_seats(ruleset: &TableRules, rng: &mut ChaCha8Rng) -> SeatChoice {
     let n = ruleset.players();
     let mut events = Vec::new();
     let highest = |events: &mut Vec<Event>, rng: &mut ChaCha8Rng| {

@@ -11,10 +11,10 @@
 //! [`Session::awaiting_deal`] is true.
 //!
 //! ```
-//! use majiang::table::{Ruleset, Session};
+//! use majiang::table::{TableRules, Session};
 //! use std::sync::Arc;
 //!
-//! let rules = Arc::new(Ruleset::from_name("classic", &serde_json::Map::new()).unwrap());
+//! let rules = Arc::new(TableRules::from_name("classic", &serde_json::Map::new()).unwrap());
 //! let (mut session, _opening) = Session::new(rules, 3, None).unwrap();
 //! // Everyone takes the first legal action until the match ends.
 //! while !session.is_over() {
@@ -36,7 +36,7 @@
 use super::game::Game;
 use super::log::MatchLog;
 use super::matches::{Match, MatchError, Settlement, Standing};
-use super::ruleset::Ruleset;
+use super::table_rules::TableRules;
 use super::{Action, Event, Observation, Player};
 use std::sync::Arc;
 
@@ -75,7 +75,7 @@ impl Session {
     /// Starts a match under `ruleset` (every die and shuffle fixed by `seed`; at most
     /// `hand_limit` hands, if given): the seat choice, then the first deal.
     pub fn new(
-        ruleset: Arc<Ruleset>,
+        ruleset: Arc<TableRules>,
         seed: u64,
         hand_limit: Option<u32>,
     ) -> Result<(Session, Opening), MatchError> {
@@ -100,7 +100,7 @@ impl Session {
     }
 
     /// The rule set.
-    pub fn ruleset(&self) -> &Arc<Ruleset> {
+    pub fn ruleset(&self) -> &Arc<TableRules> {
         self.m.ruleset()
     }
 

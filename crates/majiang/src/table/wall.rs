@@ -108,8 +108,8 @@ impl Wall {
     /// last is the first replacement tile). It must be exactly the rule set's tile set.
     ///
     /// ```
-    /// use majiang::table::{Ruleset, Wall, wall::full_set};
-    /// let r = Ruleset::from_name("yangzhou", &serde_json::Map::new()).unwrap();
+    /// use majiang::table::{TableRules, Wall, wall::full_set};
+    /// let r = TableRules::from_name("yangzhou", &serde_json::Map::new()).unwrap();
     /// let wall = Wall::from_order(r.config(), full_set(r.config())).unwrap();
     /// assert_eq!(wall.live_remaining(), 136);
     /// assert!(Wall::from_order(r.config(), vec![]).is_err());
@@ -145,9 +145,9 @@ impl Wall {
     /// rest of the set fills the middle in sorted order. For tests and scripted examples.
     ///
     /// ```
-    /// use majiang::table::{Ruleset, Wall};
+    /// use majiang::table::{TableRules, Wall};
     /// use majiang::parse_tiles;
-    /// let r = Ruleset::from_name("yangzhou", &serde_json::Map::new()).unwrap();
+    /// let r = TableRules::from_name("yangzhou", &serde_json::Map::new()).unwrap();
     /// let hands = [
     ///     parse_tiles("11112222333344m").unwrap(),
     ///     parse_tiles("5555666677778m").unwrap(),

@@ -10,7 +10,7 @@ use majiang::driver::{Controller, Driver, Poll, Timers};
 use majiang::scoring::{PatternScore, WinKind};
 use majiang::table::log::LogRecord;
 use majiang::table::matches::{Settlement, Standing};
-use majiang::table::{Action, Event, MatchError, Observation, Player, Ruleset, Session};
+use majiang::table::{Action, Event, MatchError, Observation, Player, Session, TableRules};
 use majiang::tile::Tile;
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -148,7 +148,7 @@ impl App {
     /// `logging`, the match log is kept ([`App::take_log`]).
     #[cfg(test)]
     pub fn new(
-        ruleset: Arc<Ruleset>,
+        ruleset: Arc<TableRules>,
         seed: u64,
         bots: &str,
         hand_limit: Option<u32>,
@@ -163,7 +163,7 @@ impl App {
     /// the table that it could have claimed.
     #[cfg(test)]
     pub fn paced(
-        ruleset: Arc<Ruleset>,
+        ruleset: Arc<TableRules>,
         seed: u64,
         bots: &str,
         hand_limit: Option<u32>,
@@ -178,7 +178,7 @@ impl App {
     /// [`App::paced`] with the bots of `choice` (`play --bots`): one entry for every bot, or
     /// one per bot (Bot 1 first). External bots (`cmd:`) are started here.
     pub fn with_bots(
-        ruleset: Arc<Ruleset>,
+        ruleset: Arc<TableRules>,
         seed: u64,
         choice: &BotChoice,
         hand_limit: Option<u32>,
@@ -433,7 +433,7 @@ impl App {
     }
 
     /// The rule set.
-    pub fn ruleset(&self) -> &Arc<Ruleset> {
+    pub fn ruleset(&self) -> &Arc<TableRules> {
         self.driver.session().ruleset()
     }
 

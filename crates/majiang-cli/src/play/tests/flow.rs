@@ -131,7 +131,7 @@ fn same_seed_same_keys_same_screens() {
 fn a_three_player_table_has_no_one_across() {
     let mut options = Map::new();
     options.insert("players".into(), 3.into());
-    let r = Arc::new(Ruleset::from_name("classic", &options).unwrap());
+    let r = Arc::new(TableRules::from_name("classic", &options).unwrap());
     let mut a = App::new(r, 14, "efficient", Some(1), false).unwrap();
     play_hand(&mut a);
     let s = screen(&a);
@@ -149,7 +149,7 @@ fn five_and_six_player_tables_show_every_opponent_and_finish_a_hand() {
     for n in [5u8, 6] {
         let mut options = Map::new();
         options.insert("players".into(), n.into());
-        let r = Arc::new(Ruleset::from_name("classic", &options).unwrap());
+        let r = Arc::new(TableRules::from_name("classic", &options).unwrap());
         let mut a = App::new(r, 3, "efficient", Some(1), false).unwrap();
         let s = screen(&a);
         for k in 1..n {
@@ -212,7 +212,7 @@ fn whole_matches_end_with_standings_and_replayable_logs() {
         ("yangzhou", 43),
         ("classic", 44),
     ] {
-        let r = Arc::new(Ruleset::from_name(rules, &Map::new()).unwrap());
+        let r = Arc::new(TableRules::from_name(rules, &Map::new()).unwrap());
         let mut a = App::new(r, seed, "efficient", None, true).unwrap();
         let mut hands = 0;
         while a.mode() != &Mode::MatchOver {
@@ -306,7 +306,7 @@ fn the_seat_driver_paces_the_bots() {
     // With a 250 ms delay, no bot plays before its decision point is 250 ms old; at that time
     // exactly one decision is played, and the next one waits again (a claim answer at the same
     // point does not).
-    let r = Arc::new(Ruleset::from_name("hongkong", &Map::new()).unwrap());
+    let r = Arc::new(TableRules::from_name("hongkong", &Map::new()).unwrap());
     for seed in 0..8 {
         let mut a = App::paced(r.clone(), seed, "efficient", Some(1), false, 250).unwrap();
         if a.bot_to_act().is_none() {
@@ -331,7 +331,7 @@ fn the_seat_driver_paces_the_bots() {
 #[test]
 fn the_same_seed_plays_the_same_bots_paced_or_not() {
     // Pacing changes when the bots play, never what: the driver's decisions are the same.
-    let r = Arc::new(Ruleset::from_name("classic", &Map::new()).unwrap());
+    let r = Arc::new(TableRules::from_name("classic", &Map::new()).unwrap());
     let mut quick = App::paced(r.clone(), 5, "efficient", Some(1), true, 0).unwrap();
     let mut paced = App::paced(r, 5, "efficient", Some(1), true, 100).unwrap();
     let mut clock = 0;

@@ -569,7 +569,7 @@ fn box_titles_are_whole_at_six_players_and_90_columns() {
 
 #[test]
 fn hints_show_the_experts_suggestion_with_its_reason() {
-    let r = Arc::new(Ruleset::from_name("hongkong", &Map::new()).unwrap());
+    let r = Arc::new(TableRules::from_name("hongkong", &Map::new()).unwrap());
     let mut app = App::new(r.clone(), 12, "efficient", Some(1), false)
         .unwrap()
         .with_hints(true);

@@ -9,7 +9,7 @@ mod layout;
 use super::app::{App, BotStep, Key, Mode};
 use super::view;
 use majiang::meld::MeldKind;
-use majiang::table::{Action, Ruleset};
+use majiang::table::{Action, TableRules};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use serde_json::Map;
@@ -20,7 +20,7 @@ fn app(rules: &str, seed: u64, hands: u32) -> App {
 }
 
 fn app_with(rules: &str, seed: u64, hands: u32, bots: &str) -> App {
-    let r = Arc::new(Ruleset::from_name(rules, &Map::new()).unwrap());
+    let r = Arc::new(TableRules::from_name(rules, &Map::new()).unwrap());
     App::new(r, seed, bots, Some(hands), true).unwrap()
 }
 
@@ -81,7 +81,7 @@ fn play_hand(app: &mut App) {
 fn classic_at(players: u8, seed: u64) -> App {
     let mut options = Map::new();
     options.insert("players".into(), players.into());
-    let r = Arc::new(Ruleset::from_name("classic", &options).unwrap());
+    let r = Arc::new(TableRules::from_name("classic", &options).unwrap());
     App::new(r, seed, "efficient", Some(4), true).unwrap()
 }
 
@@ -129,7 +129,7 @@ fn shown_whole(rows: &[Vec<char>], name: &str) -> bool {
 
 fn app_of(rules: &str, options: &str, seed: u64, hands: u32) -> App {
     let options: Map<String, serde_json::Value> = serde_json::from_str(options).unwrap();
-    let r = Arc::new(Ruleset::from_name(rules, &options).unwrap());
+    let r = Arc::new(TableRules::from_name(rules, &options).unwrap());
     App::new(r, seed, "efficient", Some(hands), true).unwrap()
 }
 

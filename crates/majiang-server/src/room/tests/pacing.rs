@@ -9,7 +9,7 @@
 //! and a person's thinking over their turn takes longer than a bot's pause).
 
 use super::*;
-use majiang::table::{Ruleset, Session};
+use majiang::table::{Session, TableRules};
 use std::sync::Arc;
 
 /// One message a connection got, and when.
@@ -127,7 +127,7 @@ struct Truth {
 
 fn asked(config: serde_json::Value, seed: u64, h: &Harness) -> Truth {
     let mut config: RoomConfig = serde_json::from_value(config).unwrap();
-    let ruleset: Ruleset = config.validate().unwrap();
+    let ruleset: TableRules = config.validate().unwrap();
     let (mut session, _) =
         Session::new(Arc::new(ruleset), seed, Some(config.hand_limit())).unwrap();
     let mut truth = Vec::new();

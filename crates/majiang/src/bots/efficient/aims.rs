@@ -7,7 +7,7 @@ use super::context::Ctx;
 use super::melds::MeldInfo;
 use crate::analysis;
 use crate::counts::TileCounts;
-use crate::table::Ruleset;
+use crate::table::TableRules;
 use crate::tile::KINDS;
 
 /// Which family of hands the bot aims at.
@@ -43,7 +43,7 @@ pub(crate) struct Goals {
 }
 
 impl Goals {
-    pub(crate) fn of(ruleset: &Ruleset) -> Goals {
+    pub(crate) fn of(ruleset: &TableRules) -> Goals {
         let aims = ruleset.set().aims();
         Goals {
             min_fan: aims.min_fan,

@@ -68,7 +68,7 @@ pub(crate) use planner::Planner;
 pub(crate) use extra_winds::{action_tile, clean_view, involves_extra_winds};
 
 use super::Bot;
-use crate::table::{Action, Observation, Ruleset};
+use crate::table::{Action, Observation, TableRules};
 use aims::Goals;
 use evaluation::{ClaimCache, DistanceKey, FlushCache, UsefulCache};
 use rand::SeedableRng;
@@ -79,7 +79,7 @@ use std::sync::Arc;
 /// see the [module documentation](self) for the rules it follows.
 #[derive(Debug, Clone)]
 pub struct EfficientBot {
-    ruleset: Arc<Ruleset>,
+    ruleset: Arc<TableRules>,
     defence: bool,
     goals: Goals,
     rng: ChaCha8Rng,
@@ -96,7 +96,7 @@ pub struct EfficientBot {
 
 impl EfficientBot {
     /// An efficient bot for a table under `ruleset`, seeded with `seed` (for breaking ties).
-    pub fn new(ruleset: Arc<Ruleset>, seed: u64) -> EfficientBot {
+    pub fn new(ruleset: Arc<TableRules>, seed: u64) -> EfficientBot {
         EfficientBot {
             defence: true,
             goals: Goals::of(&ruleset),
@@ -182,7 +182,7 @@ mod tests {
 
     fn fingerprint(name: &str, options: Value, aggressive: bool, hands: u64) -> u64 {
         let map: Map<String, Value> = options.as_object().cloned().unwrap_or_default();
-        let rules = Arc::new(Ruleset::from_name(name, &map).unwrap());
+        let rules = Arc::new(TableRules::from_name(name, &map).unwrap());
         let n = rules.players();
         let hash = Arc::new(std::sync::Mutex::new(0xcbf2_9ce4_8422_2325u64));
         for i in 0..hands {

@@ -6,7 +6,7 @@ use super::EfficientBot;
 use super::context::Ctx;
 use super::evaluation::{AfterDiscards, connectivity};
 use crate::counts::TileCounts;
-use crate::table::{Observation, Ruleset};
+use crate::table::{Observation, TableRules};
 use crate::tile::Tile;
 use std::sync::Arc;
 
@@ -20,7 +20,7 @@ pub(crate) struct Planner {
 impl Planner {
     /// The planner for the seat `obs` describes, under `ruleset`. At a table with extra winds
     /// it plans on the view the efficient bot's ordinary decisions see (`clean_view`).
-    pub(crate) fn new(ruleset: Arc<Ruleset>, obs: &Observation) -> Planner {
+    pub(crate) fn new(ruleset: Arc<TableRules>, obs: &Observation) -> Planner {
         let bot = EfficientBot::new(ruleset, 0).without_defence();
         let ctx = if super::involves_extra_winds(obs, &[]) {
             bot.context(&super::clean_view(obs), false)

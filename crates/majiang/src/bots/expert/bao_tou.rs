@@ -12,7 +12,7 @@
 use super::playout::Table;
 use super::world;
 use crate::analysis;
-use crate::table::{Action, Observation, Ruleset};
+use crate::table::{Action, Observation, TableRules};
 use crate::tile::Tile;
 use rand_chacha::ChaCha8Rng;
 
@@ -27,7 +27,7 @@ pub(crate) struct Declines {
 /// hand has no such win (no wildcard, nothing drawn, a win the rule set refuses).
 pub(crate) fn declines(
     table: &Table<'_>,
-    ruleset: &Ruleset,
+    ruleset: &TableRules,
     obs: &Observation,
     legal: &[Action],
     rollouts: u32,

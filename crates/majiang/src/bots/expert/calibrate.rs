@@ -9,7 +9,7 @@ use super::playout;
 use crate::analysis;
 use crate::bots::efficient::Planner;
 use crate::bots::{self, Bot};
-use crate::table::{Action, Game, HandSetup, Player, Ruleset};
+use crate::table::{Action, Game, HandSetup, Player, TableRules};
 use crate::tile::{KINDS, Tile};
 use std::sync::Arc;
 
@@ -28,7 +28,7 @@ impl Sample {
 /// Plays `hands` seeded hands (seeds from `first_seed`) of four efficient bots under `rules`
 /// and, at every turn's decision, counts each opponent by their melds and discards and
 /// whether their concealed hand is ready with a win the rule set pays for.
-fn measure(rules: &Arc<Ruleset>, hands: u64, first_seed: u64) -> Sample {
+fn measure(rules: &Arc<TableRules>, hands: u64, first_seed: u64) -> Sample {
     let n = rules.players();
     let mut sample = Sample {
         seen: [[0; 6]; 5],
@@ -107,9 +107,9 @@ fn table_of(sample: &Sample) -> [[f64; 6]; 5] {
 }
 
 /// Every rule set of the registry under its default house rules, with its name.
-fn every_rule_set() -> impl Iterator<Item = (&'static str, Arc<Ruleset>)> {
+fn every_rule_set() -> impl Iterator<Item = (&'static str, Arc<TableRules>)> {
     crate::rules::RULE_SETS.iter().map(|set| {
-        let rules = Ruleset::with_options(*set, &serde_json::Map::new()).unwrap();
+        let rules = TableRules::with_options(*set, &serde_json::Map::new()).unwrap();
         (set.name(), Arc::new(rules))
     })
 }

@@ -11,7 +11,7 @@ use super::playout::Table;
 use super::{Verdict, paired, verdict, world};
 use crate::bots::efficient::Planner;
 use crate::meld::{Meld, MeldKind};
-use crate::table::{Action, ExtraWinds, Observation, Ruleset};
+use crate::table::{Action, ExtraWinds, Observation, TableRules};
 use crate::tile::Tile;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -84,7 +84,7 @@ pub(crate) struct Searched {
 /// answer is played in every world, the choice unchanged.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search(
-    ruleset: &Arc<Ruleset>,
+    ruleset: &Arc<TableRules>,
     obs: &Observation,
     legal: &[Action],
     default: Action,
@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn a_claim_shows_the_meld_and_leaves_a_hand_to_discard_from() {
-        let rules = Arc::new(Ruleset::from_name("classic", &serde_json::Map::new()).unwrap());
+        let rules = Arc::new(TableRules::from_name("classic", &serde_json::Map::new()).unwrap());
         let (game, _) = Game::new(rules, HandSetup::new(3)).unwrap();
         let mut obs = game.observation(Player(1));
         obs.concealed = TileCounts::parse("55m123p456s789s12z").unwrap();

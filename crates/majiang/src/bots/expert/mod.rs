@@ -70,7 +70,7 @@ pub use evaluation::{DecisionKind, Estimate, Evaluation, Scope, Valued, clear_ma
 
 use super::efficient::{Planner, action_tile, involves_extra_winds};
 use super::{Bot, EfficientBot};
-use crate::table::{Action, Observation, Ruleset};
+use crate::table::{Action, Observation, TableRules};
 use crate::tile::Tile;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -111,14 +111,14 @@ impl Default for Budget {
 /// The determinized Monte-Carlo bot: see the [module documentation](self).
 #[derive(Debug, Clone)]
 pub struct ExpertBot {
-    ruleset: Arc<Ruleset>,
+    ruleset: Arc<TableRules>,
     seed: u64,
     budget: Budget,
 }
 
 impl ExpertBot {
     /// An expert bot for a table under `ruleset`, seeded with `seed`, with the default budget.
-    pub fn new(ruleset: Arc<Ruleset>, seed: u64) -> ExpertBot {
+    pub fn new(ruleset: Arc<TableRules>, seed: u64) -> ExpertBot {
         ExpertBot {
             ruleset,
             seed,
@@ -306,7 +306,7 @@ impl ExpertBot {
 /// too (classic): there a playout is worth playing to the end of the wall (a hand that does not
 /// win still scores its sets against the other losers). Measured at 300 Yangzhou deals, it did
 /// not pay for its time there, so elsewhere the budget's horizon holds.
-fn settles_every_hand(ruleset: &Ruleset) -> bool {
+fn settles_every_hand(ruleset: &TableRules) -> bool {
     ruleset.set().aims().losers_settle
 }
 

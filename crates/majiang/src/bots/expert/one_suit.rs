@@ -9,14 +9,14 @@
 
 use crate::bots::efficient::connectivity;
 use crate::counts::TileCounts;
-use crate::table::Ruleset;
+use crate::table::TableRules;
 use crate::tile::Tile;
 
 /// Most tiles of other suits a hand may hold for the one-suit candidate to be tried.
 const MOST_OFF_SUIT: u8 = 4;
 
 /// Whether the rule set doubles a one-suit hand whatever else it holds.
-pub(crate) fn pays_for_one_suit(ruleset: &Ruleset) -> bool {
+pub(crate) fn pays_for_one_suit(ruleset: &TableRules) -> bool {
     ruleset.set().aims().one_suit_doubles
 }
 

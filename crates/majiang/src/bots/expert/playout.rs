@@ -25,13 +25,13 @@ use crate::meld::{Meld, MeldKind};
 use crate::rules::registry::FedThirdMeld;
 use crate::scoring::{Circumstances, OtherHand, WinKind, WinSituation};
 use crate::seat::Seat;
-use crate::table::{Observation, Ruleset};
+use crate::table::{Observation, TableRules};
 use crate::tile::{KINDS, Tile};
 use std::collections::BTreeMap;
 
 /// What a playout needs besides the world: the rules, the viewer's observation and planner.
 pub(crate) struct Table<'a> {
-    pub(crate) ruleset: &'a Ruleset,
+    pub(crate) ruleset: &'a TableRules,
     pub(crate) obs: &'a Observation,
     pub(crate) rules: HandRules,
     pub(crate) planner: &'a Planner,
@@ -69,7 +69,7 @@ impl Table<'_> {
     }
 
     /// [`Table::play_on`] after the viewer passed a win on `passed`: under Hong Kong's missed
-    /// win ([`Ruleset::missed_win`]) the viewer may not win on a throw of that kind until
+    /// win ([`TableRules::missed_win`]) the viewer may not win on a throw of that kind until
     /// their next draw, so the pass forfeits those wins in the playout too.
     pub(crate) fn play_on_after_passing(
         &self,
@@ -165,9 +165,7 @@ impl Table<'_> {
                 // They throw what they drew: may the viewer win on it?
                 let mut with = mine;
                 with.add(t);
-                if self.may_win(me, turn)
-                    && barred & (1 << t.index()) == 0
-                    && self.complete(&with)
+                if self.may_win(me, turn) && barred & (1 << t.index()) == 0 && self.complete(&with)
                 {
                     if let Some(v) = self.score(world, me, &mine, &mine, t, Some(turn)) {
                         return v;
@@ -442,7 +440,7 @@ impl Table<'_> {
 }
 
 /// Whether only pungs and a pair win (classic at six players, its extra winds in play).
-pub(crate) fn pungs_only(ruleset: &Ruleset) -> bool {
+pub(crate) fn pungs_only(ruleset: &TableRules) -> bool {
     ruleset.config().players == 6 && ruleset.config().extra_winds() > 0
 }
 
@@ -475,7 +473,7 @@ mod tests {
 
     /// The viewer (chair 0) of a `rules` table where chair 1 shows pungs of 1s and 9s, claimed
     /// from chairs 2 and 3, and holds seven tiles.
-    fn observation(rules: &Arc<Ruleset>) -> Observation {
+    fn observation(rules: &Arc<TableRules>) -> Observation {
         let (game, _) = Game::new(rules.clone(), HandSetup::new(1)).unwrap();
         let mut obs = game.observation(Player(0));
         obs.concealed = counts("123m789m456p5s1z1z2z3z");
@@ -501,7 +499,7 @@ mod tests {
         }
     }
 
-    fn with<R>(rules: &Arc<Ruleset>, f: impl FnOnce(&Table) -> R) -> R {
+    fn with<R>(rules: &Arc<TableRules>, f: impl FnOnce(&Table) -> R) -> R {
         let obs = observation(rules);
         let planner = Planner::new(rules.clone(), &obs);
         let table = Table {
@@ -538,7 +536,7 @@ mod tests {
             ),
         ] {
             let rules =
-                Arc::new(Ruleset::from_name("hongkong", options.as_object().unwrap()).unwrap());
+                Arc::new(TableRules::from_name("hongkong", options.as_object().unwrap()).unwrap());
             with(&rules, |table| {
                 let free = table.play_on(&w, obs_hand, 1, None);
                 let after_pass = table.play_on_after_passing(&w, obs_hand, 1, t("7p"));
@@ -559,7 +557,7 @@ mod tests {
 
     #[test]
     fn feeding_a_one_suit_hands_third_meld_costs_the_whole_hand_in_yangzhou() {
-        let rules = Arc::new(Ruleset::from_name("yangzhou", &serde_json::Map::new()).unwrap());
+        let rules = Arc::new(TableRules::from_name("yangzhou", &serde_json::Map::new()).unwrap());
         with(&rules, |table| {
             let w = world("55s2s3s4s7s8s");
             // The pung of 5s: their third exposed meld, from the viewer; they throw 7s and
@@ -584,7 +582,7 @@ mod tests {
             );
         });
         // Hong Kong has no 包牌 of the third meld: nobody pungs in its playouts.
-        let hk = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+        let hk = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
         with(&hk, |table| {
             assert!(
                 table
@@ -596,7 +594,7 @@ mod tests {
 
     #[test]
     fn feeding_a_third_meld_in_hangzhou_is_claimed_by_pung_or_by_the_next_seats_chow() {
-        let rules = Arc::new(Ruleset::from_name("hangzhou", &serde_json::Map::new()).unwrap());
+        let rules = Arc::new(TableRules::from_name("hangzhou", &serde_json::Map::new()).unwrap());
         let mut obs = observation(&rules);
         let me = obs.table[0].seat;
         for m in &mut obs.table[1].melds {

@@ -18,7 +18,7 @@
 
 use crate::counts::TileCounts;
 use crate::meld::Meld;
-use crate::table::{Observation, Ruleset};
+use crate::table::{Observation, TableRules};
 use crate::tile::{KINDS, Tile};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -92,7 +92,7 @@ pub(crate) fn meld_counts(m: &Meld) -> Vec<(usize, u8)> {
 
 /// The extra winds (five- and six-player classic) the viewer of `obs` has not seen: the
 /// table's less its own, every extra-wind meld's and every unclaimed extra-wind discard.
-pub(crate) fn hidden_extra_winds(ruleset: &Ruleset, obs: &Observation) -> u8 {
+pub(crate) fn hidden_extra_winds(ruleset: &TableRules, obs: &Observation) -> u8 {
     let total = usize::from(ruleset.config().extra_winds());
     if total == 0 {
         return 0;
@@ -186,7 +186,7 @@ impl Pool {
 /// Deals one world for the viewer of `obs`; a ready hand is dealt to opponent `q` only when
 /// `accept(q, hand)` agrees (the rule set would pay for it).
 pub(crate) fn sample(
-    ruleset: &Ruleset,
+    ruleset: &TableRules,
     obs: &Observation,
     rng: &mut ChaCha8Rng,
     accept: impl Fn(usize, &TileCounts) -> bool,
@@ -417,7 +417,7 @@ mod tests {
         for players in [5u8, 6] {
             let options = serde_json::json!({ "players": players });
             let rules =
-                Arc::new(Ruleset::from_name("classic", options.as_object().unwrap()).unwrap());
+                Arc::new(TableRules::from_name("classic", options.as_object().unwrap()).unwrap());
             let n = usize::from(players);
             let mut checked = 0;
             let mut dealt_extra = 0u32;

@@ -57,7 +57,7 @@ impl RuleSet for Options {
 /// tiles are extra winds) are refused.
 pub fn table_config(o: &Options) -> Result<TableConfig, Malformed> {
     // Five and six players: the bonus tiles are extra winds, one wall side per player; six
-    // play 10-tile hands of pungs and a pair (see `table::extra_winds`).
+    // play 10-tile hands of pungs and a pair (see `table::extra_wind_play`).
     if o.flowers && o.players >= 5 {
         return Err(Malformed::text(format!(
             "flowers: a {}-player classic table plays the flower tiles as extra winds, so they \

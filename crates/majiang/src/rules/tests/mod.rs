@@ -8,7 +8,7 @@ mod toy;
 
 use super::option_table::{Allowed, defaults};
 use super::{RULE_SETS, RuleSetSpec, lookup};
-use crate::table::Ruleset;
+use crate::table::TableRules;
 use serde_json::{Map, Value, json};
 
 /// Every listed set's description.
@@ -143,7 +143,7 @@ fn unknown_options_and_values_are_refused_naming_the_allowed_ones() {
 
 #[test]
 fn unknown_rule_sets_are_refused_listing_the_sets() {
-    let e = Ruleset::from_name("riichi", &Map::new())
+    let e = TableRules::from_name("riichi", &Map::new())
         .unwrap_err()
         .to_string();
     assert!(e.contains("riichi") && e.contains("hongkong, hangzhou, yangzhou, classic"));

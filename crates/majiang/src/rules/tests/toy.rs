@@ -13,7 +13,7 @@ use crate::rules::rule_set::{Aims, RuleSet, RuleSetSpec, ScoreUnit, Seats};
 use crate::scoring::reason::ReasonDef;
 use crate::scoring::request::{Malformed, ScoreRequest};
 use crate::scoring::{Explain, Invalid, Ledger, PatternDef, Scored, Unit, WinKind, WinSituation};
-use crate::table::{HandOutcome, Ruleset, replay};
+use crate::table::{HandOutcome, TableRules, replay};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
@@ -145,9 +145,9 @@ impl RuleSet for Toy {
     }
 }
 
-fn toy(options: Value) -> Arc<Ruleset> {
+fn toy(options: Value) -> Arc<TableRules> {
     let options = options.as_object().cloned().unwrap_or_default();
-    Arc::new(Ruleset::with_options(&TOY, &options).unwrap())
+    Arc::new(TableRules::with_options(&TOY, &options).unwrap())
 }
 
 #[test]

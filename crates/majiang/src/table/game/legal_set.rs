@@ -34,9 +34,9 @@ enum Decision {
 /// actions in the same order), held as bits. Made by [`Game::legal_set`]; `Copy` and small.
 ///
 /// ```
-/// use majiang::table::{Game, HandSetup, Ruleset};
+/// use majiang::table::{Game, HandSetup, TableRules};
 /// use std::sync::Arc;
-/// let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+/// let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
 /// let (game, _) = Game::new(rules, HandSetup::new(7)).unwrap();
 /// let dealer = game.dealer();
 /// let set = game.legal_set(dealer);

@@ -271,9 +271,9 @@ impl Game {
     /// otherwise the error says why not.
     ///
     /// ```
-    /// use majiang::table::{Action, ActionError, Game, HandSetup, IllegalReason, Ruleset};
+    /// use majiang::table::{Action, ActionError, Game, HandSetup, IllegalReason, TableRules};
     /// use std::sync::Arc;
-    /// let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+    /// let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
     /// let (game, _) = Game::new(rules, HandSetup::new(7)).unwrap();
     /// let dealer = game.dealer();
     /// let err = game.check(dealer, Action::Pung).unwrap_err();

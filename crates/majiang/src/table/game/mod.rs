@@ -41,7 +41,7 @@ pub use super::seating::{SeatChoice, choose_seats};
 use super::Player;
 use super::action::Action;
 use super::event::PlayerScore;
-use super::ruleset::Ruleset;
+use super::table_rules::TableRules;
 use super::wall::{Wall, WallError};
 use crate::analysis::HandRules;
 use crate::counts::TileCounts;
@@ -265,7 +265,7 @@ impl Iterator for Actors {
 /// [`Game::apply`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Game {
-    ruleset: Arc<Ruleset>,
+    ruleset: Arc<TableRules>,
     setup: HandSetup,
     n: u8,
     hand_rules: HandRules,
@@ -281,7 +281,7 @@ pub struct Game {
     phase: Phase,
     /// A wildcard was discarded by this player: no claims until their next draw.
     gambit_round: Option<Player>,
-    /// The rule set's missed win is in force ([`Ruleset::missed_win`]).
+    /// The rule set's missed win is in force ([`TableRules::missed_win`]).
     missed_win: bool,
     /// Bit per kind index, by chair: the kinds whose win the player passed since their last
     /// draw from the live wall (the missed win: no win on them from a discard or a robbed kong
@@ -321,7 +321,7 @@ impl Game {
     }
 
     /// The rule set.
-    pub fn ruleset(&self) -> &Arc<Ruleset> {
+    pub fn ruleset(&self) -> &Arc<TableRules> {
         &self.ruleset
     }
 

@@ -3,7 +3,7 @@
 
 use super::super::dice::roll;
 use super::super::event::{DicePurpose, Event};
-use super::super::ruleset::Ruleset;
+use super::super::table_rules::TableRules;
 use super::super::wall::{Wall, WallError, full_set};
 use super::super::{DealtTiles, Player};
 use super::sink::{Events, Unrecorded};
@@ -22,14 +22,17 @@ impl Game {
     /// Every step is an event.
     ///
     /// ```
-    /// use majiang::table::{Game, HandSetup, Ruleset};
+    /// use majiang::table::{Game, HandSetup, TableRules};
     /// use std::sync::Arc;
-    /// let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+    /// let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
     /// let (game, events) = Game::new(rules, HandSetup::new(42)).unwrap();
     /// assert!(!game.is_over());
     /// assert!(events.len() > 16);
     /// ```
-    pub fn new(ruleset: Arc<Ruleset>, setup: HandSetup) -> Result<(Game, Vec<Event>), SetupError> {
+    pub fn new(
+        ruleset: Arc<TableRules>,
+        setup: HandSetup,
+    ) -> Result<(Game, Vec<Event>), SetupError> {
         let mut events = Vec::with_capacity(64);
         let game = Self::set_up(ruleset, setup, &mut events)?;
         Ok((game, events))
@@ -39,19 +42,19 @@ impl Game {
     /// plays it): the same game, dealt from the same seed, without the set-up's events.
     ///
     /// ```
-    /// use majiang::table::{Game, HandSetup, Ruleset};
+    /// use majiang::table::{Game, HandSetup, TableRules};
     /// use std::sync::Arc;
-    /// let rules = Arc::new(Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap());
+    /// let rules = Arc::new(TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap());
     /// let (game, _) = Game::new(rules.clone(), HandSetup::new(42)).unwrap();
     /// assert_eq!(Game::new_unrecorded(rules, HandSetup::new(42)).unwrap(), game);
     /// ```
-    pub fn new_unrecorded(ruleset: Arc<Ruleset>, setup: HandSetup) -> Result<Game, SetupError> {
+    pub fn new_unrecorded(ruleset: Arc<TableRules>, setup: HandSetup) -> Result<Game, SetupError> {
         Self::set_up(ruleset, setup, &mut Unrecorded)
     }
 
     /// Shuffles, breaks and deals as [`Game::new`] says, recording the events in `events`.
     fn set_up(
-        ruleset: Arc<Ruleset>,
+        ruleset: Arc<TableRules>,
         setup: HandSetup,
         events: &mut impl Events,
     ) -> Result<Game, SetupError> {
@@ -84,7 +87,7 @@ impl Game {
     /// Sets up a hand on a stacked wall (see [`Wall::from_order`] and [`Wall::stacked`]): no
     /// shuffle and no break; the deal, indicator and flowers are as in [`Game::new`].
     pub fn with_wall(
-        ruleset: Arc<Ruleset>,
+        ruleset: Arc<TableRules>,
         setup: HandSetup,
         wall: Wall,
     ) -> Result<(Game, Vec<Event>), SetupError> {
@@ -102,7 +105,7 @@ impl Game {
         Ok((game, events))
     }
 
-    fn check_setup(ruleset: &Ruleset, setup: &HandSetup) -> Result<ChaCha8Rng, SetupError> {
+    fn check_setup(ruleset: &TableRules, setup: &HandSetup) -> Result<ChaCha8Rng, SetupError> {
         let n = ruleset.players();
         if setup.dealer.index() >= n {
             return Err(SetupError::NoSuchDealer {
@@ -126,7 +129,7 @@ impl Game {
         Ok(rng)
     }
 
-    fn started(ruleset: &Ruleset, setup: &HandSetup, events: &mut impl Events) {
+    fn started(ruleset: &TableRules, setup: &HandSetup, events: &mut impl Events) {
         let n = ruleset.players();
         let order = ruleset.seats();
         events.record_with(|| Event::HandStarted {
@@ -141,7 +144,7 @@ impl Game {
     }
 
     fn deal(
-        ruleset: Arc<Ruleset>,
+        ruleset: Arc<TableRules>,
         setup: HandSetup,
         mut wall: Wall,
         rng: &mut ChaCha8Rng,

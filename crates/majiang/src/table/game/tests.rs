@@ -1,7 +1,7 @@
 //! Unit tests of the rules of play: a refused action's error names the reason, and
 //! [`Game::check`] accepts exactly the actions [`Game::legal_actions`] lists.
 
-use crate::table::{Action, ActionError, Game, HandSetup, IllegalReason, Player, Ruleset, Wall};
+use crate::table::{Action, ActionError, Game, HandSetup, IllegalReason, Player, TableRules, Wall};
 use crate::{Tile, parse_tiles};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -14,9 +14,9 @@ const P1: Player = Player(1);
 const P2: Player = Player(2);
 const P3: Player = Player(3);
 
-fn rules(name: &str, options: serde_json::Value) -> Arc<Ruleset> {
+fn rules(name: &str, options: serde_json::Value) -> Arc<TableRules> {
     let map = options.as_object().cloned().unwrap_or_default();
-    Arc::new(Ruleset::from_name(name, &map).unwrap())
+    Arc::new(TableRules::from_name(name, &map).unwrap())
 }
 
 fn tiles(s: &str) -> Vec<Tile> {
@@ -41,7 +41,7 @@ fn chow(s: &str) -> Action {
 
 /// A hand on a stacked wall: `hands` from the dealer (chair 0) in turn order, then the live
 /// draws.
-fn start(r: &Arc<Ruleset>, hands: [&str; 4], draws: &str, lao: u8) -> Game {
+fn start(r: &Arc<TableRules>, hands: [&str; 4], draws: &str, lao: u8) -> Game {
     let hands: Vec<Vec<Tile>> = hands.iter().map(|h| tiles(h)).collect();
     let wall = Wall::stacked(r.config(), &hands, &tiles(draws), &[]).unwrap();
     let setup = HandSetup {

@@ -15,17 +15,17 @@ fn counts(s: &str) -> TileCounts {
     TileCounts::parse(s).unwrap()
 }
 
-fn rules(name: &str, options: &[(&str, Value)]) -> Ruleset {
+fn rules(name: &str, options: &[(&str, Value)]) -> TableRules {
     let map: Map<String, Value> = options
         .iter()
         .map(|(k, v)| (k.to_string(), v.clone()))
         .collect();
-    Ruleset::from_name(name, &map).unwrap()
+    TableRules::from_name(name, &map).unwrap()
 }
 
 /// The viewer (chair 0, North, not the dealer) holding `concealed`, every seat's discards as
 /// given (chair by chair), no melds.
-fn observation(rules: &Ruleset, concealed: &str, discards: &[&str]) -> Observation {
+fn observation(rules: &TableRules, concealed: &str, discards: &[&str]) -> Observation {
     let seats = rules.seats();
     let n = seats.len();
     // Chair 0 sits North at four (the dealer is chair 1): turn order East, South, West, North.

@@ -3,7 +3,7 @@
 
 use super::EfficientBot;
 use crate::bots::{Bot, play_hand};
-use crate::table::{Action, Game, HandSetup, Observation, Player, Ruleset};
+use crate::table::{Action, Game, HandSetup, Observation, Player, TableRules};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -33,7 +33,7 @@ impl Bot for Probe {
 
 /// Hand `i` of the seeded hands the fingerprint test and the checks play: the dealer by turn,
 /// lao 1 to 3, seed `i * 7919 + 1`.
-pub(crate) fn seeded_hand(rules: &Arc<Ruleset>, i: u64) -> Game {
+pub(crate) fn seeded_hand(rules: &Arc<TableRules>, i: u64) -> Game {
     let n = rules.players() as u64;
     let setup = HandSetup {
         dealer: Player((i % n) as u8),
@@ -48,7 +48,7 @@ pub(crate) fn seeded_hand(rules: &Arc<Ruleset>, i: u64) -> Game {
 /// decision of every seat; the comparisons the checks made.
 pub(crate) fn each_decision(name: &str, options: Value, hands: u64, check: Check) -> usize {
     let map: Map<String, Value> = options.as_object().cloned().unwrap_or_default();
-    let rules = Arc::new(Ruleset::from_name(name, &map).expect("a rule set"));
+    let rules = Arc::new(TableRules::from_name(name, &map).expect("a rule set"));
     let n = rules.players();
     let count = Arc::new(AtomicUsize::new(0));
     for i in 0..hands {

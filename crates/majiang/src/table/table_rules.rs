@@ -17,26 +17,26 @@ use std::sync::Arc;
 /// A rule set ready for the table: the set under its house rules, and the table facts.
 ///
 /// ```
-/// use majiang::table::Ruleset;
-/// let r = Ruleset::from_name("hongkong", &serde_json::Map::new()).unwrap();
+/// use majiang::table::TableRules;
+/// let r = TableRules::from_name("hongkong", &serde_json::Map::new()).unwrap();
 /// assert_eq!(r.config().tile_count(), 144);
 /// assert_eq!(r.config().dead_wall.size(), 14);
-/// assert!(Ruleset::from_name("riichi", &serde_json::Map::new()).is_err());
+/// assert!(TableRules::from_name("riichi", &serde_json::Map::new()).is_err());
 /// ```
 #[derive(Clone)]
-pub struct Ruleset {
+pub struct TableRules {
     set: Arc<dyn RuleSet>,
     config: TableConfig,
 }
 
-impl Ruleset {
+impl TableRules {
     /// The rule set under its house rules, as a [`RuleSet`] gives it (any set: one of the
     /// registry's, read with its options, or one of a caller's own). Options that contradict
     /// each other (flowers at a five- or six-player classic table, whose bonus tiles are extra
     /// winds) are refused with a message.
-    pub fn new(set: Box<dyn RuleSet>) -> Result<Ruleset, Malformed> {
+    pub fn new(set: Box<dyn RuleSet>) -> Result<TableRules, Malformed> {
         let config = set.table_config()?;
-        Ok(Ruleset {
+        Ok(TableRules {
             set: Arc::from(set),
             config,
         })
@@ -46,15 +46,15 @@ impl Ruleset {
     pub fn with_options(
         set: &dyn RuleSet,
         options: &Map<String, Value>,
-    ) -> Result<Ruleset, Malformed> {
-        Ruleset::new(set.read(options)?)
+    ) -> Result<TableRules, Malformed> {
+        TableRules::new(set.read(options)?)
     }
 
     /// The rule set named `name` (one of [`RULE_SETS`](crate::rules::RULE_SETS)) with house
     /// rules read by that rule set's own options parser (unknown names and bad values are
     /// refused with a message).
-    pub fn from_name(name: &str, options: &Map<String, Value>) -> Result<Ruleset, Malformed> {
-        Ruleset::new(registry::read(name, options)?)
+    pub fn from_name(name: &str, options: &Map<String, Value>) -> Result<TableRules, Malformed> {
+        TableRules::new(registry::read(name, options)?)
     }
 
     /// The rule set under its house rules.
@@ -109,7 +109,7 @@ impl Ruleset {
         self.set.score(situation, Explain::Itemise)
     }
 
-    /// Whether the win scores, and why not: [`Ruleset::score`] without writing out the
+    /// Whether the win scores, and why not: [`TableRules::score`] without writing out the
     /// payments, for the engine's legality checks.
     pub fn accepts_win(&self, situation: &WinSituation) -> Result<(), Invalid> {
         self.set.score(situation, Explain::Quiet).map(|_| ())
@@ -136,9 +136,9 @@ impl Ruleset {
     }
 }
 
-impl fmt::Debug for Ruleset {
+impl fmt::Debug for TableRules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Ruleset")
+        f.debug_struct("TableRules")
             .field("set", &self.set)
             .field("config", &self.config)
             .finish()
@@ -146,12 +146,12 @@ impl fmt::Debug for Ruleset {
 }
 
 /// Two rule sets are equal when they are the same set under the same house rules.
-impl PartialEq for Ruleset {
-    fn eq(&self, other: &Ruleset) -> bool {
+impl PartialEq for TableRules {
+    fn eq(&self, other: &TableRules) -> bool {
         self.name() == other.name()
             && self.options_json() == other.options_json()
             && self.config == other.config
     }
 }
 
-impl Eq for Ruleset {}
+impl Eq for TableRules {}
