@@ -107,6 +107,12 @@ impl TableConfig {
         TableConfig::extra_winds_at(self.players)
     }
 
+    /// True when only pungs and a pair win: classic at six players, its extra winds in play
+    /// (a chow could never be part of a win, so none is offered).
+    pub const fn wins_by_pungs_only(&self) -> bool {
+        self.players == 6 && self.extra_winds() > 0
+    }
+
     /// Bonus tiles played as extra winds at a table of `players`: 4 at five, 8 at six, none
     /// otherwise.
     #[inline]

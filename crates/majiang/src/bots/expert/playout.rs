@@ -185,7 +185,7 @@ impl Table<'_> {
         if !analysis::is_win(hand, &self.rules) {
             return false;
         }
-        !pungs_only(self.ruleset) || pungs_and_a_pair(hand)
+        !self.ruleset.config().wins_by_pungs_only() || pungs_and_a_pair(hand)
     }
 
     /// Whether `hand` (`3k + 1` tiles) of opponent `q` is ready with a win the rule set pays
@@ -437,11 +437,6 @@ impl Table<'_> {
         let scored = self.ruleset.score(&situation).ok()?;
         Some(scored.payments.get(&seat(me)).copied().unwrap_or(0))
     }
-}
-
-/// Whether only pungs and a pair win (classic at six players, its extra winds in play).
-pub(crate) fn pungs_only(ruleset: &TableRules) -> bool {
-    ruleset.config().players == 6 && ruleset.config().extra_winds() > 0
 }
 
 /// Whether `hand` is pungs and exactly one pair (no wildcards: classic has none).

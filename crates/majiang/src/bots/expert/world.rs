@@ -193,7 +193,7 @@ pub(crate) fn sample(
 ) -> World {
     let aims = ruleset.set().aims();
     // At six-player classic a ready hand is pungs and pairs (only pungs and a pair win).
-    let pungs_only = super::playout::pungs_only(ruleset);
+    let pungs_only = ruleset.config().wins_by_pungs_only();
     let mut pool = Pool(unseen(obs), hidden_extra_winds(ruleset, obs));
     let me = obs.player.index();
     let mut hands = vec![TileCounts::EMPTY; obs.table.len()];
