@@ -5,9 +5,12 @@
 //! turns a closed pipe into success; `print!`-style writes anywhere else (in code shared with other commands) are
 //! caught by a panic hook that recognises the standard library's "failed printing to stdout"
 //! panic with a broken pipe and exits 0 before any message is printed.
+//!
+//! Long commands (`sim`, `review`) show their [`progress`] on standard error.
 
 use crate::exit::{Finished, UsageError};
-use std::io::{self, BufWriter, ErrorKind, StdoutLock, Write};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{self, BufWriter, ErrorKind, IsTerminal, StdoutLock, Write};
 
 /// Installs the panic hook that ends the process quietly with status 0 when a `print!` fails
 /// because standard output was closed; every other panic goes to the default hook.
@@ -59,5 +62,21 @@ pub fn write_failed(e: io::Error) -> Result<Finished, UsageError> {
         Ok(Finished::Done)
     } else {
         Err(UsageError(format!("writing standard output: {e}")))
+    }
+}
+
+/// A progress bar on standard error (hidden when it is not a terminal) counting `total`
+/// `what` ("hands", "matches").
+pub(crate) fn progress(total: u64, what: &str) -> ProgressBar {
+    if std::io::stderr().is_terminal() {
+        let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template(&format!(
+            "{{bar:40}} {{pos}}/{{len}} {what}, {{per_sec}}, eta {{eta}}"
+        )) {
+            pb.set_style(style);
+        }
+        pb
+    } else {
+        ProgressBar::hidden()
     }
 }

@@ -5,7 +5,7 @@
 //! (docs/review-json.md). Progress goes to standard error while it runs.
 
 use crate::exit::UsageError;
-use crate::sim::progress;
+use crate::output::progress;
 use majiang::bots::MAX_ROLLOUTS;
 use majiang::bots::expert::Budget;
 use majiang::review::{Alternative, Band, Decision, MatchReview, ReviewOptions, review};

@@ -10,7 +10,7 @@
 //! half), 400 points for 10:1 odds, their mean 1500.
 
 use super::{ci95, mix};
-use crate::UsageError;
+use crate::exit::UsageError;
 use majiang::bots::{self, Bot};
 use majiang::table::{Game, HandSetup, Player, TableRules};
 use majiang::tile::Wind;

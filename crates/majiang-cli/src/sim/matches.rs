@@ -3,11 +3,10 @@
 //! rotated over the chairs from one match to the next. Matches run in parallel and are
 //! reduced in match order, so a seed gives the same figures whatever the thread count.
 
-use super::{
-    Args, BotStats, HandResult, print_rows, progress, tally, unit_name, win_of, with_hand_figures,
-};
+use super::{Args, BotStats, HandResult, print_rows, tally, unit_name, win_of, with_hand_figures};
 use crate::bot_choice::BotChoice;
 use crate::exit::UsageError;
+use crate::output::progress;
 use majiang::table::TableRules;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};

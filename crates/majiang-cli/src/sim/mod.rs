@@ -19,7 +19,7 @@ mod paired;
 
 use crate::bot_choice::BotChoice;
 use crate::exit::UsageError;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use crate::output::progress;
 use majiang::bots::{self, Bot};
 use majiang::scoring::WinKind;
 use majiang::table::{Game, HandOutcome, HandSetup, Player, TableRules};
@@ -28,7 +28,6 @@ use majiang_external::Stderr;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -271,22 +270,6 @@ pub(crate) fn win_of(outcome: &HandOutcome) -> Option<(usize, WinKind, Option<us
             scored.total,
         )),
         HandOutcome::ExhaustiveDraw => None,
-    }
-}
-
-/// A progress bar on standard error (hidden when it is not a terminal) counting `total`
-/// `what` ("hands", "matches").
-pub(crate) fn progress(total: u64, what: &str) -> ProgressBar {
-    if std::io::stderr().is_terminal() {
-        let pb = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template(&format!(
-            "{{bar:40}} {{pos}}/{{len}} {what}, {{per_sec}}, eta {{eta}}"
-        )) {
-            pb.set_style(style);
-        }
-        pb
-    } else {
-        ProgressBar::hidden()
     }
 }
 
