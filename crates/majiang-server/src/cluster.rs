@@ -1,6 +1,6 @@
 //! Several server processes over one database. Each process is a node with a name unique in the
 //! cluster (`--node-name`, by default the host's name and the port; a second live process
-//! claiming a name is refused at start, [`App::join_cluster`]) and the public URL clients are
+//! claiming a name is refused at start, `App::join_cluster`) and the public URL clients are
 //! sent to for its rooms (`--public-url`). A node runs an unfinished room only while
 //! it holds the room's lease in the database; a background task renews its leases, drops the
 //! rooms it lost, takes over rooms whose lease ran out (their owner died) by replaying their
@@ -31,7 +31,7 @@ pub struct Node {
     /// How long a lease lasts without renewal (milliseconds): how long a dead node's rooms
     /// wait before another node takes them.
     pub lease_ms: u64,
-    /// This process's claim on its name: an id drawn at start (see [`App::join_cluster`]).
+    /// This process's claim on its name: an id drawn at start (see `App::join_cluster`).
     pub instance: String,
 }
 

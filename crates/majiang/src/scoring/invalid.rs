@@ -1,5 +1,5 @@
 //! Why a hand is not a win, as a person is told it: each reason a catalogue key, the names of
-//! its values and its English words ([`WordsDef`]). The rule sets build their [`Invalid`]s
+//! its values and its English words ([`WordsDef`](crate::words::WordsDef)). The rule sets build their [`Invalid`]s
 //! from these; a reason not listed yet is plain text ([`Invalid::text`]).
 //!
 //! [`Invalid`]: super::Invalid

@@ -6,7 +6,7 @@
 //! drawn, held, discarded, punged (any three of them: at a table they are all one kind),
 //! konged at five players, claimed for a win, never chowed. Each physical tile is still itself
 //! (the log and the discard rows name it), so a hand keeps them apart from its 34-kind counts,
-//! as a set of bonus tiles ([`ExtraWinds`](crate::extra_winds::ExtraWinds)); the engine's hot path for the other tables never
+//! as a set of bonus tiles ([`ExtraWinds`]); the engine's hot path for the other tables never
 //! looks at it.
 //!
 //! Readings the seed leaves open, and the engine's choices:

@@ -61,7 +61,7 @@
 //!   any other tile ends it. Any wildcard discard opens a round with no claims until its
 //!   discarder's next draw (a later wildcard discard moves the end of the round to its own
 //!   discarder).
-//! - **Five and six players** (classic, [`extra_winds`]). The bonus tiles are extra winds,
+//! - **Five and six players** (classic, [`extra_wind_play`]). The bonus tiles are extra winds,
 //!   playing tiles of one honour kind (`1f`–`4f` at five, `1f`–`8f` at six): held apart from
 //!   the 34-kind counts ([`Game::extra_winds`]), discarded, punged, konged at five, never
 //!   chowed. One wall side per player (5 × 14 stacks = 140 tiles, 6 × 12 = 144). Six players

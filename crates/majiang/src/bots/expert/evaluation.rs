@@ -173,7 +173,7 @@ impl Evaluation {
 /// another by to be called better beyond the noise of comparing them all: the best of many
 /// noisy differences is biased upwards, so each is held to a one-sided 2.5 % chance shared
 /// among them (Bonferroni: 2 standard errors for one alternative, 2.9 for 13). Never below
-/// [`super::OVERRULE_BY`].
+/// the expert's own overrule margin (`OVERRULE_BY`, 2 standard errors).
 pub fn clear_margin(compared: usize) -> f64 {
     // The normal distribution's upper quantiles at 2.5 % / k for k = 1, 2, 3, ...: a small
     // table (its last entry kept beyond it) rather than an inverse-normal dependency.
