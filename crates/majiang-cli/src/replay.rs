@@ -38,20 +38,8 @@ pub const HAND_LIMIT: u32 = 200;
 /// Arguments of `majiang selfplay`.
 #[derive(clap::Args)]
 pub struct SelfplayArgs {
-    // The rule set (help from the registry).
-    #[arg(
-        long,
-        required_unless_present = "rules_file",
-        help = crate::rules_file::rules_help(),
-        long_help = crate::rules_file::rules_long_help()
-    )]
-    rules: Option<String>,
-    /// A TOML file of house rules (`rules = "..."` and option keys); --option wins over it.
-    #[arg(long, value_name = "FILE")]
-    rules_file: Option<String>,
-    /// A house rule, KEY=VALUE (VALUE read as JSON if it can be, else as text); repeatable.
-    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
-    options: Vec<String>,
+    #[command(flatten)]
+    rules: crate::rules_file::RulesArgs,
     /// The match seed: it fixes the seats, every shuffle and die, and the players' choices.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -138,11 +126,7 @@ pub fn run_replay(args: &ReplayArgs) -> ExitCode {
 
 /// Runs `majiang selfplay`.
 pub fn run_selfplay(args: &SelfplayArgs) -> Result<(), UsageError> {
-    let (name, options) = crate::rules_file::resolve(
-        args.rules.as_deref(),
-        args.rules_file.as_deref(),
-        &args.options,
-    )?;
+    let (name, options) = args.rules.resolve()?;
     let ruleset = Arc::new(TableRules::from_name(&name, &options)?);
     let limit = (args.hand_limit > 0).then_some(args.hand_limit);
     let n = ruleset.players();

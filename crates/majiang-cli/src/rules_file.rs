@@ -47,6 +47,37 @@ pub fn parse(text: &str) -> Result<RulesFile, String> {
     Ok(RulesFile { rules, options })
 }
 
+/// The rule set and its house rules as `play`, `selfplay` and `sim` take them: `--rules`,
+/// `--rules-file` and `--option`, declared once (`#[command(flatten)]`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct RulesArgs {
+    // The rule set (help from the registry).
+    #[arg(
+        long,
+        required_unless_present = "rules_file",
+        help = rules_help(),
+        long_help = rules_long_help()
+    )]
+    pub rules: Option<String>,
+    /// A TOML file of house rules (`rules = "..."` and option keys); --option wins over it.
+    #[arg(long, value_name = "FILE")]
+    pub rules_file: Option<String>,
+    /// A house rule, KEY=VALUE (VALUE read as JSON if it can be, else as text); repeatable.
+    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
+    pub options: Vec<String>,
+}
+
+impl RulesArgs {
+    /// The rule set's name and its house rules ([`resolve`]).
+    pub fn resolve(&self) -> Result<(String, Map<String, Value>), crate::exit::UsageError> {
+        resolve(
+            self.rules.as_deref(),
+            self.rules_file.as_deref(),
+            &self.options,
+        )
+    }
+}
+
 /// The rule set and house rules a command was given: `--rules` (else the rules file's
 /// `rules`), the rules file's options, then each `--option KEY=VALUE` on top (the value read as
 /// JSON when it parses, else as a string: `cap=64`, `wildcard=indicator`).

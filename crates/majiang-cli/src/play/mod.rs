@@ -33,20 +33,8 @@ use std::time::{Duration, Instant};
 /// Arguments of `majiang play`.
 #[derive(clap::Args)]
 pub struct Args {
-    // The rule set (help from the registry).
-    #[arg(
-        long,
-        required_unless_present = "rules_file",
-        help = crate::rules_file::rules_help(),
-        long_help = crate::rules_file::rules_long_help()
-    )]
-    rules: Option<String>,
-    /// A TOML file of house rules (`rules = "..."` and option keys); --option wins over it.
-    #[arg(long, value_name = "FILE")]
-    rules_file: Option<String>,
-    /// A house rule, KEY=VALUE (VALUE read as JSON if it can be, else as text); repeatable.
-    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
-    options: Vec<String>,
+    #[command(flatten)]
+    rules: crate::rules_file::RulesArgs,
     /// The seed: the same seed (and the same moves) gives the same game.
     #[arg(long)]
     seed: Option<u64>,
@@ -135,11 +123,7 @@ pub fn build(args: &Args) -> Result<(App, BotChoice), UsageError> {
                 .into(),
         ));
     }
-    let (rules, options) = crate::rules_file::resolve(
-        args.rules.as_deref(),
-        args.rules_file.as_deref(),
-        &args.options,
-    )?;
+    let (rules, options) = args.rules.resolve()?;
     let ruleset = TableRules::from_name(&rules, &options)?;
     let choice = BotChoice::parse(&args.bots, args.bot_time_ms, Stderr::Discard)?;
     let seed = args.seed.unwrap_or_else(|| {

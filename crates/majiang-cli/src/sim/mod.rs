@@ -34,12 +34,8 @@ use std::time::Instant;
 /// Arguments of `majiang sim`.
 #[derive(clap::Args)]
 pub struct Args {
-    // The rule set (help from the registry).
-    #[arg(long, help = crate::rules_file::rules_help(), long_help = crate::rules_file::rules_long_help())]
-    rules: String,
-    /// A house-rule option, KEY=VALUE (repeatable), as for `majiang score`.
-    #[arg(long = "option", short = 'o', value_name = "KEY=VALUE")]
-    options: Vec<String>,
+    #[command(flatten)]
+    rules: crate::rules_file::RulesArgs,
     /// Deals to play (with --duplicate, each is played once per rotation of the bots).
     #[arg(long, default_value_t = 1000)]
     games: u64,
@@ -282,8 +278,8 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
                 .into(),
         ));
     }
-    let (_, options) = crate::rules_file::resolve(Some(&args.rules), None, &args.options)?;
-    let rules = Arc::new(TableRules::from_name(&args.rules, &options)?);
+    let (name, options) = args.rules.resolve()?;
+    let rules = Arc::new(TableRules::from_name(&name, &options)?);
     if let Some(list) = &args.arena {
         return run_arena(args, &rules, &options, list);
     }
@@ -295,7 +291,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
             "--bots: {} bots given ({}), but a {} table seats {n}",
             names.len(),
             names.join(","),
-            args.rules
+            name
         )));
     }
     let threads = args
