@@ -131,7 +131,10 @@ fn a_killed_owner_hands_its_rooms_to_the_survivor() {
         let rules = ["hongkong", "hangzhou", "yangzhou", "classic"][i % 4];
         let config = json!({
             "rules": rules, "hands": 1,
-            "seats": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}]
+            "seats": [{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}],
+            // No claim timer: each discard's claim window is then the bot pause, not the
+            // people's 5 s (the test's clients answer at once).
+            "claim_timeout_ms": 0
         });
         let (status, body) = http(a, "POST", "/api/rooms", &config.to_string());
         assert_eq!(status, 201, "{body}");
