@@ -192,7 +192,16 @@ fn a_killed_owner_hands_its_rooms_to_the_survivor() {
 
     for (i, r) in rooms.iter().enumerate() {
         let id = r["room"].as_str().unwrap();
-        let (status, body) = http(b, "GET", &format!("/api/rooms/{id}/log"), "");
+        // The last action's ack can reach the players before the room's finish is stored:
+        // wait for the log to open, with a deadline.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let (status, body) = loop {
+            let (status, body) = http(b, "GET", &format!("/api/rooms/{id}/log"), "");
+            if status == 200 || Instant::now() > deadline {
+                break (status, body);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
         assert_eq!(status, 200, "room {id}: {body}");
         let log: Value = serde_json::from_str(&body).unwrap();
         let actions = log["actions"].as_array().unwrap();
