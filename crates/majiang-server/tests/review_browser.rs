@@ -121,8 +121,22 @@ fn band_text(band: &Value, lang: &str) -> &'static str {
             "better in the playouts",
             "not compared",
         ],
-        "zh" => ["高手的选择", "大致相当", "稍差", "明显更差", "模拟中更好", "未比较"],
-        _ => ["高手嘅選擇", "大致相當", "稍差", "明顯更差", "模擬中更好", "未比較"],
+        "zh" => [
+            "高手的选择",
+            "大致相当",
+            "稍差",
+            "明显更差",
+            "模拟中更好",
+            "未比较",
+        ],
+        _ => [
+            "高手嘅選擇",
+            "大致相當",
+            "稍差",
+            "明顯更差",
+            "模擬中更好",
+            "未比較",
+        ],
     };
     match band.as_str() {
         Some("expert") => words[0],
@@ -228,7 +242,10 @@ async fn review_page(
         // Every alternative's value and band in words, the ones behind "show all" too.
         let alternatives = d["alternatives"].as_array().unwrap();
         let shown = texts_in(c, &id, ".review-value").await?;
-        let expected: Vec<String> = alternatives.iter().map(|a| value_text(&a["value"])).collect();
+        let expected: Vec<String> = alternatives
+            .iter()
+            .map(|a| value_text(&a["value"]))
+            .collect();
         assert_eq!(shown, expected, "{lang}: the values of {id}");
         let shown = texts_in(c, &id, ".review-band").await?;
         let expected: Vec<&str> = alternatives
@@ -270,14 +287,26 @@ async fn review_page(
         );
     }
     assert!(
-        summary.contains(&format!("{:.1}", s["lost"].as_f64().unwrap_or(0.0))),
+        summary.contains(&format!("{:.1}", s["lost"].as_f64().unwrap_or(0.0).abs())),
         "{lang}: the summary {summary:?} names the value lost"
+    );
+    // A negative loss is worded as a gain.
+    let gained = s["lost"].as_f64().unwrap_or(0.0) < -0.05;
+    let gain_word = if lang == "en" { "gained" } else { "多得" };
+    assert_eq!(
+        summary.contains(gain_word),
+        gained,
+        "{lang}: the summary {summary:?} for a loss of {}",
+        s["lost"]
     );
     let words = text_of(c, "#review").await?;
     // No bare "±" anywhere in the review pane, hidden rows included: the figures stay in the
     // JSON, the bands word them.
     let all: String = c
-        .execute("return document.querySelector('#review').textContent", vec![])
+        .execute(
+            "return document.querySelector('#review').textContent",
+            vec![],
+        )
         .await
         .map_err(err)?
         .as_str()

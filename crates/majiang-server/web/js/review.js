@@ -129,7 +129,8 @@ function render() {
 /** Agreement and value lost as words. */
 function summaryLine(s, hands) {
   const parts = [t("review.agreed", { agreed: s.agreed, n: s.decisions, pct: s.decisions ? Math.round((100 * s.agreed) / s.decisions) : 100 })];
-  parts.push(t("review.lost", { lost: lostText(s.lost) }));
+  // A negative loss is a gain: said so, not "lost about −0.7".
+  parts.push(s.lost < -0.05 ? t("review.gained", { lost: lostText(-s.lost) }) : t("review.lost", { lost: lostText(Math.max(0, s.lost)) }));
   if (hands) parts.push(t("review.lost_per_hand", { lost: signedLost(s.lost / hands) }));
   parts.push(t("review.flagged_n", { n: s.flagged }));
   return parts.join(t("review.sep"));
