@@ -95,10 +95,10 @@ async fn finished_match(
     }
 }
 
-/// The value as the page words it: "+1.40 ± 0.62", "−0.35", "0.00".
+/// The value as the page words it: "+1.40", "−0.35", "0.00" (its standard error stays in the
+/// JSON: the band words it).
 fn value_text(v: &Value) -> String {
     let mean = v["mean"].as_f64().unwrap_or(0.0);
-    let se = v["se"].as_f64().unwrap_or(0.0);
     let sign = if mean > 0.005 {
         "+"
     } else if mean < -0.005 {
@@ -106,12 +106,74 @@ fn value_text(v: &Value) -> String {
     } else {
         ""
     };
-    let m = format!("{sign}{:.2}", mean.abs());
-    if se > 0.005 {
-        format!("{m} ± {se:.2}")
-    } else {
-        m
+    format!("{sign}{:.2}", mean.abs())
+}
+
+/// An alternative's band (as the review's JSON spells it, `null` when not compared) in the
+/// words of `lang`'s catalogue.
+fn band_text(band: &Value, lang: &str) -> &'static str {
+    let words: [&'static str; 6] = match lang {
+        "en" => [
+            "the expert's choice",
+            "about equal",
+            "slightly worse",
+            "clearly worse",
+            "better in the playouts",
+            "not compared",
+        ],
+        "zh" => [
+            "高手的选择",
+            "大致相当",
+            "稍差",
+            "明显更差",
+            "模拟中更好",
+            "未比较",
+        ],
+        _ => [
+            "高手嘅選擇",
+            "大致相當",
+            "稍差",
+            "明顯更差",
+            "模擬中更好",
+            "未比較",
+        ],
+    };
+    match band.as_str() {
+        Some("expert") => words[0],
+        Some("about_equal") => words[1],
+        Some("slightly_worse") => words[2],
+        Some("clearly_worse") => words[3],
+        Some("better") => words[4],
+        _ => words[5],
     }
+}
+
+/// Whether the review's JSON calls decision `d` a loss: the band of what was played is worse
+/// than the expert's choice beyond noise.
+fn is_loss(d: &Value) -> bool {
+    d["alternatives"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|a| a["action"] == d["played"])
+        .is_some_and(|a| a["band"] == "slightly_worse" || a["band"] == "clearly_worse")
+        && d["agreed"] == json!(false)
+}
+
+/// The texts of the elements `css` finds inside the element `id`, hidden ones too.
+async fn texts_in(c: &Client, id: &str, css: &str) -> Result<Vec<String>, String> {
+    Ok(c
+        .execute(
+            "return [...document.querySelectorAll(arguments[0] + ' ' + arguments[1])].map((e) => e.textContent)",
+            vec![json!(id), json!(css)],
+        )
+        .await
+        .map_err(err)?
+        .as_array()
+        .ok_or("no texts")?
+        .iter()
+        .map(|v| v.as_str().unwrap_or("").to_string())
+        .collect())
 }
 
 /// From the history to the replay with its review in `lang`; seat 0 reviewed; every decision of
@@ -164,6 +226,7 @@ async fn review_page(
     assert_eq!(cards.len(), decisions.len(), "{lang}: one card a decision");
     // Each valued decision's values, in the page's words, in the endpoint's order.
     let mut checked = 0;
+    let mut bands_seen: Vec<Value> = Vec::new();
     for d in decisions
         .iter()
         .filter(|d| d["alternatives"].as_array().is_some_and(|a| a.len() >= 2))
@@ -176,29 +239,45 @@ async fn review_page(
         )
         .await
         .map_err(err)?;
-        // Every alternative's value, the ones behind "show all" too.
-        let shown: Vec<String> = c
-            .execute(
-                "return [...document.querySelectorAll(arguments[0] + ' .review-value')].map((e) => e.textContent)",
-                vec![json!(id)],
-            )
-            .await
-            .map_err(err)?
-            .as_array()
-            .ok_or("no values")?
-            .iter()
-            .map(|v| v.as_str().unwrap_or("").to_string())
-            .collect();
-        let expected: Vec<String> = d["alternatives"]
-            .as_array()
-            .unwrap()
+        // Every alternative's value and band in words, the ones behind "show all" too.
+        let alternatives = d["alternatives"].as_array().unwrap();
+        let shown = texts_in(c, &id, ".review-value").await?;
+        let expected: Vec<String> = alternatives
             .iter()
             .map(|a| value_text(&a["value"]))
             .collect();
         assert_eq!(shown, expected, "{lang}: the values of {id}");
+        let shown = texts_in(c, &id, ".review-band").await?;
+        let expected: Vec<&str> = alternatives
+            .iter()
+            .map(|a| band_text(&a["band"], lang))
+            .collect();
+        assert_eq!(shown, expected, "{lang}: the bands of {id}");
+        bands_seen.extend(alternatives.iter().map(|a| a["band"].clone()));
         checked += 1;
     }
     assert!(checked > 0, "no valued decision to check");
+    // The expert's own choice and at least one other band were worded.
+    assert!(
+        bands_seen.contains(&json!("expert")) && bands_seen.iter().any(|b| b != "expert"),
+        "{lang}: bands seen {bands_seen:?}"
+    );
+    // A decision is called a loss (⚑) exactly when the JSON's band of what was played is worse.
+    let marked: Vec<Value> = c
+        .execute(
+            "return [...document.querySelectorAll('.review-decision')].map((e) => [e.id, !!e.querySelector('.review-flag')])",
+            vec![],
+        )
+        .await
+        .map_err(err)?
+        .as_array()
+        .ok_or("no cards")?
+        .clone();
+    let expected: Vec<Value> = decisions
+        .iter()
+        .map(|d| json!([format!("rv-{}-{}", d["hand"], d["number"]), is_loss(d)]))
+        .collect();
+    assert_eq!(marked, expected, "{lang}: the decisions called a loss");
     let summary = text_of(c, ".review-match-line").await?;
     let s = &served["summary"];
     for n in [&s["agreed"], &s["decisions"]] {
@@ -208,10 +287,39 @@ async fn review_page(
         );
     }
     assert!(
-        summary.contains(&format!("{:.2}", s["lost"].as_f64().unwrap_or(0.0))),
+        summary.contains(&format!("{:.1}", s["lost"].as_f64().unwrap_or(0.0).abs())),
         "{lang}: the summary {summary:?} names the value lost"
     );
+    // A negative loss is worded as a gain.
+    let gained = s["lost"].as_f64().unwrap_or(0.0) < -0.05;
+    let gain_word = if lang == "en" { "gained" } else { "多得" };
+    assert_eq!(
+        summary.contains(gain_word),
+        gained,
+        "{lang}: the summary {summary:?} for a loss of {}",
+        s["lost"]
+    );
     let words = text_of(c, "#review").await?;
+    // No bare "±" anywhere in the review pane, hidden rows included: the figures stay in the
+    // JSON, the bands word them.
+    let all: String = c
+        .execute(
+            "return document.querySelector('#review').textContent",
+            vec![],
+        )
+        .await
+        .map_err(err)?
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(!all.contains('±'), "{lang}: a \"±\" in the review: {all}");
+    // Every band the review gives is worded on the page.
+    for d in &decisions {
+        for a in d["alternatives"].as_array().into_iter().flatten() {
+            let band = band_text(&a["band"], lang);
+            assert!(all.contains(band), "{lang}: {band:?} is not on the page");
+        }
+    }
     if lang == "en" {
         assert!(words.contains("agreed with the expert in"), "{words}");
         assert!(words.contains("Discard"), "{words}");
@@ -230,7 +338,7 @@ async fn review_page(
     // The costliest decision (or the first valued one) takes the replay to its moment.
     let target = decisions
         .iter()
-        .filter(|d| d["flagged"] == json!(true))
+        .filter(|d| is_loss(d))
         .max_by(|a, b| {
             a["lost"]["mean"]
                 .as_f64()

@@ -1,6 +1,8 @@
 // The expert's facts and values in words, for the table's hints and the review: how far a
 // hand is from ready after an action and the useful tiles it keeps, how often the tile deals
-// in, what it is worth in chips a hand (with its ± standard error).
+// in, what it is worth in chips a hand, and how an alternative compares with the expert's
+// choice ("about equal", "slightly worse", …). The standard errors stay in the JSON: a bare
+// "±" is a figure a player cannot use (issue 50), the band says which differences are noise.
 
 import { t } from "./i18n.js";
 
@@ -12,10 +14,23 @@ export function signed2(x) {
   return (v > 0.005 ? "+" : v < -0.005 ? "−" : "") + s;
 }
 
-/** A value with its uncertainty: "+1.40 ± 0.62" (no "±" for a value known exactly). */
-export function estimateText(e) {
-  if (!e) return "";
-  return e.se > 0.005 ? t("expert.value_se", { mean: signed2(e.mean), se: Math.abs(e.se).toFixed(2) }) : signed2(e.mean);
+/** An estimate's value in words: its mean, "+1.40" (its standard error is the band's job). */
+export function valueText(e) {
+  return e ? signed2(e.mean) : "";
+}
+
+/** The bands of `majiang::review::Band`, as the review's JSON spells them. */
+const BANDS = ["expert", "about_equal", "slightly_worse", "clearly_worse", "better"];
+
+/** An alternative's band in words: "about equal", "slightly worse", "clearly worse", "better
+ * in the playouts", "the expert's choice"; "not compared" when the review has none. */
+export function bandText(band) {
+  return t(BANDS.includes(band) ? "expert.band_" + band : "expert.band_none");
+}
+
+/** Whether a band calls the alternative a loss: worse than the expert's choice beyond noise. */
+export function isLossBand(band) {
+  return band === "slightly_worse" || band === "clearly_worse";
 }
 
 /** The facts of an alternative in a few words, joined by the list separator. */
@@ -35,6 +50,6 @@ export function factsParts(f) {
 /** The facts and the value: "ready on 6 unseen tiles, deals in 2 %, worth +1.40 chips a hand". */
 export function reasonText(f, value) {
   const parts = factsParts(f);
-  if (value) parts.push(t("expert.worth", { value: estimateText(value) }));
+  if (value) parts.push(t("expert.worth", { value: valueText(value) }));
   return parts.join(t("expert.sep"));
 }

@@ -5,7 +5,10 @@
 // words), then the review (docs/review-json.md): the match's summary (agreement with the expert,
 // value lost a hand), the costliest decisions to jump to, and every hand with each decision:
 // the hand then, what was played, the expert's choice, every real alternative's value in chips
-// a hand ± its standard error with its facts, the cost, and why. Choosing a decision takes the
+// a hand with its band in words (how it compares with the expert's choice: "about equal",
+// "slightly worse", "clearly worse", "better in the playouts") and its facts, the loss (only
+// when the played choice's band is worse beyond noise) and why. No "±" is shown: the standard
+// errors stay in the JSON, the bands are what a player reads of them. Choosing a decision takes the
 // replay to that moment (`jump(at)`: the log's actions before it).
 
 import { $, el, signClass } from "./dom.js";
@@ -13,7 +16,7 @@ import { t, onLanguageChange } from "./i18n.js";
 import { actionLabel, rulesName, unitName } from "./words.js";
 import { tileImg, parseTiles } from "./tiles.js";
 import { serverText } from "./server-words.js";
-import { estimateText, factsParts, signed2 } from "./expert-words.js";
+import { bandText, factsParts, isLossBand, signed2, valueText } from "./expert-words.js";
 
 const view = { room: null, seats: [], jump: null, review: null, failure: null, busy: null, selected: null, controller: null };
 
@@ -126,7 +129,8 @@ function render() {
 /** Agreement and value lost as words. */
 function summaryLine(s, hands) {
   const parts = [t("review.agreed", { agreed: s.agreed, n: s.decisions, pct: s.decisions ? Math.round((100 * s.agreed) / s.decisions) : 100 })];
-  parts.push(t("review.lost", { lost: lostText(s.lost, s.lost_se) }));
+  // A negative loss is a gain: said so, not "lost about −0.7".
+  parts.push(s.lost < -0.05 ? t("review.gained", { lost: lostText(-s.lost) }) : t("review.lost", { lost: lostText(Math.max(0, s.lost)) }));
   if (hands) parts.push(t("review.lost_per_hand", { lost: signedLost(s.lost / hands) }));
   parts.push(t("review.flagged_n", { n: s.flagged }));
   return parts.join(t("review.sep"));
@@ -134,8 +138,29 @@ function summaryLine(s, hands) {
 
 function signedLost(x) { return (Number(x) || 0).toFixed(2); }
 
-function lostText(mean, se) {
-  return se > 0.005 ? t("expert.value_se", { mean: signedLost(mean), se: se.toFixed(2) }) : signedLost(mean);
+/** Value lost in words, to one decimal ("about 4.2 chips" in the catalogue's words): the
+ * uncertainty is the bands' job, not a "±". */
+function lostText(mean) { return (Number(mean) || 0).toFixed(1); }
+
+/** The alternative of `d` that was played (undefined when it was not valued). */
+function playedOf(d) {
+  return d.alternatives.find((a) => JSON.stringify(a.action) === JSON.stringify(d.played));
+}
+
+/** The band of what was played ("expert" when it is the expert's choice, null when not compared). */
+function playedBand(d) {
+  const p = playedOf(d);
+  return p ? p.band : null;
+}
+
+/** A decision is a loss only when its played choice's band says so (worse beyond noise). */
+function isLoss(d) { return !d.agreed && isLossBand(playedBand(d)); }
+
+/** How what was played compares with the expert's choice: "slightly worse, about 0.4 chips a
+ * hand lost" for a loss, the band alone otherwise ("about equal"). */
+function comparedText(d) {
+  const band = playedBand(d);
+  return isLoss(d) && d.lost ? t("review.loss", { band: bandText(band), lost: lostText(d.lost.mean) }) : bandText(band);
 }
 
 function summaryBlock(r) {
@@ -148,16 +173,17 @@ function summaryBlock(r) {
     r.complete ? null : el("p", {}, t("review.incomplete")));
 }
 
-/** The flagged decisions, costliest first (the five dearest), each a link to itself. */
+/** The losses (decisions whose band is worse), costliest first (the five dearest), each a link
+ * to itself. */
 function costliestBlock(r) {
-  const all = r.hands.flatMap((h) => h.decisions).filter((d) => d.flagged);
+  const all = r.hands.flatMap((h) => h.decisions).filter(isLoss);
   all.sort((a, b) => (b.lost ? b.lost.mean : 0) - (a.lost ? a.lost.mean : 0));
   const box = el("div", { class: "review-costliest" }, el("h3", {}, t("review.costliest")));
   if (!all.length) { box.append(el("p", {}, t("review.none_flagged"))); return box; }
   const list = el("ol", {});
   for (const d of all.slice(0, 5)) {
     list.append(el("li", {}, el("button", { type: "button", class: "review-jump", "data-target": idOf(d), onclick: () => select(d, true) },
-      t("review.decision_ref", { hand: d.hand, n: d.number }), " ", el("span", { class: "review-cost neg" }, "−" + lostText(d.lost.mean, d.lost.se)),
+      t("review.decision_ref", { hand: d.hand, n: d.number }), " ", el("span", { class: "review-cost neg" }, comparedText(d)),
       el("small", {}, " " + t("review.played_short", { action: actionLabel(d.played) }) + t("review.sep") + t("review.expert_short", { action: actionLabel(d.expert) })))));
   }
   box.append(list);
@@ -177,21 +203,25 @@ function handBlock(r, h) {
 function kindText(kind) { return t("review.kind_" + kind); }
 
 function decisionCard(r, d) {
-  const card = el("article", { class: "review-decision" + (d.flagged ? " flagged" : "") + (d.agreed ? " agreed" : ""), id: idOf(d), "data-at": String(d.at), tabindex: "-1" });
+  const loss = isLoss(d);
+  const card = el("article", { class: "review-decision" + (loss ? " flagged" : "") + (d.agreed ? " agreed" : ""), id: idOf(d), "data-at": String(d.at), tabindex: "-1" });
   const head = el("button", { type: "button", class: "review-decision-head", onclick: () => select(d, true), title: t("review.show_in_replay") },
     el("span", { class: "review-num" }, t("review.decision_n", { n: d.number })), t("review.sep"),
     el("span", {}, kindText(d.kind)), el("small", {}, " · " + t("review.wall_left", { n: d.live_wall })),
-    d.flagged ? el("span", { class: "review-flag" }, " ⚑ " + t("review.flag")) : d.agreed ? el("span", { class: "review-ok" }, " ✓ " + t("review.agreed_mark")) : null);
+    loss ? el("span", { class: "review-flag" }, " ⚑ " + t("review.flag")) : d.agreed ? el("span", { class: "review-ok" }, " ✓ " + t("review.agreed_mark")) : null);
   const hand = el("div", { class: "review-tiles" }, ...parseTiles(d.concealed).map((x) => tileImg(x, "small")),
     d.on_offer ? el("span", { class: "review-offer" }, t("review.on_offer"), " ", tileImg(d.on_offer, "small")) : null);
   const choices = el("p", { class: "review-choices" },
     el("span", { class: "review-played" }, t("review.played", { name: r.name || seatName(r.seat), action: actionLabel(d.played) })), el("br"),
     el("span", { class: "review-expert" }, t("review.expert", { action: actionLabel(d.expert) })),
-    d.lost ? el("span", { class: "review-cost " + signClass(-Math.round(d.lost.mean * 100)) }, " " + t("review.cost", { value: lostText(d.lost.mean, d.lost.se) })) : null);
+    !d.agreed && playedOf(d) ? el("span", { class: "review-cost" + (loss ? " neg" : ""), "data-band": playedBand(d) || "none" }, t("review.sep") + comparedText(d)) : null);
   card.append(head, hand, choices);
-  if (d.alternatives.length) card.append(alternativesTable(d));
-  else card.append(el("p", { class: "review-unvalued" }, t("review.not_valued")));
-  if (d.flagged) card.append(el("p", { class: "review-why" }, whyText(d)));
+  if (d.alternatives.length) {
+    // Every option paid nothing in the playouts (nobody won in them): say so, not "about equal".
+    if (d.alternatives.every((a) => a.value.mean === 0 && a.value.se === 0)) card.append(el("p", { class: "review-unvalued" }, t("review.no_difference")));
+    card.append(alternativesTable(d));
+  } else card.append(el("p", { class: "review-unvalued" }, t("review.not_valued")));
+  if (loss) card.append(el("p", { class: "review-why" }, whyText(d)));
   return card;
 }
 
@@ -210,11 +240,12 @@ function alternativesTable(d) {
     if (more) hidden += 1;
     body.append(el("tr", { class: (same(d.expert) ? "is-expert " : "") + (same(d.played) ? "is-played " : "") + (more ? "more" : "") },
       el("td", { class: "review-mark" }, marks), el("td", {}, actionLabel(a.action)),
-      el("td", { class: "mono review-value " + signClass(a.value.mean) }, estimateText(a.value)),
+      el("td", { class: "mono review-value " + signClass(a.value.mean) }, valueText(a.value)),
+      el("td", { class: "review-band" + (isLossBand(a.band) ? " neg" : ""), "data-band": a.band || "none" }, bandText(a.band)),
       el("td", { class: "review-facts" }, factsParts(a.facts).join(t("expert.sep")))));
   });
   const box = el("div", { class: "review-alts-box" }, el("table", { class: "review-alts" },
-    el("thead", {}, el("tr", {}, el("th", {}), el("th", {}, t("review.col_action")), el("th", {}, t("review.col_value")), el("th", {}, t("review.col_facts")))), body));
+    el("thead", {}, el("tr", {}, el("th", {}), el("th", {}, t("review.col_action")), el("th", {}, t("review.col_value")), el("th", {}, t("review.col_band")), el("th", {}, t("review.col_facts")))), body));
   if (hidden) {
     const button = el("button", { type: "button", class: "review-more", "aria-expanded": "false" }, t("review.show_all", { n: d.alternatives.length }));
     button.onclick = () => {
