@@ -125,6 +125,10 @@ impl Session {
 
     /// Resizes the terminal (the program sees a resize event), and the emulator with it.
     fn resize(&mut self, cols: u16, rows: u16) {
+        // Read what the program drew at the old size first (a frame still in the pipe would
+        // otherwise be parsed onto the new size's screen): until a quiet moment, with a cap.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.pump(Duration::from_millis(60)) && Instant::now() < deadline {}
         self.master
             .resize(PtySize {
                 rows,

@@ -49,13 +49,15 @@ def test_expert_selfplay_records():
 
 def test_behaviour_cloning_learns_and_beats_random():
     """A clone of the efficient bot fitted on 300 Hong Kong hands imitates it far better than
-    chance and beats the random policy over 300 paired matches (seeded: deterministic)."""
+    chance and beats the random policy over 1,000 paired matches (seeded: deterministic; 300
+    left the interval at 2.96 ± 3.43 chips once the last discard could be claimed only to win,
+    1,000 give 4.09 ± 1.94)."""
     data = bl.record("hongkong", bot="normal", hands=300, seed=0)
     untrained = bl.BehaviourCloning(data["obs"].shape[1] * data["obs"].shape[2], data["mask"].shape[1])
     policy = bl.BehaviourCloning.fit(data, epochs=2, seed=0)
     held_out = bl.record("hongkong", bot="normal", hands=40, seed=99)
     assert policy.accuracy(held_out) > untrained.accuracy(held_out) + 0.2
-    result = bl.compare(policy, bl.random_policy, "hongkong", matches=300, seed=10**6)
+    result = bl.compare(policy, bl.random_policy, "hongkong", matches=1000, seed=10**6)
     assert result.significant, result
 
 
