@@ -250,6 +250,8 @@ async fn vibration_has_its_own_switch_and_words_follow_the_language() {
         let seat = format!("http://{addr}{}&lang=en", links[0]);
         c.goto(&seat).await.map_err(err)?;
         wait_for(&c, "#vibrate-switch", 20).await?;
+        // On a phone the header's switches wait in the drawer behind ☰.
+        browser::reveal_in_drawer(&c, "#vibrate-switch").await?;
         assert_eq!(
             text_of(&c, "#vibrate-switch").await?,
             said("en", "cue.vibrate_on")
@@ -258,6 +260,7 @@ async fn vibration_has_its_own_switch_and_words_follow_the_language() {
         // Remembered on this device.
         c.goto(&seat).await.map_err(err)?;
         wait_for(&c, "#vibrate-switch[aria-pressed=false]", 20).await?;
+        browser::reveal_in_drawer(&c, "#vibrate-switch").await?;
         assert_eq!(
             text_of(&c, "#vibrate-switch").await?,
             said("en", "cue.vibrate_off")

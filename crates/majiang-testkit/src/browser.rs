@@ -169,11 +169,10 @@ pub async fn save_screenshot(c: &Client, name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Presses the page's language button for `lang` (`en`, `zh`) and lets the page re-render. At
-/// a table on a phone-sized screen the buttons wait in the drawer behind ☰: it is opened first
-/// (and closed after).
-pub async fn switch_language(c: &Client, lang: &str) -> Result<(), String> {
-    let button = format!("#lang-switch button[data-lang='{lang}']");
+/// Opens the table's drawer (behind ☰ on a phone-sized screen) when the element `css` waits in
+/// it hidden, and waits until the element stands still inside the window. True when it opened
+/// the drawer (close it with [`close_drawer`]); false when `css` was in view already.
+pub async fn reveal_in_drawer(c: &Client, css: &str) -> Result<bool, String> {
     let opened = c
         .execute(
             "const b = document.querySelector(arguments[0]);
@@ -181,43 +180,61 @@ pub async fn switch_language(c: &Client, lang: &str) -> Result<(), String> {
              if (!b || b.checkVisibility({visibilityProperty: true}) || !toggle || !toggle.checkVisibility()) return false;
              toggle.click();
              return true;",
-            vec![json!(button)],
+            vec![json!(css)],
         )
         .await
         .map_err(err)?;
-    if opened == json!(true) {
-        // The drawer slides in: wait until the button stands still inside the window.
-        let deadline = Instant::now() + Duration::from_secs(3);
-        let mut last = json!(null);
-        loop {
-            let now = c
-                .execute(
-                    "const r = document.querySelector(arguments[0]).getBoundingClientRect();
-                     return r.left >= 0 && r.right <= innerWidth ? [r.left, r.top] : null;",
-                    vec![json!(button)],
-                )
-                .await
-                .map_err(err)?;
-            if !now.is_null() && now == last {
-                break;
-            }
-            if Instant::now() > deadline {
-                return Err(format!("{button} never showed in the drawer"));
-            }
-            last = now;
-            tokio::time::sleep(Duration::from_millis(60)).await;
-        }
+    if opened != json!(true) {
+        return Ok(false);
     }
+    // The drawer slides in: wait until the element stands still inside the window.
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let mut last = json!(null);
+    loop {
+        let now = c
+            .execute(
+                "const r = document.querySelector(arguments[0]).getBoundingClientRect();
+                 return r.left >= 0 && r.right <= innerWidth ? [r.left, r.top] : null;",
+                vec![json!(css)],
+            )
+            .await
+            .map_err(err)?;
+        if !now.is_null() && now == last {
+            return Ok(true);
+        }
+        if Instant::now() > deadline {
+            return Err(format!("{css} never showed in the drawer"));
+        }
+        last = now;
+        tokio::time::sleep(Duration::from_millis(60)).await;
+    }
+}
+
+/// Closes the table's drawer that [`reveal_in_drawer`] opened.
+pub async fn close_drawer(c: &Client) -> Result<(), String> {
+    c.execute(
+        "const x = document.querySelector('#side-close'); if (x) x.click();",
+        vec![],
+    )
+    .await
+    .map_err(err)?;
+    Ok(())
+}
+
+/// Presses the page's language button for `lang` (`en`, `zh`) and lets the page re-render. At
+/// a table on a phone-sized screen the buttons wait in the drawer behind ☰: it is opened first
+/// (and closed after).
+pub async fn switch_language(c: &Client, lang: &str) -> Result<(), String> {
+    let button = format!("#lang-switch button[data-lang='{lang}']");
+    let opened = reveal_in_drawer(c, &button).await?;
     c.find(fantoccini::Locator::Css(&button))
         .await
         .map_err(err)?
         .click()
         .await
         .map_err(err)?;
-    if opened == json!(true) {
-        c.execute("document.querySelector('#side-close').click()", vec![])
-            .await
-            .map_err(err)?;
+    if opened {
+        close_drawer(c).await?;
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
     Ok(())

@@ -380,6 +380,10 @@ impl Room {
                 self.public_len = self.hand_events.len();
             }
             self.release_events(out);
+            // And the states they make, now: a bot due at the window's end acts within this
+            // same call and opens the next window, which would hold them back again (a person
+            // watching bots play would see nothing until asked).
+            self.flush_states(now, out);
             if let Some(match_over) = self.hand_end_held.take() {
                 self.end_hand(match_over, now, out);
             }
