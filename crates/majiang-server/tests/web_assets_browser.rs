@@ -17,10 +17,10 @@
 //! `/usr/bin/chromedriver` (see `majiang_testkit::browser`).
 
 use fantoccini::Client;
-use fantoccini::wd::WebDriverCompatibleCommand;
 use futures_util::FutureExt;
 use majiang_server::App;
 use majiang_testkit::browser::{self, Browser, err, save_screenshot, switch_language, wait_for};
+use majiang_testkit::browser_mobile::cdp;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
@@ -36,36 +36,6 @@ const RELOAD_MAX: u64 = 15 * 1024;
 /// reported); the test fails only past this, which a shared, loaded test machine stays under
 /// unless the page waits on something it should not.
 const FIRST_TILE_LIMIT_MS: f64 = 3000.0;
-
-/// A Chrome DevTools Protocol command, sent through chromedriver's `goog/cdp/execute`.
-#[derive(Debug)]
-struct Cdp {
-    cmd: &'static str,
-    params: Value,
-}
-
-impl WebDriverCompatibleCommand for Cdp {
-    fn endpoint(
-        &self,
-        base_url: &url::Url,
-        session_id: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!(
-            "session/{}/goog/cdp/execute",
-            session_id.unwrap_or_default()
-        ))
-    }
-
-    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
-        let body = json!({ "cmd": self.cmd, "params": self.params });
-        (http::Method::POST, Some(body.to_string()))
-    }
-}
-
-/// Sends a Chrome DevTools Protocol command to the page of `c`.
-pub(crate) async fn cdp(c: &Client, cmd: &'static str, params: Value) -> Result<Value, String> {
-    c.issue_cmd(Cdp { cmd, params }).await.map_err(err)
-}
 
 /// Makes the page a 390×844 phone's (a desktop window is at least 500 px wide), with touch.
 pub(crate) async fn phone(c: &Client) -> Result<(), String> {
