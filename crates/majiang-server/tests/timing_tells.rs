@@ -5,37 +5,10 @@
 use crate::common::{Client, start_server};
 use majiang::table::{Action, Event, Session, TableRules};
 use majiang_server::protocol::ServerMsg;
+use majiang_testkit::oracle::threshold_score;
 use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// Balanced accuracy on `test` of the best threshold (either direction) on `train`.
-fn score(train: &[(f64, bool)], test: &[(f64, bool)]) -> f64 {
-    let ba = |data: &[(f64, bool)], t: f64, above: bool| {
-        let (mut tp, mut p, mut tn, mut n) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-        for &(x, could) in data {
-            let says = (x > t) == above;
-            if could {
-                p += 1.0;
-                tp += f64::from(u8::from(says));
-            } else {
-                n += 1.0;
-                tn += f64::from(u8::from(!says));
-            }
-        }
-        (tp / p.max(1.0) + tn / n.max(1.0)) / 2.0
-    };
-    let mut best = (0.0, 0.0, true);
-    for &(t, _) in train {
-        for above in [true, false] {
-            let s = ba(train, t, above);
-            if s > best.0 {
-                best = (s, t, above);
-            }
-        }
-    }
-    ba(test, best.1, best.2)
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_cannot_tell_from_the_real_clock_who_could_claim() {
@@ -107,7 +80,7 @@ async fn a_spectator_cannot_tell_from_the_real_clock_who_could_claim() {
         .collect();
     let odd: Vec<_> = data.iter().skip(1).step_by(2).copied().collect();
     let even: Vec<_> = data.iter().step_by(2).copied().collect();
-    let ba = (score(&odd, &even) + score(&even, &odd)) / 2.0;
+    let ba = (threshold_score(&odd, &even) + threshold_score(&even, &odd)) / 2.0;
     let yes = data.iter().filter(|d| d.1).count();
     eprintln!(
         "real process, spectator: {} discards ({yes} could be claimed, {} not): balanced \

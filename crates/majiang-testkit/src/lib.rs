@@ -21,6 +21,7 @@ pub mod cases;
 pub mod engine;
 pub mod net;
 pub mod observation;
+pub mod oracle;
 
 #[cfg(feature = "browser")]
 pub mod browser;

@@ -10,6 +10,7 @@
 
 use super::*;
 use majiang::table::{Session, TableRules};
+use majiang_testkit::oracle::threshold_score;
 use std::sync::Arc;
 
 /// One message a connection got, and when.
@@ -185,37 +186,6 @@ fn moments(got: &[Got], conn: ConnId) -> Vec<(u64, u64)> {
     out.into_iter()
         .map(|(arrived, settled)| (arrived, settled.unwrap_or(u64::MAX)))
         .collect()
-}
-
-/// Balanced accuracy of the best threshold (either direction) on `train`, scored on `test`.
-fn threshold_score(train: &[(u64, bool)], test: &[(u64, bool)]) -> f64 {
-    let ba = |data: &[(u64, bool)], t: u64, above: bool| {
-        let (mut tp, mut p, mut tn, mut n) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-        for &(x, could) in data {
-            let says = (x > t) == above;
-            if could {
-                p += 1.0;
-                tp += f64::from(u8::from(says));
-            } else {
-                n += 1.0;
-                tn += f64::from(u8::from(!says));
-            }
-        }
-        (tp / p.max(1.0) + tn / n.max(1.0)) / 2.0
-    };
-    let mut best = (0.0, 0, true);
-    let mut cuts: Vec<u64> = train.iter().map(|d| d.0).collect();
-    cuts.sort_unstable();
-    cuts.dedup();
-    for &t in &cuts {
-        for above in [true, false] {
-            let score = ba(train, t, above);
-            if score > best.0 {
-                best = (score, t, above);
-            }
-        }
-    }
-    ba(test, best.1, best.2)
 }
 
 /// The best a timing classifier does for `conn`, over three clocks: the gap before the
