@@ -11,8 +11,8 @@ use majiang_testkit::pg as pg_cluster;
 
 use majiang_server::protocol::{ClientMsg, RoomStatus, ServerMsg};
 use serde_json::{Value, json};
-use std::net::{SocketAddr, TcpStream};
-use std::process::{Command, Stdio};
+use std::net::SocketAddr;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::common::serve::Serve;
@@ -20,22 +20,7 @@ use crate::common::serve::Serve;
 /// `majiang serve` on `db` with only `args` beyond the address and database (no lease, no
 /// node name: the defaults), once it answers `/healthz`.
 fn start_plain(db: &str, args: &[&str]) -> (Serve, SocketAddr) {
-    let addr: SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_majiang"))
-        .args(["serve", "--addr", &addr.to_string(), "--db", db])
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("majiang serve starts");
-    let node = Serve(child);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(addr).is_err() || http(addr, "GET", "/healthz", "").0 != 200 {
-        assert!(Instant::now() < deadline, "node {addr} did not start");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (node, addr)
+    crate::common::serve::start_serve(db, args)
 }
 
 fn runtime() -> tokio::runtime::Runtime {

@@ -36,11 +36,22 @@ impl Drop for Serve {
 /// `/healthz` (within 20 s).
 pub fn start_node(db: &str, lease_ms: u64) -> (Serve, SocketAddr) {
     let port = free_port();
+    let url = format!("http://127.0.0.1:{port}");
+    let lease = lease_ms.to_string();
+    start_serve_on(port, db, &["--node-url", &url, "--lease-ms", &lease])
+}
+
+/// `majiang serve` on `db` with only `args` beyond the address and database, once it answers
+/// `/healthz` (within 20 s).
+pub fn start_serve(db: &str, args: &[&str]) -> (Serve, SocketAddr) {
+    start_serve_on(free_port(), db, args)
+}
+
+fn start_serve_on(port: u16, db: &str, args: &[&str]) -> (Serve, SocketAddr) {
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_majiang"))
         .args(["serve", "--addr", &addr.to_string(), "--db", db])
-        .args(["--node-url", &format!("http://{addr}")])
-        .args(["--lease-ms", &lease_ms.to_string()])
+        .args(args)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
