@@ -343,12 +343,15 @@ impl IntoResponse for replay::ReplayError {
     }
 }
 
-/// A WebSocket's query: `token` (a seat's; none: a spectator) and `deltas` (`1`: after the
-/// first whole `state`, send what changed as `state_delta`s; `0` or none: whole states).
+/// A WebSocket's query: `token` (a seat's; none: a spectator), `deltas` (`1`: after the
+/// first whole `state`, send what changed as `state_delta`s; `0` or none: whole states) and
+/// `device` (the client's device id: a seat opened with another device's id takes the seat
+/// there; without one, connections share the seat).
 #[derive(Deserialize)]
 struct WsQuery {
     token: Option<String>,
     deltas: Option<String>,
+    device: Option<String>,
 }
 
 impl WsQuery {
@@ -362,6 +365,24 @@ impl WsQuery {
             Some(other) => Err(api::BAD_DELTAS.with([other.into()])),
         }
     }
+
+    /// The client's device id, if it gave one: 1 to 64 letters, digits, `-` or `_` (anything
+    /// else is refused: `400`, in these words).
+    fn device(&self) -> Result<Option<String>, Words> {
+        match self.device.as_deref() {
+            None | Some("") => Ok(None),
+            Some(d)
+                if d.len() <= 64
+                    && d.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
+            {
+                Ok(Some(d.to_string()))
+            }
+            Some(other) => {
+                let shown: String = other.chars().take(64).collect();
+                Err(api::BAD_DEVICE.with([shown.into()]))
+            }
+        }
+    }
 }
 
 async fn ws(
@@ -371,9 +392,9 @@ async fn ws(
     Query(q): Query<WsQuery>,
     uri: Uri,
 ) -> Response {
-    let deltas = match q.deltas() {
-        Ok(d) => d,
-        Err(why) => return error(StatusCode::BAD_REQUEST, why),
+    let (deltas, device) = match (q.deltas(), q.device()) {
+        (Ok(d), Ok(device)) => (d, device),
+        (Err(why), _) | (_, Err(why)) => return error(StatusCode::BAD_REQUEST, why),
     };
     let room = match app.locate(&id).await {
         Ok(Located::Here(room)) => room,
@@ -404,7 +425,12 @@ async fn ws(
         .max_frame_size(MAX_CLIENT_MESSAGE)
         .read_buffer_size(READ_BUFFER)
         .on_upgrade(move |socket| {
-            connection(socket, room.tx.clone(), seat, deltas, shutdown, quiet)
+            let opening = Opening {
+                seat,
+                deltas,
+                device,
+            };
+            connection(socket, room.tx.clone(), opening, shutdown, quiet)
         })
 }
 
@@ -459,11 +485,21 @@ struct Quiet {
     idle: std::time::Duration,
 }
 
+/// What a WebSocket opens: a seat (or none), how it wants its states, its device id.
+struct Opening {
+    seat: Option<usize>,
+    deltas: bool,
+    device: Option<String>,
+}
+
 async fn connection(
     socket: WebSocket,
     room: tokio::sync::mpsc::Sender<Cmd>,
-    seat: Option<usize>,
-    deltas: bool,
+    Opening {
+        seat,
+        deltas,
+        device,
+    }: Opening,
     mut shutdown: tokio::sync::watch::Receiver<bool>,
     quiet: Quiet,
 ) {
@@ -476,6 +512,7 @@ async fn connection(
         .send(Cmd::Connect {
             seat,
             deltas,
+            device,
             out: out.clone(),
             kick: kick.clone(),
             reply,

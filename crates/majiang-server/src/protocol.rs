@@ -68,6 +68,28 @@ pub struct RoomConfig {
     /// suggested discard or call whenever they must act. Off unless set; everyone in the room
     /// sees it (`welcome`).
     pub hints: bool,
+    /// When a friend who arrives after "start now, fill empty seats with bots" takes their seat
+    /// back from its bot (`take_seat`): at the next hand (the default) or at once.
+    #[serde(skip_serializing_if = "TakeBack::is_next_hand")]
+    pub take_back: TakeBack,
+}
+
+/// When a person takes their seat back from the bot that was given it at the start (see
+/// [`RoomConfig::take_back`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TakeBack {
+    /// When the hand in play ends (at once between hands): the bot finishes its hand.
+    #[default]
+    NextHand,
+    /// As soon as they ask, in the middle of a hand.
+    AtOnce,
+}
+
+impl TakeBack {
+    fn is_next_hand(&self) -> bool {
+        *self == TakeBack::NextHand
+    }
 }
 
 impl Default for RoomConfig {
@@ -85,6 +107,7 @@ impl Default for RoomConfig {
             away_grace_ms: None,
             autostart: false,
             hints: false,
+            take_back: TakeBack::NextHand,
         }
     }
 }
@@ -409,6 +432,10 @@ pub enum ClientMsg {
     },
     /// Ask for a fresh `state`.
     Sync {},
+    /// Take back the seat the link's key names from the bot given it at the start (a
+    /// connection welcomed with `bot_holds`): at the next hand or at once, as the room's
+    /// `take_back` says. The connection is then welcomed again, on the seat.
+    TakeSeat {},
     /// Turn hints on or off for this person's seat (refused unless the room allows hints):
     /// while on, each `state` in which the seat must act is followed by a `hint`.
     Hints {
@@ -578,6 +605,10 @@ pub enum ServerMsg {
         /// The `actions` of the state it answers.
         actions: u64,
     },
+    /// The seat of this connection was opened on another device (a connection with another
+    /// `device` id): it plays there now. This connection closes next; a client takes the seat
+    /// back by connecting again (with its own `device` id, which in turn tells the other).
+    TakenOver {},
     /// Another server process runs this room: connect to `url` instead (sent once, then the
     /// connection closes).
     Moved {

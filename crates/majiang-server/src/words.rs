@@ -40,6 +40,8 @@ pub mod room {
         pub NOTHING_TO_CONTINUE = "room.nothing_to_continue" [] "no hand result is waiting for continue";
         /// `hints` in a room whose creator did not allow them.
         pub HINTS_NOT_ALLOWED = "room.hints_not_allowed" [] "the room's creator did not allow hints in this room";
+        /// `take_seat` from a connection whose key names no seat a bot holds.
+        pub NO_SEAT_TO_TAKE_BACK = "room.no_seat_to_take_back" [] "this link's key names no seat a bot plays: there is nothing to take back";
         /// `hints` from a spectator.
         pub HINTS_SEATED_ONLY = "room.hints_seated_only" [] "only a seated person can turn hints on";
     }
@@ -100,6 +102,8 @@ pub mod api {
         pub BAD_TOKEN = "api.bad_token" [] "that token opens no seat here";
         /// A WebSocket's `deltas` is not `0` or `1`.
         pub BAD_DELTAS = "api.bad_deltas" ["value"] "deltas={value}: ask with deltas=1 (state_delta messages) or 0 (whole states)";
+        /// A WebSocket's `device` is not 1 to 64 letters, digits, `-` or `_`.
+        pub BAD_DEVICE = "api.bad_device" ["value"] "device={value}: a device id is 1 to 64 letters, digits, - or _";
         /// No tile picture of that name.
         pub NO_TILE = "api.no_tile" ["name"] "no tile \"{name}\"";
         /// No web file of that name.

@@ -92,3 +92,32 @@ fn the_page_knows_every_default_bot_name() {
         );
     }
 }
+
+#[test]
+fn the_table_builds_its_sentences_from_the_catalogue_not_with_spaces() {
+    // Words joined with " " read "吃四万 五万 六万" and "Ann （你）" in Chinese: the table's
+    // scripts join lists with the catalogue's separator and fill a sentence's placeholders
+    // instead (seat_browser.rs reads the results in Chinese).
+    for (file, text) in [
+        ("words.js", include_str!("../web/js/words.js")),
+        ("table.js", include_str!("../web/js/table.js")),
+        ("result.js", include_str!("../web/js/result.js")),
+        ("board.js", include_str!("../web/js/board.js")),
+        ("announce.js", include_str!("../web/js/announce.js")),
+        ("waiting.js", include_str!("../web/js/waiting.js")),
+    ] {
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") || code.starts_with('*') || code.starts_with("/**") {
+                continue;
+            }
+            for joined in [".join(\" \")", "+ \" \" + t(", "+ \" \" + nameOf(", "+ \" \" + playerName("] {
+                assert!(
+                    !line.contains(joined),
+                    "web/js/{file}:{}: words joined with a space ({joined}): {code}",
+                    n + 1
+                );
+            }
+        }
+    }
+}

@@ -6,7 +6,8 @@
 //! seats with long rivers, melds, flowers and long names — a claim offer with seven buttons, a
 //! Hangzhou Bao Tou turn with the gambit and 34 waits, a gambit round, a hand's result — and the
 //! recorded ones of `tests/fixtures/`. From the boxes the page reports it fails on: a board tile
-//! over another tile or the compass, a board tile outside the felt, a page (or the table) that
+//! over another tile or the compass, a compass seat label over the wall count or the
+//! countdown (their text's boxes), a board tile outside the felt, a page (or the table) that
 //! scrolls, a hand tile or button out of view or covered, hand tiles narrower than 26 px upright
 //! or 40 px on its side, river tiles narrower than 16 px, touch targets under 44 px tall, and on
 //! a phone the scores and log anywhere but in their drawer. A live room checks tap-to-select then
@@ -302,6 +303,11 @@ return {
   scrollers,
   felt: box(board),
   compass: compass ? box(compass) : null,
+  // The compass's seat labels, and the text in its middle (the wall count, the countdown) by
+  // the box of the text itself (a range over it), not of its block.
+  compass_labels: compass ? [...compass.querySelectorAll('.compass-seat')].filter(shown).map((e) => [e.textContent].concat(box(e))) : [],
+  compass_texts: compass ? [...compass.querySelectorAll('.compass-mid > .wall-count, .compass-mid > .countdown')].filter(shown)
+    .map((e) => { const r = document.createRange(); r.selectNodeContents(e); return [e.textContent].concat(box(r)); }) : [],
   tiles: tiles.map((t) => [what(t)].concat(box(t))),
   offer: [...board.querySelectorAll('.compass .tile')].filter(shown).map(box),
   river_widths: [...board.querySelectorAll('.river .tile')].filter(shown).map((t) => t.getBoundingClientRect().width),
@@ -516,6 +522,24 @@ fn check(m: &Value, screen: Screen, n: usize, result: bool) -> Vec<String> {
             overlaps.len(),
             overlaps[..overlaps.len().min(3)].join("; ")
         ));
+    }
+    // The compass's texts: no seat label over the wall count or the countdown.
+    let labelled = |key: &str| -> Vec<(String, [f64; 4])> {
+        m[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|t| (t[0].as_str().unwrap_or("").to_string(), rect(t, 1)))
+            .collect()
+    };
+    for (text, rt) in labelled("compass_texts") {
+        for (label, rl) in labelled("compass_labels") {
+            if overlap(rt, rl) > 0.5 {
+                p.push(format!(
+                    "the compass's {text:?} {rt:?} under its label {label:?} {rl:?}"
+                ));
+            }
+        }
     }
     if let Some(c) = compass {
         for o in m["offer"].as_array().into_iter().flatten() {

@@ -9,7 +9,8 @@
 //! - the vibration switch beside sound's (remembered; vibration off stops only the buzz, sound
 //!   off only the tone), the tab title in the language chosen now, and Chinese sentences
 //!   built by the catalogue's sentence ("Bot 2 吃了你的一筒");
-//! - a late friend after "start now with bots" is told a bot holds their seat.
+//! - a late friend after "start now with bots" is told a bot holds their seat (and may take it
+//!   back: `seat_browser.rs`).
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (see `majiang_testkit::browser`).
 
@@ -378,14 +379,16 @@ async fn a_late_friend_is_told_a_bot_holds_their_seat() {
         c.goto(&format!("http://{addr}{}&lang=en", links[1]))
             .await
             .map_err(err)?;
+        // Told in the seat call, with the button that takes the seat back (seat_browser.rs
+        // takes it and plays on).
         let note = until(
             &c,
-            "const n = document.querySelector('#seat-note'); return n && !n.hidden && n.textContent",
+            "const n = document.querySelector('#seat-call'); return n && !n.hidden && document.querySelector('#seat-call-text').textContent",
             20,
-            "the seat note",
+            "the seat call",
         )
         .await?;
-        assert_eq!(note, json!(said("en", "table.seat_taken_by_bot")));
+        assert_eq!(note, json!(said("en", "table.take_seat_next_hand")));
         assert!(
             c.execute(
                 "return document.querySelector('#link-problem').hidden",

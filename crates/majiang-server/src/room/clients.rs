@@ -1,6 +1,7 @@
 //! The room's connections and what their clients ask: opening and closing (a person's seat
-//! present or away), `sync`, `start`, `continue` and a person's action (checked, then written;
-//! queued while an earlier write is retried).
+//! present or away; a seat opened on another device taken there), `sync`, `start`,
+//! `continue`, `take_seat` and a person's action (checked, then written; queued while an
+//! earlier write is retried).
 
 use super::io::{ConnId, Output};
 use super::state::{Conn, Room};
@@ -19,6 +20,7 @@ impl Room {
         conn: ConnId,
         seat: Option<usize>,
         deltas: bool,
+        device: Option<String>,
         now: u64,
         out: &mut Vec<Output>,
     ) {
@@ -35,6 +37,9 @@ impl Room {
                 config: self.config.clone(),
             },
         });
+        if let (Some(s), Some(d)) = (seat, device.as_deref()) {
+            self.take_over(s, d, out);
+        }
         let mut c = Conn {
             id: conn,
             seat,
@@ -42,6 +47,8 @@ impl Room {
             last_state: None,
             deltas,
             owed: true,
+            device,
+            bot_holds,
         };
         if let Some(d) = &self.driver {
             let viewer = self.viewer(seat);
@@ -69,6 +76,26 @@ impl Room {
         {
             d.set_present(chair, true, now);
         }
+    }
+
+    /// Seat `seat` opens on device `device`: the seat's connections from another device are
+    /// told it plays elsewhere now, and closed (their client takes it back by connecting
+    /// again). Connections that gave no device id are left as they are: they cannot be told
+    /// apart (the command-line client, bots' companions and tests share a seat so).
+    fn take_over(&mut self, seat: usize, device: &str, out: &mut Vec<Output>) {
+        let elsewhere = |c: &Conn| {
+            c.seat == Some(seat) && c.device.as_deref().is_some_and(|other| other != device)
+        };
+        for c in self.conns.iter().filter(|c| elsewhere(c)) {
+            out.push(Output::Send {
+                conn: c.id,
+                msg: ServerMsg::TakenOver {},
+            });
+            out.push(Output::Close { conn: c.id });
+        }
+        // The room forgets them now (the task closes them and reports no close back); the
+        // seat stays present: the connection opening takes it.
+        self.conns.retain(|c| !elsewhere(c));
     }
 
     pub(super) fn close(&mut self, conn: ConnId, now: u64) {
@@ -103,6 +130,11 @@ impl Room {
             }
             ClientMsg::Start { fill_bots } => {
                 if let Err(message) = self.start_by(seat, fill_bots, out) {
+                    refuse(out, None, message);
+                }
+            }
+            ClientMsg::TakeSeat {} => {
+                if let Err(message) = self.ask_take_back(conn) {
                     refuse(out, None, message);
                 }
             }

@@ -19,6 +19,10 @@ pub enum Input {
         /// It asked for `state_delta`s (`?deltas=1`): after its first whole `state`, it is sent
         /// what changed; otherwise every state whole.
         deltas: bool,
+        /// Its client's device id (`?device=`), if it gave one: a seat opened with one takes
+        /// the seat from the connections with another (told [`ServerMsg::TakenOver`], then
+        /// closed); connections without one share the seat, as do those of one device.
+        device: Option<String>,
     },
     /// A connection closed.
     Close {

@@ -13,6 +13,7 @@
 //!   a discarded tile is on offer, only the players still asked about it hear of it; the
 //!   others hear of the discard with what came of it, in one message, so nothing they get
 //!   depends on who could claim.
+//! - `take_back`: a late friend takes their seat back from the bot given it at the start.
 //! - `restore`: a room rebuilt from its stored settings and actions.
 //! - `task`: the thin tokio task that runs a room: moves bytes, timers and store calls, and
 //!   feeds each store result back before it reads the next input (one write in flight).
@@ -24,6 +25,7 @@ mod hints;
 mod io;
 mod restore;
 mod state;
+mod take_back;
 mod task;
 #[cfg(test)]
 mod tests;

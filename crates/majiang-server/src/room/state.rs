@@ -19,7 +19,7 @@ use crate::store::{StoredAction, StoredRoom};
 use crate::waits::HintCache;
 use majiang::bots;
 use majiang::driver::{Controller, Driver, Poll, Timers};
-use majiang::table::{Action, Event, Player, Session, TableRules};
+use majiang::table::{Action, Event, Game, Player, Session, TableRules};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -41,6 +41,10 @@ pub(super) struct Conn {
     pub(super) deltas: bool,
     /// A `state` is owed even if nothing changed (it connected, or asked with `sync`).
     pub(super) owed: bool,
+    /// Its client's device id, if it gave one.
+    pub(super) device: Option<String>,
+    /// The seat its key names when a bot holds it (it watches, and may take it back).
+    pub(super) bot_holds: Option<usize>,
 }
 
 /// A room. See the [module docs](super).
@@ -80,6 +84,11 @@ pub struct Room {
     /// While the claim window of the last discard or kong is open: when it ends (what
     /// followed the discard is held back from everyone not asked about it until then).
     pub(super) window_end: Option<u64>,
+    /// While a tile is on offer (or its claim window open): the table as it was before the
+    /// discard (or kong) that opened it, with the actions and passes counted by then. A
+    /// connection that opens meanwhile, not asked about the tile, is shown this (it must not
+    /// hear of the discard yet, and a page with no state at all is blank).
+    pub(super) before_offer: Option<BeforeOffer>,
     /// A hand that ended inside a claim window ends for the viewers when the window does (the
     /// match too, when set).
     pub(super) hand_end_held: Option<bool>,
@@ -96,6 +105,8 @@ pub struct Room {
     pub(super) stopped: bool,
     /// The seats whose person turned hints on.
     pub(super) hints: SeatHints,
+    /// Seats a bot was given at the start whose person asked for them back (see `take_back`).
+    pub(super) take_backs: Vec<usize>,
     /// Each chair's last ready hint, keyed by its hand.
     pub(super) ready_hints: HintCache,
 }
@@ -144,6 +155,7 @@ impl Room {
             queue: VecDeque::new(),
             driver_wake: None,
             window_end: None,
+            before_offer: None,
             hand_end_held: None,
             burst: 0,
             created: stored.created,
@@ -153,6 +165,7 @@ impl Room {
             start_failed: false,
             stopped: false,
             hints: Default::default(),
+            take_backs: Vec::new(),
             ready_hints: HintCache::default(),
         }
     }
@@ -204,7 +217,12 @@ impl Room {
         );
         let before = (self.actions, self.status);
         match input {
-            Input::Open { conn, seat, deltas } => self.open(conn, seat, deltas, now, &mut out),
+            Input::Open {
+                conn,
+                seat,
+                deltas,
+                device,
+            } => self.open(conn, seat, deltas, device, now, &mut out),
             Input::Close { conn } => self.close(conn, now),
             Input::Client { conn, msg } => self.client(conn, msg, now, &mut out),
             Input::Timer => {}
@@ -334,6 +352,13 @@ impl Room {
             let deal = driver.deal_next(now).map_err(|e| e.to_string())?;
             self.new_hand(deal);
         }
+        // The table before this action, kept if it opens an offer (a clone of one hand's
+        // game per discard: a few kilobytes).
+        let before = (!self.offer_open()).then(|| BeforeOffer {
+            game: Box::new(self.session().expect("started").game().clone()),
+            actions: self.actions,
+            passes: self.passes.clone(),
+        });
         let driver = self.driver.as_mut().expect("checked above");
         let step = driver.act(player, action, now).map_err(|e| e.to_string())?;
         self.actions += 1;
@@ -346,6 +371,9 @@ impl Room {
         self.window_end = self.driver.as_ref().and_then(|d| d.window_open_until(now));
         if !self.offer_open() {
             self.public_len = self.hand_events.len();
+            self.before_offer = None;
+        } else if before.is_some() {
+            self.before_offer = before;
         }
         Ok(step)
     }
@@ -398,8 +426,8 @@ impl Room {
     }
 
     /// Does whatever is due at `now` until a write is in progress or nothing more is due:
-    /// (re)send a write, start the match, play a queued person action, deal, let a bot or a
-    /// stand-in act.
+    /// (re)send a write, start the match, play a queued person action, give a seat back to
+    /// its person, deal, let a bot or a stand-in act.
     pub(super) fn advance(&mut self, now: u64, out: &mut Vec<Output>) {
         self.driver_wake = None;
         self.close_window(now, out);
@@ -428,6 +456,10 @@ impl Room {
             }
             if let Some(q) = self.queue.pop_front() {
                 self.person_action(q, now, out);
+                continue;
+            }
+            if let Some((config, seats)) = self.take_back_due() {
+                self.begin(Pending::TakeBack(config, seats), out);
                 continue;
             }
             if self.status == RoomStatus::HandOver && self.deal_due(now) {
@@ -495,6 +527,14 @@ impl Room {
     pub(super) fn viewer(&self, seat: Option<usize>) -> Player {
         seat.and_then(|s| self.chair(s)).unwrap_or(SPECTATOR)
     }
+}
+
+/// The table before the discard that opened the offer now open (see [`Room::before_offer`]).
+#[derive(Debug)]
+pub(super) struct BeforeOffer {
+    pub(super) game: Box<Game>,
+    pub(super) actions: u64,
+    pub(super) passes: Vec<u64>,
 }
 
 /// The seats whose person turned hints on.

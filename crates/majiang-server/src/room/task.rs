@@ -30,6 +30,8 @@ pub(crate) enum Cmd {
         seat: Option<usize>,
         /// It asked for `state_delta`s.
         deltas: bool,
+        /// Its client's device id, if it gave one.
+        device: Option<String>,
         out: Outbox,
         /// Notified when the room drops the connection (its outbox overflowed, the room
         /// stopped).
@@ -224,6 +226,7 @@ impl Task {
             Cmd::Connect {
                 seat,
                 deltas,
+                device,
                 out,
                 kick,
                 reply,
@@ -234,7 +237,12 @@ impl Task {
                     return None;
                 }
                 self.conns.insert(conn, (out, kick));
-                Some(Input::Open { conn, seat, deltas })
+                Some(Input::Open {
+                    conn,
+                    seat,
+                    deltas,
+                    device,
+                })
             }
             Cmd::Disconnect { conn } => {
                 self.conns.remove(&conn)?;

@@ -242,6 +242,7 @@ fn with_a_person(extra: serde_json::Value) -> Harness {
         conn: 1,
         seat: Some(0),
         deltas: false,
+        device: None,
     });
     h.run_until(0, |h| !h.must_act(0) && !over(h));
     assert!(h.must_act(0), "the bots played up to the person");
@@ -378,6 +379,7 @@ fn a_fenced_write_stops_the_room_without_an_ack() {
         conn: 2,
         seat: None,
         deltas: false,
+        device: None,
     });
     let action = first_legal(&h, 0);
     let actions = h.room.actions();
@@ -427,6 +429,7 @@ fn an_away_person_gets_the_grace_then_the_stand_in_until_they_are_back() {
         conn: 2,
         seat: None,
         deltas: false,
+        device: None,
     });
     let actions = h.room.actions();
     h.now = 10_000;
@@ -454,6 +457,7 @@ fn an_away_person_gets_the_grace_then_the_stand_in_until_they_are_back() {
         conn: 3,
         seat: Some(0),
         deltas: false,
+        device: None,
     });
     match h.last_state(3) {
         ServerMsg::State { seats, .. } => assert!(!seats[0].away && !seats[0].stand_in),
@@ -491,6 +495,7 @@ fn fill_bots_takes_the_seats_the_room_has_seen_closed_and_no_other() {
         conn,
         seat: Some(seat),
         deltas: false,
+        device: None,
     };
     // Bo's close comes before Ann's opening: her start fills his seat with a bot, and his link
     // only watches afterwards.
@@ -556,7 +561,12 @@ fn deltas_go_only_to_connections_that_asked_and_make_the_states_sent_whole() {
         .into_iter()
         .chain([(3, Some(0), true), (4, None, true)])
     {
-        h.input(Input::Open { conn, seat, deltas });
+        h.input(Input::Open {
+            conn,
+            seat,
+            deltas,
+            device: None,
+        });
     }
     h.run_until(u64::MAX, |h| !over(h));
     assert!(over(&h));
@@ -607,6 +617,7 @@ fn continue_deals_the_next_hand_or_the_countdown_does() {
         conn: 1,
         seat: Some(0),
         deltas: false,
+        device: None,
     });
     h.run_until(u64::MAX, |h| {
         h.room.status() != RoomStatus::HandOver && !over(h)
@@ -728,6 +739,7 @@ fn a_spectators_stream_is_a_function_of_the_public_log() {
             conn: 7,
             seat: None,
             deltas: false,
+            device: None,
         });
         h.input(Input::Timer);
         h.run_until(0, |h| !over(h));
@@ -775,6 +787,7 @@ fn a_seats_stream_about_the_others_is_a_function_of_what_it_may_see() {
             conn: 1,
             seat: Some(0),
             deltas: false,
+            device: None,
         });
         h.run_until(u64::MAX, |h| !over(h));
         assert!(over(&h));
@@ -844,3 +857,4 @@ fn an_allowed_external_bot_plays_a_seat_and_an_unknown_one_is_refused() {
 }
 
 mod pacing;
+mod seats;

@@ -134,6 +134,19 @@ impl Room {
             };
             let view = &mut views[v];
             let Some(state) = &view.state else {
+                // Held back while a tile is on offer: a connection that holds no state yet (it
+                // just opened) is shown the table as it was before the discard.
+                if self.conns[i].last_state.is_none()
+                    && let Some(before) = self.state_before_offer(seat)
+                {
+                    let c = &mut self.conns[i];
+                    c.owed = false;
+                    c.last_state = Some(Arc::new(before.clone()));
+                    out.push(Output::Send {
+                        conn: c.id,
+                        msg: before,
+                    });
+                }
                 continue;
             };
             let c: &mut Conn = &mut self.conns[i];
@@ -243,6 +256,42 @@ impl Room {
             waits,
             actions: self.actions - others_passes,
         }
+    }
+
+    /// The `state` for a connection on `seat` while it is held back (see
+    /// [`Room::before_offer`]): the table before the discard that opened the offer, with
+    /// nothing to do and no countdown (the seat is not asked about the tile).
+    fn state_before_offer(&self, seat: Option<usize>) -> Option<ServerMsg> {
+        let before = self.before_offer.as_ref()?;
+        let session = self.session()?;
+        let viewer = self.viewer(seat);
+        let mut observation = before.game.observation(viewer);
+        observation.legal_actions.clear();
+        let waits = if viewer == SPECTATOR {
+            Vec::new()
+        } else {
+            crate::waits::waits(&observation, session.game().ruleset())
+        };
+        let others_passes: u64 = before
+            .passes
+            .iter()
+            .enumerate()
+            .filter(|&(chair, _)| chair != viewer.index())
+            .map(|(_, n)| n)
+            .sum();
+        Some(ServerMsg::State {
+            status: self.status,
+            seats: self.seats(),
+            hand_number: Some(session.hand_number()),
+            hands: self.config.hands,
+            ledger: session.ledger().to_vec(),
+            observation: Some(Box::new(observation)),
+            claim_deadline_ms: None,
+            deadline_ms: None,
+            continue_: None,
+            waits,
+            actions: before.actions - others_passes,
+        })
     }
 
     /// The lobby view now.

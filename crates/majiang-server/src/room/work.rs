@@ -28,6 +28,8 @@ pub(super) enum Pending {
     },
     /// Seats made bots; the match starts next.
     FillBots(RoomConfig),
+    /// Seats given back to their people (these), from the bots given them at the start.
+    TakeBack(RoomConfig, Vec<usize>),
     Start,
     Finished(i64),
 }
@@ -36,7 +38,7 @@ impl Pending {
     pub(super) fn write(&self) -> Write {
         match self {
             Pending::Action { stored, .. } => Write::Action(*stored),
-            Pending::FillBots(c) => Write::Config(c.clone()),
+            Pending::FillBots(c) | Pending::TakeBack(c, _) => Write::Config(c.clone()),
             Pending::Start => Write::Status(RoomStatus::Playing),
             Pending::Finished(at) => Write::Finished(*at),
         }

@@ -140,6 +140,7 @@ impl Room {
                 self.config = config;
                 self.begin(Pending::Start, out);
             }
+            Pending::TakeBack(config, seats) => self.took_back(config, seats, now, out),
             Pending::Start => match self.start_match(now) {
                 Ok(()) => {
                     self.status = RoomStatus::Playing;

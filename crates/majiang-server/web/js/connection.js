@@ -9,12 +9,15 @@
  * parsed message; `onDrop(seconds)` is told when a reconnect is scheduled; `finished()` says
  * whether to stop reconnecting; `onBadLink(reason)` is told once, with `no_room` or `bad_token`,
  * when the link cannot work (the connection then stops). `deltas`: ask for `state_delta`s
- * (`?deltas=1`: after a whole `state`, only what changed) instead of every state whole. */
+ * (`?deltas=1`: after a whole `state`, only what changed) instead of every state whole.
+ * `device`: this tab's device id (`?device=`): the seat opened elsewhere with another id is
+ * taken from there (the other page is sent `taken_over`). */
 export class Connection {
-  constructor(room, token, { onMessage, onDrop, finished, onBadLink = () => {}, deltas = false }) {
+  constructor(room, token, { onMessage, onDrop, finished, onBadLink = () => {}, deltas = false, device = null }) {
     this.room = room;
     this.token = token;
     this.deltas = deltas;
+    this.device = device;
     this.onMessage = onMessage;
     this.onDrop = onDrop;
     this.finished = finished;
@@ -29,6 +32,13 @@ export class Connection {
   stop() {
     this.stopped = true;
     if (this.ws) { try { this.ws.close(); } catch (_) { /* already closed */ } }
+  }
+
+  /** Connects again after `stop` (a seat taken back from another device). */
+  resume() {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.open(0);
   }
 
   /** After a socket refused before opening: whether the room exists and the token opens a seat
@@ -47,6 +57,7 @@ export class Connection {
     const params = new URLSearchParams();
     if (this.token) params.set("token", this.token);
     if (this.deltas) params.set("deltas", "1");
+    if (this.device && this.token) params.set("device", this.device);
     const query = params.toString() ? "?" + params.toString() : "";
     const ws = new WebSocket(movedTo || proto + "//" + location.host + "/ws/" + this.room + query);
     this.ws = ws;
@@ -57,6 +68,9 @@ export class Connection {
       let msg;
       try { msg = JSON.parse(m.data); } catch (_) { return; }
       if (msg.type === "moved") { next = msg.url; return; }
+      // The seat plays on another device now: the server closes this socket; no reconnect
+      // (it would take the seat back) until the person asks (`resume`).
+      if (msg.type === "taken_over") this.stopped = true;
       hops = 0;
       this.onMessage(msg);
     };
@@ -84,5 +98,19 @@ export class Connection {
   act(action) {
     this.seq += 1;
     return this.send({ type: "action", seq: this.seq, action });
+  }
+}
+
+/** This tab's device id: kept for the tab's life (a reload resumes the seat); another tab or
+ * another browser is another device. Without session storage, one for the page's life. */
+export function deviceId() {
+  const fresh = () => (crypto.randomUUID ? crypto.randomUUID() : Math.random().toString(36).slice(2) + Date.now().toString(36));
+  try {
+    let id = sessionStorage.getItem("majiang.device");
+    if (!id) { id = fresh(); sessionStorage.setItem("majiang.device", id); }
+    return id;
+  } catch (_) {
+    deviceId.memory = deviceId.memory || fresh();
+    return deviceId.memory;
   }
 }

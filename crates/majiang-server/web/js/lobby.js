@@ -133,7 +133,7 @@ async function createRoom(ev) {
     if (s.bot) s.bot_kind = who;
     return s;
   });
-  const body = { rules: $("#rules").value, options, seats, bot_delay_ms: Number($("#bot-delay").value || 0), hints: $("#allow-hints").checked };
+  const body = { rules: $("#rules").value, options, seats, bot_delay_ms: Number($("#bot-delay").value || 0), hints: $("#allow-hints").checked, take_back: $("#take-back").value };
   if ($("#hands").value) body.hands = Number($("#hands").value);
   if ($("#turn-timeout").value) body.turn_timeout_ms = Number($("#turn-timeout").value) * 1000;
   if ($("#continue-timeout").value) body.continue_timeout_ms = Number($("#continue-timeout").value) * 1000;

@@ -6,7 +6,7 @@
 
 import { $, el, signClass } from "./dom.js";
 import { t, onLanguageChange, playerName } from "./i18n.js";
-import { Connection } from "./connection.js";
+import { Connection, deviceId } from "./connection.js";
 import { applyStateDelta } from "./state-delta.js";
 import { tileImg, parseTiles, setWildcard, setExtraWinds, tileName } from "./tiles.js";
 import { renderBoard, renderMelds } from "./board.js";
@@ -59,7 +59,7 @@ function nameOf(chair) {
 // gets "(you)" after it.
 function ownName(s) {
   if (s.seat !== game.seat) return playerName(s.name);
-  return isDefaultYou(s.name) ? t("common.you") : s.name + " " + t("table.you_suffix");
+  return isDefaultYou(s.name) ? t("common.you") : t("table.name_you", { name: s.name });
 }
 
 /** The lobby's default name for the creator ("You", "你") in any language. */
@@ -76,6 +76,7 @@ export function showTable(room, token, rulesets) {
   $("#modal-close").addEventListener("click", onContinue);
   $("#continue-inline").addEventListener("click", onContinue);
   $("#show-summary").addEventListener("click", showResult);
+  $("#seat-call-button").addEventListener("click", onSeatCall);
   document.addEventListener("keydown", onKey);
   setInterval(tick, 250);
   mountSoundSwitch();
@@ -84,6 +85,8 @@ export function showTable(room, token, rulesets) {
   game.conn = new Connection(room, token, {
     // What changed after the first state (state-delta.js applies it), not every state whole.
     deltas: true,
+    // A seat lives in one tab: opened in another (or on another phone), it plays there.
+    device: deviceId(),
     onMessage,
     onDrop: (n) => {
       game.pending = false;
@@ -110,8 +113,10 @@ export function showTable(room, token, rulesets) {
 }
 
 /** The drawer of the scores and the log (on a phone or tablet; beside the board on a desktop):
- * opened by `#side-toggle`, closed by its ✕, a tap beside it or Escape. On those screens the
- * page's header (language, sound, lobby, the status line) moves into it. */
+ * opened by `#side-toggle`, closed by its ✕, a tap beside it or Escape (focus then returns to
+ * the toggle). While open it holds the focus: Tab and Shift+Tab go round the controls inside
+ * it. On those screens the page's header (language, sound, lobby, the status line) moves into
+ * it. */
 function mountSide() {
   const toggle = $("#side-toggle");
   const set = (open) => {
@@ -121,6 +126,17 @@ function mountSide() {
   };
   game.closeSide = () => { if (document.body.classList.contains("side-open")) { set(false); toggle.focus(); return true; } return false; };
   toggle.addEventListener("click", () => set(!document.body.classList.contains("side-open")));
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Tab" || !document.body.classList.contains("side-open")) return;
+    const inside = [...$("#side").querySelectorAll("a[href], button, input, select, textarea, [tabindex]")]
+      .filter((e) => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length > 0);
+    if (!inside.length) return;
+    const [first, last] = [inside[0], inside[inside.length - 1]];
+    const at = document.activeElement;
+    const away = !$("#side").contains(at);
+    if (ev.shiftKey && (at === first || away)) { last.focus(); ev.preventDefault(); }
+    else if (!ev.shiftKey && (at === last || away)) { first.focus(); ev.preventDefault(); }
+  });
   $("#side-close").addEventListener("click", game.closeSide);
   $("#side-shade").addEventListener("click", game.closeSide);
   const header = document.querySelector("header");
@@ -134,13 +150,26 @@ function mountSide() {
 
 function onMessage(m) {
   switch (m.type) {
+    case "taken_over":
+      // The seat plays on another device now: its concealed hand leaves this page, which
+      // offers to take the seat back.
+      game.takenOver = true;
+      game.pending = false;
+      closeModal();
+      renderAll();
+      renderSeatCall();
+      break;
     case "welcome":
+      game.takenOver = false;
       game.seat = m.seat;
-      // A late friend's key after "start now": the seat a bot holds (they watch).
+      // A late friend's key after "start now": the seat a bot holds (they watch, and may take
+      // it back). Welcomed on the seat, the question is settled.
       game.botHolds = m.bot_holds ?? null;
+      if (game.botHolds === null) game.seatAsked = false;
       game.config = m.config;
       hintsWelcome(game.room, m, game.conn);
       renderStatusLine();
+      renderSeatCall();
       break;
     case "history":
       // Sent after welcome on a reconnect: the hand so far, so a reload keeps the log.
@@ -222,13 +251,49 @@ function renderStatusLine() {
   const rules = rulesName(game.config.rules);
   const me = game.state && game.seat !== null ? game.state.seats.find((x) => x.seat === game.seat) : null;
   const line = $("#status-line");
-  const who = game.seat === null ? t("table.spectator") : me ? (isDefaultYou(me.name) ? t("common.you") : me.name) : "#" + game.seat;
+  // Before the first state (a welcome alone), the seat's name from the room's settings.
+  const mine = me || (game.seat !== null && game.config.seats[game.seat]) || null;
+  const who = game.seat === null ? t("table.spectator") : mine ? (isDefaultYou(mine.name) ? t("common.you") : mine.name) : "#" + game.seat;
   line.replaceChildren(el("span", {}, rules), " · ", el("span", { translate: "no", class: "who" }, who), " · ", el("span", { translate: "no", class: "mono room-id" }, game.room));
-  // A late friend whose seat went to a bot ("start now with bots"), or a watcher: say so.
+  // A watcher: say so (a late friend whose seat went to a bot is told in the seat call, with
+  // the button that takes it back).
   const note = $("#seat-note");
-  const botSeat = (me && me.bot) || (game.seat === null && game.botHolds != null);
-  note.hidden = !(game.seat === null || botSeat);
-  note.textContent = botSeat ? t("table.seat_taken_by_bot") : game.seat === null ? t("table.watching_note") : "";
+  note.hidden = !(game.seat === null && game.botHolds == null);
+  note.textContent = note.hidden ? "" : t("table.watching_note");
+}
+
+/** The call about the seat itself, with the button that takes it back: it plays on another
+ * device now (over the table), or a bot holds it since the match started without its person
+ * (under the table: they watch meanwhile), at the next hand or at once as the room says. */
+function renderSeatCall() {
+  const box = $("#seat-call");
+  const botHolds = !game.takenOver && game.seat === null && game.botHolds != null && !(game.state && game.state.status === "finished");
+  box.hidden = !(game.takenOver || botHolds);
+  box.classList.toggle("bot-holds", botHolds);
+  if (box.hidden) return;
+  const button = $("#seat-call-button");
+  if (game.takenOver) {
+    $("#seat-call-text").textContent = t("table.taken_over");
+    button.textContent = t("table.take_back_here");
+    button.hidden = false;
+    return;
+  }
+  const atOnce = game.config && game.config.take_back === "at_once";
+  $("#seat-call-text").textContent = t(game.seatAsked ? "table.seat_back_next_hand" : atOnce ? "table.take_seat_at_once" : "table.take_seat_next_hand");
+  button.textContent = t("table.take_seat_back");
+  button.hidden = !!game.seatAsked;
+}
+
+/** The seat call's button: takes the seat back to this device, or from the bot. */
+function onSeatCall() {
+  if (game.takenOver) {
+    game.takenOver = false;
+    renderSeatCall();
+    game.conn.resume();
+  } else if (game.botHolds != null && game.conn.send({ type: "take_seat" })) {
+    game.seatAsked = true;
+    renderSeatCall();
+  }
 }
 
 /** The countdown for the seat to act (lit on the compass), if a timer runs. */
@@ -249,7 +314,8 @@ function renderTable() {
   renderWaitingRoom(st, { room: game.room, seat: game.seat, ownName });
   $("#table").dataset.status = st.status;
   $("#board").hidden = !obs;
-  if (!obs) { $("#hand").replaceChildren(); $("#actions").replaceChildren(); $("#my-melds").replaceChildren(); $("#waits").replaceChildren(); return; }
+  renderSeatCall();
+  if (!obs || game.takenOver) { $("#hand").replaceChildren(); $("#actions").replaceChildren(); $("#my-melds").replaceChildren(); $("#waits").replaceChildren(); return; }
   setWildcard(obs.wildcard);
   setExtraWinds(obs.table.length >= 5 && game.config && game.config.rules === "classic");
   const me = myChair();

@@ -39,7 +39,9 @@ export function describeEvent(e, who) {
 export function actionLabel(a) {
   if (typeof a === "string") return has("action." + a) ? t("action." + a) : a;
   if (a.discard) return t("action.discard", { tile: tileName(a.discard) });
-  if (a.chow) return t("action.chow", { tiles: a.chow.tiles.map(tileName).join(" ") });
+  // The tiles as the language lists them ("4 Characters, 5 Characters, 6 Characters",
+  // "四万、五万、六万"): no spaces between Chinese words.
+  if (a.chow) return t("action.chow", { tiles: a.chow.tiles.map(tileName).join(t("common.list_sep")) });
   if (a.concealed_kong) return t("action.concealed_kong", { tile: tileName(a.concealed_kong) });
   if (a.added_kong) return t("action.added_kong", { tile: tileName(a.added_kong) });
   return JSON.stringify(a);

@@ -45,6 +45,7 @@ fn play(
             conn,
             seat,
             deltas: false,
+            device: None,
         });
     }
     h.input(Input::Timer);

@@ -1,0 +1,273 @@
+//! Who holds a seat, in headless Chromium (issue 47):
+//!
+//! - the same seat link opened on a second device (a second browser: its own tab, its own
+//!   device id) takes the seat there; the first page says "playing on another device", shows
+//!   no concealed hand, and its button takes the seat back; a reload on the device that holds
+//!   it resumes;
+//! - a late friend after "start now, fill empty seats with bots" takes the seat back from its
+//!   bot with the seat call's button, and plays the next hand.
+//!
+//! The seat call is measured at 390×844, 844×390 and 640×360 (inside the screen, its button at
+//! least 44 px tall) and screenshotted there. Needs `/usr/bin/chromium` and
+//! `/usr/bin/chromedriver` (see `majiang_testkit::browser`).
+
+use crate::common;
+use fantoccini::Client;
+use futures_util::FutureExt;
+use majiang_server::protocol::{ClientMsg, RoomStatus};
+use majiang_testkit::browser::{Browser, click, err, save_screenshot, wait_for};
+use majiang_testkit::browser_mobile::{Screen, emulate, start_phone};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+use std::time::{Duration, Instant};
+
+/// The catalogue's English string for `key`.
+fn said(key: &str) -> String {
+    let cat: Value = serde_json::from_str(include_str!("../web/i18n/en.json")).unwrap();
+    cat[key].as_str().unwrap_or_default().to_string()
+}
+
+/// Creates a room from `body`; returns its id and the seat links.
+async fn create(addr: SocketAddr, body: Value) -> (String, Vec<String>) {
+    let (status, _, created) = common::http(addr, "POST", "/api/rooms", &body.to_string()).await;
+    assert_eq!(status, 201, "{created}");
+    let created: Value = serde_json::from_str(&created).unwrap();
+    let links = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["link"].as_str().map(str::to_string))
+        .collect();
+    (created["room"].as_str().unwrap().to_string(), links)
+}
+
+/// Waits up to `secs` for `script` to return something truthy; returns it.
+async fn until(c: &Client, script: &str, secs: u64, what: &str) -> Result<Value, String> {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let v = c.execute(script, vec![]).await.map_err(err)?;
+        if !(v.is_null() || v == json!(false) || v == json!(0) || v == json!("")) {
+            return Ok(v);
+        }
+        if Instant::now() > deadline {
+            return Err(format!("{what}: not within {secs} s"));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Runs `checks` with the browsers given, closing them whatever happens.
+async fn with_browsers<F, Fut>(browsers: Vec<Browser>, checks: F)
+where
+    F: FnOnce(Vec<Client>) -> Fut,
+    Fut: std::future::Future<Output = Result<(), String>>,
+{
+    let clients = browsers.iter().map(|b| b.client.clone()).collect();
+    let result = AssertUnwindSafe(checks(clients)).catch_unwind().await;
+    for b in browsers {
+        b.close().await;
+    }
+    match result {
+        Ok(r) => r.unwrap(),
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+/// The seat call's text when shown (else null).
+const SEAT_CALL: &str = "const b = document.querySelector('#seat-call'); return b && !b.hidden && document.querySelector('#seat-call-text').textContent";
+/// The concealed hand's tiles shown.
+const HAND_TILES: &str = "return document.querySelectorAll('#hand .tile').length";
+
+/// The seat call lies inside the screen and its button is a thumb's target, at each size;
+/// screenshots named `name-WxH`.
+async fn measure_seat_call(c: &Client, name: &str) -> Result<(), String> {
+    for screen in [
+        Screen::touch(390, 844),
+        Screen::touch(844, 390),
+        Screen::touch(640, 360),
+    ] {
+        emulate(c, screen).await?;
+        let boxes = c
+            .execute(
+                "const r = (s) => { const b = document.querySelector(s).getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+                 return { call: r('#seat-call'), button: r('#seat-call-button'), w: innerWidth, h: innerHeight };",
+                vec![],
+            )
+            .await
+            .map_err(err)?;
+        let n = |v: &Value| v.as_f64().unwrap();
+        let (call, button) = (&boxes["call"], &boxes["button"]);
+        let size = format!("{}x{}", screen.width, screen.height);
+        assert!(
+            n(&call[0]) >= 0.0
+                && n(&call[1]) >= 0.0
+                && n(&call[2]) <= n(&boxes["w"])
+                && n(&call[3]) <= n(&boxes["h"]),
+            "{size}: the seat call leaves the screen: {boxes}"
+        );
+        assert!(
+            n(&button[3]) - n(&button[1]) >= 44.0,
+            "{size}: the button is under 44 px tall: {boxes}"
+        );
+        save_screenshot(c, &format!("{name}-{size}")).await?;
+    }
+    emulate(c, Screen::touch(390, 844)).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_opened_on_a_second_device_plays_there_and_the_first_can_take_it_back() {
+    let (_app, addr) = common::start_server().await;
+    let Some(phone) = start_phone("the second device test", Screen::touch(390, 844)).await else {
+        return;
+    };
+    let Some(laptop) = Browser::start("the second device test", 1366, 768).await else {
+        phone.close().await;
+        return;
+    };
+    with_browsers(vec![phone, laptop], |c| async move {
+        let (phone, laptop) = (&c[0], &c[1]);
+        let (_, links) = create(
+            addr,
+            json!({ "rules": "hongkong", "hands": 1, "autostart": true, "bot_delay_ms": 0 }),
+        )
+        .await;
+        let link = format!("http://{addr}{}&lang=en", links[0]);
+        phone.goto(&link).await.map_err(err)?;
+        until(phone, HAND_TILES, 20, "the phone's hand").await?;
+        // The same link on the laptop: the seat moves there.
+        laptop.goto(&link).await.map_err(err)?;
+        until(laptop, HAND_TILES, 20, "the laptop's hand").await?;
+        let text = until(phone, SEAT_CALL, 20, "the phone told").await?;
+        assert_eq!(text, json!(said("table.taken_over")));
+        assert_eq!(
+            phone.execute(HAND_TILES, vec![]).await.map_err(err)?,
+            json!(0),
+            "the phone shows no concealed hand"
+        );
+        measure_seat_call(phone, "seat-taken-over").await?;
+        assert_eq!(
+            laptop.execute(SEAT_CALL, vec![]).await.map_err(err)?,
+            json!(false),
+            "the laptop plays"
+        );
+        // The phone takes it back: its hand returns, and the laptop is told.
+        click(phone, "#seat-call-button").await?;
+        until(phone, HAND_TILES, 20, "the phone's hand again").await?;
+        let text = until(laptop, SEAT_CALL, 20, "the laptop told").await?;
+        assert_eq!(text, json!(said("table.taken_over")));
+        assert_eq!(laptop.execute(HAND_TILES, vec![]).await.map_err(err)?, json!(0));
+        save_screenshot(laptop, "seat-taken-over-1366x768").await?;
+        // A reload on the phone (the same tab: the same device) resumes, nobody is told.
+        phone.refresh().await.map_err(err)?;
+        until(phone, HAND_TILES, 20, "the phone's hand after a reload").await?;
+        assert_eq!(phone.execute(SEAT_CALL, vec![]).await.map_err(err)?, json!(false));
+        assert_eq!(
+            laptop.execute(SEAT_CALL, vec![]).await.map_err(err)?,
+            json!(said("table.taken_over")),
+            "the laptop still shows the call (it did not reconnect by itself)"
+        );
+        Ok(())
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_friend_takes_the_seat_back_from_the_bot_and_plays_the_next_hand() {
+    let (app, addr) = common::start_server().await;
+    let Some(phone) = start_phone("the late friend's take-back test", Screen::touch(390, 844)).await
+    else {
+        return;
+    };
+    with_browsers(vec![phone], |c| async move {
+        let bo = &c[0];
+        // Ann starts with bots in the empty seats, then leaves: the stand-in plays for her at
+        // once (no grace), so the first hand ends by itself.
+        let created = app
+            .create_room(common::config(json!({
+                "rules": "hongkong", "hands": 2, "bot_delay_ms": 0, "away_grace_ms": 0,
+                "continue_timeout_ms": 120000,
+                "seats": [{"name": "Ann"}, {"name": "Bo"}, {"name": "Bot 2", "bot": true}, {"name": "Bot 3", "bot": true}]
+            })))
+            .await
+            .unwrap();
+        let ann = created.seats[0].token.clone().unwrap();
+        let bo_link = created.seats[1].link.clone().unwrap();
+        let mut a = common::Client::connect_whole(addr, &created.room, Some(&ann)).await;
+        a.welcome().await;
+        a.send(&ClientMsg::Start { fill_bots: true }).await;
+        a.state_where(|m| common::status(m) == Some(RoomStatus::Playing))
+            .await;
+        drop(a);
+        bo.goto(&format!("http://{addr}{bo_link}&lang=en"))
+            .await
+            .map_err(err)?;
+        let text = until(bo, SEAT_CALL, 20, "the seat call").await?;
+        assert_eq!(text, json!(said("table.take_seat_next_hand")));
+        measure_seat_call(bo, "late-friend-seat-call").await?;
+        click(bo, "#seat-call-button").await?;
+        // Between hands (or when this one ends) the seat is his: the hand's result, Continue,
+        // and the next hand's tiles are his to play.
+        wait_for(bo, "#modal:not([hidden])", 60).await?;
+        assert_eq!(bo.execute(SEAT_CALL, vec![]).await.map_err(err)?, json!(false));
+        click(bo, "#modal-close").await?;
+        until(
+            bo,
+            "return document.querySelector('#hand .tile.playable')",
+            60,
+            "Bo's turn in the next hand",
+        )
+        .await?;
+        let hand = until(bo, "return document.querySelector('#info').textContent", 5, "the info").await?;
+        assert!(hand.as_str().unwrap().contains("Hand 2"), "{hand}");
+        let before = bo.execute(HAND_TILES, vec![]).await.map_err(err)?;
+        // A tap raises the tile, a second discards it (a click discards at once).
+        for _ in 0..2 {
+            let next = bo
+                .execute(
+                    "const s = document.querySelector('#hand .tile.playable.selected'); return s ? 'selected' : document.querySelector('#hand .tile.playable') ? 'playable' : null",
+                    vec![],
+                )
+                .await
+                .map_err(err)?;
+            match next.as_str() {
+                Some("selected") => click(bo, "#hand .tile.playable.selected").await?,
+                Some(_) => click(bo, "#hand .tile.playable").await?,
+                None => break,
+            }
+        }
+        until(
+            bo,
+            &format!(
+                "return document.querySelectorAll('#hand .tile-btn:not(.leaving)').length < {before} || !document.querySelector('#hand .tile.playable')"
+            ),
+            20,
+            "Bo's discard taken",
+        )
+        .await?;
+        save_screenshot(bo, "late-friend-plays-390x844").await?;
+        // In Chinese: his row says 你 by the catalogue's sentence, and a chow lists its tiles
+        // with the list separator (no spaces between Chinese words).
+        majiang_testkit::browser::switch_language(bo, "zh").await?;
+        let row = until(
+            bo,
+            "return [...document.querySelectorAll('#scores td')].map((d) => d.textContent).find((t) => t.startsWith('Bo'))",
+            10,
+            "Bo's row",
+        )
+        .await?;
+        assert_eq!(row, json!("Bo（你）"));
+        let chow = bo
+            .execute_async(
+                "const done = arguments[0]; const src = document.querySelector('script[type=module]').src;
+                 import(new URL('./words.js', src).href.replace(/\\?.*$/, '') + new URL(src).search)
+                   .then((m) => done(m.actionLabel({ chow: { tiles: ['4m', '5m', '6m'] } })));",
+                vec![],
+            )
+            .await
+            .map_err(err)?;
+        assert_eq!(chow, json!("吃四万、五万、六万"));
+        Ok(())
+    })
+    .await;
+}
