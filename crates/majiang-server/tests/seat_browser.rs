@@ -91,7 +91,11 @@ async fn measure_seat_call(c: &Client, name: &str) -> Result<(), String> {
         let boxes = c
             .execute(
                 "const r = (s) => { const b = document.querySelector(s).getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
-                 return { call: r('#seat-call'), button: r('#seat-call-button'), w: innerWidth, h: innerHeight };",
+                 const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+                 const under = [...document.querySelectorAll('button, #hand .tile-btn')].filter((e) => shown(e) && !e.closest('#seat-call'))
+                   .map((e) => [e.id || e.textContent.trim().slice(0, 16)].concat(r2(e)));
+                 function r2(e) { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; }
+                 return { call: r('#seat-call'), button: r('#seat-call-button'), under, w: innerWidth, h: innerHeight };",
                 vec![],
             )
             .await
@@ -110,6 +114,14 @@ async fn measure_seat_call(c: &Client, name: &str) -> Result<(), String> {
             n(&button[3]) - n(&button[1]) >= 44.0,
             "{size}: the button is under 44 px tall: {boxes}"
         );
+        // It covers no other button (Continue, the ☰, an action).
+        for b in boxes["under"].as_array().into_iter().flatten() {
+            let apart = n(&b[3]) <= n(&call[1])
+                || n(&b[1]) >= n(&call[3])
+                || n(&b[2]) <= n(&call[0])
+                || n(&b[0]) >= n(&call[2]);
+            assert!(apart, "{size}: the seat call covers {b}");
+        }
         save_screenshot(c, &format!("{name}-{size}")).await?;
     }
     emulate(c, Screen::touch(390, 844)).await
@@ -185,7 +197,7 @@ async fn a_late_friend_takes_the_seat_back_from_the_bot_and_plays_the_next_hand(
         // once (no grace), so the first hand ends by itself.
         let created = app
             .create_room(common::config(json!({
-                "rules": "hongkong", "hands": 2, "bot_delay_ms": 0, "away_grace_ms": 0,
+                "rules": "hongkong", "hands": 3, "bot_delay_ms": 0, "away_grace_ms": 0,
                 "continue_timeout_ms": 120000,
                 "seats": [{"name": "Ann"}, {"name": "Bo"}, {"name": "Bot 2", "bot": true}, {"name": "Bot 3", "bot": true}]
             })))
@@ -199,28 +211,64 @@ async fn a_late_friend_takes_the_seat_back_from_the_bot_and_plays_the_next_hand(
         a.state_where(|m| common::status(m) == Some(RoomStatus::Playing))
             .await;
         drop(a);
+        // The first hand is over before Bo comes (a room's summary says so).
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let (_, _, body) =
+                common::http(addr, "GET", &format!("/api/rooms/{}", created.room), "").await;
+            let summary: Value = serde_json::from_str(&body).unwrap_or_default();
+            if summary["status"] == json!("hand_over") {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the first hand never ended: {body}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         bo.goto(&format!("http://{addr}{bo_link}&lang=en"))
             .await
             .map_err(err)?;
+        // Over the hand's result, the button waits beside Continue; the result closed, in the
+        // seat call under the table.
+        wait_for(bo, "#modal-take-seat:not([hidden])", 20).await?;
+        assert_eq!(bo.execute(SEAT_CALL, vec![]).await.map_err(err)?, json!(false));
+        save_screenshot(bo, "late-friend-result-390x844").await?;
+        click(bo, "#modal-close").await?;
         let text = until(bo, SEAT_CALL, 20, "the seat call").await?;
         assert_eq!(text, json!(said("table.take_seat_next_hand")));
         measure_seat_call(bo, "late-friend-seat-call").await?;
         click(bo, "#seat-call-button").await?;
-        // Between hands (or when this one ends) the seat is his: the hand's result, Continue,
-        // and the next hand's tiles are his to play.
+        // Between hands the seat is his at once: the hand's result again (now with Continue
+        // for him), and the next hand's tiles are his to play.
         wait_for(bo, "#modal:not([hidden])", 60).await?;
         assert_eq!(bo.execute(SEAT_CALL, vec![]).await.map_err(err)?, json!(false));
         click(bo, "#modal-close").await?;
-        until(
-            bo,
-            "return document.querySelector('#hand .tile.playable')",
-            60,
-            "Bo's turn in the next hand",
-        )
-        .await?;
+        // His first decision may be a claim offer (no timers: the room waits for him): he
+        // passes, until his turn to discard.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let now = bo
+                .execute(
+                    "return document.querySelector('#hand .tile.playable') ? 'turn' : document.querySelector(`#actions button[data-action='\"pass\"']`) ? 'offer' : null",
+                    vec![],
+                )
+                .await
+                .map_err(err)?;
+            match now.as_str() {
+                Some("turn") => break,
+                Some(_) => click(bo, "#actions button[data-action='\"pass\"']").await?,
+                None if Instant::now() > deadline => {
+                    return Err("Bo's turn in the next hand: not within 60 s".into());
+                }
+                None => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        }
         let hand = until(bo, "return document.querySelector('#info').textContent", 5, "the info").await?;
         assert!(hand.as_str().unwrap().contains("Hand 2"), "{hand}");
-        let before = bo.execute(HAND_TILES, vec![]).await.map_err(err)?;
+        // His river grows by his discard (the next turn may come round at once: the bots do
+        // not pause).
+        let river = bo
+            .execute("return document.querySelectorAll('#me .river .tile').length", vec![])
+            .await
+            .map_err(err)?;
         // A tap raises the tile, a second discards it (a click discards at once).
         for _ in 0..2 {
             let next = bo
@@ -239,7 +287,7 @@ async fn a_late_friend_takes_the_seat_back_from_the_bot_and_plays_the_next_hand(
         until(
             bo,
             &format!(
-                "return document.querySelectorAll('#hand .tile-btn:not(.leaving)').length < {before} || !document.querySelector('#hand .tile.playable')"
+                "return document.querySelectorAll('#me .river .tile').length > {river}"
             ),
             20,
             "Bo's discard taken",

@@ -77,6 +77,7 @@ export function showTable(room, token, rulesets) {
   $("#continue-inline").addEventListener("click", onContinue);
   $("#show-summary").addEventListener("click", showResult);
   $("#seat-call-button").addEventListener("click", onSeatCall);
+  $("#modal-take-seat").addEventListener("click", onSeatCall);
   document.addEventListener("keydown", onKey);
   setInterval(tick, 250);
   mountSoundSwitch();
@@ -268,7 +269,12 @@ function renderStatusLine() {
 function renderSeatCall() {
   const box = $("#seat-call");
   const botHolds = !game.takenOver && game.seat === null && game.botHolds != null && !(game.state && game.state.status === "finished");
-  box.hidden = !(game.takenOver || botHolds);
+  // Over a hand's result the button waits in the dialog's foot, beside Continue.
+  const inModal = botHolds && !$("#modal").hidden;
+  const modalButton = $("#modal-take-seat");
+  modalButton.hidden = !(inModal && !game.seatAsked);
+  modalButton.textContent = t("table.take_seat_back");
+  box.hidden = !(game.takenOver || (botHolds && !inModal));
   box.classList.toggle("bot-holds", botHolds);
   if (box.hidden) return;
   const button = $("#seat-call-button");
@@ -590,7 +596,7 @@ function onContinue() {
   if (st) renderStart(st);
 }
 
-function closeModal() { $("#modal").hidden = true; }
+function closeModal() { $("#modal").hidden = true; renderSeatCall(); }
 
 /** The hand's summary (and the final standings once the match is over) in the modal. */
 function showResult() {
@@ -613,6 +619,7 @@ function showResult() {
   $("#modal-close").textContent = t("result.continue");
   const opening = $("#modal").hidden;
   $("#modal").hidden = false;
+  renderSeatCall();
   // A dialog: focus moves into it when it opens (a screen reader reads it), not on re-renders.
   if (opening) $("#modal").focus();
 }
