@@ -307,7 +307,7 @@ return {
   // the box of the text itself (a range over it), not of its block.
   compass_labels: compass ? [...compass.querySelectorAll('.compass-seat')].filter(shown).map((e) => [e.textContent].concat(box(e))) : [],
   compass_texts: compass ? [...compass.querySelectorAll('.compass-mid > .wall-count, .compass-mid > .countdown')].filter(shown)
-    .map((e) => { const r = document.createRange(); r.selectNodeContents(e); return [e.textContent].concat(box(r)); }) : [],
+    .map((e) => { const r = document.createRange(); r.selectNodeContents(e); return [e.innerText].concat(box(r)); }) : [],
   tiles: tiles.map((t) => [what(t)].concat(box(t))),
   offer: [...board.querySelectorAll('.compass .tile')].filter(shown).map(box),
   river_widths: [...board.querySelectorAll('.river .tile')].filter(shown).map((t) => t.getBoundingClientRect().width),

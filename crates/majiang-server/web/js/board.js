@@ -118,7 +118,11 @@ export function renderCompass(obs, me, { nameOf, countdown = null }) {
     box.append(el("div", { class: "compass-seat" + (lit ? " lit" : "") + (obs.dealer === chair ? " dealer" : ""), style: `left:${x}%;top:${y}%`, title: t("seat." + pub.seat), "aria-label": t("seat." + pub.seat), "data-chair": String(chair) },
       t("seat.short." + pub.seat)));
   }
-  const mid = el("div", { class: "compass-mid" }, el("div", { class: "wall-count" }, t("table.wall", { n: obs.live_wall })));
+  // The wall count in words, and short (a small compass of five or six seats on a phone
+  // shows that one: the long one would run under the seat labels).
+  const wall = t("table.wall", { n: obs.live_wall });
+  const mid = el("div", { class: "compass-mid" }, el("div", { class: "wall-count", title: wall },
+    el("span", { class: "wall-long" }, wall), el("span", { class: "wall-short", "aria-hidden": "true" }, t("table.wall_short", { n: obs.live_wall }))));
   if (obs.on_offer) mid.append(el("div", { class: "offer" }, tileImg(obs.on_offer[1], "offer-tile")));
   if (countdown) mid.append(el("div", { class: "countdown" }, countdown));
   box.append(mid);
