@@ -373,7 +373,8 @@ impl WsQuery {
             None | Some("") => Ok(None),
             Some(d)
                 if d.len() <= 64
-                    && d.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
+                    && d.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
             {
                 Ok(Some(d.to_string()))
             }

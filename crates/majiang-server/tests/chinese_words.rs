@@ -111,7 +111,12 @@ fn the_table_builds_its_sentences_from_the_catalogue_not_with_spaces() {
             if code.starts_with("//") || code.starts_with('*') || code.starts_with("/**") {
                 continue;
             }
-            for joined in [".join(\" \")", "+ \" \" + t(", "+ \" \" + nameOf(", "+ \" \" + playerName("] {
+            for joined in [
+                ".join(\" \")",
+                "+ \" \" + t(",
+                "+ \" \" + nameOf(",
+                "+ \" \" + playerName(",
+            ] {
                 assert!(
                     !line.contains(joined),
                     "web/js/{file}:{}: words joined with a space ({joined}): {code}",

@@ -168,12 +168,18 @@ async fn a_seat_opened_on_a_second_device_plays_there_and_the_first_can_take_it_
         until(phone, HAND_TILES, 20, "the phone's hand again").await?;
         let text = until(laptop, SEAT_CALL, 20, "the laptop told").await?;
         assert_eq!(text, json!(said("table.taken_over")));
-        assert_eq!(laptop.execute(HAND_TILES, vec![]).await.map_err(err)?, json!(0));
+        assert_eq!(
+            laptop.execute(HAND_TILES, vec![]).await.map_err(err)?,
+            json!(0)
+        );
         save_screenshot(laptop, "seat-taken-over-1366x768").await?;
         // A reload on the phone (the same tab: the same device) resumes, nobody is told.
         phone.refresh().await.map_err(err)?;
         until(phone, HAND_TILES, 20, "the phone's hand after a reload").await?;
-        assert_eq!(phone.execute(SEAT_CALL, vec![]).await.map_err(err)?, json!(false));
+        assert_eq!(
+            phone.execute(SEAT_CALL, vec![]).await.map_err(err)?,
+            json!(false)
+        );
         assert_eq!(
             laptop.execute(SEAT_CALL, vec![]).await.map_err(err)?,
             json!(said("table.taken_over")),
@@ -187,7 +193,8 @@ async fn a_seat_opened_on_a_second_device_plays_there_and_the_first_can_take_it_
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_late_friend_takes_the_seat_back_from_the_bot_and_plays_the_next_hand() {
     let (app, addr) = common::start_server().await;
-    let Some(phone) = start_phone("the late friend's take-back test", Screen::touch(390, 844)).await
+    let Some(phone) =
+        start_phone("the late friend's take-back test", Screen::touch(390, 844)).await
     else {
         return;
     };

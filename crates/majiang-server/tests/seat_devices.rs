@@ -6,12 +6,17 @@
 use crate::common;
 
 use common::{Client, config, start_server};
-use majiang_server::protocol::{ServerMsg, RoomStatus};
+use majiang_server::protocol::{RoomStatus, ServerMsg};
 use majiang_testkit::client::ws_url;
 use serde_json::json;
 
 /// Ann's seat opened from `device` (none: a client that gives no device id).
-async fn ann_on(addr: std::net::SocketAddr, room: &str, token: &str, device: Option<&str>) -> Client {
+async fn ann_on(
+    addr: std::net::SocketAddr,
+    room: &str,
+    token: &str,
+    device: Option<&str>,
+) -> Client {
     let url = ws_url(addr, room, Some(token), true);
     let url = match device {
         Some(d) => format!("{url}&device={d}"),
@@ -39,10 +44,15 @@ async fn told_taken_over(c: &mut Client) {
 async fn a_seat_opened_with_another_device_id_moves_there() {
     let (app, addr) = start_server().await;
     let created = app
-        .create_room(config(json!({"rules": "hongkong", "hands": 1, "autostart": true})))
+        .create_room(config(
+            json!({"rules": "hongkong", "hands": 1, "autostart": true}),
+        ))
         .await
         .unwrap();
-    let (room, ann) = (created.room.clone(), created.seats[0].token.clone().unwrap());
+    let (room, ann) = (
+        created.room.clone(),
+        created.seats[0].token.clone().unwrap(),
+    );
     let mut phone = ann_on(addr, &room, &ann, Some("phone-1")).await;
     let mut cli = ann_on(addr, &room, &ann, None).await;
     let mut laptop = ann_on(addr, &room, &ann, Some("laptop-1")).await;

@@ -45,9 +45,7 @@ fn a_connection_opened_during_a_claim_window_is_shown_the_table_at_once() {
         assert!(obs.legal_actions.is_empty(), "nothing to do while held");
         match state {
             ServerMsg::State {
-                seats,
-                deadline_ms,
-                ..
+                seats, deadline_ms, ..
             } => {
                 assert_eq!(seats.len(), 4);
                 assert!(seats.iter().all(|s| s.player.is_some()), "{seats:?}");
@@ -111,7 +109,10 @@ fn a_seat_opened_on_another_device_plays_there_and_the_first_is_told() {
     h.input(open_on(3, 0, Some("laptop")));
     assert!(taken_over(&h, 2), "the phone is told, then closed");
     assert!(!taken_over(&h, 3));
-    assert!(!h.room.conns.iter().any(|c| c.id == 2), "the room forgot it");
+    assert!(
+        !h.room.conns.iter().any(|c| c.id == 2),
+        "the room forgot it"
+    );
     // The seat stayed present: the laptop's state is hers, with her decision in it.
     let state = h.last_state(3).clone();
     match &state {
@@ -221,7 +222,10 @@ fn a_late_friend_takes_the_seat_back_at_the_next_hand_and_plays_it() {
             seats, continue_, ..
         } => {
             assert!(!seats[1].bot && seats[1].connected, "{seats:?}");
-            let waiting = &continue_.as_ref().expect("waiting for continue").waiting_for;
+            let waiting = &continue_
+                .as_ref()
+                .expect("waiting for continue")
+                .waiting_for;
             assert!(waiting.contains(&h.chair(1)), "the deal waits for Bo too");
         }
         _ => unreachable!(),
