@@ -167,6 +167,8 @@ function onMessage(m) {
       // it back). Welcomed on the seat, the question is settled.
       game.botHolds = m.bot_holds ?? null;
       if (game.botHolds === null) game.seatAsked = false;
+      // Asked before the connection dropped: the server forgot with it, so ask again.
+      else if (game.seatAsked) game.conn.send({ type: "take_seat" });
       game.config = m.config;
       hintsWelcome(game.room, m, game.conn);
       renderStatusLine();
