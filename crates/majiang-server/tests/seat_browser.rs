@@ -157,6 +157,17 @@ async fn a_seat_opened_on_a_second_device_plays_there_and_the_first_can_take_it_
             json!(0),
             "the phone shows no concealed hand"
         );
+        assert_eq!(
+            phone
+                .execute(
+                    "return document.querySelectorAll('#events li').length",
+                    vec![]
+                )
+                .await
+                .map_err(err)?,
+            json!(0),
+            "nor the log that names its draws"
+        );
         measure_seat_call(phone, "seat-taken-over").await?;
         assert_eq!(
             laptop.execute(SEAT_CALL, vec![]).await.map_err(err)?,

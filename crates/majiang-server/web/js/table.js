@@ -152,10 +152,11 @@ function mountSide() {
 function onMessage(m) {
   switch (m.type) {
     case "taken_over":
-      // The seat plays on another device now: its concealed hand leaves this page, which
-      // offers to take the seat back.
+      // The seat plays on another device now: its concealed hand (and the log, which names
+      // its draws) leaves this page, which offers to take the seat back.
       game.takenOver = true;
       game.pending = false;
+      game.events = [];
       closeModal();
       renderAll();
       renderSeatCall();
