@@ -352,8 +352,8 @@ impl Room {
             let deal = driver.deal_next(now).map_err(|e| e.to_string())?;
             self.new_hand(deal);
         }
-        // The table before this action, kept if it opens an offer (a clone of one hand's
-        // game per discard: a few kilobytes).
+        // The table before this action, kept if it opens an offer (one hand's game cloned
+        // per action taken while no tile is on offer: a discard, a kong, a win).
         let before = (!self.offer_open()).then(|| BeforeOffer {
             game: Box::new(self.session().expect("started").game().clone()),
             actions: self.actions,
