@@ -37,12 +37,7 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
         .await
         .map_err(err)?;
     wait_for(c, "return !document.querySelector('#l-start').hidden && document.querySelectorAll('#l-rules option').length > 0").await?;
-    c.find(Locator::Css("#l-rules"))
-        .await
-        .map_err(err)?
-        .select_by_value("hangzhou")
-        .await
-        .map_err(err)?;
+    browser::select(c, "#l-rules", "hangzhou").await?;
     for (i, name) in ["Ann", "Bo", "Cy", "Di"].iter().enumerate() {
         c.find(Locator::Css(&format!(
             "#l-names input[data-player=\"{i}\"]"
@@ -116,12 +111,7 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
     }
     tap(c, ".mode[data-mode=\"pung\"]").await?;
     tap(c, ".key[data-tile=\"7s\"]").await?;
-    c.find(Locator::Css("select[data-meld=\"0\"]"))
-        .await
-        .map_err(err)?
-        .select_by_value("north")
-        .await
-        .map_err(err)?;
+    browser::select(c, "select[data-meld=\"0\"]", "north").await?;
     tap(c, ".mode[data-mode=\"winning\"]").await?;
     tap(c, ".key[data-tile=\"2z\"]").await?;
     let built = c

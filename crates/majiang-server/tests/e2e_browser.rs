@@ -52,12 +52,7 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         .await
         .map_err(err)?;
     // The lobby: Hong Kong, seat 0 a person (the default), one hand, no bot pause.
-    c.find(Locator::Css("#rules"))
-        .await
-        .map_err(err)?
-        .select_by_value("hongkong")
-        .await
-        .map_err(err)?;
+    browser::select(c, "#rules", "hongkong").await?;
     c.find(Locator::Css("#hands"))
         .await
         .map_err(err)?
@@ -577,12 +572,7 @@ async fn start_with_bots_for_an_absent_friend(
         .for_element(Locator::Css("#seats .seat-row"))
         .await
         .map_err(err)?;
-    c.find(Locator::Css("#seats select[name='seat-kind-1']"))
-        .await
-        .map_err(err)?
-        .select_by_value("person")
-        .await
-        .map_err(err)?;
+    browser::select(c, "#seats select[name='seat-kind-1']", "person").await?;
     let delay = c.find(Locator::Css("#bot-delay")).await.map_err(err)?;
     delay.clear().await.map_err(err)?;
     delay.send_keys("0").await.map_err(err)?;
@@ -758,12 +748,7 @@ async fn look_at_table(
         .for_element(Locator::Css(&format!("#rules option[value='{rules}']")))
         .await
         .map_err(err)?;
-    c.find(Locator::Css("#rules"))
-        .await
-        .map_err(err)?
-        .select_by_value(rules)
-        .await
-        .map_err(err)?;
+    browser::select(c, "#rules", rules).await?;
     // Typed house rules sit under the controls, in a box to open.
     c.execute(
         "document.querySelector('#options').closest('details').open = true",

@@ -191,12 +191,7 @@ async fn screens(c: &Client, base: &str) -> Result<(), String> {
 async fn create_room(c: &Client, base: &str, lang: &str) -> Result<(String, String), String> {
     c.goto(&format!("{base}/?lang={lang}")).await.map_err(err)?;
     wait_for(c, "#seats select").await?;
-    c.find(Locator::Css("#rules"))
-        .await
-        .map_err(err)?
-        .select_by_value("hangzhou")
-        .await
-        .map_err(err)?;
+    browser::select(c, "#rules", "hangzhou").await?;
     tokio::time::sleep(Duration::from_millis(200)).await;
     c.execute(
         "const s = document.querySelectorAll('#seats select')[1]; s.value = 'person'; s.dispatchEvent(new Event('change'));",

@@ -12,7 +12,7 @@ use crate::common;
 use majiang_testkit::browser;
 
 use browser::{Browser, SIZES, click, err, save_screenshot, set_viewport, text_of, wait_for};
-use fantoccini::{Client, Locator};
+use fantoccini::Client;
 use futures_util::FutureExt;
 use serde_json::{Value, json};
 use std::panic::AssertUnwindSafe;
@@ -175,12 +175,7 @@ async fn not_a_win(c: &Client, base: &str, lang: &str) -> Result<String, String>
 async fn option_error(c: &Client, base: &str, lang: &str) -> Result<String, String> {
     c.goto(&format!("{base}/?lang={lang}")).await.map_err(err)?;
     wait_for(c, "#rules option[value='classic']", 10).await?;
-    c.find(Locator::Css("#rules"))
-        .await
-        .map_err(err)?
-        .select_by_value("classic")
-        .await
-        .map_err(err)?;
+    browser::select(c, "#rules", "classic").await?;
     wait_for(c, "#opt-players", 10).await?;
     c.execute(
         "const p = document.querySelector('#opt-players'); p.value = '5'; p.dispatchEvent(new Event('change'));

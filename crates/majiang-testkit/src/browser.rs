@@ -260,6 +260,20 @@ pub async fn text_of(c: &Client, css: &str) -> Result<String, String> {
     .await
 }
 
+/// Chooses the option `value` of the `<select>` that `css` finds (found again if it was
+/// replaced meanwhile, as for [`click`]: the lobby rebuilds its selects as rule sets and seats
+/// arrive).
+pub async fn select(c: &Client, css: &str, value: &str) -> Result<(), String> {
+    again_while_stale(css, || async {
+        c.find(Locator::Css(css))
+            .await?
+            .select_by_value(value)
+            .await?;
+        Ok(())
+    })
+    .await
+}
+
 /// The attribute `name` of the element `css` finds, empty when it has none (found again if it
 /// was replaced meanwhile, as for [`click`]).
 pub async fn attr_of(c: &Client, css: &str, name: &str) -> Result<String, String> {
@@ -273,7 +287,7 @@ pub async fn attr_of(c: &Client, css: &str, name: &str) -> Result<String, String
     .await
 }
 
-/// How many times [`click`], [`text_of`] and [`attr_of`] find an element that was replaced as they used it.
+/// How many times [`click`], [`select`], [`text_of`] and [`attr_of`] find an element that was replaced as they used it.
 pub const STALE_TRIES: u32 = 5;
 
 /// Runs `act` until it does not fail on a stale element, at most [`STALE_TRIES`] times, 50 ms

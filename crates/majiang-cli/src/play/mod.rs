@@ -238,6 +238,10 @@ fn event_loop(
                         app.on_key(key);
                     }
                 }
+                // A resize redraws the whole screen: a frame that was on its way at the old
+                // size (the machine busy, the window dragged) must not leave cells behind that
+                // the next frame's diff believes are already blank.
+                TermEvent::Resize(..) => terminal.clear()?,
                 _ => {}
             }
         }
