@@ -3,9 +3,8 @@
 
 use crate::process::{Process, Stderr, Trouble};
 use crate::spec::Command;
-use majiang::bots::protocol::{
-    Decide, ErrorNotice, FromBot, HandEnd, Hello, MatchEnd, PROTOCOL_VERSION, ProtocolError, ToBot,
-};
+use crate::conversation;
+use majiang::bots::protocol::{Decide, HandEnd, MatchEnd, PROTOCOL_VERSION, ProtocolError, ToBot};
 use majiang::bots::{Bot, EfficientBot};
 use majiang::table::matches::Standing;
 use majiang::table::{Action, HandOutcome, Observation, Player, TableRules};
@@ -60,7 +59,7 @@ impl From<Trouble> for Failure {
         match t {
             Trouble::Gone(what) => Failure::Crashed(what),
             Trouble::Timeout(limit) => Failure::Timeout(limit),
-            Trouble::TooLong => Failure::Malformed("a line longer than 1 MiB".into()),
+            Trouble::TooLong => conversation::too_long(),
         }
     }
 }
@@ -178,29 +177,10 @@ impl ExternalBot {
     }
 
     fn handshake(&mut self) -> Result<(), Failure> {
-        let ruleset = &self.seating.ruleset;
-        let hello = ToBot::Hello(Hello {
-            protocol: PROTOCOL_VERSION,
-            rules: ruleset.name().to_string(),
-            options: ruleset.options_json(),
-            players: ruleset.players() as u8,
-            seat: self.seating.seat,
-            seed: self.seating.seed,
-            time_limit_ms: self.limits.decision.as_millis() as u64,
-        });
-        self.send(&hello)?;
+        self.send(&conversation::hello(&self.seating, &self.limits))?;
         let line = self.receive(self.limits.start)?;
-        match FromBot::parse(&line) {
-            Ok(FromBot::Ready(ready)) if ready.protocol == PROTOCOL_VERSION => {
-                self.name = ready.name;
-                Ok(())
-            }
-            Ok(FromBot::Ready(ready)) => Err(Failure::Version(ready.protocol)),
-            Ok(FromBot::Action(_)) => Err(Failure::Malformed(
-                "an action before \"ready\" (the hello is answered with ready)".into(),
-            )),
-            Err(e) => Err(Failure::Malformed(format!("{e}: {}", shorten(&line)))),
-        }
+        self.name = conversation::read_ready(&line)?;
+        Ok(())
     }
 
     fn send(&mut self, message: &ToBot) -> Result<(), Failure> {
@@ -227,21 +207,12 @@ impl ExternalBot {
         observation.legal_actions = legal.to_vec();
         self.send(&ToBot::Decide(Decide::new(self.hand, observation)))?;
         let line = self.receive(self.limits.decision)?;
-        match FromBot::parse(&line) {
-            Ok(FromBot::Action(answer)) => answer.resolve(legal).map_err(Failure::Illegal),
-            Ok(FromBot::Ready(_)) => Err(Failure::Malformed(
-                "\"ready\" where an action was expected".into(),
-            )),
-            Err(e) => Err(Failure::Malformed(format!("{e}: {}", shorten(&line)))),
-        }
+        conversation::read_action(&line, legal)
     }
 
     /// Tells the process why, ends it, records the dismissal.
     fn dismiss(&mut self, failure: Failure) {
-        let notice = ToBot::Error(ErrorNotice {
-            message: format!("{failure}; the seat is played by efficient from now on"),
-        });
-        let _ = self.send(&notice);
+        let _ = self.send(&conversation::dismissal(&failure));
         if let Some(mut process) = self.process.take() {
             process.kill();
         }
@@ -251,15 +222,6 @@ impl ExternalBot {
             hand: self.hand,
             failure,
         });
-    }
-}
-
-/// The start of a long line, for a message.
-fn shorten(line: &str) -> String {
-    let line = line.trim();
-    match line.char_indices().nth(80) {
-        Some((i, _)) => format!("{:?}…", &line[..i]),
-        None => format!("{line:?}"),
     }
 }
 

@@ -113,6 +113,7 @@ pub(crate) fn remote_summary(r: &StoredRoom) -> RoomSummary {
         created: r.created,
         finished: r.finished,
         standings: Vec::new(),
+        dismissals: Vec::new(),
     }
 }
 
@@ -194,7 +195,7 @@ impl App {
             }
         }
         let id = fresh.id.clone();
-        let handle = RoomActor::spawn(fresh, store, fence, self.hint_queue().clone()).await?;
+        let handle = RoomActor::spawn(fresh, store, fence, self.room_shared()).await?;
         self.rooms_mut().insert(id, handle.clone());
         Ok(Located::Here(handle))
     }

@@ -122,6 +122,8 @@ pub(crate) fn finished_summary(room: &StoredRoom, actions: &[StoredAction]) -> O
         created: room.created,
         finished: room.finished,
         standings: m.standings(),
+        // Not stored: a finished room read back from the store lists no dismissals.
+        dismissals: Vec::new(),
     })
 }
 
@@ -227,6 +229,7 @@ mod tests {
             created: 0,
             finished: Some(1),
             standings: Vec::new(),
+            dismissals: Vec::new(),
         })
     }
 

@@ -158,14 +158,14 @@ async fn tile(Path(name): Path<String>) -> Response {
 }
 
 /// The bot kinds a seat may take: the levels, and the external bots the administrator allowed.
-async fn bot_kinds() -> Response {
+async fn bot_kinds(State(app): State<App>) -> Response {
     let levels: Vec<&str> = majiang::bots::LEVELS
         .iter()
         .map(|(level, _)| *level)
         .collect();
     Json(serde_json::json!({
         "levels": levels,
-        "external": crate::external_bots::kinds(),
+        "external": app.external_bots().kinds(),
     }))
     .into_response()
 }

@@ -51,7 +51,8 @@ pub mod words;
 pub use history::FinishedMatch;
 pub use http::{router, serve};
 pub use limits::Limits;
-pub use room::{RoomHandle, RoomSummary};
+pub use external_bots::ExternalBots;
+pub use room::{Dismissal, RoomHandle, RoomSummary};
 pub use store::{PgStore, SqliteStore, Store, StoreError};
 
 use cluster::Node;
@@ -156,8 +157,9 @@ struct Inner {
     gate: Arc<listen::Gate>,
     /// History lines of finished matches, by room (bounded by [`HISTORY_CACHE`]).
     history: std::sync::Mutex<HashMap<String, FinishedMatch>>,
-    /// The learners' hints waiting and worked out, for every room.
-    hints: Arc<room::HintQueue>,
+    /// What every room shares: the learners' hints waiting and worked out, the outside bots
+    /// allowed, the expert seats' pool.
+    shared: room::Shared,
     /// The match reviews asked for, waiting, working and finished.
     reviews: review_jobs::ReviewJobs,
     /// Summaries of finished rooms not in memory (`GET /api/rooms/ID`), bounded in bytes.
@@ -193,6 +195,17 @@ impl App {
         node: Option<Node>,
         limits: Limits,
     ) -> Result<App, AppError> {
+        App::with_external_bots(store, node, limits, ExternalBots::none()).await
+    }
+
+    /// [`App::with_limits`] allowing the outside bots `bots` in its rooms (a seat's bot kind
+    /// `ext:NAME`).
+    pub async fn with_external_bots(
+        store: Arc<dyn Store>,
+        node: Option<Node>,
+        limits: Limits,
+        bots: ExternalBots,
+    ) -> Result<App, AppError> {
         if let Some(node) = &node {
             App::join_cluster(store.as_ref(), node).await?;
         }
@@ -202,6 +215,11 @@ impl App {
             limits.hint_queue,
             limits.bot_searches_at_once,
         );
+        let shared = room::Shared {
+            experts: Arc::new(room::ExpertPool::new(hints.bot_searches())),
+            hints,
+            bots,
+        };
         if node.is_none() {
             let fresh_after = now_ms().saturating_sub(limits.waiting_idle.as_millis() as i64);
             for stored in store.unfinished_rooms().await? {
@@ -212,7 +230,7 @@ impl App {
                     continue;
                 }
                 let id = stored.id.clone();
-                match RoomActor::spawn(stored, store.clone(), None, hints.clone()).await {
+                match RoomActor::spawn(stored, store.clone(), None, &shared).await {
                     Ok(h) => {
                         rooms.insert(id, h);
                     }
@@ -239,7 +257,7 @@ impl App {
                 ),
                 gate: Arc::new(listen::Gate::default()),
                 history: std::sync::Mutex::new(HashMap::new()),
-                hints,
+                shared,
                 reviews: review_jobs::ReviewJobs::new(&limits),
                 finished: history::FinishedCache::new(limits.finished_cache_bytes),
                 limits: limits.clone(),
@@ -289,7 +307,17 @@ impl App {
 
     /// The learners' hint queue every room of this app shares.
     pub fn hint_queue(&self) -> &Arc<room::HintQueue> {
-        &self.inner.hints
+        &self.inner.shared.hints
+    }
+
+    /// The outside bots this app allows in its rooms.
+    pub fn external_bots(&self) -> &ExternalBots {
+        &self.inner.shared.bots
+    }
+
+    /// What every room of this app shares.
+    pub(crate) fn room_shared(&self) -> &room::Shared {
+        &self.inner.shared
     }
 
     /// The match reviews asked for.
@@ -309,6 +337,7 @@ impl App {
 
     /// Creates a room (and starts its match when `autostart` is set).
     pub async fn create_room(&self, mut config: RoomConfig) -> Result<Created, AppError> {
+        self.inner.shared.bots.check(&config.seats)?;
         config.validate()?;
         let open = self.open_rooms();
         if open >= self.inner.limits.max_rooms {
@@ -347,13 +376,8 @@ impl App {
                 }
             }
         }
-        let handle = RoomActor::spawn(
-            stored,
-            self.inner.store.clone(),
-            fence,
-            self.inner.hints.clone(),
-        )
-        .await?;
+        let handle =
+            RoomActor::spawn(stored, self.inner.store.clone(), fence, &self.inner.shared).await?;
         self.rooms_mut().insert(id.clone(), handle);
         Ok(Created {
             seats: config

@@ -219,17 +219,14 @@ impl RoomConfig {
         for (i, s) in self.seats.iter().enumerate() {
             if let Some(k) = &s.bot_kind
                 && majiang::bots::check_name(k).is_err()
-                && !crate::external_bots::is_allowed(k)
+                && !crate::external_bots::is_external(k)
             {
-                let external = crate::external_bots::kinds();
-                let known = majiang::bots::BOT_NAMES
-                    .iter()
-                    .copied()
-                    .chain(external.iter().map(String::as_str));
+                // Which external bots a server allows is the app's to say
+                // (`ExternalBots::check`, before a room is made): any `ext:` name passes here.
                 return Err(BadConfig(said::NO_BOT.with([
                     i.into(),
                     k.as_str().into(),
-                    crate::words::names(known),
+                    crate::words::names(majiang::bots::BOT_NAMES.iter().copied()),
                 ])));
             }
         }

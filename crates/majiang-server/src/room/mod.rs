@@ -22,6 +22,7 @@ mod expert_pool;
 mod hint_worker;
 mod hints;
 mod io;
+mod outside;
 mod restore;
 mod state;
 mod task;
@@ -32,10 +33,12 @@ mod work;
 mod writes;
 
 pub use hint_worker::{HINT_BUDGET, HintQueue, Queued, hint_seed, work_out};
-pub use io::{ConnId, HintJob, Input, Output, Write, WriteFailure};
+pub use io::{BotOrder, ConnId, Heard, HintJob, Input, Output, Write, WriteFailure};
+pub use outside::reason as dismissal_reason;
 pub use restore::RestoreError;
 pub use state::Room;
-pub(crate) use task::{Cmd, RoomActor};
+pub use expert_pool::ExpertPool;
+pub(crate) use task::{Cmd, RoomActor, Shared};
 pub use task::{Outbox, RoomHandle};
 pub use writes::{RETRY_FIRST_MS, RETRY_MAX_MS};
 
@@ -72,4 +75,22 @@ pub struct RoomSummary {
     pub finished: Option<i64>,
     /// Final standings, best first, once the match is over (else empty).
     pub standings: Vec<Standing>,
+    /// The outside bots dismissed so far, in order (their seats played by `efficient` since).
+    pub dismissals: Vec<Dismissal>,
+}
+
+/// An outside bot (`ext:NAME`) dismissed from its seat: it crashed, was late, wrote nonsense
+/// or named an illegal action; `efficient` plays the seat from then on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Dismissal {
+    /// The seat (index in the room's settings).
+    pub seat: usize,
+    /// The bot's one name: the seat's name and its kind, "Bot 1 (ext:simple)".
+    pub bot: String,
+    /// The hand it was dismissed in (from 1).
+    pub hand: u32,
+    /// Why, in one word: `crashed`, `timeout`, `malformed`, `illegal` or `version`.
+    pub reason: String,
+    /// Why, in words ("no answer within 5000 ms").
+    pub message: String,
 }

@@ -10,10 +10,11 @@
 //! room ([`WriteFailure::Fenced`]) stops the room at once: nothing more is applied or
 //! acknowledged, and every connection is closed so its client reconnects to the new owner.
 
-use super::SPECTATOR;
 use super::io::{ConnId, Input, Output};
+use super::outside::{self, OutsideSeat, Turn};
 use super::work::{Pending, Queued};
-use crate::external_bots;
+use super::{Dismissal, SPECTATOR};
+use crate::external_bots::{self, ExternalBots};
 use crate::protocol::{ClientMsg, RoomConfig, RoomStatus, ServerMsg};
 use crate::store::{StoredAction, StoredRoom};
 use crate::waits::HintCache;
@@ -98,6 +99,12 @@ pub struct Room {
     pub(super) hints: SeatHints,
     /// Each chair's last ready hint, keyed by its hand.
     pub(super) ready_hints: HintCache,
+    /// The outside bots this server allows (a seat's `ext:NAME` runs one).
+    pub(super) bots: ExternalBots,
+    /// The seats played by outside bots, and where each conversation is.
+    pub(super) outside: Vec<OutsideSeat>,
+    /// The outside bots dismissed so far.
+    pub(super) dismissals: Vec<Dismissal>,
 }
 
 impl std::fmt::Debug for Room {
@@ -154,6 +161,9 @@ impl Room {
             stopped: false,
             hints: Default::default(),
             ready_hints: HintCache::default(),
+            bots: ExternalBots::none(),
+            outside: Vec::new(),
+            dismissals: Vec::new(),
         }
     }
 
@@ -209,11 +219,14 @@ impl Room {
             Input::Client { conn, msg } => self.client(conn, msg, now, &mut out),
             Input::Timer => {}
             Input::Stored(result) => self.stored(result, now, &mut out),
+            Input::OutsideBot { seat, heard } => self.outside_heard(seat, heard, &mut out),
         }
         if self.stopped {
             return out;
         }
+        self.outside_timeouts(now, &mut out);
         self.advance(now, &mut out);
+        self.start_outside_bots(now, &mut out);
         if !(may_wait && self.in_flight && before == (self.actions, self.status)) {
             self.flush_states(now, &mut out);
         }
@@ -233,7 +246,10 @@ impl Room {
         let driver = self
             .driver_wake
             .filter(|_| self.status == RoomStatus::Playing);
-        [retry, deal, driver, self.window_end]
+        let outside = self
+            .outside_wake()
+            .filter(|_| self.status != RoomStatus::Finished);
+        [retry, deal, driver, self.window_end, outside]
             .into_iter()
             .flatten()
             .min()
@@ -241,16 +257,6 @@ impl Room {
 
     pub(super) fn wall(&self, now: u64) -> i64 {
         (now as i64).saturating_add(self.wall_offset)
-    }
-
-    /// True when a seat is played by an external bot (its decisions block while it thinks).
-    pub(super) fn has_external_bots(&self) -> bool {
-        self.config.seats.iter().any(|s| {
-            s.bot
-                && s.bot_kind
-                    .as_deref()
-                    .is_some_and(external_bots::is_external)
-        })
     }
 
     /// True when a seat is played by the expert bot (its decisions search for tens to hundreds
@@ -270,7 +276,8 @@ impl Room {
         self.session().and_then(|s| s.chairs().get(seat).copied())
     }
 
-    /// Makes the match: the session and a driver with a controller per chair.
+    /// Makes the match: the session and a driver with a controller per chair (an outside
+    /// bot's chair is the room's to answer for: see `outside`).
     pub(super) fn start_match(&mut self, now: u64) -> Result<(), String> {
         let (session, opening) = Session::new(
             self.ruleset.clone(),
@@ -285,16 +292,19 @@ impl Room {
             let seed = self.seed ^ (seat as u64 + 1);
             let c = if s.bot {
                 let kind = s.bot_kind.as_deref().unwrap_or("efficient");
-                Controller::Bot(if external_bots::is_external(kind) {
-                    external_bots::start(kind, &self.ruleset, chair, seed, &self.id)?
+                if external_bots::is_external(kind) {
+                    outside::controller()
                 } else {
-                    bots::by_name(kind, &self.ruleset, seed).map_err(|e| e.to_string())?
-                })
+                    Controller::Bot(
+                        bots::by_name(kind, &self.ruleset, seed).map_err(|e| e.to_string())?,
+                    )
+                }
             } else {
                 Controller::person(seed)
             };
             controllers[chair.index()] = Some(c);
         }
+        self.outside = outside::seats_of(self, &self.bots, &chairs)?;
         let controllers = controllers
             .into_iter()
             .map(|c| c.ok_or("a chair without a seat"))
@@ -445,7 +455,16 @@ impl Room {
                     self.driver_wake = Some(now);
                     return;
                 }
-                Poll::Act(d) => {
+                Poll::Act(mut d) => {
+                    match self.outside_turn(d.player, now, out) {
+                        Turn::NotOutside => {}
+                        Turn::Play(action) => d.action = action,
+                        Turn::Wait(at) => {
+                            self.driver_wake = at;
+                            return;
+                        }
+                        Turn::Dismissed => continue,
+                    }
                     self.burst += 1;
                     let stored = StoredAction {
                         seq: self.actions,
