@@ -1,13 +1,13 @@
 //! [`ExternalBot`]: a seat played by another process through the bot protocol, with
 //! `efficient` standing by.
 
+use crate::conversation::{self, Failure, Seating};
 use crate::process::{Process, Stderr, Trouble};
 use crate::spec::Command;
-use crate::conversation;
-use majiang::bots::protocol::{Decide, HandEnd, MatchEnd, PROTOCOL_VERSION, ProtocolError, ToBot};
+use majiang::bots::protocol::{Decide, HandEnd, MatchEnd, ToBot};
 use majiang::bots::{Bot, EfficientBot};
 use majiang::table::matches::Standing;
-use majiang::table::{Action, HandOutcome, Observation, Player, TableRules};
+use majiang::table::{Action, HandOutcome, Observation, Player};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -32,26 +32,6 @@ impl Default for Limits {
             stderr: Stderr::Inherit,
         }
     }
-}
-
-/// Why an external bot was dismissed (its seat then played by `efficient`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Failure {
-    /// The process exited, closed its output or its input.
-    #[error("the bot stopped: {0}")]
-    Crashed(String),
-    /// No answer within the time limit.
-    #[error("no answer within {} ms", .0.as_millis())]
-    Timeout(Duration),
-    /// A line that is not the message expected.
-    #[error("{0}")]
-    Malformed(String),
-    /// An answer naming no legal action.
-    #[error("illegal answer: {0}")]
-    Illegal(ProtocolError),
-    /// A bot speaking another version of the protocol.
-    #[error("the bot speaks protocol {0}, not {PROTOCOL_VERSION}")]
-    Version(u32),
 }
 
 impl From<Trouble> for Failure {
@@ -109,19 +89,6 @@ impl Tally {
     }
 }
 
-/// A seat at the table: what it is told to start with.
-#[derive(Debug, Clone)]
-pub struct Seating {
-    /// The rules of the table.
-    pub ruleset: Arc<TableRules>,
-    /// The bot's chair.
-    pub seat: Player,
-    /// The seed of its randomness (sent in the hello; the fallback uses it too).
-    pub seed: u64,
-    /// For reports: which match or hand this is ("match 3").
-    pub context: String,
-}
-
 /// A seat played by another process speaking the bot protocol (`docs/bot-protocol.md`).
 ///
 /// [`ExternalBot::start`] spawns the command and shakes hands; every decision is sent as a
@@ -177,7 +144,7 @@ impl ExternalBot {
     }
 
     fn handshake(&mut self) -> Result<(), Failure> {
-        self.send(&conversation::hello(&self.seating, &self.limits))?;
+        self.send(&conversation::hello(&self.seating, self.limits.decision))?;
         let line = self.receive(self.limits.start)?;
         self.name = conversation::read_ready(&line)?;
         Ok(())

@@ -5,15 +5,52 @@
 //!
 //! [`ExternalBot`]: crate::ExternalBot
 
-use crate::bot::{Failure, Limits, Seating};
-use majiang::bots::protocol::{ErrorNotice, FromBot, Hello, PROTOCOL_VERSION, ToBot};
-use majiang::table::Action;
+use majiang::bots::protocol::{
+    ErrorNotice, FromBot, Hello, PROTOCOL_VERSION, ProtocolError, ToBot,
+};
+use majiang::table::{Action, Player, TableRules};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// The longest line a bot may write (a longer one is malformed).
 pub const MAX_LINE: usize = 1 << 20;
 
-/// The hello that opens the conversation: the rules, the seat, the seed and the time limit.
-pub fn hello(seating: &Seating, limits: &Limits) -> ToBot {
+/// A seat at the table: what it is told to start with.
+#[derive(Debug, Clone)]
+pub struct Seating {
+    /// The rules of the table.
+    pub ruleset: Arc<TableRules>,
+    /// The bot's chair.
+    pub seat: Player,
+    /// The seed of its randomness (sent in the hello; the fallback uses it too).
+    pub seed: u64,
+    /// For reports: which match or hand this is ("match 3").
+    pub context: String,
+}
+
+/// Why an external bot was dismissed (its seat then played by `efficient`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Failure {
+    /// The process exited, closed its output or its input.
+    #[error("the bot stopped: {0}")]
+    Crashed(String),
+    /// No answer within the time limit.
+    #[error("no answer within {} ms", .0.as_millis())]
+    Timeout(Duration),
+    /// A line that is not the message expected.
+    #[error("{0}")]
+    Malformed(String),
+    /// An answer naming no legal action.
+    #[error("illegal answer: {0}")]
+    Illegal(ProtocolError),
+    /// A bot speaking another version of the protocol.
+    #[error("the bot speaks protocol {0}, not {PROTOCOL_VERSION}")]
+    Version(u32),
+}
+
+/// The hello that opens the conversation: the rules, the seat, the seed and the time for each
+/// decision.
+pub fn hello(seating: &Seating, decision: Duration) -> ToBot {
     let ruleset = &seating.ruleset;
     ToBot::Hello(Hello {
         protocol: PROTOCOL_VERSION,
@@ -22,7 +59,7 @@ pub fn hello(seating: &Seating, limits: &Limits) -> ToBot {
         players: ruleset.players() as u8,
         seat: seating.seat,
         seed: seating.seed,
-        time_limit_ms: limits.decision.as_millis() as u64,
+        time_limit_ms: decision.as_millis() as u64,
     })
 }
 

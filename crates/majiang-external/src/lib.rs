@@ -19,5 +19,6 @@ pub mod conversation;
 mod process;
 pub mod spec;
 
-pub use bot::{ExternalBot, Failure, Fallback, Limits, Seating, Tally};
+pub use bot::{ExternalBot, Fallback, Limits, Tally};
+pub use conversation::{Failure, Seating};
 pub use process::Stderr;

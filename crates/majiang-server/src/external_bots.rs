@@ -7,13 +7,9 @@
 //! [`App::with_external_bots`](crate::App::with_external_bots) and handed to every room it runs.
 //! The room speaks to its bots sans-IO (`room::outside`: what to tell a bot is an output, what
 //! it wrote an input, its time limit counted on the room's clock); the room's task moves the
-//! lines to and from the process ([`pipe`]). A bot that crashes, is late or answers nonsense is
+//! lines to and from the process (`room::pipe`). A bot that crashes, is late or answers nonsense is
 //! dismissed and `efficient` plays its seat on.
 
-pub(crate) mod pipe;
-
-use crate::protocol::BadConfig;
-use crate::words::config as said;
 use majiang_external::spec::Command;
 use majiang_external::{Limits, Stderr};
 use std::collections::BTreeMap;
@@ -69,7 +65,10 @@ impl ExternalBots {
 
     /// The bot kinds of the allowed external bots (`ext:NAME`), sorted.
     pub fn kinds(&self) -> Vec<String> {
-        self.allowed.keys().map(|k| format!("{PREFIX}{k}")).collect()
+        self.allowed
+            .keys()
+            .map(|k| format!("{PREFIX}{k}"))
+            .collect()
     }
 
     /// True when `kind` is an allowed external bot.
@@ -80,29 +79,6 @@ impl ExternalBots {
     /// The allowed bot of `kind` (`ext:NAME`).
     pub(crate) fn get(&self, kind: &str) -> Option<&Allowed> {
         self.allowed.get(kind.strip_prefix(PREFIX)?)
-    }
-
-    /// Refuses a seat whose bot kind is neither one of ours nor an allowed external bot,
-    /// naming the kinds there are.
-    pub fn check(&self, seats: &[crate::protocol::SeatConfig]) -> Result<(), BadConfig> {
-        for (i, s) in seats.iter().enumerate() {
-            if let Some(k) = &s.bot_kind
-                && majiang::bots::check_name(k).is_err()
-                && !self.is_allowed(k)
-            {
-                let external = self.kinds();
-                let known = majiang::bots::BOT_NAMES
-                    .iter()
-                    .copied()
-                    .chain(external.iter().map(String::as_str));
-                return Err(BadConfig(said::NO_BOT.with([
-                    i.into(),
-                    k.as_str().into(),
-                    crate::words::names(known),
-                ])));
-            }
-        }
-        Ok(())
     }
 }
 

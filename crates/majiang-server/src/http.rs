@@ -1,5 +1,6 @@
 //! The routes: the embedded UI, the JSON API, tile pictures and the WebSocket.
 
+use crate::app::{App, AppError};
 use crate::client_addr::ClientAddr;
 use crate::cluster::Located;
 use crate::metrics::METRICS;
@@ -8,7 +9,7 @@ use crate::refusal::error;
 use crate::room::Cmd;
 use crate::static_files::{page, serve as serve_file};
 use crate::words::{Words, api, config, ws};
-use crate::{App, AppError, incident, replay, svg};
+use crate::{incident, replay, svg};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, Uri, header};

@@ -58,7 +58,8 @@ async fn start(bots: ExternalBots) -> (App, SocketAddr) {
 
 /// A bots-only room of one hand, seat 0 played by `kind`.
 async fn bots_room(app: &App, kind: &str) -> String {
-    let seats = json!([{"bot": true, "bot_kind": kind}, {"bot": true}, {"bot": true}, {"bot": true}]);
+    let seats =
+        json!([{"bot": true, "bot_kind": kind}, {"bot": true}, {"bot": true}, {"bot": true}]);
     app.create_room(crate::common::config(
         json!({"rules": "hongkong", "hands": 1, "autostart": true, "seats": seats}),
     ))
@@ -93,10 +94,8 @@ async fn a_thinking_outside_bot_holds_no_runtime_thread() {
     c.sync().await;
     // Act as the person for 6 s (three of the bot's thoughts), timing each `ack`.
     let (began, mut acks, mut sent) = (Instant::now(), Vec::new(), None::<Instant>);
-    let asked = || {
-        std::fs::read_to_string(dir.path().join("slow.asked"))
-            .map_or(0, |s| s.lines().count())
-    };
+    let asked =
+        || std::fs::read_to_string(dir.path().join("slow.asked")).map_or(0, |s| s.lines().count());
     let asked_before = asked();
     while began.elapsed() < Duration::from_secs(6) {
         let m = tokio::time::timeout(Duration::from_secs(10), c.recv())
@@ -136,7 +135,11 @@ async fn a_thinking_outside_bot_holds_no_runtime_thread() {
         "an ack took {longest:?}"
     );
     assert_eq!(slow_room.status, RoomStatus::Playing, "the bot still plays");
-    assert!(slow_room.dismissals.is_empty(), "{:?}", slow_room.dismissals);
+    assert!(
+        slow_room.dismissals.is_empty(),
+        "{:?}",
+        slow_room.dismissals
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -155,7 +158,10 @@ async fn a_dismissed_outside_bot_is_in_the_rooms_summary_and_the_metrics() {
         if summary["status"] == "finished" {
             break summary;
         }
-        assert!(Instant::now() < deadline, "the match did not finish: {body}");
+        assert!(
+            Instant::now() < deadline,
+            "the match did not finish: {body}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     let dismissals = summary["dismissals"].as_array().unwrap();

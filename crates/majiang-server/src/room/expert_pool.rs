@@ -14,14 +14,14 @@ use tokio::runtime::Runtime;
 use tokio::sync::Notify;
 
 /// An app's expert pool: its runtime is made when first needed.
-pub struct ExpertPool {
+pub(crate) struct ExpertPool {
     threads: usize,
     runtime: Mutex<Option<Runtime>>,
 }
 
 impl ExpertPool {
     /// A pool of `threads` threads (at least one), none started yet.
-    pub fn new(threads: usize) -> ExpertPool {
+    pub(crate) fn new(threads: usize) -> ExpertPool {
         ExpertPool {
             threads: threads.max(1),
             runtime: Mutex::new(None),
@@ -41,7 +41,9 @@ impl ExpertPool {
                 .build()
             {
                 Ok(r) => *runtime = Some(r),
-                Err(e) => tracing::error!("the expert pool does not start ({e}): on the server's threads"),
+                Err(e) => {
+                    tracing::error!("the expert pool does not start ({e}): on the server's threads")
+                }
             }
         }
         match runtime.as_ref() {

@@ -139,7 +139,7 @@ pub enum Output {
     },
     /// An outside bot was dismissed (its process is told and ended by the outputs before):
     /// for the server's log and metrics; the room's summary lists it too.
-    Dismissed(Box<super::Dismissal>),
+    Dismissed(Box<super::outside_seat::Dismissal>),
     /// Feed [`Input::Timer`] at this time (`None`: no timer is needed). Each call to
     /// [`Room::handle`](super::Room::handle) ends with one, replacing the one before.
     Wake(Option<u64>),

@@ -9,13 +9,21 @@
 //!   room.
 //! - `io`: the inputs and outputs; `clients`: the connections and their messages;
 //!   `writes`: the one write in progress, its retries and what follows once it is stored.
+//! - `outside` (with `outside_seat`): the seats of outside bots (`ext:NAME`), sans-IO. The room
+//!   orders their processes started, told a line, finished or killed ([`Output::OutsideBot`]
+//!   with a [`BotOrder`]), hears their lines as [`Input::OutsideBot`] ([`Heard`]), and counts
+//!   their time limits on its own clock (the next [`Output::Wake`]); a bot that crashes, is
+//!   late or writes nonsense is dismissed ([`Output::Dismissed`], [`RoomSummary::dismissals`])
+//!   and `efficient` plays its seat on.
 //! - `view`: what each viewer is sent — events and `state` as the public log shows them: while
 //!   a discarded tile is on offer, only the players still asked about it hear of it; the
 //!   others hear of the discard with what came of it, in one message, so nothing they get
 //!   depends on who could claim.
 //! - `restore`: a room rebuilt from its stored settings and actions.
 //! - `task`: the thin tokio task that runs a room: moves bytes, timers and store calls, and
-//!   feeds each store result back before it reads the next input (one write in flight).
+//!   feeds each store result back before it reads the next input (one write in flight); its
+//!   `pipe`s run the outside bots' processes (`tokio::process`: nothing blocks a runtime
+//!   thread). `expert_pool`: the app's runtime where rooms with expert seats run.
 
 mod clients;
 mod expert_pool;
@@ -23,6 +31,8 @@ mod hint_worker;
 mod hints;
 mod io;
 mod outside;
+mod outside_seat;
+mod pipe;
 mod restore;
 mod state;
 mod task;
@@ -32,12 +42,12 @@ mod view;
 mod work;
 mod writes;
 
+pub(crate) use expert_pool::ExpertPool;
 pub use hint_worker::{HINT_BUDGET, HintQueue, Queued, hint_seed, work_out};
 pub use io::{BotOrder, ConnId, Heard, HintJob, Input, Output, Write, WriteFailure};
-pub use outside::reason as dismissal_reason;
+pub use outside_seat::Dismissal;
 pub use restore::RestoreError;
 pub use state::Room;
-pub use expert_pool::ExpertPool;
 pub(crate) use task::{Cmd, RoomActor, Shared};
 pub use task::{Outbox, RoomHandle};
 pub use writes::{RETRY_FIRST_MS, RETRY_MAX_MS};
@@ -77,20 +87,4 @@ pub struct RoomSummary {
     pub standings: Vec<Standing>,
     /// The outside bots dismissed so far, in order (their seats played by `efficient` since).
     pub dismissals: Vec<Dismissal>,
-}
-
-/// An outside bot (`ext:NAME`) dismissed from its seat: it crashed, was late, wrote nonsense
-/// or named an illegal action; `efficient` plays the seat from then on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Dismissal {
-    /// The seat (index in the room's settings).
-    pub seat: usize,
-    /// The bot's one name: the seat's name and its kind, "Bot 1 (ext:simple)".
-    pub bot: String,
-    /// The hand it was dismissed in (from 1).
-    pub hand: u32,
-    /// Why, in one word: `crashed`, `timeout`, `malformed`, `illegal` or `version`.
-    pub reason: String,
-    /// Why, in words ("no answer within 5000 ms").
-    pub message: String,
 }

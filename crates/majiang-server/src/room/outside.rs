@@ -11,136 +11,15 @@
 //! `efficient` bot (seeded as its stand-in always was) takes its chair in the driver, and the
 //! room's summary lists the dismissal.
 
-use super::Dismissal;
 use super::io::{BotOrder, Heard, Output};
+use super::outside_seat::{Dismissal, MAX_UNREAD, Phase, Turn, reason};
 use super::state::Room;
-use crate::external_bots::{ExternalBots, is_external};
+use majiang::bots::EfficientBot;
 use majiang::bots::protocol::{Decide, HandEnd, MatchEnd, ToBot};
-use majiang::bots::{Bot, EfficientBot};
 use majiang::driver::Controller;
-use majiang::table::{Action, HandOutcome, Observation, Player};
+use majiang::table::{HandOutcome, Player};
 use majiang_external::conversation;
-use majiang_external::spec::Command;
-use majiang_external::{Failure, Limits, Seating};
-use std::collections::VecDeque;
-
-/// Lines a bot may write ahead of being asked (read as its next answers, as a pipe would keep
-/// them); one more is nonsense.
-const MAX_UNREAD: usize = 16;
-
-/// One seat played by an outside bot.
-#[derive(Debug)]
-pub(super) struct OutsideSeat {
-    /// The seat (index in the room's settings) and its chair.
-    pub(super) seat: usize,
-    pub(super) chair: Player,
-    /// Its one name in reports: the seat's name and its kind, "Bot 1 (ext:simple)".
-    pub(super) label: String,
-    command: Command,
-    limits: Limits,
-    /// The seed of its hello and of the `efficient` bot that plays on when it is dismissed.
-    seed: u64,
-    phase: Phase,
-    /// Lines it wrote before it was asked: its next answers.
-    unread: VecDeque<String>,
-}
-
-#[derive(Debug)]
-enum Phase {
-    /// Its process is not started yet (a room just made or restored).
-    Unstarted,
-    /// Started and greeted: its `ready` is due by `until`.
-    Greeting { until: u64 },
-    /// Ready, nothing asked.
-    Idle,
-    /// Asked `question` (its legal actions in it); its answer is due by `until`, and once
-    /// heard waits in `answer` for the driver to come back to the chair.
-    Asked {
-        question: Box<Observation>,
-        until: u64,
-        answer: Option<Action>,
-    },
-    /// The match is over: told so, its input closed.
-    Done,
-    /// Dismissed: `efficient` plays the seat.
-    Dismissed,
-}
-
-/// What an outside chair does with the decision the driver proposed for it.
-pub(super) enum Turn {
-    /// Not an outside bot's chair (or one dismissed): the proposal stands.
-    NotOutside,
-    /// Play this answer of the bot instead.
-    Play(Action),
-    /// Wait for the bot: its line, or this time (its limit).
-    Wait(Option<u64>),
-    /// The bot was dismissed just now: ask the driver again (`efficient` decides).
-    Dismissed,
-}
-
-/// The outside seats of a match about to start, in seat order; a kind not allowed by `bots` is
-/// an error ("no external bot … on this server").
-pub(super) fn seats_of(
-    room: &Room,
-    bots: &ExternalBots,
-    chairs: &[Player],
-) -> Result<Vec<OutsideSeat>, String> {
-    let mut seats = Vec::new();
-    for (seat, s) in room.config.seats.iter().enumerate() {
-        let Some(kind) = s.bot_kind.as_deref().filter(|k| s.bot && is_external(k)) else {
-            continue;
-        };
-        let allowed = bots.get(kind).ok_or_else(|| {
-            let name = kind.strip_prefix(crate::external_bots::PREFIX).unwrap_or(kind);
-            format!("no external bot {name:?} on this server")
-        })?;
-        seats.push(OutsideSeat {
-            seat,
-            chair: chairs[seat],
-            label: format!("{} ({kind})", s.name),
-            command: allowed.command.clone(),
-            limits: allowed.limits,
-            seed: room.seed ^ (seat as u64 + 1),
-            phase: Phase::Unstarted,
-            unread: VecDeque::new(),
-        });
-    }
-    Ok(seats)
-}
-
-/// The stand-in's chair: a bot whose proposals the room replaces with the outside bot's
-/// answers, so it never thinks (the first legal action, looked at by nobody).
-struct Placeholder;
-
-impl Bot for Placeholder {
-    fn name(&self) -> &'static str {
-        "external"
-    }
-
-    fn needs_observation(&self) -> bool {
-        false
-    }
-
-    fn act(&mut self, _obs: &Observation, legal: &[Action]) -> Action {
-        legal.first().copied().unwrap_or(Action::Pass)
-    }
-}
-
-/// The driver's controller for an outside chair.
-pub(super) fn controller() -> Controller {
-    Controller::Bot(Box::new(Placeholder))
-}
-
-/// Why a bot was dismissed, as one word (the metric's `reason`).
-pub fn reason(failure: &Failure) -> &'static str {
-    match failure {
-        Failure::Crashed(_) => "crashed",
-        Failure::Timeout(_) => "timeout",
-        Failure::Malformed(_) => "malformed",
-        Failure::Illegal(_) => "illegal",
-        Failure::Version(_) => "version",
-    }
-}
+use majiang_external::{Failure, Seating};
 
 impl Room {
     /// Starts the bots not started yet (while the match goes on).
@@ -170,7 +49,7 @@ impl Room {
         });
         out.push(Output::OutsideBot {
             seat: s.seat,
-            order: BotOrder::Say(Box::new(conversation::hello(&seating, &s.limits))),
+            order: BotOrder::Say(Box::new(conversation::hello(&seating, s.limits.decision))),
         });
         s.phase = Phase::Greeting {
             until: now.saturating_add(s.limits.start.as_millis() as u64),
@@ -182,9 +61,12 @@ impl Room {
         self.outside
             .iter()
             .filter_map(|s| match s.phase {
-                Phase::Greeting { until } | Phase::Asked { until, answer: None, .. } => {
-                    Some(until)
-                }
+                Phase::Greeting { until }
+                | Phase::Asked {
+                    until,
+                    answer: None,
+                    ..
+                } => Some(until),
                 _ => None,
             })
             .min()

@@ -10,10 +10,10 @@
 //! room ([`WriteFailure::Fenced`]) stops the room at once: nothing more is applied or
 //! acknowledged, and every connection is closed so its client reconnects to the new owner.
 
+use super::SPECTATOR;
 use super::io::{ConnId, Input, Output};
-use super::outside::{self, OutsideSeat, Turn};
+use super::outside_seat::{self, Dismissal, OutsideSeat, Turn};
 use super::work::{Pending, Queued};
-use super::{Dismissal, SPECTATOR};
 use crate::external_bots::{self, ExternalBots};
 use crate::protocol::{ClientMsg, RoomConfig, RoomStatus, ServerMsg};
 use crate::store::{StoredAction, StoredRoom};
@@ -293,7 +293,7 @@ impl Room {
             let c = if s.bot {
                 let kind = s.bot_kind.as_deref().unwrap_or("efficient");
                 if external_bots::is_external(kind) {
-                    outside::controller()
+                    outside_seat::controller()
                 } else {
                     Controller::Bot(
                         bots::by_name(kind, &self.ruleset, seed).map_err(|e| e.to_string())?,
@@ -304,7 +304,7 @@ impl Room {
             };
             controllers[chair.index()] = Some(c);
         }
-        self.outside = outside::seats_of(self, &self.bots, &chairs)?;
+        self.outside = outside_seat::seats_of(&self.config, self.seed, &self.bots, &chairs)?;
         let controllers = controllers
             .into_iter()
             .map(|c| c.ok_or("a chair without a seat"))

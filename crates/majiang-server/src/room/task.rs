@@ -7,10 +7,11 @@
 use super::expert_pool::ExpertPool;
 use super::hint_worker::HintQueue;
 use super::io::{BotOrder, ConnId, Heard, Input, Output, Write, WriteFailure};
+use super::outside_seat::Dismissal;
+use super::pipe::Pipe;
 use super::state::Room;
-use super::{Dismissal, RestoreError, RoomSummary};
+use super::{RestoreError, RoomSummary};
 use crate::external_bots::ExternalBots;
-use crate::external_bots::pipe::Pipe;
 use crate::metrics::METRICS;
 use crate::protocol::{ClientMsg, RoomStatus, ServerMsg};
 use crate::store::{Fence, Store, StoreError, StoredRoom};
@@ -188,7 +189,7 @@ impl Clock {
     fn new() -> Clock {
         Clock {
             origin: Instant::now(),
-            wall_offset: crate::now_ms(),
+            wall_offset: crate::stamp::now_ms(),
         }
     }
 

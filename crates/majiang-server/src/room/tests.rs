@@ -57,11 +57,15 @@ fn stored_room(config: serde_json::Value, seed: u64) -> StoredRoom {
 
 impl Harness {
     fn new(config: serde_json::Value, seed: u64) -> Harness {
-        Harness::with_bots(config, seed, &crate::ExternalBots::none())
+        Harness::with_bots(config, seed, &crate::external_bots::ExternalBots::none())
     }
 
     /// A room on a server allowing the outside bots `bots`.
-    fn with_bots(config: serde_json::Value, seed: u64, bots: &crate::ExternalBots) -> Harness {
+    fn with_bots(
+        config: serde_json::Value,
+        seed: u64,
+        bots: &crate::external_bots::ExternalBots,
+    ) -> Harness {
         Harness {
             room: Room::restore_with(&stored_room(config, seed), &[], 0, 0, bots).unwrap(),
             now: 0,

@@ -2,7 +2,7 @@
 //! answers for it (or does not), on the room's virtual clock.
 
 use super::*;
-use crate::ExternalBots;
+use crate::external_bots::ExternalBots;
 use majiang::bots::protocol::ToBot;
 
 /// A bot decision gets this long (the server's `--bot-time-ms`).
@@ -139,7 +139,11 @@ fn an_outside_bot_is_greeted_asked_and_its_answers_are_played() {
     let answered = h.play_with_bot(Script::Last, u64::MAX);
     assert!(over(&h), "the match ends");
     assert!(answered.len() > 5, "{answered:?}");
-    assert_eq!(h.actions_of(0), answered, "every move of the seat is the bot's");
+    assert_eq!(
+        h.actions_of(0),
+        answered,
+        "every move of the seat is the bot's"
+    );
     assert!(h.dismissals().is_empty());
     let tail: Vec<&BotOrder> = h.bot_orders(0, 0).into_iter().rev().take(3).collect();
     assert!(
@@ -165,7 +169,11 @@ fn a_silent_outside_bot_is_dismissed_when_its_time_is_up_and_efficient_plays_on(
             .any(|o| matches!(o, BotOrder::Say(m) if matches!(**m, ToBot::Decide(_))))
     });
     let asked_at = h.now;
-    assert_eq!(h.wake, Some(asked_at + DECISION_MS), "woken when its time is up");
+    assert_eq!(
+        h.wake,
+        Some(asked_at + DECISION_MS),
+        "woken when its time is up"
+    );
     let before = h.seen.len();
     h.now = asked_at + DECISION_MS - 1;
     h.input(Input::Timer);
@@ -189,7 +197,10 @@ fn a_silent_outside_bot_is_dismissed_when_its_time_is_up_and_efficient_plays_on(
     let after = h.seen.len();
     h.play_with_bot(Script::Silent, u64::MAX);
     assert!(over(&h), "efficient played the seat to the end");
-    assert!(h.bot_orders(0, after).is_empty(), "a dismissed bot hears nothing more");
+    assert!(
+        h.bot_orders(0, after).is_empty(),
+        "a dismissed bot hears nothing more"
+    );
     assert_eq!(h.room.summary().dismissals, vec![d]);
 }
 
@@ -198,7 +209,11 @@ fn an_outside_bot_answering_nonsense_or_an_illegal_action_is_dismissed() {
     for (line, reason, words) in [
         ("nonsense", "malformed", "\"nonsense\""),
         (r#"{"type":"action","id":99}"#, "illegal", "illegal answer"),
-        (r#"{"type":"ready","protocol":1}"#, "malformed", "\"ready\" where an action"),
+        (
+            r#"{"type":"ready","protocol":1}"#,
+            "malformed",
+            "\"ready\" where an action",
+        ),
     ] {
         let mut h = outside_room(7);
         h.input(Input::Timer);
@@ -272,10 +287,18 @@ fn only_allowed_outside_bots_take_a_seat_and_the_refusal_names_them() {
         ]
     }))
     .unwrap();
-    let err = allowed().check(&config.seats).unwrap_err().to_string();
+    let err = config
+        .check_outside_bots(&allowed())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("no bot \"ext:nobody\""), "{err}");
-    assert!(err.contains("ext:scripted"), "the allowed names are listed: {err}");
-    config.validate().expect("an ext: name is the app's to allow");
+    assert!(
+        err.contains("ext:scripted"),
+        "the allowed names are listed: {err}"
+    );
+    config
+        .validate()
+        .expect("an ext: name is the app's to allow");
     // A room restored on a server that no longer allows its bot does not start.
     let stored = StoredRoom {
         status: RoomStatus::Playing,
@@ -289,7 +312,8 @@ fn only_allowed_outside_bots_take_a_seat_and_the_refusal_names_them() {
     };
     let err = Room::restore_with(&stored, &[], 0, 0, &ExternalBots::none()).unwrap_err();
     assert!(
-        err.to_string().contains("no external bot \"scripted\" on this server"),
+        err.to_string()
+            .contains("no external bot \"scripted\" on this server"),
         "{err}"
     );
 }

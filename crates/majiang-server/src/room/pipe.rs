@@ -6,7 +6,7 @@
 //! I/O driver, so a bot that thinks for seconds holds no thread at all, and a room with four
 //! bots costs four small tasks rather than four blocked threads.
 
-use crate::room::{BotOrder, Heard};
+use super::io::{BotOrder, Heard};
 use majiang_external::conversation::MAX_LINE;
 use majiang_external::spec::Command;
 use std::process::Stdio;
