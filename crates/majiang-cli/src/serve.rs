@@ -47,18 +47,19 @@ pub struct Args {
     bot_time_ms: u64,
 }
 
-/// Registers the `--external-bot NAME=COMMAND` entries.
-fn allow_external_bots(args: &Args) -> Result<(), UsageError> {
+/// The `--external-bot NAME=COMMAND` entries, as the server's registry.
+fn external_bots(args: &Args) -> Result<majiang_server::ExternalBots, UsageError> {
+    let mut bots = majiang_server::ExternalBots::none();
     for entry in &args.external_bots {
         let (name, command) = entry
             .split_once('=')
             .ok_or_else(|| UsageError(format!("--external-bot {entry:?}: write NAME=COMMAND")))?;
         let command = majiang_external::spec::Command::parse(command)
             .map_err(|e| UsageError(format!("--external-bot {name}: {e}")))?;
-        majiang_server::external_bots::allow(name.trim(), command, args.bot_time_ms)
+        bots.allow(name.trim(), command, args.bot_time_ms)
             .map_err(|e| UsageError(format!("--external-bot: {e}")))?;
     }
-    Ok(())
+    Ok(bots)
 }
 
 /// The resource limits (docs/hosting/limits.md); the defaults are [`Limits::default`]'s.
@@ -186,7 +187,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
         .map_err(|e| UsageError(format!("starting the runtime: {e}")))?;
     init_logs();
     let limits = args.limits.limits()?;
-    allow_external_bots(args)?;
+    let bots = external_bots(args)?;
     rt.block_on(async {
         let db = majiang_server::store::redact(&args.db);
         let store = majiang_server::store::open(&args.db)
@@ -199,7 +200,7 @@ pub fn run(args: &Args) -> Result<(), UsageError> {
             .local_addr()
             .map_err(|e| UsageError(e.to_string()))?;
         let node = node(args, store.engine(), addr)?;
-        let app = majiang_server::App::with_limits(store, node.clone(), limits)
+        let app = majiang_server::App::with_external_bots(store, node.clone(), limits, bots)
             .await
             .map_err(|e| UsageError(format!("{db}: {e}")))?;
         match &node {

@@ -371,6 +371,70 @@ fn the_server_seats_an_external_bot_the_administrator_allowed() {
 }
 
 #[test]
+fn the_server_logs_an_outside_bots_dismissal_with_its_one_name() {
+    use majiang_testkit::net::{free_port, http};
+    use std::time::{Duration, Instant};
+    let dir = temp("serve-dismissal");
+    std::fs::create_dir_all(&dir).unwrap();
+    // Ready, then nonsense for every decision.
+    let script = dir.join("garbage.py");
+    std::fs::write(
+        &script,
+        "import sys\nfor line in sys.stdin:\n    \
+         print('{\"type\":\"ready\",\"protocol\":1}' if '\"hello\"' in line else \
+         ('nonsense' if '\"decide\"' in line else ''), flush=True)\n",
+    )
+    .unwrap();
+    let log = dir.join("serve.log");
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{}", free_port()).parse().unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_majiang"))
+        .args(["serve", "--addr", &addr.to_string(), "--db"])
+        .arg(dir.join("db.sqlite"))
+        .arg("--external-bot")
+        .arg(format!("garbage=python3 {}", script.display()))
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while http(addr, "GET", "/healthz", "").0 != 200 {
+        assert!(started.elapsed() < Duration::from_secs(30), "no server");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let room = serde_json::json!({"rules": "hongkong", "hands": 1, "seats": [
+        {"bot": true, "bot_kind": "ext:garbage"}, {"bot": true}, {"bot": true}, {"bot": true}
+    ]});
+    let (status, body) = http(addr, "POST", "/api/rooms", &room.to_string());
+    assert_eq!(status, 201, "{body}");
+    let id = serde_json::from_str::<Value>(&body).unwrap()["room"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let text = loop {
+        let text = std::fs::read_to_string(&log).unwrap();
+        if text.contains("dismissed") {
+            break text;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no dismissal logged: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let _ = server.kill();
+    let _ = server.wait();
+    let line = text.lines().find(|l| l.contains("dismissed")).unwrap();
+    assert!(line.contains("WARN"), "{line}");
+    assert!(line.contains(&id), "the room is named: {line}");
+    assert!(
+        line.contains("Bot 0 (ext:garbage) dismissed in hand 1"),
+        "the bot's one name and the hand: {line}"
+    );
+    assert!(line.contains("\"nonsense\""), "why: {line}");
+}
+
+#[test]
 fn sims_table_keeps_its_columns_with_a_long_cmd_name() {
     let bots = format!(
         "efficient,cmd:python3 {},efficient,efficient",

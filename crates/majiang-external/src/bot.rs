@@ -1,14 +1,13 @@
 //! [`ExternalBot`]: a seat played by another process through the bot protocol, with
 //! `efficient` standing by.
 
+use crate::conversation::{self, Failure, Seating};
 use crate::process::{Process, Stderr, Trouble};
 use crate::spec::Command;
-use majiang::bots::protocol::{
-    Decide, ErrorNotice, FromBot, HandEnd, Hello, MatchEnd, PROTOCOL_VERSION, ProtocolError, ToBot,
-};
+use majiang::bots::protocol::{Decide, HandEnd, MatchEnd, ToBot};
 use majiang::bots::{Bot, EfficientBot};
 use majiang::table::matches::Standing;
-use majiang::table::{Action, HandOutcome, Observation, Player, TableRules};
+use majiang::table::{Action, HandOutcome, Observation, Player};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -35,32 +34,12 @@ impl Default for Limits {
     }
 }
 
-/// Why an external bot was dismissed (its seat then played by `efficient`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Failure {
-    /// The process exited, closed its output or its input.
-    #[error("the bot stopped: {0}")]
-    Crashed(String),
-    /// No answer within the time limit.
-    #[error("no answer within {} ms", .0.as_millis())]
-    Timeout(Duration),
-    /// A line that is not the message expected.
-    #[error("{0}")]
-    Malformed(String),
-    /// An answer naming no legal action.
-    #[error("illegal answer: {0}")]
-    Illegal(ProtocolError),
-    /// A bot speaking another version of the protocol.
-    #[error("the bot speaks protocol {0}, not {PROTOCOL_VERSION}")]
-    Version(u32),
-}
-
 impl From<Trouble> for Failure {
     fn from(t: Trouble) -> Failure {
         match t {
             Trouble::Gone(what) => Failure::Crashed(what),
             Trouble::Timeout(limit) => Failure::Timeout(limit),
-            Trouble::TooLong => Failure::Malformed("a line longer than 1 MiB".into()),
+            Trouble::TooLong => conversation::too_long(),
         }
     }
 }
@@ -108,19 +87,6 @@ impl Tally {
             f.push(fallback);
         }
     }
-}
-
-/// A seat at the table: what it is told to start with.
-#[derive(Debug, Clone)]
-pub struct Seating {
-    /// The rules of the table.
-    pub ruleset: Arc<TableRules>,
-    /// The bot's chair.
-    pub seat: Player,
-    /// The seed of its randomness (sent in the hello; the fallback uses it too).
-    pub seed: u64,
-    /// For reports: which match or hand this is ("match 3").
-    pub context: String,
 }
 
 /// A seat played by another process speaking the bot protocol (`docs/bot-protocol.md`).
@@ -178,29 +144,10 @@ impl ExternalBot {
     }
 
     fn handshake(&mut self) -> Result<(), Failure> {
-        let ruleset = &self.seating.ruleset;
-        let hello = ToBot::Hello(Hello {
-            protocol: PROTOCOL_VERSION,
-            rules: ruleset.name().to_string(),
-            options: ruleset.options_json(),
-            players: ruleset.players() as u8,
-            seat: self.seating.seat,
-            seed: self.seating.seed,
-            time_limit_ms: self.limits.decision.as_millis() as u64,
-        });
-        self.send(&hello)?;
+        self.send(&conversation::hello(&self.seating, self.limits.decision))?;
         let line = self.receive(self.limits.start)?;
-        match FromBot::parse(&line) {
-            Ok(FromBot::Ready(ready)) if ready.protocol == PROTOCOL_VERSION => {
-                self.name = ready.name;
-                Ok(())
-            }
-            Ok(FromBot::Ready(ready)) => Err(Failure::Version(ready.protocol)),
-            Ok(FromBot::Action(_)) => Err(Failure::Malformed(
-                "an action before \"ready\" (the hello is answered with ready)".into(),
-            )),
-            Err(e) => Err(Failure::Malformed(format!("{e}: {}", shorten(&line)))),
-        }
+        self.name = conversation::read_ready(&line)?;
+        Ok(())
     }
 
     fn send(&mut self, message: &ToBot) -> Result<(), Failure> {
@@ -227,21 +174,12 @@ impl ExternalBot {
         observation.legal_actions = legal.to_vec();
         self.send(&ToBot::Decide(Decide::new(self.hand, observation)))?;
         let line = self.receive(self.limits.decision)?;
-        match FromBot::parse(&line) {
-            Ok(FromBot::Action(answer)) => answer.resolve(legal).map_err(Failure::Illegal),
-            Ok(FromBot::Ready(_)) => Err(Failure::Malformed(
-                "\"ready\" where an action was expected".into(),
-            )),
-            Err(e) => Err(Failure::Malformed(format!("{e}: {}", shorten(&line)))),
-        }
+        conversation::read_action(&line, legal)
     }
 
     /// Tells the process why, ends it, records the dismissal.
     fn dismiss(&mut self, failure: Failure) {
-        let notice = ToBot::Error(ErrorNotice {
-            message: format!("{failure}; the seat is played by efficient from now on"),
-        });
-        let _ = self.send(&notice);
+        let _ = self.send(&conversation::dismissal(&failure));
         if let Some(mut process) = self.process.take() {
             process.kill();
         }
@@ -251,15 +189,6 @@ impl ExternalBot {
             hand: self.hand,
             failure,
         });
-    }
-}
-
-/// The start of a long line, for a message.
-fn shorten(line: &str) -> String {
-    let line = line.trim();
-    match line.char_indices().nth(80) {
-        Some((i, _)) => format!("{:?}…", &line[..i]),
-        None => format!("{line:?}"),
     }
 }
 

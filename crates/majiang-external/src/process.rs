@@ -7,8 +7,7 @@ use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-/// The longest line a bot may write (a longer one is malformed).
-const MAX_LINE: usize = 1 << 20;
+use crate::conversation::MAX_LINE;
 
 /// How long a bot whose standard input closed has to exit before it is killed.
 const EXIT_GRACE: Duration = Duration::from_secs(2);

@@ -1,23 +1,11 @@
 //! The client's address as a request extractor: what the creation throttles and the
 //! connection caps count by.
 
-use crate::App;
+use crate::app::App;
+use crate::listen::forwarded_for;
 use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::HeaderMap;
 use axum::http::request::Parts;
 use std::net::{IpAddr, SocketAddr};
-
-/// The address a trusted reverse proxy says the request came from: the last
-/// `X-Forwarded-For` entry (the one the proxy added; earlier ones the client could write).
-pub(crate) fn forwarded_for(headers: &HeaderMap) -> Option<IpAddr> {
-    headers
-        .get_all("x-forwarded-for")
-        .iter()
-        .next_back()
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.rsplit(',').next())
-        .and_then(|v| v.trim().parse().ok())
-}
 
 /// The client's address: the TCP peer's, or behind a trusted reverse proxy
 /// ([`crate::Limits::trust_forwarded_for`]) the last `X-Forwarded-For` entry. Unknown

@@ -12,53 +12,16 @@
 //! carries the fence of its lease ([`crate::store::Fence`]): once another node took the room
 //! over, the old owner's writes are refused.
 
+use crate::app::{App, AppError, Inner};
 use crate::protocol::{RoomStatus, SeatInfo};
+use crate::room::RoomHandle;
 use crate::room::{RoomActor, RoomSummary};
 use crate::store::{Acquired, NodeClaim, StoredRoom};
-use crate::{App, AppError, RoomHandle};
 use std::collections::HashSet;
 use std::sync::Weak;
 use std::time::Duration;
 
-/// This process's place in a cluster.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Node {
-    /// The node's name, unique in the cluster: the owner of its leases.
-    pub name: String,
-    /// The URL clients are sent to for the rooms this process runs (`https://host`, no
-    /// trailing slash): a public address the operator gives, reachable from the browsers.
-    pub url: String,
-    /// How long a lease lasts without renewal (milliseconds): how long a dead node's rooms
-    /// wait before another node takes them.
-    pub lease_ms: u64,
-    /// This process's claim on its name: an id drawn at start (see `App::join_cluster`).
-    pub instance: String,
-}
-
-impl Node {
-    /// A node named by its URL `url` (as before names and URLs were apart), with leases of
-    /// `lease_ms`.
-    pub fn new(url: &str, lease_ms: u64) -> Node {
-        Node::named(url.trim_end_matches('/'), url, lease_ms)
-    }
-
-    /// The node `name` whose clients are sent to `url`, with leases of `lease_ms`.
-    pub fn named(name: &str, url: &str, lease_ms: u64) -> Node {
-        Node {
-            name: name.to_string(),
-            url: url.trim_end_matches('/').to_string(),
-            lease_ms: lease_ms.max(MIN_LEASE_MS),
-            instance: crate::random_hex(8),
-        }
-    }
-
-    /// How often a lease round comes (renewing the leases, taking over the rooms of a dead
-    /// node): four times a lease, so one or two slow round trips lose none, and a dead node's
-    /// rooms are taken over at most a quarter of a lease after its leases ran out.
-    fn renew_every(&self) -> Duration {
-        Duration::from_millis(self.lease_ms / 4)
-    }
-}
+pub use crate::node::{MIN_LEASE_MS, Node};
 
 /// Most orphaned rooms one lease round reads (and takes over); the rest wait for the next
 /// round, a third of a lease later.
@@ -66,9 +29,6 @@ pub const TAKEOVERS_PER_ROUND: u64 = 64;
 
 /// Most rooms of other nodes one lease round reads for the lobby (the newest).
 pub const REMOTE_ROOMS: u64 = 500;
-
-/// The shortest lease accepted (milliseconds).
-pub const MIN_LEASE_MS: u64 = 300;
 
 /// The lease length when none is given (milliseconds): a dead node's rooms are taken over
 /// within 1.25 leases (1.5 s) of its last renewal, so a room answers again within 2 s of a
@@ -113,6 +73,7 @@ pub(crate) fn remote_summary(r: &StoredRoom) -> RoomSummary {
         created: r.created,
         finished: r.finished,
         standings: Vec::new(),
+        dismissals: Vec::new(),
     }
 }
 
@@ -194,7 +155,7 @@ impl App {
             }
         }
         let id = fresh.id.clone();
-        let handle = RoomActor::spawn(fresh, store, fence, self.hint_queue().clone()).await?;
+        let handle = RoomActor::spawn(fresh, store, fence, self.room_shared()).await?;
         self.rooms_mut().insert(id, handle.clone());
         Ok(Located::Here(handle))
     }
@@ -321,7 +282,7 @@ impl App {
     /// to a lease and a half for a claim left by a process that died (a restart right after a
     /// crash).
     pub(crate) async fn join_cluster(
-        store: &dyn crate::Store,
+        store: &dyn crate::store::Store,
         node: &Node,
     ) -> Result<(), AppError> {
         let patience = Duration::from_millis(node.lease_ms * 3 / 2);
@@ -346,7 +307,7 @@ impl App {
 
 /// The lease task of `app` on `node`: a round every third of a lease until the app is gone,
 /// and every [`RETRY_ROUND`] while rounds fail.
-pub(crate) async fn run(app: Weak<crate::Inner>, node: Node) {
+pub(crate) async fn run(app: Weak<Inner>, node: Node) {
     let mut next = tokio::time::Instant::now();
     loop {
         tokio::time::sleep_until(next).await;
@@ -408,7 +369,7 @@ mod tests {
     /// stopped (the handle stays until it is replaced).
     #[tokio::test]
     async fn the_lease_round_reloads_a_bots_match_whose_task_ended() {
-        let store = std::sync::Arc::new(crate::SqliteStore::in_memory().unwrap());
+        let store = std::sync::Arc::new(crate::store::SqliteStore::in_memory().unwrap());
         let node = Node::new("http://127.0.0.1:1", MIN_LEASE_MS);
         let app = App::with_store(store, Some(node)).await.unwrap();
         let config: crate::protocol::RoomConfig = serde_json::from_value(serde_json::json!({

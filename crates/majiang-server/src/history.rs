@@ -122,6 +122,8 @@ pub(crate) fn finished_summary(room: &StoredRoom, actions: &[StoredAction]) -> O
         created: room.created,
         finished: room.finished,
         standings: m.standings(),
+        // Not stored: a finished room read back from the store lists no dismissals.
+        dismissals: Vec::new(),
     })
 }
 
@@ -183,33 +185,6 @@ impl FinishedCache {
     }
 }
 
-impl crate::App {
-    /// The summary of room `id` if it is finished and not in memory: from the cache, or read
-    /// and replayed from the store (and kept in the cache). `None` for any other room.
-    pub(crate) async fn finished_summary(
-        &self,
-        id: &str,
-    ) -> Result<Option<Arc<RoomSummary>>, crate::AppError> {
-        let cache = &self.inner.finished;
-        if let Some(s) = cache.get(id) {
-            return Ok(Some(s));
-        }
-        let store = self.store();
-        let Some(room) = store.room(id).await? else {
-            return Ok(None);
-        };
-        if room.status != RoomStatus::Finished {
-            return Ok(None);
-        }
-        let actions = store.actions(id).await?;
-        let Some(summary) = finished_summary(&room, &actions).map(Arc::new) else {
-            return Ok(None);
-        };
-        cache.put(summary.clone());
-        Ok(Some(summary))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,6 +202,7 @@ mod tests {
             created: 0,
             finished: Some(1),
             standings: Vec::new(),
+            dismissals: Vec::new(),
         })
     }
 

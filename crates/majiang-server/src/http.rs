@@ -1,5 +1,6 @@
 //! The routes: the embedded UI, the JSON API, tile pictures and the WebSocket.
 
+use crate::app::{App, AppError};
 use crate::client_addr::ClientAddr;
 use crate::cluster::Located;
 use crate::metrics::METRICS;
@@ -8,7 +9,7 @@ use crate::refusal::error;
 use crate::room::Cmd;
 use crate::static_files::{page, serve as serve_file};
 use crate::words::{Words, api, config, ws};
-use crate::{App, AppError, incident, replay, svg};
+use crate::{incident, replay, svg};
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, Uri, header};
@@ -158,14 +159,14 @@ async fn tile(Path(name): Path<String>) -> Response {
 }
 
 /// The bot kinds a seat may take: the levels, and the external bots the administrator allowed.
-async fn bot_kinds() -> Response {
+async fn bot_kinds(State(app): State<App>) -> Response {
     let levels: Vec<&str> = majiang::bots::LEVELS
         .iter()
         .map(|(level, _)| *level)
         .collect();
     Json(serde_json::json!({
         "levels": levels,
-        "external": crate::external_bots::kinds(),
+        "external": app.external_bots().kinds(),
     }))
     .into_response()
 }

@@ -8,7 +8,7 @@ pub(crate) fn told(
     what: &'static crate::words::WordsDef,
     detail: &dyn std::fmt::Display,
 ) -> crate::words::Words {
-    let id = crate::random_hex(4);
+    let id = crate::stamp::random_hex(4);
     let told = what.with([id.clone().into()]);
     tracing::error!(incident = %id, "{told}: {detail}");
     told

@@ -195,7 +195,7 @@ pub(crate) async fn serve(
             // Behind the proxy: a place for the forwarded address, for this request (and for
             // its socket, if it is a WebSocket).
             let place = trusted.then(|| {
-                let addr = crate::client_addr::forwarded_for(req.headers()).unwrap_or(peer.ip());
+                let addr = forwarded_for(req.headers()).unwrap_or(peer.ip());
                 forwarded.admit(addr, usize::MAX, cap)
             });
             let upgrade = req.headers().contains_key(hyper::header::UPGRADE);
@@ -271,4 +271,16 @@ fn refusal(status: axum::http::StatusCode, why: &'static str) -> axum::response:
 /// Completes when the server starts closing.
 async fn until_closing(closed: &mut watch::Receiver<bool>) {
     let _ = closed.wait_for(|c| *c).await;
+}
+
+/// The address a trusted reverse proxy says the request came from: the last
+/// `X-Forwarded-For` entry (the one the proxy added; earlier ones the client could write).
+pub(crate) fn forwarded_for(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
+    headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .next_back()
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .and_then(|v| v.trim().parse().ok())
 }

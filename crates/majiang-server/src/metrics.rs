@@ -1,11 +1,13 @@
 //! The process's figures for `/metrics`, in the Prometheus text format (`prometheus-client`):
 //! rooms, connections, stored actions, the acknowledgement latency, storage errors, and in a
-//! cluster the rooms taken over and the writes refused by a fence. One set
+//! cluster the rooms taken over and the writes refused by a fence, the outside bots dismissed by
+//! reason. One set
 //! per process, like Prometheus's own default registry: the room tasks and the connections
 //! count into it wherever they run.
 
 use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
@@ -28,6 +30,7 @@ pub struct Metrics {
     hints_dropped: Counter,
     hints_waiting: Gauge,
     reviews_refused: Counter,
+    outside_bots_dismissed: Family<Vec<(String, String)>, Counter>,
 }
 
 /// The one set of figures of this process.
@@ -50,6 +53,12 @@ impl Metrics {
         let hints_dropped = Counter::default();
         let hints_waiting = Gauge::default();
         let reviews_refused = Counter::default();
+        let outside_bots_dismissed = Family::<Vec<(String, String)>, Counter>::default();
+        registry.register(
+            "outside_bots_dismissed",
+            "Outside bots (ext:NAME seats) dismissed from their seats, by reason (crashed, timeout, malformed, illegal, version); efficient plays on",
+            outside_bots_dismissed.clone(),
+        );
         registry.register(
             "hints_dropped",
             "Learners' hints dropped because the hint queue was full (the person was told the expert is busy)",
@@ -130,7 +139,15 @@ impl Metrics {
             hints_dropped,
             hints_waiting,
             reviews_refused,
+            outside_bots_dismissed,
         }
+    }
+
+    /// An outside bot was dismissed, for `reason` (`crashed`, `timeout`, ...).
+    pub fn outside_bot_dismissed(&self, reason: &str) {
+        self.outside_bots_dismissed
+            .get_or_create(&vec![("reason".to_string(), reason.to_string())])
+            .inc();
     }
 
     /// A hint job was dropped: the hint queue was full.

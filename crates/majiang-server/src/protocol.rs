@@ -161,6 +161,32 @@ pub const MAX_MATCH_POINTS: u32 = 500;
 pub struct BadConfig(pub Words);
 
 impl RoomConfig {
+    /// Refuses a seat whose bot kind is neither one of ours nor an outside bot that `bots`
+    /// allows, naming the kinds there are (a server's check before [`RoomConfig::validate`]).
+    pub fn check_outside_bots(
+        &self,
+        bots: &crate::external_bots::ExternalBots,
+    ) -> Result<(), BadConfig> {
+        for (i, s) in self.seats.iter().enumerate() {
+            if let Some(k) = &s.bot_kind
+                && majiang::bots::check_name(k).is_err()
+                && !bots.is_allowed(k)
+            {
+                let external = bots.kinds();
+                let known = majiang::bots::BOT_NAMES
+                    .iter()
+                    .copied()
+                    .chain(external.iter().map(String::as_str));
+                return Err(BadConfig(said::NO_BOT.with([
+                    i.into(),
+                    k.as_str().into(),
+                    crate::words::names(known),
+                ])));
+            }
+        }
+        Ok(())
+    }
+
     /// Checks the settings, fills in default seats, and builds the rule set.
     pub fn validate(&mut self) -> Result<TableRules, BadConfig> {
         let ruleset =
@@ -242,17 +268,14 @@ impl RoomConfig {
         for (i, s) in self.seats.iter().enumerate() {
             if let Some(k) = &s.bot_kind
                 && majiang::bots::check_name(k).is_err()
-                && !crate::external_bots::is_allowed(k)
+                && !crate::external_bots::is_external(k)
             {
-                let external = crate::external_bots::kinds();
-                let known = majiang::bots::BOT_NAMES
-                    .iter()
-                    .copied()
-                    .chain(external.iter().map(String::as_str));
+                // Which external bots a server allows is the app's to say
+                // (`ExternalBots::check`, before a room is made): any `ext:` name passes here.
                 return Err(BadConfig(said::NO_BOT.with([
                     i.into(),
                     k.as_str().into(),
-                    crate::words::names(known),
+                    crate::words::names(majiang::bots::BOT_NAMES.iter().copied()),
                 ])));
             }
         }

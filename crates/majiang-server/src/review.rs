@@ -37,7 +37,7 @@ pub(crate) struct ReviewQuery {
 }
 
 /// The job for `q` on room `id`: checked, its log read, started or found.
-async fn job_for(app: &crate::App, id: &str, q: &ReviewQuery) -> Result<Arc<Job>, Response> {
+async fn job_for(app: &crate::app::App, id: &str, q: &ReviewQuery) -> Result<Arc<Job>, Response> {
     let rollouts = q.budget.unwrap_or(Budget::DEFAULT.rollouts);
     if rollouts == 0 || rollouts > Budget::DEFAULT.rollouts {
         return Err(error(
@@ -90,7 +90,7 @@ fn job_answer(job: &Job, status: StatusCode) -> Response {
 /// 403 before the match has finished, 404 for an unknown room, 503 when the server keeps as
 /// many unfinished reviews as it may.
 pub(crate) async fn start_review(
-    State(app): State<crate::App>,
+    State(app): State<crate::app::App>,
     Path(id): Path<String>,
     Query(q): Query<ReviewQuery>,
 ) -> Response {
@@ -108,7 +108,7 @@ pub(crate) async fn start_review(
 
 /// `GET …/review/{job}`: the job's progress, then its review; 404 for a job not kept.
 pub(crate) async fn review_job(
-    State(app): State<crate::App>,
+    State(app): State<crate::app::App>,
     Path((id, job)): Path<(String, String)>,
 ) -> Response {
     match app.reviews().get(&id, &job) {
@@ -121,7 +121,7 @@ pub(crate) async fn review_job(
 /// 400 for a bad seat or budget, 403 before the match has finished, 404 for an unknown room,
 /// 503 when the server keeps as many unfinished reviews as it may.
 pub(crate) async fn room_review(
-    State(app): State<crate::App>,
+    State(app): State<crate::app::App>,
     Path(id): Path<String>,
     Query(q): Query<ReviewQuery>,
 ) -> Response {

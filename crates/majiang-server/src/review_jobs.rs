@@ -163,7 +163,7 @@ impl ReviewJobs {
             }
         }
         let job = Arc::new(Job {
-            id: crate::random_hex(8),
+            id: crate::stamp::random_hex(8),
             room: room.to_string(),
             options,
             done: AtomicUsize::new(0),

@@ -11,10 +11,11 @@
 //! The sweeper sees a room only through [`RoomHandle`]'s public surface (its summary, and
 //! `stop`), so it does not depend on how the room runs.
 
+use crate::app::{App, Inner};
 use crate::limits::Limits;
 use crate::protocol::RoomStatus;
+use crate::room::RoomHandle;
 use crate::room::RoomSummary;
-use crate::{App, Inner, RoomHandle};
 use std::collections::HashMap;
 use std::sync::Weak;
 use tokio::time::Instant;

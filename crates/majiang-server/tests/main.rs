@@ -24,6 +24,7 @@ mod late_friend;
 mod limits;
 mod match_length;
 mod operations;
+mod outside_bots;
 mod phone_browser;
 mod phone_items_browser;
 mod review_api;

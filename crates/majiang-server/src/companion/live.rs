@@ -5,7 +5,7 @@
 //! [`RECHECK`] by reading the stored document again.
 
 use super::{Failure, load_text};
-use crate::App;
+use crate::app::App;
 use axum::extract::{Path, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};

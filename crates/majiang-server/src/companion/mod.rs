@@ -17,10 +17,12 @@ pub mod ledger;
 pub mod live;
 pub mod score;
 
+use crate::app::App;
 use crate::client_addr::ClientAddr;
 use crate::refusal::body;
+use crate::stamp::{now_ms, random_hex};
+use crate::store::StoreError;
 use crate::words::{api, ledger as said_ledger};
-use crate::{App, StoreError, now_ms, random_hex};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};

@@ -2,7 +2,9 @@
 
 use crate::protocol::{ClientMsg, RoomConfig, RoomStatus, ServerMsg};
 use crate::store::StoredAction;
+use majiang::bots::protocol::ToBot;
 use majiang::table::Observation;
+use majiang_external::spec::Command;
 
 /// A connection's number, given by the caller when it opens.
 pub type ConnId = u64;
@@ -41,6 +43,42 @@ pub enum Input {
     Timer,
     /// The result of the last [`Output::Write`].
     Stored(Result<(), WriteFailure>),
+    /// What the outside bot of a seat (`ext:NAME`, started by [`BotOrder::Start`]) wrote, or
+    /// that it is gone. Its time limits are the room's to keep: a bot that is late hears
+    /// nothing more (an [`Input::Timer`] dismisses it).
+    OutsideBot {
+        /// The seat (index in the room's settings).
+        seat: usize,
+        /// What was heard.
+        heard: Heard,
+    },
+}
+
+/// What the room's task heard from an outside bot's process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Heard {
+    /// A line it wrote (not blank), without checking what it says.
+    Line(String),
+    /// A line longer than the protocol allows (`majiang_external::conversation::MAX_LINE`):
+    /// nothing more is read.
+    TooLong,
+    /// It could not be started, exited, closed its output, or could not be written to: what
+    /// happened, with its exit status when known.
+    Gone(String),
+}
+
+/// What the room's task is to do with an outside bot's process.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BotOrder {
+    /// Start the process (its standard input and output piped; its standard error the
+    /// server's), and feed back each line it writes as [`Input::OutsideBot`].
+    Start(Command),
+    /// Write this message to it (one line of JSON).
+    Say(Box<ToBot>),
+    /// The match is over: close its input, give it a moment to exit, then end it.
+    Finish,
+    /// It was dismissed: end it now.
+    Kill,
 }
 
 /// Why a store write failed.
@@ -95,6 +133,17 @@ pub enum Output {
     Write(Write),
     /// Work out a hint off the room's task and send it to its connection (see `hints`).
     Hint(Box<HintJob>),
+    /// Do this with the process of a seat's outside bot (the room asks it a decision with a
+    /// [`BotOrder::Say`] and awaits its line as an input, until the time limit it counts).
+    OutsideBot {
+        /// The seat (index in the room's settings).
+        seat: usize,
+        /// What to do.
+        order: BotOrder,
+    },
+    /// An outside bot was dismissed (its process is told and ended by the outputs before):
+    /// for the server's log and metrics; the room's summary lists it too.
+    Dismissed(Box<super::outside_seat::Dismissal>),
     /// Feed [`Input::Timer`] at this time (`None`: no timer is needed). Each call to
     /// [`Room::handle`](super::Room::handle) ends with one, replacing the one before.
     Wake(Option<u64>),

@@ -9,6 +9,12 @@
 //!   room.
 //! - `io`: the inputs and outputs; `clients`: the connections and their messages;
 //!   `writes`: the one write in progress, its retries and what follows once it is stored.
+//! - `outside` (with `outside_seat`): the seats of outside bots (`ext:NAME`), sans-IO. The room
+//!   orders their processes started, told a line, finished or killed ([`Output::OutsideBot`]
+//!   with a [`BotOrder`]), hears their lines as [`Input::OutsideBot`] ([`Heard`]), and counts
+//!   their time limits on its own clock (the next [`Output::Wake`]); a bot that crashes, is
+//!   late or writes nonsense is dismissed ([`Output::Dismissed`], [`RoomSummary::dismissals`])
+//!   and `efficient` plays its seat on.
 //! - `view`: what each viewer is sent — events and `state` as the public log shows them: while
 //!   a discarded tile is on offer, only the players still asked about it hear of it; the
 //!   others hear of the discard with what came of it, in one message, so nothing they get
@@ -16,13 +22,18 @@
 //! - `take_back`: a late friend takes their seat back from the bot given it at the start.
 //! - `restore`: a room rebuilt from its stored settings and actions.
 //! - `task`: the thin tokio task that runs a room: moves bytes, timers and store calls, and
-//!   feeds each store result back before it reads the next input (one write in flight).
+//!   feeds each store result back before it reads the next input (one write in flight); its
+//!   `pipe`s run the outside bots' processes (`tokio::process`: nothing blocks a runtime
+//!   thread). `expert_pool`: the app's runtime where rooms with expert seats run.
 
 mod clients;
 mod expert_pool;
 mod hint_worker;
 mod hints;
 mod io;
+mod outside;
+mod outside_seat;
+mod pipe;
 mod restore;
 mod state;
 mod take_back;
@@ -33,11 +44,13 @@ mod view;
 mod work;
 mod writes;
 
+pub(crate) use expert_pool::ExpertPool;
 pub use hint_worker::{HINT_BUDGET, HintQueue, Queued, hint_seed, work_out};
-pub use io::{ConnId, HintJob, Input, Output, Write, WriteFailure};
+pub use io::{BotOrder, ConnId, Heard, HintJob, Input, Output, Write, WriteFailure};
+pub use outside_seat::Dismissal;
 pub use restore::RestoreError;
 pub use state::Room;
-pub(crate) use task::{Cmd, RoomActor};
+pub(crate) use task::{Cmd, RoomActor, Shared};
 pub use task::{Outbox, RoomHandle};
 pub use writes::{RETRY_FIRST_MS, RETRY_MAX_MS};
 
@@ -74,4 +87,6 @@ pub struct RoomSummary {
     pub finished: Option<i64>,
     /// Final standings, best first, once the match is over (else empty).
     pub standings: Vec<Standing>,
+    /// The outside bots dismissed so far, in order (their seats played by `efficient` since).
+    pub dismissals: Vec<Dismissal>,
 }

@@ -4,6 +4,7 @@
 //! they come back.
 
 use super::state::Room;
+use crate::external_bots::ExternalBots;
 use crate::protocol::RoomStatus;
 use crate::store::{StoreError, StoredAction, StoredRoom};
 use std::sync::Arc;
@@ -35,6 +36,18 @@ impl Room {
         now: u64,
         wall_offset: i64,
     ) -> Result<Room, RestoreError> {
+        Room::restore_with(stored, actions, now, wall_offset, &ExternalBots::none())
+    }
+
+    /// [`Room::restore`] on a server that allows the outside bots `bots` (a seat whose
+    /// `ext:NAME` it does not allow makes the match fail to start).
+    pub fn restore_with(
+        stored: &StoredRoom,
+        actions: &[StoredAction],
+        now: u64,
+        wall_offset: i64,
+        bots: &ExternalBots,
+    ) -> Result<Room, RestoreError> {
         let replay_err = |message: String| RestoreError::Replay {
             room: stored.id.clone(),
             message,
@@ -42,6 +55,7 @@ impl Room {
         let mut config = stored.config.clone();
         let ruleset = Arc::new(config.validate().map_err(|e| replay_err(e.to_string()))?);
         let mut room = Room::new(stored, ruleset, config, wall_offset);
+        room.bots = bots.clone();
         if stored.status == RoomStatus::Waiting {
             if !actions.is_empty() {
                 return Err(replay_err(format!(

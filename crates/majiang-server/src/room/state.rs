@@ -12,8 +12,9 @@
 
 use super::SPECTATOR;
 use super::io::{ConnId, Input, Output};
+use super::outside_seat::{self, Dismissal, OutsideSeat, Turn};
 use super::work::{Pending, Queued};
-use crate::external_bots;
+use crate::external_bots::{self, ExternalBots};
 use crate::protocol::{ClientMsg, RoomConfig, RoomStatus, ServerMsg};
 use crate::store::{StoredAction, StoredRoom};
 use crate::waits::HintCache;
@@ -109,6 +110,12 @@ pub struct Room {
     pub(super) take_backs: Vec<usize>,
     /// Each chair's last ready hint, keyed by its hand.
     pub(super) ready_hints: HintCache,
+    /// The outside bots this server allows (a seat's `ext:NAME` runs one).
+    pub(super) bots: ExternalBots,
+    /// The seats played by outside bots, and where each conversation is.
+    pub(super) outside: Vec<OutsideSeat>,
+    /// The outside bots dismissed so far.
+    pub(super) dismissals: Vec<Dismissal>,
 }
 
 impl std::fmt::Debug for Room {
@@ -167,6 +174,9 @@ impl Room {
             hints: Default::default(),
             take_backs: Vec::new(),
             ready_hints: HintCache::default(),
+            bots: ExternalBots::none(),
+            outside: Vec::new(),
+            dismissals: Vec::new(),
         }
     }
 
@@ -227,11 +237,14 @@ impl Room {
             Input::Client { conn, msg } => self.client(conn, msg, now, &mut out),
             Input::Timer => {}
             Input::Stored(result) => self.stored(result, now, &mut out),
+            Input::OutsideBot { seat, heard } => self.outside_heard(seat, heard, &mut out),
         }
         if self.stopped {
             return out;
         }
+        self.outside_timeouts(now, &mut out);
         self.advance(now, &mut out);
+        self.start_outside_bots(now, &mut out);
         if !(may_wait && self.in_flight && before == (self.actions, self.status)) {
             self.flush_states(now, &mut out);
         }
@@ -251,7 +264,10 @@ impl Room {
         let driver = self
             .driver_wake
             .filter(|_| self.status == RoomStatus::Playing);
-        [retry, deal, driver, self.window_end]
+        let outside = self
+            .outside_wake()
+            .filter(|_| self.status != RoomStatus::Finished);
+        [retry, deal, driver, self.window_end, outside]
             .into_iter()
             .flatten()
             .min()
@@ -259,16 +275,6 @@ impl Room {
 
     pub(super) fn wall(&self, now: u64) -> i64 {
         (now as i64).saturating_add(self.wall_offset)
-    }
-
-    /// True when a seat is played by an external bot (its decisions block while it thinks).
-    pub(super) fn has_external_bots(&self) -> bool {
-        self.config.seats.iter().any(|s| {
-            s.bot
-                && s.bot_kind
-                    .as_deref()
-                    .is_some_and(external_bots::is_external)
-        })
     }
 
     /// True when a seat is played by the expert bot (its decisions search for tens to hundreds
@@ -288,7 +294,8 @@ impl Room {
         self.session().and_then(|s| s.chairs().get(seat).copied())
     }
 
-    /// Makes the match: the session and a driver with a controller per chair.
+    /// Makes the match: the session and a driver with a controller per chair (an outside
+    /// bot's chair is the room's to answer for: see `outside`).
     pub(super) fn start_match(&mut self, now: u64) -> Result<(), String> {
         let (session, opening) = Session::new(
             self.ruleset.clone(),
@@ -303,16 +310,19 @@ impl Room {
             let seed = self.seed ^ (seat as u64 + 1);
             let c = if s.bot {
                 let kind = s.bot_kind.as_deref().unwrap_or("efficient");
-                Controller::Bot(if external_bots::is_external(kind) {
-                    external_bots::start(kind, &self.ruleset, chair, seed, &self.id)?
+                if external_bots::is_external(kind) {
+                    outside_seat::controller()
                 } else {
-                    bots::by_name(kind, &self.ruleset, seed).map_err(|e| e.to_string())?
-                })
+                    Controller::Bot(
+                        bots::by_name(kind, &self.ruleset, seed).map_err(|e| e.to_string())?,
+                    )
+                }
             } else {
                 Controller::person(seed)
             };
             controllers[chair.index()] = Some(c);
         }
+        self.outside = outside_seat::seats_of(&self.config, self.seed, &self.bots, &chairs)?;
         let controllers = controllers
             .into_iter()
             .map(|c| c.ok_or("a chair without a seat"))
@@ -477,7 +487,16 @@ impl Room {
                     self.driver_wake = Some(now);
                     return;
                 }
-                Poll::Act(d) => {
+                Poll::Act(mut d) => {
+                    match self.outside_turn(d.player, now, out) {
+                        Turn::NotOutside => {}
+                        Turn::Play(action) => d.action = action,
+                        Turn::Wait(at) => {
+                            self.driver_wake = at;
+                            return;
+                        }
+                        Turn::Dismissed => continue,
+                    }
                     self.burst += 1;
                     let stored = StoredAction {
                         seq: self.actions,

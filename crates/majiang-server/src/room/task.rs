@@ -4,10 +4,14 @@
 //! feeding its result back to the room before it reads the next input, so at most one write is
 //! in flight and every action is stored before it is applied and acknowledged.
 
+use super::expert_pool::ExpertPool;
 use super::hint_worker::HintQueue;
-use super::io::{ConnId, Input, Output, Write, WriteFailure};
+use super::io::{BotOrder, ConnId, Heard, Input, Output, Write, WriteFailure};
+use super::outside_seat::Dismissal;
+use super::pipe::Pipe;
 use super::state::Room;
 use super::{RestoreError, RoomSummary};
+use crate::external_bots::ExternalBots;
 use crate::metrics::METRICS;
 use crate::protocol::{ClientMsg, RoomStatus, ServerMsg};
 use crate::store::{Fence, Store, StoreError, StoredRoom};
@@ -97,18 +101,28 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
+/// What every room of an app shares: the learners' hint queue, the outside bots the server
+/// allows, the expert seats' pool.
+#[derive(Clone)]
+pub(crate) struct Shared {
+    pub(crate) hints: Arc<HintQueue>,
+    pub(crate) bots: ExternalBots,
+    pub(crate) experts: Arc<ExpertPool>,
+}
+
 /// Starts rooms' tasks.
 pub(crate) struct RoomActor;
 
 impl RoomActor {
     /// Rebuilds `stored` from the store and runs it; every write carries `fence` (the
     /// lease this process holds on the room, in a cluster; `None` alone); its learners' hints
-    /// go to `hints`.
+    /// go to the app's queue, its outside bots are the app's, its expert seats search on the
+    /// app's pool (`shared`).
     pub(crate) async fn spawn(
         stored: StoredRoom,
         store: Arc<dyn Store>,
         fence: Option<Fence>,
-        hints: Arc<HintQueue>,
+        shared: &Shared,
     ) -> Result<RoomHandle, RestoreError> {
         let actions = if stored.status == RoomStatus::Waiting {
             Vec::new()
@@ -116,8 +130,15 @@ impl RoomActor {
             store.actions(&stored.id).await?
         };
         let clock = Clock::new();
-        let room = Room::restore(&stored, &actions, clock.now(), clock.wall_offset)?;
-        let (expert, bots) = (room.has_expert_bots(), hints.bot_searches());
+        let room = Room::restore_with(
+            &stored,
+            &actions,
+            clock.now(),
+            clock.wall_offset,
+            &shared.bots,
+        )?;
+        let expert = room.has_expert_bots();
+        let (heard_tx, heard) = mpsc::channel(64);
         let (summary_tx, summary_rx) = watch::channel(room.summary());
         let (tx, rx) = mpsc::channel(1024);
         let handle = RoomHandle {
@@ -138,18 +159,20 @@ impl RoomActor {
             wake: None,
             summary: summary_tx,
             acks: HashMap::new(),
-            hints,
+            hints: shared.hints.clone(),
             id: stored.id.as_str().into(),
+            pipes: HashMap::new(),
+            heard_tx,
         };
         let (stop, stopped) = (handle.stop.clone(), handle.stopped.clone());
         let run = async move {
-            task.run(rx, stop).await;
+            task.run(rx, heard, stop).await;
             stopped.store(true, Ordering::Release);
         }
         .instrument(span);
         if expert {
             // On the expert pool's threads; stopped when the runtime that made it ends.
-            super::expert_pool::spawn(bots, run, handle.stop.clone());
+            shared.experts.spawn(run, handle.stop.clone());
         } else {
             tokio::spawn(run);
         }
@@ -168,7 +191,7 @@ impl Clock {
     fn new() -> Clock {
         Clock {
             origin: Instant::now(),
-            wall_offset: crate::now_ms(),
+            wall_offset: crate::stamp::now_ms(),
         }
     }
 
@@ -195,10 +218,18 @@ struct Task {
     /// The server's hint queue, and this room's id as its jobs' key.
     hints: Arc<HintQueue>,
     id: Arc<str>,
+    /// The processes of the room's outside bots, by seat, and where they send what they write.
+    pipes: HashMap<usize, Pipe>,
+    heard_tx: mpsc::Sender<(usize, Heard)>,
 }
 
 impl Task {
-    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>, stop: Arc<Notify>) {
+    async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<Cmd>,
+        mut heard: mpsc::Receiver<(usize, Heard)>,
+        stop: Arc<Notify>,
+    ) {
         let mut go = self.step(Input::Timer).await;
         while go {
             let input = tokio::select! {
@@ -207,6 +238,7 @@ impl Task {
                     None => break,
                 },
                 _ = stop.notified() => break,
+                Some((seat, heard)) = heard.recv() => Some(Input::OutsideBot { seat, heard }),
                 _ = sleep_until(self.clock.instant(self.wake.unwrap_or(0))), if self.wake.is_some() => {
                     Some(Input::Timer)
                 }
@@ -266,16 +298,10 @@ impl Task {
         let mut inputs = VecDeque::from([input]);
         while let Some(input) = inputs.pop_front() {
             let now = self.clock.now();
-            // An external bot blocks while it thinks: off the runtime's worker for that long
-            // (a single-threaded runtime has no other worker: it just waits). An expert's
-            // search blocks its room's thread of the expert pool, where that is the point.
-            let multi_thread = tokio::runtime::Handle::current().runtime_flavor()
-                == tokio::runtime::RuntimeFlavor::MultiThread;
-            let outputs = if multi_thread && self.room.has_external_bots() {
-                tokio::task::block_in_place(|| self.room.handle(input, now))
-            } else {
-                self.room.handle(input, now)
-            };
+            // Nothing in here waits: an outside bot's question is an output, its answer a later
+            // input. (An expert's search does take its time, on its room's thread of the
+            // expert pool, where that is the point.)
+            let outputs = self.room.handle(input, now);
             // A new status is told at once (the sweeper reads it: a room that started must not
             // look like one still waiting while its first writes are made).
             if self.room.status() != self.summary.borrow().status {
@@ -311,6 +337,8 @@ impl Task {
                         }
                     }
                     Output::Write(w) => write = Some(w),
+                    Output::OutsideBot { seat, order } => self.bot_order(seat, order),
+                    Output::Dismissed(d) => dismissed(&self.id, &d),
                     Output::Wake(at) => self.wake = at,
                     Output::Stop => {
                         self.publish();
@@ -330,6 +358,26 @@ impl Task {
         }
         self.publish();
         true
+    }
+
+    /// Carries out the room's order for seat `seat`'s outside bot.
+    fn bot_order(&mut self, seat: usize, order: BotOrder) {
+        match order {
+            BotOrder::Start(command) => {
+                let pipe = Pipe::start(seat, &command, self.heard_tx.clone());
+                self.pipes.insert(seat, pipe);
+            }
+            BotOrder::Finish | BotOrder::Kill => {
+                if let Some(pipe) = self.pipes.remove(&seat) {
+                    pipe.order(order);
+                }
+            }
+            order => {
+                if let Some(pipe) = self.pipes.get(&seat) {
+                    pipe.order(order);
+                }
+            }
+        }
     }
 
     /// Counts the latency of an action's `ack`.
@@ -355,6 +403,20 @@ impl Task {
             inputs.push_back(Input::Close { conn });
         }
     }
+}
+
+/// An outside bot's dismissal, in the server's log and metrics.
+fn dismissed(room: &str, d: &Dismissal) {
+    tracing::warn!(
+        room,
+        seat = d.seat,
+        reason = %d.reason,
+        "{} dismissed in hand {}: {}; efficient plays its seat on",
+        d.bot,
+        d.hand,
+        d.message
+    );
+    METRICS.outside_bot_dismissed(&d.reason);
 }
 
 /// A message as JSON text (our own types always serialise).

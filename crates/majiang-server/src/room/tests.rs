@@ -15,6 +15,9 @@ enum Seen {
     Msg(ConnId, ServerMsg),
     Write(Write),
     Closed(ConnId),
+    /// An order for a seat's outside bot.
+    Bot(usize, BotOrder),
+    Dismissed(Dismissal),
 }
 
 struct Harness {
@@ -54,8 +57,17 @@ fn stored_room(config: serde_json::Value, seed: u64) -> StoredRoom {
 
 impl Harness {
     fn new(config: serde_json::Value, seed: u64) -> Harness {
+        Harness::with_bots(config, seed, &crate::external_bots::ExternalBots::none())
+    }
+
+    /// A room on a server allowing the outside bots `bots`.
+    fn with_bots(
+        config: serde_json::Value,
+        seed: u64,
+        bots: &crate::external_bots::ExternalBots,
+    ) -> Harness {
         Harness {
-            room: Room::restore(&stored_room(config, seed), &[], 0, 0).unwrap(),
+            room: Room::restore_with(&stored_room(config, seed), &[], 0, 0, bots).unwrap(),
             now: 0,
             seen: Vec::new(),
             stored: Vec::new(),
@@ -101,6 +113,8 @@ impl Harness {
                         inputs.push_front(Input::Stored(result));
                     }
                     Output::Hint(_) => {}
+                    Output::OutsideBot { seat, order } => self.seen.push(Seen::Bot(seat, order)),
+                    Output::Dismissed(d) => self.seen.push(Seen::Dismissed(*d)),
                     Output::Wake(at) => self.wake = at,
                     Output::Stop => self.stopped = true,
                 }
@@ -813,48 +827,6 @@ fn a_seats_stream_about_the_others_is_a_function_of_what_it_may_see() {
     assert!(asked > 0, "the seat was asked about some discards");
 }
 
-#[test]
-fn an_allowed_external_bot_plays_a_seat_and_an_unknown_one_is_refused() {
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/bots/simple_bot.py"
-    );
-    let command = majiang_external::spec::Command::parse(&format!("python3 {script}")).unwrap();
-    crate::external_bots::allow("simple-room-test", command, 5000).unwrap();
-    let seats = |first: &str| {
-        json!({
-            "rules": "hongkong", "hands": 1,
-            "seats": [
-                {"bot": true, "bot_kind": first}, {"bot": true}, {"bot": true}, {"bot": true}
-            ]
-        })
-    };
-    let mut unknown: RoomConfig = serde_json::from_value(seats("ext:nobody")).unwrap();
-    let err = unknown.validate().unwrap_err().to_string();
-    assert!(err.contains("no bot \"ext:nobody\""), "{err}");
-    assert!(
-        err.contains("ext:simple-room-test"),
-        "the allowed names are listed: {err}"
-    );
-    let mut h = Harness::new(seats("ext:simple-room-test"), 7);
-    h.input(Input::Timer);
-    h.run_until(0, |h| !over(h));
-    assert!(over(&h));
-    let chair = h.chair(0);
-    let moves = h
-        .room
-        .session()
-        .unwrap()
-        .log()
-        .records
-        .iter()
-        .filter(|r| matches!(r, LogRecord::Action { player, .. } if *player == chair))
-        .count();
-    assert!(moves > 5, "{moves}");
-    let tally = crate::external_bots::tally("simple-room-test").unwrap();
-    assert_eq!(tally.decisions(), moves as u64);
-    assert!(tally.fallbacks().is_empty(), "{:?}", tally.fallbacks());
-}
-
+mod outside_bots;
 mod pacing;
 mod seats;

@@ -312,6 +312,7 @@ impl Room {
                 Some(s) if s.is_over() => s.standings(),
                 _ => Vec::new(),
             },
+            dismissals: self.dismissals.clone(),
         }
     }
 }

@@ -125,6 +125,11 @@ impl Room {
                         msg: ServerMsg::Ack { seq },
                     });
                 }
+                if let Some(settlement) = &step.settlement {
+                    let hand = self.session().map_or(1, |s| s.hand_number());
+                    let (outcome, payments) = (&settlement.outcome, &settlement.payments);
+                    self.outside_hand_end(hand, outcome, payments, step.match_over, out);
+                }
                 self.release_events(out);
                 if step.settlement.is_some() {
                     if self.window_end.is_some() {
