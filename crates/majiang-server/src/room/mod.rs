@@ -31,7 +31,7 @@ mod view;
 mod work;
 mod writes;
 
-pub use hint_worker::{HINT_BUDGET, HintQueue, Queued, hint_seed, work_out};
+pub use hint_worker::{HintQueue, Queued, work_out};
 pub use io::{ConnId, HintJob, Input, Output, Write, WriteFailure};
 pub use restore::RestoreError;
 pub use state::Room;
