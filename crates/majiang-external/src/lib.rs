@@ -16,5 +16,5 @@ mod bot;
 mod process;
 pub mod spec;
 
-pub use bot::{ExternalBot, Failure, Fallback, Limits, Seating, Tally};
+pub use bot::{ExternalBot, Failure, Fallback, Limits, Seating, Tally, bot_name};
 pub use process::Stderr;
