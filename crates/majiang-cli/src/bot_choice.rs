@@ -141,7 +141,12 @@ impl BotChoice {
             let name = bot_name(&format!("Bot {i}"), &e.label);
             out.push_str(&format!("{name}: {}\n", tally_words(&e.tally)));
             for f in e.tally.fallbacks() {
-                out.push_str(&format!("  {}, chair {}: {}\n", f.context, f.seat, f.text(&name)));
+                out.push_str(&format!(
+                    "  {}, chair {}: {}\n",
+                    f.context,
+                    f.seat,
+                    f.text(&name)
+                ));
             }
         }
         out

@@ -298,13 +298,25 @@ mod tests {
 
     #[test]
     fn a_negative_loss_is_worded_as_a_gain_never_as_lost_minus() {
-        assert_eq!(lost_words(4.24, 1.1, "chips", false), "lost about 4.2 chips");
-        assert_eq!(lost_words(-0.7, 0.4, "chips", false), "gained about 0.7 chips");
-        assert_eq!(lost_words(-0.02, 0.4, "chips", false), "lost about 0.0 chips");
+        assert_eq!(
+            lost_words(4.24, 1.1, "chips", false),
+            "lost about 4.2 chips"
+        );
+        assert_eq!(
+            lost_words(-0.7, 0.4, "chips", false),
+            "gained about 0.7 chips"
+        );
+        assert_eq!(
+            lost_words(-0.02, 0.4, "chips", false),
+            "lost about 0.0 chips"
+        );
         assert_eq!(
             lost_words(-0.7, 0.4, "chips", true),
             "gained +0.70 ± 0.40 chips"
         );
-        assert_eq!(lost_words(1.5, 0.5, "chips", true), "lost +1.50 ± 0.50 chips");
+        assert_eq!(
+            lost_words(1.5, 0.5, "chips", true),
+            "lost +1.50 ± 0.50 chips"
+        );
     }
 }

@@ -219,7 +219,10 @@ fn check_fallback(mode: &str, reason: &str) {
     );
     assert!(err.contains(reason), "{mode}: {reason:?} in {err}");
     assert!(err.contains("efficient plays its seat on"), "{mode}: {err}");
-    assert!(err.contains("Bot 0 (cmd:python3 misbehaving_bot.py "), "{mode}: one name: {err}");
+    assert!(
+        err.contains("Bot 0 (cmd:python3 misbehaving_bot.py "),
+        "{mode}: one name: {err}"
+    );
 }
 
 #[test]

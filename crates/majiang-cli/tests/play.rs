@@ -618,7 +618,15 @@ fn an_outside_bots_dismissal_is_told_when_it_happens_under_its_table_name() {
         env!("CARGO_MANIFEST_DIR")
     );
     let mut s = Session::start(&[
-        "play", "--rules", "hongkong", "--seed", "3", "--delay-ms", "0", "--bots", &bots,
+        "play",
+        "--rules",
+        "hongkong",
+        "--seed",
+        "3",
+        "--delay-ms",
+        "0",
+        "--bots",
+        &bots,
     ]);
     s.resize(80, 24);
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -644,11 +652,16 @@ fn an_outside_bots_dismissal_is_told_when_it_happens_under_its_table_name() {
     };
     let name = "Bot 1 (cmd:python3 misbehaving_bot.py crash 2) was dismissed in hand 1";
     assert!(told.contains(name), "{told}");
-    assert!(!told.contains("Bot 0"), "one numbering, the table's: {told}");
+    assert!(
+        !told.contains("Bot 0"),
+        "one numbering, the table's: {told}"
+    );
     // The game goes on, the notice in its log.
-    s.wait_for("the table after the dismissal", Duration::from_secs(30), |sc| {
-        actionable(sc) && sc.contains("was dismissed")
-    });
+    s.wait_for(
+        "the table after the dismissal",
+        Duration::from_secs(30),
+        |sc| actionable(sc) && sc.contains("was dismissed"),
+    );
     s.send("\x03");
     assert_eq!(s.exit_code(Duration::from_secs(5)), 130);
     // The report after the game names it the same way.

@@ -214,8 +214,12 @@ async fn follow_every_hint(
         .await
         .unwrap();
     let room = created.room.clone();
-    let mut ann = Client::connect(addr, &room, Some(created.seats[0].token.as_deref().unwrap()))
-        .await;
+    let mut ann = Client::connect(
+        addr,
+        &room,
+        Some(created.seats[0].token.as_deref().unwrap()),
+    )
+    .await;
     ann.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
     ann.send(&ClientMsg::Hints { on: true }).await;
     let mut hinted = Vec::new();
@@ -223,7 +227,10 @@ async fn follow_every_hint(
     let mut waiting_ack = false;
     let until = Instant::now() + Duration::from_secs(300);
     loop {
-        assert!(Instant::now() < until, "{rules}/{players}: the match did not end");
+        assert!(
+            Instant::now() < until,
+            "{rules}/{players}: the match did not end"
+        );
         let m = ann.recv().await.expect("open");
         match m {
             ServerMsg::State {
@@ -359,9 +366,12 @@ async fn following_every_server_hint_is_reviewed_as_the_hints_judged_with_no_los
             }
             // The hint's own observation gives the same judgement through the library.
             let ruleset = Arc::new(
-                TableRules::from_name(rules, &serde_json::Map::from_iter(
-                    (players != 4).then(|| ("players".to_string(), json!(players))),
-                ))
+                TableRules::from_name(
+                    rules,
+                    &serde_json::Map::from_iter(
+                        (players != 4).then(|| ("players".to_string(), json!(players))),
+                    ),
+                )
                 .unwrap(),
             );
             let again = hint(&h.observation, &ruleset).unwrap();
@@ -376,7 +386,6 @@ async fn following_every_server_hint_is_reviewed_as_the_hints_judged_with_no_los
     }
     eprintln!("the slowest hint came {slowest:?} after its state");
 }
-
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_the_creators_leave_hints_are_refused_and_never_sent() {

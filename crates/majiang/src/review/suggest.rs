@@ -4,8 +4,8 @@
 //! equal, slightly or clearly better), from what the seat sees. It is the same judgement as a
 //! review's and the `hard` bot's: [`ExpertBot::evaluate`] at the same seed and budget.
 
-use super::{Band, ReviewOptions};
 use super::facts::Facts;
+use super::{Band, ReviewOptions};
 use crate::bots::expert::{Budget, Estimate, Evaluation, ExpertBot, Scope};
 use crate::table::{Action, Observation, TableRules};
 use std::sync::Arc;

@@ -338,7 +338,10 @@ impl Bot for FollowsHints {
     }
 
     fn act(&mut self, obs: &Observation, legal: &[Action]) -> Action {
-        assert_eq!(obs.legal_actions, legal, "a hint reads the legal actions it is shown");
+        assert_eq!(
+            obs.legal_actions, legal,
+            "a hint reads the legal actions it is shown"
+        );
         match hint(obs, &self.0) {
             Some(s) => s.action,
             None => legal[0],
