@@ -103,10 +103,12 @@ export function renderHints() {
   if (h.type === "hint_busy") { bar.append(el("span", { class: "expert-hint busy", role: "status" }, t("hints.busy"))); return; }
   const a = h.action;
   const what = el("span", { class: "hint-action" }, a && a.discard ? [tileImg(a.discard, "small"), " "] : null, actionLabel(a));
-  const why = reasonText(h.facts, h.value);
+  // A value of exactly nothing (no playout paid anything: early in a hand) tells a player nothing.
+  const v = h.value && (h.value.mean !== 0 || h.value.se !== 0) ? h.value : null;
+  const why = reasonText(h.facts, v);
   const r = h.runner_up;
   const next = r ? el("span", { class: "hint-next", "data-band": r.band || "none" }, t("hints.next_best", { action: actionLabel(r.action), band: bandText(r.band) })) : null;
-  bar.append(el("span", { class: "expert-hint", role: "status" }, el("b", {}, t("hints.expert")), " ", what, why ? el("span", { class: "hint-why" }, t("hints.why", { why })) : null, next));
+  bar.append(el("span", { class: "expert-hint", role: "status" }, el("b", {}, t("hints.expert")), " ", what, why ? el("span", { class: "hint-why" }, t("hints.why", { why }), next) : next));
   // The suggested tile or button is marked where the person acts.
   const json = JSON.stringify(a);
   const target = a && a.discard ? document.querySelector('#hand button[data-tile="' + a.discard + '"]') : [...document.querySelectorAll("#actions button[data-action]")].find((b) => b.dataset.action === json);
