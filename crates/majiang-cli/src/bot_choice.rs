@@ -7,7 +7,7 @@ use crate::exit::UsageError;
 use majiang::bots::{self, Bot};
 use majiang::table::{Player, TableRules};
 use majiang_external::spec::{BotSpec, Command, split_list};
-use majiang_external::{ExternalBot, Limits, Seating, Stderr, Tally};
+use majiang_external::{ExternalBot, Limits, Seating, Stderr, Tally, bot_name};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,7 +29,8 @@ pub const SYNTAX_HELP: &str = "An entry is a level (easy, normal, hard), a bot (
 /// One entry of `--bots`.
 #[derive(Debug)]
 struct Entry {
-    /// As reports show it: the bot's name, or `cmd:` and the command.
+    /// As reports show it: the bot's name, or `cmd:` and the command, its paths shortened to
+    /// file names ([`Command::short`]).
     label: String,
     spec: BotSpec,
     /// For a command: what its bots did.
@@ -63,7 +64,7 @@ impl BotChoice {
                         )));
                     }
                     BotSpec::Named(name) => name.clone(),
-                    BotSpec::Command(c) => format!("cmd:{c}"),
+                    BotSpec::Command(c) => format!("cmd:{}", c.short()),
                 };
                 Ok(Entry {
                     label,
@@ -131,30 +132,59 @@ impl BotChoice {
     }
 
     /// What the external bots did, one line each (none without commands): decisions they
-    /// answered, decisions `efficient` made for them, and every dismissal with its reason.
+    /// answered, decisions `efficient` made for them, and every dismissal with its reason. Each
+    /// bot is named by its position in `--bots` as `sim`'s table numbers it, in the one form of
+    /// [`bot_name`]: "Bot 0 (cmd:my_bot.py)".
     pub fn report(&self) -> String {
         let mut out = String::new();
-        for (i, e) in self.entries.iter().enumerate() {
-            if !matches!(e.spec, BotSpec::Command(_)) {
-                continue;
-            }
-            let fallbacks = e.tally.fallbacks();
-            out.push_str(&format!(
-                "bot {i} ({}): {} decisions answered, {} played by efficient after {} \
-                 dismissal(s)\n",
-                e.label,
-                e.tally.decisions(),
-                e.tally.fallback_decisions(),
-                fallbacks.len()
-            ));
-            for f in fallbacks {
+        for (i, e) in self.commands() {
+            let name = bot_name(&format!("Bot {i}"), &e.label);
+            out.push_str(&format!("{name}: {}\n", tally_words(&e.tally)));
+            for f in e.tally.fallbacks() {
                 out.push_str(&format!(
-                    "  {}, chair {}, hand {}: {}; efficient played on\n",
-                    f.context, f.seat, f.hand, f.failure
+                    "  {}, chair {}: {}\n",
+                    f.context,
+                    f.seat,
+                    f.text(&name)
                 ));
             }
         }
         out
+    }
+
+    /// [`BotChoice::report`] for `play`, where each bot is named as the table names its seat
+    /// (the context it was made with: "Bot 2"), never by its position in `--bots`.
+    pub fn report_by_seat(&self) -> String {
+        let mut out = String::new();
+        for (_, e) in self.commands() {
+            out.push_str(&format!("{}: {}\n", e.label, tally_words(&e.tally)));
+        }
+        for d in self.dismissals() {
+            out.push_str(&format!("{d}\n"));
+        }
+        out
+    }
+
+    /// Every dismissal so far, in order, each named as the table names its seat ("Bot 2
+    /// (cmd:my_bot.py) was dismissed in hand 3: …; efficient plays its seat on"): `play`
+    /// tells each when it happens.
+    pub fn dismissals(&self) -> Vec<String> {
+        self.commands()
+            .flat_map(|(_, e)| {
+                e.tally
+                    .fallbacks()
+                    .into_iter()
+                    .map(|f| f.text(&bot_name(&f.context, &e.label)))
+            })
+            .collect()
+    }
+
+    /// The entries that are commands, with their positions.
+    fn commands(&self) -> impl Iterator<Item = (usize, &Entry)> {
+        self.entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(e.spec, BotSpec::Command(_)))
     }
 
     /// [`BotChoice::report`] as JSON, for `--json` reports (an empty list without commands).
@@ -179,6 +209,16 @@ impl BotChoice {
             })
             .collect()
     }
+}
+
+/// A tally in words: "12 decisions answered, 30 played by efficient after 1 dismissal(s)".
+fn tally_words(tally: &Tally) -> String {
+    format!(
+        "{} decisions answered, {} played by efficient after {} dismissal(s)",
+        tally.decisions(),
+        tally.fallback_decisions(),
+        tally.fallbacks().len()
+    )
 }
 
 fn start(

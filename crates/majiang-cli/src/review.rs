@@ -197,13 +197,23 @@ fn decision(d: &Decision, unit: &str, figures: bool) -> String {
     s
 }
 
-/// The value lost over some decisions in words: "about 4.2 chips" (with `figures`, "+4.20 ±
-/// 1.10 chips").
+/// Below this (chips) a sum of losses is a gain: the playouts favoured the choices played (as
+/// the browser's review pane words it).
+const GAINED_BELOW: f64 = -0.05;
+
+/// The value lost over some decisions in words, the sign as a word: "lost about 4.2 chips",
+/// "gained about 0.7 chips" (with `figures`, "lost +4.20 ± 1.10 chips", "gained +0.70 ± 0.40
+/// chips"), never "lost about -0.7".
 fn lost_words(lost: f64, se: f64, unit: &str, figures: bool) -> String {
-    if figures {
-        format!("{} {unit}", figure(lost, se))
+    let (word, amount) = if lost < GAINED_BELOW {
+        ("gained", -lost)
     } else {
-        format!("about {lost:.1} {unit}")
+        ("lost", lost.max(0.0))
+    };
+    if figures {
+        format!("{word} {} {unit}", figure(amount, se))
+    } else {
+        format!("{word} about {amount:.1} {unit}")
     }
 }
 
@@ -228,15 +238,20 @@ pub fn words(r: &MatchReview, all: bool, figures: bool) -> String {
     );
     let _ = writeln!(
         s,
-        "Agreed with the expert on {} of {} decisions ({:.0} %); {} cost {} beyond the playouts' noise; estimated value lost {} ({:+.1} {} a hand)",
+        "Agreed with the expert on {} of {} decisions ({:.0} %); {} cost {} beyond the playouts' noise; estimated value {} ({:.1} {} a hand{})",
         m.agreed,
         m.decisions,
         m.agreement() * 100.0,
         m.flagged,
         r.unit,
         lost_words(m.lost, m.lost_se, &r.unit, figures),
-        r.lost_per_hand,
+        r.lost_per_hand.abs(),
         r.unit,
+        if m.lost < GAINED_BELOW {
+            ": the playouts favoured the choices played"
+        } else {
+            ""
+        },
     );
     let _ = writeln!(
         s,
@@ -251,7 +266,7 @@ pub fn words(r: &MatchReview, all: bool, figures: bool) -> String {
             .unwrap_or_default();
         let _ = writeln!(
             s,
-            "\nHand {}{result}: agreed {} of {}, {} beyond noise, lost {}",
+            "\nHand {}{result}: agreed {} of {}, {} beyond noise, {}",
             h.hand,
             hs.agreed,
             hs.decisions,
@@ -275,4 +290,33 @@ pub fn words(r: &MatchReview, all: bool, figures: bool) -> String {
         }
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_negative_loss_is_worded_as_a_gain_never_as_lost_minus() {
+        assert_eq!(
+            lost_words(4.24, 1.1, "chips", false),
+            "lost about 4.2 chips"
+        );
+        assert_eq!(
+            lost_words(-0.7, 0.4, "chips", false),
+            "gained about 0.7 chips"
+        );
+        assert_eq!(
+            lost_words(-0.02, 0.4, "chips", false),
+            "lost about 0.0 chips"
+        );
+        assert_eq!(
+            lost_words(-0.7, 0.4, "chips", true),
+            "gained +0.70 ± 0.40 chips"
+        );
+        assert_eq!(
+            lost_words(1.5, 0.5, "chips", true),
+            "lost +1.50 ± 0.50 chips"
+        );
+    }
 }

@@ -218,7 +218,11 @@ fn check_fallback(mode: &str, reason: &str) {
         "{mode}: one dismissal: {err}"
     );
     assert!(err.contains(reason), "{mode}: {reason:?} in {err}");
-    assert!(err.contains("efficient played on"), "{mode}: {err}");
+    assert!(err.contains("efficient plays its seat on"), "{mode}: {err}");
+    assert!(
+        err.contains("Bot 0 (cmd:python3 misbehaving_bot.py "),
+        "{mode}: one name: {err}"
+    );
 }
 
 #[test]

@@ -608,3 +608,65 @@ fn the_game_fits_80_by_24_and_keeps_its_layout_larger() {
         assert_eq!(s.exit_code(Duration::from_secs(5)), 130);
     }
 }
+
+#[test]
+fn an_outside_bots_dismissal_is_told_when_it_happens_under_its_table_name() {
+    // Bot 1 answers two decisions, then exits at its third: the table tells it at once, at
+    // 80×24, under one name (the seat's, with the bot's short command), and play goes on.
+    let bots = format!(
+        "cmd:python3 {}/tests/bots/misbehaving_bot.py crash 2,efficient,efficient",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut s = Session::start(&[
+        "play",
+        "--rules",
+        "hongkong",
+        "--seed",
+        "3",
+        "--delay-ms",
+        "0",
+        "--bots",
+        &bots,
+    ]);
+    s.resize(80, 24);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let told = loop {
+        s.pump(Duration::from_millis(100));
+        let screen = s.screen();
+        if screen.contains("was dismissed") {
+            break screen;
+        }
+        assert!(
+            Instant::now() < deadline && !s.closed,
+            "no dismissal was told; the screen:\n{screen}"
+        );
+        // Play on: win, pass, or discard whatever is selected.
+        let keys = keys_line(&screen);
+        if keys.contains("w win") {
+            s.send("w");
+        } else if keys.contains("Space pass") {
+            s.send(" ");
+        } else if keys.contains("Enter") {
+            s.send("\r");
+        }
+    };
+    let name = "Bot 1 (cmd:python3 misbehaving_bot.py crash 2) was dismissed in hand 1";
+    assert!(told.contains(name), "{told}");
+    assert!(
+        !told.contains("Bot 0"),
+        "one numbering, the table's: {told}"
+    );
+    // The game goes on, the notice in its log.
+    s.wait_for(
+        "the table after the dismissal",
+        Duration::from_secs(30),
+        |sc| actionable(sc) && sc.contains("was dismissed"),
+    );
+    s.send("\x03");
+    assert_eq!(s.exit_code(Duration::from_secs(5)), 130);
+    // The report after the game names it the same way.
+    s.pump(Duration::from_millis(200));
+    let after = s.screen();
+    assert!(after.contains(name), "{after}");
+    assert!(after.contains("efficient plays its seat on"), "{after}");
+}

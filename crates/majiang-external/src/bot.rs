@@ -57,6 +57,30 @@ pub struct Fallback {
     pub failure: Failure,
 }
 
+/// The one name of an outside bot in what a person reads — `majiang play`'s table and its
+/// report, `sim`'s and `selfplay`'s reports, the server's wording: the seat's name and the
+/// bot's label, "Bot 2 (cmd:python3 my_bot.py)" (`seat` as the table or report names it,
+/// `label` the bot as it was asked for: `cmd:` and [`Command::short`](crate::spec::Command::short),
+/// or a server's `ext:NAME`).
+///
+/// ```
+/// assert_eq!(majiang_external::bot_name("Bot 2", "cmd:my_bot"), "Bot 2 (cmd:my_bot)");
+/// ```
+pub fn bot_name(seat: &str, label: &str) -> String {
+    format!("{seat} ({label})")
+}
+
+impl Fallback {
+    /// The dismissal in words under the bot's one name ([`bot_name`]): "Bot 2 (cmd:my_bot)
+    /// was dismissed in hand 3: no answer within 400 ms; efficient plays its seat on".
+    pub fn text(&self, name: &str) -> String {
+        format!(
+            "{name} was dismissed in hand {}: {}; efficient plays its seat on",
+            self.hand, self.failure
+        )
+    }
+}
+
 /// What the external bots sharing it did: decisions answered and dismissals. Share one
 /// (`Arc`) between the bots of one entry of `--bots` to report on it.
 #[derive(Debug, Default)]

@@ -19,6 +19,6 @@ pub mod conversation;
 mod process;
 pub mod spec;
 
-pub use bot::{ExternalBot, Fallback, Limits, Tally};
+pub use bot::{ExternalBot, Fallback, Limits, Tally, bot_name};
 pub use conversation::{Failure, Seating};
 pub use process::Stderr;

@@ -30,6 +30,27 @@ pub struct Command {
 }
 
 impl Command {
+    /// The command as a person reads it in a bot's name: each word that is a path shortened
+    /// to its file name, quoted as a shell would ("python3 misbehaving_bot.py crash 2" for
+    /// `python3 /work/bots/misbehaving_bot.py crash 2`).
+    ///
+    /// ```
+    /// use majiang_external::spec::Command;
+    ///
+    /// let c = Command::parse("python3 /srv/bots/my_bot.py --level 2").unwrap();
+    /// assert_eq!(c.short(), "python3 my_bot.py --level 2");
+    /// ```
+    pub fn short(&self) -> String {
+        let words = std::iter::once(&self.program).chain(&self.args);
+        let short: Vec<String> = words
+            .map(|w| {
+                let name = w.rsplit('/').find(|part| !part.is_empty()).unwrap_or(w);
+                shlex::try_quote(name).map_or_else(|_| name.to_string(), |q| q.into_owned())
+            })
+            .collect();
+        short.join(" ")
+    }
+
     /// Splits a command line into words as a POSIX shell does.
     pub fn parse(line: &str) -> Result<Command, SpecError> {
         let words = shlex::split(line).ok_or_else(|| SpecError::Quotes(line.to_string()))?;

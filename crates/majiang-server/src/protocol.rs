@@ -5,7 +5,7 @@ use crate::reveal::{PaymentExplained, RevealedHand};
 pub use crate::state_delta::{ObservationDelta, StateDelta};
 use crate::waits::Wait;
 use majiang::bots::expert::Estimate;
-use majiang::review::Facts;
+use majiang::review::{Facts, RunnerUp};
 use majiang::table::matches::Standing;
 use majiang::table::{Action, Event, Observation, Player, Settlement, TableRules};
 use serde::{Deserialize, Serialize};
@@ -617,6 +617,11 @@ pub enum ServerMsg {
         facts: Facts,
         /// Its value in the expert's playouts, in chips a hand, with its standard error.
         value: Option<Estimate>,
+        /// The best alternative after it and how it compares, paired over the same worlds, in
+        /// the review's bands (`about_equal`, `slightly_worse`, `clearly_worse`, `better`);
+        /// absent when nothing else was valued.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        runner_up: Option<RunnerUp>,
         /// The suggestion in one line, in English.
         text: String,
     },

@@ -1,7 +1,9 @@
 //! Hints at the table over real WebSockets: in a room whose creator allowed hints, a person who
 //! turned them on gets, after each `state` in which they must act, the expert's suggestion for
-//! that very state (the library's `suggest` on the observation sent, at the server's hint budget
-//! and seed: checked value for value); the other person at the table, who did not turn them on,
+//! that very state (the library's `review::hint` on the observation sent, at the review's seed
+//! and budget: checked value for value); a match played by following every hint, in every rule
+//! set, is reviewed by the server's review with the same ★, values and comparison for each
+//! hinted decision and no loss beyond noise; the other person at the table, who did not turn them on,
 //! and a spectator get none; turned off, they stop. In a room without hints, turning them on is
 //! refused with a keyed message and no hint ever comes. The setting is in everyone's `welcome`
 //! and in the room's summary (`GET /api/rooms/ID`).
@@ -9,12 +11,12 @@
 use crate::common;
 
 use common::{Client, chair, config, play_to_the_end, start_server, status};
-use majiang::review::suggest;
-use majiang::table::{Action, TableRules};
+use majiang::review::{Band, RunnerUp, hint};
+use majiang::table::{Action, Observation, TableRules};
 use majiang_server::protocol::{ClientMsg, RoomStatus, ServerMsg};
-use majiang_server::room::{HINT_BUDGET, hint_seed};
 use serde_json::json;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 fn is_hint(m: &ServerMsg) -> bool {
     matches!(m, ServerMsg::Hint { .. })
@@ -36,7 +38,6 @@ async fn a_person_who_turned_hints_on_gets_the_experts_suggestion_when_they_must
         .await
         .unwrap();
     let room = created.room.clone();
-    let seed = app.store().room(&room).await.unwrap().unwrap().seed;
     // The lobby's summary says so too.
     let (_, _, summary) = common::http(addr, "GET", &format!("/api/rooms/{room}"), "").await;
     let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
@@ -123,6 +124,7 @@ async fn a_person_who_turned_hints_on_gets_the_experts_suggestion_when_they_must
                 action,
                 facts,
                 value,
+                runner_up,
                 text,
             } => {
                 if let Some(off) = off_at {
@@ -133,18 +135,12 @@ async fn a_person_who_turned_hints_on_gets_the_experts_suggestion_when_they_must
                     continue;
                 };
                 assert_eq!((hand_number, actions), (h, at), "the hint names its state");
-                let expected = suggest(
-                    &obs,
-                    &obs.legal_actions,
-                    &ruleset,
-                    hint_seed(seed, at),
-                    HINT_BUDGET,
-                )
-                .unwrap();
+                let expected = hint(&obs, &ruleset).unwrap();
                 assert!(obs.legal_actions.contains(&action));
                 assert_eq!(action, expected.action);
                 assert_eq!(facts, expected.facts);
                 assert_eq!(value, expected.value);
+                assert_eq!(runner_up, expected.runner_up);
                 assert_eq!(text, expected.text);
                 assert!(!text.is_empty());
                 kinds.push(action);
@@ -179,6 +175,216 @@ async fn a_person_who_turned_hints_on_gets_the_experts_suggestion_when_they_must
         !watcher.seen.iter().any(is_hint),
         "a spectator gets no hint"
     );
+}
+
+/// `x` as JSON, to compare with a served review's fields.
+fn js<T: serde::Serialize>(x: &T) -> serde_json::Value {
+    serde_json::to_value(x).unwrap()
+}
+
+/// One hint the server sent, with the state it answered.
+struct Hinted {
+    observation: Box<Observation>,
+    action: Action,
+    value: Option<majiang::bots::expert::Estimate>,
+    runner_up: Option<RunnerUp>,
+    /// How long after its state the hint came (the server's hint path, queue and all).
+    after: Duration,
+}
+
+/// Ann plays a whole match in a room of `rules` (`players` at the table, the others bots) by
+/// following every hint the server sends; each hint with its state.
+async fn follow_every_hint(
+    app: &majiang_server::App,
+    addr: std::net::SocketAddr,
+    rules: &str,
+    players: usize,
+) -> (String, Vec<Hinted>) {
+    let mut seats = vec![json!({"name": "Ann"})];
+    seats.extend((1..players).map(|_| json!({"bot": true})));
+    let mut options = serde_json::Map::new();
+    if players != 4 {
+        options.insert("players".into(), players.into());
+    }
+    let created = app
+        .create_room(config(json!({
+            "rules": rules, "options": options, "hands": 1, "hints": true, "autostart": true,
+            "claim_timeout_ms": 0, "turn_timeout_ms": 0, "bot_delay_ms": 0, "seats": seats
+        })))
+        .await
+        .unwrap();
+    let room = created.room.clone();
+    let mut ann = Client::connect(
+        addr,
+        &room,
+        Some(created.seats[0].token.as_deref().unwrap()),
+    )
+    .await;
+    ann.until(|m| matches!(m, ServerMsg::Welcome { .. })).await;
+    ann.send(&ClientMsg::Hints { on: true }).await;
+    let mut hinted = Vec::new();
+    let mut current: Option<(u32, u64, Box<Observation>, Instant)> = None;
+    let mut waiting_ack = false;
+    let until = Instant::now() + Duration::from_secs(300);
+    loop {
+        assert!(
+            Instant::now() < until,
+            "{rules}/{players}: the match did not end"
+        );
+        let m = ann.recv().await.expect("open");
+        match m {
+            ServerMsg::State {
+                status: RoomStatus::Playing,
+                hand_number: Some(h),
+                observation: Some(obs),
+                actions,
+                ..
+            } => {
+                current = None;
+                if waiting_ack {
+                    continue;
+                }
+                match obs.legal_actions.len() {
+                    0 => {}
+                    1 => {
+                        ann.act(obs.legal_actions[0]).await;
+                        waiting_ack = true;
+                    }
+                    _ => current = Some((h, actions, obs, Instant::now())),
+                }
+            }
+            ServerMsg::Hint {
+                hand_number,
+                actions,
+                action,
+                value,
+                runner_up,
+                ..
+            } => {
+                let Some((h, at, obs, since)) = current.take() else {
+                    continue;
+                };
+                assert_eq!((hand_number, actions), (h, at), "the hint names its state");
+                hinted.push(Hinted {
+                    observation: obs,
+                    action,
+                    value,
+                    runner_up,
+                    after: since.elapsed(),
+                });
+                ann.act(action).await;
+                waiting_ack = true;
+            }
+            ServerMsg::HintBusy { .. } => panic!("{rules}/{players}: a hint was dropped"),
+            ServerMsg::Ack { .. } => waiting_ack = false,
+            ServerMsg::HandResult { .. } => ann.go_on().await,
+            ServerMsg::MatchOver { .. } => break,
+            ServerMsg::Error { message, .. } => panic!("refused: {message}"),
+            _ => {}
+        }
+    }
+    (room, hinted)
+}
+
+/// The server's review of seat 0 (Ann) at its defaults (the review's own seed and budget), as
+/// served.
+async fn served_review(addr: std::net::SocketAddr, room: &str) -> serde_json::Value {
+    let until = Instant::now() + Duration::from_secs(120);
+    loop {
+        let (status, _, body) =
+            common::http(addr, "GET", &format!("/api/rooms/{room}/review?seat=0"), "").await;
+        if status == 200 {
+            return serde_json::from_str(&body).unwrap();
+        }
+        // The match's end may not be stored yet.
+        assert!(Instant::now() < until, "no review: {status} {body}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn following_every_server_hint_is_reviewed_as_the_hints_judged_with_no_loss_beyond_noise() {
+    let (app, addr) = start_server().await;
+    let mut slowest = Duration::ZERO;
+    for (rules, players) in [
+        ("hongkong", 4),
+        ("hangzhou", 4),
+        ("yangzhou", 4),
+        ("classic", 4),
+        ("classic", 6),
+    ] {
+        let at = format!("{rules}/{players}");
+        let (room, hinted) = follow_every_hint(&app, addr, rules, players).await;
+        let review = served_review(addr, &room).await;
+        // Seat 0 of the room is Ann's: the review's chair is the one her hints were for.
+        assert_eq!(review["chair"], js(&hinted[0].observation.player), "{at}");
+        assert_eq!(review["seed"], json!(majiang::review::EXPERT_SEED), "{at}");
+        let decisions: Vec<&serde_json::Value> = review["hands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|h| h["decisions"].as_array().unwrap())
+            .collect();
+        // Every decision had its hint, and the review judges each as its hint did.
+        assert_eq!(decisions.len(), hinted.len(), "{at}");
+        assert!(hinted.len() >= 5, "{at}: {} decisions", hinted.len());
+        for (d, h) in decisions.iter().zip(&hinted) {
+            let alts = d["alternatives"].as_array().unwrap();
+            assert_eq!(d["expert"], js(&h.action), "{at}: {d}");
+            assert_eq!(d["played"], d["expert"], "{at}");
+            assert_eq!(d["flagged"], json!(false), "{at}: {d}");
+            match h.value {
+                // The ★ valued: first in the review's list, at the hint's value.
+                Some(v) => {
+                    assert_eq!(alts[0]["action"], d["expert"], "{at}: {d}");
+                    assert_eq!(alts[0]["value"], js(&v), "{at}: {d}");
+                }
+                // A rule's choice the search does not value (a win, an extra wind): the review
+                // values it neither.
+                None => {
+                    assert!(alts.iter().all(|a| a["action"] != d["expert"]), "{at}: {d}");
+                    assert!(h.runner_up.is_none(), "{at}");
+                }
+            }
+            match &h.runner_up {
+                Some(r) => {
+                    // The hint's next best is the review's best other option (on a tie in
+                    // value, either of them).
+                    let same = alts[1..].iter().find(|a| a["action"] == js(&r.action));
+                    let same = same.unwrap_or_else(|| panic!("{at}: {r:?} not in {d}"));
+                    assert_eq!(same["value"]["mean"], alts[1]["value"]["mean"], "{at}: {d}");
+                    assert_eq!(same["versus"], js(&r.versus), "{at}: {d}");
+                    assert_eq!(same["band"], js(&r.band), "{at}: {d}");
+                }
+                // Valued, with no other option valued.
+                None if h.value.is_some() => assert_eq!(alts.len(), 1, "{at}: {d}"),
+                None => {}
+            }
+            // The ★ is never below another option by more than the paired noise.
+            for a in &alts[1..] {
+                assert_ne!(a["band"], js(&Band::Better), "{at}: {d}");
+            }
+            // The hint's own observation gives the same judgement through the library.
+            let ruleset = Arc::new(
+                TableRules::from_name(
+                    rules,
+                    &serde_json::Map::from_iter(
+                        (players != 4).then(|| ("players".to_string(), json!(players))),
+                    ),
+                )
+                .unwrap(),
+            );
+            let again = hint(&h.observation, &ruleset).unwrap();
+            assert_eq!((again.action, again.value), (h.action, h.value), "{at}");
+            slowest = slowest.max(h.after);
+        }
+        let summary = &review["summary"];
+        assert_eq!(summary["flagged"], json!(0), "{at}: {summary}");
+        assert_eq!(summary["compared"], json!(0), "{at}: {summary}");
+        assert_eq!(summary["agreed"], summary["decisions"], "{at}: {summary}");
+        eprintln!("{at}: {} hinted decisions, reviewed alike", hinted.len());
+    }
+    eprintln!("the slowest hint came {slowest:?} after its state");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3,7 +3,8 @@
 //! decision by decision: the values on the page are the endpoint's, choosing a decision moves
 //! the replay to its moment, a refusal is worded from its key) and the table with a hint (a
 //! room made in the lobby with hints allowed; the person turns hints on and sees the expert's
-//! suggestion with its tile marked in the hand). At 1366×768, 1920×1080 and a 390×844 phone
+//! suggestion with its tile marked in the hand, its reason and the next best option's band in
+//! the review pane's words). At 1366×768, 1920×1080 and a 390×844 phone
 //! nothing may overflow sideways; the screenshots go to `target/e2e-screenshots/` (`review-*`,
 //! `hint-*`) and are copied to `/tmp/reviewui-shots/` when that folder exists.
 //!
@@ -487,7 +488,11 @@ async fn hint_at_the_table(c: &Client, base: &str) -> Result<(), String> {
         wait_for(c, ".expert-hint .hint-action", 60).await?;
         hint = text_of(c, ".expert-hint").await?;
         assert!(hint.starts_with("Expert:"), "{hint}");
-        if hint.contains("Discard") {
+        // The suggested action itself (the next best option may be a discard too).
+        if text_of(c, ".expert-hint .hint-action")
+            .await?
+            .contains("Discard")
+        {
             break;
         }
         click(c, "#actions button.suggested").await?;
@@ -497,7 +502,21 @@ async fn hint_at_the_table(c: &Client, base: &str) -> Result<(), String> {
         hint.contains("Discard") && (hint.contains("from ready") || hint.contains("ready on")),
         "a discard with its reason: {hint}"
     );
-    assert!(hint.contains("chips a hand"), "{hint}");
+    // The next best option with its band, in the review pane's words; no bare "±".
+    assert!(!hint.contains('±'), "{hint}");
+    let next = text_of(c, ".expert-hint .hint-next").await?;
+    assert!(
+        next.starts_with("; next best: ")
+            && [
+                "about equal",
+                "slightly worse",
+                "clearly worse",
+                "better in the playouts"
+            ]
+            .iter()
+            .any(|b| next.ends_with(b)),
+        "{next}"
+    );
     wait_for(c, "#hand .tile-btn.suggested", 5).await?;
     look(c, "hint-en", "#controls").await?;
     browser::switch_language(c, "zh").await?;
@@ -518,6 +537,14 @@ async fn hint_at_the_table(c: &Client, base: &str) -> Result<(), String> {
     );
     let latin = latin_words(&hint);
     assert!(latin.is_empty(), "Latin words {latin:?} in the hint {hint}");
+    let next = text_of(c, ".expert-hint .hint-next").await?;
+    assert!(
+        next.starts_with("；次优：")
+            && ["大致相当", "稍差", "明显更差", "模拟中更好"]
+                .iter()
+                .any(|b| next.ends_with(b)),
+        "{next}"
+    );
     assert_eq!(text_of(c, "#info .hint-setting").await?, "允许提示");
     look(c, "hint-zh", "#controls").await?;
     Ok(())

@@ -1,11 +1,10 @@
 //! `play --hints`: the expert's suggested discard or call for the person's decision, with a
 //! one-line reason (how far from ready and the useful tiles it keeps, how often the tile deals
-//! in, what it is worth), from the library's [`majiang::review::suggest`] on the person's own
-//! observation. Worked out once per decision and kept until the table changes.
+//! in, what it is worth), from the library's [`majiang::review::hint`] on the person's own
+//! observation (the server's hints ask the same). Worked out once per decision and kept until the table changes.
 
 use super::tiles::TileStyle;
-use majiang::bots::expert::Budget;
-use majiang::review::{Suggestion, suggest};
+use majiang::review::{Suggestion, hint};
 use majiang::table::{Action, Observation, TableRules};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -20,8 +19,8 @@ impl Hints {
     /// The expert's suggestion for the decision in `obs` (the person's observation now, under
     /// `ruleset`), in words with tiles drawn in `style`; `None` when there is nothing to
     /// decide. The expert's seed and budget are a review's defaults
-    /// ([`majiang::review::EXPERT_SEED`], [`Budget::DEFAULT`]): `majiang review` of the log
-    /// then judges every decision as the hint did.
+    /// ([`majiang::review::hint`]): `majiang review` of the log then judges every decision as
+    /// the hint did.
     pub fn text(
         &self,
         obs: Observation,
@@ -33,8 +32,7 @@ impl Hints {
         }
         let mut last = self.last.borrow_mut();
         if last.as_ref().is_none_or(|(o, _)| *o != obs) {
-            let seed = majiang::review::EXPERT_SEED;
-            let s = suggest(&obs, &obs.legal_actions, ruleset, seed, Budget::DEFAULT);
+            let s = hint(&obs, ruleset);
             *last = Some((obs, s));
         }
         let s = last.as_ref()?.1.as_ref()?;

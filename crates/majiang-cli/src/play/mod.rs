@@ -164,7 +164,7 @@ pub fn run(args: &Args) -> Result<Finished, UsageError> {
         None => None,
     };
     let mut guard = TerminalGuard::enter().map_err(|e| UsageError(format!("terminal: {e}")))?;
-    let result = event_loop(&mut guard.terminal, &mut app, &mut log);
+    let result = event_loop(&mut guard.terminal, &mut app, &mut log, &choice);
     drop(guard);
     if let Some(w) = log.as_mut() {
         w.flush()
@@ -172,7 +172,8 @@ pub fn run(args: &Args) -> Result<Finished, UsageError> {
     }
     let interrupted = result.map_err(|e| UsageError(format!("terminal: {e}")))?;
     print!("{}", farewell(&app, args.log.as_deref()));
-    print!("{}", choice.report());
+    // How the outside bots did; each dismissal was told on the table when it happened.
+    print!("{}", choice.report_by_seat());
     let _ = std::io::stdout().flush();
     Ok(if interrupted {
         Finished::Interrupted
@@ -201,12 +202,21 @@ fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     app: &mut App,
     log: &mut Option<std::io::BufWriter<std::fs::File>>,
+    choice: &BotChoice,
 ) -> std::io::Result<bool> {
+    // Outside bots' dismissals told so far: a new one (during a bot's decision, or when a
+    // hand's end is sent to it) is told before the next frame is drawn.
+    let mut told = 0;
     // Ctrl-C arrives as a key in raw mode: the match ends at once, and the exit code says so.
     let mut interrupted = false;
     let start = Instant::now();
     let now = || u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
     while !app.should_quit() {
+        let dismissals = choice.dismissals();
+        for d in dismissals.iter().skip(told) {
+            app.tell(d.clone());
+        }
+        told = dismissals.len();
         write_log(app, log)?;
         if app.style == tiles::TileStyle::Glyphs {
             // See `view::skip_after_glyphs`: a full redraw keeps skipped cells blank.

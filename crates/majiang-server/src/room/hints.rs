@@ -6,14 +6,14 @@
 //! After each input, every `state` about to go to such a seat's connection in which the seat
 //! must act (playing, two or more legal actions, not played by the stand-in) asks for a hint
 //! ([`Output::Hint`], a [`HintJob`]). The room's task hands the job to `hint_worker`: the
-//! library's `suggest` on that very observation, with a bounded budget (`HINT_BUDGET`), on
-//! a blocking thread, a few at a time across the server, so no room waits for a hint; its
+//! library's `review::hint` on that very observation (the review's own seed and budget, so a
+//! review of the match judges the decision as the hint did), on a blocking thread, a few at a
+//! time across the server, so no room waits for a hint; its
 //! `hint` goes straight to the connection and carries the state's `actions`, so a client drops
 //! a hint that comes after the table moved on. Bots and stand-ins get nothing: nobody asks for
 //! them. The setting is the room's (stored with its settings); who turned hints on is not
 //! stored: a client turns them on again when it connects.
 
-use super::hint_worker::hint_seed;
 use super::io::{ConnId, HintJob, Output};
 use super::state::Room;
 use crate::protocol::{RoomStatus, ServerMsg};
@@ -93,7 +93,6 @@ impl Room {
                         hand_number: *hand_number,
                         actions: *actions,
                         observation: obs.clone(),
-                        seed: hint_seed(self.seed, *actions),
                     },
                 ));
             }

@@ -178,6 +178,4 @@ pub struct HintJob {
     pub actions: u64,
     /// What the seat sees, its legal actions with it.
     pub observation: Box<Observation>,
-    /// The expert's seed (`hint_seed`).
-    pub seed: u64,
 }

@@ -45,7 +45,7 @@ mod work;
 mod writes;
 
 pub(crate) use expert_pool::ExpertPool;
-pub use hint_worker::{HINT_BUDGET, HintQueue, Queued, hint_seed, work_out};
+pub use hint_worker::{HintQueue, Queued, work_out};
 pub use io::{BotOrder, ConnId, Heard, HintJob, Input, Output, Write, WriteFailure};
 pub use outside_seat::Dismissal;
 pub use restore::RestoreError;

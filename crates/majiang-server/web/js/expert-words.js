@@ -33,6 +33,9 @@ export function isLossBand(band) {
   return band === "slightly_worse" || band === "clearly_worse";
 }
 
+/** What an action does with an extra wind (`majiang::review::ExtraWindMove`, as the JSON spells it). */
+const EXTRA_WIND_MOVES = ["throw_lone", "break_pair", "make_set", "let_go"];
+
 /** The facts of an alternative in a few words, joined by the list separator. */
 export function factsParts(f) {
   if (!f) return [];
@@ -44,6 +47,8 @@ export function factsParts(f) {
   else if (s === 0) parts.push(t("expert.ready_after_discard"));
   else if (s != null) parts.push(t("expert.from_ready_after_discard", { s }));
   if (f.deal_in != null) parts.push(t("expert.deals_in", { pct: Math.round(f.deal_in * 100) }));
+  // Classic's extra winds at five and six players: what the action does with them.
+  if (EXTRA_WIND_MOVES.includes(f.extra_wind)) parts.push(t("expert.extra_wind_" + f.extra_wind));
   return parts;
 }
 

@@ -2,8 +2,11 @@
 // status line), the
 // switch for a seated person when the creator allowed them (remembered for the room in this
 // tab and sent again on every connection), and the expert's suggestion the server sends after a
-// `state` in which the person must act: the action, its tile marked in the hand, and one line
-// of why (distance from ready, useful tiles unseen, danger, value); or, when the server's hint
+// `state` in which the person must act: the action, its tile marked in the hand, one line
+// of why (distance from ready, useful tiles unseen, danger, what it does with an extra wind,
+// value) and the next best option with its band in the review pane's words ("about equal",
+// "slightly worse", "clearly worse": the hint is the review's judgement of the same decision,
+// so the two say the same; no "±"); or, when the server's hint
 // queue was full, that the expert is busy this move (`hint_busy`). A hint whose state has
 // passed is dropped.
 
@@ -11,7 +14,7 @@ import { $, el } from "./dom.js";
 import { t } from "./i18n.js";
 import { actionLabel } from "./words.js";
 import { tileImg } from "./tiles.js";
-import { reasonText } from "./expert-words.js";
+import { bandText, reasonText } from "./expert-words.js";
 
 const hints = { room: null, seat: null, allowed: false, on: false, conn: null, state: null, hint: null };
 
@@ -100,8 +103,12 @@ export function renderHints() {
   if (h.type === "hint_busy") { bar.append(el("span", { class: "expert-hint busy", role: "status" }, t("hints.busy"))); return; }
   const a = h.action;
   const what = el("span", { class: "hint-action" }, a && a.discard ? [tileImg(a.discard, "small"), " "] : null, actionLabel(a));
-  const why = reasonText(h.facts, h.value);
-  bar.append(el("span", { class: "expert-hint", role: "status" }, el("b", {}, t("hints.expert")), " ", what, why ? el("span", { class: "hint-why" }, t("hints.why", { why })) : null));
+  // A value of exactly nothing (no playout paid anything: early in a hand) tells a player nothing.
+  const v = h.value && (h.value.mean !== 0 || h.value.se !== 0) ? h.value : null;
+  const why = reasonText(h.facts, v);
+  const r = h.runner_up;
+  const next = r ? el("span", { class: "hint-next", "data-band": r.band || "none" }, t("hints.next_best", { action: actionLabel(r.action), band: bandText(r.band) })) : null;
+  bar.append(el("span", { class: "expert-hint", role: "status" }, el("b", {}, t("hints.expert")), " ", what, why ? el("span", { class: "hint-why" }, t("hints.why", { why }), next) : next));
   // The suggested tile or button is marked where the person acts.
   const json = JSON.stringify(a);
   const target = a && a.discard ? document.querySelector('#hand button[data-tile="' + a.discard + '"]') : [...document.querySelectorAll("#actions button[data-action]")].find((b) => b.dataset.action === json);

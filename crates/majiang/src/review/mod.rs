@@ -43,7 +43,7 @@ mod suggest;
 mod tests;
 
 pub use facts::{ExtraWindMove, Facts, reason};
-pub use suggest::{RunnerUp, Suggestion, suggest};
+pub use suggest::{RunnerUp, Suggestion, hint, suggest};
 
 use crate::bots::expert::{Budget, DecisionKind, Estimate, Evaluation, ExpertBot, Scope};
 use crate::table::{
@@ -120,7 +120,7 @@ pub enum ReviewError {
 
 /// How an alternative compares with the expert's choice, in words a player uses: from its
 /// paired difference ([`Alternative::versus`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Band {
     /// The expert's choice itself.

@@ -4,14 +4,14 @@
 //! equal, slightly or clearly better), from what the seat sees. It is the same judgement as a
 //! review's and the `hard` bot's: [`ExpertBot::evaluate`] at the same seed and budget.
 
-use super::Band;
 use super::facts::Facts;
+use super::{Band, ReviewOptions};
 use crate::bots::expert::{Budget, Estimate, Evaluation, ExpertBot, Scope};
 use crate::table::{Action, Observation, TableRules};
 use std::sync::Arc;
 
 /// The best alternative after the suggestion, and how the suggestion compares with it.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RunnerUp {
     /// The alternative.
     pub action: Action,
@@ -110,4 +110,21 @@ pub fn suggest(
         runner_up,
         text,
     })
+}
+
+/// The review's judgement of the decision in `obs` (the seat's observation, its legal actions
+/// in it), as a hint: [`suggest`] at the seed and budget a review uses unless told otherwise
+/// ([`ReviewOptions::new`]: [`super::EXPERT_SEED`], [`Budget::DEFAULT`]). `majiang play --hints`
+/// and the server's hints both ask this, so a review of the match at its defaults shows the
+/// same ★, values and comparison for every hinted decision. `None` when there is nothing to
+/// decide.
+pub fn hint(obs: &Observation, ruleset: &Arc<TableRules>) -> Option<Suggestion> {
+    let defaults = ReviewOptions::new(0);
+    suggest(
+        obs,
+        &obs.legal_actions,
+        ruleset,
+        defaults.seed,
+        defaults.budget,
+    )
 }

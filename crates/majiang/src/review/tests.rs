@@ -328,7 +328,8 @@ fn the_experts_choice_is_never_below_another_option_beyond_the_paired_noise() {
     }
 }
 
-/// Plays what the hint says, every time.
+/// Plays what the hint says, every time: the library's [`hint`], which `play --hints` and the
+/// server's hints ask.
 struct FollowsHints(Arc<TableRules>);
 
 impl Bot for FollowsHints {
@@ -337,7 +338,11 @@ impl Bot for FollowsHints {
     }
 
     fn act(&mut self, obs: &Observation, legal: &[Action]) -> Action {
-        match suggest(obs, legal, &self.0, EXPERT_SEED, SMALL) {
+        assert_eq!(
+            obs.legal_actions, legal,
+            "a hint reads the legal actions it is shown"
+        );
+        match hint(obs, &self.0) {
             Some(s) => s.action,
             None => legal[0],
         }
@@ -346,23 +351,36 @@ impl Bot for FollowsHints {
 
 #[test]
 fn a_match_played_by_following_every_hint_is_reviewed_with_no_loss_beyond_noise() {
-    for name in ["hongkong", "classic"] {
-        let rules = rules(name);
-        let text = match_log(name, 4, 2, Box::new(FollowsHints(rules.clone())));
-        let options = ReviewOptions {
-            seat: entrant_in(&text, 0),
-            seed: EXPERT_SEED,
-            budget: SMALL,
-        };
-        let r = review(&text, &options, |_| {}).unwrap();
+    for (name, players) in [
+        ("hongkong", 4),
+        ("hangzhou", 4),
+        ("yangzhou", 4),
+        ("classic", 4),
+        ("classic", 5),
+        ("classic", 6),
+    ] {
+        let mut opts = serde_json::Map::new();
+        if players != 4 {
+            opts.insert("players".into(), players.into());
+        }
+        let rules = Arc::new(TableRules::from_name(name, &opts).unwrap());
+        let text = match_log(name, players, 2, Box::new(FollowsHints(rules.clone())));
+        // The review at its defaults: the seed and budget the hints used.
+        let r = review(&text, &ReviewOptions::new(entrant_in(&text, 0)), |_| {}).unwrap();
         let s = r.summary;
-        assert!(s.decisions >= 10, "{name}: {s:?}");
+        assert!(s.decisions >= 10, "{name}/{players}: {s:?}");
         assert_eq!(
             (s.agreed, s.flagged, s.compared),
             (s.decisions, 0, 0),
-            "{name}"
+            "{name}/{players}"
         );
         assert!(r.costliest().is_empty());
+        // And the ★ is never below another option beyond the paired noise.
+        for d in r.hands.iter().flat_map(|h| &h.decisions) {
+            for a in &d.alternatives {
+                assert_ne!(a.band, Some(Band::Better), "{name}/{players}: {d:?}");
+            }
+        }
     }
 }
 

@@ -659,6 +659,13 @@ impl App {
         }
     }
 
+    /// Tells the person something that happened outside the table (an outside bot dismissed):
+    /// the notice line, and the log, where it stays.
+    pub fn tell(&mut self, m: String) {
+        self.notice = Some(m.clone());
+        self.push_message(m);
+    }
+
     fn push_message(&mut self, m: String) {
         if self.messages.len() == MESSAGES {
             self.messages.pop_front();
