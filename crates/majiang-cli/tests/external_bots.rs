@@ -432,7 +432,7 @@ fn the_server_logs_an_outside_bots_dismissal_with_its_one_name() {
     assert!(line.contains("WARN"), "{line}");
     assert!(line.contains(&id), "the room is named: {line}");
     assert!(
-        line.contains("Bot 0 (ext:garbage) dismissed in hand 1"),
+        line.contains("Bot 0 (ext:garbage) was dismissed in hand 1"),
         "the bot's one name and the hand: {line}"
     );
     assert!(line.contains("\"nonsense\""), "why: {line}");

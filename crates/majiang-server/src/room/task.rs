@@ -411,7 +411,7 @@ fn dismissed(room: &str, d: &Dismissal) {
         room,
         seat = d.seat,
         reason = %d.reason,
-        "{} dismissed in hand {}: {}; efficient plays its seat on",
+        "{} was dismissed in hand {}: {}; efficient plays its seat on",
         d.bot,
         d.hand,
         d.message
