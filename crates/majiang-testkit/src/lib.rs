@@ -22,6 +22,7 @@ pub mod engine;
 pub mod net;
 pub mod observation;
 pub mod oracle;
+pub mod scenario;
 
 #[cfg(feature = "browser")]
 pub mod browser;
