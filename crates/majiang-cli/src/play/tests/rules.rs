@@ -9,9 +9,10 @@ use majiang::table::{ActionError, IllegalReason};
 /// Hong Kong without flowers and with no minimum, so wins are offered often.
 const HK: &str = r#"{"flowers": false, "min_fan": 0}"#;
 
-/// One decision of a player who passes every win offered on a discard and otherwise plays as
-/// the efficient bot would, by keys: the cursor walked to the tile to discard.
-fn passing_step(app: &mut App, bot: &mut dyn Bot) {
+/// One decision of a player who passes every win offered on a discard (and, unless
+/// `self_draw`, every self-drawn win too: the tile drawn is thrown) and otherwise plays as the
+/// efficient bot would, by keys: the cursor walked to the tile to discard.
+fn passing_step(app: &mut App, bot: &mut dyn Bot, self_draw: bool) {
     let obs = app.observation();
     let legal = obs.legal_actions.clone();
     if obs.on_offer.is_some() {
@@ -19,12 +20,12 @@ fn passing_step(app: &mut App, bot: &mut dyn Bot) {
         return;
     }
     match bot.act(&obs, &legal) {
-        Action::Win => app.on_key(Key::Char('w')),
+        Action::Win if self_draw => app.on_key(Key::Char('w')),
         a => {
             // A discard (a kong the bot would declare is played as a discard of that tile).
             let t = match a {
                 Action::Discard(t) | Action::ConcealedKong(t) | Action::AddedKong(t) => t,
-                _ => app.hand_tiles()[0],
+                _ => obs.drawn.unwrap_or(app.hand_tiles()[0]),
             };
             let at = app.hand_tiles().iter().position(|&x| x == t).unwrap_or(0);
             app.on_key(Key::Home);
@@ -37,13 +38,13 @@ fn passing_step(app: &mut App, bot: &mut dyn Bot) {
     assert_eq!(app.notice(), None, "a plain move was refused");
 }
 
-/// Plays Hong Kong matches from seed 0 until the human is asked to decide where `met` holds;
-/// returns the app there.
-fn play_until(met: impl Fn(&App) -> bool) -> App {
+/// Plays Hong Kong matches from seed 0 against `bots` until the human (see [`passing_step`])
+/// is asked to decide where `met` holds; returns the app there.
+fn play_until(bots: &str, self_draw: bool, met: impl Fn(&App) -> bool) -> App {
     let r =
         Arc::new(TableRules::from_name("hongkong", &serde_json::from_str(HK).unwrap()).unwrap());
     for seed in 0..200 {
-        let mut app = App::new(r.clone(), seed, "efficient", Some(4), false).unwrap();
+        let mut app = App::new(r.clone(), seed, bots, Some(4), false).unwrap();
         let mut bot = bots::by_name("efficient", &r, seed).unwrap();
         for _ in 0..5000 {
             app.run_bots();
@@ -58,7 +59,7 @@ fn play_until(met: impl Fn(&App) -> bool) -> App {
             if met(&app) {
                 return app;
             }
-            passing_step(&mut app, bot.as_mut());
+            passing_step(&mut app, bot.as_mut(), self_draw);
         }
     }
     panic!("no match among 200 seeds met the case");
@@ -66,7 +67,7 @@ fn play_until(met: impl Fn(&App) -> bool) -> App {
 
 #[test]
 fn a_passed_win_is_not_offered_again_and_the_screen_says_why() {
-    let app = play_until(|app| {
+    let app = play_until("efficient", true, |app| {
         let obs = app.observation();
         obs.on_offer
             .is_some_and(|(_, t)| obs.missed_wins.contains(&t))
@@ -83,12 +84,12 @@ fn a_passed_win_is_not_offered_again_and_the_screen_says_why() {
     let (_, t) = obs.on_offer.unwrap();
     assert!(!obs.legal_actions.contains(&Action::Win));
     assert!(obs.legal_actions.contains(&Action::Pass));
-    let screen = folded(&screen(&app));
+    let shown = folded(&screen(&app));
     assert!(
-        screen.contains("you passed this tile's win: wait for your next draw."),
-        "{screen}"
+        shown.contains("you passed this tile's win: wait for your next draw."),
+        "{shown}"
     );
-    assert!(screen.contains("claim or pass"), "{screen}");
+    assert!(shown.contains("claim or pass"), "{shown}");
     // W asks for the win anyway: refused, with the reason, and the tile still on offer.
     app.on_key(Key::Char('w'));
     assert_eq!(
@@ -101,14 +102,15 @@ fn a_passed_win_is_not_offered_again_and_the_screen_says_why() {
 
 #[test]
 fn the_last_discard_is_offered_only_as_a_win_and_the_screen_says_so() {
-    let mut app = play_until(|app| {
+    // Bots that rarely win, and a player who keeps a ready hand: hands reach the wall's end.
+    let mut app = play_until("random", false, |app| {
         let obs = app.observation();
         obs.on_offer.is_some() && obs.live_wall == 0
     });
     let obs = app.observation();
     assert_eq!(obs.legal_actions, vec![Action::Win, Action::Pass]);
-    let screen = folded(&screen(&app));
-    assert!(screen.contains("the last discard: win or pass"), "{screen}");
+    let shown = folded(&screen(&app));
+    assert!(shown.contains("the last discard: win or pass"), "{shown}");
     // P asks for a pung anyway: refused with the rule.
     app.on_key(Key::Char('p'));
     let told = app.notice().unwrap_or_default().to_string();
