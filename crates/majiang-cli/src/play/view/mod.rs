@@ -764,8 +764,9 @@ fn own_lines(
     }
     if let Some((p, t)) = obs.on_offer {
         if !obs.legal_actions.is_empty() {
-            // The last discard (the live wall empty) is offered only as a win (RULES.md §1).
-            let what = if obs.live_wall == 0 {
+            // The last discard (the live wall empty) is offered only as a win (RULES.md §1);
+            // a kong's tile to rob is not a discard.
+            let what = if obs.live_wall == 0 && obs.last_discard == obs.on_offer {
                 "the last discard: win or pass"
             } else {
                 "claim or pass"
