@@ -336,6 +336,11 @@ impl IntoResponse for replay::ReplayError {
             replay::ReplayError::NotFinished => {
                 error(StatusCode::FORBIDDEN, api::REPLAY_NOT_FINISHED.plain())
             }
+            // Not a fault: the match was played under an earlier revision of the rules.
+            replay::ReplayError::EarlierRules { seq, rule } => error(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                replay::earlier_rules_words(seq, rule),
+            ),
             e => error(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 incident::told(&api::LOG_UNREADABLE, &e),

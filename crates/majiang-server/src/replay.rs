@@ -3,7 +3,9 @@
 use crate::protocol::{RoomConfig, RoomStatus};
 use crate::room::SPECTATOR;
 use crate::store::{Store, StoreError, StoredAction};
-use majiang::table::{Action, Event, Observation, Player, Session};
+use crate::words::api;
+use majiang::table::{Action, ChangedRule, Event, MatchError, Observation, Player, Session};
+use majiang::words::Words;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -22,6 +24,40 @@ pub enum ReplayError {
     /// The log does not replay.
     #[error("the stored log does not replay: {0}")]
     Broken(String),
+    /// The match was stored under an earlier revision of the rules of play (before
+    /// [`majiang::table::log::RULES_REVISION`]) and met a rule changed since: it does not replay under the rules
+    /// played now. (The server accepted every stored action when it was played, so an action
+    /// the rules played now refuse for a changed rule was recorded before the change.)
+    #[error("{}", earlier_rules_words(*seq, *rule))]
+    EarlierRules {
+        /// The action's position in the match.
+        seq: u64,
+        /// The rule it met.
+        rule: ChangedRule,
+    },
+}
+
+/// What a person is told of a match stored before rules revision 2 whose action `seq` met
+/// `rule` (catalogue key and values; the CLI's `replay` says the same of a log).
+pub fn earlier_rules_words(seq: u64, rule: ChangedRule) -> Words {
+    let def = match rule {
+        ChangedRule::LastDiscard => &api::REPLAY_EARLIER_LAST_DISCARD,
+        ChangedRule::MissedWin => &api::REPLAY_EARLIER_MISSED_WIN,
+    };
+    def.with([seq.into()])
+}
+
+/// A session's refusal of logged action `a` as a [`ReplayError`]: the changed rule it met
+/// ([`ChangedRule::behind`]) if any, else a broken log.
+fn refused(m: &Session, a: &LoggedAction, e: MatchError) -> ReplayError {
+    let refusal = match &e {
+        MatchError::Action { error, .. } => Some(error),
+        _ => None,
+    };
+    match ChangedRule::behind(m.game(), a.player, a.action, refusal) {
+        Some(rule) => ReplayError::EarlierRules { seq: a.seq, rule },
+        None => ReplayError::Broken(format!("action {}: {e}", a.seq)),
+    }
 }
 
 /// One action of a match log.
@@ -125,9 +161,7 @@ pub fn frames(log: &StoredLog) -> Result<Vec<Frame>, ReplayError> {
                 .map_err(|e| ReplayError::Broken(format!("deal before action {}: {e}", a.seq)))?;
             out.push(frame(&m, None, m.hand_number(), deal));
         }
-        let step = m
-            .act(a.player, a.action)
-            .map_err(|e| ReplayError::Broken(format!("action {}: {e}", a.seq)))?;
+        let step = m.act(a.player, a.action).map_err(|e| refused(&m, a, e))?;
         out.push(frame(&m, Some(a.clone()), step.hand_number, step.events));
     }
     Ok(out)
@@ -149,8 +183,7 @@ pub fn jsonl(log: &StoredLog) -> Result<String, ReplayError> {
             m.deal_next()
                 .map_err(|e| ReplayError::Broken(format!("deal before action {}: {e}", a.seq)))?;
         }
-        m.act(a.player, a.action)
-            .map_err(|e| ReplayError::Broken(format!("action {}: {e}", a.seq)))?;
+        m.act(a.player, a.action).map_err(|e| refused(&m, a, e))?;
     }
     Ok(m.log().to_jsonl())
 }
@@ -169,5 +202,31 @@ fn frame(m: &Session, action: Option<LoggedAction>, hand: u32, events: Vec<Event
             .map(|i| g.concealed(Player(i as u8)).to_string())
             .collect(),
         ledger: m.ledger().to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::earlier_rules_words;
+    use majiang::table::ChangedRule;
+    use majiang::table::log::RULES_REVISION;
+
+    #[test]
+    fn the_earlier_rules_words_name_the_rule_the_action_and_the_revision() {
+        for (rule, names) in [
+            (ChangedRule::LastDiscard, "before the last-discard rule"),
+            (ChangedRule::MissedWin, "before Hong Kong's missed win"),
+        ] {
+            let told = earlier_rules_words(57, rule).to_string();
+            assert!(
+                told.starts_with("action 57: this match was recorded under rules revision 1"),
+                "{told}"
+            );
+            assert!(told.contains(names), "{told}");
+            assert!(
+                told.ends_with(&format!("(revision {RULES_REVISION})")),
+                "{told}"
+            );
+        }
     }
 }

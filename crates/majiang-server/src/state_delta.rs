@@ -159,6 +159,8 @@ pub struct ObservationDelta {
     pub turn: Option<Option<Player>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub legal_actions: Option<Vec<Action>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missed_wins: Option<Vec<Tile>>,
 }
 
 /// `new` if it differs from `old`.
@@ -309,6 +311,7 @@ impl ObservationDelta {
             last_discard,
             turn,
             legal_actions,
+            missed_wins,
         } = new;
         if old.table.len() != table.len() {
             return None;
@@ -343,6 +346,7 @@ impl ObservationDelta {
             last_discard: changed(&old.last_discard, last_discard),
             turn: changed(&old.turn, turn),
             legal_actions: changed(&old.legal_actions, legal_actions),
+            missed_wins: changed(&old.missed_wins, missed_wins),
         })
     }
 
@@ -373,6 +377,7 @@ impl ObservationDelta {
         set(&mut o.last_discard, &self.last_discard);
         set(&mut o.turn, &self.turn);
         set(&mut o.legal_actions, &self.legal_actions);
+        set(&mut o.missed_wins, &self.missed_wins);
     }
 }
 

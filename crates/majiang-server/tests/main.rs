@@ -29,6 +29,8 @@ mod phone_browser;
 mod phone_items_browser;
 mod review_api;
 mod review_browser;
+mod rules_browser;
+mod rules_ws;
 mod said_keys;
 mod seat_browser;
 mod seat_devices;

@@ -5,6 +5,8 @@
 //!   scoring tests run the same files through their own interface);
 //! - [`engine`]: small helpers for the engine's tests, and [`observation`], the observation
 //!   model that rebuilds each seat's view from the events it saw;
+//! - [`scenario`]: seeded matches of seats passing every win, played until Hong Kong's missed
+//!   win or the last discard is met, for the tests that show those rules through an interface;
 //! - [`net`]: a free loopback port and a plain HTTP request, for tests of `majiang serve`;
 //! - `pg` (feature `pg`): a throw-away PostgreSQL cluster on loopback;
 //! - `browser` (feature `browser`): headless Chromium through chromedriver, viewports and
@@ -22,6 +24,7 @@ pub mod engine;
 pub mod net;
 pub mod observation;
 pub mod oracle;
+pub mod scenario;
 
 #[cfg(feature = "browser")]
 pub mod browser;

@@ -16,6 +16,7 @@ mod engine_rules;
 mod legal_set;
 mod parser_fuzz;
 mod recorded_logs;
+mod recorded_logs_r2;
 mod scoring_cases;
 mod session;
 

@@ -154,7 +154,9 @@ fn re_driving_a_recorded_log_writes_it_byte_for_byte() {
         let Some(LogRecord::Header(h)) = log.records.first() else {
             panic!("{path:?}: no header");
         };
-        assert_eq!(h.rules_revision, 1, "{path:?}: recorded before revisions");
+        // The revision-2 Hong Kong logs (`recorded_logs_r2`) aside, recorded before revisions.
+        let current = name.contains("-r2-");
+        assert_eq!(h.rules_revision, if current { 2 } else { 1 }, "{path:?}");
         let r = Arc::new(TableRules::from_name(&h.rules, &h.options).unwrap());
         let (mut session, _) = Session::new(r, h.seed, h.hand_limit).unwrap();
         let mut refused = false;
@@ -182,8 +184,12 @@ fn re_driving_a_recorded_log_writes_it_byte_for_byte() {
             continue;
         }
         assert!(session.is_over(), "{path:?}");
-        // Byte for byte but the header, which now records the rules revision.
         let written = session.log().to_jsonl();
+        if current {
+            assert!(written == text, "{path:?}: the log text differs");
+            continue;
+        }
+        // Byte for byte but the header, which now records the rules revision.
         let (head, body) = written.split_once('\n').unwrap();
         let (old_head, old_body) = text.split_once('\n').unwrap();
         assert!(body == old_body, "{path:?}: the log text differs");

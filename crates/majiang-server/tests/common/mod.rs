@@ -112,6 +112,11 @@ pub fn assert_private(msg: &Value, me: Option<u64>) {
             match me_index {
                 None => {
                     assert_eq!(concealed, "", "a spectator sees no concealed tiles");
+                    // A seat's missed wins (Hong Kong) are its own: never a spectator's.
+                    assert!(
+                        o.get("missed_wins").is_none(),
+                        "a spectator has no missed wins"
+                    );
                     assert!(o["drawn"].is_null());
                     assert!(o["legal_actions"].as_array().unwrap().is_empty());
                 }

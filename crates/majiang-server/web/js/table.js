@@ -459,6 +459,16 @@ function renderHand(obs, me) {
   }
   if (discardable.size) actions.append(el("span", { class: "hint" }, t("table.your_turn_discard")));
   else if (others.length && obs.on_offer) actions.prepend(el("span", { class: "offer-note" }, t("table.on_offer", { who: nameOrYou(obs.on_offer[0]), tile: "" }), tileImg(obs.on_offer[1], "small")));
+  // Why no win is offered on this tile (Hong Kong's missed win), or why only a win is (the
+  // last discard, the live wall empty).
+  if (obs.on_offer && (obs.missed_wins || []).includes(obs.on_offer[1])) actions.append(el("span", { class: "missed-win-note", role: "status" }, t("illegal.missed_win")));
+  else if (isLastDiscard(obs) && others.length) actions.append(el("span", { class: "last-discard-note" }, t("table.last_discard_win_only")));
+}
+
+/** The tile on offer is the last discard (the live wall empty; not a kong's tile to rob). */
+function isLastDiscard(obs) {
+  const [o, d] = [obs.on_offer, obs.last_discard];
+  return !!(o && d && obs.live_wall === 0 && o[0] === d[0] && o[1] === d[1]);
 }
 
 /** The tiles an action names (a chow's three, a concealed or added kong's one), or null. */

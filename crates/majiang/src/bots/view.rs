@@ -26,6 +26,7 @@ pub(crate) fn empty_observation() -> Observation {
         last_discard: None,
         turn: None,
         legal_actions: Vec::new(),
+        missed_wins: Vec::new(),
     }
 }
 
@@ -87,4 +88,5 @@ pub fn observe_into(game: &Game, p: Player, legal: &[Action], obs: &mut Observat
     obs.turn = game.turn();
     obs.legal_actions.clear();
     obs.legal_actions.extend_from_slice(legal);
+    game.missed_wins_into(p, &mut obs.missed_wins);
 }

@@ -70,6 +70,11 @@ pub struct Observation {
     pub turn: Option<Player>,
     /// What the viewer may do now (empty: nothing to decide).
     pub legal_actions: Vec<Action>,
+    /// The kinds the viewer passed a win on since their last draw from the live wall, and so
+    /// may not win on from a discard or a robbed kong until then (Hong Kong's missed win,
+    /// `missed_win`; [`Game::missed_wins`]). The viewer's own: empty in anyone else's view.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missed_wins: Vec<Tile>,
 }
 
 impl Game {
@@ -133,6 +138,7 @@ impl Game {
             } else {
                 Vec::new()
             },
+            missed_wins: if own { self.missed_wins(p) } else { Vec::new() },
         }
     }
 }

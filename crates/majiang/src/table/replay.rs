@@ -317,33 +317,64 @@ fn changed_rule(
     if header.rules_revision >= RULES_REVISION {
         return None;
     }
-    if let ReplayError::Refused {
-        error: ActionError::Illegal { reason, .. },
-        ..
-    } = e
-    {
-        match reason {
-            IllegalReason::MissedWin => return Some(ChangedRule::MissedWin),
-            IllegalReason::LastDiscard => return Some(ChangedRule::LastDiscard),
-            _ => {}
+    let refusal = match e {
+        ReplayError::Refused { error, .. } => Some(error),
+        _ => None,
+    };
+    match (logged, refusal) {
+        (Some((player, action)), _) => ChangedRule::behind(game, player, action, refusal),
+        (None, Some(error)) => ChangedRule::behind_refusal(error),
+        (None, None) => None,
+    }
+}
+
+impl ChangedRule {
+    /// The rule changed since rules revision 1 that explains why `game` (a hand replayed under
+    /// the rules played now) does not take `player`'s `action`, recorded under an earlier
+    /// revision, `refusal` being the engine's answer to it if it was asked; `None` when the
+    /// changes do not explain it. A match log's replay says so ([`ReplayError::EarlierRules`]);
+    /// so does the game server's replay of a match it stored before the change.
+    pub fn behind(
+        game: &Game,
+        player: Player,
+        action: Action,
+        refusal: Option<&ActionError>,
+    ) -> Option<ChangedRule> {
+        if let Some(rule) = refusal.and_then(ChangedRule::behind_refusal) {
+            return Some(rule);
+        }
+        // The last discard made, the live wall empty: it is still on offer (to a winner only)
+        // or nobody could win on it and the hand is drawn.
+        let at_last_discard = game.live_remaining() == 0
+            && game.last_discard().is_some()
+            && (game.on_offer().is_some()
+                || matches!(game.outcome(), Some(HandOutcome::ExhaustiveDraw)));
+        let barred = !game.missed_wins(player).is_empty();
+        match action {
+            // A win is never refused on the last discard: a win the replay did not offer was
+            // barred.
+            Action::Win if barred => Some(ChangedRule::MissedWin),
+            Action::Chow { .. } | Action::Pung | Action::Kong | Action::Pass if at_last_discard => {
+                Some(ChangedRule::LastDiscard)
+            }
+            Action::Pass if barred => Some(ChangedRule::MissedWin),
+            _ => None,
         }
     }
-    let (player, action) = logged?;
-    // The last discard made, the live wall empty: it is still on offer (to a winner only) or
-    // nobody could win on it and the hand is drawn.
-    let at_last_discard = game.live_remaining() == 0
-        && game.last_discard().is_some()
-        && (game.on_offer().is_some()
-            || matches!(game.outcome(), Some(HandOutcome::ExhaustiveDraw)));
-    let barred = !game.missed_wins(player).is_empty();
-    match action {
-        // A win is never refused on the last discard: a win the replay did not offer was barred.
-        Action::Win if barred => Some(ChangedRule::MissedWin),
-        Action::Chow { .. } | Action::Pung | Action::Kong | Action::Pass if at_last_discard => {
-            Some(ChangedRule::LastDiscard)
+
+    /// The changed rule an engine's refusal names, if it names one.
+    fn behind_refusal(error: &ActionError) -> Option<ChangedRule> {
+        match error {
+            ActionError::Illegal {
+                reason: IllegalReason::MissedWin,
+                ..
+            } => Some(ChangedRule::MissedWin),
+            ActionError::Illegal {
+                reason: IllegalReason::LastDiscard,
+                ..
+            } => Some(ChangedRule::LastDiscard),
+            _ => None,
         }
-        Action::Pass if barred => Some(ChangedRule::MissedWin),
-        _ => None,
     }
 }
 

@@ -5,6 +5,7 @@
 mod flow;
 mod keys;
 mod layout;
+mod rules;
 
 use super::app::{App, BotStep, Key, Mode};
 use super::view;

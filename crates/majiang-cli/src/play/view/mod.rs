@@ -6,7 +6,7 @@ mod popups;
 use super::app::{App, Mode};
 use super::tiles::meld_text;
 use majiang::seat::Seat;
-use majiang::table::{Action, Observation, Player, PublicHand, ready_hint};
+use majiang::table::{Action, IllegalReason, Observation, Player, PublicHand, ready_hint};
 use majiang::tile::{Suit, Tile};
 #[cfg(test)]
 pub(super) use popups::value_text;
@@ -764,12 +764,23 @@ fn own_lines(
     }
     if let Some((p, t)) = obs.on_offer {
         if !obs.legal_actions.is_empty() {
-            caret_line = format!(
-                "{} offers {}: claim or pass",
-                app.name(p),
-                app.style.tile(t)
-            );
+            // The last discard (the live wall empty) is offered only as a win (RULES.md §1);
+            // a kong's tile to rob is not a discard.
+            let what = if obs.live_wall == 0 && obs.last_discard == obs.on_offer {
+                "the last discard: win or pass"
+            } else {
+                "claim or pass"
+            };
+            caret_line = format!("{} offers {}: {what}", app.name(p), app.style.tile(t));
             hint = None;
+        }
+        // Hong Kong's missed win: say why no win is offered on this tile.
+        if obs.missed_wins.contains(&t) {
+            hint = Some(format!(
+                "No win on {}: {}.",
+                app.style.tile(t),
+                IllegalReason::MissedWin
+            ));
         }
     }
     if !caret_line.is_empty() {

@@ -26,13 +26,19 @@ impl Game {
     /// win on from a discard or a robbed kong until then (always empty unless the rule set has
     /// the missed win, Hong Kong's `missed_win`).
     pub fn missed_wins(&self, p: Player) -> Vec<Tile> {
-        let mut bits = self.missed.get(p.index()).copied().unwrap_or(0);
         let mut out = Vec::new();
+        self.missed_wins_into(p, &mut out);
+        out
+    }
+
+    /// [`Game::missed_wins`] into a reused buffer (cleared first).
+    pub fn missed_wins_into(&self, p: Player, out: &mut Vec<Tile>) {
+        out.clear();
+        let mut bits = self.missed.get(p.index()).copied().unwrap_or(0);
         while bits != 0 {
             out.extend(Tile::from_index(bits.trailing_zeros() as usize));
             bits &= bits - 1;
         }
-        out
     }
 
     /// The players in `passed` (a bit per chair) were offered a win on `t` and did not take it:

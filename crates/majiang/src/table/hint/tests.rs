@@ -82,6 +82,7 @@ fn observation(rules: &TableRules, concealed: &str, discards: &[&str]) -> Observ
         last_discard: None,
         turn: None,
         legal_actions: Vec::new(),
+        missed_wins: Vec::new(),
     }
 }
 
