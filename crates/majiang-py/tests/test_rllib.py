@@ -19,6 +19,8 @@ def play(env, seed):
         asked_together = max(asked_together, len(obs))
         actions = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()}
         obs, rewards, terms, truncs, infos = env.step(actions)
+        # RLlib's episode refuses an agent that acted and is observed again without a reward.
+        assert set(actions) & set(obs) <= set(rewards)
         for a, r in rewards.items():
             totals[a] = totals.get(a, 0.0) + r
         steps += 1

@@ -4,8 +4,9 @@
 (the match's entrants, as in :func:`majiang.parallel_env`), each step's observations only for
 the agents who must decide now (one on a turn, every possible claimer of a discard together),
 observations ``{"observations": float32 planes flattened, "action_mask": float32 0/1}`` as
-RLlib's action-masking modules read them, rewards the hand's payments times ``reward_scale``
-when it ends, ``terminateds["__all__"]`` when the match ends (every agent then gets its last
+RLlib's action-masking modules read them, a reward for every live agent each step (0 but when a
+hand ends: its payments times ``reward_scale``; RLlib refuses an agent observed again after
+acting without a reward), ``terminateds["__all__"]`` when the match ends (every agent then gets its last
 observation, mask all zero).
 
 **Illegal actions** (``config["illegal_action"]``) as in :func:`majiang.gym_env`:
@@ -120,7 +121,9 @@ class MultiAgentMajiang(_Base):  # type: ignore[misc, valid-type]
         obs, rewards, terms, truncs, infos = self.game.step(actions)
         self.illegal_actions += len(penalties)
         paid = {a: float(r) * self.reward_scale + penalties.get(a, 0.0) for a, r in rewards.items()}
-        scaled = {a: r for a, r in paid.items() if r != 0}
+        # Every live agent's reward, zeros included: RLlib's episode refuses a step where an
+        # agent that acted is observed again without a reward.
+        scaled = paid
         over = all(terms.values())
         if over:
             # The match is over: every agent's last view (nothing to decide) and its reward.
