@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 import ray
 from ray.rllib.algorithms.ppo import PPOConfig
@@ -26,8 +27,8 @@ from ray.tune.registry import register_env
 from majiang.rllib import MultiAgentMajiang
 
 
-def build(config: PPOConfig):  # type: ignore[no-untyped-def]
-    """The algorithm (``build_algo`` from Ray 2.41 on, ``build`` before)."""
+def build(config: PPOConfig) -> Any:
+    """The algorithm: ``build_algo`` where Ray has it (``build`` is deprecated there), else ``build``."""
     return config.build_algo() if hasattr(config, "build_algo") else config.build()
 
 
