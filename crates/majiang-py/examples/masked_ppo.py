@@ -19,8 +19,8 @@ follows: each column's mean over the seeds, its standard deviation across them, 
 seeds' own 95 % interval is above zero. The evaluation seats the agent in every chair in turn
 (:func:`majiang.baselines.compare`).
 
-The figures of docs/research/baselines.md: the defaults (BC warm start, 50 updates: about 1
-CPU-minute a rule set), and from scratch `--warm-start none --lr 3e-4 --entropy 0.01 --updates 120` (Yangzhou
+The figures of docs/research/baselines.md: the defaults with ``--seeds 0 1 2 3 4`` (BC warm
+start, 50 updates: about 0.7 CPU-minutes a run), and from scratch (one run) `--warm-start none --lr 3e-4 --entropy 0.01 --updates 120` (Yangzhou
 `--updates 300`): 2 to 5 CPU-minutes a rule set, with OPENBLAS_NUM_THREADS=1.
 """
 
