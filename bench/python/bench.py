@@ -34,10 +34,10 @@ each round's contenders having run back to back, which a changing load moves lea
 
 A peer that cannot be imported is skipped with a message. The peers go in a venv of the bench's
 own: ``python3 -m venv bench/python/.venv; bench/python/.venv/bin/pip install riichienv
-pymahjonggb numpy pettingzoo gymnasium`` and majiang's wheel (``maturin build --release``).
-Usage: ``python bench/python/bench.py [--seconds S] [--rounds R] [--tables N] [--only
-score,aec,vector] [--baseline MODULE]``. ``--baseline`` names an older build of majiang importable
-under another name (a wheel unpacked with its ``majiang`` folder renamed, e.g.
+pymahjonggb numpy pettingzoo gymnasium`` and majiang's wheel (``bash scripts/release-python.sh``,
+then ``pip install target/wheels/majiang-*.whl``). Usage: ``python bench/python/bench.py
+[--seconds S] [--rounds R] [--tables N] [--only score,aec,vector] [--baseline MODULE]
+[--markdown FILE]``. ``--baseline`` names an older build of majiang importable under another name (a wheel unpacked with its ``majiang`` folder renamed, e.g.
 ``majiang_before``, on ``PYTHONPATH``): its rows join every section's interleaved rounds, so a
 change is measured against what it replaced in one run. ``count.py`` beside this file counts
 the instructions a ``score`` call takes on both sides (valgrind), which the load does not move.
