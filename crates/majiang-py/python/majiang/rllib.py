@@ -4,10 +4,10 @@
 (the match's entrants, as in :func:`majiang.parallel_env`), each step's observations only for
 the agents who must decide now (one on a turn, every possible claimer of a discard together),
 observations ``{"observations": float32 planes flattened, "action_mask": float32 0/1}`` as
-RLlib's action-masking modules read them, a reward for every live agent each step (0 but when a
-hand ends: its payments times ``reward_scale``; RLlib refuses an agent observed again after
-acting without a reward), ``terminateds["__all__"]`` when the match ends (every agent then gets its last
-observation, mask all zero).
+RLlib's action-masking modules read them, a reward for every live agent each step (0 but when
+a hand ends: its payments times ``reward_scale``; RLlib refuses an agent observed again after
+acting without a reward), ``terminateds["__all__"]`` when the match ends (every agent then
+gets its last observation, mask all zero).
 
 **Illegal actions** (``config["illegal_action"]``) as in :func:`majiang.gym_env`:
 ``"substitute"`` (default) plays the agent's first legal action instead and adds
@@ -15,9 +15,10 @@ observation, mask all zero).
 (``check_multiagent_environments``, run by every env runner) steps with actions sampled from
 the whole action space, and the masking module never picks an illegal one in training;
 ``"raise"`` raises ``ValueError`` and changes nothing. Malformed actions (not an integer,
-outside the space) always raise; :attr:`illegal_actions` counts the substitutions. Without Ray installed the class is a plain object with the same
-methods (what the package's tests drive); with Ray it subclasses
-``ray.rllib.env.multi_agent_env.MultiAgentEnv``.
+outside the space) always raise; :attr:`illegal_actions` counts the substitutions.
+
+Without Ray installed the class is a plain object with the same methods (what the package's
+tests drive); with Ray it subclasses ``ray.rllib.env.multi_agent_env.MultiAgentEnv``.
 
 ``examples/rllib_selfplay.py`` trains PPO with it on several env-runner processes; docs/python.md
 says how to point it at a real cluster.
@@ -120,15 +121,13 @@ class MultiAgentMajiang(_Base):  # type: ignore[misc, valid-type]
         actions, penalties = self._legal_actions(action_dict)
         obs, rewards, terms, truncs, infos = self.game.step(actions)
         self.illegal_actions += len(penalties)
-        paid = {a: float(r) * self.reward_scale + penalties.get(a, 0.0) for a, r in rewards.items()}
         # Every live agent's reward, zeros included: RLlib's episode refuses a step where an
         # agent that acted is observed again without a reward.
-        scaled = paid
+        scaled = {a: float(r) * self.reward_scale + penalties.get(a, 0.0) for a, r in rewards.items()}
         over = all(terms.values())
         if over:
             # The match is over: every agent's last view (nothing to decide) and its reward.
             out = {a: self._convert(o) for a, o in obs.items()}
-            scaled = {a: paid[a] for a in obs}
             terminateds = {a: True for a in obs}
             terminateds["__all__"] = True
             truncateds = {a: False for a in obs}
