@@ -3,9 +3,9 @@
 For each rule set: optionally fit the behaviour-cloning policy (`--warm-start bc`, the default:
 800 hands of the `normal` bot's self-play, 4 epochs, as examples/behaviour_cloning.py), then
 train a masked actor-critic with PPO in chair 0 against `--opponents` bots through the Gymnasium
-vector env (tables and bots stepped in Rust), then play the same matches (same deals, same
-opponents' seeds) with the agent and with the random policy in chair 0 against `normal` bots and
-print the paired difference of chips per match with its 95 % interval. With a warm start it also
+vector env (tables and bots stepped in Rust; the deal rotates hand by hand), then play the same
+matches (same deals, chairs and opponents' seeds) with the agent and with the random policy
+against `normal` bots, seated in every chair in turn, and print the paired difference of chips per match with its 95 % interval. With a warm start it also
 compares the agent with its behaviour-cloning start the same way (what PPO adds).
 
     python crates/majiang-py/examples/masked_ppo.py                      # every rule set
