@@ -26,12 +26,18 @@ best is the min time, the max rate) and the machine's load average before and af
    actions from the compact legal lists (``random_actions``). The numpy policy's own cost a
    table is printed too.
 
+At the end the run prints its figures again as Markdown tables to paste into
+docs/contributors/python-speed.md (``--markdown FILE`` writes them to a file too): the
+settings, the load average before and after, each contender's median and best round, and two
+ratios to the peer — of the medians, and the median (with the range) of the per-round ratios,
+each round's contenders having run back to back, which a changing load moves least.
+
 A peer that cannot be imported is skipped with a message. The peers go in a venv of the bench's
 own: ``python3 -m venv bench/python/.venv; bench/python/.venv/bin/pip install riichienv
-pymahjonggb numpy pettingzoo gymnasium`` and majiang's wheel (``maturin build --release``).
-Usage: ``python bench/python/bench.py [--seconds S] [--rounds R] [--tables N] [--only
-score,aec,vector] [--baseline MODULE]``. ``--baseline`` names an older build of majiang importable
-under another name (a wheel unpacked with its ``majiang`` folder renamed, e.g.
+pymahjonggb numpy pettingzoo gymnasium`` and majiang's wheel (``bash scripts/release-python.sh``,
+then ``pip install target/wheels/majiang-*.whl``). Usage: ``python bench/python/bench.py
+[--seconds S] [--rounds R] [--tables N] [--only score,aec,vector] [--baseline MODULE]
+[--markdown FILE]``. ``--baseline`` names an older build of majiang importable under another name (a wheel unpacked with its ``majiang`` folder renamed, e.g.
 ``majiang_before``, on ``PYTHONPATH``): its rows join every section's interleaved rounds, so a
 change is measured against what it replaced in one run. ``count.py`` beside this file counts
 the instructions a ``score`` call takes on both sides (valgrind), which the load does not move.
@@ -73,6 +79,21 @@ def interleaved(runners: Dict[str, Callable[[], int]], seconds: float, rounds: i
 
 def load() -> str:
     return "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+
+
+#: The Markdown summary, filled by the sections and printed at the end.
+MARKDOWN: List[str] = []
+
+
+def round_ratios(ours: List[float], theirs: List[float]) -> List[float]:
+    """Per-round ratios of two contenders' rates (ours / theirs), the rounds being paired: in
+    each round both ran back to back, so a load that changes between rounds cancels."""
+    return [a / b for a, b in zip(ours, theirs)]
+
+
+def ratio_cell(ratios: List[float]) -> str:
+    """``median (min–max)`` of per-round ratios."""
+    return f"{statistics.median(ratios):.2f}× ({min(ratios):.2f}–{max(ratios):.2f})"
 
 
 # --- 1. score ------------------------------------------------------------------------------
@@ -188,6 +209,25 @@ def score_section(seconds: float, rounds: int, baseline=None) -> None:
             runners[f"pymahjonggb {name}"] = theirs_run
     rates = interleaved(runners, seconds, rounds)
     us = {k: (1e6 / statistics.median(v), 1e6 / max(v)) for k, v in rates.items()}
+    MARKDOWN.extend(
+        [
+            "",
+            "`score` against pymahjonggb, µs a call (median / min of the rounds):",
+            "",
+            "| hand | majiang | pymahjonggb | pymahjonggb time / ours: medians | per round, median (range) |",
+            "|---|---:|---:|---:|---:|",
+        ]
+    )
+    for name, _, _ in SCORE_HANDS:
+        om, ob = us[f"majiang {name}"]
+        row = f"| {name} | {om:.2f} / {ob:.2f} |"
+        if f"pymahjonggb {name}" in us:
+            tm, tb = us[f"pymahjonggb {name}"]
+            per_round = round_ratios(rates[f"majiang {name}"], rates[f"pymahjonggb {name}"])
+            row += f" {tm:.2f} / {tb:.2f} | {tm / om:.2f}× | {ratio_cell(per_round)} |"
+        else:
+            row += " — | — | — |"
+        MARKDOWN.append(row)
     print(f"{'hand':32} {'majiang µs (median/best)':>26} {'pymahjonggb µs':>18} {'ratio theirs/ours':>19}  totals (HK, GB)")
     for name, _, _ in SCORE_HANDS:
         om, ob = us[f"majiang {name}"]
@@ -299,6 +339,24 @@ def aec_section(seconds: float, rounds: int, baseline=None) -> None:
     contenders["majiang.Table hongkong (no PettingZoo)"] = table_hand("hongkong")
     rates = interleaved({k: v[0] for k, v in contenders.items()}, seconds, rounds)
     peer_rates = rates.get("riichienv RiichiEnv (riichi)")
+    MARKDOWN.extend(
+        [
+            "",
+            "Four random agents, an observation and mask every decision, hands/s (median / best round):",
+            "",
+            "| loop | hands/s | decisions a hand | ratio to riichienv: medians / bests | per round, median (range) |",
+            "|---|---:|---:|---:|---:|",
+        ]
+    )
+    for name, (_, stats) in contenders.items():
+        med, best = statistics.median(rates[name]), max(rates[name])
+        row = f"| {name} | {med:,.0f} / {best:,.0f} | {stats['decisions'] / max(stats['hands'], 1):.0f} |"
+        if peer_rates and not name.startswith("riichienv"):
+            row += f" {med / statistics.median(peer_rates):.2f}× / {best / max(peer_rates):.2f}× |"
+            row += f" {ratio_cell(round_ratios(rates[name], peer_rates))} |"
+        else:
+            row += " — | — |"
+        MARKDOWN.append(row.replace(",", " "))
     for name, (_, stats) in contenders.items():
         med, best = statistics.median(rates[name]), max(rates[name])
         line = f"{name:40}: median {med:7.0f} hands/s, best {best:7.0f}"
@@ -359,6 +417,21 @@ def vector_section(seconds: float, rounds: int, tables: int, baseline=None) -> N
             if baseline is not None:
                 runners[f"{r} {policy} baseline"] = vector_run(r, tables, policy, baseline)
     rates = interleaved(runners, seconds, rounds)
+    MARKDOWN.extend(
+        [
+            "",
+            f"`VectorEnv`, {tables} tables in self-play, hands/s (median / best round):",
+            "",
+            "| policy | " + " | ".join(majiang.RULES) + " |",
+            "|---|" + "---:|" * len(majiang.RULES),
+        ]
+    )
+    for policy, label in policies.items():
+        cells = []
+        for r in majiang.RULES:
+            v = rates[f"{r} {policy}"]
+            cells.append(f"{statistics.median(v):,.0f} / {max(v):,.0f}".replace(",", " "))
+        MARKDOWN.append(f"| {label} | " + " | ".join(cells) + " |")
     for name, v in rates.items():
         rules, policy, *before = name.split()
         who = "baseline" if before else "majiang"
@@ -395,14 +468,15 @@ def main() -> None:
     ap.add_argument("--tables", type=int, default=512, help="tables in the vector environment")
     ap.add_argument("--only", default="score,aec,vector", help="sections to run (comma-separated)")
     ap.add_argument("--baseline", help="an older majiang build's module name, measured beside this one")
+    ap.add_argument("--markdown", help="also write the Markdown summary to this file")
     args = ap.parse_args()
     baseline = None
     if args.baseline:
-        import importlib
-
         baseline = importlib.import_module(args.baseline)
     only = set(args.only.split(","))
-    print(f"python {sys.version.split()[0]}, numpy {np.__version__}, {load()}")
+    before = load()
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}, {before}")
     if "score" in only:
         print("\n1. score: the same valid wins, majiang (Hong Kong) against pymahjonggb (Chinese Official)")
         score_section(args.seconds, args.rounds, baseline)
@@ -412,7 +486,27 @@ def main() -> None:
     if "vector" in only:
         print("\n3. vector environment, self-play, actions chosen in numpy, one core")
         vector_section(args.seconds, args.rounds, args.tables, baseline)
-    print(f"\n{load()}")
+    after = load()
+    print(f"\n{after}")
+    versions = [f"majiang {importlib.metadata.version('majiang')}", f"python {sys.version.split()[0]}", f"numpy {np.__version__}"]
+    for peer in ("riichienv", "pymahjonggb"):
+        try:
+            versions.append(f"{peer} {importlib.metadata.version(peer)}")
+        except importlib.metadata.PackageNotFoundError:
+            versions.append(f"{peer} not installed")
+    header = [
+        f"`python bench/python/bench.py {' '.join(sys.argv[1:])}`".replace(" `", "`"),
+        f"({started}; {', '.join(versions)}; {os.cpu_count()} CPUs; CPU time of one core,",
+        f"{args.rounds} interleaved rounds of {args.seconds:g} s per contender; {before} before,",
+        f"{after} after; riichienv with `game_mode=0`, `skip_mjai_logging=True`, majiang's AEC env",
+        "with `copy_observations=False`)",
+    ]
+    text = "\n".join(header + MARKDOWN)
+    print("\n== Markdown summary (paste into docs/contributors/python-speed.md) ==\n")
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as out:
+            out.write(text + "\n")
 
 
 if __name__ == "__main__":

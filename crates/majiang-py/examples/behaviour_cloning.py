@@ -1,9 +1,9 @@
 """Behaviour cloning from bot self-play, evaluated against the random policy.
 
 For each rule set: record the `normal` (efficient) bot playing every chair, fit a small masked
-MLP to its decisions (numpy only), then play the same matches (same deals, same opponents'
-seeds) with the clone and with the random policy in chair 0 against `normal` bots, and print
-the paired difference of chips per match with its 95 % interval.
+MLP to its decisions (numpy only), then play the same matches (same deals, chairs and
+opponents' seeds) with the clone and with the random policy against `normal` bots, seated in
+every chair in turn, and print the paired difference of chips per match with its 95 % interval.
 
     python crates/majiang-py/examples/behaviour_cloning.py                # every rule set
     python crates/majiang-py/examples/behaviour_cloning.py --rules hangzhou --hands 400

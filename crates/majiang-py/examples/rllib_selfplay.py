@@ -15,6 +15,8 @@ real cluster.
 from __future__ import annotations
 
 import argparse
+import time
+from typing import Any
 
 import ray
 from ray.rllib.algorithms.ppo import PPOConfig
@@ -23,6 +25,11 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaski
 from ray.tune.registry import register_env
 
 from majiang.rllib import MultiAgentMajiang
+
+
+def build(config: PPOConfig) -> Any:
+    """The algorithm: ``build_algo`` where Ray has it (``build`` is deprecated there), else ``build``."""
+    return config.build_algo() if hasattr(config, "build_algo") else config.build()
 
 
 def config(rules: str, env_runners: int, seed: int) -> PPOConfig:
@@ -46,15 +53,34 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--address", default=None, help="a running Ray cluster (auto, or HEAD:6379); default: start a local one")
+    parser.add_argument(
+        "--num-cpus",
+        type=int,
+        default=None,
+        help="CPUs a local cluster offers (default: one per env runner and one for the learner, "
+        "whatever the machine has: Ray waits for a CPU per env runner)",
+    )
     args = parser.parse_args()
-    ray.init(address=args.address)
-    algo = config(args.rules, args.env_runners, args.seed).build()
+    if args.address is None:
+        ray.init(num_cpus=args.num_cpus or args.env_runners + 1, include_dashboard=False)
+    else:
+        ray.init(address=args.address)
+    algo = build(config(args.rules, args.env_runners, args.seed))
+    started = time.time()
     for i in range(args.iterations):
         result = algo.train()
         runners = result.get("env_runners", {})
+        learner = result.get("learners", {}).get("shared", {})
+        returns = runners.get("agent_episode_returns_mean", {})
         print(
             f"iteration {i + 1}: {runners.get('num_env_steps_sampled_lifetime', '?')} env steps, "
-            f"episode return mean {runners.get('episode_return_mean', float('nan')):.3f}"
+            f"{runners.get('num_episodes_lifetime', '?')} matches, "
+            f"mean return by agent {', '.join(f'{a} {r:+.3f}' for a, r in sorted(returns.items()))} "
+            f"(zero-sum: the shared policy plays every seat), "
+            f"entropy {learner.get('entropy', float('nan')):.3f}, "
+            f"policy loss {learner.get('policy_loss', float('nan')):+.4f}, "
+            f"{time.time() - started:.0f} s",
+            flush=True,
         )
     algo.stop()
     ray.shutdown()

@@ -211,16 +211,26 @@ def compare(
     matches: int = 300,
     seed: int = 1_000_000,
     opponents: str = "normal",
+    seat: Optional[int] = None,
 ) -> Comparison:
-    """Plays ``matches`` one-hand matches with ``policy`` in chair 0 and the same matches
-    (same deal and opponents' seeds: ``reset(seed=seed + i)``) with ``baseline``, against bots
-    ``opponents``; the paired difference of the agent's chips."""
+    """Plays ``matches`` one-hand matches with ``policy`` and the same matches (same deal, same
+    chair, same opponents' seeds: ``reset(seed=seed + i)``) with ``baseline``, against bots
+    ``opponents``; the paired difference of the agent's chips. Match ``i`` seats the agent in
+    chair ``i mod n`` (``seat=None``, the default: every chair equally often, so in Hong Kong,
+    where chair 0 always deals the first hand, the agent deals a quarter of the matches), or
+    always in chair ``seat``."""
     from . import gym_env
 
-    env = gym_env(rules=rules, options=options, opponents=opponents, seat=0, illegal_action="raise")
+    def at(chair: int) -> Any:
+        return gym_env(rules=rules, options=options, opponents=opponents, seat=chair, illegal_action="raise")
+
+    envs = [at(0 if seat is None else seat)]
+    if seat is None:
+        envs += [at(chair) for chair in range(1, envs[0].table.players)]
     rng = np.random.default_rng(seed)
     diffs, ours, theirs = [], [], []
     for i in range(matches):
+        env = envs[i % len(envs)]
         a = play_match(policy, env, seed + i, rng)
         b = play_match(baseline, env, seed + i, rng)
         ours.append(a)
