@@ -1,6 +1,7 @@
 //! The process's figures for `/metrics`, in the Prometheus text format (`prometheus-client`):
-//! rooms, connections, stored actions, the acknowledgement latency, storage errors, and in a
-//! cluster the rooms taken over and the writes refused by a fence. One set
+//! rooms, connections, stored actions, the acknowledgement latency, storage errors, requests
+//! cut by a time limit, and in a cluster the rooms taken over and the writes refused by a
+//! fence. One set
 //! per process, like Prometheus's own default registry: the room tasks and the connections
 //! count into it wherever they run.
 
@@ -28,6 +29,8 @@ pub struct Metrics {
     hints_dropped: Counter,
     hints_waiting: Gauge,
     reviews_refused: Counter,
+    requests_timed_out: Counter,
+    headers_timed_out: Counter,
 }
 
 /// The one set of figures of this process.
@@ -50,6 +53,18 @@ impl Metrics {
         let hints_dropped = Counter::default();
         let hints_waiting = Gauge::default();
         let reviews_refused = Counter::default();
+        let requests_timed_out = Counter::default();
+        let headers_timed_out = Counter::default();
+        registry.register(
+            "requests_timed_out",
+            "Requests answered 408 because their body did not arrive, or their answer was not ready, within the request time limit (--request-timeout-secs)",
+            requests_timed_out.clone(),
+        );
+        registry.register(
+            "headers_timed_out",
+            "Connections closed because a request's headers did not arrive within the header time limit (--header-timeout-secs)",
+            headers_timed_out.clone(),
+        );
         registry.register(
             "hints_dropped",
             "Learners' hints dropped because the hint queue was full (the person was told the expert is busy)",
@@ -130,7 +145,19 @@ impl Metrics {
             hints_dropped,
             hints_waiting,
             reviews_refused,
+            requests_timed_out,
+            headers_timed_out,
         }
+    }
+
+    /// A request was answered 408: past the request time limit.
+    pub fn request_timed_out(&self) {
+        self.requests_timed_out.inc();
+    }
+
+    /// A connection was closed: its request's headers did not arrive in time.
+    pub fn headers_timed_out(&self) {
+        self.headers_timed_out.inc();
     }
 
     /// A hint job was dropped: the hint queue was full.

@@ -367,6 +367,7 @@ async fn connections_are_capped_and_silent_ones_closed() {
         ..Limits::default()
     })
     .await;
+    let silent_before = common::figure(addr, "majiang_headers_timed_out_total").await;
     let mut open = Vec::new();
     for _ in 0..3 {
         open.push(tokio::net::TcpStream::connect(addr).await.unwrap());
@@ -394,6 +395,10 @@ async fn connections_are_capped_and_silent_ones_closed() {
         .await
         .unwrap();
     assert!(closed_within(&mut slow, 3).await, "a slow request was kept");
+    // The three silent connections and the slow request count in /metrics (other tests of
+    // this binary may add theirs meanwhile).
+    let silent = common::figure(addr, "majiang_headers_timed_out_total").await - silent_before;
+    assert!(silent >= 4.0, "{silent} connections counted as timed out, 4 cut");
 }
 
 #[tokio::test]
