@@ -31,6 +31,7 @@ mod said_keys;
 mod slow_clients;
 mod state_delta;
 mod store_suite;
+mod sweeper_writes;
 mod table_screens;
 mod timing_tells;
 mod web_assets_browser;
