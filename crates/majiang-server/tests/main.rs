@@ -14,6 +14,7 @@ mod e2e_browser;
 mod e2e_cluster;
 mod evening;
 mod finished_flood;
+mod finished_ws;
 mod hint_busy_browser;
 mod hints_ws;
 mod http_api;

@@ -35,7 +35,7 @@ pub use hint_worker::{HINT_BUDGET, HintQueue, Queued, hint_seed, work_out};
 pub use io::{ConnId, HintJob, Input, Output, Write, WriteFailure};
 pub use restore::RestoreError;
 pub use state::Room;
-pub(crate) use task::{Cmd, RoomActor};
+pub(crate) use task::{Cmd, RoomActor, seat_for_token};
 pub use task::{Outbox, RoomHandle};
 pub use writes::{RETRY_FIRST_MS, RETRY_MAX_MS};
 
