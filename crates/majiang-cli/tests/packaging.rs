@@ -167,12 +167,21 @@ fn a_binary_needing_a_newer_glibc_than_asked_is_refused() {
     );
     let out = tempfile::tempdir().unwrap();
     let (packed, said) = release(&["--glibc", "2.17"], out.path());
-    assert!(!packed, "packed a binary needing glibc {}: {said}", dotted(&floor));
     assert!(
-        said.contains(&format!("needs glibc {}", dotted(&floor))) && said.contains("2.17 asked for"),
+        !packed,
+        "packed a binary needing glibc {}: {said}",
+        dotted(&floor)
+    );
+    assert!(
+        said.contains(&format!("needs glibc {}", dotted(&floor)))
+            && said.contains("2.17 asked for"),
         "{said}"
     );
-    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0, "left files behind");
+    assert_eq!(
+        std::fs::read_dir(out.path()).unwrap().count(),
+        0,
+        "left files behind"
+    );
     let (packed, said) = release(&["--glibc", &dotted(&floor)], out.path());
     assert!(packed, "{said}");
     let (packed, said) = release(&["--glibc", "two"], out.path());

@@ -135,7 +135,10 @@ impl App {
     /// out) first, so what the store holds afterwards is all the room wrote.
     async fn stop_and_wait(h: &RoomHandle) {
         h.stop();
-        if tokio::time::timeout(STOP_WAIT, h.tx.closed()).await.is_err() {
+        if tokio::time::timeout(STOP_WAIT, h.tx.closed())
+            .await
+            .is_err()
+        {
             tracing::warn!("a room's task did not end within {STOP_WAIT:?} of being stopped");
         }
     }

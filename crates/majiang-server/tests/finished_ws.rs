@@ -61,7 +61,10 @@ async fn a_finished_rooms_websocket_is_answered_from_the_store_without_loading_i
         })))
         .await
         .unwrap();
-    let (room, token) = (created.room.clone(), created.seats[0].token.clone().unwrap());
+    let (room, token) = (
+        created.room.clone(),
+        created.seats[0].token.clone().unwrap(),
+    );
     let mut ann = Client::connect(addr, &room, Some(&token)).await;
     let st = ann.state_where(|m| chair(m, 0).is_some()).await;
     play_to_the_end(&mut ann, chair(&st, 0).unwrap(), 5).await;
@@ -71,7 +74,9 @@ async fn a_finished_rooms_websocket_is_answered_from_the_store_without_loading_i
         let mut c = Client::connect_whole(addr, &room, who).await;
         let seat = c.welcome().await;
         assert_eq!(seat, who.map(|_| 0));
-        let state = c.state_where(|m| common::status(m) == Some(RoomStatus::Finished)).await;
+        let state = c
+            .state_where(|m| common::status(m) == Some(RoomStatus::Finished))
+            .await;
         assert!(matches!(state, ServerMsg::State { .. }));
         in_memory.push(finished_view(c.last_json()));
     }
@@ -107,14 +112,20 @@ async fn a_finished_rooms_websocket_is_answered_from_the_store_without_loading_i
             assert_eq!(said[1]["type"], "state");
             assert_eq!(said[1]["observation"], Value::Null);
             // As the room in memory showed it, the actions each may know of included.
-            assert_eq!(&finished_view(&said[1]), seen, "round {round}, token {who:?}");
+            assert_eq!(
+                &finished_view(&said[1]),
+                seen,
+                "round {round}, token {who:?}"
+            );
         }
     }
     // A token that opens no seat is refused, as by a room in memory.
     let url = majiang_testkit::client::ws_url(addr, &room, Some("not-a-token"), false);
     let refused = tokio_tungstenite::connect_async(url.as_str()).await;
     assert!(
-        refused.as_ref().is_err_and(|e| e.to_string().contains("403")),
+        refused
+            .as_ref()
+            .is_err_and(|e| e.to_string().contains("403")),
         "{:?}",
         refused.map(|_| ())
     );

@@ -138,7 +138,10 @@ async fn soak(linger: Duration, dir: &std::path::Path) -> (Soak, App, SocketAddr
         for r in app.store().unfinished_rooms().await.unwrap() {
             let actions = app.store().actions(&r.id).await.unwrap().len();
             let in_memory = app.room(&r.id).map(|h| h.summary().status);
-            lost.push(format!("{} {:?} ({actions} actions; in memory: {in_memory:?})", r.id, r.status));
+            lost.push(format!(
+                "{} {:?} ({actions} actions; in memory: {in_memory:?})",
+                r.id, r.status
+            ));
         }
         panic!("{stored} of {ROOMS} matches finished in the store; the others: {lost:?}");
     }
@@ -408,7 +411,10 @@ async fn connections_are_capped_and_silent_ones_closed() {
     // The three silent connections and the slow request count in /metrics (other tests of
     // this binary may add theirs meanwhile).
     let silent = common::figure(addr, "majiang_headers_timed_out_total").await - silent_before;
-    assert!(silent >= 4.0, "{silent} connections counted as timed out, 4 cut");
+    assert!(
+        silent >= 4.0,
+        "{silent} connections counted as timed out, 4 cut"
+    );
 }
 
 #[tokio::test]

@@ -53,7 +53,9 @@ impl Store for Hesitant {
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
             .is_ok();
         if fail {
-            return Err(StoreError::Commit("the test's store failed this one".into()));
+            return Err(StoreError::Commit(
+                "the test's store failed this one".into(),
+            ));
         }
         self.inner.set_finished(room, at, fence).await
     }
@@ -220,5 +222,9 @@ async fn a_finished_room_stays_until_its_end_is_stored() {
     while app.rooms_in_memory() > 0 && Instant::now() < until {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    assert_eq!(app.rooms_in_memory(), 0, "the finished room stayed in memory");
+    assert_eq!(
+        app.rooms_in_memory(),
+        0,
+        "the finished room stayed in memory"
+    );
 }
