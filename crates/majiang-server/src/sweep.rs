@@ -23,6 +23,10 @@ use tokio::time::{Duration, Instant};
 /// the store call's time limit (5 s), and a little more.
 const STOP_WAIT: Duration = Duration::from_secs(6);
 
+/// The log lines of finished rooms kept because the store could not be read (an outage says
+/// so every few seconds, not once a pass a room: see [`crate::quiet`]).
+static UNREAD: crate::quiet::Quiet = crate::quiet::Quiet::new();
+
 /// Why a room left memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Unload {
@@ -125,7 +129,10 @@ impl App {
             // Gone from the store: nothing to wait for.
             Ok(None) => true,
             Err(e) => {
-                tracing::warn!(room = %id, "finished room kept in memory: {e}");
+                crate::metrics::METRICS.store_error();
+                if let Some(quiet) = UNREAD.allow() {
+                    tracing::warn!(room = %id, "finished room kept in memory: {e}{quiet}");
+                }
                 false
             }
         }
