@@ -16,8 +16,9 @@
 # x86_64-unknown-linux-gnu.2.17`: zig links against the symbol versions of that glibc (as
 # the Python wheel's scripts/release-python.sh does through maturin). cargo-zigbuild and zig
 # come from PyPI (`cargo-zigbuild`, `ziglang`) into a venv under target/release-zig/: nothing
-# is installed by hand, and Rust's own toolchain is the workspace's. The release profile builds
-# in a few minutes on two cores (longer on a loaded machine).
+# is installed by hand, and Rust's own toolchain is the workspace's. From nothing the release
+# build took 73 minutes on two cores shared with other work (load average 27); after a change
+# to the server, 5 minutes.
 #
 # The script checks what it packs: the binary's newest GLIBC_ symbol version (the line "glibc
 # floor" on stderr) must be at most the floor asked for, else it stops with the symbol that
