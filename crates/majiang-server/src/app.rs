@@ -358,12 +358,12 @@ impl App {
 }
 
 impl App {
-    /// The summary of room `id` if it is finished and not in memory: from the cache, or read
-    /// and replayed from the store (and kept in the cache). `None` for any other room.
-    pub(crate) async fn finished_summary(
+    /// Room `id` if it is finished and not in memory: from the cache, or read and replayed
+    /// from the store (and kept in the cache). `None` for any other room.
+    pub(crate) async fn finished_room(
         &self,
         id: &str,
-    ) -> Result<Option<Arc<RoomSummary>>, AppError> {
+    ) -> Result<Option<Arc<history::FinishedRoom>>, AppError> {
         let cache = &self.inner.finished;
         if let Some(s) = cache.get(id) {
             return Ok(Some(s));
@@ -376,11 +376,11 @@ impl App {
             return Ok(None);
         }
         let actions = store.actions(id).await?;
-        let Some(summary) = history::finished_summary(&room, &actions).map(Arc::new) else {
+        let Some(finished) = history::FinishedRoom::replayed(&room, &actions).map(Arc::new) else {
             return Ok(None);
         };
-        cache.put(summary.clone());
-        Ok(Some(summary))
+        cache.put(finished.clone());
+        Ok(Some(finished))
     }
 }
 

@@ -1,8 +1,8 @@
-//! The match history: finished matches as the history page lists them, and the summaries of
-//! finished rooms answered from the store (kept in a cache bounded in bytes) rather than by
-//! loading each room into memory.
+//! The match history: finished matches as the history page lists them, and finished rooms
+//! answered from the store (`GET /api/rooms/ID` and the WebSocket: what a finished room
+//! shows, kept in a cache bounded in bytes) rather than by loading each room into memory.
 
-use crate::protocol::{RoomStatus, SeatInfo};
+use crate::protocol::{RoomConfig, RoomStatus, SeatInfo, ServerMsg};
 use crate::room::RoomSummary;
 use crate::store::{StoredAction, StoredRoom};
 use serde::{Deserialize, Serialize};
@@ -73,63 +73,147 @@ impl FinishedMatch {
     /// The history line of a finished room read from the store: its standings found by
     /// replaying its stored actions (`None` if the room is not finished or does not replay).
     pub(crate) fn replayed(room: &StoredRoom, actions: &[StoredAction]) -> Option<FinishedMatch> {
-        FinishedMatch::of(&finished_summary(room, actions)?)
+        FinishedMatch::of(&FinishedRoom::replayed(room, actions)?.summary)
     }
 }
 
-/// What the lobby shows of a finished room read from the store (as [`RoomSummary`] of the
-/// room in memory would): its match replayed from its stored actions, then dropped. `None`
-/// if the room is not finished or does not replay.
-pub(crate) fn finished_summary(room: &StoredRoom, actions: &[StoredAction]) -> Option<RoomSummary> {
-    if room.status != RoomStatus::Finished {
-        return None;
-    }
-    let mut config = room.config.clone();
-    let ruleset = std::sync::Arc::new(config.validate().ok()?);
-    let (mut m, _) =
-        majiang::table::Session::new(ruleset, room.seed, Some(config.hand_limit())).ok()?;
-    for a in actions {
-        if m.awaiting_deal() {
-            m.deal_next().ok()?;
+/// What a finished room not in memory shows, read from the store: its lobby summary, and what
+/// its `welcome` and `state` need (settings, seat tokens, the actions each viewer may know of).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FinishedRoom {
+    /// As [`RoomSummary`] of the room in memory would be.
+    pub(crate) summary: RoomSummary,
+    config: RoomConfig,
+    tokens: Vec<Option<String>>,
+    /// Actions in the match, and of them the passes, by chair.
+    actions: u64,
+    passes: Vec<u64>,
+}
+
+impl FinishedRoom {
+    /// The finished room `room`, its match replayed from its stored actions, then dropped.
+    /// `None` if the room is not finished or does not replay.
+    pub(crate) fn replayed(room: &StoredRoom, actions: &[StoredAction]) -> Option<FinishedRoom> {
+        if room.status != RoomStatus::Finished {
+            return None;
         }
-        m.act(a.player, a.action).ok()?;
+        let mut config = room.config.clone();
+        let ruleset = std::sync::Arc::new(config.validate().ok()?);
+        let (mut m, _) =
+            majiang::table::Session::new(ruleset, room.seed, Some(config.hand_limit())).ok()?;
+        let mut passes = vec![0u64; config.seats.len()];
+        for a in actions {
+            if m.awaiting_deal() {
+                m.deal_next().ok()?;
+            }
+            m.act(a.player, a.action).ok()?;
+            if a.action == majiang::table::Action::Pass
+                && let Some(n) = passes.get_mut(a.player.index())
+            {
+                *n += 1;
+            }
+        }
+        if !m.is_over() {
+            return None;
+        }
+        let summary = RoomSummary {
+            id: room.id.clone(),
+            rules: config.rules.clone(),
+            status: RoomStatus::Finished,
+            seats: config
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| SeatInfo {
+                    seat: i,
+                    name: s.name.clone(),
+                    bot: s.bot,
+                    connected: s.bot,
+                    player: m.chairs().get(i).copied(),
+                    stand_in: false,
+                    away: false,
+                })
+                .collect(),
+            hands: config.hands,
+            hints: config.hints,
+            hand_number: Some(m.hand_number()),
+            ledger: m.ledger().to_vec(),
+            created: room.created,
+            finished: room.finished,
+            standings: m.standings(),
+            // Not stored: a finished room read back from the store lists no dismissals.
+            dismissals: Vec::new(),
+        };
+        Some(FinishedRoom {
+            summary,
+            config: room.config.clone(),
+            tokens: room.tokens.clone(),
+            actions: actions.len() as u64,
+            passes,
+        })
     }
-    if !m.is_over() {
-        return None;
-    }
-    Some(RoomSummary {
-        id: room.id.clone(),
-        rules: config.rules.clone(),
-        status: RoomStatus::Finished,
-        seats: config
-            .seats
+
+    /// What a WebSocket opened with `token` (none: a spectator) is sent, as the room in memory
+    /// would send on connecting: `welcome`, then the final `state` (no observation: the page
+    /// shows the standings, with the replay and review links). `None` when the token opens no
+    /// seat.
+    pub(crate) fn greeting(&self, token: Option<&str>) -> Option<[ServerMsg; 2]> {
+        let named = match token {
+            None | Some("") => None,
+            Some(t) => Some(crate::room::seat_for_token(&self.tokens, t)?),
+        };
+        // A person seat filled with a bot at the start is the bot's: its token watches.
+        let is_bot = |s: usize| self.config.seats.get(s).is_some_and(|c| c.bot);
+        let bot_holds = named.filter(|&s| is_bot(s));
+        let seat = named.filter(|&s| !is_bot(s));
+        let chair = seat.and_then(|s| self.summary.seats.get(s)?.player);
+        // The actions this viewer may know of: all but the other players' passes.
+        let others_passes: u64 = self
+            .passes
             .iter()
             .enumerate()
-            .map(|(i, s)| SeatInfo {
-                seat: i,
-                name: s.name.clone(),
-                bot: s.bot,
-                connected: s.bot,
-                player: m.chairs().get(i).copied(),
-                stand_in: false,
-                away: false,
-            })
-            .collect(),
-        hands: config.hands,
-        hints: config.hints,
-        hand_number: Some(m.hand_number()),
-        ledger: m.ledger().to_vec(),
-        created: room.created,
-        finished: room.finished,
-        standings: m.standings(),
-        // Not stored: a finished room read back from the store lists no dismissals.
-        dismissals: Vec::new(),
-    })
+            .filter(|&(c, _)| chair.is_none_or(|p| p.index() != c))
+            .map(|(_, n)| n)
+            .sum();
+        let s = &self.summary;
+        Some([
+            ServerMsg::Welcome {
+                room: s.id.clone(),
+                seat,
+                bot_holds,
+                config: self.config.clone(),
+            },
+            ServerMsg::State {
+                status: RoomStatus::Finished,
+                seats: s.seats.clone(),
+                hand_number: s.hand_number,
+                hands: s.hands,
+                ledger: s.ledger.clone(),
+                observation: None,
+                claim_deadline_ms: None,
+                deadline_ms: None,
+                continue_: None,
+                waits: Vec::new(),
+                actions: self.actions - others_passes,
+            },
+        ])
+    }
+
+    /// Bytes it holds, about (its summary's and settings' JSON, its tokens).
+    fn size(&self) -> usize {
+        fn json(v: &impl Serialize) -> usize {
+            serde_json::to_vec(v).map_or(0, |v| v.len())
+        }
+        json(&self.summary)
+            + json(&self.config)
+            + self.tokens.iter().flatten().map(String::len).sum::<usize>()
+            + 8 * (self.passes.len() + 1)
+    }
 }
 
-/// The summaries of finished rooms lately asked for, bounded in bytes (their JSON's size):
-/// a finished room never changes, so the oldest goes first (no recency to track), and a
-/// stranger asking for every finished room in turn costs replays, not memory.
+/// The finished rooms lately asked for, bounded in bytes: a finished room never changes, so
+/// the oldest goes first (no recency to track), and a stranger asking for every finished room
+/// in turn costs replays, not memory.
 #[derive(Debug)]
 pub(crate) struct FinishedCache {
     cap_bytes: usize,
@@ -138,13 +222,13 @@ pub(crate) struct FinishedCache {
 
 #[derive(Debug, Default)]
 struct CacheState {
-    by_id: HashMap<String, (Arc<RoomSummary>, usize)>,
+    by_id: HashMap<String, (Arc<FinishedRoom>, usize)>,
     order: VecDeque<String>,
     bytes: usize,
 }
 
 impl FinishedCache {
-    /// A cache of at most `cap_bytes` of summaries.
+    /// A cache of at most `cap_bytes` of finished rooms.
     pub(crate) fn new(cap_bytes: usize) -> FinishedCache {
         FinishedCache {
             cap_bytes,
@@ -152,17 +236,18 @@ impl FinishedCache {
         }
     }
 
-    /// The summary of finished room `id`, if kept.
-    pub(crate) fn get(&self, id: &str) -> Option<Arc<RoomSummary>> {
+    /// Finished room `id`, if kept.
+    pub(crate) fn get(&self, id: &str) -> Option<Arc<FinishedRoom>> {
         let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         state.by_id.get(id).map(|(s, _)| s.clone())
     }
 
-    /// Keeps `summary`, dropping the oldest kept until it fits.
-    pub(crate) fn put(&self, summary: Arc<RoomSummary>) {
-        let size = serde_json::to_vec(&*summary).map_or(0, |v| v.len()) + summary.id.len();
+    /// Keeps `room`, dropping the oldest kept until it fits.
+    pub(crate) fn put(&self, room: Arc<FinishedRoom>) {
+        let id = &room.summary.id;
+        let size = room.size() + id.len();
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if size > self.cap_bytes || state.by_id.contains_key(&summary.id) {
+        if size > self.cap_bytes || state.by_id.contains_key(id) {
             return;
         }
         while state.bytes + size > self.cap_bytes {
@@ -174,8 +259,8 @@ impl FinishedCache {
             }
         }
         state.bytes += size;
-        state.order.push_back(summary.id.clone());
-        state.by_id.insert(summary.id.clone(), (summary, size));
+        state.order.push_back(id.clone());
+        state.by_id.insert(id.clone(), (room, size));
     }
 
     /// Bytes kept now.
@@ -189,8 +274,8 @@ impl FinishedCache {
 mod tests {
     use super::*;
 
-    fn summary(id: &str) -> Arc<RoomSummary> {
-        Arc::new(RoomSummary {
+    fn finished(id: &str) -> Arc<FinishedRoom> {
+        let summary = RoomSummary {
             id: id.into(),
             rules: "hongkong".into(),
             status: RoomStatus::Finished,
@@ -203,15 +288,22 @@ mod tests {
             finished: Some(1),
             standings: Vec::new(),
             dismissals: Vec::new(),
+        };
+        Arc::new(FinishedRoom {
+            summary,
+            config: RoomConfig::default(),
+            tokens: vec![Some("0123".into()), None],
+            actions: 0,
+            passes: vec![0; 4],
         })
     }
 
     #[test]
     fn the_cache_keeps_its_bytes_under_the_cap_dropping_the_oldest() {
-        let one = serde_json::to_vec(&*summary("r0000")).unwrap().len() + 5;
+        let one = finished("r0000").size() + 5;
         let cache = FinishedCache::new(one * 3);
         for i in 0..10 {
-            cache.put(summary(&format!("r{i:04}")));
+            cache.put(finished(&format!("r{i:04}")));
             assert!(cache.bytes() <= one * 3);
         }
         assert_eq!(cache.bytes(), one * 3);

@@ -225,8 +225,8 @@ async fn room_info(State(app): State<App>, Path(id): Path<String>, uri: Uri) -> 
     // A finished room not in memory is answered from the store: loading it to answer would
     // let a stranger fill memory by asking for every finished room.
     if app.room(&id).is_none() {
-        match app.finished_summary(&id).await {
-            Ok(Some(summary)) => return Json(&*summary).into_response(),
+        match app.finished_room(&id).await {
+            Ok(Some(finished)) => return Json(&finished.summary).into_response(),
             Ok(None) => {}
             Err(e) => return internal(&e),
         }
@@ -403,6 +403,19 @@ async fn ws(
         (Ok(d), Ok(device)) => (d, device),
         (Err(why), _) | (_, Err(why)) => return error(StatusCode::BAD_REQUEST, why),
     };
+    // A finished room not in memory is answered from the store, as `GET /api/rooms/ID` is.
+    if app.room(&id).is_none() {
+        match app.finished_room(&id).await {
+            Ok(Some(finished)) => {
+                return match finished.greeting(q.token.as_deref()) {
+                    Some(said) => ws_said(ws, &said),
+                    None => error(StatusCode::FORBIDDEN, api::BAD_TOKEN.plain()),
+                };
+            }
+            Ok(None) => {}
+            Err(e) => return internal(&e),
+        }
+    }
     let room = match app.locate(&id).await {
         Ok(Located::Here(room)) => room,
         // Browsers do not follow a redirect on a WebSocket: say where in a message instead.
@@ -450,9 +463,21 @@ fn ws_moved(ws: WebSocketUpgrade, owner: &str, uri: &Uri) -> Response {
     let msg = ServerMsg::Moved {
         url: format!("{ws_owner}{path}"),
     };
-    let text = serde_json::to_string(&msg).unwrap_or_default();
+    ws_said(ws, std::slice::from_ref(&msg))
+}
+
+/// Accepts the WebSocket only to send `said`, then closes it.
+fn ws_said(ws: WebSocketUpgrade, said: &[ServerMsg]) -> Response {
+    let texts: Vec<String> = said
+        .iter()
+        .map(|m| serde_json::to_string(m).unwrap_or_default())
+        .collect();
     ws.on_upgrade(move |mut socket| async move {
-        let _ = socket.send(Message::Text(text.into())).await;
+        for text in texts {
+            if socket.send(Message::Text(text.into())).await.is_err() {
+                return;
+            }
+        }
         let _ = socket.close().await;
     })
 }

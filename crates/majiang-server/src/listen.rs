@@ -223,6 +223,7 @@ pub(crate) async fn serve(
                 match answer {
                     Ok(answer) => answer,
                     Err(_) => {
+                        METRICS.request_timed_out();
                         tracing::debug!("request from {peer} timed out");
                         Ok(refusal(
                             axum::http::StatusCode::REQUEST_TIMEOUT,
@@ -242,7 +243,11 @@ pub(crate) async fn serve(
                 .with_upgrades();
             tokio::pin!(conn);
             tokio::select! {
-                _ = conn.as_mut() => {}
+                served = conn.as_mut() => {
+                    if served.is_err_and(|e| e.is_timeout()) {
+                        METRICS.headers_timed_out();
+                    }
+                }
                 _ = until_closing(&mut closed) => {
                     conn.as_mut().graceful_shutdown();
                     let _ = conn.await;

@@ -1,7 +1,7 @@
 //! The process's figures for `/metrics`, in the Prometheus text format (`prometheus-client`):
-//! rooms, connections, stored actions, the acknowledgement latency, storage errors, and in a
-//! cluster the rooms taken over and the writes refused by a fence, the outside bots dismissed by
-//! reason. One set
+//! rooms, connections, stored actions, the acknowledgement latency, storage errors, requests
+//! cut by a time limit, and in a cluster the rooms taken over and the writes refused by a
+//! fence, the outside bots dismissed by reason. One set
 //! per process, like Prometheus's own default registry: the room tasks and the connections
 //! count into it wherever they run.
 
@@ -31,6 +31,8 @@ pub struct Metrics {
     hints_waiting: Gauge,
     reviews_refused: Counter,
     outside_bots_dismissed: Family<Vec<(String, String)>, Counter>,
+    requests_timed_out: Counter,
+    headers_timed_out: Counter,
 }
 
 /// The one set of figures of this process.
@@ -58,6 +60,18 @@ impl Metrics {
             "outside_bots_dismissed",
             "Outside bots (ext:NAME seats) dismissed from their seats, by reason (crashed, timeout, malformed, illegal, version); efficient plays on",
             outside_bots_dismissed.clone(),
+        );
+        let requests_timed_out = Counter::default();
+        let headers_timed_out = Counter::default();
+        registry.register(
+            "requests_timed_out",
+            "Requests answered 408 because their body did not arrive, or their answer was not ready, within the request time limit (--request-timeout-secs)",
+            requests_timed_out.clone(),
+        );
+        registry.register(
+            "headers_timed_out",
+            "Connections closed because a request's headers did not arrive within the header time limit (--header-timeout-secs)",
+            headers_timed_out.clone(),
         );
         registry.register(
             "hints_dropped",
@@ -140,6 +154,8 @@ impl Metrics {
             hints_waiting,
             reviews_refused,
             outside_bots_dismissed,
+            requests_timed_out,
+            headers_timed_out,
         }
     }
 
@@ -148,6 +164,16 @@ impl Metrics {
         self.outside_bots_dismissed
             .get_or_create(&vec![("reason".to_string(), reason.to_string())])
             .inc();
+    }
+
+    /// A request was answered 408: past the request time limit.
+    pub fn request_timed_out(&self) {
+        self.requests_timed_out.inc();
+    }
+
+    /// A connection was closed: its request's headers did not arrive in time.
+    pub fn headers_timed_out(&self) {
+        self.headers_timed_out.inc();
     }
 
     /// A hint job was dropped: the hint queue was full.

@@ -458,14 +458,6 @@ pub(crate) async fn hinted_room(
     c
 }
 
-/// The `/metrics` figure `name` (0 when absent).
-async fn figure(addr: std::net::SocketAddr, name: &str) -> f64 {
-    let (_, _, text) = common::http(addr, "GET", "/metrics", "").await;
-    text.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-        .unwrap_or(0.0)
-}
-
 /// A server whose hint queue is full for good: no hint is worked out, one may wait, and Ann's
 /// first decision (her table has no timers: it waits for her) fills it. Ann's connection is
 /// returned so that it stays open.
@@ -494,7 +486,7 @@ pub(crate) async fn full_hint_queue() -> (majiang_server::App, std::net::SocketA
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_full_hint_queue_drops_new_hints_tells_the_person_and_the_tables_play_on() {
     let (app, addr, mut ann) = full_hint_queue().await;
-    let dropped_before = figure(addr, "majiang_hints_dropped_total").await;
+    let dropped_before = common::figure(addr, "majiang_hints_dropped_total").await;
 
     // Bob, at another table, turns hints on and plays his whole match: every hint he asks for
     // is dropped, and he is told so for the state it answered.
@@ -524,7 +516,7 @@ async fn a_full_hint_queue_drops_new_hints_tells_the_person_and_the_tables_play_
             ServerMsg::State { hand_number: Some(h), actions: a, .. } if h == hand_number && a == actions)));
     }
     assert_eq!(app.hint_queue().waiting(), 1, "the cap held");
-    let dropped = figure(addr, "majiang_hints_dropped_total").await - dropped_before;
+    let dropped = common::figure(addr, "majiang_hints_dropped_total").await - dropped_before;
     assert!(
         dropped >= busy.len() as f64,
         "/metrics counts the drops: {dropped} for {} told",

@@ -3,7 +3,7 @@
 //! them from many addresses cannot keep newcomers out), and behind a trusted reverse proxy the
 //! per-address cap counts by the forwarded address.
 
-use crate::common::{http, start_with_limits};
+use crate::common::{figure, http, start_with_limits};
 use futures_util::StreamExt;
 use majiang_server::Limits;
 use std::net::SocketAddr;
@@ -56,6 +56,7 @@ async fn dripped_bodies_from_many_addresses_are_cut_and_newcomers_served() {
         ..Limits::default()
     };
     let (app, addr) = start_with_limits(limits).await;
+    let cut_before = figure(addr, "majiang_requests_timed_out_total").await;
     // Six addresses, eight connections each: every place on the server, each dripping a
     // byte of its body every 100 ms (the headers came at once: only the body is slow).
     let started = Instant::now();
@@ -83,6 +84,9 @@ async fn dripped_bodies_from_many_addresses_are_cut_and_newcomers_served() {
         assert!(answer.starts_with("HTTP/1.1 408"), "{answer:?}");
     }
     let took = started.elapsed();
+    // Each cut counts in /metrics (other tests of this binary may add theirs meanwhile).
+    let cut = figure(addr, "majiang_requests_timed_out_total").await - cut_before;
+    assert!(cut >= 48.0, "{cut} requests counted as timed out, 48 cut");
     assert!(
         took >= Duration::from_millis(900) && took < Duration::from_secs(8),
         "cut after {took:?}"

@@ -50,7 +50,7 @@ pub use io::{BotOrder, ConnId, Heard, HintJob, Input, Output, Write, WriteFailur
 pub use outside_seat::Dismissal;
 pub use restore::RestoreError;
 pub use state::Room;
-pub(crate) use task::{Cmd, RoomActor, Shared};
+pub(crate) use task::{Cmd, RoomActor, Shared, seat_for_token};
 pub use task::{Outbox, RoomHandle};
 pub use writes::{RETRY_FIRST_MS, RETRY_MAX_MS};
 

@@ -66,15 +66,7 @@ pub struct RoomHandle {
 impl RoomHandle {
     /// The seat whose token this is (compared in constant time).
     pub fn seat_for_token(&self, token: &str) -> Option<usize> {
-        let mut found = None;
-        for (i, t) in self.tokens.iter().enumerate() {
-            if let Some(t) = t
-                && constant_time_eq(t.as_bytes(), token.as_bytes())
-            {
-                found = Some(i);
-            }
-        }
-        found
+        seat_for_token(&self.tokens, token)
     }
 
     /// The lobby view now.
@@ -92,6 +84,20 @@ impl RoomHandle {
     pub fn is_stopped(&self) -> bool {
         self.stopped.load(Ordering::Acquire)
     }
+}
+
+/// The seat whose token, of a room's `tokens` by seat, `token` is (compared in constant time,
+/// every seat's: the time tells nothing of a token).
+pub(crate) fn seat_for_token(tokens: &[Option<String>], token: &str) -> Option<usize> {
+    let mut found = None;
+    for (i, t) in tokens.iter().enumerate() {
+        if let Some(t) = t
+            && constant_time_eq(t.as_bytes(), token.as_bytes())
+        {
+            found = Some(i);
+        }
+    }
+    found
 }
 
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {

@@ -52,6 +52,15 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: &str) -> (u1
     (status, head.to_lowercase(), body.to_string())
 }
 
+/// The `/metrics` figure `name` of the server at `addr` (0 when absent). The figures are the
+/// process's, shared by every test server of this binary: compare before and after.
+pub async fn figure(addr: SocketAddr, name: &str) -> f64 {
+    let (_, _, text) = http(addr, "GET", "/metrics", "").await;
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or(0.0)
+}
+
 /// A room config from JSON.
 pub fn config(json: Value) -> RoomConfig {
     serde_json::from_value(json).unwrap()
