@@ -47,6 +47,15 @@ async fn the_drawer_holds_the_focus_and_escape_gives_it_back_to_its_button() {
             .as_u64()
             .unwrap();
         assert!(count >= 3, "{count} controls in the drawer");
+        // Every control in the drawer is a thumb's target: at least 44 px tall.
+        let small = c
+            .execute(
+                "return [...document.querySelector('#side').querySelectorAll('a[href], button, select, input')].filter((e) => e.getClientRects().length > 0 && e.getBoundingClientRect().height < 44).map((e) => (e.id || e.textContent.trim()) + ' ' + Math.round(e.getBoundingClientRect().height) + ' px')",
+                vec![],
+            )
+            .await
+            .map_err(err)?;
+        assert_eq!(small, json!([]), "drawer controls under 44 px tall");
         // Round twice each way: the focus never leaves, and comes back to where it began.
         for keys in [TAB.to_string(), format!("{SHIFT}{TAB}")] {
             let mut seen = Vec::new();
