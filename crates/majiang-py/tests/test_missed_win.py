@@ -144,7 +144,7 @@ def test_last_discard_is_offered_only_as_a_win() -> None:
     for c in table.actors():
         assert set(table.legal(c)) <= {act["win"], act["pass"]}, table.legal_json(c)
     assert act["win"] in table.legal(chair)
-    # A pung (or a chow) of it is refused with the rule's reason, for every other chair.
+    # A pung of it is refused with the rule's reason, for every other chair.
     before = table.log_jsonl()
     for c in range(table.players):
         if c == discarder:
@@ -249,3 +249,51 @@ def test_parallel_env_gives_the_engines_reason() -> None:
     illegal = int(np.flatnonzero(obs[agent]["action_mask"] == 0)[0])
     with pytest.raises(ValueError, match=rf"is not legal for {agent} now: player \d cannot "):
         env.step({agent: illegal})
+
+
+def bot_choice(table: majiang.Table, chair: int) -> int:
+    """The action number the ``efficient`` bot would play for ``chair`` now, read from the log
+    of a copy where it plays (the table itself is unchanged)."""
+    probe = table.clone()
+    start = len(probe.log_jsonl().splitlines())
+    probe.set_bot(chair, "efficient", 0)
+    probe.play_bots()
+    line = json.loads(probe.log_jsonl().splitlines()[start])
+    assert line["kind"] == "action" and line["player"] == chair, line
+
+    def key(v: Any) -> str:
+        return json.dumps(v, sort_keys=True)
+
+    choices = {key(json.loads(j)): a for a, j in zip(table.legal(chair), table.legal_json(chair))}
+    return choices[key(line["action"])]
+
+
+def test_gym_env_info_names_the_missed_win() -> None:
+    """The Gymnasium agent (chair 0, the ``efficient`` bot's play but passing every win; the
+    opponents ``efficient``) meets a discard its missed win bars: ``info["missed_wins"]`` names
+    it, the mask has no win, and the strict mode's error (the substituting mode's
+    ``info["illegal_reason"]``) gives the engine's reason."""
+    env = majiang.gym_env(
+        rules="hongkong", options=OPTIONS, opponents="efficient", hands=HANDS, seat=0, illegal_action="raise"
+    )
+    for seed in range(60):
+        _, info = env.reset(seed=seed)
+        act = numbers(env.table)
+        done = False
+        while not done:
+            offer = observation(env.table, 0)["on_offer"]
+            if offer is not None and offer[0] != 0 and offer[1] in info["missed_wins"]:
+                assert info["missed_wins"] == env.table.missed_wins(0)
+                assert not env.action_masks()[act["win"]] and not info["action_mask"][act["win"]]
+                lenient = env.clone()
+                lenient.illegal_action = "substitute"
+                with pytest.raises(ValueError, match=MISSED):
+                    env.step(act["win"])
+                *_, info = lenient.step(act["win"])
+                assert info["illegal_action"] is True and MISSED in info["illegal_reason"]
+                return
+            mask = env.action_masks()
+            passing = mask[act["win"]] and mask[act["pass"]]
+            action = act["pass"] if passing else bot_choice(env.table, 0)
+            _, _, done, _, info = env.step(action)
+    raise AssertionError("no match among 60 seeds meets the missed win")
