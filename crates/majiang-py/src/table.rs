@@ -575,6 +575,31 @@ impl Table {
         serde_json::to_string(&self.driver().session().observation(p)).map_err(value_error)
     }
 
+    /// The tiles `player` may not win on now because they passed a win on that kind since
+    /// their last draw from the live wall (Hong Kong's missed win, house rule `missed_win`), in
+    /// notation (`["4p"]`); empty when nothing bars them. The observation's `missed_wins`.
+    fn missed_wins(
+        &self,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+    ) -> PyResult<Vec<String>> {
+        let p = self.player(player)?;
+        let tiles = self.driver().session().game().missed_wins(p);
+        Ok(tiles.iter().map(ToString::to_string).collect())
+    }
+
+    /// Why the engine would refuse action number `action` for `player` now (the engine's
+    /// reason, as `act` raises it), or `None` if it is legal. Changes nothing.
+    fn refusal(
+        &self,
+        #[pyo3(from_py_with = player_arg)] player: usize,
+        #[pyo3(from_py_with = action_arg)] action: usize,
+    ) -> PyResult<Option<String>> {
+        let p = self.player(player)?;
+        let a = self.decode(action)?;
+        let checked = self.driver().session().game().check(p, a);
+        Ok(checked.err().map(|e| e.to_string()))
+    }
+
     /// Plays action number `action` for `player`. Returns the hand's payments by chair when it
     /// ended the hand, else `None`. A refused action raises `ValueError` with the engine's
     /// reason and changes nothing.

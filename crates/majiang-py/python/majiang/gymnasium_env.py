@@ -45,8 +45,8 @@ class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
     **Illegal actions** (``illegal_action``): ``"substitute"`` (default, so that unmasked
     learners and ``check_env`` run) plays the first legal action instead — the seat driver's
     policy for a refused bot action — adds ``illegal_penalty`` to the reward and sets
-    ``info["illegal_action"] = True``; ``"raise"`` (strict) raises ``ValueError`` and changes
-    nothing. Malformed actions (not an integer, outside the space) always raise.
+    ``info["illegal_action"] = True`` and ``info["illegal_reason"]`` (the engine's reason);
+    ``"raise"`` (strict) raises ``ValueError`` with the engine's reason and changes nothing. Malformed actions (not an integer, outside the space) always raise.
 
     **Rewards**: the agent's payments (chips) for every hand that ended since its last decision,
     times ``reward_scale``. A hand that ends before the agent's first decision of the match is
@@ -60,7 +60,9 @@ class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
     64-bit deal seed from it; the bots' seeds follow from the match's. Seeds are integers from
     0 to 2**64 - 1. Without any seed, the first reset seeds from the operating system (every
     run differs). ``info`` holds nothing hidden: no deal seed (it would rebuild the wall and
-    every hand), only the mask, the ledger, the agent's chair and counters.
+    every hand), only the mask, the ledger, the agent's chair, counters and
+    ``info["missed_wins"]``: the tiles the agent may not win on now (Hong Kong's missed win;
+    the mask already leaves those wins out).
 
     **Copies**: :meth:`clone` (and ``copy.deepcopy``, ``pickle``) copies the environment in its
     exact state, bots and random generators included: both play on identically.
@@ -174,6 +176,7 @@ class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
             "action_mask": self._mask.copy(),
             "ledger": self.table.ledger(),
             "seat": self.seat,
+            "missed_wins": self.table.missed_wins(self.seat),
         }
         info.update(extra)
         return info
@@ -215,11 +218,14 @@ class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
         illegal = not self._mask[number]
         reward = self._pending_reward
         self._pending_reward = 0
+        reason: Optional[str] = None
         if illegal:
+            # The engine's own reason (e.g. Hong Kong's missed win), asked without acting.
+            reason = self.table.refusal(self.seat, number)
             if self.illegal_action == "raise":
                 legal = np.flatnonzero(self._mask).tolist()
                 raise ValueError(
-                    f"action: {number} ({self.table.action_name(number)}) is not legal now; legal: {legal}"
+                    f"action: {number} ({self.table.action_name(number)}) is not legal now: {reason}; legal: {legal}"
                 )
             number = int(np.flatnonzero(self._mask)[0])
         payments = self.table.act(self.seat, number)
@@ -229,7 +235,10 @@ class MajiangGymEnv(gym.Env):  # type: ignore[type-arg]
         terminated = self.table.is_over()
         self._refresh()
         value = reward * self.reward_scale + (self.illegal_penalty if illegal else 0.0)
-        return self._observation(), float(value), terminated, False, self._info(illegal_action=illegal)
+        info = self._info(illegal_action=illegal)
+        if illegal:
+            info["illegal_reason"] = reason
+        return self._observation(), float(value), terminated, False, info
 
     def legal_actions(self) -> List[int]:
         """The legal action numbers now."""

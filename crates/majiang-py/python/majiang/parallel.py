@@ -124,7 +124,10 @@ class MajiangParallelEnv(ParallelEnv):  # type: ignore[type-arg]
             number = action_number(actions[agent], self.actions)
             chair = self._chair[agent]
             if number not in self.table.legal(chair):
-                raise ValueError(f"actions: {number} ({self.table.action_name(number)}) is not legal for {agent} now")
+                raise ValueError(
+                    f"actions: {number} ({self.table.action_name(number)}) is not legal for {agent} now: "
+                    f"{self.table.refusal(chair, number)}"
+                )
             chosen.append((chair, number))
         payments = None
         for chair, number in chosen:

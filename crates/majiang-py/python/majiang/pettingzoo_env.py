@@ -42,7 +42,9 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
     ``rules``, ``options`` and ``hands`` are unchanged, so the table is one object across
     resets; it makes a new one when they changed. ``step`` takes an
     integer action number: anything else raises ``TypeError``, a number outside the space or
-    not legal now ``ValueError``; ``step`` before ``reset`` raises ``RuntimeError``.
+    not legal now ``ValueError`` (with the engine's reason for a refused action, e.g. Hong
+    Kong's missed win; :meth:`missed_wins` names the tiles an agent may not win on now);
+    ``step`` before ``reset`` raises ``RuntimeError``.
     ``majiang.env()`` wraps this class in PettingZoo's ``OrderEnforcingWrapper``.
 
     Each agent has its own preallocated planes and mask (the mask an ``int8`` view of the
@@ -225,8 +227,8 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
         # otherwise it answers who decides next or, when the hand ended, its payments.
         try:
             after = table.act_next(self.agent_name_mapping[agent], number)
-        except ValueError:
-            raise self._illegal(agent, number) from None
+        except ValueError as refused:
+            raise self._illegal(agent, number, refused) from None
         self._cumulative_rewards[agent] = 0
         if self._rewarded:
             self._zero_rewards()
@@ -240,8 +242,25 @@ class MajiangAECEnv(AECEnv):  # type: ignore[type-arg]
 
     # The parts of step() that the wrapper's step (which inlines the rest) shares.
 
-    def _illegal(self, agent: str, number: int) -> ValueError:
-        return ValueError(f"action: {number} ({self.table.action_name(number)}) is not legal for {agent} now")
+    def _illegal(self, agent: str, number: int, refused: ValueError) -> ValueError:
+        """The error for an action the engine refused, with the engine's reason (which names
+        the chair, ``chair_of(agent)``): e.g. Hong Kong's missed win, "you passed this tile's
+        win: wait for your next draw"."""
+        chair = self.agent_name_mapping[agent]
+        return ValueError(
+            f"action: {number} ({self.table.action_name(number)}) is not legal for {agent} (chair {chair}) now: "
+            f"{refused}"
+        )
+
+    def missed_wins(self, agent: str) -> List[str]:
+        """The tiles ``agent`` may not win on now (Hong Kong's missed win, house rule
+        ``missed_win``: it passed a win on that kind and has not drawn from the live wall
+        since), in notation (``["4p"]``); empty when nothing bars it. Its mask already leaves
+        those wins out; this says why."""
+        chair = self.agent_name_mapping.get(agent)
+        if chair is None:
+            raise ValueError(f"agent: no agent {agent!r} (agents: {', '.join(self.possible_agents)})")
+        return self.table.missed_wins(chair)
 
     def _zero_rewards(self) -> None:
         """The last step's rewards back to zero (they were a hand's payments)."""
@@ -380,8 +399,8 @@ class MajiangOrderEnforcingWrapper(OrderEnforcingWrapper):  # type: ignore[type-
             # step fewer (tests compare it with the env's own step under PettingZoo's wrapper).
             try:
                 after = inner.table.act_next(inner.agent_name_mapping[agent], action)
-            except ValueError:
-                raise inner._illegal(agent, action) from None
+            except ValueError as refused:
+                raise inner._illegal(agent, action, refused) from None
             inner._cumulative_rewards[agent] = 0
             if inner._rewarded:
                 inner._zero_rewards()
