@@ -6,9 +6,11 @@
 //!   printing, and no randomness but from a seed (`the_library_does_no_io`);
 //! - a new rule set is its folder plus its registry line: every other place in the project that
 //!   names rule sets is a touch point listed here and in ARCHITECTURE.md, and those that list the
-//!   sets list every registered one (`every_place_that_names_a_rule_set_is_a_listed_touch_point`).
+//!   sets list every registered one (`every_place_that_names_a_rule_set_is_a_listed_touch_point`);
+//! - the server's modules import one another without a circle
+//!   (`the_server_modules_import_without_a_circle`).
 //!
-//! The sources read are the library's own, found as rustc finds them: from `lib.rs` through each
+//! The sources read are the library's own (and the server's), found as rustc finds them: from `lib.rs` through each
 //! `mod name;` that is not `#[cfg(test)]`, with test-only items and comments left out.
 
 use majiang::rules::RULE_SETS;
@@ -108,7 +110,11 @@ fn strip(text: &str) -> (String, Vec<String>) {
 
 /// Every file of the library as rustc compiles it, from `lib.rs` down its `mod` declarations.
 fn library() -> Vec<Source> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    crate_sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+/// Every file of the crate whose sources are `src`, from its `lib.rs` down.
+fn crate_sources(src: &Path) -> Vec<Source> {
     let mut out = Vec::new();
     let mut todo = vec![(src.join("lib.rs"), Vec::<String>::new())];
     while let Some((path, module)) = todo.pop() {
@@ -131,7 +137,7 @@ fn library() -> Vec<Source> {
             path.push(child);
             todo.push((file, path));
         }
-        let file = path.strip_prefix(&src).unwrap().display().to_string();
+        let file = path.strip_prefix(src).unwrap().display().to_string();
         out.push(Source { file, module, code });
     }
     out
@@ -226,7 +232,12 @@ fn imports(source: &Source, reexports: &[(String, String)]) -> BTreeSet<String> 
 
 /// What `lib.rs` re-exports at the crate root, by item: (item, its module).
 fn root_reexports() -> Vec<(String, String)> {
-    let lib = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"));
+    reexports_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+}
+
+/// What the `lib.rs` at `lib` re-exports at its crate's root, by item: (item, its module).
+fn reexports_of(lib: &Path) -> Vec<(String, String)> {
+    let lib = read(lib);
     let mut out = Vec::new();
     for line in lib.lines() {
         let Some(rest) = line.trim().strip_prefix("pub use ") else {
@@ -287,6 +298,66 @@ fn the_library_imports_only_downwards() {
         "imports running up or sideways (move the shared item down a floor):\n{}",
         offenders.join("\n")
     );
+}
+
+/// The server's top-level modules import one another without a circle (so they stand on
+/// floors, each importing only from below: the server has no hand-kept floor table, the order
+/// is whatever the imports make it). A circle is named, module by module.
+#[test]
+fn the_server_modules_import_without_a_circle() {
+    let src = repo().join("crates/majiang-server/src");
+    let sources = crate_sources(&src);
+    assert!(sources.len() > 30, "the server is found: {}", sources.len());
+    let reexports = reexports_of(&src.join("lib.rs"));
+    let modules: BTreeSet<&str> = sources
+        .iter()
+        .filter_map(|s| s.module.first().map(String::as_str))
+        .collect();
+    let mut graph: std::collections::BTreeMap<&str, BTreeSet<String>> = Default::default();
+    for source in &sources {
+        let Some(top) = source.module.first() else {
+            continue; // lib.rs
+        };
+        for module in imports(source, &reexports) {
+            if module != *top && modules.contains(module.as_str()) {
+                graph.entry(top.as_str()).or_default().insert(module);
+            }
+        }
+    }
+    assert!(graph.len() > 20, "the server's imports are read: {graph:?}");
+    // Depth-first search; a module met again while still on the path closes a circle.
+    fn visit<'a>(
+        m: &'a str,
+        graph: &'a std::collections::BTreeMap<&str, BTreeSet<String>>,
+        path: &mut Vec<&'a str>,
+        done: &mut BTreeSet<&'a str>,
+    ) -> Option<Vec<&'a str>> {
+        if let Some(i) = path.iter().position(|p| *p == m) {
+            let mut circle = path[i..].to_vec();
+            circle.push(m);
+            return Some(circle);
+        }
+        if !done.insert(m) {
+            return None;
+        }
+        path.push(m);
+        for next in graph.get(m).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        None
+    }
+    let mut done = BTreeSet::new();
+    for m in &modules {
+        if let Some(circle) = visit(m, &graph, &mut Vec::new(), &mut done) {
+            panic!(
+                "the server's modules import in a circle: {} (move the shared item to a module below both)",
+                circle.join(" → ")
+            );
+        }
+    }
 }
 
 #[test]
