@@ -10,8 +10,9 @@
 //! - the server's modules import one another without a circle
 //!   (`the_server_modules_import_without_a_circle`).
 //!
-//! The sources read are the library's own (and the server's), found as rustc finds them: from `lib.rs` through each
-//! `mod name;` that is not `#[cfg(test)]`, with test-only items and comments left out.
+//! The sources read are the library's own (and the server's), found as rustc finds them: from
+//! `lib.rs` through each `mod name;` that is not `#[cfg(test)]`, with test-only items and
+//! comments left out.
 
 use majiang::rules::RULE_SETS;
 use std::collections::BTreeSet;
