@@ -1,10 +1,13 @@
-//! A player's legal actions as a small set of bits ([`LegalSet`]): what
-//! [`Game::legal_actions`] lists, in the same order, without building the list.
+//! What a player may do now, decided in one place: [`Game::legal_set`], the one reading of
+//! the hand's phase for it, gives a player's legal actions as a small set of bits
+//! ([`LegalSet`]); everything else asks the set. [`Game::legal_actions`] lists it,
+//! [`Game::check`] asks whether it holds an action (and only then explains a refusal, in
+//! `legality`), and observations carry its list.
 //!
-//! The options of a turn or a claim are worked out once (see `legality`); the set copies them
-//! with the kinds the player holds, so counting the actions, taking the `i`-th and asking
-//! whether one is legal are bit operations. A bot that picks by position ([`crate::bots::Bot::choose`])
-//! and the hand driver's legality check read it instead of a list.
+//! The options of a turn or a claim are worked out once (see `legality` and `claims`); the
+//! set copies them with the kinds the player holds, so counting the actions, taking the `i`-th,
+//! asking whether one is legal and listing them are bit operations. A bot that picks by
+//! position ([`crate::bots::Bot::choose`]) reads the set instead of a list.
 
 use super::super::Player;
 use super::super::action::Action;
@@ -217,12 +220,94 @@ impl LegalSet {
     pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
         (0..self.len()).filter_map(|i| self.get(i))
     }
+
+    /// Appends the legal actions to `out` in their order: win, then on turn concealed kongs,
+    /// added kongs (extra winds first, then the pungs in the order melded) and discards; on a
+    /// discard kong, pung, chows and pass; on an added kong pass. Each set of bits is walked
+    /// once (where [`LegalSet::iter`] looks each action up by position).
+    #[inline]
+    pub fn list_into(&self, out: &mut Vec<Action>) {
+        if self.decision == Decision::None {
+            return;
+        }
+        if self.win {
+            out.push(Action::Win);
+        }
+        match self.decision {
+            Decision::None => {}
+            Decision::Turn => {
+                // Kongs are rare: each list is walked only when it has any.
+                if self.concealed_kongs != 0 {
+                    push_bits(out, self.concealed_kongs, Action::ConcealedKong);
+                }
+                if self.added_extra != 0 {
+                    push_bits(out, self.added_extra, Action::AddedKong);
+                }
+                out.extend(
+                    self.added_pungs[..usize::from(self.added_len)]
+                        .iter()
+                        .map(|&t| Action::AddedKong(t)),
+                );
+                // One step a discard, a counted range: no capacity check per action.
+                let mut discards = self.discards;
+                out.extend((self.first_discard..self.len).map(|_| {
+                    let t = tile_at(discards.trailing_zeros() as usize);
+                    discards &= discards - 1;
+                    Action::Discard(t)
+                }));
+            }
+            Decision::Claim => {
+                if self.kong {
+                    out.push(Action::Kong);
+                }
+                if self.pung {
+                    out.push(Action::Pung);
+                }
+                for bit in 0..3u8 {
+                    if self.chows & (1 << bit) != 0 {
+                        out.push(Action::Chow {
+                            tiles: chow_tiles(self.tile, bit),
+                        });
+                    }
+                }
+                out.push(Action::Pass);
+            }
+            Decision::Rob => out.push(Action::Pass),
+        }
+    }
+}
+
+/// Appends `action(t)` for the tile of each set bit of `bits`, lowest first.
+#[inline]
+fn push_bits(out: &mut Vec<Action>, mut bits: u64, action: fn(Tile) -> Action) {
+    while bits != 0 {
+        out.push(action(tile_at(bits.trailing_zeros() as usize)));
+        bits &= bits - 1;
+    }
 }
 
 impl Game {
-    /// The actions legal for `p` now, as a [`LegalSet`]: the same actions in the same order as
-    /// [`Game::legal_actions`], counted, indexed and tested without a list (empty iff `p` has
-    /// nothing to decide).
+    /// The actions legal for `p` now (empty iff `p` has nothing to decide): the list of
+    /// [`Game::legal_set`].
+    pub fn legal_actions(&self, p: Player) -> Vec<Action> {
+        let mut v = Vec::with_capacity(16);
+        self.legal_actions_into(p, &mut v);
+        v
+    }
+
+    /// [`Game::legal_actions`] into a caller's buffer (cleared first): no allocation once the
+    /// buffer has grown.
+    #[inline]
+    pub fn legal_actions_into(&self, p: Player, out: &mut Vec<Action>) {
+        out.clear();
+        self.legal_set(p).list_into(out);
+    }
+
+    /// The actions legal for `p` now, as a [`LegalSet`], counted, indexed, tested and listed
+    /// without a list (empty iff `p` has nothing to decide). The one place that reads the
+    /// hand's phase for what a player may do: [`Game::legal_actions`] and [`Game::check`] ask
+    /// it.
+    #[inline]
     pub fn legal_set(&self, p: Player) -> LegalSet {
         let mut set = LegalSet::EMPTY;
         if p.index() >= self.players() {

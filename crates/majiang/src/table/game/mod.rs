@@ -5,8 +5,10 @@
 //! rules of play are split by job:
 //!
 //! - `setup`: a new hand (shuffle, dice, deal, flower replacement).
-//! - `legality`: what a player may do now ([`Game::legal_actions`]) and why anything else is
-//!   refused ([`Game::check`]), worked out in one place.
+//! - `legal_set`: what a player may do now, decided in one place ([`Game::legal_set`]; listed
+//!   by [`Game::legal_actions`], asked by [`Game::check`]).
+//! - `legality`: the options of a turn, worked out when it begins, and why a refused action is
+//!   refused ([`Game::check`]'s explanation).
 //! - `turn`: applying actions; entering a turn, drawing, discarding, the exhaustive draw.
 //! - `claims`: who may claim a discard, and resolving their answers.
 //! - `kongs`: concealed, exposed and added kongs, robbing, replacement tiles.
