@@ -1,18 +1,16 @@
-//! What a player may do now, decided in one place: [`Game::legal_set`], the one reading of
-//! the hand's phase for it, gives a player's legal actions as a small set of bits
-//! ([`LegalSet`]); everything else asks the set. [`Game::legal_actions`] lists it,
-//! [`Game::check`] asks whether it holds an action (and only then explains a refusal, in
-//! `legality`), and observations carry its list.
+//! A player's legal actions as a small set of bits ([`LegalSet`]): what
+//! [`Game::legal_actions`] lists, in the same order, without building the list.
 //!
-//! The options of a turn or a claim are worked out once (see `legality` and `claims`); the
-//! set copies them with the kinds the player holds, so counting the actions, taking the `i`-th,
-//! asking whether one is legal and listing them are bit operations. A bot that picks by
-//! position ([`crate::bots::Bot::choose`]) reads the set instead of a list.
+//! The set is read from what the player is asked ([`Game::asked`], the one reading of the
+//! phase); it copies the options with the kinds the player holds, so counting the actions,
+//! taking the `i`-th and asking whether one is legal are bit operations. A bot that picks by
+//! position ([`crate::bots::Bot::choose`]) reads it instead of a list.
 
 use super::super::Player;
 use super::super::action::Action;
+use super::asked::Asked;
 use super::claims::chow_tiles;
-use super::{Game, Phase, tile_at};
+use super::{Game, tile_at};
 use crate::meld::MeldKind;
 use crate::tile::{KINDS, Tile};
 
@@ -220,185 +218,84 @@ impl LegalSet {
     pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
         (0..self.len()).filter_map(|i| self.get(i))
     }
-
-    /// Appends the legal actions to `out` in their order: win, then on turn concealed kongs,
-    /// added kongs (extra winds first, then the pungs in the order melded) and discards; on a
-    /// discard kong, pung, chows and pass; on an added kong pass. Each set of bits is walked
-    /// once (where [`LegalSet::iter`] looks each action up by position).
-    #[inline]
-    pub fn list_into(&self, out: &mut Vec<Action>) {
-        if self.decision == Decision::None {
-            return;
-        }
-        if self.win {
-            out.push(Action::Win);
-        }
-        match self.decision {
-            Decision::None => {}
-            Decision::Turn => {
-                // Kongs are rare: each list is walked only when it has any.
-                if self.concealed_kongs != 0 {
-                    push_bits(out, self.concealed_kongs, Action::ConcealedKong);
-                }
-                if self.added_extra != 0 {
-                    push_bits(out, self.added_extra, Action::AddedKong);
-                }
-                out.extend(
-                    self.added_pungs[..usize::from(self.added_len)]
-                        .iter()
-                        .map(|&t| Action::AddedKong(t)),
-                );
-                // One step a discard, a counted range: no capacity check per action.
-                let mut discards = self.discards;
-                out.extend((self.first_discard..self.len).map(|_| {
-                    let t = tile_at(discards.trailing_zeros() as usize);
-                    discards &= discards - 1;
-                    Action::Discard(t)
-                }));
-            }
-            Decision::Claim => {
-                if self.kong {
-                    out.push(Action::Kong);
-                }
-                if self.pung {
-                    out.push(Action::Pung);
-                }
-                for bit in 0..3u8 {
-                    if self.chows & (1 << bit) != 0 {
-                        out.push(Action::Chow {
-                            tiles: chow_tiles(self.tile, bit),
-                        });
-                    }
-                }
-                out.push(Action::Pass);
-            }
-            Decision::Rob => out.push(Action::Pass),
-        }
-    }
-}
-
-/// Appends `action(t)` for the tile of each set bit of `bits`, lowest first.
-#[inline]
-fn push_bits(out: &mut Vec<Action>, mut bits: u64, action: fn(Tile) -> Action) {
-    while bits != 0 {
-        out.push(action(tile_at(bits.trailing_zeros() as usize)));
-        bits &= bits - 1;
-    }
 }
 
 impl Game {
-    /// The actions legal for `p` now (empty iff `p` has nothing to decide): the list of
-    /// [`Game::legal_set`].
-    pub fn legal_actions(&self, p: Player) -> Vec<Action> {
-        let mut v = Vec::with_capacity(16);
-        self.legal_actions_into(p, &mut v);
-        v
-    }
-
-    /// [`Game::legal_actions`] into a caller's buffer (cleared first): no allocation once the
-    /// buffer has grown.
-    #[inline]
-    pub fn legal_actions_into(&self, p: Player, out: &mut Vec<Action>) {
-        out.clear();
-        self.legal_set(p).list_into(out);
-    }
-
-    /// The actions legal for `p` now, as a [`LegalSet`], counted, indexed, tested and listed
-    /// without a list (empty iff `p` has nothing to decide). The one place that reads the
-    /// hand's phase for what a player may do: [`Game::legal_actions`] and [`Game::check`] ask
-    /// it.
-    #[inline]
+    /// The actions legal for `p` now, as a [`LegalSet`]: the same actions in the same order as
+    /// [`Game::legal_actions`], counted, indexed and tested without a list (empty iff `p` has
+    /// nothing to decide). Read from what `p` is asked (`Game::asked`).
     pub fn legal_set(&self, p: Player) -> LegalSet {
         let mut set = LegalSet::EMPTY;
-        if p.index() >= self.players() {
-            return set;
-        }
-        match &self.phase {
-            Phase::Over => {}
-            Phase::Turn {
-                player, options, ..
-            } => {
-                if *player == p {
-                    let h = &self.hands[p.index()];
-                    set.decision = Decision::Turn;
-                    set.win = options.win;
-                    set.concealed_kongs = options.concealed_kongs;
-                    let added = options.added_kongs;
-                    if added != 0 {
-                        set.added_extra = added & !((1u64 << KINDS) - 1);
-                        for m in &h.melds {
-                            if m.kind == MeldKind::Pung
-                                && !m.tile.is_bonus()
-                                && added & (1 << m.tile.index()) != 0
-                                && usize::from(set.added_len) < MAX_PUNGS
-                            {
-                                set.added_pungs[usize::from(set.added_len)] = m.tile;
-                                set.added_len += 1;
-                            }
+        match self.asked(p) {
+            Asked::Nothing => {}
+            Asked::Turn { options, hand: h } => {
+                set.decision = Decision::Turn;
+                set.win = options.win;
+                set.concealed_kongs = options.concealed_kongs;
+                let added = options.added_kongs;
+                if added != 0 {
+                    set.added_extra = added & !((1u64 << KINDS) - 1);
+                    for m in &h.melds {
+                        if m.kind == MeldKind::Pung
+                            && !m.tile.is_bonus()
+                            && added & (1 << m.tile.index()) != 0
+                            && usize::from(set.added_len) < MAX_PUNGS
+                        {
+                            set.added_pungs[usize::from(set.added_len)] = m.tile;
+                            set.added_len += 1;
                         }
                     }
-                    let discards = match options.only_discard {
-                        Some(d) => {
-                            set.discards = 1 << d.index();
-                            1
-                        }
-                        None if h.extra.is_empty() => {
-                            set.discards = h.held;
-                            h.held_kinds
-                        }
-                        None => {
-                            set.discards = h
-                                .extra
-                                .tiles()
-                                .fold(h.held, |bits, t| bits | 1 << t.index());
-                            h.held_kinds + h.extra.len()
-                        }
-                    };
-                    // Kongs are rare: their bits are counted only when there are some.
-                    let count = |bits: u64| {
-                        if bits == 0 {
-                            0
-                        } else {
-                            bits.count_ones() as u8
-                        }
-                    };
-                    set.first_discard = u8::from(set.win)
-                        + count(set.concealed_kongs)
-                        + count(set.added_extra)
-                        + set.added_len;
-                    set.len = set.first_discard + discards;
                 }
+                let discards = match options.only_discard {
+                    Some(d) => {
+                        set.discards = 1 << d.index();
+                        1
+                    }
+                    None if h.extra.is_empty() => {
+                        set.discards = h.held;
+                        h.held_kinds
+                    }
+                    None => {
+                        set.discards = h
+                            .extra
+                            .tiles()
+                            .fold(h.held, |bits, t| bits | 1 << t.index());
+                        h.held_kinds + h.extra.len()
+                    }
+                };
+                // Kongs are rare: their bits are counted only when there are some.
+                let count = |bits: u64| {
+                    if bits == 0 {
+                        0
+                    } else {
+                        bits.count_ones() as u8
+                    }
+                };
+                set.first_discard = u8::from(set.win)
+                    + count(set.concealed_kongs)
+                    + count(set.added_extra)
+                    + set.added_len;
+                set.len = set.first_discard + discards;
             }
-            Phase::Claims {
-                tile,
-                options,
-                answers,
-                pending,
-                ..
-            } => {
-                if pending & (1 << p.0) != 0 && answers[p.index()].is_none() {
-                    let o = &options[p.index()];
-                    set.decision = Decision::Claim;
-                    set.tile = *tile;
-                    set.win = o.win;
-                    set.kong = o.kong;
-                    set.pung = o.pung;
-                    set.chows = o.chows;
-                    set.len = u8::from(o.win)
-                        + u8::from(o.kong)
-                        + u8::from(o.pung)
-                        + (o.chows & 1)
-                        + (o.chows >> 1 & 1)
-                        + (o.chows >> 2 & 1)
-                        + 1;
-                }
+            Asked::Claim { options: o, tile } => {
+                set.decision = Decision::Claim;
+                set.tile = tile;
+                set.win = o.win;
+                set.kong = o.kong;
+                set.pung = o.pung;
+                set.chows = o.chows;
+                set.len = u8::from(o.win)
+                    + u8::from(o.kong)
+                    + u8::from(o.pung)
+                    + (o.chows & 1)
+                    + (o.chows >> 1 & 1)
+                    + (o.chows >> 2 & 1)
+                    + 1;
             }
-            Phase::Robbing { pending, .. } => {
-                if pending & (1 << p.0) != 0 {
-                    set.decision = Decision::Rob;
-                    set.win = true;
-                    set.len = 2;
-                }
+            Asked::Rob => {
+                set.decision = Decision::Rob;
+                set.win = true;
+                set.len = 2;
             }
         }
         set

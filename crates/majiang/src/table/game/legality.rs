@@ -3,9 +3,9 @@
 //! The options of the player on turn ([`TurnOptions`]) are worked out once, when the turn
 //! begins; those of the players who may claim a discard
 //! ([`ClaimOptions`](super::claims::ClaimOptions)) once, when it is made. What a player may do
-//! now is decided in one place, [`Game::legal_set`] (`legal_set`), which reads them;
-//! [`Game::check`] asks it, and only for an action it refuses works out here why (the
-//! explanation costs nothing on the way of a legal action).
+//! now is read from them in one place, [`Game::asked`] (`asked`); [`Game::check`] asks it, and
+//! only for an action it refuses works out here why (the explanation costs nothing on the way
+//! of a legal action).
 
 use super::super::Player;
 use super::super::action::{Action, ActionError, IllegalReason};
@@ -126,9 +126,9 @@ impl Game {
         }
     }
 
-    /// Checks an action without applying it: `Ok` iff it is in [`Game::legal_actions`] (the
-    /// question is put to [`Game::legal_set`], the one place that decides what a player may
-    /// do); otherwise the error says why not.
+    /// Checks an action without applying it: `Ok` iff it is in [`Game::legal_actions`] (both
+    /// ask `Game::asked`, the one place that reads what a player may do); otherwise the error
+    /// says why not.
     ///
     /// ```
     /// use majiang::table::{Action, ActionError, Game, HandSetup, IllegalReason, TableRules};
@@ -140,16 +140,15 @@ impl Game {
     /// assert!(matches!(err, ActionError::Illegal { reason: IllegalReason::OnTurn, .. }));
     /// assert!(err.to_string().contains("your turn"));
     /// ```
-    #[inline]
     pub fn check(&self, p: Player, action: Action) -> Result<(), ActionError> {
-        if self.legal_set(p).contains(action) {
+        if self.asked(p).allows(action) {
             Ok(())
         } else {
             Err(self.refusal(p, action))
         }
     }
 
-    /// Why `p` may not take `action` now, an action [`Game::legal_set`] does not hold: the
+    /// Why `p` may not take `action` now, an action [`Game::asked`] does not allow: the
     /// hand is over, `p` is not at the table or not asked (the missed win and the last
     /// discard named), or the rule that refuses it. Only explains: the decision was taken.
     #[cold]
@@ -181,9 +180,7 @@ impl Game {
             if action == Action::Win && self.only_missed_win_bars(p) {
                 return illegal(IllegalReason::MissedWin);
             }
-            if last_discard
-                && is_meld_claim(action)
-                && self.on_offer().is_some_and(|(d, _)| d != p)
+            if last_discard && is_meld_claim(action) && self.on_offer().is_some_and(|(d, _)| d != p)
             {
                 return illegal(IllegalReason::LastDiscard);
             }

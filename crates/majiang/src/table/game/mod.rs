@@ -5,8 +5,10 @@
 //! rules of play are split by job:
 //!
 //! - `setup`: a new hand (shuffle, dice, deal, flower replacement).
-//! - `legal_set`: what a player may do now, decided in one place ([`Game::legal_set`]; listed
-//!   by [`Game::legal_actions`], asked by [`Game::check`]).
+//! - `asked`: what a player may do now, read from the phase in one place (`Game::asked`):
+//!   listed by [`Game::legal_actions`], asked by [`Game::check`], copied by
+//!   [`Game::legal_set`].
+//! - `legal_set`: the legal actions as a small set of bits ([`LegalSet`]).
 //! - `legality`: the options of a turn, worked out when it begins, and why a refused action is
 //!   refused ([`Game::check`]'s explanation).
 //! - `turn`: applying actions; entering a turn, drawing, discarding, the exhaustive draw.
@@ -22,6 +24,7 @@
 //!
 //! Seat choice at the start of a match lives in [`super::seating`] (re-exported here).
 
+mod asked;
 mod claims;
 mod gambit;
 mod hand;
