@@ -147,6 +147,7 @@ async fn screens(c: &Client, base: &str) -> Result<(), String> {
                 .await
                 .map_err(err)?;
             tokio::time::sleep(Duration::from_millis(200)).await;
+            extra_winds_marked_by_the_rule_set(c, name, fixture).await?;
             if name == "baotou" && lang == "en" {
                 keyboard_reaches_the_hand(c).await?;
             }
@@ -183,6 +184,44 @@ async fn screens(c: &Client, base: &str) -> Result<(), String> {
         check_bad_links(c, base, &room, lang).await?;
     }
     Ok(())
+}
+
+/// The bonus tiles of a fixture are marked as extra winds (`.wind-wrap`) exactly where its rule
+/// set plays them at its table size, as `GET /api/rulesets` says (`extra_winds`): the six-player
+/// classic tables show the badge on the extra winds held and melded, the Hangzhou and Hong Kong
+/// tables none on their flowers (each fixture holds or shows bonus tiles).
+async fn extra_winds_marked_by_the_rule_set(
+    c: &Client,
+    name: &str,
+    fixture: &str,
+) -> Result<(), String> {
+    assert!(
+        fixture.contains("f\""),
+        "{name}: the fixture shows bonus tiles"
+    );
+    let plays = fixture.contains("\"rules\": \"classic\"") && fixture.contains("\"players\": 6");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let marked = c
+            .execute(
+                "return document.querySelectorAll('#board .wind-wrap, #hand .wind-wrap, #my-melds .wind-wrap').length",
+                vec![],
+            )
+            .await
+            .map_err(err)?
+            .as_u64()
+            .unwrap_or(0);
+        if (marked > 0) == plays {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(format!(
+                "{name}: {marked} tiles marked as extra winds, expected {}",
+                if plays { "some" } else { "none" }
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Creates a Hangzhou room of two people and two bots from the lobby in `lang`; checks the

@@ -93,20 +93,69 @@ impl WordsDef {
 
     /// The names in the English words' `{name}` placeholders, in order of first appearance.
     pub fn placeholders(&self) -> Vec<&'static str> {
-        let mut names: Vec<&'static str> = Vec::new();
-        let mut rest = self.english;
-        while let Some(open) = rest.find('{') {
-            let Some(close) = rest[open..].find('}') else {
-                break;
-            };
-            let name = &rest[open + 1..open + close];
-            if !names.contains(&name) {
-                names.push(name);
-            }
-            rest = &rest[open + close + 1..];
-        }
-        names
+        placeholders(self.english)
     }
+}
+
+/// The names in `template`'s `{name}` placeholders, each once, in order of first appearance
+/// (what [`fill`] would look up; an unclosed `{` ends the search).
+///
+/// ```
+/// assert_eq!(majiang::words::placeholders("{a} and {b}, {a} again"), ["a", "b"]);
+/// ```
+pub fn placeholders(template: &str) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        let name = &rest[open + 1..open + close];
+        if !names.contains(&name) {
+            names.push(name);
+        }
+        rest = &rest[open + close + 1..];
+    }
+    names
+}
+
+/// Writes `template` to `out` with each `{name}` that is one of `names` replaced by what
+/// `value(out, i)` writes, `i` the name's position in `names`: the one filling of a message's
+/// words, for every table of them ([`Words`], the payment reasons of
+/// [`crate::scoring::reason`]). Anything else is written as it stands: a `{…}` whose name is
+/// not among `names` (braces included, so a literal `{x}` is kept unless `x` is a name), and an
+/// unclosed `{` with the rest of the text. There is no escape for braces: no message needs one.
+///
+/// ```
+/// use std::fmt::Write;
+/// let mut out = String::new();
+/// majiang::words::fill(&mut out, "{who} pays {n}; {other}", &["n", "who"], |out, i| {
+///     out.write_str(["3", "Ann"][i])
+/// })
+/// .unwrap();
+/// assert_eq!(out, "Ann pays 3; {other}");
+/// ```
+pub fn fill<W: fmt::Write + ?Sized>(
+    out: &mut W,
+    template: &str,
+    names: &[&str],
+    mut value: impl FnMut(&mut W, usize) -> fmt::Result,
+) -> fmt::Result {
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.write_str(&rest[..open])?;
+        let after = &rest[open..];
+        let Some(close) = after.find('}') else {
+            rest = after;
+            break;
+        };
+        match names.iter().position(|&a| a == &after[1..close]) {
+            Some(i) => value(out, i)?,
+            None => out.write_str(&after[..=close])?,
+        }
+        rest = &after[close + 1..];
+    }
+    out.write_str(rest)
 }
 
 /// A message: its [`WordsDef`] and values. Serialised as `{"key", "args": {name: value}}`;
@@ -195,21 +244,9 @@ fn write_value(f: &mut fmt::Formatter<'_>, v: &Value) -> fmt::Result {
 
 impl fmt::Display for Words {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut rest = self.def.english;
-        while let Some(open) = rest.find('{') {
-            f.write_str(&rest[..open])?;
-            let after = &rest[open..];
-            let Some(close) = after.find('}') else {
-                rest = after;
-                break;
-            };
-            match self.def.args.iter().position(|&a| a == &after[1..close]) {
-                Some(i) => write_value(f, self.args.get(i).unwrap_or(&Value::Null))?,
-                None => f.write_str(&after[..=close])?,
-            }
-            rest = &after[close + 1..];
-        }
-        f.write_str(rest)
+        fill(f, self.def.english, self.def.args, |f, i| {
+            write_value(f, self.args.get(i).unwrap_or(&Value::Null))
+        })
     }
 }
 
@@ -269,6 +306,56 @@ mod tests {
         assert_eq!(w.to_string(), "bad JSON");
         assert_eq!(w.key(), "text");
         assert_eq!(w.arg("text"), Some(&Value::from("bad JSON")));
+    }
+
+    /// `fill` with the values `["Ann", "3"]` for the names `["who", "n"]`.
+    fn filled(template: &str) -> String {
+        let mut out = String::new();
+        fill(&mut out, template, &["who", "n"], |out, i| {
+            fmt::Write::write_str(out, ["Ann", "3"][i])
+        })
+        .unwrap();
+        out
+    }
+
+    #[test]
+    fn fill_replaces_known_names_and_keeps_everything_else() {
+        assert_eq!(filled("{who} pays {n}"), "Ann pays 3");
+        // Repeated, adjacent, at the edges, beside other scripts.
+        assert_eq!(filled("{n}{n} {who}"), "33 Ann");
+        assert_eq!(filled("付{n}番给{who}"), "付3番给Ann");
+        assert_eq!(filled(""), "");
+        assert_eq!(filled("no placeholder"), "no placeholder");
+        // A name that is not a value (a missing key), an empty one and literal braces: as
+        // they stand.
+        assert_eq!(filled("{who} owes {whom}"), "Ann owes {whom}");
+        assert_eq!(filled("{} and {N}"), "{} and {N}");
+        assert_eq!(filled("a } b"), "a } b");
+        // A `{` inside a placeholder is part of its name; an unclosed one ends the filling.
+        assert_eq!(filled("{a{n} {who}"), "{a{n} Ann");
+        assert_eq!(filled("{who} {n"), "Ann {n");
+        assert_eq!(filled("{"), "{");
+    }
+
+    #[test]
+    fn a_writer_error_stops_the_filling() {
+        let mut out = String::new();
+        let r = fill(&mut out, "{who}, then {n}", &["who", "n"], |out, i| {
+            if i == 1 {
+                Err(fmt::Error)
+            } else {
+                fmt::Write::write_str(out, "Ann")
+            }
+        });
+        assert!(r.is_err());
+        assert_eq!(out, "Ann, then ");
+    }
+
+    #[test]
+    fn placeholders_are_the_names_fill_looks_up() {
+        assert_eq!(placeholders("{who} pays {n} to {who}"), ["who", "n"]);
+        assert_eq!(placeholders("{} {a{b} {c"), ["", "a{b"]);
+        assert!(placeholders("none").is_empty());
     }
 
     #[test]

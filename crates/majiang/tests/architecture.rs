@@ -441,9 +441,6 @@ fn the_library_does_no_io() {
 enum Touch {
     /// It lists the sets: it must name every registered one (a new set is added here).
     EverySet,
-    /// It names one set for a behaviour of that set: a new set with that behaviour is added
-    /// here (ARCHITECTURE.md says which).
-    Behaviour,
     /// A default or an example: a new set changes nothing here.
     Example,
 }
@@ -460,8 +457,6 @@ const TOUCH_POINTS: &[(&str, Touch)] = &[
         "crates/majiang-py/python/majiang/_core.pyi",
         Touch::EverySet,
     ),
-    ("crates/majiang-server/web/js/table.js", Touch::Behaviour),
-    ("crates/majiang-server/web/js/replay.js", Touch::Behaviour),
     ("crates/majiang-server/web/js/score.js", Touch::Example),
     ("crates/majiang-server/web/js/ledger.js", Touch::Example),
     (

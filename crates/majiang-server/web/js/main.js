@@ -25,7 +25,7 @@ async function main() {
   watchConnection();
   registerServiceWorker();
   const params = new URLSearchParams(location.search);
-  if (params.get("replay")) showReplay(params.get("replay"));
+  if (params.get("replay")) showReplay(params.get("replay"), rulesets);
   else if (params.get("room")) showTable(params.get("room"), params.get("token"), rulesets);
   else if (location.pathname.replace(/\/$/, "") === "/history" || params.has("history")) showHistory();
   else showLobby(rulesets);

@@ -7,7 +7,7 @@
 
 import { $, el } from "./dom.js";
 import { t, onLanguageChange, playerName } from "./i18n.js";
-import { setWildcard, setExtraWinds } from "./tiles.js";
+import { setWildcard, setExtraWinds, playsExtraWinds } from "./tiles.js";
 import { renderBoard } from "./board.js";
 import { describeEvent, actionLabel } from "./words.js";
 import { renderSummary, revealFromFrame } from "./result.js";
@@ -42,8 +42,9 @@ export function buildSteps(frames, passes) {
   return steps;
 }
 
-/** Shows the replay of finished match `room`. */
-export async function showReplay(room) {
+/** Shows the replay of finished match `room`; `rulesets` (`GET /api/rulesets`, by name) says
+ * what its rule set plays (its extra winds). */
+export async function showReplay(room, rulesets = {}) {
   $("#replay").hidden = false;
   $("#replay-room").textContent = room;
   $("#replay-room").setAttribute("translate", "no");
@@ -83,7 +84,7 @@ export async function showReplay(room) {
     handMenu.value = String(f.hand_number);
     $("#replay-pos").textContent = t("replay.pos", { i: i + 1, n: steps.length, hand: f.hand_number });
     setWildcard(f.view.wildcard);
-    setExtraWinds(f.view.table.length >= 5 && info.rules === "classic");
+    setExtraWinds(playsExtraWinds(rulesets[info.rules], f.view.table.length));
     const summaryBox = $("#replay-summary");
     if (step.summary) {
       $("#replay-action").textContent = t("replay.summary");

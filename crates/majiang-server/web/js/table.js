@@ -8,7 +8,7 @@ import { $, el, signClass } from "./dom.js";
 import { t, onLanguageChange, playerName } from "./i18n.js";
 import { Connection, deviceId } from "./connection.js";
 import { applyStateDelta } from "./state-delta.js";
-import { tileImg, parseTiles, setWildcard, setExtraWinds, tileName } from "./tiles.js";
+import { tileImg, parseTiles, setWildcard, setExtraWinds, playsExtraWinds, tileName } from "./tiles.js";
 import { renderBoard, renderMelds } from "./board.js";
 import { describeEvent, actionLabel, rulesName, seatName } from "./words.js";
 import { renderSummary } from "./result.js";
@@ -326,7 +326,7 @@ function renderTable() {
   renderSeatCall();
   if (!obs || game.takenOver) { $("#hand").replaceChildren(); $("#actions").replaceChildren(); $("#my-melds").replaceChildren(); $("#waits").replaceChildren(); return; }
   setWildcard(obs.wildcard);
-  setExtraWinds(obs.table.length >= 5 && game.config && game.config.rules === "classic");
+  setExtraWinds(playsExtraWinds(game.config && game.rulesets[game.config.rules], obs.table.length));
   const me = myChair();
   renderBoard(obs, me === null ? 0 : me, { nameOf: nameOrYou, selfSeated: me !== null, countdown: countdownText(), deadlineText: countdownText(), isAway });
   renderHand(obs, me);

@@ -17,6 +17,12 @@ let extraWinds = false;
 /** Marks the flower tiles as extra winds from now on (five- and six-player classic), or not. */
 export function setExtraWinds(on) { extraWinds = !!on; }
 
+/** Whether the rule set `ruleset` (as `GET /api/rulesets` describes it) plays extra winds at a
+ * table of `players`: its `extra_winds` for that size, never its name. */
+export function playsExtraWinds(ruleset, players) {
+  return !!(ruleset && ruleset.extra_winds && ruleset.extra_winds[String(players)] > 0);
+}
+
 /** Whether `tile` is an extra wind at this table. */
 export function isExtraWind(tile) { return extraWinds && /^\df$/.test(tile || ""); }
 

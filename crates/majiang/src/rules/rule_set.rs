@@ -161,7 +161,13 @@ impl RuleSetSpec {
             "seat_counts": seats.clone().collect::<Vec<u8>>(),
             // The seats in turn order at each table size, e.g. "3": ["east", "south", "north"].
             "seat_orders": seats
+                .clone()
                 .map(|n| (n.to_string(), serde_json::json!(Seat::order(usize::from(n)))))
+                .collect::<Map<String, Value>>(),
+            // The bonus tiles played as extra winds at each table size, e.g. "6": 8 (a front
+            // end marks them by this, never by the set's name).
+            "extra_winds": seats
+                .map(|n| (n.to_string(), serde_json::json!(self.extra_winds(n))))
                 .collect::<Map<String, Value>>(),
             "default_players": self.default_players(),
             "unit": self.unit,

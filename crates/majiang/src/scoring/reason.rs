@@ -83,19 +83,7 @@ impl ReasonDef {
 
     /// The names in the English words' `{name}` placeholders, in order of first appearance.
     pub fn placeholders(&self) -> Vec<&'static str> {
-        let mut names: Vec<&'static str> = Vec::new();
-        let mut rest = self.english;
-        while let Some(open) = rest.find('{') {
-            let Some(close) = rest[open..].find('}') else {
-                break;
-            };
-            let name = &rest[open + 1..open + close];
-            if !names.contains(&name) {
-                names.push(name);
-            }
-            rest = &rest[open + close + 1..];
-        }
-        names
+        crate::words::placeholders(self.english)
     }
 }
 
@@ -251,21 +239,9 @@ impl ArgRef<'_> {
 impl fmt::Display for Reason {
     /// The reason in English, e.g. "pays the winner's score, 24".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut rest = self.def.english;
-        while let Some(open) = rest.find('{') {
-            f.write_str(&rest[..open])?;
-            let after = &rest[open..];
-            let Some(close) = after.find('}') else {
-                rest = after;
-                break;
-            };
-            match self.def.args.iter().position(|&a| a == &after[1..close]) {
-                Some(i) => write!(f, "{}", self.arg_at(i))?,
-                None => f.write_str(&after[..=close])?,
-            }
-            rest = &after[close + 1..];
-        }
-        f.write_str(rest)
+        crate::words::fill(f, self.def.english, self.def.args, |f, i| {
+            write!(f, "{}", self.arg_at(i))
+        })
     }
 }
 

@@ -1,4 +1,4 @@
-//! The registry: four sets, options tables that agree with their parsers, payment reasons
+//! The registry: the seeded sets, options tables that agree with their parsers, payment reasons
 //! with their catalogue keys; no rule-set name outside its own folder ([`sources`]); a toy
 //! rule set that needs nothing outside its own definition ([`toy`]).
 
@@ -16,35 +16,72 @@ fn specs() -> impl Iterator<Item = &'static RuleSetSpec> {
     RULE_SETS.iter().map(|s| s.spec())
 }
 
+/// The four sets of the seeds, each with what its description must say: name, Chinese name,
+/// seat counts, lao, unit. Looked up by name, so a further set leaves these lines alone.
+const SEEDED: [(&str, &str, std::ops::RangeInclusive<u8>, bool, &str); 4] = [
+    ("hongkong", "香港麻将", 4..=4, false, "fan"),
+    ("hangzhou", "杭州麻将", 4..=4, true, "multiplier"),
+    ("yangzhou", "扬州麻将", 4..=4, false, "fan"),
+    ("classic", "中国古典麻将", 3..=6, false, "points"),
+];
+
 #[test]
-fn the_registry_lists_four_sets_by_unique_name() {
+fn the_registry_lists_the_seeded_sets_first_by_unique_name() {
     let names: Vec<&str> = RULE_SETS.iter().map(|s| s.name()).collect();
-    assert_eq!(names, ["hongkong", "hangzhou", "yangzhou", "classic"]);
-    for set in RULE_SETS {
+    let seeded: Vec<&str> = SEEDED.iter().map(|s| s.0).collect();
+    assert_eq!(names[..seeded.len()], seeded[..], "the lobby's order");
+    for (i, set) in RULE_SETS.iter().enumerate() {
         let spec = set.spec();
-        assert!(std::ptr::addr_eq(lookup(spec.name).unwrap(), set));
+        assert!(
+            !names[..i].contains(&spec.name),
+            "{} listed twice",
+            spec.name
+        );
+        assert!(std::ptr::addr_eq(lookup(spec.name).unwrap(), *set));
         assert!(!spec.english.is_empty() && !spec.chinese.is_empty());
         assert!(!spec.patterns.is_empty(), "{}", spec.name);
         assert!(!spec.reasons.is_empty(), "{}", spec.name);
     }
-    let chinese: Vec<&str> = specs().map(|s| s.chinese).collect();
-    assert_eq!(
-        chinese,
-        ["香港麻将", "杭州麻将", "扬州麻将", "中国古典麻将"]
-    );
 }
 
 #[test]
 fn seats_units_and_lao() {
-    let seats: Vec<_> = specs().map(|s| s.seat_counts()).collect();
-    assert_eq!(seats, [4..=4, 4..=4, 4..=4, 3..=6]);
-    assert!(specs().all(|s| s.default_players() == 4));
-    let lao: Vec<bool> = specs().map(|s| s.lao).collect();
-    assert_eq!(lao, [false, true, false, false]);
-    let units: Vec<&str> = specs().map(|s| s.unit.name()).collect();
-    assert_eq!(units, ["fan", "multiplier", "fan", "points"]);
+    for (name, chinese, seats, lao, unit) in SEEDED {
+        let spec = lookup(name).unwrap().spec();
+        assert_eq!(spec.chinese, chinese);
+        assert_eq!(spec.seat_counts(), seats, "{name}");
+        assert_eq!(spec.lao, lao, "{name}");
+        assert_eq!(spec.unit.name(), unit, "{name}");
+        assert_eq!(spec.default_players(), 4, "{name}");
+    }
     assert_eq!(lookup("classic").unwrap().spec().extra_winds(6), 8);
     assert_eq!(lookup("hongkong").unwrap().spec().extra_winds(6), 0);
+}
+
+/// The description a front end reads says how many extra winds each table size plays, the
+/// spec's own answer: the browser marks them by it, not by the set's name.
+#[test]
+fn the_description_gives_the_extra_winds_at_each_table_size() {
+    for spec in specs() {
+        let described = spec.to_json();
+        let sizes = described["extra_winds"].as_object().unwrap();
+        assert_eq!(sizes.len(), spec.seat_counts().count(), "{}", spec.name);
+        for n in spec.seat_counts() {
+            assert_eq!(
+                described["extra_winds"][n.to_string()],
+                json!(spec.extra_winds(n)),
+                "{} at {n}",
+                spec.name
+            );
+        }
+    }
+    let classic = lookup("classic").unwrap().spec().to_json();
+    assert_eq!(
+        classic["extra_winds"],
+        json!({"3": 0, "4": 0, "5": 4, "6": 8})
+    );
+    let hongkong = lookup("hongkong").unwrap().spec().to_json();
+    assert_eq!(hongkong["extra_winds"], json!({"4": 0}));
 }
 
 #[test]

@@ -1,15 +1,16 @@
 //! A player's legal actions as a small set of bits ([`LegalSet`]): what
 //! [`Game::legal_actions`] lists, in the same order, without building the list.
 //!
-//! The options of a turn or a claim are worked out once (see `legality`); the set copies them
-//! with the kinds the player holds, so counting the actions, taking the `i`-th and asking
-//! whether one is legal are bit operations. A bot that picks by position ([`crate::bots::Bot::choose`])
-//! and the hand driver's legality check read it instead of a list.
+//! The set is read from what the player is asked ([`Game::asked`], the one reading of the
+//! phase); it copies the options with the kinds the player holds, so counting the actions,
+//! taking the `i`-th and asking whether one is legal are bit operations. A bot that picks by
+//! position ([`crate::bots::Bot::choose`]) reads it instead of a list.
 
 use super::super::Player;
 use super::super::action::Action;
+use super::asked::Asked;
 use super::claims::chow_tiles;
-use super::{Game, Phase, tile_at};
+use super::{Game, tile_at};
 use crate::meld::MeldKind;
 use crate::tile::{KINDS, Tile};
 
@@ -222,98 +223,79 @@ impl LegalSet {
 impl Game {
     /// The actions legal for `p` now, as a [`LegalSet`]: the same actions in the same order as
     /// [`Game::legal_actions`], counted, indexed and tested without a list (empty iff `p` has
-    /// nothing to decide).
+    /// nothing to decide). Read from what `p` is asked (`Game::asked`).
     pub fn legal_set(&self, p: Player) -> LegalSet {
         let mut set = LegalSet::EMPTY;
-        if p.index() >= self.players() {
-            return set;
-        }
-        match &self.phase {
-            Phase::Over => {}
-            Phase::Turn {
-                player, options, ..
-            } => {
-                if *player == p {
-                    let h = &self.hands[p.index()];
-                    set.decision = Decision::Turn;
-                    set.win = options.win;
-                    set.concealed_kongs = options.concealed_kongs;
-                    let added = options.added_kongs;
-                    if added != 0 {
-                        set.added_extra = added & !((1u64 << KINDS) - 1);
-                        for m in &h.melds {
-                            if m.kind == MeldKind::Pung
-                                && !m.tile.is_bonus()
-                                && added & (1 << m.tile.index()) != 0
-                                && usize::from(set.added_len) < MAX_PUNGS
-                            {
-                                set.added_pungs[usize::from(set.added_len)] = m.tile;
-                                set.added_len += 1;
-                            }
+        match self.asked(p) {
+            Asked::Nothing => {}
+            Asked::Turn { options, hand: h } => {
+                set.decision = Decision::Turn;
+                set.win = options.win;
+                set.concealed_kongs = options.concealed_kongs;
+                let added = options.added_kongs;
+                if added != 0 {
+                    set.added_extra = added & !((1u64 << KINDS) - 1);
+                    for m in &h.melds {
+                        if m.kind == MeldKind::Pung
+                            && !m.tile.is_bonus()
+                            && added & (1 << m.tile.index()) != 0
+                            && usize::from(set.added_len) < MAX_PUNGS
+                        {
+                            set.added_pungs[usize::from(set.added_len)] = m.tile;
+                            set.added_len += 1;
                         }
                     }
-                    let discards = match options.only_discard {
-                        Some(d) => {
-                            set.discards = 1 << d.index();
-                            1
-                        }
-                        None if h.extra.is_empty() => {
-                            set.discards = h.held;
-                            h.held_kinds
-                        }
-                        None => {
-                            set.discards = h
-                                .extra
-                                .tiles()
-                                .fold(h.held, |bits, t| bits | 1 << t.index());
-                            h.held_kinds + h.extra.len()
-                        }
-                    };
-                    // Kongs are rare: their bits are counted only when there are some.
-                    let count = |bits: u64| {
-                        if bits == 0 {
-                            0
-                        } else {
-                            bits.count_ones() as u8
-                        }
-                    };
-                    set.first_discard = u8::from(set.win)
-                        + count(set.concealed_kongs)
-                        + count(set.added_extra)
-                        + set.added_len;
-                    set.len = set.first_discard + discards;
                 }
+                let discards = match options.only_discard {
+                    Some(d) => {
+                        set.discards = 1 << d.index();
+                        1
+                    }
+                    None if h.extra.is_empty() => {
+                        set.discards = h.held;
+                        h.held_kinds
+                    }
+                    None => {
+                        set.discards = h
+                            .extra
+                            .tiles()
+                            .fold(h.held, |bits, t| bits | 1 << t.index());
+                        h.held_kinds + h.extra.len()
+                    }
+                };
+                // Kongs are rare: their bits are counted only when there are some.
+                let count = |bits: u64| {
+                    if bits == 0 {
+                        0
+                    } else {
+                        bits.count_ones() as u8
+                    }
+                };
+                set.first_discard = u8::from(set.win)
+                    + count(set.concealed_kongs)
+                    + count(set.added_extra)
+                    + set.added_len;
+                set.len = set.first_discard + discards;
             }
-            Phase::Claims {
-                tile,
-                options,
-                answers,
-                pending,
-                ..
-            } => {
-                if pending & (1 << p.0) != 0 && answers[p.index()].is_none() {
-                    let o = &options[p.index()];
-                    set.decision = Decision::Claim;
-                    set.tile = *tile;
-                    set.win = o.win;
-                    set.kong = o.kong;
-                    set.pung = o.pung;
-                    set.chows = o.chows;
-                    set.len = u8::from(o.win)
-                        + u8::from(o.kong)
-                        + u8::from(o.pung)
-                        + (o.chows & 1)
-                        + (o.chows >> 1 & 1)
-                        + (o.chows >> 2 & 1)
-                        + 1;
-                }
+            Asked::Claim { options: o, tile } => {
+                set.decision = Decision::Claim;
+                set.tile = tile;
+                set.win = o.win;
+                set.kong = o.kong;
+                set.pung = o.pung;
+                set.chows = o.chows;
+                set.len = u8::from(o.win)
+                    + u8::from(o.kong)
+                    + u8::from(o.pung)
+                    + (o.chows & 1)
+                    + (o.chows >> 1 & 1)
+                    + (o.chows >> 2 & 1)
+                    + 1;
             }
-            Phase::Robbing { pending, .. } => {
-                if pending & (1 << p.0) != 0 {
-                    set.decision = Decision::Rob;
-                    set.win = true;
-                    set.len = 2;
-                }
+            Asked::Rob => {
+                set.decision = Decision::Rob;
+                set.win = true;
+                set.len = 2;
             }
         }
         set

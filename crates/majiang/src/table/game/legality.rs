@@ -1,17 +1,18 @@
-//! What a player may do now, worked out in one place.
+//! The options of a turn, and why an action is refused.
 //!
 //! The options of the player on turn ([`TurnOptions`]) are worked out once, when the turn
-//! begins; those of the players who may claim a discard ([`ClaimOptions`]) once, when it is
-//! made. [`Game::legal_actions`] lists them, and [`Game::check`] accepts exactly that list and
-//! says why anything else is refused (the explanation is worked out only then).
+//! begins; those of the players who may claim a discard
+//! ([`ClaimOptions`](super::claims::ClaimOptions)) once, when it is made. What a player may do
+//! now is read from them in one place, [`Game::asked`] (`asked`); [`Game::check`] asks it, and
+//! only for an action it refuses works out here why (the explanation costs nothing on the way
+//! of a legal action).
 
 use super::super::Player;
 use super::super::action::{Action, ActionError, IllegalReason};
 use super::super::extra_wind_play as extra_winds;
-use super::claims::{ClaimOptions, chow_tiles};
-use super::{Game, Phase, TileSource, tile_at};
+use super::{Game, Phase, TileSource};
 use crate::meld::MeldKind;
-use crate::tile::{KINDS, Tile};
+use crate::tile::Tile;
 
 /// Why no kong may be declared on a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,56 +61,6 @@ fn bit(t: Tile) -> u64 {
 /// True for a claim that makes a meld of a discard (chow, pung, exposed kong).
 fn is_meld_claim(action: Action) -> bool {
     matches!(action, Action::Chow { .. } | Action::Pung | Action::Kong)
-}
-
-impl TurnOptions {
-    /// True if `action` is one of the options, for a player holding `held` concealed.
-    fn allows(&self, action: Action, holds: impl Fn(Tile) -> bool) -> bool {
-        match action {
-            Action::Win => self.win,
-            Action::Discard(t) => holds(t) && self.only_discard.is_none_or(|d| d == t),
-            Action::ConcealedKong(t) => self.concealed_kongs & bit(t) != 0,
-            Action::AddedKong(t) => self.added_kongs & bit(t) != 0,
-            Action::Chow { .. } | Action::Pung | Action::Kong | Action::Pass => false,
-        }
-    }
-}
-
-impl ClaimOptions {
-    /// True if `action` is one of the options on the discard `tile`.
-    fn allows(&self, tile: Tile, action: Action) -> bool {
-        match action {
-            Action::Pass => true,
-            Action::Win => self.win,
-            Action::Pung => self.pung,
-            Action::Kong => self.kong,
-            Action::Chow { tiles } => {
-                (0..3).any(|b| self.chows & (1 << b) != 0 && chow_tiles(tile, b) == tiles)
-            }
-            Action::Discard(_) | Action::ConcealedKong(_) | Action::AddedKong(_) => false,
-        }
-    }
-
-    /// Lists the options on the discard `tile`: win, kong, pung, chows, pass.
-    fn actions_into(&self, tile: Tile, out: &mut Vec<Action>) {
-        if self.win {
-            out.push(Action::Win);
-        }
-        if self.kong {
-            out.push(Action::Kong);
-        }
-        if self.pung {
-            out.push(Action::Pung);
-        }
-        for bit in 0..3u8 {
-            if self.chows & (1 << bit) != 0 {
-                out.push(Action::Chow {
-                    tiles: chow_tiles(tile, bit),
-                });
-            }
-        }
-        out.push(Action::Pass);
-    }
 }
 
 impl Game {
@@ -175,100 +126,9 @@ impl Game {
         }
     }
 
-    /// The actions legal for `p` now (empty iff `p` has nothing to decide).
-    pub fn legal_actions(&self, p: Player) -> Vec<Action> {
-        let mut v = Vec::with_capacity(16);
-        self.legal_actions_into(p, &mut v);
-        v
-    }
-
-    /// [`Game::legal_actions`] into a caller's buffer (cleared first): no allocation once the
-    /// buffer has grown.
-    pub fn legal_actions_into(&self, p: Player, out: &mut Vec<Action>) {
-        out.clear();
-        if p.index() >= self.players() {
-            return;
-        }
-        match &self.phase {
-            Phase::Over => {}
-            Phase::Turn {
-                player, options, ..
-            } => {
-                if *player == p {
-                    self.turn_actions_into(p, options, out);
-                }
-            }
-            Phase::Claims {
-                tile,
-                options,
-                answers,
-                pending,
-                ..
-            } => {
-                if pending & (1 << p.0) != 0 && answers[p.index()].is_none() {
-                    options[p.index()].actions_into(*tile, out);
-                }
-            }
-            Phase::Robbing { pending, .. } => {
-                if pending & (1 << p.0) != 0 {
-                    out.push(Action::Win);
-                    out.push(Action::Pass);
-                }
-            }
-        }
-    }
-
-    /// Lists `o` for the player on turn: win, concealed kongs, added kongs, discards.
-    fn turn_actions_into(&self, p: Player, o: &TurnOptions, out: &mut Vec<Action>) {
-        let h = &self.hands[p.index()];
-        if o.win {
-            out.push(Action::Win);
-        }
-        let mut kongs = o.concealed_kongs;
-        while kongs != 0 {
-            out.push(Action::ConcealedKong(tile_at(
-                kongs.trailing_zeros() as usize
-            )));
-            kongs &= kongs - 1;
-        }
-        if o.added_kongs != 0 {
-            // Extra winds first, then the pungs of playing tiles in the order they were melded.
-            let mut extra = o.added_kongs >> KINDS;
-            while extra != 0 {
-                out.push(Action::AddedKong(tile_at(
-                    KINDS + extra.trailing_zeros() as usize,
-                )));
-                extra &= extra - 1;
-            }
-            for m in &h.melds {
-                if m.kind == MeldKind::Pung
-                    && !m.tile.is_bonus()
-                    && o.added_kongs & bit(m.tile) != 0
-                {
-                    out.push(Action::AddedKong(m.tile));
-                }
-            }
-        }
-        match o.only_discard {
-            Some(d) => out.push(Action::Discard(d)),
-            None => {
-                // The kinds held, from the hand's running mask: one step a kind held. A
-                // counted range extends without a capacity check per action.
-                let mut held = h.held;
-                out.extend((0..h.held_kinds).map(|_| {
-                    let t = tile_at(held.trailing_zeros() as usize);
-                    held &= held - 1;
-                    Action::Discard(t)
-                }));
-                if !h.extra.is_empty() {
-                    out.extend(h.extra.tiles().map(Action::Discard));
-                }
-            }
-        }
-    }
-
-    /// Checks an action without applying it: `Ok` iff it is in [`Game::legal_actions`];
-    /// otherwise the error says why not.
+    /// Checks an action without applying it: `Ok` iff it is in [`Game::legal_actions`] (both
+    /// ask `Game::asked`, the one place that reads what a player may do); otherwise the error
+    /// says why not.
     ///
     /// ```
     /// use majiang::table::{Action, ActionError, Game, HandSetup, IllegalReason, TableRules};
@@ -281,15 +141,32 @@ impl Game {
     /// assert!(err.to_string().contains("your turn"));
     /// ```
     pub fn check(&self, p: Player, action: Action) -> Result<(), ActionError> {
+        if self.asked(p).allows(action) {
+            Ok(())
+        } else {
+            Err(self.refusal(p, action))
+        }
+    }
+
+    /// Why `p` may not take `action` now, an action [`Game::asked`] does not allow: the
+    /// hand is over, `p` is not at the table or not asked (the missed win and the last
+    /// discard named), or the rule that refuses it. Only explains: the decision was taken.
+    #[cold]
+    fn refusal(&self, p: Player, action: Action) -> ActionError {
         if self.is_over() {
-            return Err(ActionError::HandOver);
+            return ActionError::HandOver;
         }
         if p.index() >= self.players() {
-            return Err(ActionError::NoSuchPlayer {
+            return ActionError::NoSuchPlayer {
                 player: p,
                 players: self.players(),
-            });
+            };
         }
+        let illegal = |reason: IllegalReason| ActionError::Illegal {
+            player: p,
+            action,
+            reason,
+        };
         if !self.to_act().contains(p) {
             // Not asked because of the missed win or the last discard: say so, rather than
             // "nothing to decide".
@@ -300,76 +177,43 @@ impl Game {
                     ..
                 }
             );
-            let reason = if action == Action::Win && self.only_missed_win_bars(p) {
-                Some(IllegalReason::MissedWin)
-            } else if last_discard
-                && is_meld_claim(action)
-                && self.on_offer().is_some_and(|(d, _)| d != p)
+            if action == Action::Win && self.only_missed_win_bars(p) {
+                return illegal(IllegalReason::MissedWin);
+            }
+            if last_discard && is_meld_claim(action) && self.on_offer().is_some_and(|(d, _)| d != p)
             {
-                Some(IllegalReason::LastDiscard)
-            } else {
-                None
-            };
-            if let Some(reason) = reason {
-                return Err(ActionError::Illegal {
-                    player: p,
-                    action,
-                    reason,
-                });
+                return illegal(IllegalReason::LastDiscard);
             }
             let waiting = self
                 .to_act()
                 .map(|q| q.to_string())
                 .collect::<Vec<_>>()
                 .join(", ");
-            return Err(ActionError::NotYourTurn { player: p, waiting });
+            return ActionError::NotYourTurn { player: p, waiting };
         }
-        let refused = |reason: IllegalReason| {
-            Err(ActionError::Illegal {
-                player: p,
-                action,
-                reason,
-            })
-        };
         match &self.phase {
-            Phase::Over => Err(ActionError::HandOver),
+            Phase::Over => ActionError::HandOver,
             Phase::Turn {
                 source, options, ..
-            } => {
-                let h = &self.hands[p.index()];
-                if options.allows(action, |t| h.holds(t)) {
-                    Ok(())
-                } else {
-                    refused(self.why_not_on_turn(p, action, *source, options))
-                }
-            }
+            } => illegal(self.why_not_on_turn(p, action, *source, options)),
             Phase::Claims {
                 discarder,
                 tile,
                 last_discard,
-                options,
                 answers,
                 ..
-            } => {
-                if answers[p.index()].is_some() {
-                    refused(IllegalReason::AlreadyAnswered)
-                } else if options[p.index()].allows(*tile, action) {
-                    Ok(())
-                } else if *last_discard && is_meld_claim(action) {
-                    refused(IllegalReason::LastDiscard)
-                } else {
-                    refused(self.why_no_claim(p, *discarder, *tile, action))
-                }
-            }
-            Phase::Robbing { answers, .. } => {
-                if answers[p.index()].is_some() {
-                    refused(IllegalReason::AlreadyAnswered)
-                } else if matches!(action, Action::Win | Action::Pass) {
-                    Ok(())
-                } else {
-                    refused(IllegalReason::RobOrPass)
-                }
-            }
+            } => illegal(if answers[p.index()].is_some() {
+                IllegalReason::AlreadyAnswered
+            } else if *last_discard && is_meld_claim(action) {
+                IllegalReason::LastDiscard
+            } else {
+                self.why_no_claim(p, *discarder, *tile, action)
+            }),
+            Phase::Robbing { answers, .. } => illegal(if answers[p.index()].is_some() {
+                IllegalReason::AlreadyAnswered
+            } else {
+                IllegalReason::RobOrPass
+            }),
         }
     }
 

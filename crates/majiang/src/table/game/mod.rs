@@ -5,8 +5,12 @@
 //! rules of play are split by job:
 //!
 //! - `setup`: a new hand (shuffle, dice, deal, flower replacement).
-//! - `legality`: what a player may do now ([`Game::legal_actions`]) and why anything else is
-//!   refused ([`Game::check`]), worked out in one place.
+//! - `asked`: what a player may do now, read from the phase in one place (`Game::asked`):
+//!   listed by [`Game::legal_actions`], asked by [`Game::check`], copied by
+//!   [`Game::legal_set`].
+//! - `legal_set`: the legal actions as a small set of bits ([`LegalSet`]).
+//! - `legality`: the options of a turn, worked out when it begins, and why a refused action is
+//!   refused ([`Game::check`]'s explanation).
 //! - `turn`: applying actions; entering a turn, drawing, discarding, the exhaustive draw.
 //! - `claims`: who may claim a discard, and resolving their answers.
 //! - `kongs`: concealed, exposed and added kongs, robbing, replacement tiles.
@@ -20,6 +24,7 @@
 //!
 //! Seat choice at the start of a match lives in [`super::seating`] (re-exported here).
 
+mod asked;
 mod claims;
 mod gambit;
 mod hand;
