@@ -609,6 +609,54 @@ fn the_game_fits_80_by_24_and_keeps_its_layout_larger() {
     }
 }
 
+/// Whether process `pid` catches SIGWINCH (its handler installed), from /proc.
+#[cfg(target_os = "linux")]
+fn catches_sigwinch(pid: u32) -> Result<bool, String> {
+    let status =
+        std::fs::read_to_string(format!("/proc/{pid}/status")).map_err(|e| e.to_string())?;
+    let mask = status
+        .lines()
+        .find_map(|l| l.strip_prefix("SigCgt:"))
+        .and_then(|h| u64::from_str_radix(h.trim(), 16).ok())
+        .ok_or_else(|| format!("no SigCgt line: {status}"))?;
+    // SIGWINCH is signal 28 on Linux: bit 27 of the mask.
+    Ok(mask & (1 << 27) != 0)
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn resizes_are_heard_from_the_first_frame() {
+    // crossterm hears SIGWINCH only once its event reader is made. The program makes it before
+    // it writes anything, so a resize at any moment is heard. (It used to wait for the first
+    // wait for a key: with --delay-ms 0, after the bots' first frames, and a resize between the
+    // last of them and that wait went unheard; the table stayed drawn for the old size.)
+    let mut s = Session::start(&[
+        "play",
+        "--rules",
+        "classic",
+        "--seed",
+        "4",
+        "--delay-ms",
+        "0",
+    ]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while s.raw.is_empty() {
+        assert!(
+            Instant::now() < deadline && !s.closed,
+            "the program wrote nothing"
+        );
+        s.pump(Duration::from_millis(20));
+    }
+    let pid = s.child.process_id().expect("the program's process id");
+    assert_eq!(
+        catches_sigwinch(pid),
+        Ok(true),
+        "at its first output the program does not listen for resizes"
+    );
+    s.send("\x03");
+    assert_eq!(s.exit_code(Duration::from_secs(10)), 130);
+}
+
 #[test]
 fn an_outside_bots_dismissal_is_told_when_it_happens_under_its_table_name() {
     // Bot 1 answers two decisions, then exits at its third: the table tells it at once, at

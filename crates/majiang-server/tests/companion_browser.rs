@@ -200,13 +200,7 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
     if totals.len() != 4 || totals[0] != ann || totals.iter().sum::<i64>() != 0 {
         return Err(format!("totals {totals:?}, Ann (east) should have {ann}"));
     }
-    let next = c
-        .find(Locator::Css("#l-next-deal"))
-        .await
-        .map_err(err)?
-        .text()
-        .await
-        .map_err(err)?;
+    let next = browser::text_of(c, "#l-next-deal").await?;
     // Hangzhou counts lao and keeps no prevailing wind: the line names no wind.
     if !next.contains("Ann")
         || !next.contains("Lao")
@@ -264,13 +258,9 @@ async fn evening(c: &Client, base: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Taps `css` (found again if the page rebuilt it meanwhile: the kit's click).
 async fn tap(c: &Client, css: &str) -> Result<(), String> {
-    c.find(Locator::Css(css))
-        .await
-        .map_err(|e| format!("{css}: {e}"))?
-        .click()
-        .await
-        .map_err(|e| format!("tapping {css}: {e}"))
+    browser::click(c, css).await
 }
 
 /// Waits (up to 10 s) until the script `cond` returns true.

@@ -70,12 +70,7 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         .await
         .map_err(err)?;
     assert_eq!(kinds, json!(["person", "normal", "normal", "normal"]));
-    c.find(Locator::Css("#create"))
-        .await
-        .map_err(err)?
-        .click()
-        .await
-        .map_err(err)?;
+    browser::click(c, "#create").await?;
     let link = c
         .wait()
         .at_most(Duration::from_secs(10))
@@ -155,13 +150,7 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
     save_screenshot(c, "hongkong-result-en-1400x1000").await?;
 
     // The end-of-hand screen: a title, and a payment for each of the four players that sums to 0.
-    let title = c
-        .find(Locator::Css("#result-title"))
-        .await
-        .map_err(err)?
-        .text()
-        .await
-        .map_err(err)?;
+    let title = browser::text_of(c, "#result-title").await?;
     assert!(
         title.contains("wins") || title.contains("drawn"),
         "title {title:?}"
@@ -190,14 +179,7 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         // Each payment with its reason, fan → points, in English and then in Chinese.
         let explained = |c: &fantoccini::Client| {
             let c = c.clone();
-            async move {
-                c.find(Locator::Css("#payments-explained"))
-                    .await
-                    .map_err(|e| e.to_string())?
-                    .text()
-                    .await
-                    .map_err(|e| e.to_string())
-            }
+            async move { browser::text_of(&c, "#payments-explained").await }
         };
         let en = explained(c).await?;
         assert!(en.contains(" fan → ") && en.contains(" points; "), "{en}");
@@ -237,22 +219,11 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
     shown.sort();
     paid.sort();
     assert_eq!(shown, paid, "the score table shows the hand's payments");
-    let status = c
-        .find(Locator::Css("#info"))
-        .await
-        .map_err(err)?
-        .text()
-        .await
-        .map_err(err)?;
+    let status = browser::text_of(c, "#info").await?;
     assert!(status.contains("finished"), "{status}");
 
     // The replay viewer steps through the finished match with every hand open.
-    c.find(Locator::Css(r#"a[href^="/?replay="]"#))
-        .await
-        .map_err(err)?
-        .click()
-        .await
-        .map_err(err)?;
+    browser::click(c, r#"a[href^="/?replay="]"#).await?;
     let pos = c
         .wait()
         .at_most(Duration::from_secs(10))
@@ -322,32 +293,15 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
     c.execute("document.querySelector('#replay-play').click()", vec![])
         .await
         .map_err(err)?;
-    let played = c
-        .find(Locator::Css("#replay-pos"))
-        .await
-        .map_err(err)?
-        .text()
-        .await
-        .map_err(err)?;
+    let played = browser::text_of(c, "#replay-pos").await?;
     let at: u64 = played
         .split(" / ")
         .next()
         .and_then(|n| n.trim().parse().ok())
         .unwrap_or(0);
     assert!(at >= 3, "autoplay moved on: {played}");
-    c.find(Locator::Css("#replay-last"))
-        .await
-        .map_err(err)?
-        .click()
-        .await
-        .map_err(err)?;
-    let last = c
-        .find(Locator::Css("#replay-pos"))
-        .await
-        .map_err(err)?
-        .text()
-        .await
-        .map_err(err)?;
+    browser::click(c, "#replay-last").await?;
+    let last = browser::text_of(c, "#replay-pos").await?;
     let total = first
         .split(" / ")
         .nth(1)
@@ -358,23 +312,11 @@ async fn play(c: &fantoccini::Client, base: &str) -> Result<(), String> {
         "{first} -> {last}"
     );
     // The last step is the hand's summary: every hand face up, the payments.
-    let summary = c
-        .find(Locator::Css("#replay-summary:not([hidden]) #payments"))
-        .await
-        .map_err(err)?
-        .text()
-        .await
-        .map_err(err)?;
+    let summary = browser::text_of(c, "#replay-summary:not([hidden]) #payments").await?;
     assert!(!summary.is_empty(), "the replay ends on the summary");
     if title.contains("wins") {
         // Each payment with its reason, read from the win the log carries.
-        let why = c
-            .find(Locator::Css("#replay-summary #payments-explained"))
-            .await
-            .map_err(err)?
-            .text()
-            .await
-            .map_err(err)?;
+        let why = browser::text_of(c, "#replay-summary #payments-explained").await?;
         assert!(
             why.contains(" fan → "),
             "the replay explains the payments: {why}"
@@ -576,12 +518,7 @@ async fn start_with_bots_for_an_absent_friend(
     let delay = c.find(Locator::Css("#bot-delay")).await.map_err(err)?;
     delay.clear().await.map_err(err)?;
     delay.send_keys("0").await.map_err(err)?;
-    c.find(Locator::Css("#create"))
-        .await
-        .map_err(err)?
-        .click()
-        .await
-        .map_err(err)?;
+    browser::click(c, "#create").await?;
     c.wait()
         .at_most(Duration::from_secs(10))
         .for_element(Locator::Css("a.seat-link[data-seat='0']"))
@@ -605,13 +542,7 @@ async fn start_with_bots_for_an_absent_friend(
         json!(true),
         "no plain Start while a friend is missing"
     );
-    let note = c
-        .find(Locator::Css("#waiting-note"))
-        .await
-        .map_err(err)?
-        .text()
-        .await
-        .map_err(err)?;
+    let note = browser::text_of(c, "#waiting-note").await?;
     assert!(note.contains("Bot 1"), "who is awaited: {note:?}");
     fill.click().await.map_err(err)?;
     // The person's first decision, with the timer running.
@@ -626,13 +557,7 @@ async fn start_with_bots_for_an_absent_friend(
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let scores = c
-        .find(Locator::Css("#scores"))
-        .await
-        .map_err(err)?
-        .text()
-        .await
-        .map_err(err)?;
+    let scores = browser::text_of(c, "#scores").await?;
     assert!(
         scores.contains("Bot 1 bot"),
         "the empty seat is a bot now: {scores:?}"
@@ -665,13 +590,7 @@ async fn check_fit_everywhere(
     let err = |e: fantoccini::error::CmdError| e.to_string();
     for lang in ["en", "zh"] {
         switch_language(c, lang).await?;
-        let info = c
-            .find(Locator::Css("#info"))
-            .await
-            .map_err(err)?
-            .text()
-            .await
-            .map_err(err)?;
+        let info = browser::text_of(c, "#info").await?;
         let expected = if lang == "zh" {
             "状态："
         } else {
@@ -766,12 +685,7 @@ async fn look_at_table(
     let delay = c.find(Locator::Css("#bot-delay")).await.map_err(err)?;
     delay.clear().await.map_err(err)?;
     delay.send_keys("0").await.map_err(err)?;
-    c.find(Locator::Css("#create"))
-        .await
-        .map_err(err)?
-        .click()
-        .await
-        .map_err(err)?;
+    browser::click(c, "#create").await?;
     c.wait()
         .at_most(Duration::from_secs(10))
         .for_element(Locator::Css("a.seat-link"))

@@ -23,10 +23,15 @@ use std::panic::AssertUnwindSafe;
 use std::time::{Duration, Instant};
 
 /// Records `navigator.share`, the clipboard, `navigator.vibrate` and `AudioContext` tones in
-/// `window.__rec` (`share` present unless `arguments[0]` is false).
+/// `window.__rec` (`share` present unless `arguments[0]` is false), with the tab's titles in turn
+/// and the test's clicks on the table (`answer`), which a failed check shows.
 const RECORDERS: &str = r#"
 const withShare = arguments[0];
-window.__rec = { shared: [], copied: [], vibrated: [], tones: [] };
+window.__rec = { shared: [], copied: [], vibrated: [], tones: [], titles: [], clicks: [] };
+// The tab titles in turn, with the page's clock (for the message of a failed check).
+const title = document.querySelector('title');
+if (title) new MutationObserver(() => window.__rec.titles.push(Math.round(performance.now()) + ' ' + document.title))
+  .observe(title, { childList: true, characterData: true, subtree: true });
 Object.defineProperty(navigator, 'share', { configurable: true,
   value: withShare ? (d) => { window.__rec.shared.push(d); return Promise.resolve(); } : undefined });
 Object.defineProperty(navigator, 'clipboard', { configurable: true,
@@ -313,62 +318,82 @@ async fn turn_cue(c: &Client, base: &str) -> Result<(), String> {
 }
 
 /// The person's answer to what is asked: a discard of a playable hand tile on their turn, else
-/// Pass (a claim on offer); clicked again until the tab title is no longer "your turn", a
-/// pause between clicks (a tight loop of clicks meets the server's message rate limit, and a
-/// loaded machine may take seconds to answer).
+/// Pass (a claim on offer). It is answered when the page has moved past it: the tab title no
+/// longer says it is the person's turn, or the next decision has come (a new buzz: the bots
+/// play at once, so the next turn may come before anyone looks at the title again), or the
+/// match is over. The click is made again only if the page shows none of that a while later
+/// (a page awaiting an earlier action's ack ignores clicks; a loaded machine is slow to answer).
 async fn answer(c: &Client) -> Result<(), String> {
     let deadline = Instant::now() + Duration::from_secs(30);
-    let mut first = true;
     loop {
-        if !first {
-            tokio::time::sleep(Duration::from_millis(250)).await;
-        }
-        first = false;
-        let done = c
+        // The buzzes so far, and the click; -1 if it is not the person's turn (any more).
+        let buzzes = c
             .execute(
-                "if (!document.title.startsWith('●')) return true;
+                "if (!document.title.startsWith('●')) return -1;
                  const tile = document.querySelector('#hand .tile-btn:not([aria-disabled])');
                  const pass = [...document.querySelectorAll('#actions button')].find(b => /^pass/i.test(b.textContent.trim()));
+                 window.__rec.clicks.push(Math.round(performance.now()) + ' ' + (tile ? tile.dataset.tile : pass ? 'pass' : 'nothing'));
                  (tile || pass)?.click();
-                 return false;",
+                 return window.__rec.vibrated.length;",
                 vec![],
             )
             .await
-            .map_err(err)?;
-        if done == json!(true) {
+            .map_err(err)?
+            .as_i64()
+            .unwrap_or(-1);
+        if buzzes < 0 {
+            return Ok(());
+        }
+        let moved = format!(
+            "!document.title.startsWith('●') || window.__rec.vibrated.length > {buzzes} || document.querySelector('#match-over:not([hidden])')"
+        );
+        if wait_up_to(c, &moved, Duration::from_secs(3))
+            .await?
+            .is_some()
+        {
             return Ok(());
         }
         if Instant::now() > deadline {
             let what = c
                 .execute(
-                    "return document.querySelector('#actions')?.textContent",
+                    "return [document.querySelector('#actions')?.textContent, window.__rec]",
                     vec![],
                 )
                 .await
                 .map_err(err)?;
             return Err(format!("the person could not answer: {what}"));
         }
-        tokio::time::sleep(Duration::from_millis(300)).await;
     }
 }
 
 /// Waits until `cond` (JavaScript) holds; returns `window.__rec`.
 async fn wait_until(c: &Client, cond: &str) -> Result<Value, String> {
-    let deadline = Instant::now() + Duration::from_secs(15);
+    match wait_up_to(c, cond, Duration::from_secs(15)).await? {
+        Some(rec) => Ok(rec),
+        None => {
+            let rec = c
+                .execute("return [window.__rec, document.title]", vec![])
+                .await
+                .map_err(err)?;
+            Err(format!("{cond} never held: {rec}"))
+        }
+    }
+}
+
+/// Waits up to `limit` for `cond` (JavaScript) to hold, looking every 100 ms; `window.__rec`
+/// once it holds, `None` if it did not in time.
+async fn wait_up_to(c: &Client, cond: &str, limit: Duration) -> Result<Option<Value>, String> {
+    let deadline = Instant::now() + limit;
     loop {
         let v = c
             .execute(&format!("return ({cond}) ? window.__rec : null"), vec![])
             .await
             .map_err(err)?;
         if !v.is_null() {
-            return Ok(v);
+            return Ok(Some(v));
         }
         if Instant::now() > deadline {
-            let rec = c
-                .execute("return [window.__rec, document.title]", vec![])
-                .await
-                .map_err(err)?;
-            return Err(format!("{cond} never held: {rec}"));
+            return Ok(None);
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }

@@ -160,20 +160,9 @@ async fn screens(c: &Client, base: &str) -> Result<(), String> {
             .await
             .map_err(err)?;
         wait_for(c, "#modal:not([hidden]) #modal-close").await?;
-        c.find(Locator::Css("#modal-close"))
-            .await
-            .map_err(err)?
-            .click()
-            .await
-            .map_err(err)?;
+        browser::click(c, "#modal-close").await?;
         wait_for(c, "#continue-wait:not([hidden])").await?;
-        let waiting = c
-            .find(Locator::Css("#continue-wait"))
-            .await
-            .map_err(err)?
-            .text()
-            .await
-            .map_err(err)?;
+        let waiting = browser::text_of(c, "#continue-wait").await?;
         assert!(
             waiting.contains("Bea")
                 && !waiting.contains("Ann")
@@ -238,12 +227,7 @@ async fn create_room(c: &Client, base: &str, lang: &str) -> Result<(String, Stri
     )
     .await
     .map_err(err)?;
-    c.find(Locator::Css("#create"))
-        .await
-        .map_err(err)?
-        .click()
-        .await
-        .map_err(err)?;
+    browser::click(c, "#create").await?;
     wait_for(c, ".invite .invite-qr svg").await?;
     let invites = c
         .execute(
@@ -354,13 +338,7 @@ async fn check_bad_links(c: &Client, base: &str, room: &str, lang: &str) -> Resu
     for (what, url) in links {
         c.goto(&url).await.map_err(err)?;
         wait_for(c, "#link-problem:not([hidden]) a.back-to-lobby").await?;
-        let text = c
-            .find(Locator::Css("#link-problem"))
-            .await
-            .map_err(err)?
-            .text()
-            .await
-            .map_err(err)?;
+        let text = browser::text_of(c, "#link-problem").await?;
         assert!(text.chars().count() > 10, "{lang} {what}: {text:?}");
         // No more tries: the page says it stopped, and stays so.
         tokio::time::sleep(Duration::from_millis(2500)).await;

@@ -309,6 +309,15 @@ impl TerminalGuard {
             hook(info);
         }));
         enable_raw_mode()?;
+        // Hear resizes from before the first frame reads the size: crossterm installs its
+        // SIGWINCH handler with its event reader, which it makes at the first poll. Without
+        // this, that poll comes only when the bots (`--delay-ms 0`) have played to the
+        // person's turn; a resize just after their last frame went unheard, and the table
+        // stayed drawn for the old size (a loaded machine's pty test saw it for 30 s).
+        if let Err(e) = event::poll(Duration::ZERO) {
+            restore_terminal();
+            return Err(e);
+        }
         let mut out = std::io::stdout();
         if let Err(e) = execute!(out, EnterAlternateScreen) {
             restore_terminal();
