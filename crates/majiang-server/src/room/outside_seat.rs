@@ -87,7 +87,7 @@ pub(super) fn seats_of(
         seats.push(OutsideSeat {
             seat,
             chair: chairs[seat],
-            label: majiang_external::bot_name(&s.name, &kind),
+            label: majiang_external::bot_name(&s.name, kind),
             command: allowed.command.clone(),
             limits: allowed.limits,
             seed: room_seed ^ (seat as u64 + 1),
