@@ -11,7 +11,8 @@
 //! scrolls, a hand tile or button out of view or covered, hand tiles narrower than 26 px upright
 //! or 40 px on its side, river tiles narrower than 16 px, touch targets under 44 px tall, and on
 //! a phone the scores and log anywhere but in their drawer. A live room checks tap-to-select then
-//! tap-to-discard with real touches. Screenshots go to `target/phone-screens/`.
+//! tap-to-discard with real touches. Screenshots of the looks found wrong (all with `MAJIANG_SCREENSHOTS=1`) go to
+//! `target/phone-screens/`.
 //!
 //! Which states run: every screen × every built state at 3–6 seats (16) and the 4 recorded
 //! ones, 180 looks in one browser (about a minute and a half on two cores).
@@ -380,19 +381,19 @@ async fn all_screens(c: &Client, base: &str) -> Result<(), String> {
             settle(c).await?;
             let m = c.execute(MEASURE, vec![]).await.map_err(err)?;
             let at = format!("{name} at {screen_name}");
-            problems.extend(
-                check(
-                    &m,
-                    screen,
-                    *n,
-                    name.starts_with("result") || name == "rec-result",
-                )
-                .into_iter()
-                .map(|p| format!("{at}: {p}")),
+            let found = check(
+                &m,
+                screen,
+                *n,
+                name.starts_with("result") || name == "rec-result",
             );
-            let png = c.screenshot().await.map_err(err)?;
-            let file = screens_dir().join(format!("{screen_name}-{name}.png"));
-            std::fs::write(&file, png).map_err(|e| format!("{}: {e}", file.display()))?;
+            // A look found wrong is always saved, to be seen; every look on request.
+            if !found.is_empty() || browser::every_look_saved() {
+                let png = c.screenshot().await.map_err(err)?;
+                let file = screens_dir().join(format!("{screen_name}-{name}.png"));
+                std::fs::write(&file, png).map_err(|e| format!("{}: {e}", file.display()))?;
+            }
+            problems.extend(found.into_iter().map(|p| format!("{at}: {p}")));
             looks += 1;
         }
         if screen.touch {
@@ -405,7 +406,8 @@ async fn all_screens(c: &Client, base: &str) -> Result<(), String> {
         }
     }
     eprintln!(
-        "phone layout: {looks} looks in {:?}; screenshots in {}",
+        "phone layout: {looks} looks in {:?}; screenshots (of the looks found wrong, of all with \
+         MAJIANG_SCREENSHOTS=1) in {}",
         started.elapsed(),
         screens_dir().display()
     );

@@ -10,7 +10,8 @@
 //! word may show (names, room ids, tile notation and key letters, marked `translate="no"`,
 //! aside), and no text may fall below WCAG AA contrast with what lies behind it. Wrong,
 //! truncated and unknown links must say so in words with a way back to the lobby and stop
-//! retrying. The screenshots stay in `target/e2e-screenshots/` (`screen-*`) to look at.
+//! retrying. With `MAJIANG_SCREENSHOTS=1` the screenshots stay in `target/e2e-screenshots/`
+//! (`screen-*`) to look at.
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (see `support/browser.rs`).
 
@@ -264,11 +265,13 @@ async fn create_room(c: &Client, base: &str, lang: &str) -> Result<(String, Stri
 }
 
 /// At every size: the hand and the buttons in view, nothing sideways, every player on the
-/// board (`players`, when a table shows), no Latin word on a Chinese page; a screenshot each.
+/// board (`players`, when a table shows), no Latin word on a Chinese page; a screenshot each with `MAJIANG_SCREENSHOTS=1`.
 async fn look(c: &Client, name: &str, lang: &str, players: Option<usize>) -> Result<(), String> {
     for (w, h) in SIZES {
         set_viewport(c, w, h).await?;
-        save_screenshot(c, &format!("screen-{name}-{w}x{h}")).await?;
+        if browser::every_look_saved() {
+            save_screenshot(c, &format!("screen-{name}-{w}x{h}")).await?;
+        }
         let l = c.execute(LAYOUT, vec![]).await.map_err(err)?;
         let (vw, vh) = (
             l["width"].as_f64().unwrap_or(0.0),

@@ -160,6 +160,13 @@ pub fn screenshot_dir() -> PathBuf {
     dir
 }
 
+/// Whether the layout tests save a screenshot of every look (`MAJIANG_SCREENSHOTS=1`), not
+/// only of the looks they found wrong. A screenshot costs about as much as the look's
+/// measuring, so the suite takes them only when someone will look at them.
+pub fn every_look_saved() -> bool {
+    std::env::var_os("MAJIANG_SCREENSHOTS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 /// Saves a screenshot of the page as `target/e2e-screenshots/NAME.png`.
 pub async fn save_screenshot(c: &Client, name: &str) -> Result<(), String> {
     let png = c.screenshot().await.map_err(err)?;
