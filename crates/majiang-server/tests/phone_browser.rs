@@ -11,8 +11,8 @@
 //! scrolls, a hand tile or button out of view or covered, hand tiles narrower than 26 px upright
 //! or 40 px on its side, river tiles narrower than 16 px, touch targets under 44 px tall, and on
 //! a phone the scores and log anywhere but in their drawer. A live room checks tap-to-select then
-//! tap-to-discard with real touches. Screenshots of the looks found wrong (all with `MAJIANG_SCREENSHOTS=1`) go to
-//! `target/phone-screens/`.
+//! tap-to-discard with real touches. Screenshots of the looks found wrong (all with
+//! `MAJIANG_SCREENSHOTS=1`) go to `target/phone-screens/`.
 //!
 //! Which states run: every screen × every built state at 3–6 seats (16) and the 4 recorded
 //! ones, 180 looks in one browser (about a minute and a half on two cores).
