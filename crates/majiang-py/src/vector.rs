@@ -10,8 +10,8 @@ use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::{
     num_tables_arg, options_map, seat_arg, seed_arg, seed_or_random, value_error,
 };
+use crate::layout::{blank_observation, ruleset};
 use crate::slices::slice_of;
-use crate::table::{blank_observation, ruleset};
 use crate::view::{DiscardRows, GameView};
 use majiang::bots::{self, Bot, SeatAction, observe_into};
 use majiang::table::matches::hand_seed;
