@@ -4,7 +4,7 @@
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::{seed_or_random, value_error};
-use crate::table::{blank_observation, ruleset};
+use crate::layout::{blank_observation, ruleset};
 use crate::vector::mix;
 use majiang::bots::{self, observe_into};
 use majiang::driver::{Controller, Driver, Poll, Timers};

@@ -5,6 +5,8 @@
 //! - `answer`: `score`'s answer as Python objects, its repeated words made once.
 //! - `request`: `score`'s fast reader of a request dict, and the rule sets kept between calls.
 //! - `codec`: actions as dense numbers per kind of table, observations as `uint8` planes.
+//! - `layout`: what a kind of table fixes, asked without one: its rule set by name, action
+//!   numbers and observation encoding.
 //! - `table`: `Table`, one match through the library's seat driver, bots in any chairs.
 //! - `vector`: `VectorTables`, many hands stepped in one call into numpy arrays, self-play
 //!   or one chair against bots played in Rust.
@@ -17,6 +19,7 @@ mod answer;
 mod codec;
 mod convert;
 mod dataset;
+mod layout;
 mod library;
 mod request;
 mod slices;
@@ -43,11 +46,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(library::score, m)?)?;
     m.add_function(wrap_pyfunction!(library::rule_sets, m)?)?;
     m.add_function(wrap_pyfunction!(library::replay, m)?)?;
-    m.add_function(wrap_pyfunction!(table::encode_observation_json, m)?)?;
-    m.add_function(wrap_pyfunction!(table::decode_action, m)?)?;
-    m.add_function(wrap_pyfunction!(table::action_name, m)?)?;
-    m.add_function(wrap_pyfunction!(table::action_layout, m)?)?;
-    m.add_function(wrap_pyfunction!(table::action_space, m)?)?;
+    m.add_function(wrap_pyfunction!(layout::encode_observation_json, m)?)?;
+    m.add_function(wrap_pyfunction!(layout::decode_action, m)?)?;
+    m.add_function(wrap_pyfunction!(layout::action_name, m)?)?;
+    m.add_function(wrap_pyfunction!(layout::action_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(layout::action_space, m)?)?;
     m.add_function(wrap_pyfunction!(dataset::record_selfplay, m)?)?;
     m.add_class::<table::Table>()?;
     m.add_class::<vector::VectorTables>()?;

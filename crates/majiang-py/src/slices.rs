@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 ///
 /// For as long as the slice lives, the caller guarantees that:
 /// - `buf` was checked to be writable, C-contiguous and of `item_count` elements of `T`
-///   (`vector::buffer`; for `Table`, `table::bindable`);
+///   (`vector::buffer`; for `Table`, `table::observe::bindable`);
 /// - no other slice or reference into the same memory is alive (a call's slices are apart:
 ///   `vector::Buffers::borrow` checks the spans; for `Table`, `bind_observation` found the
 ///   arrays apart);

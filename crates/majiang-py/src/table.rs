@@ -6,12 +6,9 @@ use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::{
     action_arg, hands_arg, options_map, player_arg, seed_arg, seed_or_random, to_py, value_error,
 };
-use crate::slices::slice_of;
-use crate::view::GameView;
 use majiang::bots;
 use majiang::driver::{Controller, Driver, Poll, Timers};
-use majiang::table::{Action, Observation, Player, Session, TableRules};
-use pyo3::buffer::PyBuffer;
+use majiang::table::{Action, Player, Session, TableRules};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -21,88 +18,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 mod journal;
 use journal::Call;
 
+mod observe;
+use observe::{BoundArrays, write_buffer};
+
 /// The driver's clock: the Python table has no timers, so every decision is due at once.
 const NOW: u64 = 0;
-
-/// Builds the rule set `rules` with `options`, with the command line's messages.
-pub fn ruleset(rules: &str, options: Option<&Bound<'_, PyAny>>) -> PyResult<Arc<TableRules>> {
-    let map = options_map(options)?;
-    TableRules::from_name(rules, &map)
-        .map(Arc::new)
-        .map_err(value_error)
-}
-
-/// An empty observation to be filled by `majiang::bots::observe_into`.
-pub fn blank_observation(rules: &Arc<TableRules>) -> PyResult<Observation> {
-    let (game, _) = majiang::table::Game::new(rules.clone(), majiang::table::HandSetup::new(0))
-        .map_err(value_error)?;
-    Ok(game.observation(Player(0)))
-}
-
-/// Copies `data` into a writable, C-contiguous numpy array (or other buffer) of exactly its
-/// size.
-pub fn write_buffer<T: pyo3::buffer::Element + Copy>(
-    py: Python<'_>,
-    target: &Bound<'_, PyAny>,
-    data: &[T],
-    what: &str,
-) -> PyResult<()> {
-    let buf = PyBuffer::<T>::get(target)
-        .map_err(|e| value_error(format!("{what}: not a suitable array: {e}")))?;
-    if buf.item_count() != data.len() {
-        return Err(value_error(format!(
-            "{what}: expected {} elements, got {}",
-            data.len(),
-            buf.item_count()
-        )));
-    }
-    buf.copy_from_slice(py, data)
-        .map_err(|e| value_error(format!("{what}: {e}")))
-}
-
-/// The buffer of `target`, checked to be a writable, C-contiguous array of `len` bytes.
-fn bindable(target: &Bound<'_, PyAny>, len: usize, what: &str) -> PyResult<PyBuffer<u8>> {
-    let buf = PyBuffer::<u8>::get(target)
-        .map_err(|e| value_error(format!("{what}: not a suitable array: {e}")))?;
-    if buf.readonly() || !buf.is_c_contiguous() || buf.item_count() != len {
-        return Err(value_error(format!(
-            "{what}: needs a writable C-contiguous array of {len} one-byte elements"
-        )));
-    }
-    Ok(buf)
-}
-
-/// Writes what `p` may see and their legal-action mask into `planes` and `mask` (`legal` the
-/// reused list of legal actions).
-fn encode_seat(
-    driver: &mut Mutex<Driver>,
-    legal: &mut Vec<Action>,
-    layout: &ActionLayout,
-    p: Player,
-    planes: &mut [u8],
-    mask: &mut [u8],
-) {
-    let driver = driver.get_mut().unwrap_or_else(|e| e.into_inner());
-    let session = driver.session();
-    let game = session.game();
-    game.legal_actions_into(p, legal);
-    let view = GameView {
-        game,
-        player: p,
-        legal,
-        discard_rows: None,
-    };
-    codec::encode(&view, session.ruleset().seats(), layout, planes, mask);
-}
-
-/// A chair's observation arrays bound by `bind_observation`.
-struct BoundArrays {
-    obs: PyBuffer<u8>,
-    mask: PyBuffer<u8>,
-    /// The two share no memory: `observe_bound` writes into them directly (otherwise it
-    /// encodes into the table's own buffers and copies).
-    apart: bool,
-}
 
 /// One match in play: the library's seat [`Driver`] (its [`Session`] and a controller per
 /// chair: the caller, or a bot), and buffers for encoding.
@@ -166,19 +86,6 @@ impl Table {
         }
     }
 
-    /// Fills the reused observation buffers for `p`.
-    fn encode(&mut self, p: Player) {
-        encode_seat(
-            &mut self.driver,
-            &mut self.legal,
-            &self.layout,
-            p,
-            &mut self.planes,
-            &mut self.mask,
-        );
-    }
-
-    /// Plays `action` (action number `number`) for `p`; the hand's payments by chair if it
     /// ended the hand.
     fn play(&mut self, p: Player, action: Action, number: usize) -> PyResult<Option<Vec<i64>>> {
         let step = self.driver_mut().act(p, action, NOW).map_err(value_error)?;
@@ -511,13 +418,7 @@ impl Table {
         mask: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let p = self.player(player)?;
-        let obs = bindable(obs, self.planes.len(), "obs")?;
-        let mask = bindable(mask, self.mask.len(), "mask")?;
-        let start = |b: &PyBuffer<u8>| b.buf_ptr() as usize;
-        let apart = start(&obs) + obs.item_count() <= start(&mask)
-            || start(&mask) + mask.item_count() <= start(&obs);
-        self.bound[p.index()] = Some(BoundArrays { obs, mask, apart });
-        Ok(())
+        self.bind(p, obs, mask)
     }
 
     /// Writes what `player` may see and their legal actions into the arrays bound with
@@ -528,41 +429,7 @@ impl Table {
         #[pyo3(from_py_with = player_arg)] player: usize,
     ) -> PyResult<()> {
         let p = self.player(player)?;
-        if self.bound[p.index()].is_none() {
-            return Err(value_error(format!(
-                "player: no arrays bound for player {player} (call bind_observation first)"
-            )));
-        }
-        let Table {
-            driver,
-            legal,
-            layout,
-            planes,
-            mask,
-            bound,
-            ..
-        } = self;
-        let Some(arrays) = &bound[p.index()] else {
-            return Ok(());
-        };
-        if arrays.apart {
-            // SAFETY: `bindable` checked both arrays writable, C-contiguous and of their sizes,
-            // `bind_observation` found them apart, and the GIL is held for this whole call.
-            let (obs_out, mask_out) =
-                unsafe { (slice_of(&arrays.obs, py), slice_of(&arrays.mask, py)) };
-            encode_seat(driver, legal, layout, p, obs_out, mask_out);
-        } else {
-            encode_seat(driver, legal, layout, p, planes, mask);
-            arrays
-                .obs
-                .copy_from_slice(py, planes)
-                .map_err(|e| value_error(format!("obs: {e}")))?;
-            arrays
-                .mask
-                .copy_from_slice(py, mask)
-                .map_err(|e| value_error(format!("mask: {e}")))?;
-        }
-        Ok(())
+        self.observe_into_bound(py, p)
     }
 
     /// The engine's `Observation` of `player` as JSON text: exactly what the observation
@@ -716,86 +583,4 @@ impl Table {
         };
         to_py(py, &value)
     }
-}
-
-/// Encodes an engine `Observation` given as JSON text (from `Table.observation_json`) into
-/// planes and mask, as `Table.observe` does: for checking that the planes come from that
-/// seat's observation alone. `rules` and `options` name the table (seat order, action layout).
-#[pyfunction]
-#[pyo3(signature = (observation, rules, options=None))]
-pub fn encode_observation_json(
-    observation: &str,
-    rules: &str,
-    options: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(Vec<u8>, Vec<u8>)> {
-    let ruleset = ruleset(rules, options)?;
-    let obs: Observation =
-        serde_json::from_str(observation).map_err(|e| value_error(format!("observation: {e}")))?;
-    let n = obs.table.len();
-    if n != ruleset.players() {
-        return Err(value_error(format!(
-            "observation: it has {n} players, the rules seat {}",
-            ruleset.players()
-        )));
-    }
-    let layout = ActionLayout::new(ruleset.config());
-    let mut planes = vec![0; codec::planes(n) * TILE_KINDS];
-    let mut mask = vec![0; layout.actions()];
-    codec::encode_observation(&obs, ruleset.seats(), &layout, &mut planes, &mut mask);
-    Ok((planes, mask))
-}
-
-/// The action numbers of tables under `rules` with `options`: `(name, first number, count)` by
-/// section, in order (see `Table.action_layout`).
-#[pyfunction]
-#[pyo3(signature = (rules, options=None))]
-pub fn action_layout(
-    rules: &str,
-    options: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<(&'static str, usize, usize)>> {
-    Ok(ActionLayout::new(ruleset(rules, options)?.config()).describe())
-}
-
-/// The size of the action space of tables under `rules` with `options`.
-#[pyfunction]
-#[pyo3(signature = (rules, options=None))]
-pub fn action_space(rules: &str, options: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
-    Ok(ActionLayout::new(ruleset(rules, options)?.config()).actions())
-}
-
-/// The engine action of number `action` at tables under `rules` (with `options`) as JSON
-/// text (`{"discard":"5m"}`, `"pass"`).
-#[pyfunction]
-#[pyo3(signature = (action, rules, options=None))]
-pub fn decode_action(
-    #[pyo3(from_py_with = action_arg)] action: usize,
-    rules: &str,
-    options: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
-    let layout = ActionLayout::new(ruleset(rules, options)?.config());
-    let a = layout.decode(action).ok_or_else(|| {
-        value_error(format!(
-            "action: {action} is not an action number (0..{})",
-            layout.actions()
-        ))
-    })?;
-    serde_json::to_string(&a).map_err(value_error)
-}
-
-/// A readable name of action number `action` at tables under `rules` (with `options`):
-/// `"discard 5m"`, `"chow 345p"`, `"pass"`.
-#[pyfunction]
-#[pyo3(signature = (action, rules, options=None))]
-pub fn action_name(
-    #[pyo3(from_py_with = action_arg)] action: usize,
-    rules: &str,
-    options: Option<&Bound<'_, PyAny>>,
-) -> PyResult<String> {
-    let layout = ActionLayout::new(ruleset(rules, options)?.config());
-    layout.decode(action).map(|a| a.to_string()).ok_or_else(|| {
-        value_error(format!(
-            "action: {action} is not an action number (0..{})",
-            layout.actions()
-        ))
-    })
 }

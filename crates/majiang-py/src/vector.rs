@@ -8,10 +8,10 @@
 
 use crate::codec::{self, ActionLayout, TILE_KINDS};
 use crate::convert::{
-    num_tables_arg, options_map, seat_arg, seed_arg, seed_or_random, value_error,
+    action_arg, num_tables_arg, options_map, seat_arg, seed_arg, seed_or_random, value_error,
 };
+use crate::layout::{blank_observation, ruleset};
 use crate::slices::slice_of;
-use crate::table::{blank_observation, ruleset};
 use crate::view::{DiscardRows, GameView};
 use majiang::bots::{self, Bot, SeatAction, observe_into};
 use majiang::table::matches::hand_seed;
@@ -43,6 +43,8 @@ struct Outputs<'a> {
     rewards: &'a mut [i64],
     dones: &'a mut [u8],
     final_planes: &'a mut [u8],
+    /// The actor's missed wins by tile kind (1: barred), when the caller asked for them.
+    missed: Option<&'a mut [u8]>,
 }
 
 /// The caller's arrays, checked and held for one call.
@@ -55,6 +57,7 @@ struct Buffers {
     rewards: PyBuffer<i64>,
     dones: PyBuffer<u8>,
     final_planes: PyBuffer<u8>,
+    missed: Option<PyBuffer<u8>>,
 }
 
 /// A writable, C-contiguous buffer of exactly `len` elements named `name` in `arrays`.
@@ -90,8 +93,13 @@ impl Buffers {
             rewards: buffer(arrays, "reward", tables * players)?,
             dones: buffer(arrays, "done", tables)?,
             final_planes: buffer(arrays, "final_obs", tables * planes * TILE_KINDS)?,
+            missed: if arrays.contains("missed_wins")? {
+                Some(buffer(arrays, "missed_wins", tables * TILE_KINDS)?)
+            } else {
+                None
+            },
         };
-        let mut spans = [
+        let mut spans = vec![
             (b.planes.buf_ptr() as usize, b.planes.len_bytes()),
             (b.masks.buf_ptr() as usize, b.masks.len_bytes()),
             (b.legal.buf_ptr() as usize, b.legal.len_bytes()),
@@ -104,6 +112,9 @@ impl Buffers {
                 b.final_planes.len_bytes(),
             ),
         ];
+        if let Some(m) = &b.missed {
+            spans.push((m.buf_ptr() as usize, m.len_bytes()));
+        }
         spans.sort_unstable();
         if spans.windows(2).any(|w| w[0].0 + w[0].1 > w[1].0) {
             return Err(value_error("the output arrays must not share memory"));
@@ -129,6 +140,7 @@ impl Buffers {
             rewards: unsafe { slice_of(&self.rewards, py) },
             dones: unsafe { slice_of(&self.dones, py) },
             final_planes: unsafe { slice_of(&self.final_planes, py) },
+            missed: self.missed.as_ref().map(|m| unsafe { slice_of(m, py) }),
         }
     }
 }
@@ -391,6 +403,13 @@ impl VectorTables {
         Ok(())
     }
 
+    /// Table `t`'s hand in play, or a `ValueError` naming a table that is not there.
+    fn game(&self, t: usize) -> PyResult<&Game> {
+        self.games
+            .get(t)
+            .ok_or_else(|| value_error(format!("t: there is no table {t} of {}", self.games.len())))
+    }
+
     /// Who decides next at table `t`: the learning chair when it may, else the first to act.
     fn actor(&self, t: usize) -> Player {
         let game = &self.games[t];
@@ -415,6 +434,13 @@ impl VectorTables {
         let count = codec::encode_actions(&self.layout, &self.scratch, masks, list);
         out.legal_count[t] = count as i64;
         out.actors[t] = p.index() as i64;
+        if let Some(missed) = out.missed.as_deref_mut() {
+            let row = &mut missed[t * TILE_KINDS..(t + 1) * TILE_KINDS];
+            row.fill(0);
+            for tile in self.games[t].missed_wins(p) {
+                row[tile.index()] = 1;
+            }
+        }
     }
 }
 
@@ -512,10 +538,29 @@ impl VectorTables {
     /// The engine's `Observation` of table `t`'s actor now, as JSON text: what `obs[t]` and
     /// `mask[t]` were written from (for checks; `encode_observation_json` encodes it).
     fn observation_json(&self, t: usize) -> PyResult<String> {
-        let game = self.games.get(t).ok_or_else(|| {
-            value_error(format!("t: there is no table {t} of {}", self.games.len()))
-        })?;
+        let game = self.game(t)?;
         serde_json::to_string(&game.observation(self.actor(t))).map_err(value_error)
+    }
+
+    /// Why the engine would refuse action number `action` for table `t`'s actor now (the
+    /// engine's reason, as `step` raises it: e.g. Hong Kong's missed win, "you passed this
+    /// tile's win: wait for your next draw"), or `None` if it is legal. Changes nothing.
+    fn refusal(
+        &self,
+        t: usize,
+        #[pyo3(from_py_with = action_arg)] action: usize,
+    ) -> PyResult<Option<String>> {
+        let game = self.game(t)?;
+        if !self.started {
+            return Err(PyRuntimeError::new_err("refusal: call reset() first"));
+        }
+        let a = self.layout.decode(action).ok_or_else(|| {
+            value_error(format!(
+                "action: {action} is not an action number (0..{})",
+                self.layout.actions()
+            ))
+        })?;
+        Ok(game.check(self.actor(t), a).err().map(|e| e.to_string()))
     }
 
     /// Hands finished (and reported in `done`) since the tables were made.
@@ -539,7 +584,9 @@ impl VectorTables {
     /// Deals every table a fresh hand and writes the first decisions into `arrays`, a dict of
     /// numpy arrays: `obs` uint8 (N, planes, 42), `mask` uint8 or bool (N, action_space),
     /// `legal` int16 (N, MAX_LEGAL; -1 padded), `legal_count` int64 (N), `actor` int64 (N),
-    /// `reward` int64 (N, players), `done` uint8 (N), `final_obs` uint8 (N, planes, 42).
+    /// `reward` int64 (N, players), `done` uint8 (N), `final_obs` uint8 (N, planes, 42), and
+    /// optionally `missed_wins` uint8 (N, 42): the kinds the actor may not win on now (Hong
+    /// Kong's missed win; 1 in a barred kind's column), written with every decision.
     /// Rewards and ends are zeroed. With `seed`, the tables' streams start again from it.
     #[pyo3(signature = (arrays, seed=None))]
     fn reset(

@@ -26,7 +26,12 @@ class MajiangVectorEnv(GymnasiumVectorEnv):  # type: ignore[type-arg]
     chairs. Each episode is one hand: one in which the agent never decides is skipped.
 
     Observations, actions, illegal actions (``illegal_action``, ``illegal_penalty``) and
-    ``reward_scale`` are as in :class:`majiang.gymnasium_env.MajiangGymEnv`, batched. Finished
+    ``reward_scale`` are as in :class:`majiang.gymnasium_env.MajiangGymEnv`, batched: the strict
+    mode's ``ValueError`` names the table and gives the engine's reason, the substituting mode
+    puts that reason in ``infos["illegal_reason"]`` (where ``infos["_illegal_reason"]``, the
+    tables whose action was illegal; the key is there only when one was). Every ``reset`` and
+    ``step`` info has ``infos["missed_wins"]``: per table, the tiles the agent may not win on
+    now (Hong Kong's missed win, as the single environment's ``info["missed_wins"]``). Finished
     hands are replaced at once (``autoreset_mode`` ``SAME_STEP``): the returned observation of
     a finished table is its next hand's first, and ``infos["final_obs"]`` holds the last view
     of the finished one (where ``infos["_final_obs"]``). ``action_masks()`` gives the legal
@@ -103,7 +108,16 @@ class MajiangVectorEnv(GymnasiumVectorEnv):  # type: ignore[type-arg]
         if seed is not None and not isinstance(seed, (int, np.integer)):
             raise TypeError("seed: one integer for all tables (each table has its own stream)")
         self.tables.reset(None if seed is None else check_seed(seed))
-        return self._observations(), {}
+        return self._observations(), self._missed_wins({})
+
+    def _missed_wins(self, infos: Dict[str, Any]) -> Dict[str, Any]:
+        """``infos`` with every table's ``missed_wins`` (tile names, as the single env's)."""
+        tiles = np.empty(self.num_envs, dtype=object)
+        for i, names in enumerate(self.tables.missed_win_tiles()):
+            tiles[i] = names
+        infos["missed_wins"] = tiles
+        infos["_missed_wins"] = np.ones(self.num_envs, dtype=np.bool_)
+        return infos
 
     def clone(self) -> "MajiangVectorEnv":
         """An independent copy in the exact state: stepped with the same actions, both give
@@ -125,16 +139,25 @@ class MajiangVectorEnv(GymnasiumVectorEnv):  # type: ignore[type-arg]
             raise ValueError(f"actions: action numbers are 0..{t.action_space - 1}")
         chosen = chosen.astype(np.int64)
         illegal = ~t.mask[self._rows, chosen]
+        reasons: Optional[np.ndarray] = None
         if illegal.any():
+            # The engine's own reasons (e.g. Hong Kong's missed win), asked before any table moves.
+            reasons = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(illegal):
+                reasons[i] = t.refusal(int(i), int(chosen[i]))
             if self.illegal_action == "raise":
                 bad = int(np.flatnonzero(illegal)[0])
-                raise ValueError(f"actions: table {bad}: {int(chosen[bad])} is not legal now")
+                raise ValueError(f"actions: table {bad}: {int(chosen[bad])} is not legal now: {reasons[bad]}")
             chosen = np.where(illegal, t.legal[:, 0].astype(np.int64), chosen)
         t.step(chosen)
         rewards = t.reward[:, self.seat] * self.reward_scale + np.where(illegal, self.illegal_penalty, 0.0)
         terminations = t.done.astype(np.bool_)
         truncations = np.zeros(self.num_envs, dtype=np.bool_)
         infos: Dict[str, Any] = {"illegal_action": illegal, "_illegal_action": np.ones(self.num_envs, dtype=np.bool_)}
+        if reasons is not None:
+            infos["illegal_reason"] = reasons
+            infos["_illegal_reason"] = illegal.copy()
+        self._missed_wins(infos)
         if terminations.any():
             final = np.empty(self.num_envs, dtype=object)
             for i in np.flatnonzero(terminations):

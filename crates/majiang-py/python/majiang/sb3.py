@@ -26,7 +26,10 @@ class SB3Core:
     """SB3's ``VecEnv`` protocol over :class:`~majiang.gym_vector.MajiangVectorEnv`, without
     importing SB3: ``reset() -> obs``, ``step_async``/``step_wait -> (obs, rewards float32,
     dones bool, infos list)``, each finished table's last view in
-    ``infos[i]["terminal_observation"]`` (SB3's auto-reset convention), ``action_masks()`` and
+    ``infos[i]["terminal_observation"]`` (SB3's auto-reset convention), the agent's
+    ``infos[i]["missed_wins"]`` and, for a substituted illegal action,
+    ``infos[i]["illegal_reason"]`` (as the Gymnasium environments give them; ``reset_infos``
+    carry ``missed_wins`` too), ``action_masks()`` and
     ``env_method("action_masks")`` for sb3-contrib's ``MaskablePPO``, ``seed``,
     ``get_attr``/``set_attr``/``env_method`` over the one vector environment."""
 
@@ -62,8 +65,8 @@ class SB3Core:
         self._next_seed = None
         if seeds is not None:
             self._seeds = [None] * self.num_envs
-        obs, _ = self.venv.reset(seed=seed)
-        self.reset_infos = [{} for _ in range(self.num_envs)]
+        obs, info = self.venv.reset(seed=seed)
+        self.reset_infos = [{"missed_wins": info["missed_wins"][i]} for i in range(self.num_envs)]
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
@@ -77,10 +80,15 @@ class SB3Core:
         dones = terminated | truncated
         infos: List[Dict[str, Any]] = [{} for _ in range(self.num_envs)]
         illegal = info.get("illegal_action")
+        reasons = info.get("illegal_reason")
         final = info.get("final_obs")
+        missed = info["missed_wins"]
         for i in range(self.num_envs):
+            infos[i]["missed_wins"] = missed[i]
             if illegal is not None:
                 infos[i]["illegal_action"] = bool(illegal[i])
+                if reasons is not None and illegal[i]:
+                    infos[i]["illegal_reason"] = reasons[i]
             if dones[i]:
                 infos[i]["terminal_observation"] = final[i] if final is not None else None
                 infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])

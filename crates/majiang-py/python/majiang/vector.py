@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import copy
-from typing import Any, Dict, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional
 
 import numpy as np
 
 from ._checks import check_seed, house_rules, seed_or_entropy
-from ._core import MAX_LEGAL, MAX_TABLES, TILE_KINDS, VectorTables
+from ._core import MAX_LEGAL, MAX_TABLES, TILE_KINDS, VectorTables, tile_name
 
 
 class VectorEnv:
@@ -32,7 +32,12 @@ class VectorEnv:
     - ``reward`` int64 ``(N, players)`` and ``done`` uint8 ``(N,)``: set for the tables whose hand
       the last step ended (payments by chair); such a table has already been dealt its next hand;
     - ``final_obs`` uint8 ``(N, planes, 42)``: against bots, your last view of a hand that ended
-      (rows where ``done``).
+      (rows where ``done``);
+    - ``missed_wins`` bool ``(N, 42)``: the tile kinds the actor may not win on now, by column
+      (``tile_index``): Hong Kong's missed win (house rule ``missed_win``), a win passed on that
+      kind since the actor's last draw from the live wall. The mask already leaves those wins
+      out; :meth:`missed_win_tiles` gives them by name, as the single-table environments'
+      ``missed_wins`` do.
 
     Hands are independent (no match): table ``t``'s ``k``-th hand is dealt by chair ``k mod n``
     from a seed fixed by ``seed``, ``t`` and ``k``; without a seed (``None``, the default)
@@ -40,7 +45,8 @@ class VectorEnv:
     ``num_tables`` is at most ``majiang.MAX_TABLES``.
 
     ``step`` before ``reset`` raises ``RuntimeError``. Every action of a step is checked before
-    any is played: an illegal one raises ``ValueError`` naming its table and no table moves.
+    any is played: an illegal one raises ``ValueError`` naming its table, with the engine's
+    reason, and no table moves; :meth:`refusal` asks for that reason without acting.
     The stepping runs in Rust without the GIL, so other Python threads run meanwhile (each
     thread its own ``VectorEnv``). :meth:`clone` (and ``copy.deepcopy``) copies every table
     in its exact state, bots included; ``pickle`` too (each table's hand in play is rebuilt
@@ -81,6 +87,7 @@ class VectorEnv:
         self.reward = np.zeros((n, self.players), dtype=np.int64)
         self.done = np.zeros(n, dtype=np.uint8)
         self.final_obs = np.zeros((n, *planes), dtype=np.uint8)
+        self.missed_wins = np.zeros((n, TILE_KINDS), dtype=np.bool_)
         self._arrays: Dict[str, np.ndarray] = {
             "obs": self.obs,
             "mask": self.mask.view(np.uint8),
@@ -90,6 +97,7 @@ class VectorEnv:
             "reward": self.reward,
             "done": self.done,
             "final_obs": self.final_obs,
+            "missed_wins": self.missed_wins.view(np.uint8),
         }
         self._rows = np.arange(n)
 
@@ -151,6 +159,19 @@ class VectorEnv:
             raise ValueError(f"actions: expected shape ({self.num_tables},), got {array.shape}")
         self.tables.step(np.ascontiguousarray(array, dtype=np.int64), self._arrays)
         return self.obs
+
+    def refusal(self, t: int, action: int) -> Optional[str]:
+        """Why the engine would refuse action number ``action`` for table ``t``'s actor now
+        (its reason, as ``step`` raises it), or ``None`` if it is legal. Changes nothing."""
+        return self.tables.refusal(t, action)
+
+    def missed_win_tiles(self) -> List[List[str]]:
+        """Per table, the tiles its actor may not win on now (``missed_wins`` by name, e.g.
+        ``["4p"]``; empty when nothing bars them)."""
+        tiles: List[List[str]] = [[] for _ in range(self.num_tables)]
+        for t in np.flatnonzero(self.missed_wins.any(axis=1)):
+            tiles[t] = [tile_name(int(k)) for k in np.flatnonzero(self.missed_wins[t])]
+        return tiles
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action for every table, chosen in numpy."""

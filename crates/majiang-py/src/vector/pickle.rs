@@ -50,6 +50,7 @@ impl Scratch {
             rewards: &mut self.rewards,
             dones: &mut self.dones,
             final_planes: &mut self.final_planes,
+            missed: None,
         }
     }
 }
