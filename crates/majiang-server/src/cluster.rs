@@ -56,15 +56,7 @@ pub(crate) fn remote_summary(r: &StoredRoom) -> RoomSummary {
             .seats
             .iter()
             .enumerate()
-            .map(|(i, s)| SeatInfo {
-                seat: i,
-                name: s.name.clone(),
-                bot: s.bot,
-                connected: s.bot,
-                player: None,
-                stand_in: false,
-                away: false,
-            })
+            .map(|(i, s)| SeatInfo::stored(i, &s.name, s.bot, None))
             .collect(),
         hands: r.config.hands,
         hints: r.config.hints,

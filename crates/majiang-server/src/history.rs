@@ -124,15 +124,7 @@ impl FinishedRoom {
                 .seats
                 .iter()
                 .enumerate()
-                .map(|(i, s)| SeatInfo {
-                    seat: i,
-                    name: s.name.clone(),
-                    bot: s.bot,
-                    connected: s.bot,
-                    player: m.chairs().get(i).copied(),
-                    stand_in: false,
-                    away: false,
-                })
+                .map(|(i, s)| SeatInfo::stored(i, &s.name, s.bot, m.chairs().get(i).copied()))
                 .collect(),
             hands: config.hands,
             hints: config.hints,

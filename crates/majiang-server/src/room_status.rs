@@ -66,6 +66,23 @@ pub struct SeatInfo {
     pub away: bool,
 }
 
+impl SeatInfo {
+    /// Seat `seat` as the store knows it (a finished room, a room another node runs): its
+    /// `name` and whether a `bot` plays it, with the `player` (chair) when the match was
+    /// replayed; a bot counts as connected, a person as not, and nobody stands in or is away.
+    pub fn stored(seat: usize, name: &str, bot: bool, player: Option<Player>) -> SeatInfo {
+        SeatInfo {
+            seat,
+            name: name.to_string(),
+            bot,
+            connected: bot,
+            player,
+            stand_in: false,
+            away: false,
+        }
+    }
+}
+
 /// Who the next deal waits for, while a room is `hand_over`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContinueState {
@@ -73,4 +90,31 @@ pub struct ContinueState {
     pub waiting_for: Vec<Player>,
     /// Milliseconds until the next hand is dealt anyway.
     pub deadline_ms: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SeatInfo;
+    use majiang::table::Player;
+
+    #[test]
+    fn a_stored_seat_shows_its_bot_connected_and_its_person_not() {
+        let bot = SeatInfo::stored(2, "Bot 2", true, Some(Player(3)));
+        assert_eq!(
+            (
+                bot.seat,
+                bot.name.as_str(),
+                bot.bot,
+                bot.connected,
+                bot.player
+            ),
+            (2, "Bot 2", true, true, Some(Player(3)))
+        );
+        let person = SeatInfo::stored(0, "Ann", false, None);
+        assert_eq!(
+            (person.bot, person.connected, person.player),
+            (false, false, None)
+        );
+        assert!(![bot, person].iter().any(|s| s.stand_in || s.away));
+    }
 }

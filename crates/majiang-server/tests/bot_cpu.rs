@@ -3,12 +3,10 @@
 //! full (six bots-only rooms of four experts each) another room's person is still answered at
 //! once: its action's `ack` within 50 ms at the 99th percentile.
 
-use crate::common::{Client, start_with_limits};
-use majiang::table::Action;
+use crate::common::{person_ack_times, start_with_limits};
 use majiang_server::Limits;
-use majiang_server::protocol::{RoomStatus, ServerMsg};
 use serde_json::json;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Plays `acks` actions as the person of a new room (three efficient bots, no pause) and
 /// returns how long each `ack` took, sorted.
@@ -17,47 +15,7 @@ async fn ack_times(
     addr: std::net::SocketAddr,
     acks: usize,
 ) -> Vec<Duration> {
-    let created = app
-        .create_room(crate::common::config(
-            json!({"rules": "hongkong", "hands": 64}),
-        ))
-        .await
-        .unwrap();
-    let token = created.seats[0].token.clone().unwrap();
-    let mut c = Client::connect(addr, &created.room, Some(&token)).await;
-    c.send(&majiang_server::protocol::ClientMsg::Start { fill_bots: false })
-        .await;
-    let mut latencies = Vec::new();
-    let mut sent: Option<Instant> = None;
-    c.sync().await;
-    let until = Instant::now() + Duration::from_secs(240);
-    while latencies.len() < acks && Instant::now() < until {
-        let Some(m) = c.recv().await else {
-            panic!("the connection closed")
-        };
-        match &m {
-            ServerMsg::Ack { .. } => {
-                if let Some(t) = sent.take() {
-                    latencies.push(t.elapsed());
-                }
-            }
-            ServerMsg::HandResult { .. } => c.go_on().await,
-            ServerMsg::MatchOver { .. } => break,
-            ServerMsg::State {
-                status: RoomStatus::Playing,
-                observation: Some(o),
-                ..
-            } if sent.is_none() && !o.legal_actions.is_empty() => {
-                // Slower than the message rate limit (20 a second).
-                tokio::time::sleep(Duration::from_millis(60)).await;
-                let pass = o.legal_actions.iter().find(|a| **a == Action::Pass);
-                c.act(*pass.unwrap_or(&o.legal_actions[0])).await;
-                sent = Some(Instant::now());
-            }
-            ServerMsg::Error { message, .. } => panic!("refused: {message}"),
-            _ => {}
-        }
-    }
+    let mut latencies = person_ack_times(app, addr, 64, acks, Duration::from_secs(240)).await;
     assert!(latencies.len() >= acks, "{} acks", latencies.len());
     latencies.sort();
     latencies

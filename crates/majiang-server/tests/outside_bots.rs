@@ -3,10 +3,9 @@
 //! runtime of ONE thread), and a bot dismissed for nonsense is in the room's summary and the
 //! server's metrics.
 
-use crate::common::{Client, http};
-use majiang::table::Action;
+use crate::common::{http, listen, person_ack_times};
 use majiang_external::spec::Command;
-use majiang_server::protocol::{ClientMsg, RoomStatus, ServerMsg};
+use majiang_server::protocol::RoomStatus;
 use majiang_server::{App, ExternalBots, Limits};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -45,14 +44,7 @@ async fn start(bots: ExternalBots) -> (App, SocketAddr) {
     let app = App::with_external_bots(store, None, Limits::default(), bots)
         .await
         .unwrap();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let a = app.clone();
-    tokio::spawn(async move {
-        majiang_server::serve(listener, a, std::future::pending())
-            .await
-            .unwrap();
-    });
+    let addr = listen(&app).await;
     (app, addr)
 }
 
@@ -82,44 +74,11 @@ async fn a_thinking_outside_bot_holds_no_runtime_thread() {
         assert!(Instant::now() < deadline, "the bot's room did not start");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    let created = app
-        .create_room(crate::common::config(
-            json!({"rules": "hongkong", "hands": 8}),
-        ))
-        .await
-        .unwrap();
-    let token = created.seats[0].token.clone().unwrap();
-    let mut c = Client::connect(addr, &created.room, Some(&token)).await;
-    c.send(&ClientMsg::Start { fill_bots: false }).await;
-    c.sync().await;
     // Act as the person for 6 s (three of the bot's thoughts), timing each `ack`.
-    let (began, mut acks, mut sent) = (Instant::now(), Vec::new(), None::<Instant>);
     let asked =
         || std::fs::read_to_string(dir.path().join("slow.asked")).map_or(0, |s| s.lines().count());
     let asked_before = asked();
-    while began.elapsed() < Duration::from_secs(6) {
-        let m = tokio::time::timeout(Duration::from_secs(10), c.recv())
-            .await
-            .expect("the person's room answers within 10 s")
-            .expect("the connection stays open");
-        match &m {
-            ServerMsg::Ack { .. } => acks.extend(sent.take().map(|t| t.elapsed())),
-            ServerMsg::HandResult { .. } => c.go_on().await,
-            ServerMsg::MatchOver { .. } => break,
-            ServerMsg::State {
-                status: RoomStatus::Playing,
-                observation: Some(o),
-                ..
-            } if sent.is_none() && !o.legal_actions.is_empty() => {
-                tokio::time::sleep(Duration::from_millis(60)).await;
-                let pass = o.legal_actions.iter().find(|a| **a == Action::Pass);
-                c.act(*pass.unwrap_or(&o.legal_actions[0])).await;
-                sent = Some(Instant::now());
-            }
-            ServerMsg::Error { message, .. } => panic!("refused: {message}"),
-            _ => {}
-        }
-    }
+    let acks = person_ack_times(&app, addr, 8, usize::MAX, Duration::from_secs(6)).await;
     let slow_room = app.room(&slow).unwrap().summary();
     let longest = acks.iter().max().copied().unwrap_or_default();
     let thoughts = asked() - asked_before;

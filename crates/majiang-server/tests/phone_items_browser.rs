@@ -14,12 +14,11 @@
 //!
 //! Needs `/usr/bin/chromium` and `/usr/bin/chromedriver` (see `majiang_testkit::browser`).
 
-use crate::common;
+use crate::common::{self, until};
 use fantoccini::Client;
 use futures_util::FutureExt;
 use majiang_testkit::browser::{self, Browser, click, err, save_screenshot, text_of, wait_for};
 use serde_json::{Value, json};
-use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
 use std::time::{Duration, Instant};
 
@@ -57,35 +56,6 @@ where
     }
 }
 
-/// Creates a room from `body`; returns its id and the seat links.
-async fn create(addr: SocketAddr, body: Value) -> (String, Vec<String>) {
-    let (status, _, created) = common::http(addr, "POST", "/api/rooms", &body.to_string()).await;
-    assert_eq!(status, 201, "{created}");
-    let created: Value = serde_json::from_str(&created).unwrap();
-    let links = created["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|s| s["link"].as_str().map(str::to_string))
-        .collect();
-    (created["room"].as_str().unwrap().to_string(), links)
-}
-
-/// Waits up to `secs` for `script` to return something truthy; returns it.
-async fn until(c: &Client, script: &str, secs: u64, what: &str) -> Result<Value, String> {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    loop {
-        let v = c.execute(script, vec![]).await.map_err(err)?;
-        if !(v.is_null() || v == json!(false) || v == json!(0) || v == json!("")) {
-            return Ok(v);
-        }
-        if Instant::now() > deadline {
-            return Err(format!("{what}: not within {secs} s"));
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
 /// Every `input`, `select` and `textarea` of the page without an accessible name (a label,
 /// `aria-label`, `aria-labelledby` or `title`), described.
 const UNLABELLED: &str = r#"
@@ -111,7 +81,7 @@ async fn the_result_is_a_dialog_the_others_are_read_out_and_a_finished_link_show
     with_browser("the result and finished room test", |c| async move {
         let base = format!("http://{addr}");
         // One hand; the person's timers play for them, so the hand ends by itself.
-        let (room, links) = create(
+        let (room, links) = common::post_room(
             addr,
             json!({ "rules": "hongkong", "hands": 1, "bot_delay_ms": 0,
                     "turn_timeout_ms": 500, "claim_timeout_ms": 500, "continue_timeout_ms": 0 }),
@@ -243,7 +213,7 @@ fn module(name: &str) -> String {
 async fn vibration_has_its_own_switch_and_words_follow_the_language() {
     let (_app, addr) = common::start_server().await;
     with_browser("the cue and words test", |c| async move {
-        let (_, links) = create(
+        let (_, links) = common::post_room(
             addr,
             json!({ "rules": "hongkong", "autostart": true, "bot_delay_ms": 400 }),
         )
@@ -362,7 +332,7 @@ done([window.__rec.vibrated.length, window.__rec.tones.length, document.title]);
 async fn a_late_friend_is_told_a_bot_holds_their_seat() {
     let (_app, addr) = common::start_server().await;
     with_browser("the late friend test", |c| async move {
-        let (_, links) = create(
+        let (_, links) = common::post_room(
             addr,
             json!({ "rules": "hongkong", "bot_delay_ms": 400, "seats": [
                 { "name": "Ann" }, { "name": "Bo" },

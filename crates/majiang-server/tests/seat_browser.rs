@@ -11,14 +11,13 @@
 //! least 44 px tall) and screenshotted there. Needs `/usr/bin/chromium` and
 //! `/usr/bin/chromedriver` (see `majiang_testkit::browser`).
 
-use crate::common;
+use crate::common::{self, until};
 use fantoccini::Client;
 use futures_util::FutureExt;
 use majiang_server::protocol::{ClientMsg, RoomStatus};
 use majiang_testkit::browser::{Browser, click, err, save_screenshot, wait_for};
 use majiang_testkit::browser_mobile::{Screen, emulate, start_phone};
 use serde_json::{Value, json};
-use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
 use std::time::{Duration, Instant};
 
@@ -26,35 +25,6 @@ use std::time::{Duration, Instant};
 fn said(key: &str) -> String {
     let cat: Value = serde_json::from_str(include_str!("../web/i18n/en.json")).unwrap();
     cat[key].as_str().unwrap_or_default().to_string()
-}
-
-/// Creates a room from `body`; returns its id and the seat links.
-async fn create(addr: SocketAddr, body: Value) -> (String, Vec<String>) {
-    let (status, _, created) = common::http(addr, "POST", "/api/rooms", &body.to_string()).await;
-    assert_eq!(status, 201, "{created}");
-    let created: Value = serde_json::from_str(&created).unwrap();
-    let links = created["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|s| s["link"].as_str().map(str::to_string))
-        .collect();
-    (created["room"].as_str().unwrap().to_string(), links)
-}
-
-/// Waits up to `secs` for `script` to return something truthy; returns it.
-async fn until(c: &Client, script: &str, secs: u64, what: &str) -> Result<Value, String> {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    loop {
-        let v = c.execute(script, vec![]).await.map_err(err)?;
-        if !(v.is_null() || v == json!(false) || v == json!(0) || v == json!("")) {
-            return Ok(v);
-        }
-        if Instant::now() > deadline {
-            return Err(format!("{what}: not within {secs} s"));
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 /// Runs `checks` with the browsers given, closing them whatever happens.
@@ -139,7 +109,7 @@ async fn a_seat_opened_on_a_second_device_plays_there_and_the_first_can_take_it_
     };
     with_browsers(vec![phone, laptop], |c| async move {
         let (phone, laptop) = (&c[0], &c[1]);
-        let (_, links) = create(
+        let (_, links) = common::post_room(
             addr,
             json!({ "rules": "hongkong", "hands": 1, "autostart": true, "bot_delay_ms": 0 }),
         )

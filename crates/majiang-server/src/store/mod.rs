@@ -98,6 +98,33 @@ pub struct StoredRoom {
     pub finished: Option<i64>,
 }
 
+impl StoredRoom {
+    /// A room from its stored columns, as both engines read them back: the settings and the
+    /// seat tokens are JSON, the seed is stored as a signed 64-bit integer (its bits), the
+    /// status as its spelling ([`RoomStatus::as_str`]). A column that does not read back is
+    /// [`StoreError::Corrupt`].
+    pub(crate) fn from_columns(
+        id: String,
+        config: &str,
+        tokens: &str,
+        seed: i64,
+        status: &str,
+        created: i64,
+        finished: Option<i64>,
+    ) -> Result<StoredRoom, StoreError> {
+        Ok(StoredRoom {
+            id,
+            config: serde_json::from_str(config).map_err(corrupt)?,
+            tokens: serde_json::from_str(tokens).map_err(corrupt)?,
+            seed: seed as u64,
+            status: RoomStatus::parse(status)
+                .ok_or_else(|| StoreError::Corrupt(format!("room status {status:?}")))?,
+            created,
+            finished,
+        })
+    }
+}
+
 /// One stored action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StoredAction {
@@ -410,7 +437,44 @@ pub fn redact(db: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::redact;
+    use super::{RoomStatus, StoreError, StoredRoom, redact};
+
+    #[test]
+    fn a_room_reads_back_from_its_columns_and_a_bad_column_is_corrupt() {
+        let config = r#"{"rules": "hongkong", "hands": 2}"#;
+        let room = StoredRoom::from_columns(
+            "r1".into(),
+            config,
+            r#"["tok", null]"#,
+            -1,
+            "hand_over",
+            5,
+            Some(9),
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                room.id.as_str(),
+                room.config.rules.as_str(),
+                room.config.hands
+            ),
+            ("r1", "hongkong", Some(2))
+        );
+        assert_eq!(room.tokens, vec![Some("tok".to_string()), None]);
+        assert_eq!(room.seed, u64::MAX, "the seed's bits");
+        assert_eq!(room.status, RoomStatus::HandOver);
+        assert_eq!((room.created, room.finished), (5, Some(9)));
+        let read = |config: &str, tokens: &str, status: &str| {
+            StoredRoom::from_columns("r".into(), config, tokens, 0, status, 0, None)
+        };
+        for bad in [
+            read("{", "[]", "waiting"),
+            read(config, "[1]", "waiting"),
+            read(config, "[]", "lost"),
+        ] {
+            assert!(matches!(bad, Err(StoreError::Corrupt(_))), "{bad:?}");
+        }
+    }
 
     #[test]
     fn a_database_address_is_shown_without_its_password() {

@@ -149,18 +149,16 @@ const R_COLUMNS: &str = "r.id, r.config, r.tokens, r.seed, r.status, r.created, 
 fn row_to_room(row: &tokio_postgres::Row) -> Result<StoredRoom, StoreError> {
     let config: String = row.try_get(1)?;
     let tokens: String = row.try_get(2)?;
-    let seed: i64 = row.try_get(3)?;
     let status: String = row.try_get(4)?;
-    Ok(StoredRoom {
-        id: row.try_get(0)?,
-        config: serde_json::from_str(&config).map_err(corrupt)?,
-        tokens: serde_json::from_str(&tokens).map_err(corrupt)?,
-        seed: seed as u64,
-        status: RoomStatus::parse(&status)
-            .ok_or_else(|| StoreError::Corrupt(format!("room status {status:?}")))?,
-        created: row.try_get(5)?,
-        finished: row.try_get(6)?,
-    })
+    StoredRoom::from_columns(
+        row.try_get(0)?,
+        &config,
+        &tokens,
+        row.try_get(3)?,
+        &status,
+        row.try_get(5)?,
+        row.try_get(6)?,
+    )
 }
 
 /// A lease's columns (room, owner, live, epoch, public URL) from [`LEASES_NAMED`].

@@ -698,23 +698,16 @@ impl Store for SqliteStore {
 type RoomRow = Result<StoredRoom, StoreError>;
 
 fn row_to_room(row: &rusqlite::Row<'_>) -> rusqlite::Result<RoomRow> {
-    let id: String = row.get(0)?;
     let config: String = row.get(1)?;
     let tokens: String = row.get(2)?;
-    let seed: i64 = row.get(3)?;
     let status: String = row.get(4)?;
-    let created: i64 = row.get(5)?;
-    let finished: Option<i64> = row.get(6)?;
-    Ok((|| {
-        Ok(StoredRoom {
-            id,
-            config: serde_json::from_str(&config).map_err(corrupt)?,
-            tokens: serde_json::from_str(&tokens).map_err(corrupt)?,
-            seed: seed as u64,
-            status: RoomStatus::parse(&status)
-                .ok_or_else(|| StoreError::Corrupt(format!("room status {status:?}")))?,
-            created,
-            finished,
-        })
-    })())
+    Ok(StoredRoom::from_columns(
+        row.get(0)?,
+        &config,
+        &tokens,
+        row.get(3)?,
+        &status,
+        row.get(5)?,
+        row.get(6)?,
+    ))
 }

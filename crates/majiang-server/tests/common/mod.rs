@@ -9,9 +9,11 @@ pub use majiang_testkit::client::{Client, chair, legal, rate_limited, status};
 
 use majiang::table::{Action, Observation, Player};
 use majiang_server::App;
-use majiang_server::protocol::{RoomConfig, RoomStatus, ServerMsg};
-use serde_json::Value;
+use majiang_server::protocol::{ClientMsg, RoomConfig, RoomStatus, ServerMsg};
+use majiang_testkit::browser::err;
+use serde_json::{Value, json};
 use std::net::SocketAddr;
+use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -24,6 +26,12 @@ pub async fn start_server() -> (App, SocketAddr) {
 pub async fn start_with_limits(limits: majiang_server::Limits) -> (App, SocketAddr) {
     let store = std::sync::Arc::new(majiang_server::SqliteStore::in_memory().unwrap());
     let app = App::with_limits(store, None, limits).await.unwrap();
+    let addr = listen(&app).await;
+    (app, addr)
+}
+
+/// Serves `app` on a free loopback port until the test ends; returns the address.
+pub async fn listen(app: &App) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let a = app.clone();
@@ -32,7 +40,7 @@ pub async fn start_with_limits(limits: majiang_server::Limits) -> (App, SocketAd
             .await
             .unwrap();
     });
-    (app, addr)
+    addr
 }
 
 /// A plain HTTP/1.1 request with a JSON body; returns the status, the head (lower-case) and
@@ -59,6 +67,90 @@ pub async fn figure(addr: SocketAddr, name: &str) -> f64 {
     text.lines()
         .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
         .unwrap_or(0.0)
+}
+
+/// Creates a room over HTTP (`POST /api/rooms` with `body`, answered 201); returns its id and
+/// the links of its person seats (a bot seat has none).
+pub async fn post_room(addr: SocketAddr, body: Value) -> (String, Vec<String>) {
+    let (status, _, created) = http(addr, "POST", "/api/rooms", &body.to_string()).await;
+    assert_eq!(status, 201, "{created}");
+    let created: Value = serde_json::from_str(&created).unwrap();
+    let links = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["link"].as_str().map(str::to_string))
+        .collect();
+    (created["room"].as_str().unwrap().to_string(), links)
+}
+
+/// Waits up to `secs` for the browser's `script` to return something truthy (not null,
+/// `false`, 0 or `""`), asking every 100 ms; returns it, or says that `what` did not come.
+pub async fn until(
+    c: &fantoccini::Client,
+    script: &str,
+    secs: u64,
+    what: &str,
+) -> Result<Value, String> {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let v = c.execute(script, vec![]).await.map_err(err)?;
+        if !(v.is_null() || v == json!(false) || v == json!(0) || v == json!("")) {
+            return Ok(v);
+        }
+        if Instant::now() > deadline {
+            return Err(format!("{what}: not within {secs} s"));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Plays as the person of a new room of `hands` Hong Kong hands (seat 0; three efficient
+/// bots) on the server `app` at `addr` — passing when it may, else its first legal action,
+/// each 60 ms after the state offering it (under the message rate limit of 20 a second) —
+/// and times each action's `ack`. Stops when `enough` acks were timed, `for_at_most` has
+/// passed or the match is over; every message must come within 10 s. Returns the times in
+/// the order played.
+pub async fn person_ack_times(
+    app: &App,
+    addr: SocketAddr,
+    hands: u32,
+    enough: usize,
+    for_at_most: Duration,
+) -> Vec<Duration> {
+    let created = app
+        .create_room(config(json!({"rules": "hongkong", "hands": hands})))
+        .await
+        .unwrap();
+    let token = created.seats[0].token.clone().unwrap();
+    let mut c = Client::connect(addr, &created.room, Some(&token)).await;
+    c.send(&ClientMsg::Start { fill_bots: false }).await;
+    c.sync().await;
+    let (began, mut acks, mut sent) = (Instant::now(), Vec::new(), None::<Instant>);
+    while acks.len() < enough && began.elapsed() < for_at_most {
+        let m = tokio::time::timeout(Duration::from_secs(10), c.recv())
+            .await
+            .expect("the person's room answers within 10 s")
+            .expect("the connection stays open");
+        match &m {
+            ServerMsg::Ack { .. } => acks.extend(sent.take().map(|t| t.elapsed())),
+            ServerMsg::HandResult { .. } => c.go_on().await,
+            ServerMsg::MatchOver { .. } => break,
+            ServerMsg::State {
+                status: RoomStatus::Playing,
+                observation: Some(o),
+                ..
+            } if sent.is_none() && !o.legal_actions.is_empty() => {
+                tokio::time::sleep(Duration::from_millis(60)).await;
+                let pass = o.legal_actions.iter().find(|a| **a == Action::Pass);
+                c.act(*pass.unwrap_or(&o.legal_actions[0])).await;
+                sent = Some(Instant::now());
+            }
+            ServerMsg::Error { message, .. } => panic!("refused: {message}"),
+            _ => {}
+        }
+    }
+    acks
 }
 
 /// A room config from JSON.
