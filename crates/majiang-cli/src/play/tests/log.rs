@@ -28,7 +28,7 @@ fn logged(s: &str) -> Vec<String> {
     out.into_iter()
         .map(|m| match m.find("  (log: ") {
             Some(k) => m[..k].to_string(),
-            None => m.trim_end_matches(|c| c == ' ').to_string(),
+            None => m.trim_end().to_string(),
         })
         .map(|m| m.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect()
@@ -120,9 +120,7 @@ fn paging_the_log_at_80_by_24_shows_every_message_whole_and_skips_none() {
             let end = all.len() - a.log_scroll();
             let start = end.checked_sub(log.len()).unwrap_or_else(|| panic!("{s}"));
             assert_eq!(log, all[start..end], "at scroll {}:\n{s}", a.log_scroll());
-            for k in start..end {
-                seen[k] = true;
-            }
+            seen[start..end].fill(true);
             if Some(a.log_scroll()) == last_scroll {
                 break;
             }
@@ -160,4 +158,36 @@ fn a_message_taller_than_the_log_shows_its_start_and_says_it_goes_on() {
         .unwrap_or_else(|| panic!("no … on the cut message:\n{s}"));
     assert!(tail > 0, "{s}");
     assert!(rows[rows.len() - 1].starts_with("Keys: "), "{s}");
+}
+
+#[test]
+fn a_long_notice_takes_the_logs_rows_never_the_tables_at_every_table_size() {
+    for players in 3u8..=6 {
+        let mut a = classic_at(players, 5);
+        a.run_bots();
+        let before = screen_of(&a, 80, 24);
+        let table_rows = |s: &str| -> Vec<String> {
+            s.lines()
+                .take_while(|l| !l.starts_with("» "))
+                .map(str::to_string)
+                .collect()
+        };
+        a.tell(DISMISSAL.to_string());
+        for (w, h) in [(80, 24), (100, 30), (160, 50)] {
+            let s = screen_of(&a, w, h);
+            let at = format!("{players} players at {w}×{h}:\n{s}");
+            let boxes = boxes_whole(&s).unwrap_or_else(|e| panic!("{e}: {at}"));
+            assert!(boxes >= usize::from(players), "{at}");
+            assert!(s.lines().last().unwrap().starts_with("Keys: "), "{at}");
+            if w == 80 {
+                // The boxes and the hand are as they were; the notice's rows came from the log.
+                assert_eq!(table_rows(&s), table_rows(&before), "{at}");
+            }
+            // The sentence whole: in the notice, or in the log where the notice is cut.
+            assert!(
+                folded(&s).contains(DISMISSAL) || logged(&s).iter().any(|m| m == DISMISSAL),
+                "{at}"
+            );
+        }
+    }
 }

@@ -3,6 +3,7 @@
 
 mod log;
 mod popups;
+mod wrap;
 
 use super::app::{App, Mode};
 use super::tiles::meld_text;
@@ -18,6 +19,7 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use wrap::wrap_words;
 
 /// Fewest discards per row (as on a real table); a wider box puts more in a row.
 const ROW: usize = 6;
@@ -293,52 +295,6 @@ fn full_table(
         rows[4],
     );
     (rows[5], rows[6], status_rows)
-}
-
-/// `text` in lines of at most `width` cells, broken at spaces (a longer word is cut). Widths
-/// are the terminal's (a wide character takes two cells), as the layout measures them.
-fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let cells = |s: &str| Span::raw(s).width();
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        let mut word: String = word.to_string();
-        loop {
-            let used = cells(&line);
-            let len = cells(&word);
-            if used > 0 && used + 1 + len <= width {
-                line.push(' ');
-                line.push_str(&word);
-                break;
-            }
-            if used == 0 && len <= width {
-                line = word;
-                break;
-            }
-            if used > 0 {
-                lines.push(std::mem::take(&mut line));
-                continue;
-            }
-            // A word longer than the line: cut it after as many characters as fit (at least
-            // one, so a character wider than the line still moves on).
-            let mut head = String::new();
-            for c in word.chars() {
-                let mut next = head.clone();
-                next.push(c);
-                if !head.is_empty() && cells(&next) > width {
-                    break;
-                }
-                head = next;
-            }
-            word = word[head.len()..].to_string();
-            lines.push(head);
-        }
-    }
-    if !line.is_empty() || lines.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 /// Terminals disagree on the width of the mahjong glyphs (one column or two). Each glyph is
