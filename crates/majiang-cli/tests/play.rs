@@ -1,6 +1,8 @@
 //! `majiang play` as a person uses it: the real binary in a pseudo-terminal, the screen read
 //! with a terminal emulator (vt100), keys typed until the hand ends.
 
+mod log;
+
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use std::io::{Read, Write};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};

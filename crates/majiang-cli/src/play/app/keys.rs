@@ -9,6 +9,7 @@ impl App {
     /// Handles one key.
     pub fn on_key(&mut self, key: Key) {
         self.notice = None;
+        self.told = false;
         if key == Key::Interrupt {
             self.mode = Mode::Quit;
             return;
@@ -41,12 +42,11 @@ impl App {
         }
         match key {
             Key::PageUp => {
-                let oldest = self.messages.len().saturating_sub(self.log_rows.get());
-                self.log_scroll = (self.log_scroll + 5).min(oldest);
+                self.log_scroll = self.log_pages.get().up;
                 return;
             }
             Key::PageDown => {
-                self.log_scroll = self.log_scroll.saturating_sub(5);
+                self.log_scroll = self.log_pages.get().down;
                 return;
             }
             _ => {}

@@ -106,6 +106,15 @@ pub enum BotStep {
     Idle,
 }
 
+/// Where the log's PgUp and PgDn go: each a scroll (messages back from the newest).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LogPages {
+    /// The scroll that shows the messages just before the oldest one shown.
+    pub up: usize,
+    /// The scroll that shows the messages just after the newest one shown.
+    pub down: usize,
+}
+
 /// The whole interactive game.
 pub struct App {
     /// The match with a controller per chair: the human's chair is a person, every other a
@@ -121,14 +130,18 @@ pub struct App {
     mode: Mode,
     messages: VecDeque<String>,
     log_scroll: usize,
-    /// Rows the log area had when last drawn (the view notes it; PgUp stops at the oldest
-    /// screenful).
-    log_rows: Cell<usize>,
+    /// Where PgUp and PgDn take the log, as scrolls (the view notes them when it draws: a page
+    /// turns to the messages just before or after those shown, none skipped, PgUp stopping at
+    /// the oldest screenful). A message may take several rows: the log wraps it whole.
+    log_pages: Cell<LogPages>,
     /// How many rows the end-of-hand box is scrolled down (↑/↓, PgUp/PgDn).
     summary_scroll: usize,
     /// The furthest the end-of-hand box can scroll, as last drawn (the view notes it).
     summary_rows_hidden: Cell<usize>,
     notice: Option<String>,
+    /// The notice is news from outside the table ([`App::tell`]): it stays until a key, even
+    /// when the human's turn comes.
+    told: bool,
     fits: bool,
     summary: Option<HandSummary>,
     settlement: Option<Settlement>,
@@ -252,10 +265,11 @@ impl App {
             mode: Mode::Playing,
             messages: VecDeque::new(),
             log_scroll: 0,
-            log_rows: Cell::new(4),
+            log_pages: Cell::new(LogPages::default()),
             summary_scroll: 0,
             summary_rows_hidden: Cell::new(0),
             notice: None,
+            told: false,
             fits: true,
             summary: None,
             settlement: None,
@@ -333,9 +347,9 @@ impl App {
         self.log_scroll
     }
 
-    /// The view notes how many rows the log area has (PgUp stops at the oldest screenful).
-    pub fn note_log_rows(&self, rows: usize) {
-        self.log_rows.set(rows.max(1));
+    /// The view notes where PgUp and PgDn take the log from what it shows.
+    pub fn note_log_pages(&self, pages: LogPages) {
+        self.log_pages.set(pages);
     }
 
     /// How many rows the end-of-hand box is scrolled down.
@@ -581,8 +595,10 @@ impl App {
             .legal_actions(self.human)
             .is_empty()
         {
-            // The human must decide now: a notice about waiting is stale.
-            self.notice = None;
+            // The human must decide now: a notice about waiting is stale (news told stays).
+            if !self.told {
+                self.notice = None;
+            }
         }
         BotStep::Played(decision.action)
     }
@@ -660,9 +676,11 @@ impl App {
     }
 
     /// Tells the person something that happened outside the table (an outside bot dismissed):
-    /// the notice line, and the log, where it stays.
+    /// the notice line until their next key (the view wraps it whole), and the log, where it
+    /// stays.
     pub fn tell(&mut self, m: String) {
         self.notice = Some(m.clone());
+        self.told = true;
         self.push_message(m);
     }
 
@@ -674,6 +692,12 @@ impl App {
             // Scrolled back: the lines on screen stay put as new ones arrive.
             self.log_scroll += 1;
         }
+        // The pages noted stay the same messages (a PgDn to the newest stays there).
+        let pages = self.log_pages.get();
+        self.log_pages.set(LogPages {
+            up: pages.up + 1,
+            down: if pages.down > 0 { pages.down + 1 } else { 0 },
+        });
         self.messages.push_back(m);
     }
 }

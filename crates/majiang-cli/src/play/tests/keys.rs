@@ -297,10 +297,17 @@ fn the_log_scrolls_back() {
     let s = screen_of(&a, 120, 40);
     let newest = a.messages().last().unwrap().to_string();
     assert!(s.contains(&newest));
+    // A page up shows the messages just before those shown: the newest is gone, the one just
+    // before the oldest shown is there, and the marker says what is below.
+    let shown = s.lines().filter(|l| l.starts_with("» ")).count();
     a.on_key(Key::PageUp);
-    assert_eq!(a.log_scroll(), 5);
+    assert_eq!(a.log_scroll(), shown);
     let s = screen_of(&a, 120, 40);
-    assert!(s.contains("later — PgUp/PgDn"), "{s}");
+    assert!(s.contains(&format!("{shown} later — PgUp/PgDn")), "{s}");
+    assert!(
+        s.contains(&a.messages().nth(total - shown - 1).unwrap().to_string()),
+        "{s}"
+    );
     a.on_key(Key::PageDown);
     assert_eq!(a.log_scroll(), 0);
 }

@@ -48,7 +48,7 @@ fn a_small_terminal_gets_a_message_and_the_minimum_gets_the_table() {
 
 /// Every box on the screen is whole: each top-left corner has its top-right corner on the
 /// same row, and a bottom-left and bottom-right corner below them, with side borders between.
-fn boxes_whole(s: &str) -> Result<usize, String> {
+pub(super) fn boxes_whole(s: &str) -> Result<usize, String> {
     let rows: Vec<Vec<char>> = s.lines().map(|l| l.chars().collect()).collect();
     let mut boxes = 0;
     for (y, row) in rows.iter().enumerate() {

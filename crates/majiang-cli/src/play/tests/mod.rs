@@ -5,6 +5,7 @@
 mod flow;
 mod keys;
 mod layout;
+mod log;
 mod rules;
 
 use super::app::{App, BotStep, Key, Mode};

@@ -1,10 +1,13 @@
 //! Drawing the app: the table (opponents round the edge, you at the bottom), the message and
 //! help lines, and the pop-ups (choices, end of hand, standings, quit).
 
+mod log;
 mod popups;
+mod wrap;
 
 use super::app::{App, Mode};
 use super::tiles::meld_text;
+use log::log_lines;
 use majiang::seat::Seat;
 use majiang::table::{Action, IllegalReason, Observation, Player, PublicHand, ready_hint};
 use majiang::tile::{Suit, Tile};
@@ -16,6 +19,7 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use wrap::wrap_words;
 
 /// Fewest discards per row (as on a real table); a wider box puts more in a row.
 const ROW: usize = 6;
@@ -43,6 +47,9 @@ pub fn compact(width: u16, height: u16) -> bool {
     width < FULL_WIDTH || height < FULL_HEIGHT
 }
 
+/// The most rows the notice line grows to (a longer notice is cut; the log keeps it whole).
+const NOTICE_ROWS: usize = 3;
+
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, app: &App) {
     let obs = app.observation();
@@ -66,10 +73,14 @@ pub fn draw(f: &mut Frame, app: &App) {
         }
         return;
     }
+    // The notice whole, wrapped at spaces (an outside bot's dismissal is a long sentence); its
+    // rows come out of the log's.
+    let notice = wrap_words(app.notice().unwrap_or(""), usize::from(area.width));
+    let notice_rows = notice.len().clamp(1, NOTICE_ROWS) as u16;
     let (notice_row, keys_row, status_rows) = if compact(area.width, area.height) {
-        compact_table(f, app, &obs, area)
+        compact_table(f, app, &obs, area, notice_rows)
     } else {
-        full_table(f, app, &obs, area)
+        full_table(f, app, &obs, area, notice_rows)
     };
     match app.mode() {
         Mode::Choose(options) => choose_popup(f, app, options),
@@ -95,12 +106,13 @@ pub fn draw(f: &mut Frame, app: &App) {
         Mode::Playing | Mode::Quit => {}
     }
     // The notice and key lines last: the end-of-hand box has just said whether it scrolls.
-    let notice = app.notice().unwrap_or("");
     f.render_widget(
-        Paragraph::new(Line::from(Span::styled(
-            notice.to_string(),
-            Style::default().fg(Color::Yellow),
-        ))),
+        Paragraph::new(
+            notice
+                .into_iter()
+                .map(|l| Line::from(Span::styled(l, Style::default().fg(Color::Yellow))))
+                .collect::<Vec<_>>(),
+        ),
         notice_row,
     );
     f.render_widget(
@@ -117,7 +129,13 @@ pub fn draw(f: &mut Frame, app: &App) {
 /// The compact layout (below [`FULL_WIDTH`]×[`FULL_HEIGHT`]): the status line, the opponents'
 /// boxes in rows of up to three (the player before you first, the one after you last), your
 /// box, the log in what room is left. Answers the notice and key rows and the status's height.
-fn compact_table(f: &mut Frame, app: &App, obs: &Observation, area: Rect) -> (Rect, Rect, u16) {
+fn compact_table(
+    f: &mut Frame,
+    app: &App,
+    obs: &Observation,
+    area: Rect,
+    notice_rows: u16,
+) -> (Rect, Rect, u16) {
     let n = obs.table.len();
     let rel = |k: usize| Player(((app.human().index() + k) % n) as u8);
     let opponents: Vec<Player> = (1..n).rev().map(rel).collect();
@@ -130,12 +148,15 @@ fn compact_table(f: &mut Frame, app: &App, obs: &Observation, area: Rect) -> (Re
     // in a line, the newest discards), one row kept for the log when there is room.
     let room = area.height.saturating_sub(fixed + 1);
     let box_height = (room / lines_of_boxes).clamp(3, 8);
+    // A long notice takes the log's rows, never the boxes'.
+    let log_room = room.saturating_sub(box_height * lines_of_boxes) + 1;
+    let notice_rows = notice_rows.min(log_room);
     let mut constraints = vec![Constraint::Length(status.len() as u16)];
     constraints.extend((0..lines_of_boxes).map(|_| Constraint::Length(box_height)));
     constraints.extend([
         Constraint::Length(own.len() as u16 + 2),
         Constraint::Min(0),
-        Constraint::Length(1),
+        Constraint::Length(notice_rows),
         Constraint::Length(1),
     ]);
     let rows = Layout::default()
@@ -164,7 +185,10 @@ fn compact_table(f: &mut Frame, app: &App, obs: &Observation, area: Rect) -> (Re
         own_row,
     );
     let log_row = rows[2 + usize::from(lines_of_boxes)];
-    f.render_widget(Paragraph::new(log_lines(app, log_row.height)), log_row);
+    f.render_widget(
+        Paragraph::new(log_lines(app, log_row.width, log_row.height)),
+        log_row,
+    );
     let k = rows.len();
     (rows[k - 2], rows[k - 1], status_rows)
 }
@@ -172,7 +196,13 @@ fn compact_table(f: &mut Frame, app: &App, obs: &Observation, area: Rect) -> (Re
 /// The full layout (from [`FULL_WIDTH`]×[`FULL_HEIGHT`]): opponents round the edge, the
 /// table's centre box, your box, the log. Answers the notice and key rows and the status's
 /// height.
-fn full_table(f: &mut Frame, app: &App, obs: &Observation, area: Rect) -> (Rect, Rect, u16) {
+fn full_table(
+    f: &mut Frame,
+    app: &App,
+    obs: &Observation,
+    area: Rect,
+    notice_rows: u16,
+) -> (Rect, Rect, u16) {
     let n = obs.table.len();
     let rel = |k: usize| Player(((app.human().index() + k) % n) as u8);
     // Right is the next player, left the one before you; everyone else sits across the top
@@ -204,6 +234,9 @@ fn full_table(f: &mut Frame, app: &App, obs: &Observation, area: Rect) -> (Rect,
         usize::from(area.width.saturating_sub(2)),
         usize::MAX,
     );
+    // A long notice takes the log's rows (two kept), never the table's.
+    let fixed = status.len() as u16 + across_height + 6 + own_lines.len() as u16 + 2 + 2 + 1;
+    let notice_rows = notice_rows.min(area.height.saturating_sub(fixed) + 1);
     let rows = Layout::default()
         .direction(Direction::Vertical)
         .constraints([
@@ -212,7 +245,7 @@ fn full_table(f: &mut Frame, app: &App, obs: &Observation, area: Rect) -> (Rect,
             Constraint::Min(6),
             Constraint::Length(own_lines.len() as u16 + 2),
             Constraint::Min(2),
-            Constraint::Length(1),
+            Constraint::Length(notice_rows),
             Constraint::Length(1),
         ])
         .split(area);
@@ -257,72 +290,11 @@ fn full_table(f: &mut Frame, app: &App, obs: &Observation, area: Rect) -> (Rect,
         rows[3],
     );
 
-    f.render_widget(Paragraph::new(log_lines(app, rows[4].height)), rows[4]);
+    f.render_widget(
+        Paragraph::new(log_lines(app, rows[4].width, rows[4].height)),
+        rows[4],
+    );
     (rows[5], rows[6], status_rows)
-}
-
-/// The log's lines that fit in `height` rows, scrolled back as the app says; a marker on the
-/// first line when there is more above or below.
-fn log_lines(app: &App, height: u16) -> Vec<Line<'static>> {
-    let all: Vec<&str> = app.messages().collect();
-    let h = usize::from(height).max(1);
-    app.note_log_rows(h);
-    // Never scrolled past the oldest screenful: the area stays full.
-    let scroll = app.log_scroll().min(all.len().saturating_sub(h));
-    let end = all.len() - scroll;
-    let start = end.saturating_sub(h);
-    let mut lines: Vec<Line> = all[start..end]
-        .iter()
-        .map(|m| Line::from(format!("» {m}")))
-        .collect();
-    if start > 0 || end < all.len() {
-        let mark = format!(
-            "  (log: {} earlier, {} later — PgUp/PgDn)",
-            start,
-            all.len() - end
-        );
-        if let Some(first) = lines.first_mut() {
-            first
-                .spans
-                .push(Span::styled(mark, Style::default().fg(Color::DarkGray)));
-        }
-    }
-    lines
-}
-
-/// `text` in lines of at most `width` characters, broken at spaces (a longer word is cut).
-fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        let mut word: String = word.to_string();
-        loop {
-            let used = line.chars().count();
-            let len = word.chars().count();
-            if used > 0 && used + 1 + len <= width {
-                line.push(' ');
-                line.push_str(&word);
-                break;
-            }
-            if used == 0 && len <= width {
-                line = word;
-                break;
-            }
-            if used > 0 {
-                lines.push(std::mem::take(&mut line));
-                continue;
-            }
-            // A word longer than the line: cut it.
-            let head: String = word.chars().take(width).collect();
-            word = word.chars().skip(width).collect();
-            lines.push(head);
-        }
-    }
-    if !line.is_empty() || lines.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 /// Terminals disagree on the width of the mahjong glyphs (one column or two). Each glyph is
