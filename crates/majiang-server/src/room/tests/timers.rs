@@ -115,7 +115,9 @@ fn a_seat_taken_back_between_hands_plays_with_the_timers_of_a_room_of_people() {
     let bo = h.chair(1);
     let (mut claims, mut turns) = (0, 0);
     while claims == 0 || turns == 0 {
-        ann_plays_while(&mut h, |h| !(shown(h, 1) && !shown(h, 0)) && !over(h));
+        // Until Bo is shown a decision and Ann (who answers at once) is not.
+        let bo_waits = |h: &Harness| shown(h, 1) && !shown(h, 0);
+        ann_plays_while(&mut h, |h| !bo_waits(h) && !over(h));
         assert!(
             !over(&h),
             "the match ended with {claims} claims and {turns} turns of Bo's seen"
