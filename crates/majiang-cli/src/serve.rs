@@ -134,6 +134,15 @@ struct LimitArgs {
     /// Seconds a finished review's result is kept for its page.
     #[arg(long, env = "MAJIANG_REVIEW_KEEP_SECS", default_value_t = Limits::default().review_keep.as_secs())]
     review_keep_secs: u64,
+    /// The claim timer (milliseconds) of rooms with two or more people whose creator sets
+    /// none: a person's time to claim a discard, and the wait every discard of such a room
+    /// has, whoever could claim (it hides who could). 0 (off) or 500 to 600000.
+    #[arg(long, env = "MAJIANG_CLAIM_TIMEOUT_MS", default_value_t = Limits::default().claim_timeout_ms, value_name = "MS")]
+    claim_timeout_ms: u64,
+    /// The turn timer (milliseconds) of rooms with two or more people whose creator sets none:
+    /// a person's time for a turn before the efficient bot plays it. 0 (off) or 500 to 600000.
+    #[arg(long, env = "MAJIANG_TURN_TIMEOUT_MS", default_value_t = Limits::default().turn_timeout_ms, value_name = "MS")]
+    turn_timeout_ms: u64,
 }
 
 impl LimitArgs {
@@ -151,6 +160,11 @@ impl LimitArgs {
             } else {
                 Ok(n)
             }
+        };
+        let timer = |flag: &str, ms: u64| {
+            majiang_server::protocol::check_timer(flag, ms)
+                .map(|()| ms)
+                .map_err(|e| UsageError(e.to_string()))
         };
         Ok(Limits {
             max_rooms: self.max_rooms,
@@ -175,6 +189,8 @@ impl LimitArgs {
             reviews_at_once: at_least_one("reviews-at-once", self.reviews_at_once)?,
             review_jobs: at_least_one("review-jobs", self.review_jobs)?,
             review_keep: secs("review-keep-secs", self.review_keep_secs)?,
+            claim_timeout_ms: timer("--claim-timeout-ms", self.claim_timeout_ms)?,
+            turn_timeout_ms: timer("--turn-timeout-ms", self.turn_timeout_ms)?,
         })
     }
 }

@@ -20,6 +20,7 @@ mod review;
 mod score;
 mod serve_logs;
 mod serve_restart;
+mod serve_timers;
 mod sim;
 mod split_brain;
 

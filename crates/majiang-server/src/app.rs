@@ -185,8 +185,12 @@ impl App {
         self.inner.node.as_ref()
     }
 
-    /// Creates a room (and starts its match when `autostart` is set).
+    /// Creates a room (and starts its match when `autostart` is set), with this server's
+    /// default timers ([`Limits::claim_timeout_ms`], [`Limits::turn_timeout_ms`]) written into
+    /// its settings for the timers its creator left unset.
     pub async fn create_room(&self, mut config: RoomConfig) -> Result<Created, AppError> {
+        config.default_claim_timeout_ms = Some(self.inner.limits.claim_timeout_ms);
+        config.default_turn_timeout_ms = Some(self.inner.limits.turn_timeout_ms);
         config.check_outside_bots(&self.inner.shared.bots)?;
         config.validate()?;
         let open = self.open_rooms();

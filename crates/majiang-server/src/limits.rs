@@ -70,6 +70,15 @@ pub struct Limits {
     pub review_jobs: usize,
     /// A finished review's result is kept this long for its page to fetch.
     pub review_keep: Duration,
+    /// The claim timer, in milliseconds, of the rooms with two or more person seats whose
+    /// creator sets none (0: off; else 500 to 600000, as a room's own): the time a person has
+    /// to claim a discard, and so the claim window every discard of such a room waits out
+    /// (PROTOCOL.md, "What timing tells"). Written into each room's settings as it is created.
+    pub claim_timeout_ms: u64,
+    /// The turn timer, in milliseconds, of the rooms with two or more person seats whose
+    /// creator sets none (0: off; else 500 to 600000): the time a person has for a turn before
+    /// the efficient bot plays it. Written into each room's settings as it is created.
+    pub turn_timeout_ms: u64,
 }
 
 impl Default for Limits {
@@ -97,11 +106,19 @@ impl Default for Limits {
             reviews_at_once: 1,
             review_jobs: 16,
             review_keep: Duration::from_secs(300),
+            claim_timeout_ms: crate::protocol::DEFAULT_CLAIM_TIMEOUT_MS,
+            turn_timeout_ms: crate::protocol::DEFAULT_TURN_TIMEOUT_MS,
         }
     }
 }
 
 impl Limits {
+    /// Refuses room timers out of a room's own bounds (see [`crate::protocol::check_timer`]).
+    pub fn check(&self) -> Result<(), crate::protocol::BadConfig> {
+        crate::protocol::check_timer("claim_timeout_ms", self.claim_timeout_ms)?;
+        crate::protocol::check_timer("turn_timeout_ms", self.turn_timeout_ms)
+    }
+
     /// How often the room sweeper looks for rooms to unload: often enough that a room leaves
     /// memory soon after its time is up.
     pub(crate) fn sweep_every(&self) -> Duration {

@@ -46,13 +46,26 @@ pub struct RoomConfig {
     /// At most this many hands (1 to 64); without it the match runs to its rule set's end.
     pub hands: Option<u32>,
     /// Claim timer in milliseconds: a person who has not answered a tile on offer by then is
-    /// played by the efficient bot. 0: off; unset: [`DEFAULT_CLAIM_TIMEOUT_MS`] in rooms with
-    /// two or more person seats, else off.
+    /// played by the efficient bot. 0: off; unset: the server's default
+    /// ([`RoomConfig::default_claim_timeout_ms`]) in rooms with two or more person seats, else
+    /// off.
     pub claim_timeout_ms: Option<u64>,
     /// Turn timer in milliseconds: a person who has not played their turn by then is played by
-    /// the efficient bot. 0: off; unset: [`DEFAULT_TURN_TIMEOUT_MS`] in rooms with two or more
-    /// person seats, else off.
+    /// the efficient bot. 0: off; unset: the server's default
+    /// ([`RoomConfig::default_turn_timeout_ms`]) in rooms with two or more person seats, else
+    /// off.
     pub turn_timeout_ms: Option<u64>,
+    /// The claim timer of the server the room was created on, for `claim_timeout_ms` unset
+    /// (`majiang serve --claim-timeout-ms`; 0: off): written by the server when it creates
+    /// the room (what a request gives is replaced), so every process that runs the room plays
+    /// it alike. Unset (a room stored before there was one): [`DEFAULT_CLAIM_TIMEOUT_MS`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_claim_timeout_ms: Option<u64>,
+    /// The turn timer of the server the room was created on, for `turn_timeout_ms` unset
+    /// (`majiang serve --turn-timeout-ms`), as [`RoomConfig::default_claim_timeout_ms`]
+    /// is for claims. Unset: [`DEFAULT_TURN_TIMEOUT_MS`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_turn_timeout_ms: Option<u64>,
     /// After a hand, the next is dealt when every connected person has sent `continue`, or
     /// after this many milliseconds (unset: [`DEFAULT_CONTINUE_TIMEOUT_MS`]; 0: at once).
     pub continue_timeout_ms: Option<u64>,
@@ -103,6 +116,8 @@ impl Default for RoomConfig {
             hands: None,
             claim_timeout_ms: None,
             turn_timeout_ms: None,
+            default_claim_timeout_ms: None,
+            default_turn_timeout_ms: None,
             continue_timeout_ms: None,
             bot_delay_ms: 0,
             away_grace_ms: None,
@@ -113,12 +128,27 @@ impl Default for RoomConfig {
     }
 }
 
-/// The claim timer of a room with two or more person seats, unless set.
+/// The claim timer of a room with two or more person seats, unless set (by the room's creator,
+/// or by the server: `majiang serve --claim-timeout-ms`).
 /// It is also the room's claim window: every discard waits this long (see
 /// [`RoomConfig::claim_window`]), so it is short.
 pub const DEFAULT_CLAIM_TIMEOUT_MS: u64 = 5_000;
-/// The turn timer of a room with two or more person seats, unless set.
+/// The turn timer of a room with two or more person seats, unless set (by the room's creator,
+/// or by the server: `majiang serve --turn-timeout-ms`).
 pub const DEFAULT_TURN_TIMEOUT_MS: u64 = 30_000;
+/// The shortest claim or turn timer there may be, in milliseconds (0 is off).
+pub const MIN_TIMER_MS: u64 = 500;
+/// The longest claim or turn timer there may be, in milliseconds.
+pub const MAX_TIMER_MS: u64 = 600_000;
+
+/// Refuses a claim or turn timer (`name` says which) that is neither 0 (off) nor
+/// [`MIN_TIMER_MS`] to [`MAX_TIMER_MS`]: a room's, or a server's default for its rooms.
+pub fn check_timer(name: &str, ms: u64) -> Result<(), BadConfig> {
+    if ms != 0 && !(MIN_TIMER_MS..=MAX_TIMER_MS).contains(&ms) {
+        return Err(BadConfig(said::TIMER.with([name.into(), ms.into()])));
+    }
+    Ok(())
+}
 /// The claim window is longer than the longest answer (a bot's pause, a person's claim timer)
 /// by this much: the time to decide and store the answers, so that they are in before it ends
 /// and what follows shows at its end, not later when somebody was asked.
@@ -283,12 +313,11 @@ impl RoomConfig {
         for (name, value) in [
             ("claim_timeout_ms", self.claim_timeout_ms),
             ("turn_timeout_ms", self.turn_timeout_ms),
+            ("default_claim_timeout_ms", self.default_claim_timeout_ms),
+            ("default_turn_timeout_ms", self.default_turn_timeout_ms),
         ] {
-            if let Some(t) = value
-                && t != 0
-                && !(500..=600_000).contains(&t)
-            {
-                return Err(BadConfig(said::TIMER.with([name.into(), t.into()])));
+            if let Some(t) = value {
+                check_timer(name, t)?;
             }
         }
         if let Some(t) = self.continue_timeout_ms
@@ -343,12 +372,18 @@ impl RoomConfig {
 
     /// The claim timer in force (`None`: off).
     pub fn claim_timeout(&self) -> Option<u64> {
-        self.timer(self.claim_timeout_ms, DEFAULT_CLAIM_TIMEOUT_MS)
+        let default = self
+            .default_claim_timeout_ms
+            .unwrap_or(DEFAULT_CLAIM_TIMEOUT_MS);
+        self.timer(self.claim_timeout_ms, default)
     }
 
     /// The turn timer in force (`None`: off).
     pub fn turn_timeout(&self) -> Option<u64> {
-        self.timer(self.turn_timeout_ms, DEFAULT_TURN_TIMEOUT_MS)
+        let default = self
+            .default_turn_timeout_ms
+            .unwrap_or(DEFAULT_TURN_TIMEOUT_MS);
+        self.timer(self.turn_timeout_ms, default)
     }
 
     /// How long every discard (and every kong declared) waits for claims, whoever could claim:
@@ -379,13 +414,14 @@ impl RoomConfig {
             .unwrap_or(DEFAULT_CONTINUE_TIMEOUT_MS)
     }
 
+    /// A timer as set (0: off), or unset: `default` (0: off) with two or more people.
     fn timer(&self, set: Option<u64>, default: u64) -> Option<u64> {
-        match set {
-            Some(0) => None,
-            Some(ms) => Some(ms),
-            None if self.people() >= 2 => Some(default),
-            None => None,
-        }
+        let ms = match set {
+            Some(ms) => ms,
+            None if self.people() >= 2 => default,
+            None => 0,
+        };
+        (ms != 0).then_some(ms)
     }
 }
 
@@ -661,5 +697,63 @@ mod tests {
             ..RoomConfig::default()
         };
         assert!(bad.validate().unwrap_err().to_string().contains("seats"));
+    }
+
+    #[test]
+    fn a_servers_default_timers_apply_where_the_creator_set_none_and_people_play() {
+        let room = |people: usize, extra: Value| {
+            let mut json = serde_json::json!({
+                "seats": (0..4).map(|i| serde_json::json!({"bot": i >= people})).collect::<Vec<_>>(),
+                "default_claim_timeout_ms": 2500, "default_turn_timeout_ms": 0
+            });
+            for (k, v) in extra.as_object().unwrap() {
+                json[k] = v.clone();
+            }
+            let mut c: RoomConfig = serde_json::from_value(json).unwrap();
+            c.validate().map(|_| c)
+        };
+        let none = serde_json::json!({});
+        // Two people: the server's claim timer, and its window; its turn timer is off.
+        let two = room(2, none.clone()).unwrap();
+        assert_eq!(
+            (two.claim_timeout(), two.turn_timeout()),
+            (Some(2500), None)
+        );
+        assert_eq!(two.claim_window(), 2500 + CLAIM_WINDOW_MARGIN_MS);
+        // One person: no timers, as without the server's.
+        let one = room(1, none).unwrap();
+        assert_eq!((one.claim_timeout(), one.turn_timeout()), (None, None));
+        // The creator's own win, 0 (off) included.
+        let own = room(
+            2,
+            serde_json::json!({"claim_timeout_ms": 0, "turn_timeout_ms": 900}),
+        );
+        let own = own.unwrap();
+        assert_eq!((own.claim_timeout(), own.turn_timeout()), (None, Some(900)));
+        // Bounded as a room's own.
+        let bad = room(2, serde_json::json!({"default_claim_timeout_ms": 100})).unwrap_err();
+        assert_eq!(
+            bad.to_string(),
+            "default_claim_timeout_ms: 100 is not 0 (off) or 500 to 600000"
+        );
+        // A room stored before there were server defaults: the built-in ones.
+        let mut old = RoomConfig {
+            seats: (0..4)
+                .map(|i| SeatConfig {
+                    name: String::new(),
+                    bot: i >= 2,
+                    bot_kind: None,
+                })
+                .collect(),
+            ..RoomConfig::default()
+        };
+        old.validate().unwrap();
+        assert_eq!(
+            (old.claim_timeout(), old.turn_timeout()),
+            (
+                Some(DEFAULT_CLAIM_TIMEOUT_MS),
+                Some(DEFAULT_TURN_TIMEOUT_MS)
+            )
+        );
     }
 }

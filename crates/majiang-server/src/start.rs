@@ -38,7 +38,8 @@ impl App {
     /// [`Limits::max_rooms`]; any other room is loaded when someone opens it. As a `node` of a
     /// cluster it runs only the rooms it holds the lease on: a task renews its leases and takes
     /// over the rooms of nodes that died (see [`cluster`]). A sweeper unloads the rooms nobody
-    /// needs in memory (see [`Limits`]).
+    /// needs in memory (see [`Limits`]). Default room timers out of a room's bounds
+    /// ([`Limits::check`]) are refused.
     pub async fn with_limits(
         store: Arc<dyn Store>,
         node: Option<Node>,
@@ -55,6 +56,7 @@ impl App {
         limits: Limits,
         bots: ExternalBots,
     ) -> Result<App, AppError> {
+        limits.check()?;
         if let Some(node) = &node {
             App::join_cluster(store.as_ref(), node).await?;
         }

@@ -17,7 +17,8 @@
 //! away (not connected), a delay between automatic moves, and a claim window. When a person's
 //! timer runs out, the stand-in bot (the `efficient` bot, seeded per chair) plays that decision
 //! for them; a person who is away when it runs out stays played by the stand-in until they are
-//! back ([`Driver::set_present`]).
+//! back ([`Driver::set_present`]). The caller may change the timers in a match, when who plays
+//! the seats changes ([`Driver::set_timers`]).
 //!
 //! **The claim window hides who could claim.** Whether anybody may claim a discard (or rob a
 //! kong) is private: it depends on concealed hands. With [`Timers::claim_window_ms`] set, every
@@ -208,6 +209,9 @@ pub struct Driver {
     timers: Timers,
     /// The decision point the timers run for, and when it opened.
     point: Option<(Point, u64)>,
+    /// When the timers last changed ([`Driver::set_timers`]): a person's timer runs from the
+    /// decision point's opening or from then, whichever is later.
+    timers_since: u64,
     /// The automatic decision proposed and not yet applied.
     proposed: Option<Decision>,
     /// When the claim window of the last discard or kong ends (see [`Timers::claim_window_ms`]).
@@ -263,6 +267,7 @@ impl Driver {
                 .collect(),
             timers,
             point: None,
+            timers_since: 0,
             proposed: None,
             window_end: None,
             legal: Vec::with_capacity(24),
@@ -289,6 +294,19 @@ impl Driver {
     /// The timers.
     pub fn timers(&self) -> Timers {
         self.timers
+    }
+
+    /// Replaces the timers from `now` on (a person took a bot's seat, and the table now plays
+    /// with the timers of a room of people; or the other way). A person's timer for the
+    /// decision in play runs from `now`, not from when the decision opened: nobody is played
+    /// by the stand-in at once for time they took while they had no timer (or a longer one).
+    /// Bots keep their pacing from the decision's opening, and a claim window already open
+    /// keeps its end; the next discard's window has the new length.
+    pub fn set_timers(&mut self, timers: Timers, now: u64) {
+        if timers != self.timers {
+            self.timers = timers;
+            self.timers_since = now;
+        }
     }
 
     /// Who decides for `p`.
@@ -395,7 +413,8 @@ impl Driver {
 
     /// When person `p`'s time for the decision in play (opened at `opened`) runs out, if ever:
     /// their timer, or for a person who is away the grace from when they left (or from
-    /// `opened`, if later) when that is sooner.
+    /// `opened`, if later) when that is sooner; both run from the last change of the timers
+    /// instead when that came later ([`Driver::set_timers`]).
     fn deadline_at(&self, p: Player, opened: u64) -> Option<u64> {
         let timer = if self.session.game().on_offer().is_some() {
             self.timers.claim_ms
@@ -403,14 +422,15 @@ impl Driver {
             self.timers.turn_ms
         };
         let chair = self.chairs.get(p.index())?;
-        let timer_end = timer.map(|t| opened.saturating_add(t));
+        let from = opened.max(self.timers_since);
+        let timer_end = timer.map(|t| from.saturating_add(t));
         if chair.present {
             return timer_end;
         }
         let grace_end = self
             .timers
             .away_grace_ms
-            .map(|g| opened.max(chair.absent_since).saturating_add(g));
+            .map(|g| from.max(chair.absent_since).saturating_add(g));
         match (timer_end, grace_end) {
             (Some(t), Some(g)) => Some(t.min(g)),
             (t, g) => t.or(g),

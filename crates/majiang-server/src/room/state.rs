@@ -327,14 +327,8 @@ impl Room {
             .into_iter()
             .map(|c| c.ok_or("a chair without a seat"))
             .collect::<Result<Vec<_>, _>>()?;
-        let timers = Timers {
-            turn_ms: self.config.turn_timeout(),
-            claim_ms: self.config.claim_timeout(),
-            away_grace_ms: Some(self.config.away_grace()),
-            bot_delay_ms: self.config.bot_delay_ms,
-            claim_window_ms: self.config.claim_window(),
-        };
-        let mut driver = Driver::new(session, controllers, timers).map_err(|e| e.to_string())?;
+        let mut driver =
+            Driver::new(session, controllers, self.timers()).map_err(|e| e.to_string())?;
         for (seat, &chair) in chairs.iter().enumerate() {
             if !self.config.seats[seat].bot && !self.conns.iter().any(|c| c.seat == Some(seat)) {
                 driver.set_present(chair, false, now);
@@ -345,6 +339,19 @@ impl Room {
         self.hand_events.extend(opening.deal);
         self.public_len = self.hand_events.len();
         Ok(())
+    }
+
+    /// The driver's timers under the room's settings as they are now: they follow who plays
+    /// the seats (the defaults differ with the number of people), so a seat taken back from
+    /// its bot changes them (see `take_back`).
+    pub(super) fn timers(&self) -> Timers {
+        Timers {
+            turn_ms: self.config.turn_timeout(),
+            claim_ms: self.config.claim_timeout(),
+            away_grace_ms: Some(self.config.away_grace()),
+            bot_delay_ms: self.config.bot_delay_ms,
+            claim_window_ms: self.config.claim_window(),
+        }
     }
 
     /// Applies a stored action to the match (live, or replaying the store).

@@ -52,11 +52,9 @@ impl Room {
         if seats.is_empty() {
             return None;
         }
+        // The timers the creator set stay; those they left to the room follow its people
+        // from now on (`took_back`), here and in a room restored from these settings.
         let mut config = self.config.clone();
-        // The timers stay those the match started with (the number of people changes the
-        // defaults): a room restored from the store plays as this one does.
-        config.claim_timeout_ms = Some(self.config.claim_timeout().unwrap_or(0));
-        config.turn_timeout_ms = Some(self.config.turn_timeout().unwrap_or(0));
         for &s in &seats {
             config.seats[s].bot = false;
             config.seats[s].bot_kind = None;
@@ -64,8 +62,10 @@ impl Room {
         Some((config, seats))
     }
 
-    /// The seats are stored as people's: each chair goes to its person (the bot leaves), and
-    /// the connections that asked are welcomed again on their seat.
+    /// The seats are stored as people's: each chair goes to its person (the bot leaves), the
+    /// table takes the timers of the room's people now (a room that started with one person
+    /// had none), running from `now`, and the connections that asked are welcomed again on
+    /// their seat.
     pub(super) fn took_back(
         &mut self,
         config: RoomConfig,
@@ -74,6 +74,10 @@ impl Room {
         out: &mut Vec<Output>,
     ) {
         self.config = config;
+        let timers = self.timers();
+        if let Some(d) = self.driver.as_mut() {
+            d.set_timers(timers, now);
+        }
         for &s in &seats {
             if let Some(chair) = self.chair(s)
                 && let Some(d) = self.driver.as_mut()

@@ -830,3 +830,4 @@ fn a_seats_stream_about_the_others_is_a_function_of_what_it_may_see() {
 mod outside_bots;
 mod pacing;
 mod seats;
+mod timers;

@@ -271,6 +271,40 @@ fn an_absent_person_without_a_timer_gets_the_grace() {
 }
 
 #[test]
+fn timers_set_in_a_match_run_from_then_for_the_decision_in_play() {
+    let mut d = person_to_act(Timers::default());
+    let me = Player(0);
+    assert_eq!(d.poll(0), Poll::Wait(None), "no timer yet");
+    // A minute of thought, then the table gets a turn and a claim timer: the person's runs
+    // from now, not from when their decision opened (they would be played at once).
+    let timers = Timers {
+        turn_ms: Some(1_000),
+        claim_ms: Some(500),
+        ..Timers::default()
+    };
+    d.set_timers(timers, 60_000);
+    assert_eq!(d.timers(), timers);
+    let limit = if d.session().game().on_offer().is_some() {
+        500
+    } else {
+        1_000
+    };
+    assert_eq!(d.poll(60_000), Poll::Wait(Some(60_000 + limit)));
+    assert_eq!(d.deadline_of(me), Some(60_000 + limit));
+    // The same timers again change nothing (the clock is not restarted).
+    d.set_timers(timers, 60_200);
+    assert_eq!(d.deadline_of(me), Some(60_000 + limit));
+    assert_eq!(d.poll(60_000 + limit - 1), Poll::Wait(Some(60_000 + limit)));
+    let Poll::Act(decision) = d.poll(60_000 + limit) else {
+        panic!("the new timer ran out");
+    };
+    assert_eq!((decision.player, decision.by), (me, DecidedBy::StandIn));
+    // Taken off again: no deadline.
+    d.set_timers(Timers::default(), 60_000 + limit);
+    assert_eq!(d.deadline_of(me), None);
+}
+
+#[test]
 fn with_a_claim_window_the_next_turn_comes_at_the_same_moment_whoever_could_claim() {
     let timers = Timers {
         bot_delay_ms: 100,
