@@ -212,6 +212,41 @@ fn line<'a>(screen: &'a str, prefix: &str) -> &'a str {
         .unwrap_or("")
 }
 
+/// `play` of Hong Kong seed 3 at 80×24 where Bot 1 is an outside bot that answers two
+/// decisions and exits at its third (it is dismissed, and `efficient` plays its seat on).
+fn with_a_crashing_bot() -> Session {
+    let bots = format!(
+        "cmd:python3 {}/tests/bots/misbehaving_bot.py crash 2,efficient,efficient",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut s = Session::start(&[
+        "play",
+        "--rules",
+        "hongkong",
+        "--seed",
+        "3",
+        "--delay-ms",
+        "0",
+        "--bots",
+        &bots,
+    ]);
+    s.resize(80, 24);
+    s
+}
+
+/// Plays on from `screen`: win if offered, else pass on a claim, else discard whatever is
+/// selected.
+fn play_on(s: &mut Session, screen: &str) {
+    let keys = keys_line(screen);
+    if keys.contains("w win") {
+        s.send("w");
+    } else if keys.contains("Space pass") {
+        s.send(" ");
+    } else if keys.contains("Enter") {
+        s.send("\r");
+    }
+}
+
 fn keys_line(screen: &str) -> &str {
     line(screen, "Keys:")
 }
@@ -663,22 +698,7 @@ fn resizes_are_heard_from_the_first_frame() {
 fn an_outside_bots_dismissal_is_told_when_it_happens_under_its_table_name() {
     // Bot 1 answers two decisions, then exits at its third: the table tells it at once, at
     // 80×24, under one name (the seat's, with the bot's short command), and play goes on.
-    let bots = format!(
-        "cmd:python3 {}/tests/bots/misbehaving_bot.py crash 2,efficient,efficient",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut s = Session::start(&[
-        "play",
-        "--rules",
-        "hongkong",
-        "--seed",
-        "3",
-        "--delay-ms",
-        "0",
-        "--bots",
-        &bots,
-    ]);
-    s.resize(80, 24);
+    let mut s = with_a_crashing_bot();
     let deadline = Instant::now() + Duration::from_secs(60);
     let told = loop {
         s.pump(Duration::from_millis(100));
@@ -690,15 +710,7 @@ fn an_outside_bots_dismissal_is_told_when_it_happens_under_its_table_name() {
             Instant::now() < deadline && !s.closed,
             "no dismissal was told; the screen:\n{screen}"
         );
-        // Play on: win, pass, or discard whatever is selected.
-        let keys = keys_line(&screen);
-        if keys.contains("w win") {
-            s.send("w");
-        } else if keys.contains("Space pass") {
-            s.send(" ");
-        } else if keys.contains("Enter") {
-            s.send("\r");
-        }
+        play_on(&mut s, &screen);
     };
     let name = "Bot 1 (cmd:python3 misbehaving_bot.py crash 2) was dismissed in hand 1";
     assert!(told.contains(name), "{told}");

@@ -2,7 +2,7 @@
 //! sentence, shown whole (wrapped at spaces, no row past the screen's edge) with the table
 //! intact around it, and paged back to whole after newer lines pushed it out.
 
-use super::{Session, actionable, keys_line, whole_boxes};
+use super::{actionable, keys_line, play_on, whole_boxes, with_a_crashing_bot};
 use std::time::{Duration, Instant};
 
 /// The screen's text with box borders and runs of spaces folded into single spaces.
@@ -70,23 +70,7 @@ fn assert_table_intact(screen: &str, cols: u16, rows: u16) {
 
 #[test]
 fn an_outside_bots_dismissal_is_whole_at_80_by_24_and_larger_and_the_log_pages_back_to_it() {
-    // Bot 1 answers two decisions, then exits at its third.
-    let bots = format!(
-        "cmd:python3 {}/tests/bots/misbehaving_bot.py crash 2,efficient,efficient",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let mut s = Session::start(&[
-        "play",
-        "--rules",
-        "hongkong",
-        "--seed",
-        "3",
-        "--delay-ms",
-        "0",
-        "--bots",
-        &bots,
-    ]);
-    s.resize(80, 24);
+    let mut s = with_a_crashing_bot();
     // Play (win, pass or discard) until the dismissal is told and it is the person's move.
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
@@ -102,14 +86,7 @@ fn an_outside_bots_dismissal_is_whole_at_80_by_24_and_larger_and_the_log_pages_b
         if screen.contains("was dismissed") {
             continue;
         }
-        let keys = keys_line(&screen);
-        if keys.contains("w win") {
-            s.send("w");
-        } else if keys.contains("Space pass") {
-            s.send(" ");
-        } else if keys.contains("Enter") {
-            s.send("\r");
-        }
+        play_on(&mut s, &screen);
     }
     s.wait_for("a finished frame", Duration::from_secs(10), actionable);
     // At 80×24 the notice has the sentence whole, from its name to its end, on two rows.

@@ -136,6 +136,18 @@ impl Harness {
         self.seen.push(Seen::Msg(conn, msg));
     }
 
+    /// The room's settings as last written to the store.
+    fn last_config_written(&self) -> RoomConfig {
+        self.seen
+            .iter()
+            .rev()
+            .find_map(|s| match s {
+                Seen::Write(Write::Config(c)) => Some(c.clone()),
+                _ => None,
+            })
+            .expect("the settings written")
+    }
+
     fn msg(&mut self, conn: ConnId, msg: ClientMsg) {
         self.input(Input::Client { conn, msg });
     }

@@ -201,15 +201,7 @@ fn a_late_friend_takes_the_seat_back_at_the_next_hand_and_plays_it() {
     // Between hands the seat is Bo's again: written, and his page welcomed on it, with the
     // hand's result.
     assert!(!seat_is_bot(&h, 1));
-    let config = h
-        .seen
-        .iter()
-        .rev()
-        .find_map(|s| match s {
-            Seen::Write(Write::Config(c)) => Some(c.clone()),
-            _ => None,
-        })
-        .expect("the settings written");
+    let config = h.last_config_written();
     assert!(!config.seats[1].bot && config.seats[1].bot_kind.is_none());
     assert_eq!(welcomed_on(&h, 2), vec![None, Some(1)]);
     assert!(

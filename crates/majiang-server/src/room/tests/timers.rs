@@ -97,15 +97,7 @@ fn a_seat_taken_back_between_hands_plays_with_the_timers_of_a_room_of_people() {
     ann_plays_while(&mut h, |h| h.room.status() == RoomStatus::Playing);
     assert_eq!(h.room.status(), RoomStatus::HandOver);
     assert!(!h.room.config.seats[1].bot, "Bo's seat again");
-    let written = h
-        .seen
-        .iter()
-        .rev()
-        .find_map(|s| match s {
-            Seen::Write(Write::Config(c)) => Some(c.clone()),
-            _ => None,
-        })
-        .expect("the settings written");
+    let written = h.last_config_written();
     h.msg(1, ClientMsg::Continue {});
     h.msg(2, ClientMsg::Continue {});
     assert_eq!(h.room.status(), RoomStatus::Playing);
