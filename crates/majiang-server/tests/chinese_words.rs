@@ -68,7 +68,7 @@ fn traditional_chinese_says_shang_for_a_chow_everywhere() {
     for key in ["meld.chow", "companion.mode.chow"] {
         assert_eq!(find(key).as_deref(), Some("上"), "{key}");
     }
-    assert!(find("lobby.turn_timer").unwrap().contains("上碰"));
+    assert!(find("lobby.claim_timer").unwrap().contains("上碰"));
 }
 
 #[test]

@@ -23,6 +23,7 @@ mod i18n_catalogues;
 mod invite_cue_browser;
 mod late_friend;
 mod limits;
+mod lobby_timers_browser;
 mod match_length;
 mod operations;
 mod outside_bots;

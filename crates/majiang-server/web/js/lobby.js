@@ -8,6 +8,7 @@ import { rulesName, unitName, optionMeaning, allowedText } from "./words.js";
 import { renderInvite } from "./invite.js";
 import { renderRuleForm, readRuleForm } from "./rule-form.js";
 import { isOffline, reached } from "./offline.js";
+import { renderTimerChoices, chosenTimers } from "./lobby-timers.js";
 
 /** The bot difficulty levels the server knows (majiang::bots::LEVELS), easiest first. */
 const BOT_LEVELS = ["easy", "normal", "hard"];
@@ -133,9 +134,8 @@ async function createRoom(ev) {
     if (s.bot) s.bot_kind = who;
     return s;
   });
-  const body = { rules: $("#rules").value, options, seats, bot_delay_ms: Number($("#bot-delay").value || 0), hints: $("#allow-hints").checked, take_back: $("#take-back").value };
+  const body = { rules: $("#rules").value, options, seats, bot_delay_ms: Number($("#bot-delay").value || 0), hints: $("#allow-hints").checked, take_back: $("#take-back").value, ...chosenTimers() };
   if ($("#hands").value) body.hands = Number($("#hands").value);
-  if ($("#turn-timeout").value) body.turn_timeout_ms = Number($("#turn-timeout").value) * 1000;
   if ($("#continue-timeout").value) body.continue_timeout_ms = Number($("#continue-timeout").value) * 1000;
   const res = await fetch("/api/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json().catch(() => ({ error: res.statusText }));
@@ -210,10 +210,11 @@ export function showLobby(rulesets) {
   $("#lobby").hidden = false;
   renderRulesetMenu();
   onRulesChange();
+  renderTimerChoices();
   $("#rules").addEventListener("change", onRulesChange);
   $("#options").addEventListener("input", renderSeatRows);
   $("#create-form").addEventListener("submit", createRoom);
-  onLanguageChange(() => { renderRulesetMenu(); renderRuleControls(); renderRulesHelp(); relabelSeats(); renderRooms(); });
+  onLanguageChange(() => { renderRulesetMenu(); renderRuleControls(); renderRulesHelp(); relabelSeats(); renderTimerChoices(); renderRooms(); });
   loadRooms();
   loadBots();
   setInterval(loadRooms, 5000);
