@@ -45,6 +45,7 @@ pub fn router(app: App) -> Router {
         .route("/api/matches", get(list_matches))
         .route("/api/rulesets", page(crate::static_files::RULE_SETS))
         .route("/api/bots", get(bot_kinds))
+        .route("/api/timers", get(default_timers))
         .route("/api/rooms", post(create_room).get(list_rooms))
         .route("/api/rooms/{id}", get(room_info))
         .route("/api/rooms/{id}/log", get(room_log))
@@ -167,6 +168,17 @@ async fn bot_kinds(State(app): State<App>) -> Response {
     Json(serde_json::json!({
         "levels": levels,
         "external": app.external_bots().kinds(),
+    }))
+    .into_response()
+}
+
+/// The timers a room of people gets where its creator chose none (`serve --claim-timeout-ms`,
+/// `--turn-timeout-ms`; 0: off): the lobby names them in its "server default" choice.
+async fn default_timers(State(app): State<App>) -> Response {
+    let limits = app.limits();
+    Json(serde_json::json!({
+        "claim_timeout_ms": limits.claim_timeout_ms,
+        "turn_timeout_ms": limits.turn_timeout_ms,
     }))
     .into_response()
 }

@@ -69,7 +69,13 @@ async fn the_lobby_sends_the_timers_chosen_and_nothing_for_the_server_default() 
     let Some(browser) = browser::Browser::start("the lobby timers test", 1366, 768).await else {
         return;
     };
-    let (_app, addr) = common::start_server().await;
+    // A host's own defaults: 8 s to claim, no turn timer.
+    let (_app, addr) = common::start_with_limits(majiang_server::Limits {
+        claim_timeout_ms: 8000,
+        turn_timeout_ms: 0,
+        ..majiang_server::Limits::default()
+    })
+    .await;
     let c = browser.client.clone();
     let result = three_rooms(&c, addr).await;
     browser.close().await;
@@ -180,9 +186,9 @@ fn check(m: &Value, screen: Screen, lang: &str) -> Vec<String> {
 fn wording(m: &Value, lang: &str) -> Vec<String> {
     let mut bad = Vec::new();
     let (default, off, three) = match lang {
-        "en" => ("server default", "off (no limit)", "3 s"),
-        "zh" => ("服务器默认", "不限时", "3 秒"),
-        _ => ("伺服器預設", "不限時", "3 秒"),
+        "en" => ("server default (5 s)", "off (no limit)", "3 s"),
+        "zh" => ("服务器默认（5 秒）", "不限时", "3 秒"),
+        _ => ("伺服器預設（5 秒）", "不限時", "3 秒"),
     };
     let claim = m["claim_options"].clone();
     let values: Vec<&str> = claim.as_array().map_or(Vec::new(), |a| {
@@ -204,6 +210,10 @@ fn wording(m: &Value, lang: &str) -> Vec<String> {
     if values != ["", "15000", "30000", "60000", "0"] {
         bad.push(format!("turn choices {values:?}"));
     }
+    let thirty = default.replace('5', "30");
+    if turn[0] != json!(["", thirty]) {
+        bad.push(format!("turn words {turn}"));
+    }
     if lang != "en" {
         let texts = [&m["words"], &claim, &turn].map(Value::to_string).join(" ");
         let latin: Vec<&str> = texts
@@ -217,8 +227,9 @@ fn wording(m: &Value, lang: &str) -> Vec<String> {
     bad
 }
 
-/// Three rooms from the lobby: 3 s to claim; the server's defaults; no claim timer and 60 s
-/// a turn. Each one's `welcome` says what was chosen, and only that.
+/// Three rooms from the lobby of a server whose defaults are 8 s to claim and no turn timer
+/// (the "server default" choices say so): 3 s to claim; the server's defaults; no claim timer
+/// and 60 s a turn. Each one's `welcome` says what was chosen, and only that.
 async fn three_rooms(c: &Client, addr: SocketAddr) -> Result<(), String> {
     let base = format!("http://{addr}");
     let cases: [(&str, &str, Value, Value); 3] = [
@@ -233,8 +244,8 @@ async fn three_rooms(c: &Client, addr: SocketAddr) -> Result<(), String> {
         assert_eq!(config["claim_timeout_ms"], want_claim, "{what}");
         assert_eq!(config["turn_timeout_ms"], want_turn, "{what}");
         // The server writes its own defaults into every room, for the choices left to it.
-        assert_eq!(config["default_claim_timeout_ms"], json!(5000), "{what}");
-        assert_eq!(config["default_turn_timeout_ms"], json!(30000), "{what}");
+        assert_eq!(config["default_claim_timeout_ms"], json!(8000), "{what}");
+        assert_eq!(config["default_turn_timeout_ms"], json!(0), "{what}");
     }
     Ok(())
 }
@@ -251,6 +262,16 @@ async fn create(c: &Client, base: &str, claim: &str, turn: &str) -> Result<Strin
     )
     .await
     .map_err(err)?;
+    // The "server default" choices name this server's defaults, once it answered.
+    common::until(
+        c,
+        "const o = (css) => document.querySelector(css + ' option[value=\\'\\']').textContent; \
+         return o('#claim-timeout') === 'server default (8 s)' && \
+         o('#turn-timeout') === 'server default (off)'",
+        20,
+        "the server's defaults named in the lobby",
+    )
+    .await?;
     browser::select(c, "#claim-timeout", claim).await?;
     browser::select(c, "#turn-timeout", turn).await?;
     browser::click(c, "#create").await?;

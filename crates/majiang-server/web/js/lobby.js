@@ -8,7 +8,7 @@ import { rulesName, unitName, optionMeaning, allowedText } from "./words.js";
 import { renderInvite } from "./invite.js";
 import { renderRuleForm, readRuleForm } from "./rule-form.js";
 import { isOffline, reached } from "./offline.js";
-import { renderTimerChoices, chosenTimers } from "./lobby-timers.js";
+import { renderTimerChoices, chosenTimers, loadServerTimers } from "./lobby-timers.js";
 
 /** The bot difficulty levels the server knows (majiang::bots::LEVELS), easiest first. */
 const BOT_LEVELS = ["easy", "normal", "hard"];
@@ -217,6 +217,7 @@ export function showLobby(rulesets) {
   onLanguageChange(() => { renderRulesetMenu(); renderRuleControls(); renderRulesHelp(); relabelSeats(); renderTimerChoices(); renderRooms(); });
   loadRooms();
   loadBots();
+  loadServerTimers();
   setInterval(loadRooms, 5000);
 }
 
