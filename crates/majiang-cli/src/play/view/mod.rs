@@ -1,6 +1,7 @@
 //! Drawing the app: the table (opponents round the edge, you at the bottom), the message and
 //! help lines, and the pop-ups (choices, end of hand, standings, quit).
 
+mod bottom;
 mod keys;
 mod log;
 mod popups;
@@ -8,6 +9,7 @@ mod wrap;
 
 use super::app::{App, Mode};
 use super::tiles::meld_text;
+use bottom::{Bottom, draw_bottom};
 use keys::key_rows;
 use log::log_lines;
 use majiang::seat::Seat;
@@ -48,9 +50,6 @@ pub fn fits(width: u16, height: u16) -> bool {
 pub fn compact(width: u16, height: u16) -> bool {
     width < FULL_WIDTH || height < FULL_HEIGHT
 }
-
-/// The most rows the notice line grows to (a longer notice is cut; the log keeps it whole).
-const NOTICE_ROWS: usize = 3;
 
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, app: &App) {
@@ -122,55 +121,9 @@ pub(super) fn draw_with_keys(f: &mut Frame, app: &App, keys: &dyn Fn() -> Vec<&'
     }
     // The notice and key lines last: the end-of-hand box has just said whether it scrolls.
     let keys = key_rows(&keys(), usize::from(area.width));
-    f.render_widget(
-        Paragraph::new(
-            notice
-                .into_iter()
-                .map(|l| Line::from(Span::styled(l, Style::default().fg(Color::Yellow))))
-                .collect::<Vec<_>>(),
-        ),
-        notice_row,
-    );
-    f.render_widget(
-        Paragraph::new(
-            keys.into_iter()
-                .map(|l| {
-                    Line::from(Span::styled(
-                        l,
-                        Style::default().add_modifier(Modifier::BOLD),
-                    ))
-                })
-                .collect::<Vec<_>>(),
-        ),
-        keys_row,
-    );
+    draw_bottom(f, notice, keys, notice_row, keys_row);
 
     skip_after_glyphs(f.buffer_mut());
-}
-
-/// What goes under the log: the notice's rows (wrapped to the terminal's width) and how many
-/// rows the keys take.
-#[derive(Clone, Copy)]
-struct Bottom<'a> {
-    notice: &'a [String],
-    keys: u16,
-}
-
-impl Bottom<'_> {
-    /// The notice's rows when the log has `log_room` rows to spare for the notice and the
-    /// keys beyond one row each: all of them up to [`NOTICE_ROWS`] as far as the room goes
-    /// after the keys' (the keys are never cut), one at least.
-    fn notice_rows(self, log_room: u16) -> u16 {
-        let wanted = self.notice.len().clamp(1, NOTICE_ROWS) as u16;
-        wanted.min(log_room.saturating_sub(self.keys - 1)).max(1)
-    }
-
-    /// The notice's text when its rows (`notice_rows`) show it whole: the log then leaves that
-    /// message out rather than show it twice.
-    fn whole_notice<'b>(self, app: &'b App, notice_rows: u16) -> Option<&'b str> {
-        app.notice()
-            .filter(|_| self.notice.len() <= usize::from(notice_rows))
-    }
 }
 
 /// The compact layout (below [`FULL_WIDTH`]×[`FULL_HEIGHT`]): the status line, the opponents'
