@@ -80,7 +80,8 @@ impl App {
         let mut keys: Vec<&'static str> = match &self.mode {
             Mode::Playing => {
                 let legal = self.driver.session().game().legal_actions(self.human);
-                let gambit = self.observation().wildcard_discard_is_gambit;
+                let discard = legal.iter().any(|a| matches!(a, Action::Discard(_)));
+                let gambit = discard && self.observation().wildcard_discard_is_gambit;
                 Offered::from_legal(&legal, gambit).keys()
             }
             Mode::Choose(_) => vec!["1-9 or ←/→ + Enter choose", "Esc back"],
