@@ -1,6 +1,6 @@
 //! The game log in a real terminal at 80×24 and larger: an outside bot's dismissal, a long
-//! sentence, shown whole (wrapped at spaces, no row past the screen's edge) with the table
-//! intact around it, and paged back to whole after newer lines pushed it out.
+//! sentence, shown whole and once (wrapped at spaces, no row past the screen's edge) with the
+//! table intact around it, and paged back to whole after newer lines pushed it out.
 
 use super::{actionable, keys_line, play_on, whole_boxes, with_a_crashing_bot};
 use std::time::{Duration, Instant};
@@ -100,7 +100,13 @@ fn an_outside_bots_dismissal_is_whole_at_80_by_24_and_larger_and_the_log_pages_b
         "{told}"
     );
     assert!(!told.contains('»') && !told.contains("Keys:"), "{told}");
-    // Larger terminals: the log has it whole too (as one message), the table intact.
+    assert_eq!(
+        screen.matches("Bot 1 (cmd:").count(),
+        1,
+        "said twice:\n{screen}"
+    );
+    // Larger terminals: the notice has it whole, said once (the log leaves it out while the
+    // notice shows it), the table intact.
     for (cols, rows) in [(100u16, 30u16), (120, 40)] {
         s.resize(cols, rows);
         s.wait_for(
@@ -110,10 +116,20 @@ fn an_outside_bots_dismissal_is_whole_at_80_by_24_and_larger_and_the_log_pages_b
         );
         let screen = s.screen();
         assert_table_intact(&screen, cols, rows);
+        assert_eq!(
+            dismissal(&screen).as_deref(),
+            Some(told.as_str()),
+            "{cols}×{rows}:\n{screen}"
+        );
+        assert_eq!(
+            screen.matches("Bot 1 (cmd:").count(),
+            1,
+            "{cols}×{rows}: said twice:\n{screen}"
+        );
         let log = logged(&screen);
         assert!(
-            log.iter().any(|m| m.starts_with(&told)),
-            "{cols}×{rows}: the log does not have it whole: {log:?}\n{screen}"
+            !log.iter().any(|m| m.contains("Bot 1 (cmd:")),
+            "{cols}×{rows}: the log repeats it: {log:?}\n{screen}"
         );
     }
     // Back at 80×24, one move on: the notice goes, newer lines push the sentence out of the

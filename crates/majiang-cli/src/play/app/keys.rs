@@ -5,7 +5,101 @@ use super::{App, Key, Mode};
 use majiang::table::{Action, ActionError, MatchError};
 use majiang::tile::Tile;
 
+/// What the person may do at the table now, as the key line lists it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Offered {
+    /// A discard (pick and discard).
+    pub discard: bool,
+    /// Discarding the wildcard would be a 财飘 (Fortune Gambit).
+    pub gambit: bool,
+    /// A win (胡), self-drawn or on the tile on offer.
+    pub win: bool,
+    /// A chow (吃).
+    pub chow: bool,
+    /// A pung (碰).
+    pub pung: bool,
+    /// A kong (杠): exposed, concealed or added.
+    pub kong: bool,
+    /// Passing on the tile on offer.
+    pub pass: bool,
+}
+
+impl Offered {
+    /// What `legal` offers; `gambit` when a wild discard would be a Fortune Gambit.
+    pub fn from_legal(legal: &[Action], gambit: bool) -> Self {
+        let has = |f: &dyn Fn(&Action) -> bool| legal.iter().any(f);
+        let discard = has(&|a| matches!(a, Action::Discard(_)));
+        Offered {
+            discard,
+            gambit: discard && gambit,
+            win: has(&|a| *a == Action::Win),
+            chow: has(&|a| matches!(a, Action::Chow { .. })),
+            pung: has(&|a| *a == Action::Pung),
+            kong: has(&|a| {
+                matches!(
+                    a,
+                    Action::Kong | Action::ConcealedKong(_) | Action::AddedKong(_)
+                )
+            }),
+            pass: has(&|a| *a == Action::Pass),
+        }
+    }
+
+    /// The keys for what is offered, in the key line's order; "(waiting for the bots)" when
+    /// nothing is.
+    pub fn keys(self) -> Vec<&'static str> {
+        let mut keys = Vec::new();
+        if self.discard {
+            keys.extend(["←/→ pick", "Enter discard"]);
+            if self.gambit {
+                keys.push("(wild discard = 财飘)");
+            }
+        }
+        for (offered, key) in [
+            (self.win, "w win (hu)"),
+            (self.chow, "c chow"),
+            (self.pung, "p pung"),
+            (self.kong, "k kong"),
+            (self.pass, "Space pass"),
+        ] {
+            if offered {
+                keys.push(key);
+            }
+        }
+        if self == Offered::default() {
+            keys.push("(waiting for the bots)");
+        }
+        keys.extend(["? help", "q quit"]);
+        keys
+    }
+}
+
 impl App {
+    /// The keys that do something now, for the key line (the view wraps them).
+    pub fn keys(&self) -> Vec<&'static str> {
+        let mut keys: Vec<&'static str> = match &self.mode {
+            Mode::Playing => {
+                let legal = self.driver.session().game().legal_actions(self.human);
+                let discard = legal.iter().any(|a| matches!(a, Action::Discard(_)));
+                let gambit = discard && self.observation().wildcard_discard_is_gambit;
+                Offered::from_legal(&legal, gambit).keys()
+            }
+            Mode::Choose(_) => vec!["1-9 or ←/→ + Enter choose", "Esc back"],
+            Mode::HandOver if self.driver.session().is_over() => {
+                vec!["Enter standings", "? help", "q quit"]
+            }
+            Mode::HandOver => vec!["Enter next hand", "? help", "q quit"],
+            Mode::MatchOver => vec!["Enter or q leave"],
+            Mode::ConfirmQuit(_) => vec!["y abandon the match", "n keep playing"],
+            Mode::Help(_) => vec!["any key back to the game"],
+            Mode::Quit => Vec::new(),
+        };
+        if self.mode == Mode::HandOver && self.summary_rows_hidden.get() > 0 {
+            keys.insert(1, "↑/↓ PgUp/PgDn scroll the box");
+        }
+        keys
+    }
+
     /// Handles one key.
     pub fn on_key(&mut self, key: Key) {
         self.notice = None;

@@ -4,6 +4,9 @@
 mod keys;
 mod narrate;
 
+#[cfg(test)]
+pub use keys::Offered;
+
 use super::tiles::TileStyle;
 use crate::bot_choice::BotChoice;
 use majiang::driver::{Controller, Driver, Poll, Timers};
@@ -488,64 +491,6 @@ impl App {
             .game()
             .to_act()
             .find(|&p| self.driver.automatic(p))
-    }
-
-    /// The keys that do something now, for the help line.
-    pub fn help(&self) -> String {
-        let mut keys: Vec<&str> = Vec::new();
-        match &self.mode {
-            Mode::Playing => {
-                let legal = self.driver.session().game().legal_actions(self.human);
-                let has = |f: &dyn Fn(&Action) -> bool| legal.iter().any(f);
-                if has(&|a| matches!(a, Action::Discard(_))) {
-                    keys.push("←/→ pick");
-                    keys.push("Enter discard");
-                    if self.observation().wildcard_discard_is_gambit {
-                        keys.push("(a wild discard = Fortune Gambit)");
-                    }
-                }
-                if has(&|a| *a == Action::Win) {
-                    keys.push("w win (hu)");
-                }
-                if has(&|a| matches!(a, Action::Chow { .. })) {
-                    keys.push("c chow");
-                }
-                if has(&|a| *a == Action::Pung) {
-                    keys.push("p pung");
-                }
-                if has(&|a| {
-                    matches!(
-                        a,
-                        Action::Kong | Action::ConcealedKong(_) | Action::AddedKong(_)
-                    )
-                }) {
-                    keys.push("k kong");
-                }
-                if has(&|a| *a == Action::Pass) {
-                    keys.push("Space pass");
-                }
-                if legal.is_empty() {
-                    keys.push("(waiting for the bots)");
-                }
-                keys.push("? help");
-                keys.push("q quit");
-            }
-            Mode::Choose(_) => {
-                keys.extend(["1-9 or ←/→ + Enter choose", "Esc back"]);
-            }
-            Mode::HandOver if self.driver.session().is_over() => {
-                keys.extend(["Enter standings", "? help", "q quit"]);
-            }
-            Mode::HandOver => keys.extend(["Enter next hand", "? help", "q quit"]),
-            Mode::MatchOver => keys.extend(["Enter or q leave"]),
-            Mode::ConfirmQuit(_) => keys.extend(["y abandon the match", "n keep playing"]),
-            Mode::Help(_) => keys.extend(["any key back to the game"]),
-            Mode::Quit => {}
-        }
-        if self.mode == Mode::HandOver && self.summary_rows_hidden.get() > 0 {
-            keys.insert(1, "↑/↓ PgUp/PgDn scroll the box");
-        }
-        keys.join("  ")
     }
 
     /// The log lines (JSON) recorded since the last call (none unless logging).

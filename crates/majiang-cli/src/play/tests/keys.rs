@@ -79,11 +79,20 @@ fn several_chows_are_offered_as_a_choice() {
                 .filter(|x| matches!(x, Action::Chow { .. }))
                 .count();
             if chows >= 2 {
+                // At 80×24 the claim's keys, then the choice's, are whole on the key line.
+                let keys_at_80 = |a: &App| {
+                    let s = screen_of(a, 80, 24);
+                    let last = s.lines().last().unwrap().trim_end().to_string();
+                    assert_eq!(last, format!("Keys: {}", a.keys().join("  ")), "{s}");
+                    last
+                };
+                assert!(keys_at_80(&a).contains("c chow"));
                 a.on_key(Key::Char('c'));
                 let Mode::Choose(options) = a.mode().clone() else {
                     panic!("no choice offered");
                 };
                 assert_eq!(options.len(), chows);
+                assert!(keys_at_80(&a).contains("Enter choose  Esc back"));
                 let s = screen(&a);
                 assert!(s.contains("1) chow") && s.contains("2) chow"), "{s}");
                 a.on_key(Key::Esc);

@@ -159,62 +159,24 @@ fn the_caret_sits_under_the_selected_tile() {
 
 #[test]
 fn a_fortune_gambit_is_flagged_before_the_discard() {
-    use majiang::bots::{Bot, EfficientBot};
-    // The human plays like the efficient bot, but never wins (a hand in the Bao Tou state
-    // could win on any tile), against random bots (long hands), until discarding a wildcard
-    // would be a gambit.
-    for seed in 0..300 {
-        let mut a = app_with("hangzhou", seed, 1, "random");
-        let mut me = EfficientBot::new(Arc::clone(a.ruleset()), seed);
-        for _ in 0..200 {
-            a.run_bots();
-            if a.mode() != &Mode::Playing {
-                break;
-            }
-            let obs = a.observation();
-            if obs.wildcard_discard_is_gambit {
-                let wild = obs.wildcard.unwrap();
-                let i = a.hand_tiles().iter().position(|&t| t == wild).unwrap();
-                a.on_key(Key::Home);
-                for _ in 0..i {
-                    a.on_key(Key::Right);
-                }
-                let s = screen(&a);
-                assert!(s.contains("discarding it is a Fortune Gambit"), "{s}");
-                a.on_key(Key::Enter);
-                let mine = &a.observation().table[a.human().index()];
-                assert!(mine.discards.last().unwrap().gambit);
-                assert!(mine.gambit_run >= 1);
-                let s = screen(&a);
-                assert!(s.contains("a Fortune Gambit!"), "{s}");
-                assert!(!s.contains("Gambit!."), "{s}");
-                assert!(s.contains("Fortune Gambit round: no claims"), "{s}");
-                return;
-            }
-            let mut legal = obs.legal_actions.clone();
-            legal.retain(|x| *x != Action::Win);
-            let action = me.act(&obs, &legal);
-            match action {
-                Action::Discard(t) => {
-                    let i = a.hand_tiles().iter().rposition(|&x| x == t).unwrap();
-                    a.on_key(Key::Home);
-                    for _ in 0..i {
-                        a.on_key(Key::Right);
-                    }
-                    a.on_key(Key::Enter);
-                }
-                Action::Pung => a.on_key(Key::Char('p')),
-                _ => human_step(&mut a),
-            }
-            if a.notice().is_some() || matches!(a.mode(), Mode::Choose(_)) {
-                // A kong or chow the keys offer as a choice: leave it, pass or discard.
-                a.on_key(Key::Esc);
-                a.on_key(Key::End);
-                a.on_key(Key::Enter);
-            }
-        }
+    let (mut a, _, _) = at_a_gambit();
+    let obs = a.observation();
+    let wild = obs.wildcard.unwrap();
+    let i = a.hand_tiles().iter().position(|&t| t == wild).unwrap();
+    a.on_key(Key::Home);
+    for _ in 0..i {
+        a.on_key(Key::Right);
     }
-    panic!("no seed brought the human to a Fortune Gambit");
+    let s = screen(&a);
+    assert!(s.contains("discarding it is a Fortune Gambit"), "{s}");
+    a.on_key(Key::Enter);
+    let mine = &a.observation().table[a.human().index()];
+    assert!(mine.discards.last().unwrap().gambit);
+    assert!(mine.gambit_run >= 1);
+    let s = screen(&a);
+    assert!(s.contains("a Fortune Gambit!"), "{s}");
+    assert!(!s.contains("Gambit!."), "{s}");
+    assert!(s.contains("Fortune Gambit round: no claims"), "{s}");
 }
 
 #[test]

@@ -34,6 +34,12 @@ fn logged(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// How many times the screen starts to say `DISMISSAL` (in the notice or the log, whole or
+/// cut).
+fn said(s: &str) -> usize {
+    s.matches("Bot 1 (cmd:python3 misbehaving_bot.py").count()
+}
+
 /// Some hands' worth of play, with `DISMISSAL` told in the middle.
 fn played_with_a_dismissal() -> App {
     let mut a = app("hongkong", 3, 8);
@@ -75,10 +81,13 @@ fn a_dismissal_is_whole_in_the_log_and_the_notice_at_80_by_24_and_larger() {
             a.observation().concealed.len(),
             "the hand is cut: {at}"
         );
+        // Said once: the log leaves it out while the notice shows it whole, and shows the
+        // lines before and after it.
+        assert_eq!(said(&s), 1, "{at}");
+        let log = logged(&s);
+        assert!(!log.iter().any(|m| m == DISMISSAL), "{log:?}: {at}");
+        assert!(!log.is_empty(), "{at}");
         if (w, h) != (80, 24) {
-            // Room enough: the log has it too, whole, besides the newer lines.
-            let log = logged(&s);
-            assert!(log.iter().any(|m| m == DISMISSAL), "{log:?}: {at}");
             assert!(log.len() >= 3, "{log:?}: {at}");
         }
     }
@@ -189,5 +198,40 @@ fn a_long_notice_takes_the_logs_rows_never_the_tables_at_every_table_size() {
                 "{at}"
             );
         }
+    }
+}
+
+#[test]
+fn a_notice_shown_whole_is_not_repeated_cut_in_the_log_at_every_table_size() {
+    for players in 3u8..=6 {
+        let mut a = classic_at(players, 5);
+        a.run_bots();
+        let before = logged(&screen_of(&a, 80, 24));
+        // Told last: the newest line of the log, were it not in the notice.
+        a.tell(DISMISSAL.to_string());
+        for (w, h) in [(80, 24), (100, 30), (160, 50)] {
+            let s = screen_of(&a, w, h);
+            let at = format!("{players} players at {w}×{h}:\n{s}");
+            assert!(folded(&s).contains(DISMISSAL), "the notice is cut: {at}");
+            assert_eq!(said(&s), 1, "{at}");
+            assert!(!s.contains('…'), "{at}");
+            // The log shows the lines before it, whole, the newest last.
+            let log = logged(&s);
+            assert!(!log.is_empty(), "{at}");
+            assert_eq!(log.last(), before.last(), "{at}");
+            assert!(
+                boxes_whole(&s).unwrap_or_else(|e| panic!("{e}: {at}")) >= usize::from(players)
+            );
+        }
+        // The next key clears the notice: the log has the sentence back (whole where it fits,
+        // its start otherwise) and the screen still says it once.
+        a.on_key(Key::Char('z'));
+        a.on_key(Key::Char('z'));
+        for (w, h) in [(80, 24), (100, 30)] {
+            let s = screen_of(&a, w, h);
+            assert_eq!(said(&s), 1, "{players} players at {w}×{h}:\n{s}");
+        }
+        let s = screen_of(&a, 100, 30);
+        assert!(logged(&s).iter().any(|m| m == DISMISSAL), "{s}");
     }
 }

@@ -3,6 +3,7 @@
 //! The helpers live here; the tests are split by what they check.
 
 mod flow;
+mod key_line;
 mod keys;
 mod layout;
 mod log;
@@ -141,4 +142,56 @@ fn folded(s: &str) -> String {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A Hangzhou hand where the human, on turn, would make a Fortune Gambit (财飘) by discarding
+/// the wildcard (the 爆头 state), and the keys pressed to get there from the first screen (the
+/// seed is the one `app_with("hangzhou", seed, 1, "random")` was given). The human plays like
+/// the efficient bot but never wins (a hand in the 爆头 state could win on any tile), against
+/// random bots (long hands).
+fn at_a_gambit() -> (App, u64, Vec<Key>) {
+    use majiang::bots::{Bot, EfficientBot};
+    for seed in 0..300 {
+        let mut a = app_with("hangzhou", seed, 1, "random");
+        let mut me = EfficientBot::new(Arc::clone(a.ruleset()), seed);
+        let mut pressed = Vec::new();
+        let mut press = |a: &mut App, key: Key| {
+            pressed.push(key);
+            a.on_key(key);
+        };
+        for _ in 0..200 {
+            a.run_bots();
+            if a.mode() != &Mode::Playing {
+                break;
+            }
+            let obs = a.observation();
+            if obs.wildcard_discard_is_gambit {
+                return (a, seed, pressed);
+            }
+            let mut legal = obs.legal_actions.clone();
+            legal.retain(|x| *x != Action::Win);
+            match me.act(&obs, &legal) {
+                Action::Discard(t) => {
+                    let i = a.hand_tiles().iter().rposition(|&x| x == t).unwrap();
+                    press(&mut a, Key::Home);
+                    for _ in 0..i {
+                        press(&mut a, Key::Right);
+                    }
+                    press(&mut a, Key::Enter);
+                }
+                Action::Pung => press(&mut a, Key::Char('p')),
+                // As `human_step`.
+                _ if obs.legal_actions.contains(&Action::Win) => press(&mut a, Key::Char('w')),
+                _ if legal.contains(&Action::Pass) => press(&mut a, Key::Char(' ')),
+                _ => press(&mut a, Key::Enter),
+            }
+            if a.notice().is_some() || matches!(a.mode(), Mode::Choose(_)) {
+                // A kong or chow the keys offer as a choice: leave it, pass or discard.
+                press(&mut a, Key::Esc);
+                press(&mut a, Key::End);
+                press(&mut a, Key::Enter);
+            }
+        }
+    }
+    panic!("no seed brought the human to a Fortune Gambit");
 }

@@ -12,11 +12,23 @@ const BULLET: &str = "» ";
 /// The log's lines for an area `width`×`height`: the newest messages that fit whole, as far
 /// back as the app's scroll says (never past the oldest screenful: the area stays full), with a
 /// marker after the oldest message shown when there is more above or below. A message taller
-/// than the whole area shows its first rows, the last ending in "…". Notes for the app where
-/// PgUp and PgDn go: to the messages just before or after those shown.
-pub(super) fn log_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>> {
+/// than the whole area shows its first rows, the last ending in "…". `told`, the notice the
+/// line under the log shows whole, is left out (its newest copy): the sentence is on the
+/// screen once. Notes for the app where PgUp and PgDn go: to the messages just before or after
+/// those shown.
+pub(super) fn log_lines(
+    app: &App,
+    width: u16,
+    height: u16,
+    told: Option<&str>,
+) -> Vec<Line<'static>> {
     let all: Vec<&str> = app.messages().collect();
     let (width, height) = (usize::from(width).max(1), usize::from(height).max(1));
+    // The message left out takes no rows; the others keep their places (the pages count it).
+    let left_out = told.and_then(|t| all.iter().rposition(|m| *m == t));
+    let shown = |i: usize| Some(i) != left_out;
+    // The marker goes after the first message shown of `start..end`.
+    let first_shown = |start: usize, end: usize| (start..end).find(|&i| shown(i));
     let marker = |start: usize, end: usize| {
         (start > 0 || end < all.len()).then(|| {
             format!(
@@ -25,18 +37,25 @@ pub(super) fn log_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>
             )
         })
     };
-    // The rows `all[start..end]` take, the marker after the first.
+    // The rows `all[start..end]` take, the marker after the first shown.
     let rows = |start: usize, end: usize| -> usize {
         let mark = marker(start, end);
+        let first = first_shown(start, end);
         (start..end)
+            .filter(|&i| shown(i))
             .map(|i| {
-                let mark = if i == start { mark.as_deref() } else { None };
+                let mark = if Some(i) == first {
+                    mark.as_deref()
+                } else {
+                    None
+                };
                 message_lines(all[i], width, mark).len()
             })
             .sum()
     };
-    // The oldest screenful (at least one message): PgUp stops there. Each message takes a
-    // row or more, so these loops look at no more messages than the area has rows.
+    // The oldest screenful (at least one message): PgUp stops there. Each message but the one
+    // left out takes a row or more, so these loops look at no more messages than the area has
+    // rows, and one.
     let mut first_screen = 1;
     while first_screen < all.len() && rows(0, first_screen + 1) <= height {
         first_screen += 1;
@@ -59,10 +78,15 @@ pub(super) fn log_lines(app: &App, width: u16, height: u16) -> Vec<Line<'static>
         down: all.len() - next_end,
     });
     let mark = marker(start, end);
+    let first = first_shown(start, end);
     let mut lines: Vec<Line<'static>> = Vec::new();
-    for (i, m) in all[start..end].iter().enumerate() {
-        let mark = if i == 0 { mark.as_deref() } else { None };
-        lines.extend(message_lines(m, width, mark));
+    for i in (start..end).filter(|&i| shown(i)) {
+        let mark = if Some(i) == first {
+            mark.as_deref()
+        } else {
+            None
+        };
+        lines.extend(message_lines(all[i], width, mark));
     }
     if lines.len() > height {
         // Only one message is shown and it is taller than the area: its first rows.

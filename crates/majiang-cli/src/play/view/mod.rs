@@ -1,12 +1,16 @@
 //! Drawing the app: the table (opponents round the edge, you at the bottom), the message and
 //! help lines, and the pop-ups (choices, end of hand, standings, quit).
 
+mod bottom;
+mod keys;
 mod log;
 mod popups;
 mod wrap;
 
 use super::app::{App, Mode};
 use super::tiles::meld_text;
+use bottom::{Bottom, draw_bottom};
+use keys::key_rows;
 use log::log_lines;
 use majiang::seat::Seat;
 use majiang::table::{Action, IllegalReason, Observation, Player, PublicHand, ready_hint};
@@ -47,11 +51,15 @@ pub fn compact(width: u16, height: u16) -> bool {
     width < FULL_WIDTH || height < FULL_HEIGHT
 }
 
-/// The most rows the notice line grows to (a longer notice is cut; the log keeps it whole).
-const NOTICE_ROWS: usize = 3;
-
 /// Draws the whole screen.
 pub fn draw(f: &mut Frame, app: &App) {
+    draw_with_keys(f, app, &|| app.keys());
+}
+
+/// Draws the whole screen with the keys `keys` answers on the key line (the app's own keys in
+/// the game; any list in the tests, to lay out the longest). They are asked again after the
+/// pop-ups: the end-of-hand box has just said whether it scrolls, which adds a key.
+pub(super) fn draw_with_keys(f: &mut Frame, app: &App, keys: &dyn Fn() -> Vec<&'static str>) {
     let obs = app.observation();
     let area = f.area();
     if !fits(area.width, area.height) {
@@ -76,17 +84,23 @@ pub fn draw(f: &mut Frame, app: &App) {
     // The notice whole, wrapped at spaces (an outside bot's dismissal is a long sentence); its
     // rows come out of the log's.
     let notice = wrap_words(app.notice().unwrap_or(""), usize::from(area.width));
-    let notice_rows = notice.len().clamp(1, NOTICE_ROWS) as u16;
+    // The keys on as many rows as they need (two in the longest cases at 80 columns), also
+    // taken from the log's.
+    let key_count = key_rows(&keys(), usize::from(area.width)).len() as u16;
+    let bottom = Bottom {
+        notice: &notice,
+        keys: key_count,
+    };
     let (notice_row, keys_row, status_rows) = if compact(area.width, area.height) {
-        compact_table(f, app, &obs, area, notice_rows)
+        compact_table(f, app, &obs, area, bottom)
     } else {
-        full_table(f, app, &obs, area, notice_rows)
+        full_table(f, app, &obs, area, bottom)
     };
     match app.mode() {
         Mode::Choose(options) => choose_popup(f, app, options),
         Mode::HandOver => {
             if let Some(s) = app.summary() {
-                summary_popup(f, app, s, status_rows);
+                summary_popup(f, app, s, status_rows, key_count);
             }
         }
         Mode::MatchOver => standings_popup(f, app),
@@ -106,22 +120,8 @@ pub fn draw(f: &mut Frame, app: &App) {
         Mode::Playing | Mode::Quit => {}
     }
     // The notice and key lines last: the end-of-hand box has just said whether it scrolls.
-    f.render_widget(
-        Paragraph::new(
-            notice
-                .into_iter()
-                .map(|l| Line::from(Span::styled(l, Style::default().fg(Color::Yellow))))
-                .collect::<Vec<_>>(),
-        ),
-        notice_row,
-    );
-    f.render_widget(
-        Paragraph::new(Line::from(Span::styled(
-            format!("Keys: {}", app.help()),
-            Style::default().add_modifier(Modifier::BOLD),
-        ))),
-        keys_row,
-    );
+    let keys = key_rows(&keys(), usize::from(area.width));
+    draw_bottom(f, notice, keys, notice_row, keys_row);
 
     skip_after_glyphs(f.buffer_mut());
 }
@@ -134,7 +134,7 @@ fn compact_table(
     app: &App,
     obs: &Observation,
     area: Rect,
-    notice_rows: u16,
+    bottom: Bottom,
 ) -> (Rect, Rect, u16) {
     let n = obs.table.len();
     let rel = |k: usize| Player(((app.human().index() + k) % n) as u8);
@@ -148,16 +148,16 @@ fn compact_table(
     // in a line, the newest discards), one row kept for the log when there is room.
     let room = area.height.saturating_sub(fixed + 1);
     let box_height = (room / lines_of_boxes).clamp(3, 8);
-    // A long notice takes the log's rows, never the boxes'.
+    // A long notice and the keys' second row take the log's rows, never the boxes'.
     let log_room = room.saturating_sub(box_height * lines_of_boxes) + 1;
-    let notice_rows = notice_rows.min(log_room);
+    let notice_rows = bottom.notice_rows(log_room);
     let mut constraints = vec![Constraint::Length(status.len() as u16)];
     constraints.extend((0..lines_of_boxes).map(|_| Constraint::Length(box_height)));
     constraints.extend([
         Constraint::Length(own.len() as u16 + 2),
         Constraint::Min(0),
         Constraint::Length(notice_rows),
-        Constraint::Length(1),
+        Constraint::Length(bottom.keys),
     ]);
     let rows = Layout::default()
         .direction(Direction::Vertical)
@@ -185,8 +185,9 @@ fn compact_table(
         own_row,
     );
     let log_row = rows[2 + usize::from(lines_of_boxes)];
+    let told = bottom.whole_notice(app, notice_rows);
     f.render_widget(
-        Paragraph::new(log_lines(app, log_row.width, log_row.height)),
+        Paragraph::new(log_lines(app, log_row.width, log_row.height, told)),
         log_row,
     );
     let k = rows.len();
@@ -201,7 +202,7 @@ fn full_table(
     app: &App,
     obs: &Observation,
     area: Rect,
-    notice_rows: u16,
+    bottom: Bottom,
 ) -> (Rect, Rect, u16) {
     let n = obs.table.len();
     let rel = |k: usize| Player(((app.human().index() + k) % n) as u8);
@@ -234,9 +235,10 @@ fn full_table(
         usize::from(area.width.saturating_sub(2)),
         usize::MAX,
     );
-    // A long notice takes the log's rows (two kept), never the table's.
+    // A long notice and the keys' second row take the log's rows (two kept), never the
+    // table's.
     let fixed = status.len() as u16 + across_height + 6 + own_lines.len() as u16 + 2 + 2 + 1;
-    let notice_rows = notice_rows.min(area.height.saturating_sub(fixed) + 1);
+    let notice_rows = bottom.notice_rows(area.height.saturating_sub(fixed) + 1);
     let rows = Layout::default()
         .direction(Direction::Vertical)
         .constraints([
@@ -246,7 +248,7 @@ fn full_table(
             Constraint::Length(own_lines.len() as u16 + 2),
             Constraint::Min(2),
             Constraint::Length(notice_rows),
-            Constraint::Length(1),
+            Constraint::Length(bottom.keys),
         ])
         .split(area);
     let status_rows = status.len() as u16;
@@ -290,8 +292,9 @@ fn full_table(
         rows[3],
     );
 
+    let told = bottom.whole_notice(app, notice_rows);
     f.render_widget(
-        Paragraph::new(log_lines(app, rows[4].width, rows[4].height)),
+        Paragraph::new(log_lines(app, rows[4].width, rows[4].height, told)),
         rows[4],
     );
     (rows[5], rows[6], status_rows)

@@ -174,7 +174,13 @@ pub(in crate::play) fn value_text(value: i64, unit: Unit) -> String {
 }
 
 /// The end-of-hand box, between the `status_rows` of the status line and the key line.
-pub(super) fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary, status_rows: u16) {
+pub(super) fn summary_popup(
+    f: &mut Frame,
+    app: &App,
+    s: &HandSummary,
+    status_rows: u16,
+    key_rows: u16,
+) {
     let st = app.style;
     let mut lines = Vec::new();
     match s.winner {
@@ -304,7 +310,7 @@ pub(super) fn summary_popup(f: &mut Frame, app: &App, s: &HandSummary, status_ro
     let area = f.area();
     let between = Rect {
         y: area.y + status_rows,
-        height: area.height.saturating_sub(status_rows + 1),
+        height: area.height.saturating_sub(status_rows + key_rows),
         ..area
     };
     let room = usize::from(between.height.saturating_sub(2)).max(1);
