@@ -713,7 +713,7 @@ async fn postgres_before_rules_revisions_migrates() {
             .batch_execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY)")
             .await
             .unwrap();
-        for (version, file) in (1..).zip(&files) {
+        for (version, file) in (1i32..).zip(&files) {
             client
                 .batch_execute(&std::fs::read_to_string(file).unwrap())
                 .await
@@ -721,7 +721,7 @@ async fn postgres_before_rules_revisions_migrates() {
             client
                 .execute(
                     "INSERT INTO schema_migrations (version) VALUES ($1)",
-                    &[&(version as i32)],
+                    &[&version],
                 )
                 .await
                 .unwrap();
