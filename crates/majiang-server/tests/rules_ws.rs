@@ -258,6 +258,17 @@ async fn the_last_discard_is_offered_only_as_a_win() {
     c.until(|m| matches!(m, ServerMsg::HandResult { .. })).await;
 }
 
+/// A server holding finished room `id`, created under `revision`, whose match is the missed
+/// win's (a seat passed a win) with the barred win appended, as a server before the rule
+/// took it; with the barred win's position.
+pub(crate) async fn serve_barred_win(id: &str, revision: Option<u32>) -> (SocketAddr, usize) {
+    let found = scenario::missed_win(&rules(), 0..300, Some(HANDS)).unwrap();
+    let mut actions = found.actions.clone();
+    actions.push((found.player, Action::Win));
+    let addr = serve_stored_under(id, found.seed, &actions, RoomStatus::Finished, revision).await;
+    (addr, actions.len() - 1)
+}
+
 /// A match stored before rules revision 2 in which a seat took the win it had passed (the
 /// missed win's match, its barred win appended, as a server of revision 1 would have taken
 /// it): the stored-match replay names the rule instead of calling the log broken — the room
@@ -265,19 +276,8 @@ async fn the_last_discard_is_offered_only_as_a_win() {
 /// The same actions in a room stored under the rules played now are a broken log.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stored_match_from_before_the_missed_win_is_refused_naming_the_rule() {
-    let found = scenario::missed_win(&rules(), 0..300, Some(HANDS)).unwrap();
-    let mut actions = found.actions.clone();
-    actions.push((found.player, Action::Win));
-    let win_seq = actions.len() - 1;
     for revision in [Some(1), None] {
-        let addr = serve_stored_under(
-            "beforerule",
-            found.seed,
-            &actions,
-            RoomStatus::Finished,
-            revision,
-        )
-        .await;
+        let (addr, win_seq) = serve_barred_win("beforerule", revision).await;
         for path in [
             "/api/rooms/beforerule/replay",
             "/api/rooms/beforerule/log.jsonl",
@@ -302,7 +302,7 @@ async fn a_stored_match_from_before_the_missed_win_is_refused_naming_the_rule() 
         let log: Value = serde_json::from_str(&body).unwrap();
         assert_eq!(log["rules_revision"], json!(revision), "{body}");
     }
-    let addr = serve_stored("nowrule", found.seed, &actions, RoomStatus::Finished).await;
+    let (addr, _) = serve_barred_win("nowrule", Some(RULES_REVISION)).await;
     for path in ["/api/rooms/nowrule/replay", "/api/rooms/nowrule/log.jsonl"] {
         let (status, _, body) = http(addr, "GET", path, "").await;
         assert_eq!(status, 500, "{path}: {body}");
