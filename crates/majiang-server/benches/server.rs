@@ -29,6 +29,7 @@ fn bench(c: &mut Criterion) {
         status: RoomStatus::Playing,
         created: 0,
         finished: None,
+        rules_revision: Some(majiang::table::log::RULES_REVISION),
     };
     rt.block_on(store.create_room(&room)).unwrap();
     let mut seq = 0u64;

@@ -12,6 +12,7 @@ use crate::room::{self, RoomActor, RoomHandle, RoomSummary};
 use crate::stamp::{now_ms, random_hex};
 use crate::store::{self, Store, StoreError, StoredRoom};
 use crate::{listen, review_jobs, throttle};
+use majiang::table::log::RULES_REVISION;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 use tokio::sync::watch;
@@ -211,6 +212,7 @@ impl App {
             status: RoomStatus::Waiting,
             created: now_ms(),
             finished: None,
+            rules_revision: Some(RULES_REVISION),
         };
         self.inner.store.create_room(&stored).await?;
         let mut fence = None;

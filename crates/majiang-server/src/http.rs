@@ -349,9 +349,13 @@ impl IntoResponse for replay::ReplayError {
                 error(StatusCode::FORBIDDEN, api::REPLAY_NOT_FINISHED.plain())
             }
             // Not a fault: the match was played under an earlier revision of the rules.
-            replay::ReplayError::EarlierRules { seq, rule } => error(
+            replay::ReplayError::EarlierRules {
+                seq,
+                rule,
+                revision,
+            } => error(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                replay::earlier_rules_words(seq, rule),
+                replay::earlier_rules_words(seq, rule, revision),
             ),
             e => error(
                 StatusCode::INTERNAL_SERVER_ERROR,

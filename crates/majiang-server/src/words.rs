@@ -128,11 +128,13 @@ pub mod api {
         pub LOG_UNREADABLE = "api.log_unreadable" ["incident"] "the match log cannot be read (incident {incident})";
         /// The match is not over: its log stays secret.
         pub REPLAY_NOT_FINISHED = "replay.not_finished" [] "the match is not finished: its log is kept secret until the end";
-        /// A match stored before rules revision 2 met the last-discard rule: it does not replay
-        /// under the rules played now (the CLI's `replay` says the same of a log).
-        pub REPLAY_EARLIER_LAST_DISCARD = "replay.earlier_rules_last_discard" ["action"] "action {action}: this match was recorded under rules revision 1, before the last-discard rule (after the live wall's last tile is drawn, its discard may be claimed only to win: no chow, pung or kong); here the match met that rule, so it does not replay under the rules played now (revision 2)";
-        /// A match stored before rules revision 2 met Hong Kong's missed win.
-        pub REPLAY_EARLIER_MISSED_WIN = "replay.earlier_rules_missed_win" ["action"] "action {action}: this match was recorded under rules revision 1, before Hong Kong's missed win (house rule missed_win: a player who passes a win may not win on that tile until their next draw from the live wall); here the match met that rule, so it does not replay under the rules played now (revision 2)";
+        /// A match stored under rules revision `revision`, before the last-discard rule, met it:
+        /// it does not replay under the rules played now, revision `current` (the CLI's
+        /// `replay` says the same of a log).
+        pub REPLAY_EARLIER_LAST_DISCARD = "replay.earlier_rules_last_discard" ["action", "revision", "current"] "action {action}: this match was recorded under rules revision {revision}, before the last-discard rule (after the live wall's last tile is drawn, its discard may be claimed only to win: no chow, pung or kong); here the match met that rule, so it does not replay under the rules played now (revision {current})";
+        /// A match stored under rules revision `revision`, before Hong Kong's missed win, met
+        /// it (the rules played now: revision `current`).
+        pub REPLAY_EARLIER_MISSED_WIN = "replay.earlier_rules_missed_win" ["action", "revision", "current"] "action {action}: this match was recorded under rules revision {revision}, before Hong Kong's missed win (house rule missed_win: a player who passes a win may not win on that tile until their next draw from the live wall); here the match met that rule, so it does not replay under the rules played now (revision {current})";
         /// A body over the size limit.
         pub TOO_LARGE = "api.too_large" ["kib"] "a request over {kib} KiB";
         /// A scoring request that is not UTF-8.

@@ -3,10 +3,12 @@
 //! phone: the recorded claim state (`fixtures/table_claim.json`) fed to the table through
 //! `window.majiangTable.feed`, once with the tile on offer among the seat's `missed_wins`, once
 //! with the live wall empty and only a win and a pass offered. The note must show the
-//! catalogue's words, lie inside the viewport and not overlap the action buttons. Screenshots
-//! in `target/e2e-screenshots/` (`rules-*`).
+//! catalogue's words, lie inside the viewport and not overlap the action buttons. And the
+//! replay of a finished match stored under rules revision 1 that met the missed win says so,
+//! naming both revisions. Screenshots in `target/e2e-screenshots/` (`rules-*`).
 
 use crate::common::{self, config};
+use majiang::table::log::RULES_REVISION;
 use majiang_testkit::browser::{self, Browser, SIZES, err, save_screenshot, set_viewport};
 use serde_json::{Value, json};
 
@@ -130,6 +132,63 @@ async fn the_table_says_why_a_win_is_not_offered_or_only_a_win_is() {
                 }
                 set_viewport(&c, 1366, 768).await?;
             }
+        }
+        Ok::<(), String>(())
+    }
+    .await;
+    browser.close().await;
+    result.unwrap();
+}
+
+/// The replay page of a match stored under rules revision 1 that met Hong Kong's missed win:
+/// the catalogue's words with the move, the room's revision (1) and the current one, in each
+/// language, inside a phone's viewport.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_replay_of_a_match_from_an_earlier_revision_names_both_revisions() {
+    let Some(browser) = Browser::start("the earlier-rules replay test", 390, 844).await else {
+        return;
+    };
+    let (addr, win_seq) = crate::rules_ws::serve_barred_win("beforerule", Some(1)).await;
+    let c = browser.client.clone();
+    let result = async {
+        for (lang, catalogue) in CATALOGUES {
+            let words: Value = serde_json::from_str(catalogue).unwrap();
+            let told = words["replay.earlier_rules_missed_win"]
+                .as_str()
+                .unwrap()
+                .replace("{action}", &win_seq.to_string())
+                .replace("{revision}", "1")
+                .replace("{current}", &RULES_REVISION.to_string());
+            c.goto(&format!("http://{addr}/?replay=beforerule&lang={lang}"))
+                .await
+                .map_err(err)?;
+            browser::wait_for(&c, "#replay-action[role=alert] a.back-to-lobby", 15).await?;
+            save_screenshot(&c, &format!("rules-earlier-replay-{lang}-390x844")).await?;
+            let l = c
+                .execute(
+                    "const e = document.querySelector('#replay-action'); const r = e.getBoundingClientRect();
+                     return {text: e.textContent, box: [r.left, r.top, r.right, r.bottom], width: window.innerWidth};",
+                    vec![],
+                )
+                .await
+                .map_err(err)?;
+            let text = l["text"].as_str().unwrap();
+            // Chinese sets its numbers off with spaces (i18n.js `joinChinese`): compared
+            // without them.
+            let bare = |s: &str| match lang {
+                "en" => s.to_string(),
+                _ => s.replace(' ', ""),
+            };
+            assert!(
+                bare(text).starts_with(&bare(&told)),
+                "{lang}: {text:?} is not {told:?}"
+            );
+            let b = floats(&l["box"]);
+            let width = l["width"].as_f64().unwrap();
+            assert!(
+                b[0] >= -0.5 && b[2] <= width + 0.5,
+                "{lang}: the words {b:?} lie inside the width {width}"
+            );
         }
         Ok::<(), String>(())
     }

@@ -8,6 +8,7 @@
 //! client then stands exactly where the rule is met.
 
 use crate::common::{Client, assert_private, config, http};
+use majiang::table::log::RULES_REVISION;
 use majiang::table::{Action, Player, Session, TableRules};
 use majiang_server::App;
 use majiang_server::protocol::{RoomStatus, ServerMsg};
@@ -38,13 +39,26 @@ fn token(seat: usize) -> String {
     format!("token-of-seat-{seat}")
 }
 
-/// Stores `actions` of the match of `seed` as room `id` (in play, or finished), then starts a
-/// server over that store, which restores the room; returns its address.
+/// Stores `actions` of the match of `seed` as room `id` (in play, or finished), created under
+/// the rules played now, then starts a server over that store, which restores the room;
+/// returns its address.
 async fn serve_stored(
     id: &str,
     seed: u64,
     actions: &[(Player, Action)],
     status: RoomStatus,
+) -> SocketAddr {
+    serve_stored_under(id, seed, actions, status, Some(RULES_REVISION)).await
+}
+
+/// [`serve_stored`], the room created under `rules_revision` (`None`: stored before the
+/// server kept it).
+async fn serve_stored_under(
+    id: &str,
+    seed: u64,
+    actions: &[(Player, Action)],
+    status: RoomStatus,
+    rules_revision: Option<u32>,
 ) -> SocketAddr {
     let store = Arc::new(SqliteStore::in_memory().unwrap());
     let room = StoredRoom {
@@ -55,6 +69,7 @@ async fn serve_stored(
         status,
         created: 1,
         finished: (status == RoomStatus::Finished).then_some(2),
+        rules_revision,
     };
     store.create_room(&room).await.unwrap();
     for (seq, &(player, action)) in actions.iter().enumerate() {
@@ -243,31 +258,55 @@ async fn the_last_discard_is_offered_only_as_a_win() {
     c.until(|m| matches!(m, ServerMsg::HandResult { .. })).await;
 }
 
-/// A match stored before rules revision 2 in which a seat took the win it had passed (the
-/// missed win's match, its barred win appended, as a server of revision 1 would have taken
-/// it): the stored-match replay names the rule instead of calling the log broken.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stored_match_from_before_the_missed_win_is_refused_naming_the_rule() {
+/// A server holding finished room `id`, created under `revision`, whose match is the missed
+/// win's (a seat passed a win) with the barred win appended, as a server before the rule
+/// took it; with the barred win's position.
+pub(crate) async fn serve_barred_win(id: &str, revision: Option<u32>) -> (SocketAddr, usize) {
     let found = scenario::missed_win(&rules(), 0..300, Some(HANDS)).unwrap();
     let mut actions = found.actions.clone();
     actions.push((found.player, Action::Win));
-    let win_seq = actions.len() - 1;
-    let addr = serve_stored("beforerule", found.seed, &actions, RoomStatus::Finished).await;
-    for path in [
-        "/api/rooms/beforerule/replay",
-        "/api/rooms/beforerule/log.jsonl",
-    ] {
+    let addr = serve_stored_under(id, found.seed, &actions, RoomStatus::Finished, revision).await;
+    (addr, actions.len() - 1)
+}
+
+/// A match stored before rules revision 2 in which a seat took the win it had passed (the
+/// missed win's match, its barred win appended, as a server of revision 1 would have taken
+/// it): the stored-match replay names the rule instead of calling the log broken — the room
+/// stored under revision 1, or stored before the server kept revisions (unknown: inferred).
+/// The same actions in a room stored under the rules played now are a broken log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stored_match_from_before_the_missed_win_is_refused_naming_the_rule() {
+    for revision in [Some(1), None] {
+        let (addr, win_seq) = serve_barred_win("beforerule", revision).await;
+        for path in [
+            "/api/rooms/beforerule/replay",
+            "/api/rooms/beforerule/log.jsonl",
+        ] {
+            let (status, _, body) = http(addr, "GET", path, "").await;
+            assert_eq!(status, 422, "{revision:?} {path}: {body}");
+            let e: Value = serde_json::from_str(&body).unwrap();
+            assert_eq!(e["key"], "replay.earlier_rules_missed_win", "{body}");
+            assert_eq!(e["args"]["action"], json!(win_seq), "{body}");
+            assert_eq!(e["args"]["revision"], json!(1), "{body}");
+            assert_eq!(e["args"]["current"], json!(RULES_REVISION), "{body}");
+            let told = e["error"].as_str().unwrap();
+            assert!(
+                told.starts_with(&format!(
+                    "action {win_seq}: this match was recorded under rules revision 1, before Hong Kong's missed win"
+                )),
+                "{told}"
+            );
+        }
+        let (status, _, body) = http(addr, "GET", "/api/rooms/beforerule/log", "").await;
+        assert_eq!(status, 200, "{body}");
+        let log: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(log["rules_revision"], json!(revision), "{body}");
+    }
+    let (addr, _) = serve_barred_win("nowrule", Some(RULES_REVISION)).await;
+    for path in ["/api/rooms/nowrule/replay", "/api/rooms/nowrule/log.jsonl"] {
         let (status, _, body) = http(addr, "GET", path, "").await;
-        assert_eq!(status, 422, "{path}: {body}");
+        assert_eq!(status, 500, "{path}: {body}");
         let e: Value = serde_json::from_str(&body).unwrap();
-        assert_eq!(e["key"], "replay.earlier_rules_missed_win", "{body}");
-        assert_eq!(e["args"]["action"], json!(win_seq), "{body}");
-        let told = e["error"].as_str().unwrap();
-        assert!(
-            told.starts_with(&format!(
-                "action {win_seq}: this match was recorded under rules revision 1, before Hong Kong's missed win"
-            )),
-            "{told}"
-        );
+        assert_eq!(e["key"], "api.log_unreadable", "{body}");
     }
 }

@@ -4,6 +4,7 @@
 
 use majiang_testkit::pg as pg_cluster;
 
+use majiang::table::log::RULES_REVISION;
 use majiang::table::{Action, Player};
 use majiang_server::protocol::{RoomConfig, RoomStatus, SeatConfig};
 use majiang_server::store::{
@@ -22,6 +23,7 @@ fn room(id: &str, created: i64) -> StoredRoom {
         status: RoomStatus::Waiting,
         created,
         finished: None,
+        rules_revision: Some(RULES_REVISION),
     }
 }
 
@@ -36,6 +38,37 @@ async fn suite(s: Arc<dyn Store>) {
     ledgers(s.as_ref()).await;
     node_names(s.as_ref()).await;
     nul_ids(s.as_ref()).await;
+    rules_revisions(s.as_ref()).await;
+}
+
+/// A room's rules revision reads back as it was stored: the revision it was created under, or
+/// none (a room stored before the stores kept it). Setting its status, settings or finish
+/// leaves it.
+async fn rules_revisions(s: &dyn Store) {
+    let engine = s.engine();
+    let under = |id: &str, rules_revision| StoredRoom {
+        rules_revision,
+        status: RoomStatus::Finished,
+        ..room(id, 3)
+    };
+    s.create_room(&under("v1", Some(1))).await.unwrap();
+    s.create_room(&under("vnone", None)).await.unwrap();
+    s.create_room(&under("vnow", Some(RULES_REVISION)))
+        .await
+        .unwrap();
+    s.set_finished("vnow", 4, None).await.unwrap();
+    for (id, revision) in [
+        ("v1", Some(1)),
+        ("vnone", None),
+        ("vnow", Some(RULES_REVISION)),
+    ] {
+        let back = s.room(id).await.unwrap().unwrap();
+        assert_eq!(back.rules_revision, revision, "{engine} {id}");
+        // The lists read the same column.
+        let listed = s.finished_rooms(0, 100).await.unwrap();
+        let listed = listed.iter().find(|r| r.id == id).unwrap();
+        assert_eq!(listed.rules_revision, revision, "{engine} {id}");
+    }
 }
 
 /// A key with a NUL byte names nothing (PostgreSQL text cannot hold one): every read answers
@@ -598,9 +631,115 @@ async fn sqlite_file_reopens() {
     }
     let again = store::open(path.to_str().unwrap()).await.unwrap();
     assert_eq!(again.engine(), "sqlite");
-    // r0, r1, l1, l2, f1, w1, n1 and o1 to o7, less the expired r0 and l2.
-    assert_eq!(again.rooms().await.unwrap().len(), 12);
+    // r0, r1, l1, l2, f1, w1, n1, o1 to o7, v1, vnone and vnow, less the expired r0 and l2.
+    assert_eq!(again.rooms().await.unwrap().len(), 15);
     assert!(again.ledger("g1").await.unwrap().is_some());
+}
+
+/// The `rooms` table as the SQLite engine made it before the rooms' rules revisions.
+const SQLITE_ROOMS_BEFORE_REVISIONS: &str = "CREATE TABLE rooms (
+     id TEXT PRIMARY KEY, created INTEGER NOT NULL, config TEXT NOT NULL,
+     tokens TEXT NOT NULL, seed INTEGER NOT NULL, status TEXT NOT NULL, finished INTEGER)";
+
+/// A room row as stored before the rooms' rules revisions (the columns every schema has).
+const OLD_ROOM_ROW: &str = "INSERT INTO rooms (id, created, config, tokens, seed, status, finished)
+     VALUES ('old', 1, '{}', '[null, null, null, null]', 7, 'finished', 2)";
+
+/// A database made before the rooms' rules revisions gains the column when opened: its rooms
+/// read back with no revision (unknown), a room created since with its own, and opening it
+/// again changes nothing.
+async fn reads_old_rooms_as_unknown(s: &dyn Store) {
+    let engine = s.engine();
+    let old = s.room("old").await.unwrap().unwrap();
+    assert_eq!(
+        (old.status, old.finished, old.rules_revision),
+        (RoomStatus::Finished, Some(2), None),
+        "{engine}"
+    );
+    s.create_room(&room("new", 3)).await.unwrap();
+    let new = s.room("new").await.unwrap().unwrap();
+    assert_eq!(new.rules_revision, Some(RULES_REVISION), "{engine}");
+}
+
+#[tokio::test]
+async fn sqlite_before_rules_revisions_migrates() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite");
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(SQLITE_ROOMS_BEFORE_REVISIONS).unwrap();
+        conn.execute_batch(OLD_ROOM_ROW).unwrap();
+    }
+    let path = path.to_str().unwrap();
+    reads_old_rooms_as_unknown(store::open(path).await.unwrap().as_ref()).await;
+    let again = store::open(path).await.unwrap();
+    let revisions: Vec<_> = again
+        .rooms()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.id, r.rules_revision))
+        .collect();
+    assert_eq!(
+        revisions,
+        [
+            ("old".to_string(), None),
+            ("new".to_string(), Some(RULES_REVISION))
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_before_rules_revisions_migrates() {
+    let Some(cluster) = pg_cluster::PgCluster::start() else {
+        return;
+    };
+    let url = cluster.database("old");
+    {
+        // The schema of migrations 1 to 6, as a server before the column left it.
+        let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        let conn = tokio::spawn(conn);
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/postgres");
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|f| f.unwrap().path())
+            .filter(|p| p.file_name().unwrap().to_str().unwrap() < "0007")
+            .collect();
+        files.sort();
+        assert_eq!(files.len(), 6, "{files:?}");
+        client
+            .batch_execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY)")
+            .await
+            .unwrap();
+        for (version, file) in (1i32..).zip(&files) {
+            client
+                .batch_execute(&std::fs::read_to_string(file).unwrap())
+                .await
+                .unwrap();
+            client
+                .execute(
+                    "INSERT INTO schema_migrations (version) VALUES ($1)",
+                    &[&version],
+                )
+                .await
+                .unwrap();
+        }
+        client.batch_execute(OLD_ROOM_ROW).await.unwrap();
+        drop(client);
+        conn.await.unwrap().unwrap();
+    }
+    reads_old_rooms_as_unknown(&PgStore::connect(&url).await.unwrap()).await;
+    let again = store::open(&url).await.unwrap();
+    assert_eq!(
+        again.room("old").await.unwrap().unwrap().rules_revision,
+        None
+    );
+    assert_eq!(
+        again.room("new").await.unwrap().unwrap().rules_revision,
+        Some(RULES_REVISION)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -615,8 +754,8 @@ async fn postgres() {
     suite(Arc::new(s)).await;
     let again = store::open(&url).await.unwrap();
     assert_eq!(again.engine(), "postgres");
-    // r0, r1, l1, l2, f1, w1, n1 and o1 to o7, less the expired r0 and l2.
-    assert_eq!(again.rooms().await.unwrap().len(), 12);
+    // r0, r1, l1, l2, f1, w1, n1, o1 to o7, v1, vnone and vnow, less the expired r0 and l2.
+    assert_eq!(again.rooms().await.unwrap().len(), 15);
     // A bad address is a typed error with a message, not a panic.
     let bad = store::open("postgres://nobody@127.0.0.1:1/none").await;
     assert!(bad.is_err());

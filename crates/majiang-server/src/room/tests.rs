@@ -52,6 +52,7 @@ fn stored_room(config: serde_json::Value, seed: u64) -> StoredRoom {
         status: RoomStatus::Waiting,
         created: 0,
         finished: None,
+        rules_revision: Some(majiang::table::log::RULES_REVISION),
     }
 }
 

@@ -96,13 +96,19 @@ pub struct StoredRoom {
     pub created: i64,
     /// When its match finished (milliseconds since the Unix epoch), once it has.
     pub finished: Option<i64>,
+    /// The rules revision it was created under ([`majiang::table::log::RULES_REVISION`] at
+    /// its creation): what its replay holds its stored actions to. `None` for a room stored
+    /// before the stores kept it (rules revision 1 or 2, unknown which).
+    pub rules_revision: Option<u32>,
 }
 
 impl StoredRoom {
     /// A room from its stored columns, as both engines read them back: the settings and the
     /// seat tokens are JSON, the seed is stored as a signed 64-bit integer (its bits), the
-    /// status as its spelling ([`RoomStatus::as_str`]). A column that does not read back is
+    /// status as its spelling ([`RoomStatus::as_str`]), the rules revision as an integer from
+    /// 1 (`NULL` in a row stored before the column). A column that does not read back is
     /// [`StoreError::Corrupt`].
+    #[allow(clippy::too_many_arguments)] // One argument a column, in the columns' order.
     pub(crate) fn from_columns(
         id: String,
         config: &str,
@@ -111,8 +117,18 @@ impl StoredRoom {
         status: &str,
         created: i64,
         finished: Option<i64>,
+        rules_revision: Option<i64>,
     ) -> Result<StoredRoom, StoreError> {
+        let rules_revision = rules_revision
+            .map(|r| {
+                u32::try_from(r)
+                    .ok()
+                    .filter(|&r| r >= 1)
+                    .ok_or_else(|| StoreError::Corrupt(format!("rules revision {r}")))
+            })
+            .transpose()?;
         Ok(StoredRoom {
+            rules_revision,
             id,
             config: serde_json::from_str(config).map_err(corrupt)?,
             tokens: serde_json::from_str(tokens).map_err(corrupt)?,
@@ -450,6 +466,7 @@ mod tests {
             "hand_over",
             5,
             Some(9),
+            Some(2),
         )
         .unwrap();
         assert_eq!(
@@ -464,13 +481,21 @@ mod tests {
         assert_eq!(room.seed, u64::MAX, "the seed's bits");
         assert_eq!(room.status, RoomStatus::HandOver);
         assert_eq!((room.created, room.finished), (5, Some(9)));
-        let read = |config: &str, tokens: &str, status: &str| {
-            StoredRoom::from_columns("r".into(), config, tokens, 0, status, 0, None)
+        assert_eq!(room.rules_revision, Some(2));
+        let read_under = |config: &str, tokens: &str, status: &str, revision: Option<i64>| {
+            StoredRoom::from_columns("r".into(), config, tokens, 0, status, 0, None, revision)
         };
+        let read =
+            |config: &str, tokens: &str, status: &str| read_under(config, tokens, status, None);
+        // A row stored before the column: its revision unknown.
+        assert_eq!(read(config, "[]", "waiting").unwrap().rules_revision, None);
         for bad in [
             read("{", "[]", "waiting"),
             read(config, "[1]", "waiting"),
             read(config, "[]", "lost"),
+            read_under(config, "[]", "waiting", Some(0)),
+            read_under(config, "[]", "waiting", Some(-2)),
+            read_under(config, "[]", "waiting", Some(1 << 40)),
         ] {
             assert!(matches!(bad, Err(StoreError::Corrupt(_))), "{bad:?}");
         }

@@ -37,6 +37,10 @@ const MIGRATIONS: &[(i32, &str)] = &[
         include_str!("../../migrations/postgres/0005_unfinished_rooms.sql"),
     ),
     (6, include_str!("../../migrations/postgres/0006_nodes.sql")),
+    (
+        7,
+        include_str!("../../migrations/postgres/0007_rooms_rules_revision.sql"),
+    ),
 ];
 
 /// The advisory lock the migrations are applied under ("majiang" in ASCII; any number would do).
@@ -142,9 +146,10 @@ impl PgStore {
     }
 }
 
-const ROOM_COLUMNS: &str = "id, config, tokens, seed, status, created, finished";
+const ROOM_COLUMNS: &str = "id, config, tokens, seed, status, created, finished, rules_revision";
 /// The same columns of `rooms r` in a join.
-const R_COLUMNS: &str = "r.id, r.config, r.tokens, r.seed, r.status, r.created, r.finished";
+const R_COLUMNS: &str =
+    "r.id, r.config, r.tokens, r.seed, r.status, r.created, r.finished, r.rules_revision";
 
 fn row_to_room(row: &tokio_postgres::Row) -> Result<StoredRoom, StoreError> {
     let config: String = row.try_get(1)?;
@@ -158,6 +163,7 @@ fn row_to_room(row: &tokio_postgres::Row) -> Result<StoredRoom, StoreError> {
         &status,
         row.try_get(5)?,
         row.try_get(6)?,
+        row.try_get::<_, Option<i32>>(7)?.map(i64::from),
     )
 }
 
@@ -245,9 +251,16 @@ impl Store for PgStore {
     async fn create_room(&self, room: &StoredRoom) -> Result<(), StoreError> {
         let config = serde_json::to_string(&room.config).map_err(corrupt)?;
         let tokens = serde_json::to_string(&room.tokens).map_err(corrupt)?;
+        // INTEGER column: a revision past i32 is refused, not wrapped.
+        let revision = room
+            .rules_revision
+            .map(|r| {
+                i32::try_from(r).map_err(|_| StoreError::Corrupt(format!("rules revision {r}")))
+            })
+            .transpose()?;
         self.execute(
-            "INSERT INTO rooms (id, created, config, tokens, seed, status) VALUES ($1, $2, $3, $4, $5, $6)",
-            &[&room.id, &room.created, &config, &tokens, &(room.seed as i64), &room.status.as_str()],
+            "INSERT INTO rooms (id, created, config, tokens, seed, status, rules_revision) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            &[&room.id, &room.created, &config, &tokens, &(room.seed as i64), &room.status.as_str(), &revision],
         )
         .await?;
         Ok(())

@@ -94,6 +94,14 @@ impl SqliteStore {
             "CREATE INDEX IF NOT EXISTS rooms_unfinished ON rooms (created, id)
              WHERE status <> 'finished'",
         )?;
+        // Databases from before the rooms' rules revisions lack them: their rows read `NULL`
+        // (unknown: revision 1 or 2).
+        let has_revision: bool = conn
+            .prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = 'rules_revision'")?
+            .exists([])?;
+        if !has_revision {
+            conn.execute_batch("ALTER TABLE rooms ADD COLUMN rules_revision INTEGER")?;
+        }
         // Databases from before fencing lack the leases' epochs.
         let has_epoch: bool = conn
             .prepare("SELECT 1 FROM pragma_table_info('leases') WHERE name = 'epoch'")?
@@ -116,7 +124,7 @@ impl SqliteStore {
         self.writer
             .call(move |conn| {
                 let mut stmt = conn.prepare_cached(&format!(
-                    "SELECT r.id, r.config, r.tokens, r.seed, r.status, r.created, r.finished FROM rooms {clause}"
+                    "SELECT r.id, r.config, r.tokens, r.seed, r.status, r.created, r.finished, r.rules_revision FROM rooms {clause}"
                 ))?;
                 let rows = stmt.query_map(rusqlite::params_from_iter(params), row_to_room)?;
                 let mut out = Vec::new();
@@ -278,17 +286,18 @@ impl Store for SqliteStore {
     async fn create_room(&self, room: &StoredRoom) -> Result<(), StoreError> {
         let config = serde_json::to_string(&room.config).map_err(corrupt)?;
         let tokens = serde_json::to_string(&room.tokens).map_err(corrupt)?;
-        let (id, created, seed, status) = (
+        let (id, created, seed, status, revision) = (
             room.id.clone(),
             room.created,
             room.seed as i64,
             room.status.as_str(),
+            room.rules_revision,
         );
         self.writer
             .call(move |conn| {
                 conn.execute(
-                    "INSERT INTO rooms (id, created, config, tokens, seed, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    params![id, created, config, tokens, seed, status],
+                    "INSERT INTO rooms (id, created, config, tokens, seed, status, rules_revision) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    params![id, created, config, tokens, seed, status, revision],
                 )?;
                 Ok(())
             })
@@ -465,7 +474,7 @@ impl Store for SqliteStore {
         self.writer
             .call(move |conn| {
                 conn.prepare_cached(
-                    "SELECT id, config, tokens, seed, status, created, finished FROM rooms WHERE id = ?1",
+                    "SELECT id, config, tokens, seed, status, created, finished, rules_revision FROM rooms WHERE id = ?1",
                 )?
                 .query_row([id], row_to_room)
                 .optional()?
@@ -709,5 +718,6 @@ fn row_to_room(row: &rusqlite::Row<'_>) -> rusqlite::Result<RoomRow> {
         &status,
         row.get(5)?,
         row.get(6)?,
+        row.get(7)?,
     ))
 }

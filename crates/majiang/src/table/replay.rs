@@ -326,9 +326,19 @@ fn changed_rule(
         (None, Some(error)) => ChangedRule::behind_refusal(error),
         (None, None) => None,
     }
+    // Only a rule brought after the log's revision explains it.
+    .filter(|rule| rule.revision() > header.rules_revision)
 }
 
 impl ChangedRule {
+    /// The rules revision that brought this rule: a match recorded under an earlier revision
+    /// may have met it, one recorded under this revision or a later one may not.
+    pub fn revision(self) -> u32 {
+        match self {
+            ChangedRule::LastDiscard | ChangedRule::MissedWin => 2,
+        }
+    }
+
     /// The rule changed since rules revision 1 that explains why `game` (a hand replayed under
     /// the rules played now) does not take `player`'s `action`, recorded under an earlier
     /// revision, `refusal` being the engine's answer to it if it was asked; `None` when the
