@@ -5,7 +5,7 @@
 use crate::common::{Client, start_server};
 use majiang::table::{Action, Event, Session, TableRules};
 use majiang_server::protocol::ServerMsg;
-use majiang_testkit::oracle::threshold_score;
+use majiang_testkit::oracle::{chance_scores, cross_validated};
 use serde_json::json;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -78,18 +78,27 @@ async fn a_spectator_cannot_tell_from_the_real_clock_who_could_claim() {
         .filter(|&k| !claimed[k])
         .map(|k| ((arrived[k] - arrived[k - 1]).as_secs_f64(), could[k]))
         .collect();
-    let odd: Vec<_> = data.iter().skip(1).step_by(2).copied().collect();
-    let even: Vec<_> = data.iter().step_by(2).copied().collect();
-    let ba = (threshold_score(&odd, &even) + threshold_score(&even, &odd)) / 2.0;
+    let ba = cross_validated(&data);
     let yes = data.iter().filter(|d| d.1).count();
+    // What chance alone scores on these very gaps: the classes shuffled among them.
+    let chance = chance_scores(&data, 400, 0x71_3e);
+    let chance_top = chance.last().copied().unwrap_or(0.5);
     eprintln!(
         "real process, spectator: {} discards ({yes} could be claimed, {} not): balanced \
-         accuracy {ba:.3}",
+         accuracy {ba:.3}; shuffled classes: median {:.3}, highest of {} {chance_top:.3}",
         data.len(),
-        data.len() - yes
+        data.len() - yes,
+        chance[chance.len() / 2],
+        chance.len()
     );
     assert!(yes > 30 && data.len() - yes > 30, "both kinds");
     // A sanity check over a few hundred discards of real time (the oracle proper, over
-    // thousands at virtual time, holds 0.55): 0.60 before answers had their margin.
-    assert!(ba <= 0.58, "a spectator tells them apart: {ba:.3}");
+    // thousands at virtual time, holds 0.55): 0.60 before answers had their margin, 1.0 when
+    // a claimable discard settled a bot pause later. Below 0.58, or within what chance alone
+    // reaches on these gaps (CI once scored 0.594 on a loaded machine, 71 claimable among 381:
+    // chance reaches that with so few), it tells nothing.
+    assert!(
+        ba <= 0.58_f64.max(chance_top),
+        "a spectator tells them apart: {ba:.3} (chance reaches {chance_top:.3})"
+    );
 }

@@ -10,7 +10,7 @@
 
 use super::*;
 use majiang::table::{Session, TableRules};
-use majiang_testkit::oracle::threshold_score;
+use majiang_testkit::oracle::cross_validated;
 use std::sync::Arc;
 
 /// One message a connection got, and when.
@@ -326,13 +326,6 @@ fn per_discarder(data: &[(u64, bool, Player)]) -> f64 {
         total += cross_validated(&mine) * mine.len() as f64;
     }
     total / data.len().max(1) as f64
-}
-
-/// The score of a threshold chosen on odd items, on even ones, and back, averaged.
-fn cross_validated(data: &[(u64, bool)]) -> f64 {
-    let odd: Vec<_> = data.iter().skip(1).step_by(2).copied().collect();
-    let even: Vec<_> = data.iter().step_by(2).copied().collect();
-    (threshold_score(&odd, &even) + threshold_score(&even, &odd)) / 2.0
 }
 
 /// For each discard of the match: was it `me`'s?
